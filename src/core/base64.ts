@@ -1,0 +1,69 @@
+/**
+ * Base64 checks for `data` and `blob` fields. The official TypeScript SDK accepts whatever `atob()`
+ * accepts (WHATWG forgiving-base64), so anything `atob` rejects is an error; strings `atob` accepts but
+ * that are not canonical RFC 4648 (missing padding, embedded whitespace) break stricter decoders such
+ * as Python's and are reported separately.
+ */
+
+export type Base64Problem =
+  /** Starts with `data:<mime>;base64,`: a data URI where raw base64 is required. */
+  | 'data-uri'
+  /** Uses the URL-safe alphabet (`-`, `_`). */
+  | 'base64url'
+  /** Not decodable by `atob()`. */
+  | 'invalid'
+  /** Decodable by `atob()`, but with whitespace or without padding. */
+  | 'non-canonical';
+
+const DATA_URI = /^data:([^;,]*)(;[^,]*)?,/i;
+const CANONICAL_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
+const FORGIVING_CHARS = /^[A-Za-z0-9+/]*$/;
+const WHITESPACE = /[\t\n\f\r ]+/g;
+
+export function base64Problem(value: string): Base64Problem | undefined {
+  if (value.length % 4 === 0 && CANONICAL_CHARS.test(value)) return undefined;
+  if (DATA_URI.test(value)) return 'data-uri';
+  let s = value.replace(WHITESPACE, '');
+  if (s.length % 4 === 0) s = s.replace(/==?$/, '');
+  if (s.length % 4 === 1 || !FORGIVING_CHARS.test(s)) {
+    return /^[A-Za-z0-9+/_-]*={0,2}$/.test(value) && /[-_]/.test(value) ? 'base64url' : 'invalid';
+  }
+  return 'non-canonical';
+}
+
+/** Splits a data URI into its declared media type and payload. */
+export function parseDataUri(value: string): { mimeType: string; base64: boolean; payload: string } | undefined {
+  const match = DATA_URI.exec(value);
+  if (!match) return undefined;
+  return {
+    mimeType: (match[1] ?? '').toLowerCase(),
+    base64: /;base64$/i.test(match[2] ?? ''),
+    payload: value.slice(match[0].length),
+  };
+}
+
+/**
+ * Decodes at most the first `maxBytes` bytes. Sniffing needs only a header, and decoding a 5 MB image
+ * to look at 4 KB of it would dominate validation time.
+ */
+export function decodeBase64Prefix(value: string, maxBytes: number): Uint8Array | undefined {
+  const chars = Math.ceil(maxBytes / 3) * 4;
+  let head = value.length > chars * 2 ? value.slice(0, chars * 2) : value;
+  head = head.replace(WHITESPACE, '');
+  head = head.slice(0, chars);
+  const usable = head.length - (head.length % 4);
+  try {
+    const binary = atob(head.slice(0, usable));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Exact decoded size in bytes of a canonical base64 string. */
+export function decodedLength(value: string): number {
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  return Math.floor((value.length * 3) / 4) - padding;
+}

@@ -1,0 +1,48 @@
+/** Findings are data: every command produces them and every reporter formats them. */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** Where a finding happened beyond the checked document itself. */
+export interface Location {
+  /** Source file, for `check` inputs and `scan`. */
+  readonly file?: string;
+  /** 1-based line and column, for `scan` and JSONL recordings. */
+  readonly line?: number;
+  readonly column?: number;
+  /** The protocol version the document was checked against. */
+  readonly protocolVersion?: string;
+  /** The tool whose result or definition is at fault. */
+  readonly tool?: string;
+  /** The call, for audits: an index or a label such as `get_weather#2`. */
+  readonly call?: string;
+}
+
+export interface FixSuggestion {
+  /** What to change, in words. */
+  readonly description: string;
+  /** `repair()` can apply this fix automatically. */
+  readonly automatic: boolean;
+}
+
+export interface Finding {
+  /** Stable rule id, e.g. `block-mime-type-missing`. */
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly message: string;
+  /** RFC 6901 JSON Pointer into the checked document (`""` is the whole document). */
+  readonly pointer: string;
+  readonly location?: Location;
+  readonly fix?: FixSuggestion;
+}
+
+export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return counts;
+}
+
+export function hasErrors(findings: readonly Finding[]): boolean {
+  return findings.some((f) => f.severity === 'error');
+}

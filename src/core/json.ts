@@ -1,0 +1,35 @@
+/** Type guards over untrusted JSON. */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A short human name for a JSON value's type, for messages. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+export function hasOwn(object: JsonObject, key: string): boolean {
+  return Object.hasOwn(object, key);
+}
+
+/** Structural equality of JSON values; object key order does not matter. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bArr = b as unknown[];
+    return a.length === bArr.length && a.every((v, i) => jsonEqual(v, bArr[i]));
+  }
+  const ao = a as JsonObject;
+  const bo = b as JsonObject;
+  const keys = Object.keys(ao);
+  if (keys.length !== Object.keys(bo).length) return false;
+  return keys.every((k) => hasOwn(bo, k) && jsonEqual(ao[k], bo[k]));
+}

@@ -1,0 +1,119 @@
+/**
+ * outputSchema compilation with Ajv. The dialect comes from `$schema`, else from the protocol version
+ * (draft-07 before 2025-11-25, 2020-12 from then on). No loader is configured, so a `$ref` to a network
+ * URI is never fetched: it fails to compile and is reported (2026-07-28 forbids automatic dereferencing).
+ */
+
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ProtocolVersion } from '../spec/versions.js';
+import { features } from '../spec/versions.js';
+
+// ajv-formats ships CJS with `exports.default`; under NodeNext the default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv | Ajv2019 | Ajv2020) => void;
+
+export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+
+export interface SchemaError {
+  /** JSON Pointer into the validated instance. */
+  readonly instancePath: string;
+  /** JSON Pointer into the schema, e.g. `#/properties/n/type`. */
+  readonly schemaPath: string;
+  readonly message: string;
+}
+
+export type CompiledSchema =
+  | { readonly ok: true; readonly dialect: SchemaDialect; validate(value: unknown): readonly SchemaError[] }
+  | {
+      readonly ok: false;
+      readonly dialect: SchemaDialect | undefined;
+      readonly reason: 'unsupported-dialect' | 'remote-ref' | 'invalid-schema';
+      readonly message: string;
+    };
+
+export interface OutputSchemaCompiler {
+  compile(schema: unknown, version: ProtocolVersion): CompiledSchema;
+}
+
+const DIALECTS: Record<string, SchemaDialect> = {
+  'http://json-schema.org/draft-07/schema': 'draft-07',
+  'http://json-schema.org/draft-06/schema': 'draft-07',
+  'https://json-schema.org/draft/2019-09/schema': '2019-09',
+  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+};
+
+export function schemaDialect(schema: unknown, version: ProtocolVersion): SchemaDialect | undefined {
+  const declared =
+    typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  if (declared === undefined) return features(version).defaultSchemaDialect;
+  if (typeof declared !== 'string') return undefined;
+  return DIALECTS[declared.replace(/#$/, '')];
+}
+
+function toErrors(errors: readonly ErrorObject[] | null | undefined): SchemaError[] {
+  return (errors ?? []).map((e) => ({
+    instancePath: e.instancePath,
+    schemaPath: e.schemaPath,
+    message: e.message ?? 'is invalid',
+  }));
+}
+
+/** One compiler per dialect, shared; compiled validators are cached by schema text. */
+export function createOutputSchemaCompiler(): OutputSchemaCompiler {
+  const instances = new Map<SchemaDialect, Ajv | Ajv2019 | Ajv2020>();
+  const cache = new Map<string, CompiledSchema>();
+
+  function instance(dialect: SchemaDialect): Ajv | Ajv2019 | Ajv2020 {
+    let ajv = instances.get(dialect);
+    if (!ajv) {
+      const options = { strict: false, allErrors: true, validateFormats: true } as const;
+      ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+      addFormats(ajv);
+      instances.set(dialect, ajv);
+    }
+    return ajv;
+  }
+
+  return {
+    compile(schema, version) {
+      const dialect = schemaDialect(schema, version);
+      const key = `${version}\u0000${JSON.stringify(schema)}`;
+      const cached = cache.get(key);
+      if (cached) return cached;
+      let compiled: CompiledSchema;
+      if (dialect === undefined) {
+        compiled = {
+          ok: false,
+          dialect,
+          reason: 'unsupported-dialect',
+          message: `unsupported $schema ${JSON.stringify((schema as { $schema?: unknown }).$schema)}`,
+        };
+      } else if (typeof schema !== 'object' || schema === null) {
+        compiled = { ok: false, dialect, reason: 'invalid-schema', message: 'a schema must be an object' };
+      } else {
+        try {
+          const { $id: _id, ...anonymous } = schema as Record<string, unknown>;
+          // Dropping $id keeps one shared Ajv instance from refusing a second schema with the same $id.
+          const fn: ValidateFunction = instance(dialect).compile(anonymous);
+          compiled = {
+            ok: true,
+            dialect,
+            validate(value) {
+              return fn(value) ? [] : toErrors(fn.errors);
+            },
+          };
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          const remote = /can't resolve reference|no schema with key or ref/i.test(message);
+          compiled = { ok: false, dialect, reason: remote ? 'remote-ref' : 'invalid-schema', message };
+        }
+      }
+      if (cache.size > 500) cache.clear();
+      cache.set(key, compiled);
+      return compiled;
+    },
+  };
+}

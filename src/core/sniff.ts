@@ -1,0 +1,91 @@
+/**
+ * MIME sniffing of base64 payloads with `file-type`. file-type is asynchronous, so the validator sniffs
+ * every payload up front (`sniffPayloads`) and hands the rules a synchronous lookup.
+ */
+
+import { fileTypeFromBuffer } from 'file-type/core';
+import { decodeBase64Prefix } from './base64.js';
+
+/** What the bytes are. `mimeType` is `undefined` when no known signature matched. */
+export interface Sniffed {
+  readonly mimeType: string | undefined;
+  /** The bytes look like text (UTF-8 without control characters), e.g. SVG or JSON. */
+  readonly text: boolean;
+  /** The first bytes as text when `text` is true, for SVG and XML checks. */
+  readonly head?: string;
+}
+
+/** file-type reads at most this many bytes for its signatures. */
+const HEADER_BYTES = 4100;
+
+export async function sniffBase64(value: string): Promise<Sniffed | undefined> {
+  const bytes = decodeBase64Prefix(value, HEADER_BYTES);
+  if (!bytes || bytes.length === 0) return undefined;
+  return sniffBytes(bytes);
+}
+
+export async function sniffBytes(bytes: Uint8Array): Promise<Sniffed> {
+  const header = bytes.length > HEADER_BYTES ? bytes.subarray(0, HEADER_BYTES) : bytes;
+  let mimeType: string | undefined;
+  try {
+    mimeType = (await fileTypeFromBuffer(header))?.mime;
+  } catch {
+    // A truncated or corrupt container can make a detector throw; that is "unknown", not a crash.
+    mimeType = undefined;
+  }
+  const head = looksLikeText(header);
+  return head === undefined ? { mimeType, text: false } : { mimeType, text: true, head };
+}
+
+function looksLikeText(bytes: Uint8Array): string | undefined {
+  const sample = bytes.subarray(0, 512);
+  for (const b of sample) {
+    if (b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) return undefined;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(sample);
+  } catch {
+    // The sample may end inside a multi-byte character; retry without the last 3 bytes.
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, Math.max(0, sample.length - 3)));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Spellings that name the same format. Clients compare exact strings, but a declared `audio/x-wav` for
+ * bytes sniffed as `audio/wav` is not a contradiction.
+ */
+const ALIASES: Record<string, string> = {
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-flac': 'audio/flac',
+  'audio/x-m4a': 'audio/mp4',
+  'audio/m4a': 'audio/mp4',
+  'audio/x-aac': 'audio/aac',
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/x-png': 'image/png',
+  'image/apng': 'image/png',
+  'image/x-icon': 'image/vnd.microsoft.icon',
+  'image/x-ms-bmp': 'image/bmp',
+  'application/ogg': 'audio/ogg',
+};
+
+/** Canonical form of a MIME type for comparison: lower case, no parameters, aliases folded. */
+export function canonicalMimeType(mimeType: string): string {
+  const bare = (mimeType.split(';')[0] ?? '').trim().toLowerCase();
+  return ALIASES[bare] ?? bare;
+}
+
+export function sameMediaType(declared: string, sniffed: string): boolean {
+  const a = canonicalMimeType(declared);
+  const b = canonicalMimeType(sniffed);
+  if (a === b) return true;
+  // Ogg is a container: audio/ogg, audio/opus and audio/vorbis all sniff as Ogg.
+  return a.startsWith('audio/') && b === 'audio/ogg' && /ogg|opus|vorbis/.test(a);
+}

@@ -1,0 +1,89 @@
+import { isObject } from '../../core/json.js';
+import { getIn } from '../../core/pointer.js';
+import { canonicalMimeType } from '../../core/sniff.js';
+import { ALL_VERSIONS } from '../../spec/versions.js';
+import { defineRule } from '../types.js';
+
+export default defineRule({
+  id: 'block-mime-type-missing',
+  subject: 'block',
+  severity: 'error',
+  title: 'Image and audio blocks need a mimeType',
+  rationale: [
+    '`mimeType` is a required field of `ImageContent` and `AudioContent` in every protocol version.',
+    'Clients with strict parsers reject the whole `tools/call` result when it is missing, so the text',
+    'blocks next to the image are lost too. Clients that accept it have to guess the format.',
+  ].join('\n'),
+  versions: ALL_VERSIONS,
+  clients: [
+    {
+      client: 'ts-sdk-v1',
+      effect: 'rejects-call',
+      detail: '`callTool()` rejects with ZodError `invalid_union`',
+      source: 'shared/reference/client-compat.md §3 (probe of 1.23 and 1.29)',
+    },
+    {
+      client: 'codex',
+      effect: 'rejects-call',
+      detail: '`tool call failed … Caused by: Unexpected response type` (rmcp requires `mime_type`)',
+      source: 'rmcp crates/rmcp/src/model/content.rs',
+    },
+    {
+      client: 'gemini-cli',
+      effect: 'rejects-call',
+      detail: "`MCP tool 'x' reported an error.`",
+      source: 'gemini-cli packages/core/src/tools/mcp-tool.ts with SDK 1.23 (probe)',
+    },
+    {
+      client: 'goose',
+      effect: 'rejects-call',
+      detail: '`Unexpected response type` (rmcp)',
+      source: 'goose crates/goose/src/agents/mcp_client.rs',
+    },
+    {
+      client: 'vscode-copilot',
+      effect: 'misreads',
+      detail: 'assumes `image/png`',
+      source: 'vscode mcpLanguageModelToolContribution.ts',
+    },
+  ],
+  messages: {
+    default: '{{type}} block has no mimeType',
+    sniffed: '{{type}} block has no mimeType; the bytes look like {{sniffed}}',
+    notString: '{{type}} block mimeType must be a string, got {{actual}}',
+  },
+  fix: 'Declare the media type of the bytes, e.g. `"mimeType": "image/png"`.',
+  examples: {
+    wrong: { value: { type: 'image', data: 'iVBORw0KGgo=' } },
+    right: { value: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+  },
+  check(block, ctx) {
+    if (!isObject(block) || (block.type !== 'image' && block.type !== 'audio')) return;
+    const type = block.type;
+    if (Object.hasOwn(block, 'mimeType') && block.mimeType !== undefined) {
+      if (typeof block.mimeType !== 'string') {
+        ctx.report({
+          messageId: 'notString',
+          path: ['mimeType'],
+          data: { type, actual: block.mimeType === null ? 'null' : typeof block.mimeType },
+        });
+      }
+      return;
+    }
+    const sniffed = ctx.sniffed(['data'])?.mimeType;
+    ctx.report(
+      sniffed
+        ? { messageId: 'sniffed', path: ['mimeType'], data: { type, sniffed } }
+        : { path: ['mimeType'], data: { type } },
+    );
+  },
+  repair(ctx) {
+    const block = getIn(ctx.root, ctx.subjectPath);
+    if (!isObject(block)) return undefined;
+    const sniffed = ctx.sniffed([...ctx.subjectPath, 'data'])?.mimeType;
+    const family = `${String(block.type)}/`;
+    if (!sniffed || !canonicalMimeType(sniffed).startsWith(family)) return undefined;
+    block.mimeType = sniffed;
+    return { description: `set mimeType to ${sniffed}, sniffed from the bytes` };
+  },
+});

@@ -1,0 +1,134 @@
+/**
+ * The protocol model: what each MCP protocol version allows in tool results and tool definitions.
+ * Facts come from the official schema.json of each version and the spec prose; the differential
+ * tests in test/spec hold this table against the official schemas.
+ */
+
+export const PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
+
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+
+export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2026-07-28';
+
+/** The draft schema is byte-identical to 2026-07-28, so `draft` is accepted as an alias. */
+export function parseProtocolVersion(input: string): ProtocolVersion | undefined {
+  if (input === 'draft' || input === 'latest') return LATEST_PROTOCOL_VERSION;
+  return (PROTOCOL_VERSIONS as readonly string[]).includes(input) ? (input as ProtocolVersion) : undefined;
+}
+
+/** Version strings are ISO dates, so string order is release order. */
+export function atLeast(version: ProtocolVersion, since: ProtocolVersion): boolean {
+  return version >= since;
+}
+
+/** Versions from `since` on (inclusive), and optionally before `until` (exclusive). */
+export function versionsFrom(since: ProtocolVersion, until?: ProtocolVersion): readonly ProtocolVersion[] {
+  return PROTOCOL_VERSIONS.filter((v) => v >= since && (until === undefined || v < until));
+}
+
+export const ALL_VERSIONS: readonly ProtocolVersion[] = PROTOCOL_VERSIONS;
+
+export type BlockType = 'text' | 'image' | 'audio' | 'resource_link' | 'resource';
+
+export const BLOCK_TYPES: readonly BlockType[] = ['text', 'image', 'audio', 'resource_link', 'resource'];
+
+export interface VersionFeatures {
+  /** Content block types allowed in CallToolResult.content. */
+  readonly blockTypes: readonly BlockType[];
+  /** `none`: not defined; `object`: JSON object only; `any`: any JSON value. */
+  readonly structuredContent: 'none' | 'object' | 'any';
+  /** `resultType` is required on every result. */
+  readonly resultTypeRequired: boolean;
+  /** `_meta` is defined on content blocks. */
+  readonly blockMeta: boolean;
+  /** `annotations.lastModified` is defined. */
+  readonly annotationsLastModified: boolean;
+  /** `none`: no outputSchema; `object-root`: root must be `type: "object"`; `any-root`: any schema. */
+  readonly outputSchema: 'none' | 'object-root' | 'any-root';
+  readonly toolAnnotations: boolean;
+  readonly toolTitle: boolean;
+  readonly icons: boolean;
+  /** Tool name SHOULDs (1–128 chars of `[A-Za-z0-9_.-]`) from SEP-986. */
+  readonly toolNameRules: boolean;
+  /** `ttlMs` and `cacheScope` are required on list results. */
+  readonly cacheableLists: boolean;
+  readonly handshake: 'initialize' | 'server/discover';
+  /** Default JSON Schema dialect when a schema has no `$schema`. */
+  readonly defaultSchemaDialect: 'draft-07' | '2020-12';
+  /** An error response may omit `id`. */
+  readonly errorIdOptional: boolean;
+  readonly batching: boolean;
+}
+
+const V2024_11_05: VersionFeatures = {
+  blockTypes: ['text', 'image', 'resource'],
+  structuredContent: 'none',
+  resultTypeRequired: false,
+  blockMeta: false,
+  annotationsLastModified: false,
+  outputSchema: 'none',
+  toolAnnotations: false,
+  toolTitle: false,
+  icons: false,
+  toolNameRules: false,
+  cacheableLists: false,
+  handshake: 'initialize',
+  defaultSchemaDialect: 'draft-07',
+  errorIdOptional: false,
+  batching: false,
+};
+
+const V2025_03_26: VersionFeatures = {
+  ...V2024_11_05,
+  blockTypes: ['text', 'image', 'audio', 'resource'],
+  toolAnnotations: true,
+  batching: true,
+};
+
+const V2025_06_18: VersionFeatures = {
+  ...V2025_03_26,
+  blockTypes: BLOCK_TYPES,
+  structuredContent: 'object',
+  blockMeta: true,
+  annotationsLastModified: true,
+  outputSchema: 'object-root',
+  toolTitle: true,
+  batching: false,
+};
+
+const V2025_11_25: VersionFeatures = {
+  ...V2025_06_18,
+  icons: true,
+  toolNameRules: true,
+  defaultSchemaDialect: '2020-12',
+  errorIdOptional: true,
+};
+
+const V2026_07_28: VersionFeatures = {
+  ...V2025_11_25,
+  structuredContent: 'any',
+  resultTypeRequired: true,
+  outputSchema: 'any-root',
+  cacheableLists: true,
+  handshake: 'server/discover',
+};
+
+const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
+  '2024-11-05': V2024_11_05,
+  '2025-03-26': V2025_03_26,
+  '2025-06-18': V2025_06_18,
+  '2025-11-25': V2025_11_25,
+  '2026-07-28': V2026_07_28,
+};
+
+export function features(version: ProtocolVersion): VersionFeatures {
+  return FEATURES[version];
+}
+
+/** The first version whose content union includes `type`, if any. */
+export function blockTypeSince(type: BlockType): ProtocolVersion {
+  return PROTOCOL_VERSIONS.find((v) => FEATURES[v].blockTypes.includes(type)) ?? LATEST_PROTOCOL_VERSION;
+}
+
+/** `resultType` values defined by the spec; extensions may add more (the Tasks extension adds `task`). */
+export const KNOWN_RESULT_TYPES: readonly string[] = ['complete', 'input_required', 'task'];

@@ -1,0 +1,234 @@
+/**
+ * The rule engine: walks a document, hands each node to the rules whose subject it is, and turns
+ * their reports into findings. It is synchronous and pure; sniffing (asynchronous) happens before it
+ * in validate/index.ts, and static analysis calls it directly on partial documents.
+ */
+
+import type { Finding, FixSuggestion } from '../core/finding.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { pathIsUncertain } from '../core/opaque.js';
+import { type PathSegment, toPointer } from '../core/pointer.js';
+import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/schema.js';
+import type { Sniffed } from '../core/sniff.js';
+import { RULES } from '../rules/index.js';
+import type { CheckContext, Frame, Report, Rule, Subject } from '../rules/types.js';
+import { features, type ProtocolVersion } from '../spec/versions.js';
+
+/** A finding plus what the repair engine needs to act on it. */
+export interface EngineFinding extends Finding {
+  readonly data: Readonly<Record<string, string | number | boolean>>;
+  readonly messageId: string;
+  /** Absolute path of the offending value. */
+  readonly path: readonly PathSegment[];
+  /** Absolute path of the node the rule checked. */
+  readonly subjectPath: readonly PathSegment[];
+  /** Absolute path of the enclosing result, when the subject is inside one. */
+  readonly resultPath: readonly PathSegment[] | undefined;
+}
+
+export interface EngineOptions {
+  readonly version: ProtocolVersion;
+  /** The tool definition a result answers. */
+  readonly tool?: JsonObject;
+  /** Tool definitions by name, to find the tool of a tools/call response from its request. */
+  readonly tools?: ReadonlyMap<string, JsonObject>;
+  readonly request?: JsonObject;
+  readonly partial?: boolean;
+  /** Sniffed payloads by absolute JSON Pointer. */
+  readonly sniffed?: ReadonlyMap<string, Sniffed>;
+  readonly schemas?: OutputSchemaCompiler;
+  /** Restrict to these rules (default: the whole catalog). */
+  readonly rules?: readonly Rule[];
+}
+
+let sharedSchemas: OutputSchemaCompiler | undefined;
+
+function defaultSchemas(): OutputSchemaCompiler {
+  sharedSchemas ??= createOutputSchemaCompiler();
+  return sharedSchemas;
+}
+
+/** Rules by subject for one version, cached because the catalog is fixed at run time. */
+const bySubjectCache = new WeakMap<readonly Rule[], Map<string, readonly Rule[]>>();
+
+function rulesFor(rules: readonly Rule[], subject: Subject, version: ProtocolVersion): readonly Rule[] {
+  let perList = bySubjectCache.get(rules);
+  if (!perList) {
+    perList = new Map();
+    bySubjectCache.set(rules, perList);
+  }
+  const key = `${subject}@${version}`;
+  let list = perList.get(key);
+  if (!list) {
+    list = rules.filter((r) => r.subject === subject && r.versions.includes(version));
+    perList.set(key, list);
+  }
+  return list;
+}
+
+export function formatTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    Object.hasOwn(data, name) ? String(data[name]) : whole,
+  );
+}
+
+class Run {
+  readonly findings: EngineFinding[] = [];
+  readonly rules: readonly Rule[];
+  readonly schemas: OutputSchemaCompiler;
+
+  constructor(
+    readonly root: unknown,
+    readonly options: EngineOptions,
+  ) {
+    this.rules = options.rules ?? RULES;
+    this.schemas = options.schemas ?? defaultSchemas();
+  }
+
+  apply(
+    subject: Subject,
+    node: unknown,
+    subjectPath: readonly PathSegment[],
+    resultPath: readonly PathSegment[] | undefined,
+    tool?: JsonObject,
+  ): void {
+    const { version, partial = false, sniffed, request } = this.options;
+    for (const rule of rulesFor(this.rules, subject, version)) {
+      if (partial && rule.needsCompleteDocument) continue;
+      const ctx: CheckContext = {
+        version,
+        features: features(version),
+        tool,
+        request,
+        partial,
+        schemas: this.schemas,
+        sniffed: (path) => sniffed?.get(toPointer([...subjectPath, ...path])),
+        report: (report: Report) => this.record(rule, report, subjectPath, resultPath),
+      };
+      try {
+        rule.check(node, ctx);
+      } catch (error) {
+        // A rule bug must not hide the other findings or crash a proxy; it becomes a finding itself.
+        this.findings.push(internalError(rule, error, subjectPath, resultPath));
+      }
+    }
+  }
+
+  private record(
+    rule: Rule,
+    report: Report,
+    subjectPath: readonly PathSegment[],
+    resultPath: readonly PathSegment[] | undefined,
+  ): void {
+    const path = [...subjectPath, ...(report.path ?? [])];
+    if (this.options.partial && pathIsUncertain(this.root, path)) return;
+    const messageId = report.messageId ?? 'default';
+    const data = report.data ?? {};
+    const template = rule.messages[messageId] ?? rule.messages.default;
+    const fix: FixSuggestion | undefined = rule.fix
+      ? { description: formatTemplate(rule.fix, data), automatic: rule.repair !== undefined }
+      : undefined;
+    this.findings.push({
+      rule: rule.id,
+      severity: rule.severity,
+      message: formatTemplate(template, data),
+      pointer: toPointer(path),
+      ...(fix ? { fix } : {}),
+      data,
+      messageId,
+      path,
+      subjectPath,
+      resultPath,
+    });
+  }
+
+  toolResult(result: unknown, path: readonly PathSegment[], tool: JsonObject | undefined): void {
+    this.apply('result', result, path, path, tool);
+    if (isObject(result) && Array.isArray(result.content)) {
+      result.content.forEach((block, i) => {
+        this.apply('block', block, [...path, 'content', i], path, tool);
+      });
+    }
+  }
+
+  toolsList(list: unknown, path: readonly PathSegment[]): void {
+    this.apply('tools-list', list, path, path);
+    if (isObject(list) && Array.isArray(list.tools)) {
+      list.tools.forEach((tool, i) => {
+        this.apply('tool', tool, [...path, 'tools', i], path);
+      });
+    }
+  }
+
+  message(message: unknown): void {
+    this.apply('message', message, [], undefined);
+    if (!isObject(message) || !Object.hasOwn(message, 'result')) return;
+    const kind = responseKind(message.result, this.options.request);
+    if (kind === 'tools/call') this.toolResult(message.result, ['result'], this.toolFor());
+    else if (kind === 'tools/list') this.toolsList(message.result, ['result']);
+  }
+
+  private toolFor(): JsonObject | undefined {
+    if (this.options.tool) return this.options.tool;
+    const params = this.options.request?.params;
+    const name = isObject(params) ? params.name : undefined;
+    return typeof name === 'string' ? this.options.tools?.get(name) : undefined;
+  }
+}
+
+function internalError(
+  rule: Rule,
+  error: unknown,
+  subjectPath: readonly PathSegment[],
+  resultPath: readonly PathSegment[] | undefined,
+): EngineFinding {
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    rule: rule.id,
+    severity: 'info',
+    message: `rule ${rule.id} failed internally and was skipped: ${detail}`,
+    pointer: toPointer(subjectPath),
+    data: { internal: true },
+    messageId: 'internal',
+    path: subjectPath,
+    subjectPath,
+    resultPath,
+  };
+}
+
+/** Which result a response carries: from its request when known, else from its shape. */
+export function responseKind(result: unknown, request: JsonObject | undefined): 'tools/call' | 'tools/list' | undefined {
+  const method = request?.method;
+  if (method === 'tools/call' || method === 'tools/list') return method;
+  if (typeof method === 'string') return undefined;
+  if (!isObject(result)) return undefined;
+  if (Array.isArray(result.tools)) return 'tools/list';
+  if (['content', 'structuredContent', 'toolResult', 'isError'].some((k) => Object.hasOwn(result, k))) {
+    return 'tools/call';
+  }
+  return undefined;
+}
+
+export function runToolResult(result: unknown, options: EngineOptions): EngineFinding[] {
+  const run = new Run(result, options);
+  run.toolResult(result, [], options.tool);
+  return run.findings;
+}
+
+export function runToolsList(list: unknown, options: EngineOptions): EngineFinding[] {
+  const run = new Run(list, options);
+  run.toolsList(list, []);
+  return run.findings;
+}
+
+export function runMessage(message: unknown, options: EngineOptions): EngineFinding[] {
+  const run = new Run(message, options);
+  run.message(message);
+  return run.findings;
+}
+
+export function runFrame(frame: Frame, options: EngineOptions): EngineFinding[] {
+  const run = new Run(frame, options);
+  run.apply('frame', frame, [], undefined);
+  return run.findings;
+}

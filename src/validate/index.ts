@@ -1,0 +1,129 @@
+/**
+ * The public validators. They never throw and report every problem, not only the first. They are
+ * asynchronous because MIME sniffing (file-type) is; the rules themselves run synchronously.
+ */
+
+import type { Finding } from '../core/finding.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { type PathSegment, toPointer } from '../core/pointer.js';
+import { base64Problem } from '../core/base64.js';
+import { type Sniffed, sniffBase64 } from '../core/sniff.js';
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
+import {
+  type EngineFinding,
+  type EngineOptions,
+  responseKind,
+  runMessage,
+  runToolResult,
+  runToolsList,
+} from './engine.js';
+
+export interface ValidateOptions {
+  /** The negotiated protocol version; default: the latest. */
+  readonly protocolVersion?: ProtocolVersion;
+}
+
+export interface ValidateResultOptions extends ValidateOptions {
+  /** The tool definition (from tools/list) this result answers, for outputSchema checks. */
+  readonly tool?: unknown;
+}
+
+export interface ValidateMessageOptions extends ValidateOptions {
+  /** The request this message answers, to know what kind of result to expect and which tool. */
+  readonly request?: unknown;
+  /** Tool definitions: an array of tools or a tools/list result. */
+  readonly tools?: unknown;
+}
+
+/** Strips the engine's bookkeeping so callers get plain data. */
+export function publicFinding(f: EngineFinding): Finding {
+  const { rule, severity, message, pointer, location, fix } = f;
+  const out: { -readonly [K in keyof Finding]: Finding[K] } = { rule, severity, message, pointer };
+  if (location) out.location = location;
+  if (fix) out.fix = fix;
+  if (Object.keys(f.data).length > 0) (out as Finding & { data?: unknown }).data = f.data;
+  return out;
+}
+
+/** Base64 payloads of a result's blocks, by absolute path. */
+export function* mediaPayloads(result: unknown, base: readonly PathSegment[]): Generator<[PathSegment[], string]> {
+  if (!isObject(result) || !Array.isArray(result.content)) return;
+  for (const [i, block] of result.content.entries()) {
+    if (!isObject(block)) continue;
+    if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
+      yield [[...base, 'content', i, 'data'], block.data];
+    } else if (block.type === 'resource' && isObject(block.resource) && typeof block.resource.blob === 'string') {
+      yield [[...base, 'content', i, 'resource', 'blob'], block.resource.blob];
+    }
+  }
+}
+
+export async function sniffResult(result: unknown, base: readonly PathSegment[] = []): Promise<Map<string, Sniffed>> {
+  const sniffed = new Map<string, Sniffed>();
+  const jobs: Promise<void>[] = [];
+  for (const [path, data] of mediaPayloads(result, base)) {
+    const problem = base64Problem(data);
+    if (problem !== undefined && problem !== 'non-canonical') continue;
+    jobs.push(
+      sniffBase64(data).then((s) => {
+        if (s) sniffed.set(toPointer(path), s);
+      }),
+    );
+  }
+  await Promise.all(jobs);
+  return sniffed;
+}
+
+function toolsByName(tools: unknown): Map<string, JsonObject> {
+  const list = isObject(tools) && Array.isArray(tools.tools) ? tools.tools : tools;
+  const map = new Map<string, JsonObject>();
+  if (Array.isArray(list)) {
+    for (const tool of list) if (isObject(tool) && typeof tool.name === 'string') map.set(tool.name, tool);
+  }
+  return map;
+}
+
+function guard(fn: () => Finding[]): Finding[] {
+  try {
+    return fn();
+  } catch (error) {
+    // The engine already isolates rules; this only catches a bug in the walk itself.
+    const detail = error instanceof Error ? error.message : String(error);
+    return [{ rule: 'internal-error', severity: 'error', message: `validation failed: ${detail}`, pointer: '' }];
+  }
+}
+
+export async function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
+  const sniffed = await sniffResult(result).catch(() => new Map<string, Sniffed>());
+  return guard(() => {
+    const engine: EngineOptions = {
+      version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+      tool: isObject(options.tool) ? options.tool : undefined,
+      sniffed,
+    };
+    return runToolResult(result, engine).map(publicFinding);
+  });
+}
+
+export async function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
+  return guard(() =>
+    runToolsList(result, { version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION }).map(publicFinding),
+  );
+}
+
+export async function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
+  const request = isObject(options.request) ? options.request : undefined;
+  const carriesToolResult =
+    isObject(message) && Object.hasOwn(message, 'result') && responseKind(message.result, request) === 'tools/call';
+  const sniffed = carriesToolResult
+    ? await sniffResult((message as JsonObject).result, ['result']).catch(() => new Map<string, Sniffed>())
+    : new Map<string, Sniffed>();
+  return guard(() =>
+    runMessage(message, {
+      version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+      request,
+      tools: toolsByName(options.tools),
+      sniffed,
+    }).map(publicFinding),
+  );
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/support/closing-line-reporter.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: integration tests spawn servers, so keep the worker pool small.
+    maxWorkers: 2,
+  },
+});
