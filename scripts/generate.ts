@@ -40,4 +40,3 @@ for (const file of readdirSync(docsDir)) {
     console.log(`removed docs/rules/${file}`);
   }
 }
-

@@ -14,7 +14,8 @@ export function listRuleModules(rulesDir: string): string[] {
     } catch {
       continue;
     }
-    for (const file of files) if (file.endsWith('.ts') && !file.endsWith('.test.ts')) modules.push(`${folder}/${file}`);
+    for (const file of files)
+      if (file.endsWith('.ts') && !file.endsWith('.test.ts')) modules.push(`${folder}/${file}`);
   }
   return modules.sort();
 }

@@ -32,7 +32,9 @@ export function base64Problem(value: string): Base64Problem | undefined {
 }
 
 /** Splits a data URI into its declared media type and payload. */
-export function parseDataUri(value: string): { mimeType: string; base64: boolean; payload: string } | undefined {
+export function parseDataUri(
+  value: string,
+): { mimeType: string; base64: boolean; payload: string } | undefined {
   const match = DATA_URI.exec(value);
   if (!match) return undefined;
   return {

@@ -70,7 +70,12 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
     let ajv = instances.get(dialect);
     if (!ajv) {
       const options = { strict: false, allErrors: true, validateFormats: true } as const;
-      ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+      ajv =
+        dialect === '2020-12'
+          ? new Ajv2020(options)
+          : dialect === '2019-09'
+            ? new Ajv2019(options)
+            : new Ajv(options);
       addFormats(ajv);
       instances.set(dialect, ajv);
     }

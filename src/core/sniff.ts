@@ -47,7 +47,9 @@ function looksLikeText(bytes: Uint8Array): string | undefined {
   } catch {
     // The sample may end inside a multi-byte character; retry without the last 3 bytes.
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, Math.max(0, sample.length - 3)));
+      return new TextDecoder('utf-8', { fatal: true }).decode(
+        sample.subarray(0, Math.max(0, sample.length - 3)),
+      );
     } catch {
       return undefined;
     }

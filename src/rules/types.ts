@@ -5,12 +5,12 @@
  */
 
 import type { ClientImpact } from '../clients/catalog.js';
+import type { Severity } from '../core/finding.js';
 import type { JsonObject } from '../core/json.js';
 import type { PathSegment } from '../core/pointer.js';
-import type { Severity } from '../core/finding.js';
-import type { ProtocolVersion, VersionFeatures } from '../spec/versions.js';
-import type { Sniffed } from '../core/sniff.js';
 import type { OutputSchemaCompiler } from '../core/schema.js';
+import type { Sniffed } from '../core/sniff.js';
+import type { ProtocolVersion, VersionFeatures } from '../spec/versions.js';
 
 /**
  * What a rule looks at:

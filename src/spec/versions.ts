@@ -4,7 +4,13 @@
  * tests in test/spec hold this table against the official schemas.
  */
 
-export const PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
+export const PROTOCOL_VERSIONS = [
+  '2024-11-05',
+  '2025-03-26',
+  '2025-06-18',
+  '2025-11-25',
+  '2026-07-28',
+] as const;
 
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 

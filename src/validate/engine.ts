@@ -197,7 +197,10 @@ function internalError(
 }
 
 /** Which result a response carries: from its request when known, else from its shape. */
-export function responseKind(result: unknown, request: JsonObject | undefined): 'tools/call' | 'tools/list' | undefined {
+export function responseKind(
+  result: unknown,
+  request: JsonObject | undefined,
+): 'tools/call' | 'tools/list' | undefined {
   const method = request?.method;
   if (method === 'tools/call' || method === 'tools/list') return method;
   if (typeof method === 'string') return undefined;

@@ -3,10 +3,10 @@
  * asynchronous because MIME sniffing (file-type) is; the rules themselves run synchronously.
  */
 
+import { base64Problem } from '../core/base64.js';
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type PathSegment, toPointer } from '../core/pointer.js';
-import { base64Problem } from '../core/base64.js';
 import { type Sniffed, sniffBase64 } from '../core/sniff.js';
 import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
 import {
@@ -46,19 +46,29 @@ export function publicFinding(f: EngineFinding): Finding {
 }
 
 /** Base64 payloads of a result's blocks, by absolute path. */
-export function* mediaPayloads(result: unknown, base: readonly PathSegment[]): Generator<[PathSegment[], string]> {
+export function* mediaPayloads(
+  result: unknown,
+  base: readonly PathSegment[],
+): Generator<[PathSegment[], string]> {
   if (!isObject(result) || !Array.isArray(result.content)) return;
   for (const [i, block] of result.content.entries()) {
     if (!isObject(block)) continue;
     if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
       yield [[...base, 'content', i, 'data'], block.data];
-    } else if (block.type === 'resource' && isObject(block.resource) && typeof block.resource.blob === 'string') {
+    } else if (
+      block.type === 'resource' &&
+      isObject(block.resource) &&
+      typeof block.resource.blob === 'string'
+    ) {
       yield [[...base, 'content', i, 'resource', 'blob'], block.resource.blob];
     }
   }
 }
 
-export async function sniffResult(result: unknown, base: readonly PathSegment[] = []): Promise<Map<string, Sniffed>> {
+export async function sniffResult(
+  result: unknown,
+  base: readonly PathSegment[] = [],
+): Promise<Map<string, Sniffed>> {
   const sniffed = new Map<string, Sniffed>();
   const jobs: Promise<void>[] = [];
   for (const [path, data] of mediaPayloads(result, base)) {
@@ -89,11 +99,16 @@ function guard(fn: () => Finding[]): Finding[] {
   } catch (error) {
     // The engine already isolates rules; this only catches a bug in the walk itself.
     const detail = error instanceof Error ? error.message : String(error);
-    return [{ rule: 'internal-error', severity: 'error', message: `validation failed: ${detail}`, pointer: '' }];
+    return [
+      { rule: 'internal-error', severity: 'error', message: `validation failed: ${detail}`, pointer: '' },
+    ];
   }
 }
 
-export async function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
+export async function validateToolResult(
+  result: unknown,
+  options: ValidateResultOptions = {},
+): Promise<Finding[]> {
   const sniffed = await sniffResult(result).catch(() => new Map<string, Sniffed>());
   return guard(() => {
     const engine: EngineOptions = {
@@ -111,10 +126,15 @@ export async function validateToolsList(result: unknown, options: ValidateOption
   );
 }
 
-export async function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
+export async function validateMessage(
+  message: unknown,
+  options: ValidateMessageOptions = {},
+): Promise<Finding[]> {
   const request = isObject(options.request) ? options.request : undefined;
   const carriesToolResult =
-    isObject(message) && Object.hasOwn(message, 'result') && responseKind(message.result, request) === 'tools/call';
+    isObject(message) &&
+    Object.hasOwn(message, 'result') &&
+    responseKind(message.result, request) === 'tools/call';
   const sniffed = carriesToolResult
     ? await sniffResult((message as JsonObject).result, ['result']).catch(() => new Map<string, Sniffed>())
     : new Map<string, Sniffed>();

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { listRuleModules } from '../../scripts/rule-modules.js';
 import { CLIENTS } from '../../src/clients/catalog.js';
 import { renderRuleDoc, renderRuleIndexDoc, renderRuleIndexModule } from '../../src/docs/rule-doc.js';
 import { RULES } from '../../src/rules/catalog.js';
-import { listRuleModules } from '../../scripts/rule-modules.js';
 import { findingsForExample } from '../support/check-example.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -32,7 +32,8 @@ describe('rule catalog', () => {
     const dir = join(root, 'docs/rules');
     const files = readdirSync(dir).sort();
     expect(files).toEqual([...RULES.map((r) => `${r.id}.md`), 'README.md'].sort());
-    for (const rule of RULES) expect(readFileSync(join(dir, `${rule.id}.md`), 'utf8')).toBe(renderRuleDoc(rule));
+    for (const rule of RULES)
+      expect(readFileSync(join(dir, `${rule.id}.md`), 'utf8')).toBe(renderRuleDoc(rule));
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(renderRuleIndexDoc(RULES));
   });
 

@@ -1,9 +1,9 @@
 /** Runs a rule's docs example through the public validators, as a user's document would be. */
 
 import type { Finding } from '../../src/core/finding.js';
+import type { Example, Rule } from '../../src/rules/types.js';
 import { runFrame } from '../../src/validate/engine.js';
 import { validateMessage, validateToolResult, validateToolsList } from '../../src/validate/index.js';
-import type { Example, Rule } from '../../src/rules/types.js';
 
 export async function findingsForExample(rule: Rule, example: Example): Promise<Finding[]> {
   const protocolVersion = example.protocolVersion ?? rule.versions[rule.versions.length - 1];
@@ -12,7 +12,10 @@ export async function findingsForExample(rule: Rule, example: Example): Promise<
       if (!example.frame) throw new Error(`${rule.id}: frame rules need example.frame`);
       return runFrame(example.frame, { version: protocolVersion ?? '2026-07-28' });
     case 'message':
-      return validateMessage(example.value, { protocolVersion, tools: example.tool ? [example.tool] : undefined });
+      return validateMessage(example.value, {
+        protocolVersion,
+        tools: example.tool ? [example.tool] : undefined,
+      });
     case 'result':
       return validateToolResult(example.value, { protocolVersion, tool: example.tool });
     case 'block':
@@ -24,7 +27,12 @@ export async function findingsForExample(rule: Rule, example: Example): Promise<
       return validateToolsList(example.value, { protocolVersion });
     case 'tool':
       return validateToolsList(
-        { tools: [example.value], ...(protocolVersion === '2026-07-28' ? { resultType: 'complete', ttlMs: 0, cacheScope: 'public' } : {}) },
+        {
+          tools: [example.value],
+          ...(protocolVersion === '2026-07-28'
+            ? { resultType: 'complete', ttlMs: 0, cacheScope: 'public' }
+            : {}),
+        },
         { protocolVersion },
       );
   }

@@ -50,7 +50,10 @@ export default defineRule({
   },
   fix: 'Remove "{{member}}" from the envelope; move vendor data into `result._meta`.',
   examples: {
-    wrong: { value: { jsonrpc: '2.0', id: 1, requestId: 'abc', result: { content: [] } }, protocolVersion: '2025-06-18' },
+    wrong: {
+      value: { jsonrpc: '2.0', id: 1, requestId: 'abc', result: { content: [] } },
+      protocolVersion: '2025-06-18',
+    },
     right: { value: { jsonrpc: '2.0', id: 1, result: { content: [] } }, protocolVersion: '2025-06-18' },
   },
   check(message, ctx) {

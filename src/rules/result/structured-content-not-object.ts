@@ -52,7 +52,10 @@ export default defineRule({
   },
   fix: 'Wrap the value as `{ "result": <value> }` (and the outputSchema as `{ type: "object", properties: { result: … } }`).',
   examples: {
-    wrong: { value: { content: [{ type: 'text', text: '[1,2]' }], structuredContent: [1, 2] }, protocolVersion: '2025-06-18' },
+    wrong: {
+      value: { content: [{ type: 'text', text: '[1,2]' }], structuredContent: [1, 2] },
+      protocolVersion: '2025-06-18',
+    },
     right: {
       value: { content: [{ type: 'text', text: '{"result":[1,2]}' }], structuredContent: { result: [1, 2] } },
       protocolVersion: '2025-06-18',
@@ -62,7 +65,10 @@ export default defineRule({
     if (!isObject(result) || !Object.hasOwn(result, 'structuredContent')) return;
     const value = result.structuredContent;
     if (value === undefined || isObject(value)) return;
-    ctx.report({ path: ['structuredContent'], data: { actual: jsonTypeOf(value) === 'null' ? 'null' : `a JSON ${jsonTypeOf(value)}` } });
+    ctx.report({
+      path: ['structuredContent'],
+      data: { actual: jsonTypeOf(value) === 'null' ? 'null' : `a JSON ${jsonTypeOf(value)}` },
+    });
   },
   repair(ctx) {
     const result = getIn(ctx.root, ctx.subjectPath);
