@@ -5,4 +5,8 @@ import envelopeExtraMember from './envelope/envelope-extra-member.js';
 import structuredContentNotObject from './result/structured-content-not-object.js';
 import type { Rule } from './types.js';
 
-export const RULES: readonly Rule[] = [blockMimeTypeMissing, envelopeExtraMember, structuredContentNotObject];
+export const RULES: readonly Rule[] = [
+  blockMimeTypeMissing,
+  envelopeExtraMember,
+  structuredContentNotObject,
+];
