@@ -1,0 +1,91 @@
+/** `mcp-shape check [FILE|-]`: validates saved results, responses, tools lists and recorded sessions. */
+
+import { Command, Option } from 'commander';
+import { checkInput, InputError, parseInput, toolsFromDocument } from '../../check/index.js';
+import type { JsonObject } from '../../core/json.js';
+import { buildReport, exitCodeFor } from '../../report/build.js';
+import type { ReportFormat } from '../../report/index.js';
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { UserError } from '../errors.js';
+import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
+import { emitReport } from '../output.js';
+import { readTextInput } from '../read-input.js';
+
+interface CheckFlags {
+  protocol: ProtocolVersion;
+  tools?: string;
+  tool?: string;
+  format: ReportFormat;
+  out?: string;
+}
+
+export function checkCommand(): Command {
+  return new Command('check')
+    .description(
+      'Validate a saved tools/call result, a JSON-RPC response, a tools/list result, or a JSONL session recording.',
+    )
+    .argument('[file]', 'JSON or JSONL file; "-" or nothing reads standard input')
+    .addOption(
+      new Option('--protocol <version>', PROTOCOL_HELP)
+        .argParser(protocolOption)
+        .default(LATEST_PROTOCOL_VERSION),
+    )
+    .option('--tools <file>', 'a tools/list result or response, for outputSchema checks')
+    .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
+    .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
+    .option('--out <file>', 'write the report to a file instead of standard output')
+    .addHelpText(
+      'after',
+      `
+Sessions (JSONL, one JSON-RPC message per line) take their protocol version from initialize or
+server/discover when recorded; --protocol is used until then.
+
+Exit codes: 0 no error finding, 1 error findings, 2 usage or input error.`,
+    )
+    .action(async (file: string | undefined, flags: CheckFlags) => {
+      process.exitCode = await runCheck(file, flags);
+    });
+}
+
+async function runCheck(file: string | undefined, flags: CheckFlags): Promise<number> {
+  const { text, label } = await readTextInput(file);
+  const input = parseOrFail(text, label);
+  const tools = flags.tools ? await loadTools(flags.tools) : undefined;
+  let tool: JsonObject | undefined;
+  if (flags.tool) {
+    tool = tools?.get(flags.tool);
+    if (!tools) throw new UserError('--tool needs --tools FILE to find the tool definition');
+    if (!tool)
+      throw new UserError(
+        `tool "${flags.tool}" is not in ${flags.tools} (it has: ${[...tools.keys()].join(', ') || 'no tools'})`,
+      );
+  } else if (tools?.size === 1) {
+    tool = [...tools.values()][0];
+  }
+  const outcome = await checkInput(input, { protocolVersion: flags.protocol, file: label, tools, tool });
+  const report = buildReport('check', outcome.findings, outcome.checked, {
+    summary: { kind: outcome.kind, protocolVersions: outcome.protocolVersions },
+  });
+  emitReport(report, flags.format, flags.out);
+  return exitCodeFor(report);
+}
+
+function parseOrFail(text: string, label: string) {
+  try {
+    return parseInput(text);
+  } catch (error) {
+    if (error instanceof InputError) throw new UserError(`${label}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function loadTools(file: string): Promise<Map<string, JsonObject>> {
+  const { text, label } = await readTextInput(file);
+  const parsed = parseOrFail(text, label);
+  const tools = parsed.kind === 'json' ? toolsFromDocument(parsed.value) : undefined;
+  if (!tools)
+    throw new UserError(
+      `${label}: expected a tools/list result or response (an object with a "tools" array)`,
+    );
+  return tools;
+}

@@ -1,0 +1,100 @@
+/** The terminal report: findings grouped by where they happened, with the clients each one breaks. */
+
+import pc from 'picocolors';
+import { CLIENTS } from '../clients/catalog.js';
+import type { Finding, Location, Severity } from '../core/finding.js';
+import { getRule } from '../rules/catalog.js';
+import { type Report, SEVERITY_ORDER } from './types.js';
+
+export interface TextOptions {
+  /** Use ANSI colours; default: picocolors' detection (TTY, NO_COLOR, FORCE_COLOR). */
+  readonly color?: boolean;
+}
+
+const EFFECT_WORDS: Record<string, string> = {
+  'rejects-call': 'rejects the call',
+  'drops-message': 'drops the message (call hangs)',
+  'drops-content': 'drops content',
+  misreads: 'misreads it',
+  limits: 'over its limit',
+};
+
+export function groupLabel(location: Location | undefined): string {
+  if (!location) return '';
+  const parts: string[] = [];
+  if (location.file) {
+    parts.push(
+      location.line
+        ? `${location.file}:${location.line}${location.column ? `:${location.column}` : ''}`
+        : location.file,
+    );
+  } else if (location.line) parts.push(`line ${location.line}`);
+  if (location.protocolVersion) parts.push(location.protocolVersion);
+  if (location.tool) parts.push(`tool ${location.tool}`);
+  if (location.call) parts.push(`call ${location.call}`);
+  return parts.join(' · ');
+}
+
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      groupLabel(a.location).localeCompare(groupLabel(b.location), 'en', { numeric: true }) ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.pointer.localeCompare(b.pointer),
+  );
+}
+
+/** "Codex (rejects the call), TypeScript SDK v1 client (rejects the call)" for a rule id. */
+export function clientsAffected(ruleId: string): string | undefined {
+  const rule = getRule(ruleId);
+  if (!rule || rule.clients.length === 0) return undefined;
+  return rule.clients
+    .map((c) => `${CLIENTS[c.client].name} (${EFFECT_WORDS[c.effect] ?? c.effect})`)
+    .join(', ');
+}
+
+export function renderText(report: Report, options: TextOptions = {}): string {
+  const color = pc.createColors(options.color ?? pc.isColorSupported);
+  const paint: Record<Severity, (s: string) => string> = {
+    error: (s) => color.red(s),
+    warning: (s) => color.yellow(s),
+    info: (s) => color.blue(s),
+  };
+  const out: string[] = [];
+  let currentGroup: string | undefined;
+  for (const finding of sortFindings(report.findings)) {
+    const group = groupLabel(finding.location);
+    if (group !== currentGroup) {
+      if (currentGroup !== undefined) out.push('');
+      out.push(color.underline(group || '(document)'));
+      currentGroup = group;
+    }
+    const where = finding.pointer === '' ? '(root)' : finding.pointer;
+    out.push(
+      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(where)}  ${finding.message}  ${color.dim(finding.rule)}`,
+    );
+    if (finding.fix)
+      out.push(
+        `          ${color.dim('fix:')} ${finding.fix.description}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
+      );
+    const clients = clientsAffected(finding.rule);
+    if (clients && finding.severity !== 'info') out.push(`          ${color.dim('breaks:')} ${clients}`);
+  }
+  if (out.length > 0) out.push('');
+  out.push(summaryLine(report, color));
+  return `${out.join('\n')}\n`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function summaryLine(report: Report, color: ReturnType<typeof pc.createColors>): string {
+  const { errors, warnings, infos, checked } = report.summary;
+  const what = report.command === 'scan' ? 'file' : report.command === 'audit' ? 'call' : 'document';
+  const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
+  const line = `${counts} in ${plural(checked, what)} checked`;
+  if (errors > 0) return color.red(color.bold(`✖ ${line}`));
+  if (warnings > 0) return color.yellow(`⚠ ${line}`);
+  return color.green(`✔ ${line}`);
+}

@@ -1,0 +1,137 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+let dir: string;
+function file(name: string, content: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-shape-check-'));
+});
+
+describe('mcp-shape check', () => {
+  it('exits 0 on a clean result and says so', async () => {
+    const path = file('clean.json', { content: [{ type: 'text', text: 'hi' }] });
+    const run = await runCli(['check', path, '--protocol', '2025-06-18']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/0 errors/);
+  });
+
+  it('exits 1 and names rule, pointer and affected clients for a broken response', async () => {
+    const path = file('broken.json', {
+      jsonrpc: '2.0',
+      id: 1,
+      requestId: 'r-1',
+      result: { content: [{ type: 'image', data: PNG_1X1 }] },
+    });
+    const run = await runCli(['check', path, '--protocol', '2025-06-18']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('/requestId');
+    expect(run.stdout).toContain('envelope-extra-member');
+    expect(run.stdout).toContain('/result/content/0/mimeType');
+    expect(run.stdout).toContain('the bytes look like image/png');
+    expect(run.stdout).toContain('breaks: TypeScript SDK v1 client');
+  });
+
+  it('prints the documented JSON report', async () => {
+    const path = file('array-sc.json', { content: [], structuredContent: [1, 2] });
+    const run = await runCli(['check', path, '--protocol', '2025-11-25', '--format', 'json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ schemaVersion: 1, command: 'check', summary: { checked: 1 } });
+    const finding = report.findings.find((f: { rule: string }) => f.rule === 'structured-content-not-object');
+    expect(finding).toMatchObject({
+      severity: 'error',
+      pointer: '/structuredContent',
+      location: { file: path, protocolVersion: '2025-11-25' },
+    });
+  });
+
+  it('reads standard input and writes --out', async () => {
+    const out = join(dir, 'report.json');
+    const run = await runCli(['check', '-', '--format', 'json', '--out', out], {
+      input: JSON.stringify({ content: [{ type: 'text', text: 'ok' }], resultType: 'complete' }),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8')).summary.errors).toBe(0);
+  });
+
+  it('rejects invalid JSON with its line and column, exit 2 and no stack trace', async () => {
+    const path = file('bad.json', '{\n  "content": [\n    {"type": "text", "text": }\n  ]\n}');
+    const run = await runCli(['check', path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/line 3, column 30/);
+    expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  });
+
+  it('reports an invalid JSONL line by its line number', async () => {
+    const path = file(
+      'bad.jsonl',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":1,\n',
+    );
+    const run = await runCli(['check', path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/line 2, column \d+/);
+  });
+
+  it.each([
+    [['check', 'does-not-exist.json'], /cannot read does-not-exist.json: no such file/],
+    [['check', 'x.json', '--protocol', '1999-01-01'], /--protocol/],
+    [['check', 'x.json', '--format', 'yaml'], /--format/],
+    [['nonsense'], /unknown command/],
+  ])('usage error %j exits 2 with one message', async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  });
+
+  it('needs --tools for --tool, and names the tools it has', async () => {
+    const result = file('r.json', { content: [] });
+    const tools = file('tools.json', { tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
+    expect((await runCli(['check', result, '--tool', 'a'])).stderr).toMatch(/--tool needs --tools/);
+    const missing = await runCli(['check', result, '--tools', tools, '--tool', 'b']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/tool "b" is not in .*it has: a/);
+  });
+
+  it('checks a JSONL session: version from initialize, tools from tools/list, findings located by line', async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18' } },
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+      },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'list', inputSchema: { type: 'object' } }] } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list', arguments: {} } },
+      { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '[1]' }], structuredContent: [1] } },
+    ];
+    const path = file('session.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const run = await runCli(['check', path, '--format', 'json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.summary).toMatchObject({ checked: 6, kind: 'session', protocolVersions: ['2025-06-18'] });
+    const finding = report.findings.find((f: { rule: string }) => f.rule === 'structured-content-not-object');
+    expect(finding.location).toMatchObject({
+      line: 6,
+      protocolVersion: '2025-06-18',
+      tool: 'list',
+      call: '2',
+    });
+    expect(finding.pointer).toBe('/result/structuredContent');
+  });
+});

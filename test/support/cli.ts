@@ -1,0 +1,42 @@
+/** Runs the real `mcp-shape` command line from source in a child process, as a user would. */
+
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const REPO_ROOT = join(import.meta.dirname, '../..');
+const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(
+  args: readonly string[],
+  options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
