@@ -1,6 +1,7 @@
 import { isObject } from '../../core/json.js';
 import { deleteIn, getIn } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
 /** JSON-RPC 2.0 members of a request, notification, result response or error response. */
@@ -26,24 +27,7 @@ export default defineRule({
       detail: '`transport.onerror` gets ZodError "Unrecognized key"; the call times out with McpError -32001',
       source: 'shared/reference/spec-versions.md §11 (probe of sdk 1.32.2)',
     },
-    {
-      client: 'ts-sdk-v2',
-      effect: 'drops-message',
-      detail: 'envelopes are still `.strict()`; the call times out',
-      source: 'shared/reference/spec-versions.md §11 (probe of 2.4.0)',
-    },
-    {
-      client: 'claude-code',
-      effect: 'drops-message',
-      detail: 'built on the TypeScript SDK: the tool call hangs',
-      source: 'inferred from the SDK transport',
-    },
-    {
-      client: 'gemini-cli',
-      effect: 'drops-message',
-      detail: 'built on the TypeScript SDK 1.23: the tool call hangs',
-      source: 'inferred from the SDK transport',
-    },
+    ...SDK_DROPS_ENVELOPE.filter((impact) => impact.client !== 'ts-sdk-v1'),
   ],
   messages: {
     default: 'extra top-level member "{{member}}" in a JSON-RPC message',

@@ -1,0 +1,68 @@
+import { isObject, jsonTypeOf } from '../../core/json.js';
+import { ALL_VERSIONS } from '../../spec/versions.js';
+import { subjectObject } from '../support/call-tool-result.js';
+import { isErrorResponse, messageKind, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
+import { defineRule } from '../types.js';
+
+function isRequestId(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+export default defineRule({
+  id: 'envelope-id-invalid',
+  subject: 'message',
+  severity: 'error',
+  title: 'Responses need the request id, a string or an integer',
+  rationale: [
+    'A JSON-RPC response "MUST include the same ID as the request it corresponds to", and `RequestId` is',
+    '`string | integer` in every schema.json; request ids "MUST NOT be `null`". Only error responses may',
+    'omit `id`, and only from 2025-11-25 on ("except in error cases where the ID could not be read").',
+    'The official TypeScript SDK parses `id` as `string | int`: a response with a missing, `null` or',
+    'fractional id is dropped by the transport and the call hangs until its timeout.',
+  ].join('\n'),
+  versions: ALL_VERSIONS,
+  clients: SDK_DROPS_ENVELOPE,
+  messages: {
+    default: 'the response has no "id"',
+    null: '"id" is null; request ids must be a string or an integer',
+    type: '"id" is {{actual}}; request ids must be a string or an integer',
+    errorBeforeOptional: 'the error response has no "id"; error responses may omit it only from 2025-11-25',
+  },
+  fix: 'Echo the id of the request this message answers, unchanged.',
+  examples: {
+    wrong: { value: { jsonrpc: '2.0', result: { content: [] } }, protocolVersion: '2025-06-18' },
+    right: {
+      value: { jsonrpc: '2.0', id: 'call-1', result: { content: [] } },
+      protocolVersion: '2025-06-18',
+    },
+  },
+  check(message, ctx) {
+    if (!isObject(message)) return;
+    const kind = messageKind(message);
+    if (!Object.hasOwn(message, 'id')) {
+      // Without an id a request is a notification, which is fine.
+      if (kind !== 'response') return;
+      if (!isErrorResponse(message)) ctx.report({ path: ['id'] });
+      else if (!ctx.features.errorIdOptional) ctx.report({ messageId: 'errorBeforeOptional', path: ['id'] });
+      return;
+    }
+    const id = message.id;
+    if (id === null) ctx.report({ messageId: 'null', path: ['id'] });
+    else if (!isRequestId(id)) {
+      ctx.report({
+        messageId: 'type',
+        path: ['id'],
+        data: { actual: typeof id === 'number' ? `the fractional number ${id}` : `a JSON ${jsonTypeOf(id)}` },
+      });
+    }
+  },
+  repair(ctx) {
+    // JSON-RPC 2.0 answers an unreadable request id with `"id": null`; MCP from 2025-11-25 omits it instead.
+    const message = subjectObject(ctx);
+    if (ctx.messageId !== 'null' || !message || !isErrorResponse(message) || !ctx.features.errorIdOptional) {
+      return undefined;
+    }
+    delete message.id;
+    return { description: 'removed "id": null from the error response (MCP omits an unreadable id)' };
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * Helpers shared by the result-level rules: finding the text blocks of a CallToolResult, reading them
+ * as JSON, and editing a result during repair. Not a rule folder, so the generator skips it.
+ */
+
+import { isObject, type JsonObject, jsonEqual } from '../../core/json.js';
+import { getIn } from '../../core/pointer.js';
+import type { RepairContext } from '../types.js';
+
+export interface TextBlock {
+  readonly index: number;
+  readonly text: string;
+}
+
+/** The well-formed text blocks of `result.content`, with their indices. */
+export function textBlocks(result: JsonObject): TextBlock[] {
+  if (!Array.isArray(result.content)) return [];
+  const out: TextBlock[] = [];
+  result.content.forEach((block, index) => {
+    if (isObject(block) && block.type === 'text' && typeof block.text === 'string') {
+      out.push({ index, text: block.text });
+    }
+  });
+  return out;
+}
+
+/**
+ * The JSON value a text block carries, when it is a serialized JSON object or array. Bare scalars are
+ * not treated as JSON text: "42" or "true" in a text block is far more often prose than a mirror.
+ */
+export function jsonOfText(text: string): { readonly value: unknown } | undefined {
+  const trimmed = text.trim();
+  const first = trimmed[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return { value: JSON.parse(trimmed) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether some text block is a serialization of `value` (for scalars: their JSON text, exactly). */
+export function hasTextMirror(result: JsonObject, value: unknown): boolean {
+  return textBlocks(result).some(({ text }) => {
+    const parsed = jsonOfText(text);
+    if (parsed) return jsonEqual(parsed.value, value);
+    try {
+      return jsonEqual(JSON.parse(text.trim()), value);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The CallToolResult (or other object) a repair works on, or `undefined` when it is not an object. */
+export function subjectObject(ctx: RepairContext): JsonObject | undefined {
+  const node = getIn(ctx.root, ctx.subjectPath);
+  return isObject(node) ? node : undefined;
+}
+
+/** Appends a text block, creating `content` when it is missing. Returns false when content is unusable. */
+export function appendText(result: JsonObject, text: string): boolean {
+  if (result.content === undefined) result.content = [];
+  if (!Array.isArray(result.content)) return false;
+  result.content.push({ type: 'text', text });
+  return true;
+}
+
+/** JSON text for a mirror block; `undefined` (not serializable) becomes `null`. */
+export function serialize(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}

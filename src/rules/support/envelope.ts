@@ -1,0 +1,47 @@
+/** What kind of JSON-RPC message an envelope is, judged by its members. */
+
+import type { ClientImpact } from '../../clients/catalog.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+
+export type MessageKind = 'request' | 'notification' | 'response' | 'not-an-object';
+
+export function messageKind(message: unknown): MessageKind {
+  if (!isObject(message)) return 'not-an-object';
+  if (Object.hasOwn(message, 'method')) return Object.hasOwn(message, 'id') ? 'request' : 'notification';
+  return 'response';
+}
+
+export function isErrorResponse(message: JsonObject): boolean {
+  return Object.hasOwn(message, 'error') && !Object.hasOwn(message, 'result');
+}
+
+/**
+ * The official TypeScript SDK parses every incoming message with strict envelope schemas; one that
+ * fails is handed to `transport.onerror` and never reaches the pending request, which then times out.
+ */
+export const SDK_DROPS_ENVELOPE: readonly ClientImpact[] = [
+  {
+    client: 'ts-sdk-v1',
+    effect: 'drops-message',
+    detail: '`JSONRPCMessageSchema.parse` fails in the transport; the call times out with McpError -32001',
+    source: 'shared/reference/spec-versions.md §11 (probe of sdk 1.32.2)',
+  },
+  {
+    client: 'ts-sdk-v2',
+    effect: 'drops-message',
+    detail: 'envelope schemas are still `.strict()`; the call times out',
+    source: 'shared/reference/spec-versions.md §11 (probe of 2.4.0)',
+  },
+  {
+    client: 'claude-code',
+    effect: 'drops-message',
+    detail: 'built on the TypeScript SDK: the tool call hangs',
+    source: 'inferred from the SDK transport',
+  },
+  {
+    client: 'gemini-cli',
+    effect: 'drops-message',
+    detail: 'built on the TypeScript SDK 1.23: the tool call hangs',
+    source: 'inferred from the SDK transport',
+  },
+];
