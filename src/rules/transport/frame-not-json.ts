@@ -1,0 +1,52 @@
+import { ALL_VERSIONS } from '../../spec/versions.js';
+import { SDK_DROPS_ENVELOPE } from '../support/envelope.js';
+import { defineRule } from '../types.js';
+
+/** The first characters of a frame, for the message: enough to recognise a log line or an HTML page. */
+function excerpt(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > 60 ? `${oneLine.slice(0, 57)}…` : oneLine;
+}
+
+export default defineRule({
+  id: 'frame-not-json',
+  subject: 'frame',
+  severity: 'error',
+  title: 'Every frame a server sends must be one JSON-RPC message in JSON',
+  rationale: [
+    'On stdio, "the server MUST NOT write anything to its stdout that is not a valid MCP message";',
+    'messages are newline-delimited JSON, so a log line, a banner or a blank line on stdout breaks the',
+    'stream. Over Streamable HTTP every `application/json` body and every SSE `data` field carries one',
+    'JSON-RPC message. Clients parse each frame with `JSON.parse`: the official TypeScript SDK hands the',
+    'error to `transport.onerror` and drops the frame, so a response hidden in it never arrives and the',
+    'call hangs until its timeout. Write logs to stderr.',
+  ].join('\n'),
+  versions: ALL_VERSIONS,
+  clients: SDK_DROPS_ENVELOPE,
+  messages: {
+    default: 'stdout line is not JSON: "{{excerpt}}"',
+    empty: 'empty line on stdout (a client parses it as a message and fails)',
+    http: 'HTTP response body is not JSON: "{{excerpt}}"',
+    sse: 'SSE event data is not JSON: "{{excerpt}}"',
+  },
+  fix: 'Print only JSON-RPC messages on stdout (one per line) and send logs to stderr.',
+  examples: {
+    wrong: { value: null, frame: { transport: 'stdio', text: 'Server listening on stdio' } },
+    right: { value: null, frame: { transport: 'stdio', text: '{"jsonrpc":"2.0","id":1,"result":{}}' } },
+  },
+  check(node, ctx) {
+    const frame = node as { transport: string; text: string };
+    try {
+      JSON.parse(frame.text);
+      return;
+    } catch {
+      // Reported below; the message depends on the transport.
+    }
+    if (frame.transport === 'stdio' && frame.text.trim() === '') {
+      ctx.report({ messageId: 'empty' });
+      return;
+    }
+    const messageId = frame.transport === 'stdio' ? 'default' : frame.transport;
+    ctx.report({ messageId, data: { excerpt: excerpt(frame.text) } });
+  },
+});

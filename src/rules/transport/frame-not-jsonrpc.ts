@@ -1,0 +1,41 @@
+import { jsonTypeOf } from '../../core/json.js';
+import { ALL_VERSIONS } from '../../spec/versions.js';
+import { SDK_DROPS_ENVELOPE } from '../support/envelope.js';
+import { defineRule } from '../types.js';
+
+export default defineRule({
+  id: 'frame-not-jsonrpc',
+  subject: 'frame',
+  severity: 'error',
+  title: 'A frame that parses as JSON must still be a JSON-RPC message',
+  rationale: [
+    'A JSON-RPC message is a JSON object (`JSONRPCMessage` in every schema.json); only 2025-03-26 adds',
+    'arrays of messages (batches, checked by `envelope-batch`). A bare string, number, `true` or `null`',
+    'on stdout or in an HTTP body parses as JSON but is no message at all: strict clients drop it, and a',
+    'response the server meant to send is lost.',
+  ].join('\n'),
+  versions: ALL_VERSIONS,
+  clients: SDK_DROPS_ENVELOPE,
+  messages: {
+    default: 'frame is JSON but not a JSON-RPC message: a bare {{type}}',
+  },
+  fix: 'Wrap the value in a JSON-RPC response: {"jsonrpc":"2.0","id":…,"result":…}.',
+  examples: {
+    wrong: { value: null, frame: { transport: 'stdio', text: '"ready"' } },
+    right: {
+      value: null,
+      frame: { transport: 'stdio', text: '{"jsonrpc":"2.0","method":"notifications/initialized"}' },
+    },
+  },
+  check(node, ctx) {
+    const frame = node as { text: string };
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.text);
+    } catch {
+      return; // frame-not-json reports it
+    }
+    if (typeof value === 'object' && value !== null) return;
+    ctx.report({ data: { type: jsonTypeOf(value) } });
+  },
+});
