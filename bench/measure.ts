@@ -1,0 +1,86 @@
+/**
+ * Side-by-side throughput measurement. Candidates are run in interleaved rounds (A, B, C, A, B, C…) and
+ * each one's median round is kept, so a burst of load on the machine hits every candidate alike and the
+ * ratios stay meaningful on a busy 2-core box.
+ */
+
+export interface Candidate {
+  readonly name: string;
+  /** One operation; may be async. */
+  readonly run: () => unknown;
+}
+
+export interface Sample {
+  readonly name: string;
+  readonly opsPerSec: number;
+}
+
+export interface Comparison {
+  readonly kind: 'comparison';
+  readonly title: string;
+  /** The first sample is ours; ratios are ours ÷ each other. */
+  readonly samples: readonly Sample[];
+  /** Targets as "ours must be at least N× the named sample". */
+  readonly targets?: readonly { readonly against: string; readonly atLeast: number }[];
+  readonly note?: string;
+}
+
+export interface Measurement {
+  readonly kind: 'measurement';
+  readonly title: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly target?: { readonly atLeast: number };
+  readonly note?: string;
+}
+
+export type BenchResult = Comparison | Measurement;
+
+export interface Suite {
+  readonly name: string;
+  run(): Promise<BenchResult[]>;
+}
+
+async function timeRound(candidate: Candidate, budgetMs: number): Promise<number> {
+  let ops = 0;
+  let batch = 1;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < budgetMs) {
+    for (let i = 0; i < batch; i++) {
+      const r = candidate.run();
+      if (r instanceof Promise) await r;
+    }
+    ops += batch;
+    elapsed = performance.now() - start;
+    if (elapsed < budgetMs / 10) batch *= 2;
+  }
+  return (ops / elapsed) * 1000;
+}
+
+export async function compare(
+  title: string,
+  candidates: readonly Candidate[],
+  options: { rounds?: number; roundMs?: number; targets?: Comparison['targets']; note?: string } = {},
+): Promise<Comparison> {
+  const rounds = options.rounds ?? 5;
+  const roundMs = options.roundMs ?? 200;
+  for (const c of candidates) await timeRound(c, 50); // warm-up: JIT and caches
+  const perCandidate = candidates.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, c] of candidates.entries()) perCandidate[i]?.push(await timeRound(c, roundMs));
+  }
+  const samples = candidates.map((c, i) => ({ name: c.name, opsPerSec: median(perCandidate[i] ?? []) }));
+  return {
+    kind: 'comparison',
+    title,
+    samples,
+    ...(options.targets ? { targets: options.targets } : {}),
+    ...(options.note ? { note: options.note } : {}),
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: runs every suite in bench/suites and prints throughput and ratios measured side by side
+ * in this one run. Benchmarks are not tests: nothing here fails the build; targets are reported as met or
+ * missed. `npm run bench -- validate` runs only the named suites.
+ */
+
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchResult, Suite } from './measure.js';
+
+const only = process.argv.slice(2);
+const dir = join(import.meta.dirname, 'suites');
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
+
+function fmt(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return n.toFixed(n >= 10 ? 0 : 2);
+}
+
+function print(result: BenchResult): void {
+  if (result.kind === 'measurement') {
+    const target = result.target
+      ? `  (target ≥ ${fmt(result.target.atLeast)}: ${result.value >= result.target.atLeast ? 'met' : 'MISSED'})`
+      : '';
+    console.log(`  ${result.title}: ${fmt(result.value)} ${result.unit}${target}`);
+  } else {
+    console.log(`  ${result.title}`);
+    const [ours, ...others] = result.samples;
+    if (!ours) return;
+    const width = Math.max(...result.samples.map((s) => s.name.length));
+    for (const s of result.samples) {
+      const ratio = s === ours ? '' : `   ${ours.name} is ${(ours.opsPerSec / s.opsPerSec).toFixed(2)}× this`;
+      console.log(`    ${s.name.padEnd(width)}  ${fmt(s.opsPerSec).padStart(8)} ops/s${ratio}`);
+    }
+    for (const t of result.targets ?? []) {
+      const other = others.find((o) => o.name === t.against);
+      if (!other) continue;
+      const ratio = ours.opsPerSec / other.opsPerSec;
+      console.log(
+        `    target ≥ ${t.atLeast}× ${t.against}: ${ratio.toFixed(2)}× ${ratio >= t.atLeast ? 'met' : 'MISSED'}`,
+      );
+    }
+  }
+  if (result.note) console.log(`    note: ${result.note}`);
+}
+
+console.log(`mcp-shape bench — node ${process.version}, ${new Date().toISOString()}`);
+for (const file of files) {
+  const { suite } = (await import(join(dir, file))) as { suite: Suite };
+  if (only.length > 0 && !only.includes(suite.name)) continue;
+  console.log(`\n${suite.name}`);
+  for (const result of await suite.run()) print(result);
+}
