@@ -48,22 +48,25 @@ function defaultSchemas(): OutputSchemaCompiler {
   return sharedSchemas;
 }
 
-/** Rules by subject for one version, cached because the catalog is fixed at run time. */
-const bySubjectCache = new WeakMap<readonly Rule[], Map<string, readonly Rule[]>>();
+/** Rules by version and subject, cached because the catalog is fixed at run time. */
+const ruleTables = new WeakMap<readonly Rule[], Map<ProtocolVersion, Map<Subject, readonly Rule[]>>>();
 
 function rulesFor(rules: readonly Rule[], subject: Subject, version: ProtocolVersion): readonly Rule[] {
-  let perList = bySubjectCache.get(rules);
-  if (!perList) {
-    perList = new Map();
-    bySubjectCache.set(rules, perList);
+  let byVersion = ruleTables.get(rules);
+  if (!byVersion) {
+    byVersion = new Map();
+    ruleTables.set(rules, byVersion);
   }
-  const key = `${subject}@${version}`;
-  let list = perList.get(key);
-  if (!list) {
-    list = rules.filter((r) => r.subject === subject && r.versions.includes(version));
-    perList.set(key, list);
+  let bySubject = byVersion.get(version);
+  if (!bySubject) {
+    bySubject = new Map();
+    for (const rule of rules) {
+      if (!rule.versions.includes(version)) continue;
+      bySubject.set(rule.subject, [...(bySubject.get(rule.subject) ?? []), rule]);
+    }
+    byVersion.set(version, bySubject);
   }
-  return list;
+  return bySubject.get(subject) ?? [];
 }
 
 export function formatTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
@@ -92,19 +95,26 @@ class Run {
     resultPath: readonly PathSegment[] | undefined,
     tool?: JsonObject,
   ): void {
+    const rules = rulesFor(this.rules, subject, this.options.version);
+    if (rules.length === 0) return;
     const { version, partial = false, sniffed, request } = this.options;
-    for (const rule of rulesFor(this.rules, subject, version)) {
+    // One context per node, not per rule: validation is on the proxy's hot path.
+    let current: Rule | undefined;
+    const ctx: CheckContext = {
+      version,
+      features: features(version),
+      tool,
+      request,
+      partial,
+      schemas: this.schemas,
+      sniffed: (path) => sniffed?.get(toPointer([...subjectPath, ...path])),
+      report: (report: Report) => {
+        if (current) this.record(current, report, subjectPath, resultPath);
+      },
+    };
+    for (const rule of rules) {
       if (partial && rule.needsCompleteDocument) continue;
-      const ctx: CheckContext = {
-        version,
-        features: features(version),
-        tool,
-        request,
-        partial,
-        schemas: this.schemas,
-        sniffed: (path) => sniffed?.get(toPointer([...subjectPath, ...path])),
-        report: (report: Report) => this.record(rule, report, subjectPath, resultPath),
-      };
+      current = rule;
       try {
         rule.check(node, ctx);
       } catch (error) {
@@ -112,6 +122,7 @@ class Run {
         this.findings.push(internalError(rule, error, subjectPath, resultPath));
       }
     }
+    current = undefined;
   }
 
   private record(

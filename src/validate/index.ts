@@ -9,14 +9,7 @@ import { isObject, type JsonObject } from '../core/json.js';
 import { type PathSegment, toPointer } from '../core/pointer.js';
 import { type Sniffed, sniffBase64 } from '../core/sniff.js';
 import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
-import {
-  type EngineFinding,
-  type EngineOptions,
-  responseKind,
-  runMessage,
-  runToolResult,
-  runToolsList,
-} from './engine.js';
+import { type EngineFinding, responseKind, runMessage, runToolResult, runToolsList } from './engine.js';
 
 export interface ValidateOptions {
   /** The negotiated protocol version; default: the latest. */
@@ -65,26 +58,52 @@ export function* mediaPayloads(
   }
 }
 
-export async function sniffResult(
+const NOTHING_SNIFFED: ReadonlyMap<string, Sniffed> = new Map();
+
+/**
+ * Sniffs every base64 payload of a result. Returns synchronously when there is nothing to sniff, so a
+ * text-only result never waits for a microtask.
+ */
+export function sniffResult(
   result: unknown,
   base: readonly PathSegment[] = [],
-): Promise<Map<string, Sniffed>> {
+): ReadonlyMap<string, Sniffed> | Promise<ReadonlyMap<string, Sniffed>> {
+  let jobs: Promise<void>[] | undefined;
   const sniffed = new Map<string, Sniffed>();
-  const jobs: Promise<void>[] = [];
   for (const [path, data] of mediaPayloads(result, base)) {
     const problem = base64Problem(data);
     if (problem !== undefined && problem !== 'non-canonical') continue;
+    jobs ??= [];
     jobs.push(
       sniffBase64(data).then((s) => {
         if (s) sniffed.set(toPointer(path), s);
       }),
     );
   }
-  await Promise.all(jobs);
-  return sniffed;
+  return jobs ? Promise.all(jobs).then(() => sniffed) : NOTHING_SNIFFED;
 }
 
-function toolsByName(tools: unknown): Map<string, JsonObject> {
+/** Runs `check` once sniffing is done, without an extra microtask when there was nothing to sniff. */
+function afterSniffing(
+  sniff: () => ReadonlyMap<string, Sniffed> | Promise<ReadonlyMap<string, Sniffed>>,
+  check: (sniffed: ReadonlyMap<string, Sniffed>) => Finding[],
+): Promise<Finding[]> {
+  let pending: ReadonlyMap<string, Sniffed> | Promise<ReadonlyMap<string, Sniffed>>;
+  try {
+    pending = sniff();
+  } catch {
+    pending = NOTHING_SNIFFED;
+  }
+  if (pending instanceof Promise) {
+    return pending.then(
+      (sniffed) => guard(() => check(sniffed)),
+      () => guard(() => check(NOTHING_SNIFFED)),
+    );
+  }
+  return Promise.resolve(guard(() => check(pending as ReadonlyMap<string, Sniffed>)));
+}
+
+export function toolsByName(tools: unknown): Map<string, JsonObject> {
   const list = isObject(tools) && Array.isArray(tools.tools) ? tools.tools : tools;
   const map = new Map<string, JsonObject>();
   if (Array.isArray(list)) {
@@ -105,45 +124,43 @@ function guard(fn: () => Finding[]): Finding[] {
   }
 }
 
-export async function validateToolResult(
-  result: unknown,
-  options: ValidateResultOptions = {},
-): Promise<Finding[]> {
-  const sniffed = await sniffResult(result).catch(() => new Map<string, Sniffed>());
-  return guard(() => {
-    const engine: EngineOptions = {
-      version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-      tool: isObject(options.tool) ? options.tool : undefined,
-      sniffed,
-    };
-    return runToolResult(result, engine).map(publicFinding);
-  });
-}
-
-export async function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
-  return guard(() =>
-    runToolsList(result, { version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION }).map(publicFinding),
+export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
+  return afterSniffing(
+    () => sniffResult(result),
+    (sniffed) =>
+      runToolResult(result, {
+        version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+        tool: isObject(options.tool) ? options.tool : undefined,
+        sniffed,
+      }).map(publicFinding),
   );
 }
 
-export async function validateMessage(
-  message: unknown,
-  options: ValidateMessageOptions = {},
-): Promise<Finding[]> {
+export function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
+  return Promise.resolve(
+    guard(() =>
+      runToolsList(result, { version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION }).map(
+        publicFinding,
+      ),
+    ),
+  );
+}
+
+export function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
   const request = isObject(options.request) ? options.request : undefined;
-  const carriesToolResult =
-    isObject(message) &&
-    Object.hasOwn(message, 'result') &&
-    responseKind(message.result, request) === 'tools/call';
-  const sniffed = carriesToolResult
-    ? await sniffResult((message as JsonObject).result, ['result']).catch(() => new Map<string, Sniffed>())
-    : new Map<string, Sniffed>();
-  return guard(() =>
-    runMessage(message, {
-      version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-      request,
-      tools: toolsByName(options.tools),
-      sniffed,
-    }).map(publicFinding),
+  return afterSniffing(
+    () =>
+      isObject(message) &&
+      Object.hasOwn(message, 'result') &&
+      responseKind(message.result, request) === 'tools/call'
+        ? sniffResult(message.result, ['result'])
+        : NOTHING_SNIFFED,
+    (sniffed) =>
+      runMessage(message, {
+        version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+        request,
+        tools: toolsByName(options.tools),
+        sniffed,
+      }).map(publicFinding),
   );
 }
