@@ -1,0 +1,191 @@
+/**
+ * The JUnit XML report, for CI test-report views (GitLab, Jenkins, Azure DevOps, GitHub actions that
+ * read JUnit).
+ *
+ * Layout: one <testsuite> per group (file, protocol version and tool), one <testcase> per checked
+ * unit (a document or JSONL line, an audit call, a source line), and one <failure> listing every
+ * finding of the unit. Units without findings are not named in the report, so they are counted in one
+ * passing testcase ("12 other documents: no findings") and the test totals still add up to what was
+ * checked.
+ *
+ * Warnings are failures too (type="warning"): GitLab shows only <failure>, <error> and <skipped>
+ * text and ignores <system-out> and <properties> of passing tests, and Jenkins shows properties
+ * nowhere by default. A warning breaks named clients, so it should be seen in the test view;
+ * the job's pass/fail still follows mcp-shape's exit code, which counts errors only, and Jenkins'
+ * "unstable" for test failures fits warnings. Info findings (advice) never fail a testcase; they go
+ * to <system-out>, which Jenkins shows.
+ *
+ * Hand-written rather than built with an XML library: it is a few elements, and every string goes
+ * through escapeXmlText/escapeXmlAttribute.
+ */
+
+import type { Finding, Location, Severity } from '../core/finding.js';
+import { getRule } from '../rules/catalog.js';
+import { checkedNoun, plural, ruleDocsHref } from './outline.js';
+import { clientsAffected, groupLabel, sortFindings } from './text.js';
+import type { Report } from './types.js';
+import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.js';
+
+export interface JunitOptions {
+  /** Base for rule documentation links; default `docs/rules/`. */
+  readonly docsBaseUrl?: string;
+}
+
+interface TestCase {
+  readonly name: string;
+  readonly file?: string;
+  readonly findings: Finding[];
+}
+
+interface TestSuite {
+  readonly name: string;
+  readonly cases: TestCase[];
+}
+
+export function renderJunit(report: Report, options: JunitOptions = {}): string {
+  const suites = buildSuites(report);
+  const cases = suites.flatMap((s) => s.cases);
+  const failures = cases.filter(isFailing).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${attr(`mcp-shape ${report.command}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`,
+  ];
+  for (const suite of suites) {
+    const suiteFailures = suite.cases.filter(isFailing).length;
+    lines.push(
+      `  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${suiteFailures}" errors="0" skipped="0">`,
+    );
+    for (const testCase of suite.cases) lines.push(...renderCase(suite, testCase, options));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+function isFailing(testCase: TestCase): boolean {
+  return testCase.findings.some((f) => f.severity !== 'info');
+}
+
+function buildSuites(report: Report): TestSuite[] {
+  const suites = new Map<string, TestSuite>();
+  const fallbackName = `mcp-shape ${report.command}`;
+  const suiteFor = (name: string): TestSuite => {
+    let suite = suites.get(name);
+    if (!suite) {
+      suite = { name, cases: [] };
+      suites.set(name, suite);
+    }
+    return suite;
+  };
+
+  const counted = new Set<string>();
+  for (const finding of sortFindings(report.findings)) {
+    const location = finding.location;
+    const suite = suiteFor(suiteLabel(location) || fallbackName);
+    const name = unitLabel(report.command, location);
+    let testCase = suite.cases.find((c) => c.name === name);
+    if (!testCase) {
+      testCase = { name, findings: [], ...(location?.file ? { file: location.file } : {}) };
+      suite.cases.push(testCase);
+      const unit = countedUnit(report.command, location);
+      if (unit !== undefined) counted.add(unit);
+    }
+    testCase.findings.push(finding);
+  }
+
+  const clean = report.summary.checked - counted.size;
+  if (clean > 0 || report.findings.length === 0) {
+    const noun = checkedNoun(report.command);
+    const name =
+      report.findings.length === 0
+        ? `${plural(report.summary.checked, noun)}: no findings`
+        : `${plural(clean, `other ${noun}`)}: no findings`;
+    suiteFor(fallbackName).cases.push({ name, findings: [] });
+  }
+  return [...suites.values()];
+}
+
+/** The group a unit belongs to: everything in its location but the line, column and call. */
+function suiteLabel(location: Location | undefined): string {
+  if (!location) return '';
+  const { line: _line, column: _column, call: _call, ...group } = location;
+  return groupLabel(group);
+}
+
+function unitLabel(command: Report['command'], location: Location | undefined): string {
+  const parts: string[] = [];
+  if (location?.line !== undefined) {
+    parts.push(`line ${location.line}${location.column !== undefined ? `:${location.column}` : ''}`);
+  }
+  if (location?.call !== undefined) parts.push(`call ${location.call}`);
+  if (parts.length > 0) return parts.join(' · ');
+  // No line and no call: in an audit the finding is about a tool's definition (from tools/list) or
+  // the server as a whole; elsewhere about the whole checked document.
+  if (command !== 'audit') return 'document';
+  return location?.tool !== undefined ? 'tool definition' : 'server';
+}
+
+/**
+ * The checked unit a finding belongs to, in the sense of `summary.checked` (documents for check,
+ * calls for audit, files for scan), or undefined when the finding is outside any such unit (an
+ * audit's tools/list).
+ */
+function countedUnit(command: Report['command'], location: Location | undefined): string | undefined {
+  switch (command) {
+    case 'scan':
+      return location?.file ?? '';
+    case 'audit':
+      return location?.call === undefined
+        ? undefined
+        : JSON.stringify([location.protocolVersion, location.tool, location.call]);
+    default:
+      return JSON.stringify([location?.file, location?.line]);
+  }
+}
+
+const FAILURE_ORDER: readonly Severity[] = ['error', 'warning'];
+
+function renderCase(suite: TestSuite, testCase: TestCase, options: JunitOptions): string[] {
+  const open = `    <testcase name="${attr(testCase.name)}" classname="${attr(suite.name)}"${
+    testCase.file ? ` file="${attr(testCase.file)}"` : ''
+  }`;
+  if (testCase.findings.length === 0) return [`${open}/>`];
+
+  const lines = [`${open}>`];
+  const failing = testCase.findings.filter((f) => f.severity !== 'info');
+  if (failing.length > 0) {
+    // A testcase may carry one <failure> (Ant and Surefire schemas), so it lists every finding.
+    const worst = FAILURE_ORDER.find((s) => failing.some((f) => f.severity === s)) ?? 'warning';
+    const first = failing[0] as Finding;
+    const counts = FAILURE_ORDER.map((s) => [s, failing.filter((f) => f.severity === s).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => plural(n, s))
+      .join(', ');
+    const message = `${counts}: ${first.message}${failing.length > 1 ? ' …' : ''}`;
+    lines.push(
+      `      <failure type="${worst}" message="${attr(message)}">${text(failing.map((f) => describe(f, options)).join('\n\n'))}</failure>`,
+    );
+  }
+  const infos = testCase.findings.filter((f) => f.severity === 'info');
+  if (infos.length > 0) {
+    lines.push(`      <system-out>${text(infos.map((f) => describe(f, options)).join('\n\n'))}</system-out>`);
+  }
+  lines.push('    </testcase>');
+  return lines;
+}
+
+/** A finding as plain text, the way CI test views show a failure body. */
+function describe(finding: Finding, options: JunitOptions): string {
+  const rule = getRule(finding.rule);
+  const lines = [
+    `${finding.severity} ${finding.rule} at ${finding.pointer === '' ? '(root)' : finding.pointer}`,
+    finding.message,
+  ];
+  if (rule) lines.push(`rule: ${rule.title}`);
+  if (finding.fix)
+    lines.push(`fix: ${finding.fix.description}${finding.fix.automatic ? ' (repairable)' : ''}`);
+  const clients = clientsAffected(finding.rule);
+  if (clients) lines.push(`breaks: ${clients}`);
+  if (rule) lines.push(`docs: ${ruleDocsHref(finding.rule, options.docsBaseUrl)}`);
+  return lines.join('\n');
+}
