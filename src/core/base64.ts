@@ -69,3 +69,24 @@ export function decodedLength(value: string): number {
   const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
   return Math.floor((value.length * 3) / 4) - padding;
 }
+
+/**
+ * Canonical RFC 4648 base64 for a string `atob()` (or a base64url decoder) would accept: whitespace
+ * removed, the URL-safe alphabet translated, padding restored. `undefined` when no such reading exists.
+ */
+export function canonicalBase64(value: string): string | undefined {
+  let s = value.replace(WHITESPACE, '').replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  if (s.length % 4 === 1 || !FORGIVING_CHARS.test(s)) return undefined;
+  if (s.length % 4 !== 0) s += '='.repeat(4 - (s.length % 4));
+  return s;
+}
+
+/** Base64 of raw bytes, for repairs that re-encode a payload (e.g. a percent-encoded data URI). */
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = '';
+  // Chunked so large payloads do not exceed the argument limit of String.fromCharCode.
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}

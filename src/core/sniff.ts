@@ -91,3 +91,46 @@ export function sameMediaType(declared: string, sniffed: string): boolean {
   // Ogg is a container: audio/ogg, audio/opus and audio/vorbis all sniff as Ogg.
   return a.startsWith('audio/') && b === 'audio/ogg' && /ogg|opus|vorbis/.test(a);
 }
+
+/**
+ * `type/subtype` with RFC 6838 restricted-name tokens, optionally followed by `; name=value`
+ * parameters (RFC 2045 token or quoted-string values).
+ */
+const MIME_TYPE =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:[ \t]*;[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*$/;
+
+export function isWellFormedMimeType(value: string): boolean {
+  return MIME_TYPE.test(value);
+}
+
+/** `image`, `audio`, `text`… of a media type (lower case), or `undefined` for a malformed one. */
+export function mediaFamily(mimeType: string): string | undefined {
+  const bare = canonicalMimeType(mimeType);
+  const slash = bare.indexOf('/');
+  return slash > 0 ? bare.slice(0, slash) : undefined;
+}
+
+/**
+ * SVG is XML text, so file-type finds no signature in it (or only `application/xml`); bytes that start
+ * like an SVG document are consistent with a declared `image/svg+xml`.
+ */
+export function looksLikeSvg(sniffed: Sniffed): boolean {
+  if (!sniffed.text || sniffed.head === undefined) return false;
+  const head = sniffed.head.replace(/^\uFEFF/, '').trimStart();
+  if (head.startsWith('<svg')) return true;
+  return /^<(\?xml|!--|!DOCTYPE svg)/i.test(head) && head.includes('<svg');
+}
+
+/** The media type the bytes show, with SVG recognised; `undefined` when nothing is recognised. */
+export function sniffedMediaType(sniffed: Sniffed): string | undefined {
+  return looksLikeSvg(sniffed) ? 'image/svg+xml' : sniffed.mimeType;
+}
+
+/** Whether a declared media type agrees with the sniffed bytes (unknown bytes agree with anything). */
+export function agreesWithBytes(declared: string, sniffed: Sniffed): boolean {
+  const shown = sniffedMediaType(sniffed);
+  if (shown === undefined || sameMediaType(declared, shown)) return true;
+  // An SVG file is also XML; declaring it as generic XML is not a contradiction.
+  const bare = canonicalMimeType(declared);
+  return shown === 'image/svg+xml' && (bare === 'application/xml' || bare === 'text/xml');
+}

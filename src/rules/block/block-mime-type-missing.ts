@@ -1,8 +1,9 @@
 import { isObject } from '../../core/json.js';
-import { getIn } from '../../core/pointer.js';
-import { canonicalMimeType } from '../../core/sniff.js';
+import { sniffedMediaType } from '../../core/sniff.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
+import { blockAt } from './support/block.js';
+import { applySniffedType } from './support/convert.js';
 
 export default defineRule({
   id: 'block-mime-type-missing',
@@ -78,12 +79,12 @@ export default defineRule({
     );
   },
   repair(ctx) {
-    const block = getIn(ctx.root, ctx.subjectPath);
-    if (!isObject(block)) return undefined;
-    const sniffed = ctx.sniffed([...ctx.subjectPath, 'data'])?.mimeType;
-    const family = `${String(block.type)}/`;
-    if (!sniffed || !canonicalMimeType(sniffed).startsWith(family)) return undefined;
-    block.mimeType = sniffed;
-    return { description: `set mimeType to ${sniffed}, sniffed from the bytes` };
+    const block = blockAt(ctx);
+    const sniffed = ctx.sniffed([...ctx.subjectPath, 'data']);
+    const shown = sniffed ? sniffedMediaType(sniffed) : undefined;
+    if (!block || shown === undefined) return undefined;
+    // Bytes of another family (a PDF in an image block) turn the block into the matching kind.
+    const description = applySniffedType(ctx, block, shown);
+    return description === undefined ? undefined : { description };
   },
 });

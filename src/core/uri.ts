@@ -1,0 +1,30 @@
+/**
+ * `format: "uri"` as the official schemas use it (resource_link.uri, resource contents uri, Icon.src):
+ * an absolute URI with a scheme. We delegate to ajv-formats' `uri` so that our verdict is the one an
+ * Ajv validation of the official schema gives; the module is pure JS and safe in a browser.
+ */
+
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+
+const uriFormat = fullFormats.uri;
+
+export function isAbsoluteUri(value: string): boolean {
+  if (typeof uriFormat === 'function') return uriFormat(value);
+  if (uriFormat instanceof RegExp) return uriFormat.test(value);
+  return true;
+}
+
+/** The last non-empty path segment of a URI, percent-decoded when possible, e.g. a file name. */
+export function lastPathSegment(uri: string): string | undefined {
+  const path = uri.replace(/[?#].*$/, '').replace(/^[a-z][a-z0-9+.-]*:(\/\/[^/]*)?/i, '');
+  const segment = path
+    .split('/')
+    .filter((s) => s.length > 0)
+    .pop();
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
