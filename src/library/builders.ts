@@ -1,0 +1,230 @@
+/**
+ * Builders for content blocks and error results. They produce blocks that are valid in every version
+ * that has the block type; choosing blocks a version lacks is `toolResult()`/`repair()`'s job.
+ *
+ * `image()` and `audio()` are synchronous when given a mimeType and return a Promise when they must sniff
+ * it from the bytes (sniffing uses file-type, which is asynchronous):
+ *
+ *     image(png, 'image/png')        // ImageContent
+ *     await image(png)               // ImageContent, mimeType sniffed; throws if the bytes are no image
+ */
+
+import { canonicalMimeType } from '../core/sniff.js';
+import { features, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
+import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
+import type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  CallToolResult,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+  Role,
+  TextContent,
+  TextResourceContents,
+} from './types.js';
+
+/** Optional members every block may carry. */
+export interface BlockOptions {
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
+
+function withOptions<T extends object>(block: T, options: BlockOptions | undefined): T {
+  if (options?.annotations) Object.assign(block, { annotations: options.annotations });
+  if (options?._meta) Object.assign(block, { _meta: options._meta });
+  return block;
+}
+
+export function text(value: string, options?: BlockOptions): TextContent {
+  if (typeof value !== 'string') throw new TypeError(`text(): expected a string, got ${typeof value}`);
+  return withOptions({ type: 'text', text: value }, options);
+}
+
+type MediaKind = 'image' | 'audio';
+
+function mediaBlock<K extends MediaKind>(kind: K, data: string, mimeType: string, options?: BlockOptions) {
+  return withOptions({ type: kind, data, mimeType }, options);
+}
+
+function checkFamily(kind: MediaKind, mimeType: string, who: string): void {
+  if (!canonicalMimeType(mimeType).startsWith(`${kind}/`)) {
+    throw new TypeError(
+      `${who}: ${mimeType} is not an ${kind} type; use embeddedResource() for other binary data`,
+    );
+  }
+}
+
+function media<K extends MediaKind>(
+  kind: K,
+  data: BinaryInput,
+  mimeType: string | undefined,
+  options: BlockOptions | undefined,
+) {
+  const who = `${kind}()`;
+  const { base64, declaredMimeType } = normalizeBinary(data, who);
+  const declared = mimeType ?? declaredMimeType;
+  if (declared !== undefined) {
+    checkFamily(kind, declared, who);
+    return mediaBlock(kind, base64, declared, options);
+  }
+  return sniffMediaType(base64).then((sniffed) => {
+    if (sniffed === undefined) {
+      throw new TypeError(`${who}: the bytes are not a recognised ${kind} format; pass a mimeType`);
+    }
+    checkFamily(kind, sniffed, who);
+    return mediaBlock(kind, base64, sniffed, options);
+  });
+}
+
+/** An image block from bytes, base64 or a data URI. Sniffs the type (async) when `mimeType` is absent. */
+export function image(data: BinaryInput, mimeType: string, options?: BlockOptions): ImageContent;
+export function image(data: BinaryInput, mimeType?: undefined, options?: BlockOptions): Promise<ImageContent>;
+export function image(
+  data: BinaryInput,
+  mimeType?: string,
+  options?: BlockOptions,
+): ImageContent | Promise<ImageContent> {
+  return media('image', data, mimeType, options);
+}
+
+/** An audio block (2025-03-26 on). Sniffs the type (async) when `mimeType` is absent. */
+export function audio(data: BinaryInput, mimeType: string, options?: BlockOptions): AudioContent;
+export function audio(data: BinaryInput, mimeType?: undefined, options?: BlockOptions): Promise<AudioContent>;
+export function audio(
+  data: BinaryInput,
+  mimeType?: string,
+  options?: BlockOptions,
+): AudioContent | Promise<AudioContent> {
+  return media('audio', data, mimeType, options);
+}
+
+function checkUri(uri: unknown, who: string): string {
+  if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
+    throw new TypeError(`${who}: uri must be an absolute URI with a scheme, got ${JSON.stringify(uri)}`);
+  }
+  return uri;
+}
+
+export interface ResourceLinkInput extends BlockOptions {
+  uri: string;
+  /** Defaults to the last path segment of the URI. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/** A resource_link block (2025-06-18 on); `repair()` turns it into text for older versions. */
+export function resourceLink(input: ResourceLinkInput | string): ResourceLink {
+  const spec = typeof input === 'string' ? { uri: input } : input;
+  const uri = checkUri(spec.uri, 'resourceLink()');
+  const name =
+    spec.name ??
+    (decodeURIComponent(
+      uri
+        .replace(/[?#].*$/, '')
+        .replace(/\/+$/, '')
+        .split('/')
+        .pop() ?? '',
+    ) ||
+      uri);
+  const block: ResourceLink = { type: 'resource_link', uri, name };
+  for (const key of ['title', 'description', 'mimeType', 'size'] as const) {
+    if (spec[key] !== undefined) Object.assign(block, { [key]: spec[key] });
+  }
+  return withOptions(block, spec);
+}
+
+export type EmbeddedResourceInput = BlockOptions & {
+  uri: string;
+  mimeType?: string;
+  /** Contents `_meta`, distinct from the block's `_meta`. */
+  contentsMeta?: Record<string, unknown>;
+} & ({ text: string; blob?: undefined } | { blob: BinaryInput; text?: undefined });
+
+/** An embedded resource block holding text or a blob (bytes, base64 or a data URI). */
+export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource {
+  const uri = checkUri(input.uri, 'embeddedResource()');
+  let resource: TextResourceContents | BlobResourceContents;
+  if (typeof input.text === 'string') {
+    resource = { uri, text: input.text };
+  } else if (input.blob !== undefined) {
+    const { base64, declaredMimeType } = normalizeBinary(input.blob, 'embeddedResource()');
+    resource = { uri, blob: base64 };
+    if (input.mimeType === undefined && declaredMimeType) resource.mimeType = declaredMimeType;
+  } else {
+    throw new TypeError('embeddedResource(): give exactly one of text or blob');
+  }
+  if (input.mimeType !== undefined) resource.mimeType = input.mimeType;
+  if (input.contentsMeta) resource._meta = input.contentsMeta;
+  return withOptions({ type: 'resource', resource }, input);
+}
+
+export interface AnnotationsInput {
+  audience?: Role | Role[];
+  priority?: number;
+  lastModified?: Date | string;
+}
+
+/** Annotations with their ranges checked: priority in 0–1, audience user/assistant, ISO 8601 dates. */
+export function annotations(input: AnnotationsInput): Annotations {
+  const out: Annotations = {};
+  if (input.audience !== undefined) {
+    const audience = Array.isArray(input.audience) ? input.audience : [input.audience];
+    for (const role of audience) {
+      if (role !== 'user' && role !== 'assistant') {
+        throw new RangeError(
+          `annotations(): audience must be "user" or "assistant", got ${JSON.stringify(role)}`,
+        );
+      }
+    }
+    out.audience = [...new Set(audience)];
+  }
+  if (input.priority !== undefined) {
+    if (typeof input.priority !== 'number' || !(input.priority >= 0 && input.priority <= 1)) {
+      throw new RangeError(`annotations(): priority must be a number from 0 to 1, got ${input.priority}`);
+    }
+    out.priority = input.priority;
+  }
+  if (input.lastModified !== undefined) {
+    const date = input.lastModified instanceof Date ? input.lastModified : new Date(input.lastModified);
+    if (Number.isNaN(date.getTime())) {
+      throw new RangeError(`annotations(): lastModified is not a date: ${String(input.lastModified)}`);
+    }
+    out.lastModified = date.toISOString();
+  }
+  return out;
+}
+
+/** The readable text of an error value: its message, with its name when that adds something. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const message = error.message || String(error);
+    return error.name && error.name !== 'Error' ? `${error.name}: ${message}` : message;
+  }
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/** A tool execution error: `isError: true` and the message as text (what the model reads and can act on). */
+export function errorResult(
+  error: unknown,
+  options: { protocolVersion?: ProtocolVersion } = {},
+): CallToolResult<ProtocolVersion> {
+  // Built as the latest shape, then trimmed: resultType exists only where the version requires it.
+  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: errorText(error) || 'The tool failed.' }],
+    isError: true,
+    resultType: 'complete',
+  };
+  if (!features(version).resultTypeRequired) delete (result as { resultType?: string }).resultType;
+  return result;
+}

@@ -1,0 +1,81 @@
+/**
+ * Bytes in and out of base64, and what kind of media they are. The library runs in browsers too, so it
+ * uses `btoa`/`atob` rather than Node's Buffer (a Buffer is a Uint8Array, so it is accepted as input).
+ */
+
+import { base64Problem, decodeBase64Prefix, parseDataUri } from '../core/base64.js';
+import { type Sniffed, sniffBytes } from '../core/sniff.js';
+
+/** btoa takes a "binary string"; building it in slices keeps `String.fromCharCode` under the argument limit. */
+const CHUNK = 0x8000;
+
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(binary);
+}
+
+export function decodeBase64(value: string): Uint8Array {
+  return decodeBase64Prefix(value, Math.ceil((value.length * 3) / 4)) ?? new Uint8Array(0);
+}
+
+export function isBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array;
+}
+
+/** What a caller may pass as binary data: bytes, canonical base64, or a `data:` URI. */
+export type BinaryInput = Uint8Array | ArrayBuffer | string;
+
+export interface NormalizedBinary {
+  /** Canonical base64. */
+  readonly base64: string;
+  /** The media type a `data:` URI declared, if any. */
+  readonly declaredMimeType?: string;
+}
+
+/**
+ * Turns bytes, base64 or a data URI into canonical base64. Throws a TypeError on a string that is not
+ * base64: a builder given garbage is a programming error, and the message says what was wrong.
+ */
+export function normalizeBinary(input: BinaryInput, who: string): NormalizedBinary {
+  if (input instanceof ArrayBuffer) return { base64: encodeBase64(new Uint8Array(input)) };
+  if (isBytes(input)) return { base64: encodeBase64(input) };
+  if (typeof input !== 'string') {
+    throw new TypeError(`${who}: expected bytes, base64 or a data: URI, got ${typeof input}`);
+  }
+  const dataUri = parseDataUri(input);
+  if (dataUri) {
+    const base64 = dataUri.base64
+      ? canonicalBase64(dataUri.payload, who)
+      : encodeBase64(new TextEncoder().encode(decodeURIComponent(dataUri.payload)));
+    return dataUri.mimeType ? { base64, declaredMimeType: dataUri.mimeType } : { base64 };
+  }
+  return { base64: canonicalBase64(input, who) };
+}
+
+function canonicalBase64(value: string, who: string): string {
+  const problem = base64Problem(value);
+  if (problem === undefined) return value;
+  if (problem === 'base64url') return canonicalBase64(value.replace(/-/g, '+').replace(/_/g, '/'), who);
+  if (problem === 'non-canonical') return encodeBase64(decodeBase64(value));
+  throw new TypeError(`${who}: the string is not base64 (${problem})`);
+}
+
+/**
+ * The media type of some bytes: file-type's signatures, plus SVG, which is text and has no signature.
+ * `undefined` when nothing matched.
+ */
+export async function sniffMediaType(base64: string): Promise<string | undefined> {
+  const bytes = decodeBase64Prefix(base64, 4100);
+  if (!bytes || bytes.length === 0) return undefined;
+  return mediaTypeOf(await sniffBytes(bytes));
+}
+
+export function mediaTypeOf(sniffed: Sniffed | undefined): string | undefined {
+  if (!sniffed) return undefined;
+  if (sniffed.mimeType && sniffed.mimeType !== 'application/xml') return sniffed.mimeType;
+  if (sniffed.text && /<svg[\s>]/i.test(sniffed.head ?? '')) return 'image/svg+xml';
+  return sniffed.mimeType;
+}

@@ -1,0 +1,127 @@
+/**
+ * The generic, lossy repair for errors no rule could repair. It never guesses at meaning: it keeps what
+ * it drops readable, as text, and says why. Three moves, from least to most drastic:
+ * - a broken block becomes a text block describing the block and the problem;
+ * - a broken result member (other than `content`) is removed and its value appended as text;
+ * - a result that is not even an object with a content array is rebuilt around its data as text.
+ */
+
+import { isObject, type JsonObject } from '../../core/json.js';
+import { getIn, type PathSegment, setIn } from '../../core/pointer.js';
+import { features } from '../../spec/versions.js';
+import type { EngineFinding } from '../../validate/engine.js';
+import { previewJson, safeJson } from './clone.js';
+import type { RepairTarget } from './engine.js';
+
+export interface FallbackStep {
+  readonly kind: 'block' | 'member' | 'rebuild' | 'envelope';
+  readonly document: unknown;
+  readonly description: string;
+}
+
+/** Members of a CallToolResult the fallback must not drop, because they define the result. */
+const STRUCTURAL = new Set(['content', 'resultType']);
+
+function textBlock(text: string): JsonObject {
+  return { type: 'text', text };
+}
+
+function blockName(block: unknown): string {
+  if (isObject(block) && typeof block.type === 'string') return `"${block.type}" block`;
+  return isObject(block) ? 'block without a type' : `${block === null ? 'null' : typeof block} item`;
+}
+
+export function droppedBlockText(block: unknown, reason: string): string {
+  return `[A ${blockName(block)} was dropped from this tool result: ${reason}. It was: ${previewJson(block)}]`;
+}
+
+/** A CallToolResult holding `data` as text, for a result that cannot be salvaged member by member. */
+export function rebuildResult(
+  data: unknown,
+  target: Pick<RepairTarget, 'version'>,
+  options: { isError: boolean; reason?: string },
+): JsonObject {
+  const body = typeof data === 'string' ? data : safeJson(data);
+  const text = options.reason ? `${options.reason}\n${body}` : body;
+  const result: JsonObject = { content: [textBlock(text)] };
+  if (options.isError) result.isError = true;
+  if (features(target.version).resultTypeRequired) result.resultType = 'complete';
+  return result;
+}
+
+function place(document: unknown, base: readonly PathSegment[], value: unknown): unknown {
+  if (base.length === 0) return value;
+  setIn(document, base, value);
+  return document;
+}
+
+export function applyFallback(
+  document: unknown,
+  error: EngineFinding,
+  target: RepairTarget,
+  lastResort: boolean,
+): FallbackStep {
+  const base = target.resultPath(document);
+  if (base === undefined || !startsWith(error.path, base)) return envelopeFallback(document, error);
+  const result = getIn(document, base);
+  const relative = error.path.slice(base.length);
+
+  if (!lastResort && isObject(result) && Array.isArray(result.content)) {
+    const [member, index] = relative;
+    if (member === 'content' && typeof index === 'number' && index < result.content.length) {
+      const block = result.content[index];
+      result.content[index] = textBlock(droppedBlockText(block, error.message));
+      return {
+        kind: 'block',
+        document,
+        description: `replaced the ${blockName(block)} with a text block saying what was dropped`,
+      };
+    }
+    if (typeof member === 'string' && !STRUCTURAL.has(member) && Object.hasOwn(result, member)) {
+      const value = result[member];
+      delete result[member];
+      const text = `${member}: ${safeJson(value)}`;
+      if (value !== undefined && !result.content.some((b) => isObject(b) && b.text === text)) {
+        result.content.push(textBlock(`[${error.message}; it is kept here as text] ${text}`));
+      }
+      return { kind: 'member', document, description: `removed ${member} and kept its value as text` };
+    }
+  }
+
+  const wasError = isObject(result) && result.isError === true;
+  const rebuilt = rebuildResult(result, target, {
+    isError: wasError || lastResort,
+    ...(lastResort ? { reason: `The tool result could not be delivered as sent (${error.message}).` } : {}),
+  });
+  return {
+    kind: 'rebuild',
+    document: place(document, base, rebuilt),
+    description: 'rebuilt the result as a single text block holding its data as JSON',
+  };
+}
+
+/** Outside a tool result only extra envelope members can be dropped safely; anything else is a rule's job. */
+function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep {
+  const [member] = error.path;
+  if (
+    isObject(document) &&
+    typeof member === 'string' &&
+    !['jsonrpc', 'id', 'result', 'error'].includes(member) &&
+    Object.hasOwn(document, member)
+  ) {
+    delete document[member];
+    return { kind: 'envelope', document, description: `removed top-level member "${member}"` };
+  }
+  throw new UnrepairableError(error);
+}
+
+/** Raised when the fallback has no safe move; the loop stops and reports what is left. */
+export class UnrepairableError extends Error {
+  constructor(readonly finding: EngineFinding) {
+    super(`cannot repair ${finding.rule} at ${finding.pointer || '/'}`);
+  }
+}
+
+function startsWith(path: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {
+  return prefix.every((segment, i) => path[i] === segment);
+}

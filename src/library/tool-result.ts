@@ -1,0 +1,214 @@
+/**
+ * `toolResult(value, { protocolVersion })`: any handler return value → a conformant CallToolResult.
+ *
+ * | value                                   | result                                                         |
+ * |-----------------------------------------|----------------------------------------------------------------|
+ * | `undefined`                             | empty content                                                  |
+ * | string                                  | one text block                                                 |
+ * | Error, or `{ error: … }` (error truthy) | `isError: true` and a readable text block                      |
+ * | Uint8Array / Buffer / ArrayBuffer       | image, audio or embedded blob, by the sniffed type             |
+ * | a content block, or an array of them    | that content                                                   |
+ * | a CallToolResult (even a broken one)    | validated and repaired (`repair()`)                            |
+ * | plain object                            | structuredContent + a JSON text mirror                         |
+ * | array, number, boolean, null            | 2026-07-28: structuredContent as is; 2025-06-18 and 2025-11-25: |
+ * |                                         | `{ "result": value }` (the SDK v2 convention); + text mirror    |
+ *
+ * Before 2025-06-18 there is no structuredContent, so structured values become JSON text only. In
+ * 2026-07-28 every result carries `resultType: "complete"`.
+ */
+
+import { isObject, type JsonObject } from '../core/json.js';
+import { createOutputSchemaCompiler, type OutputSchemaCompiler, type SchemaError } from '../core/schema.js';
+import { canonicalMimeType } from '../core/sniff.js';
+import {
+  BLOCK_TYPES,
+  type BlockType,
+  features,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from '../spec/versions.js';
+import { errorResult, errorText } from './builders.js';
+import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
+import { cloneJson, safeJson } from './repair/clone.js';
+import { repair } from './repair/index.js';
+import type { CallToolResult, LatestProtocolVersion } from './types.js';
+
+export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
+  /** The negotiated protocol version; default: the latest. */
+  readonly protocolVersion?: V;
+  /** The tool's outputSchema: structuredContent must validate against it, else toolResult throws. */
+  readonly outputSchema?: unknown;
+  /** The tool definition; its outputSchema is used when `outputSchema` is not given. */
+  readonly tool?: unknown;
+}
+
+/** structuredContent does not match the tool's outputSchema: a bug in the tool, so it is thrown. */
+export class OutputSchemaMismatchError extends Error {
+  override readonly name = 'OutputSchemaMismatchError';
+  /** JSON Pointer into structuredContent of the first failing value. */
+  readonly pointer: string;
+  /** JSON Pointer into the schema of the first failing keyword, e.g. `#/properties/n/type`. */
+  readonly schemaPath: string;
+  constructor(readonly errors: readonly SchemaError[]) {
+    const first = errors[0] ?? { instancePath: '', schemaPath: '#', message: 'is invalid' };
+    super(
+      `structuredContent does not match the outputSchema: ${first.instancePath || '/'} ${first.message} (schema ${first.schemaPath})`,
+    );
+    this.pointer = first.instancePath;
+    this.schemaPath = first.schemaPath;
+  }
+}
+
+const RESULT_KEYS = new Set(['content', 'structuredContent', 'isError', '_meta', 'resultType', 'toolResult']);
+
+/** An object whose members are all CallToolResult members (a domain object with a `content` field is not). */
+export function looksLikeCallToolResult(value: unknown): value is JsonObject {
+  if (!isObject(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    keys.length > 0 &&
+    keys.every((k) => RESULT_KEYS.has(k)) &&
+    (Object.hasOwn(value, 'content') ||
+      Object.hasOwn(value, 'toolResult') ||
+      Object.hasOwn(value, 'structuredContent'))
+  );
+}
+
+/** A well-formed content block of a known type (a domain object that merely has a `type` is not). */
+export function isContentBlock(value: unknown): value is JsonObject {
+  if (!isObject(value) || !BLOCK_TYPES.includes(value.type as BlockType)) return false;
+  switch (value.type as BlockType) {
+    case 'text':
+      return typeof value.text === 'string';
+    case 'image':
+    case 'audio':
+      return typeof value.data === 'string' && typeof value.mimeType === 'string';
+    case 'resource_link':
+      return typeof value.uri === 'string' && typeof value.name === 'string';
+    case 'resource':
+      return isObject(value.resource) && typeof value.resource.uri === 'string';
+  }
+}
+
+/** `{ error: … }` with a truthy error: the common hand-rolled error payload. */
+function isErrorPayload(value: unknown): value is JsonObject & { error: unknown } {
+  return isObject(value) && Object.hasOwn(value, 'error') && Boolean(value.error);
+}
+
+function errorPayloadText(payload: JsonObject & { error: unknown }): string {
+  const { error } = payload;
+  const message =
+    isObject(error) && typeof error.message === 'string' ? error.message : errorText(cloneJson(error));
+  return Object.keys(payload).length > 1 || (isObject(error) && Object.keys(error).length > 1)
+    ? `${message}\n${safeJson(cloneJson(payload))}`
+    : message;
+}
+
+let schemas: OutputSchemaCompiler | undefined;
+
+function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVersion): void {
+  schemas ??= createOutputSchemaCompiler();
+  const compiled = schemas.compile(schema, version);
+  if (!compiled.ok)
+    throw new TypeError(`toolResult(): the outputSchema does not compile: ${compiled.message}`);
+  const errors = compiled.validate(value);
+  if (errors.length > 0) throw new OutputSchemaMismatchError(errors);
+}
+
+/** The value the developer's outputSchema describes: the raw value, unless the schema is the wrapper. */
+function schemaSubject(schema: unknown, structured: unknown, raw: unknown, wrapped: boolean): unknown {
+  if (!wrapped) return structured;
+  const describesWrapper =
+    isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, 'result');
+  return describesWrapper ? structured : raw;
+}
+
+function withResultType(result: JsonObject, version: ProtocolVersion): JsonObject {
+  if (features(version).resultTypeRequired) result.resultType = 'complete';
+  return result;
+}
+
+async function bytesResult(bytes: Uint8Array, version: ProtocolVersion): Promise<JsonObject> {
+  const data = encodeBase64(bytes);
+  const mimeType = await sniffMediaType(data);
+  const family = mimeType ? canonicalMimeType(mimeType).split('/')[0] : undefined;
+  if (mimeType && family === 'image') return { content: [{ type: 'image', data, mimeType }] };
+  if (mimeType && family === 'audio' && features(version).blockTypes.includes('audio')) {
+    return { content: [{ type: 'audio', data, mimeType }] };
+  }
+  const resource: JsonObject = { uri: 'urn:mcp-shape:blob:0', blob: data };
+  resource.mimeType = mimeType ?? 'application/octet-stream';
+  return { content: [{ type: 'resource', resource }] };
+}
+
+function structuredResult(
+  value: unknown,
+  version: ProtocolVersion,
+): { result: JsonObject; wrapped: boolean } {
+  const json = cloneJson(value) ?? null;
+  const mode = features(version).structuredContent;
+  if (mode === 'none')
+    return { result: { content: [{ type: 'text', text: safeJson(json) }] }, wrapped: false };
+  const wrapped = mode === 'object' && !isObject(json);
+  const structured = wrapped ? { result: json } : json;
+  return {
+    result: { content: [{ type: 'text', text: safeJson(structured) }], structuredContent: structured },
+    wrapped,
+  };
+}
+
+export async function toolResult<V extends ProtocolVersion = LatestProtocolVersion>(
+  value: unknown,
+  options: ToolResultOptions<V> = {},
+): Promise<CallToolResult<V>> {
+  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const tool = isObject(options.tool) ? options.tool : undefined;
+  const outputSchema = options.outputSchema ?? tool?.outputSchema;
+  const resolved = await value;
+
+  let result: JsonObject;
+  if (resolved === undefined) {
+    result = { content: [] };
+  } else if (typeof resolved === 'string') {
+    result = { content: [{ type: 'text', text: resolved }] };
+  } else if (resolved instanceof Error) {
+    result = errorResult(resolved, { protocolVersion: version }) as JsonObject;
+  } else if (isBytes(resolved) || resolved instanceof ArrayBuffer) {
+    result = await bytesResult(isBytes(resolved) ? resolved : new Uint8Array(resolved), version);
+  } else if (looksLikeCallToolResult(resolved)) {
+    // A result the handler built itself: only repair, so a conformant one comes back untouched.
+    const repaired = await repair(resolved, { protocolVersion: version, tool });
+    if (
+      outputSchema !== undefined &&
+      repaired.result.isError !== true &&
+      'structuredContent' in repaired.result
+    ) {
+      checkOutputSchema(outputSchema, repaired.result.structuredContent, version);
+    }
+    return repaired.result as CallToolResult<V>;
+  } else if (isContentBlock(resolved)) {
+    result = { content: [cloneJson(resolved)] };
+  } else if (Array.isArray(resolved) && resolved.length > 0 && resolved.every(isContentBlock)) {
+    result = { content: resolved.map(cloneJson) };
+  } else if (isErrorPayload(resolved)) {
+    result = { content: [{ type: 'text', text: errorPayloadText(resolved) }], isError: true };
+  } else {
+    const structured = structuredResult(resolved, version);
+    result = structured.result;
+    if (outputSchema !== undefined) {
+      const subject = schemaSubject(
+        outputSchema,
+        result.structuredContent,
+        cloneJson(resolved),
+        structured.wrapped,
+      );
+      checkOutputSchema(outputSchema, subject, version);
+    }
+  }
+  // Blocks the version lacks, sizes and the like are the validator's business: repair settles them.
+  const { result: conformant } = await repair(withResultType(result, version), {
+    protocolVersion: version,
+    tool,
+  });
+  return conformant as CallToolResult<V>;
+}

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { repair } from '../../src/library/repair/index.js';
+import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
+import { validateToolResult } from '../../src/validate/index.js';
+import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
+import { anyResult, BROKEN_BLOCKS, BROKEN_RESULTS, GOOD_BLOCKS } from './support/shapes.js';
+
+const RUNS = 300;
+
+/** Every judge of the guarantee; returns what failed, so a counterexample shows why. */
+async function violations(output: unknown, version: ProtocolVersion): Promise<string[]> {
+  const problems: string[] = [];
+  const errors = (await validateToolResult(output, { protocolVersion: version })).filter(
+    (f) => f.severity === 'error',
+  );
+  if (errors.length > 0)
+    problems.push(`validator: ${errors.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`);
+  const wire = JSON.parse(JSON.stringify(output) ?? 'null');
+  if (hasShared) {
+    const schema = officialSchema(version)(wire);
+    if (!schema.ok) problems.push(`official schema: ${schema.errors}`);
+  }
+  if (sdkV1Speaks(version)) {
+    const sdk = sdkV1Parse(wire);
+    if (!sdk.ok) problems.push(`SDK v1: ${sdk.errors}`);
+  } else {
+    const sdk = sdkV2Parse(wire);
+    if (!sdk.ok) problems.push(`SDK v2: ${sdk.errors}`);
+  }
+  return problems;
+}
+
+describe.each(ALL_VERSIONS)(
+  `repair() guarantee, protocol %s${hasShared ? '' : ' (official schema skipped: ../shared is absent)'}`,
+  (version) => {
+    it('every known broken shape comes out accepted by every judge', async () => {
+      const inputs = {
+        ...BROKEN_RESULTS,
+        ...Object.fromEntries(Object.entries(BROKEN_BLOCKS).map(([k, b]) => [k, { content: [b] }])),
+      };
+      const failures: string[] = [];
+      for (const [name, input] of Object.entries(inputs)) {
+        const { result } = await repair(input, { protocolVersion: version });
+        const problems = await violations(result, version);
+        if (problems.length > 0) failures.push(`${name}: ${problems.join(' | ')}`);
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('holds for arbitrary results, and repair is idempotent', async () => {
+      await fc.assert(
+        fc.asyncProperty(anyResult, async (input) => {
+          const first = await repair(input, { protocolVersion: version });
+          expect(await violations(first.result, version)).toEqual([]);
+          const second = await repair(first.result, { protocolVersion: version });
+          expect(second.fixes).toEqual([]);
+          expect(second.result).toBe(first.result);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('returns a clean result unchanged: the same object, no fixes', async () => {
+      const blocks = GOOD_BLOCKS.filter((b) => {
+        const type = (b as { type: string }).type;
+        return (
+          version >= '2025-06-18' ||
+          (type !== 'resource_link' && (type !== 'audio' || version >= '2025-03-26'))
+        );
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.constantFrom(...blocks), { maxLength: 4 }), async (content) => {
+          const input = version === '2026-07-28' ? { content, resultType: 'complete' } : { content };
+          const snapshot = structuredClone(input);
+          const { result, fixes } = await repair(input, { protocolVersion: version });
+          const findings = await validateToolResult(input, { protocolVersion: version });
+          if (findings.length === 0) {
+            expect(fixes).toEqual([]);
+            expect(result).toBe(input);
+          }
+          expect(input).toEqual(snapshot);
+        }),
+        { numRuns: 100 },
+      );
+    });
+  },
+);
