@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every suite in bench/suites and prints throughput and ratios measured side by side
  * in this one run. Benchmarks are not tests: nothing here fails the build; targets are reported as met or
- * missed. `npm run bench -- validate` runs only the named suites.
+ * missed. `npm run bench -- validate` runs only the named suites. It runs compiled code (bench/paths.ts
+ * says why).
  */
 
 import { readdirSync } from 'node:fs';
@@ -10,8 +11,10 @@ import type { BenchResult, Suite } from './measure.js';
 
 const only = process.argv.slice(2);
 const dir = join(import.meta.dirname, 'suites');
+// Compiled runs see .js files, `tsx bench/run.ts` sees .ts ones.
+const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts'))
+  .filter((f) => f.endsWith(extension))
   .sort();
 
 function fmt(n: number): string {

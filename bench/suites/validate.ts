@@ -12,9 +12,10 @@ import { sniffBase64 } from '../../src/core/sniff.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { allCorpora, cycler } from '../corpora.js';
 import { type BenchResult, type Candidate, compare, type Suite } from '../measure.js';
+import { SHARED_DIR } from '../paths.js';
 
 const VERSION = '2025-06-18';
-const SHARED_SCHEMA = join(import.meta.dirname, '../../../shared/spec', VERSION, 'schema.json');
+const SHARED_SCHEMA = join(SHARED_DIR, 'spec', VERSION, 'schema.json');
 
 /** Ajv compiled from the official schema's CallToolResult, as a client using the schema directly would. */
 function officialValidator(): ((value: unknown) => boolean) | undefined {
