@@ -1,0 +1,140 @@
+/**
+ * The Markdown report, for pull-request comments and CI job summaries (GitHub's
+ * $GITHUB_STEP_SUMMARY, GitLab notes). GitHub-flavoured Markdown: tables and <details>.
+ *
+ * Finding messages, pointers, fixes and locations quote server data, so they are escaped as plain
+ * text: a `|` must not end a table cell, a backtick must not open a code span, `<` must not start
+ * HTML, `[`/`*`/`_` must not turn into links or emphasis.
+ */
+
+import type { Finding, Severity } from '../core/finding.js';
+import { getRule } from '../rules/catalog.js';
+import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { clientsAffected } from './text.js';
+import { type Report, SEVERITY_ORDER } from './types.js';
+import { toXmlChars } from './xml.js';
+
+export interface MarkdownOptions {
+  /** Base for rule documentation links; default `docs/rules/`. */
+  readonly docsBaseUrl?: string;
+}
+
+const SEVERITY_LABEL: Record<Severity, string> = { error: '❌ error', warning: '⚠️ warning', info: 'ℹ️ info' };
+
+export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const out: string[] = [`## mcp-shape ${report.command}: ${verdict(report)}`, '', ...summaryTable(report)];
+  if (report.findings.length > 0) {
+    out.push('', '### Rules', '', ...rulesTable(report.findings, options), '', '### Findings');
+    for (const group of groupFindings(report.findings)) {
+      out.push('', `#### ${group.label ? escapeMarkdown(group.label) : '(document)'}`, '');
+      for (const finding of group.findings) out.push(...findingItem(finding, options));
+    }
+  }
+  if (report.details && Object.keys(report.details).length > 0) {
+    out.push(
+      '',
+      '<details><summary>Details</summary>',
+      '',
+      ...codeBlock(JSON.stringify(report.details, null, 2), 'json'),
+      '',
+      '</details>',
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function verdict(report: Report): string {
+  const { errors, warnings, checked } = report.summary;
+  const mark = errors > 0 ? '❌' : warnings > 0 ? '⚠️' : '✅';
+  return `${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(checked, checkedNoun(report.command))}`;
+}
+
+function summaryTable(report: Report): string[] {
+  const { errors, warnings, infos, checked } = report.summary;
+  const noun = checkedNoun(report.command);
+  return [
+    `| Errors | Warnings | Info | ${noun[0]?.toUpperCase()}${noun.slice(1)}s checked |`,
+    '|---:|---:|---:|---:|',
+    `| ${errors} | ${warnings} | ${infos} | ${checked} |`,
+  ];
+}
+
+function rulesTable(findings: readonly Finding[], options: MarkdownOptions): string[] {
+  const byRule = new Map<string, { severity: Severity; count: number }>();
+  for (const f of findings) {
+    const entry = byRule.get(f.rule);
+    if (entry) entry.count++;
+    else byRule.set(f.rule, { severity: f.severity, count: 1 });
+  }
+  const rows = [...byRule].sort(
+    ([a, x], [b, y]) =>
+      SEVERITY_ORDER[x.severity] - SEVERITY_ORDER[y.severity] || y.count - x.count || a.localeCompare(b),
+  );
+  return [
+    '| Rule | Severity | Findings | Title |',
+    '|---|---|---:|---|',
+    ...rows.map(
+      ([id, { severity, count }]) =>
+        `| ${tableCell(ruleLink(id, options))} | ${SEVERITY_LABEL[severity]} | ${count} | ${escapeMarkdown(getRule(id)?.title ?? '')} |`,
+    ),
+  ];
+}
+
+function findingItem(finding: Finding, options: MarkdownOptions): string[] {
+  const where = finding.pointer === '' ? '(root)' : codeSpan(finding.pointer);
+  const lines = [
+    `- **${SEVERITY_LABEL[finding.severity]}** ${ruleLink(finding.rule, options)} at ${where}: ${escapeMarkdown(finding.message)}`,
+  ];
+  if (finding.fix) {
+    lines.push(
+      `  - Fix: ${escapeMarkdown(finding.fix.description)}${finding.fix.automatic ? ' (automatic with `mcp-shape repair`)' : ''}`,
+    );
+  }
+  const clients = clientsAffected(finding.rule);
+  if (clients && finding.severity !== 'info') lines.push(`  - Clients affected: ${escapeMarkdown(clients)}`);
+  return lines;
+}
+
+/** A rule id, linked to its docs when the catalog knows it (no dead links for other ids). */
+function ruleLink(ruleId: string, options: MarkdownOptions): string {
+  if (!getRule(ruleId)) return codeSpan(ruleId);
+  return `[${codeSpan(ruleId)}](${ruleDocsHref(ruleId, options.docsBaseUrl)})`;
+}
+
+/**
+ * Backslash-escapes every character that could start Markdown or HTML syntax inline (CommonMark
+ * allows a backslash before any ASCII punctuation; `(`, `)` and `!` need none once `[` is escaped),
+ * folds line breaks, which would end a table row or list item, and replaces control characters.
+ */
+export function escapeMarkdown(text: string): string {
+  return toXmlChars(text)
+    .replace(/\r\n?|\n/g, ' ')
+    .replace(/[\\`*_[\]<>|~&#]/g, '\\$&');
+}
+
+/**
+ * A code span that holds any text: the fence is one backtick longer than the longest run inside
+ * (CommonMark §6.1). Inside a table cell a `|` still needs `tableCell`, because GFM splits cells
+ * before it parses code spans.
+ */
+export function codeSpan(text: string): string {
+  const flat = toXmlChars(text).replace(/\r\n?|\n/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  // A padding space on each side is stripped by the parser; it keeps a backtick at either edge off
+  // the fence and keeps spaces at both edges (which would otherwise lose one each).
+  const edgeSpaces = flat.startsWith(' ') && flat.endsWith(' ');
+  const pad = flat.startsWith('`') || flat.endsWith('`') || edgeSpaces ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** GFM reads `\|` as a literal pipe in a cell, even inside a code span. */
+function tableCell(markdown: string): string {
+  return markdown.replace(/\|/g, '\\|');
+}
+
+function codeBlock(text: string, language: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, text, fence];
+}
