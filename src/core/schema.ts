@@ -61,6 +61,15 @@ function toErrors(errors: readonly ErrorObject[] | null | undefined): SchemaErro
   }));
 }
 
+/**
+ * Ajv's MissingRefError names the document it could not load in `missingSchema`: non-empty for a `$ref`
+ * into another document (which only a network fetch could supply), empty for a dangling local pointer.
+ */
+function refersToOtherDocument(error: unknown): boolean {
+  const missing = (error as { missingSchema?: unknown } | null)?.missingSchema;
+  return typeof missing === 'string' && missing !== '';
+}
+
 /** One compiler per dialect, shared; compiled validators are cached by schema text. */
 export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   const instances = new Map<SchemaDialect, Ajv | Ajv2019 | Ajv2020>();
@@ -69,7 +78,8 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   function instance(dialect: SchemaDialect): Ajv | Ajv2019 | Ajv2020 {
     let ajv = instances.get(dialect);
     if (!ajv) {
-      const options = { strict: false, allErrors: true, validateFormats: true } as const;
+      // `logger: false`: Ajv otherwise prints warnings (unknown formats) to the console, and the core does no I/O.
+      const options = { strict: false, allErrors: true, validateFormats: true, logger: false } as const;
       ajv =
         dialect === '2020-12'
           ? new Ajv2020(options)
@@ -112,7 +122,7 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
           };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          const remote = /can't resolve reference|no schema with key or ref/i.test(message);
+          const remote = refersToOtherDocument(error);
           compiled = { ok: false, dialect, reason: remote ? 'remote-ref' : 'invalid-schema', message };
         }
       }

@@ -28,7 +28,23 @@ import envelopeIdInvalid from './envelope/envelope-id-invalid.js';
 import envelopeJsonrpcVersion from './envelope/envelope-jsonrpc-version.js';
 import envelopeResultAndError from './envelope/envelope-result-and-error.js';
 import envelopeResultNotObject from './envelope/envelope-result-not-object.js';
+import resultContentMissing from './result/result-content-missing.js';
+import resultContentNotArray from './result/result-content-not-array.js';
+import resultErrorWithoutIsError from './result/result-error-without-is-error.js';
+import resultIsErrorNotBoolean from './result/result-is-error-not-boolean.js';
+import resultLegacyToolResult from './result/result-legacy-tool-result.js';
+import resultMediaWithStructuredContent from './result/result-media-with-structured-content.js';
+import resultMetaNotObject from './result/result-meta-not-object.js';
+import resultNotObject from './result/result-not-object.js';
+import resultOverClientLimits from './result/result-over-client-limits.js';
+import resultTypeInvalid from './result/result-type-invalid.js';
+import structuredContentMissingForOutputSchema from './result/structured-content-missing-for-output-schema.js';
+import structuredContentNotObjectOldClients from './result/structured-content-not-object-old-clients.js';
 import structuredContentNotObject from './result/structured-content-not-object.js';
+import structuredContentSchemaMismatch from './result/structured-content-schema-mismatch.js';
+import structuredContentTextMirrorMissing from './result/structured-content-text-mirror-missing.js';
+import structuredContentTextMismatch from './result/structured-content-text-mismatch.js';
+import structuredContentUnsupportedVersion from './result/structured-content-unsupported-version.js';
 import frameNotJson from './transport/frame-not-json.js';
 import frameNotJsonrpc from './transport/frame-not-jsonrpc.js';
 import httpContentType from './transport/http-content-type.js';
@@ -63,7 +79,23 @@ export const RULES: readonly Rule[] = [
   envelopeJsonrpcVersion,
   envelopeResultAndError,
   envelopeResultNotObject,
+  resultContentMissing,
+  resultContentNotArray,
+  resultErrorWithoutIsError,
+  resultIsErrorNotBoolean,
+  resultLegacyToolResult,
+  resultMediaWithStructuredContent,
+  resultMetaNotObject,
+  resultNotObject,
+  resultOverClientLimits,
+  resultTypeInvalid,
+  structuredContentMissingForOutputSchema,
+  structuredContentNotObjectOldClients,
   structuredContentNotObject,
+  structuredContentSchemaMismatch,
+  structuredContentTextMirrorMissing,
+  structuredContentTextMismatch,
+  structuredContentUnsupportedVersion,
   frameNotJson,
   frameNotJsonrpc,
   httpContentType,

@@ -1,6 +1,6 @@
 import { isObject, jsonTypeOf } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { subjectObject } from '../support/call-tool-result.js';
+import { describeType, subjectObject } from '../support/call-tool-result.js';
 import { messageKind } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
@@ -70,7 +70,7 @@ export default defineRule({
     if (!isObject(error)) {
       ctx.report({
         path: ['error'],
-        data: { actual: error === null ? 'null' : `a JSON ${jsonTypeOf(error)}` },
+        data: { actual: describeType(error) },
       });
       return;
     }

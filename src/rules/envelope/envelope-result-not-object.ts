@@ -1,5 +1,6 @@
-import { isObject, jsonTypeOf } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { describeType } from '../support/call-tool-result.js';
 import { messageKind, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
@@ -36,7 +37,7 @@ export default defineRule({
     if (isObject(result)) return;
     ctx.report({
       path: ['result'],
-      data: { actual: result === null ? 'null' : `a JSON ${jsonTypeOf(result)}` },
+      data: { actual: describeType(result) },
     });
   },
 });

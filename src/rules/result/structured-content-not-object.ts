@@ -1,6 +1,12 @@
-import { isObject, jsonTypeOf } from '../../core/json.js';
-import { getIn } from '../../core/pointer.js';
+import { isObject } from '../../core/json.js';
 import { versionsFrom } from '../../spec/versions.js';
+import {
+  describeType,
+  isTextMirrorOf,
+  serialize,
+  subjectObject,
+  textBlocks,
+} from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -13,8 +19,11 @@ export default defineRule({
     'primitives and `null` fail the official schema. SDK v1 clients parse it as a record and reject the',
     'whole result. 2026-07-28 allows any JSON value; the SDK v2 convention for older peers is to wrap',
     'the value as `{ "result": value }` and declare the outputSchema accordingly.',
+    '',
+    '2024-11-05 and 2025-03-26 have no `structuredContent`, but the SDK v1 client parses the field with',
+    'the same record schema whatever version it negotiated, so a non-object value there fails the call too.',
   ].join('\n'),
-  versions: versionsFrom('2025-06-18', '2026-07-28'),
+  versions: versionsFrom('2024-11-05', '2026-07-28'),
   clients: [
     {
       client: 'ts-sdk-v1',
@@ -62,18 +71,26 @@ export default defineRule({
     },
   },
   check(result, ctx) {
-    if (!isObject(result) || !Object.hasOwn(result, 'structuredContent')) return;
-    const value = result.structuredContent;
-    if (value === undefined || isObject(value)) return;
-    ctx.report({
-      path: ['structuredContent'],
-      data: { actual: jsonTypeOf(value) === 'null' ? 'null' : `a JSON ${jsonTypeOf(value)}` },
-    });
+    const value = isObject(result) ? result.structuredContent : undefined;
+    if (value !== undefined && !isObject(value)) {
+      ctx.report({ path: ['structuredContent'], data: { actual: describeType(value) } });
+    }
   },
   repair(ctx) {
-    const result = getIn(ctx.root, ctx.subjectPath);
-    if (!isObject(result)) return undefined;
-    result.structuredContent = { result: result.structuredContent };
-    return { description: 'wrapped structuredContent as { "result": value }' };
+    const result = subjectObject(ctx);
+    if (!result || isObject(result.structuredContent)) return undefined;
+    const value = result.structuredContent;
+    const wrapped = { result: value };
+    // Keep an existing text mirror in step, or the mirror rules would now see a disagreement.
+    let mirrors = 0;
+    for (const { index } of textBlocks(result).filter(({ text }) => isTextMirrorOf(text, value))) {
+      const block = (result.content as unknown[])[index];
+      if (isObject(block)) block.text = serialize(wrapped);
+      mirrors++;
+    }
+    result.structuredContent = wrapped;
+    return {
+      description: `wrapped structuredContent as { "result": value }${mirrors > 0 ? ' and updated its text mirror' : ''}`,
+    };
   },
 });

@@ -3,7 +3,7 @@
  * as JSON, and editing a result during repair. Not a rule folder, so the generator skips it.
  */
 
-import { isObject, type JsonObject, jsonEqual } from '../../core/json.js';
+import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
 import { getIn } from '../../core/pointer.js';
 import type { RepairContext } from '../types.js';
 
@@ -39,17 +39,21 @@ export function jsonOfText(text: string): { readonly value: unknown } | undefine
   }
 }
 
-/** Whether some text block is a serialization of `value` (for scalars: their JSON text, exactly). */
+/** Whether `text` serializes `value` (any JSON formatting; a string value may also appear as itself). */
+export function isTextMirrorOf(text: string, value: unknown): boolean {
+  if (typeof value === 'string' && text === value) return true;
+  const parsed = jsonOfText(text);
+  if (parsed) return jsonEqual(parsed.value, value);
+  try {
+    return jsonEqual(JSON.parse(text.trim()), value);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether some text block mirrors `value`. */
 export function hasTextMirror(result: JsonObject, value: unknown): boolean {
-  return textBlocks(result).some(({ text }) => {
-    const parsed = jsonOfText(text);
-    if (parsed) return jsonEqual(parsed.value, value);
-    try {
-      return jsonEqual(JSON.parse(text.trim()), value);
-    } catch {
-      return false;
-    }
-  });
+  return textBlocks(result).some(({ text }) => isTextMirrorOf(text, value));
 }
 
 /** The CallToolResult (or other object) a repair works on, or `undefined` when it is not an object. */
@@ -70,3 +74,14 @@ export function appendText(result: JsonObject, text: string): boolean {
 export function serialize(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
+
+/** "null" or "a JSON array"/"a JSON string"…, for messages about a value of the wrong type. */
+export function describeType(value: unknown): string {
+  return value === null ? 'null' : `a JSON ${jsonTypeOf(value)}`;
+}
+
+/** A well-formed structured result with its text mirror, for rule examples (2025-06-18). */
+export const MIRRORED_WEATHER = {
+  content: [{ type: 'text', text: '{"temperature":22}' }],
+  structuredContent: { temperature: 22 },
+} as const;

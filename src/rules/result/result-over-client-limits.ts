@@ -1,0 +1,109 @@
+import { decodedLength } from '../../core/base64.js';
+import { isObject } from '../../core/json.js';
+import { ALL_VERSIONS } from '../../spec/versions.js';
+import { defineRule } from '../types.js';
+
+/** Claude Desktop: "result exceeds maximum length of 1048576". */
+const CLAUDE_DESKTOP_MAX_BYTES = 1_048_576;
+/** The Anthropic API behind Claude Code: "image exceeds 5 MB maximum". */
+const CLAUDE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Claude Code's MAX_MCP_OUTPUT_TOKENS default. */
+const CLAUDE_CODE_MAX_TOKENS = 25_000;
+/** A common rough tokenizer ratio; the message says it is an estimate. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * Serialized size in UTF-16 code units, without building the JSON string: results with megabytes of
+ * base64 would otherwise be copied once more just to be measured. Escapes are not counted, so this is
+ * a lower bound that is exact for typical (ASCII, escape-free) payloads.
+ */
+function serializedLength(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (Array.isArray(value)) {
+    let n = 2 + Math.max(0, value.length - 1);
+    for (const item of value) n += serializedLength(item);
+    return n;
+  }
+  if (isObject(value)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    let n = 2 + Math.max(0, entries.length - 1);
+    for (const [key, v] of entries) n += key.length + 3 + serializedLength(v);
+    return n;
+  }
+  return String(value).length;
+}
+
+/** UTF-8 size of the serialized result, computed exactly only when the cheap bounds cannot decide. */
+function serializedBytes(result: unknown, limit: number): number {
+  const units = serializedLength(result);
+  // UTF-8 needs at least one byte per UTF-16 unit and at most three.
+  if (units > limit || units * 3 <= limit) return units;
+  return new TextEncoder().encode(JSON.stringify(result)).length;
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(2)} MiB`;
+}
+
+export default defineRule({
+  id: 'result-over-client-limits',
+  subject: 'result',
+  severity: 'warning',
+  title: 'Results over known client size limits are refused or truncated',
+  rationale: [
+    'The protocol sets no size limit, but clients do. Claude Desktop refuses results over 1 MiB',
+    '("result exceeds maximum length of 1048576", PrefectHQ/fastmcp #1036). Claude Code sends images to',
+    'the Anthropic API, which refuses images over 5 MB ("image exceeds 5 MB maximum", anthropics/claude-code',
+    '#11181, #2146), and it caps MCP output at 25,000 tokens (MAX_MCP_OUTPUT_TOKENS; base64 images count,',
+    '#9152). Tokens are estimated here at 4 characters per token; the real count depends on the model.',
+  ].join('\n'),
+  versions: ALL_VERSIONS,
+  clients: [
+    {
+      client: 'claude-desktop',
+      effect: 'limits',
+      detail: '`result exceeds maximum length of 1048576`',
+      source: 'PrefectHQ/fastmcp #1036 (client-compat.md §4 row 33)',
+    },
+    {
+      client: 'claude-code',
+      effect: 'limits',
+      detail: '`image exceeds 5 MB maximum`; output over 25,000 tokens is refused (MAX_MCP_OUTPUT_TOKENS)',
+      source: 'anthropics/claude-code #11181, #2146, #9152 (client-compat.md §4 rows 31–32)',
+    },
+  ],
+  messages: {
+    default: 'the result is {{size}} serialized; Claude Desktop refuses results over 1 MiB',
+    image: 'image block {{index}} is {{size}} decoded; Claude Code refuses images over 5 MB',
+    tokens:
+      'the result is about {{tokens}} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens',
+  },
+  fix: 'Return less: page the data, downscale or compress images, or return a resource_link to fetch.',
+  examples: {
+    wrong: {
+      value: { content: [{ type: 'text', text: 'x'.repeat(110_000) }] },
+      protocolVersion: '2025-06-18',
+    },
+    right: { value: { content: [{ type: 'text', text: 'x'.repeat(1_000) }] }, protocolVersion: '2025-06-18' },
+  },
+  needsCompleteDocument: true,
+  check(result, ctx) {
+    if (!isObject(result)) return;
+    const bytes = serializedBytes(result, CLAUDE_DESKTOP_MAX_BYTES);
+    if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
+    const tokens = Math.ceil(serializedLength(result) / CHARS_PER_TOKEN);
+    if (tokens > CLAUDE_CODE_MAX_TOKENS) ctx.report({ messageId: 'tokens', data: { tokens } });
+    if (!Array.isArray(result.content)) return;
+    result.content.forEach((block, index) => {
+      if (!isObject(block) || block.type !== 'image' || typeof block.data !== 'string') return;
+      const size = decodedLength(block.data);
+      if (size > CLAUDE_IMAGE_MAX_BYTES) {
+        ctx.report({
+          messageId: 'image',
+          path: ['content', index, 'data'],
+          data: { index, size: mebibytes(size) },
+        });
+      }
+    });
+  },
+});

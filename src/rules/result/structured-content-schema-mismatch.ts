@@ -1,0 +1,117 @@
+import { isObject } from '../../core/json.js';
+import { parsePointer } from '../../core/pointer.js';
+import { versionsFrom } from '../../spec/versions.js';
+import {
+  appendText,
+  hasTextMirror,
+  MIRRORED_WEATHER,
+  serialize,
+  subjectObject,
+} from '../support/call-tool-result.js';
+import { defineRule } from '../types.js';
+
+const WEATHER_TOOL = {
+  name: 'get_weather',
+  inputSchema: { type: 'object' },
+  outputSchema: {
+    type: 'object',
+    properties: { temperature: { type: 'number' } },
+    required: ['temperature'],
+  },
+};
+
+/** Enough to fix a schema mismatch; a result with hundreds of errors would otherwise flood the report. */
+const MAX_REPORTED_ERRORS = 10;
+
+export default defineRule({
+  id: 'structured-content-schema-mismatch',
+  subject: 'result',
+  severity: 'error',
+  title: "structuredContent must validate against the tool's outputSchema",
+  rationale: [
+    'tools.mdx (2025-06-18 on): "If an output schema is provided: Servers MUST provide structured results',
+    'that conform to this schema." The schema is read in its declared `$schema` dialect, else draft-07',
+    'before 2025-11-25 and 2020-12 from then on; a `$ref` to another document is never fetched.',
+    '',
+    'The TypeScript SDK v1 client validates structuredContent with Ajv after `listTools()` and throws',
+    '-32602 "Structured content does not match the tool\'s output schema", **even when `isError` is true**',
+    '(yamadashy/repomix #833): an error result with a partial structuredContent loses its error message.',
+    'The Python SDK and SDK v2 skip validation on error results, but since the most common client rejects',
+    'the call, a mismatch on an error result is an error too.',
+  ].join('\n'),
+  versions: versionsFrom('2025-06-18'),
+  clients: [
+    {
+      client: 'ts-sdk-v1',
+      effect: 'rejects-call',
+      detail:
+        "McpError -32602 `Structured content does not match the tool's output schema`, also with isError",
+      source: 'client-compat.md §3 (probe); yamadashy/repomix #833',
+    },
+    {
+      client: 'gemini-cli',
+      effect: 'rejects-call',
+      detail: 'the SDK McpError becomes a tool error',
+      source: 'client-compat.md §2 (src + probe)',
+    },
+    {
+      client: 'python-sdk',
+      effect: 'rejects-call',
+      detail: '`RuntimeError("Invalid structured content returned by tool …")` (not on isError results)',
+      source: 'python-sdk v1.29 src/mcp/client/session.py',
+    },
+    {
+      client: 'claude-code',
+      effect: 'rejects-call',
+      detail: '`Output validation error: Invalid structured content for tool directory_tree`',
+      source: 'modelcontextprotocol/servers PR #3099 (client-compat.md §4 row 25)',
+    },
+  ],
+  messages: {
+    default: 'structuredContent{{instancePath}} {{message}} (outputSchema {{schemaPath}})',
+    onError:
+      'structuredContent{{instancePath}} {{message}} (outputSchema {{schemaPath}}); SDK v1 clients validate it even though isError is true',
+  },
+  fix: 'Return data that matches the outputSchema; on errors, leave structuredContent out and explain in text.',
+  examples: {
+    wrong: {
+      value: {
+        content: [{ type: 'text', text: '{"temperature":"warm"}' }],
+        structuredContent: { temperature: 'warm' },
+      },
+      protocolVersion: '2025-06-18',
+      tool: WEATHER_TOOL,
+    },
+    right: {
+      value: MIRRORED_WEATHER,
+      protocolVersion: '2025-06-18',
+      tool: WEATHER_TOOL,
+    },
+  },
+  check(result, ctx) {
+    const schema = ctx.tool?.outputSchema;
+    if (!isObject(result) || schema === undefined || result.structuredContent === undefined) return;
+    // A schema that does not compile is reported on the tool definition (tool-schema-not-compilable).
+    const compiled = ctx.schemas.compile(schema, ctx.version);
+    if (!compiled.ok) return;
+    const messageId = result.isError === true ? 'onError' : 'default';
+    for (const error of compiled.validate(result.structuredContent).slice(0, MAX_REPORTED_ERRORS)) {
+      ctx.report({
+        messageId,
+        path: ['structuredContent', ...parsePointer(error.instancePath)],
+        data: { instancePath: error.instancePath, message: error.message, schemaPath: error.schemaPath },
+      });
+    }
+  },
+  repair(ctx) {
+    // Only an error result can drop its structured data: its text then carries the data instead.
+    const result = subjectObject(ctx);
+    if (result?.isError !== true || result.structuredContent === undefined) return undefined;
+    const value = result.structuredContent;
+    if (!hasTextMirror(result, value) && !appendText(result, serialize(value))) return undefined;
+    delete result.structuredContent;
+    return {
+      description: 'moved the non-conforming structuredContent of the error result into a text block',
+    };
+  },
+});
