@@ -15,6 +15,9 @@
  * "unstable" for test failures fits warnings. Info findings (advice) never fail a testcase; they go
  * to <system-out>, which Jenkins shows.
  *
+ * An audit's tools that were not called (not read-only, not named with --call) are <skipped>
+ * testcases with the reason, which both GitLab and Jenkins list.
+ *
  * Hand-written rather than built with an XML library: it is a few elements, and every string goes
  * through escapeXmlText/escapeXmlAttribute.
  */
@@ -35,6 +38,8 @@ interface TestCase {
   readonly name: string;
   readonly file?: string;
   readonly findings: Finding[];
+  /** Why the unit was not checked (an audit's tool that was not called). */
+  readonly skipped?: string;
 }
 
 interface TestSuite {
@@ -45,16 +50,12 @@ interface TestSuite {
 export function renderJunit(report: Report, options: JunitOptions = {}): string {
   const suites = buildSuites(report);
   const cases = suites.flatMap((s) => s.cases);
-  const failures = cases.filter(isFailing).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${attr(`mcp-shape ${report.command}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`,
+    `<testsuites name="${attr(`mcp-shape ${report.command}`)}" ${counts(cases)}>`,
   ];
   for (const suite of suites) {
-    const suiteFailures = suite.cases.filter(isFailing).length;
-    lines.push(
-      `  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${suiteFailures}" errors="0" skipped="0">`,
-    );
+    lines.push(`  <testsuite name="${attr(suite.name)}" ${counts(suite.cases)}>`);
     for (const testCase of suite.cases) lines.push(...renderCase(suite, testCase, options));
     lines.push('  </testsuite>');
   }
@@ -64,6 +65,12 @@ export function renderJunit(report: Report, options: JunitOptions = {}): string 
 
 function isFailing(testCase: TestCase): boolean {
   return testCase.findings.some((f) => f.severity !== 'info');
+}
+
+function counts(cases: readonly TestCase[]): string {
+  const failures = cases.filter(isFailing).length;
+  const skipped = cases.filter((c) => c.skipped !== undefined).length;
+  return `tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"`;
 }
 
 function buildSuites(report: Report): TestSuite[] {
@@ -102,7 +109,26 @@ function buildSuites(report: Report): TestSuite[] {
         : `${plural(clean, `other ${noun}`)}: no findings`;
     suiteFor(fallbackName).cases.push({ name, findings: [] });
   }
+  for (const tool of toolsNotCalled(report)) {
+    suiteFor(fallbackName).cases.push({
+      name: `tool ${tool.name}: not called`,
+      findings: [],
+      skipped: tool.reason,
+    });
+  }
   return [...suites.values()];
+}
+
+/** An audit's `details.tools` entries with `called: false` (ToolDetail in src/audit/run.ts). */
+function toolsNotCalled(report: Report): { name: string; reason: string }[] {
+  const tools = report.command === 'audit' ? report.details?.tools : undefined;
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool: unknown) => {
+    if (typeof tool !== 'object' || tool === null) return [];
+    const { name, called, reason } = tool as Record<string, unknown>;
+    if (called !== false || typeof name !== 'string') return [];
+    return [{ name, reason: typeof reason === 'string' ? reason : 'not called' }];
+  });
 }
 
 /** The group a unit belongs to: everything in its location but the line, column and call. */
@@ -149,6 +175,9 @@ function renderCase(suite: TestSuite, testCase: TestCase, options: JunitOptions)
   const open = `    <testcase name="${attr(testCase.name)}" classname="${attr(suite.name)}"${
     testCase.file ? ` file="${attr(testCase.file)}"` : ''
   }`;
+  if (testCase.skipped !== undefined) {
+    return [`${open}>`, `      <skipped message="${attr(testCase.skipped)}"/>`, '    </testcase>'];
+  }
   if (testCase.findings.length === 0) return [`${open}/>`];
 
   const lines = [`${open}>`];

@@ -84,16 +84,37 @@ export function auditReport(): Report {
     },
   ];
   return buildReport('audit', findings, 6, {
-    summary: { versions: 2, toolsCalled: 2, toolsNotCalled: 1 },
+    summary: { versionsAudited: 2, toolsListed: 3, toolsCalled: 2 },
+    // The shape of src/audit/run.ts's details.
     details: {
+      target: 'node server.js',
+      transport: 'stdio',
       versions: [
-        { requested: '2025-06-18', negotiated: '2025-06-18' },
-        { requested: '2025-11-25', negotiated: '2025-11-25' },
+        { requested: '2025-06-18', status: 'audited', answered: '2025-06-18', tools: 3, calls: 3 },
+        { requested: '2025-11-25', status: 'audited', answered: '2025-11-25', tools: 3, calls: 3 },
       ],
       tools: [
-        { name: 'search', called: true },
-        { name: 'fetch page', called: true },
-        { name: 'delete_all', called: false, reason: 'not read-only; pass --call delete_all' },
+        {
+          name: 'search',
+          called: true,
+          because: 'readOnlyHint',
+          versions: ['2025-06-18', '2025-11-25'],
+          calls: 4,
+        },
+        {
+          name: 'fetch page',
+          called: true,
+          because: '--call',
+          versions: ['2025-06-18', '2025-11-25'],
+          calls: 2,
+        },
+        {
+          name: 'delete_all',
+          called: false,
+          reason: 'not read-only; use --call delete_all, --call-all or --args to call it',
+          versions: ['2025-06-18', '2025-11-25'],
+          calls: 0,
+        },
       ],
     },
   });

@@ -23,11 +23,13 @@ interface TestCase {
   readonly file?: string;
   readonly failure?: Failure;
   readonly 'system-out'?: string;
+  readonly skipped?: { readonly message: string };
 }
 interface TestSuite {
   readonly name: string;
   readonly tests: string;
   readonly failures: string;
+  readonly skipped: string;
   readonly testcase?: TestCase[];
 }
 interface Parsed {
@@ -35,6 +37,7 @@ interface Parsed {
     readonly name: string;
     readonly tests: string;
     readonly failures: string;
+    readonly skipped: string;
     readonly testsuite?: TestSuite[];
   };
 }
@@ -61,9 +64,11 @@ function parse(report: Report): { xml: string; doc: Parsed; suites: TestSuite[];
 function expectConsistentCounts(doc: Parsed, suites: TestSuite[], cases: TestCase[]): void {
   expect(Number(doc.testsuites.tests)).toBe(cases.length);
   expect(Number(doc.testsuites.failures)).toBe(cases.filter((c) => c.failure).length);
+  expect(Number(doc.testsuites.skipped)).toBe(cases.filter((c) => c.skipped).length);
   for (const suite of suites) {
     expect(Number(suite.tests)).toBe(suite.testcase?.length ?? 0);
     expect(Number(suite.failures)).toBe((suite.testcase ?? []).filter((c) => c.failure).length);
+    expect(Number(suite.skipped)).toBe((suite.testcase ?? []).filter((c) => c.skipped).length);
   }
 }
 
@@ -118,9 +123,14 @@ describe('JUnit report', () => {
       ['2025-11-25 · tool fetch page', ['tool definition']],
       ['2025-11-25 · tool search', ['call search#1']],
       // 6 calls made, 2 of them with findings (the tool definition is not a call).
-      ['mcp-shape audit', ['4 other calls: no findings']],
+      ['mcp-shape audit', ['4 other calls: no findings', 'tool delete_all: not called']],
     ]);
-    expect(cases.map((c) => c.failure?.type)).toEqual(['error', 'warning', 'error', undefined]);
+    expect(cases.map((c) => c.failure?.type)).toEqual(['error', 'warning', 'error', undefined, undefined]);
+    // The tool the audit did not call is a skipped testcase that says why.
+    expect(doc.testsuites.skipped).toBe('1');
+    expect(cases[4]?.skipped?.message).toBe(
+      'not read-only; use --call delete_all, --call-all or --args to call it',
+    );
     expect(cases[2]?.failure?.message).toBe(
       '1 error, 1 warning: extra top-level member "requestId" in a JSON-RPC message …',
     );
