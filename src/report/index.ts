@@ -1,6 +1,9 @@
 /** Turns a Report into the requested output format. */
 
+import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
 import { renderText } from './text.js';
 import type { Report, ReportFormat } from './types.js';
 
@@ -12,11 +15,16 @@ type Renderer = (report: Report, options: RenderOptions) => string;
 
 export interface RenderOptions {
   readonly color?: boolean;
+  /** Where Markdown, HTML and JUnit reports link rule ids to; default `docs/rules/`. */
+  readonly docsBaseUrl?: string;
 }
 
 const RENDERERS: Partial<Record<ReportFormat, Renderer>> = {
   text: (report, options) => renderText(report, options),
   json: (report) => renderJson(report),
+  junit: (report, options) => renderJunit(report, options),
+  markdown: (report, options) => renderMarkdown(report, options),
+  html: (report, options) => renderHtml(report, options),
 };
 
 export function supportedFormats(): ReportFormat[] {
