@@ -61,7 +61,7 @@ export function bytesBlock(
   kind = 'blob',
 ): JsonObject {
   const resourceUri = uri !== undefined && isAbsoluteUri(uri) ? uri : syntheticUri(kind, ctx);
-  if (canonicalBase64(base64) === undefined) {
+  if (!/^[A-Za-z0-9+/=\r\n_-]*$/.test(base64) || canonicalBase64(base64) === undefined) {
     // Not base64 at all: people put plain text in `content` of `file` blocks. Keep it as text.
     const resource: JsonObject = { uri: resourceUri, text: base64 };
     if (mimeType !== undefined) resource.mimeType = mimeType;

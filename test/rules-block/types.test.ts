@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import {
+  blockOf,
+  check,
+  errorsOf,
+  LATEST,
+  PNG,
+  repairAll,
+  repairOnce,
+  resultOf,
+  ruleFindings,
+} from './support.js';
+
+describe('block-not-object', () => {
+  it.each([['a string'], [42], [null], [[{ type: 'text', text: 'x' }]]])('reports %j', async (item) => {
+    const [f] = await ruleFindings('block-not-object', resultOf([item]));
+    expect(f).toMatchObject({ severity: 'error', pointer: '/content/0' });
+  });
+
+  it('wraps a string in a text block and serializes anything else', async () => {
+    const strings = await repairOnce('block-not-object', resultOf(['hello']));
+    expect(blockOf(strings.document)).toEqual({ type: 'text', text: 'hello' });
+    const numbers = await repairOnce('block-not-object', resultOf([[1, 2]]));
+    expect(blockOf(numbers.document)).toEqual({ type: 'text', text: '[1,2]' });
+    expect(errorsOf(await check(numbers.document))).toEqual([]);
+  });
+});
+
+describe('block-type-unknown', () => {
+  const cases: [unknown, string][] = [
+    [{ type: 'object', object: { a: 1 } }, 'structured'],
+    [{ type: 'json', json: { a: 1 } }, 'structured'],
+    [{ type: 'error', error: 'boom' }, 'error'],
+    [{ type: 'blob', data: PNG, mimeType: 'image/png' }, 'binary'],
+    [{ type: 'file', data: PNG }, 'binary'],
+    [{ type: 'binary', data: PNG }, 'binary'],
+    [{ type: 'html', html: '<p>x</p>' }, 'html'],
+    [{ type: 'table', headers: ['a'], rows: [[1]] }, 'table'],
+    [{ type: 'link', url: 'https://example.com/a' }, 'link'],
+    [{ type: 'url', url: 'https://example.com/a' }, 'link'],
+    [{ type: 'markdown', text: '# hi' }, 'textLike'],
+    [{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }, 'imageUrl'],
+    [{ type: 'application/json', text: '{}' }, 'mimeType'],
+    [{ type: 'tool_use', id: '1', name: 'x', input: {} }, 'sampling'],
+    [{ type: 'tool_result', toolUseId: '1', content: [] }, 'sampling'],
+    [{ type: 'Text', text: 'x' }, 'case'],
+    [{ type: 'video', data: 'AAAA' }, 'default'],
+    [{ text: 'no type' }, 'missing'],
+    [{ type: 7, text: 'x' }, 'notString'],
+  ];
+
+  it.each(cases)('reports %j with its own hint', async (block, messageId) => {
+    const [f] = await ruleFindings('block-type-unknown', resultOf([block]));
+    expect(f).toMatchObject({ severity: 'error', pointer: '/content/0/type', messageId });
+  });
+
+  it('does not report the standard types', async () => {
+    const findings = await ruleFindings(
+      'block-type-unknown',
+      resultOf([
+        { type: 'text', text: 'x' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+      ]),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it('turns a json block into text and adopts it as structuredContent', async () => {
+    const { document, outcome } = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'json', json: { a: 1 } }]),
+    );
+    expect(blockOf(document)).toEqual({ type: 'text', text: '{"a":1}' });
+    expect(document.structuredContent).toEqual({ a: 1 });
+    expect(outcome?.description).toContain('structuredContent');
+  });
+
+  it('does not adopt structuredContent where the version has none, or an array before 2026-07-28', async () => {
+    const old = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'object', object: { a: 1 } }], '2025-03-26'),
+      '2025-03-26',
+    );
+    expect(old.document.structuredContent).toBeUndefined();
+    const arr = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'json', json: [1] }], '2025-06-18'),
+      '2025-06-18',
+    );
+    expect(arr.document.structuredContent).toBeUndefined();
+    expect(blockOf(arr.document)).toEqual({ type: 'text', text: '[1]' });
+    const latest = await repairOnce('block-type-unknown', resultOf([{ type: 'json', json: [1] }]));
+    expect(latest.document.structuredContent).toEqual([1]);
+  });
+
+  it('keeps existing structuredContent', async () => {
+    const input = resultOf([{ type: 'json', json: { a: 1 } }], LATEST, { structuredContent: { b: 2 } });
+    const { document } = await repairOnce('block-type-unknown', input);
+    expect(document.structuredContent).toEqual({ b: 2 });
+  });
+
+  it('turns an error block into isError with its message', async () => {
+    const { document } = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'error', error: { message: 'boom' } }]),
+    );
+    expect(document.isError).toBe(true);
+    expect(blockOf(document)).toEqual({ type: 'text', text: 'boom' });
+  });
+
+  it('turns blob/file blocks into image, audio or embedded resources by type', async () => {
+    const image = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'file', data: PNG, mimeType: 'image/png' }]),
+    );
+    expect(blockOf(image.document)).toEqual({ type: 'image', data: PNG, mimeType: 'image/png' });
+    const pdf = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'blob', blob: 'JVBERi0xLjQK', mimeType: 'application/pdf' }]),
+    );
+    expect(blockOf(pdf.document)).toMatchObject({
+      type: 'resource',
+      resource: { blob: 'JVBERi0xLjQK', mimeType: 'application/pdf' },
+    });
+    const dataUrl = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'binary', data: `data:image/png;base64,${PNG}` }]),
+    );
+    expect(blockOf(dataUrl.document)).toEqual({ type: 'image', data: PNG, mimeType: 'image/png' });
+    const textFile = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'file', content: 'plain words here', uri: 'file:///a.txt' }]),
+    );
+    expect(blockOf(textFile.document)).toEqual({
+      type: 'resource',
+      resource: { uri: 'file:///a.txt', text: 'plain words here' },
+    });
+    for (const step of [image, pdf, dataUrl, textFile])
+      expect(errorsOf(await check(step.document))).toEqual([]);
+  });
+
+  it('turns html into an embedded text/html resource', async () => {
+    const { document } = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'html', html: '<b>x</b>' }]),
+    );
+    expect(blockOf(document)).toEqual({
+      type: 'resource',
+      resource: { uri: 'urn:mcp-shape:html:0', mimeType: 'text/html', text: '<b>x</b>' },
+    });
+    expect(errorsOf(await check(document))).toEqual([]);
+  });
+
+  it('turns links into resource_link where the version has it, else text', async () => {
+    const block = { type: 'link', url: 'https://example.com/docs/guide.html', title: 'Guide' };
+    const latest = await repairOnce('block-type-unknown', resultOf([block]));
+    expect(blockOf(latest.document)).toEqual({
+      type: 'resource_link',
+      uri: 'https://example.com/docs/guide.html',
+      name: 'Guide',
+    });
+    const old = await repairOnce('block-type-unknown', resultOf([block], '2025-03-26'), '2025-03-26');
+    expect(blockOf(old.document)).toEqual({
+      type: 'text',
+      text: 'Link: Guide <https://example.com/docs/guide.html>',
+    });
+    expect(errorsOf(await check(old.document, '2025-03-26'))).toEqual([]);
+  });
+
+  it('turns a table into Markdown plus structuredContent', async () => {
+    const { document } = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'table', headers: ['a', 'b'], rows: [[1, 'x|y']] }]),
+    );
+    expect(blockOf(document)).toEqual({ type: 'text', text: '| a | b |\n|---|---|\n| 1 | x\\|y |' });
+    expect(document.structuredContent).toEqual({ headers: ['a', 'b'], rows: [[1, 'x|y']] });
+  });
+
+  it('lower-cases a mis-cased standard type', async () => {
+    const { document } = await repairOnce('block-type-unknown', resultOf([{ type: 'TEXT', text: 'x' }]));
+    expect(blockOf(document)).toEqual({ type: 'text', text: 'x' });
+  });
+
+  it('keeps the text of other blocks, saying what it dropped, or serializes the whole block', async () => {
+    const kept = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'markdown', text: '# hi', extra: 1 }]),
+    );
+    expect(blockOf(kept.document)).toEqual({ type: 'text', text: '# hi' });
+    expect(kept.outcome).toMatchObject({ lossy: true });
+    expect(kept.outcome?.description).toContain('extra');
+    const whole = await repairOnce('block-type-unknown', resultOf([{ type: 'video', frames: 3 }]));
+    expect(blockOf(whole.document)).toEqual({ type: 'text', text: '{"type":"video","frames":3}' });
+    expect(whole.outcome?.lossy).toBeFalsy();
+  });
+
+  it('keeps annotations when converting', async () => {
+    const { document } = await repairOnce(
+      'block-type-unknown',
+      resultOf([{ type: 'markdown', text: 'x', annotations: { priority: 1 } }]),
+    );
+    expect(blockOf(document)).toEqual({ type: 'text', text: 'x', annotations: { priority: 1 } });
+  });
+
+  it.each(PROTOCOL_VERSIONS)('leaves no error of its own after repair in %s', async (version) => {
+    const blocks = cases.map(([b]) => b);
+    const { document, stuck } = await repairAll('block-type-unknown', resultOf(blocks, version), version);
+    expect(stuck).toBeUndefined();
+    expect(await ruleFindings('block-type-unknown', document, version)).toEqual([]);
+  });
+});
+
+describe('block-type-unsupported-in-version', () => {
+  const link = { type: 'resource_link', uri: 'file:///tmp/a.txt', name: 'a.txt' };
+  const audio = { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' };
+
+  it('reports resource_link before 2025-06-18 and audio in 2024-11-05 only', async () => {
+    expect(
+      await ruleFindings('block-type-unsupported-in-version', resultOf([link], '2025-03-26'), '2025-03-26'),
+    ).toHaveLength(1);
+    expect(
+      await ruleFindings('block-type-unsupported-in-version', resultOf([link], '2025-06-18'), '2025-06-18'),
+    ).toEqual([]);
+    expect(
+      await ruleFindings('block-type-unsupported-in-version', resultOf([audio], '2024-11-05'), '2024-11-05'),
+    ).toHaveLength(1);
+    expect(
+      await ruleFindings('block-type-unsupported-in-version', resultOf([audio], '2025-03-26'), '2025-03-26'),
+    ).toEqual([]);
+  });
+
+  it('downgrades a resource_link to text and audio to an embedded blob resource', async () => {
+    const l = await repairOnce(
+      'block-type-unsupported-in-version',
+      resultOf([link], '2024-11-05'),
+      '2024-11-05',
+    );
+    expect(blockOf(l.document)).toEqual({ type: 'text', text: 'Link: a.txt <file:///tmp/a.txt>' });
+    const a = await repairOnce(
+      'block-type-unsupported-in-version',
+      resultOf([audio], '2024-11-05'),
+      '2024-11-05',
+    );
+    expect(blockOf(a.document)).toEqual({
+      type: 'resource',
+      resource: { uri: 'urn:mcp-shape:audio:0', blob: 'UklGRg==', mimeType: 'audio/wav' },
+    });
+    expect(errorsOf(await check(a.document, '2024-11-05'))).toEqual([]);
+  });
+});
