@@ -45,6 +45,20 @@ import structuredContentSchemaMismatch from './result/structured-content-schema-
 import structuredContentTextMirrorMissing from './result/structured-content-text-mirror-missing.js';
 import structuredContentTextMismatch from './result/structured-content-text-mismatch.js';
 import structuredContentUnsupportedVersion from './result/structured-content-unsupported-version.js';
+import toolAnnotationsInvalid from './tools/tool-annotations-invalid.js';
+import toolFieldInvalid from './tools/tool-field-invalid.js';
+import toolInputSchemaInvalid from './tools/tool-input-schema-invalid.js';
+import toolNameDuplicate from './tools/tool-name-duplicate.js';
+import toolNameFormat from './tools/tool-name-format.js';
+import toolNameMissing from './tools/tool-name-missing.js';
+import toolNotObject from './tools/tool-not-object.js';
+import toolOutputSchemaIgnoredKeywords from './tools/tool-output-schema-ignored-keywords.js';
+import toolOutputSchemaNotObjectOldClients from './tools/tool-output-schema-not-object-old-clients.js';
+import toolOutputSchemaNotObject from './tools/tool-output-schema-not-object.js';
+import toolSchemaNotCompilable from './tools/tool-schema-not-compilable.js';
+import toolSchemaRemoteRef from './tools/tool-schema-remote-ref.js';
+import toolsListCacheableResult from './tools/tools-list-cacheable-result.js';
+import toolsListNotArray from './tools/tools-list-not-array.js';
 import frameNotJson from './transport/frame-not-json.js';
 import frameNotJsonrpc from './transport/frame-not-jsonrpc.js';
 import httpContentType from './transport/http-content-type.js';
@@ -96,6 +110,20 @@ export const RULES: readonly Rule[] = [
   structuredContentTextMirrorMissing,
   structuredContentTextMismatch,
   structuredContentUnsupportedVersion,
+  toolAnnotationsInvalid,
+  toolFieldInvalid,
+  toolInputSchemaInvalid,
+  toolNameDuplicate,
+  toolNameFormat,
+  toolNameMissing,
+  toolNotObject,
+  toolOutputSchemaIgnoredKeywords,
+  toolOutputSchemaNotObjectOldClients,
+  toolOutputSchemaNotObject,
+  toolSchemaNotCompilable,
+  toolSchemaRemoteRef,
+  toolsListCacheableResult,
+  toolsListNotArray,
   frameNotJson,
   frameNotJsonrpc,
   httpContentType,
