@@ -30,6 +30,7 @@ import {
 import { errorResult, errorText } from './builders.js';
 import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
 import { cloneJson, safeJson } from './repair/clone.js';
+import type { Fix } from './repair/engine.js';
 import { repair } from './repair/index.js';
 import type { CallToolResult, LatestProtocolVersion } from './types.js';
 
@@ -161,6 +162,14 @@ export async function toolResult<V extends ProtocolVersion = LatestProtocolVersi
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<CallToolResult<V>> {
+  return (await shapeValue(value, options)).result;
+}
+
+/** toolResult() plus the repairs it made to a result the value already was (for shaped's `onFixes`). */
+export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersion>(
+  value: unknown,
+  options: ToolResultOptions<V> = {},
+): Promise<{ result: CallToolResult<V>; fixes: readonly Fix[] }> {
   const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
   const tool = isObject(options.tool) ? options.tool : undefined;
   const outputSchema = options.outputSchema ?? tool?.outputSchema;
@@ -185,7 +194,7 @@ export async function toolResult<V extends ProtocolVersion = LatestProtocolVersi
     ) {
       checkOutputSchema(outputSchema, repaired.result.structuredContent, version);
     }
-    return repaired.result as CallToolResult<V>;
+    return { result: repaired.result as CallToolResult<V>, fixes: repaired.fixes };
   } else if (isContentBlock(resolved)) {
     result = { content: [cloneJson(resolved)] };
   } else if (Array.isArray(resolved) && resolved.length > 0 && resolved.every(isContentBlock)) {
@@ -210,5 +219,5 @@ export async function toolResult<V extends ProtocolVersion = LatestProtocolVersi
     protocolVersion: version,
     tool,
   });
-  return conformant as CallToolResult<V>;
+  return { result: conformant as CallToolResult<V>, fixes: [] };
 }

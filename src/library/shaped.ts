@@ -1,0 +1,200 @@
+/**
+ * `shaped(handler, options)`: wraps a tool handler of the official TypeScript SDK (v1
+ * `McpServer.registerTool`, or the v2 `@modelcontextprotocol/server` McpServer) so that it may return
+ * anything, and the client still gets a conformant CallToolResult for the protocol version negotiated
+ * on that connection (see tool-result.ts for the mapping).
+ *
+ * Where the negotiated version comes from, first match wins (what each SDK exposes, read from their
+ * sources in node_modules):
+ * 1. `options.protocolVersion`, a version or a function of the handler's context;
+ * 2. SDK v2, 2026-07-28 era: the per-request envelope, `ctx.mcpReq.envelope["io.modelcontextprotocol/protocolVersion"]`;
+ * 3. `options.server`:
+ *    - SDK v2 (`Server` or `McpServer`): `getNegotiatedProtocolVersion()`;
+ *    - SDK v1: the v1 `Server` keeps no negotiated version (its `_oninitialize` computes it and only
+ *      returns it), so `shaped` wraps that method once per server to record the version it answers;
+ * 4. the `mcp-protocol-version` HTTP header (Streamable HTTP sends it on every request after initialize):
+ *    v1 `extra.requestInfo.headers`, v2 `ctx.http.req.headers`;
+ * 5. otherwise 2025-03-26, the version the SDKs assume when none was negotiated
+ *    (`DEFAULT_NEGOTIATED_PROTOCOL_VERSION`).
+ *
+ * Thrown errors become `isError` results (what the SDKs do too), except protocol errors (an error with
+ * a numeric `code`, like McpError or ProtocolError), which are rethrown for the SDK to answer. In
+ * development mode the wrapper throws instead of repairing: a CallToolResult the handler built that has
+ * findings, or a value whose structuredContent breaks the outputSchema, is a bug to fix, not to hide.
+ */
+
+import type { Finding } from '../core/finding.js';
+import { isObject } from '../core/json.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
+import { validateToolResult } from '../validate/index.js';
+import type { Fix } from './repair/engine.js';
+import { looksLikeCallToolResult, shapeValue, toolResult } from './tool-result.js';
+import type { CallToolResult } from './types.js';
+
+export const DEFAULT_SHAPED_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
+
+const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+export interface ShapedOptions {
+  /** The server the tool is registered on (SDK v1 or v2, McpServer or Server). */
+  readonly server?: unknown;
+  /** A fixed version, or a function of the handler's context; overrides what the server negotiated. */
+  readonly protocolVersion?: ProtocolVersion | ((context: unknown) => ProtocolVersion | string | undefined);
+  /** The tool definition as JSON (from tools/list), for outputSchema checks. */
+  readonly tool?: unknown;
+  /** The tool's outputSchema as JSON Schema; structuredContent must validate against it. */
+  readonly outputSchema?: unknown;
+  /** `development`: throw on findings instead of repairing. Default `production`. */
+  readonly mode?: 'production' | 'development';
+  /** Called with the fixes applied to a result, for logging (never with an empty list). */
+  readonly onFixes?: (fixes: readonly Fix[], info: { protocolVersion: ProtocolVersion }) => void;
+}
+
+/** Development mode: the handler's own CallToolResult had findings. */
+export class ShapedFindingsError extends Error {
+  override readonly name = 'ShapedFindingsError';
+  constructor(
+    readonly findings: readonly Finding[],
+    readonly protocolVersion: ProtocolVersion,
+  ) {
+    super(
+      `the tool result has ${findings.length} finding(s) for protocol ${protocolVersion}:\n` +
+        findings.map((f) => `  ${f.severity} ${f.rule} at ${f.pointer || '/'}: ${f.message}`).join('\n'),
+    );
+  }
+}
+
+/** The newest known version not after `version` (the SDK also speaks 2024-10-07, which we read as 2024-11-05). */
+export function nearestProtocolVersion(version: string): ProtocolVersion | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(version)) return undefined;
+  const known = PROTOCOL_VERSIONS.filter((v) => v <= version);
+  return known[known.length - 1] ?? PROTOCOL_VERSIONS[0];
+}
+
+/** What an SDK v1 Server looks like to the tracker. */
+interface V1Server {
+  _oninitialize(request: unknown): Promise<unknown>;
+}
+
+const trackedV1 = new WeakMap<object, { version?: string }>();
+
+function trackV1(server: object): { version?: string } | undefined {
+  const existing = trackedV1.get(server);
+  if (existing) return existing;
+  const candidate = server as Partial<V1Server>;
+  if (typeof candidate._oninitialize !== 'function') return undefined;
+  const record: { version?: string } = {};
+  const original = candidate._oninitialize.bind(server);
+  // The v1 Server's initialize handler calls `this._oninitialize(request)`, so an own property wins.
+  (server as V1Server)._oninitialize = async (request: unknown) => {
+    const answer = await original(request);
+    if (isObject(answer) && typeof answer.protocolVersion === 'string')
+      record.version = answer.protocolVersion;
+    return answer;
+  };
+  trackedV1.set(server, record);
+  return record;
+}
+
+/** The SDK's low-level server inside an McpServer (`.server`), or the server itself. */
+function lowLevel(server: unknown): object | undefined {
+  if (!isObject(server) && typeof server !== 'object') return undefined;
+  if (server === null) return undefined;
+  const inner = (server as { server?: unknown }).server;
+  return typeof inner === 'object' && inner !== null ? inner : (server as object);
+}
+
+function serverVersion(server: object | undefined): string | undefined {
+  if (!server) return undefined;
+  const v2 = (server as { getNegotiatedProtocolVersion?: () => string | undefined })
+    .getNegotiatedProtocolVersion;
+  if (typeof v2 === 'function') return v2.call(server);
+  return trackedV1.get(server)?.version;
+}
+
+function headerVersion(context: unknown): string | undefined {
+  if (!isObject(context)) return undefined;
+  const v1Headers = isObject(context.requestInfo) ? context.requestInfo.headers : undefined;
+  if (isObject(v1Headers)) {
+    const value = v1Headers['mcp-protocol-version'];
+    if (typeof value === 'string') return value;
+  }
+  const request = isObject(context.http) ? context.http.req : undefined;
+  const headers = (request as { headers?: { get?: (name: string) => string | null } } | undefined)?.headers;
+  return typeof headers?.get === 'function' ? (headers.get('mcp-protocol-version') ?? undefined) : undefined;
+}
+
+function envelopeVersion(context: unknown): string | undefined {
+  const request = isObject(context) ? context.mcpReq : undefined;
+  const envelope = isObject(request) ? request.envelope : undefined;
+  const value = isObject(envelope) ? envelope[PROTOCOL_VERSION_META_KEY] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The negotiated protocol version for one call (see the module comment for the order). */
+export function negotiatedVersion(context: unknown, options: ShapedOptions = {}): ProtocolVersion {
+  const explicit =
+    typeof options.protocolVersion === 'function'
+      ? options.protocolVersion(context)
+      : options.protocolVersion;
+  const candidates = [
+    explicit,
+    envelopeVersion(context),
+    serverVersion(lowLevel(options.server)),
+    headerVersion(context),
+  ];
+  for (const candidate of candidates) {
+    const version = candidate === undefined ? undefined : nearestProtocolVersion(candidate);
+    if (version) return version;
+  }
+  return DEFAULT_SHAPED_PROTOCOL_VERSION;
+}
+
+function isProtocolError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'number';
+}
+
+/**
+ * Wraps `handler` so its return value (or thrown error) becomes a conformant CallToolResult. The SDK
+ * passes the request context as the handler's last argument; shaped reads the version from it.
+ */
+export function shaped<Args extends unknown[]>(
+  handler: (...args: Args) => unknown,
+  options: ShapedOptions = {},
+): (...args: Args) => Promise<CallToolResult<ProtocolVersion>> {
+  const server = lowLevel(options.server);
+  if (server) trackV1(server);
+  const development = options.mode === 'development';
+  const outputSchema =
+    options.outputSchema ?? (isObject(options.tool) ? options.tool.outputSchema : undefined);
+
+  return async (...args: Args) => {
+    const protocolVersion = negotiatedVersion(args[args.length - 1], options);
+    let value: unknown;
+    try {
+      value = await handler(...args);
+    } catch (error) {
+      if (development || isProtocolError(error)) throw error;
+      value = error instanceof Error ? error : new Error(String(error));
+    }
+    if (development && looksLikeCallToolResult(value)) {
+      const findings = await validateToolResult(value, { protocolVersion, tool: options.tool });
+      if (findings.some((f) => f.severity !== 'info'))
+        throw new ShapedFindingsError(findings, protocolVersion);
+    }
+    try {
+      const { result, fixes } = await shapeValue(value, {
+        protocolVersion,
+        outputSchema,
+        tool: options.tool,
+      });
+      if (fixes.length > 0) options.onFixes?.(fixes, { protocolVersion });
+      return result;
+    } catch (error) {
+      if (development) throw error;
+      // An outputSchema mismatch in production: tell the model the tool failed rather than send data
+      // the client would reject.
+      return toolResult(error instanceof Error ? error : new Error(String(error)), { protocolVersion });
+    }
+  };
+}

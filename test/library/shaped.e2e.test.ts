@@ -1,0 +1,183 @@
+/**
+ * End to end: the example servers (examples/shaped-server*.ts) run as real processes; the official SDK
+ * clients talk to them over stdio. Every tool, broken shapes included, must reach the client without
+ * error, as a result that our validator, the official schema and the SDK parser accept.
+ */
+
+import { join } from 'node:path';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_TOOLS } from '../../examples/tools.js';
+import type { ProtocolVersion } from '../../src/spec/versions.js';
+import { validateToolResult } from '../../src/validate/index.js';
+import { hasShared, officialSchema } from './support/oracles.js';
+import { RawStdioClient } from './support/raw-stdio.js';
+
+const root = join(import.meta.dirname, '../..');
+const tsx = join(root, 'node_modules/.bin/tsx');
+const TIMEOUT = 120_000;
+
+async function judge(result: unknown, version: ProtocolVersion): Promise<string[]> {
+  const problems = (await validateToolResult(result, { protocolVersion: version }))
+    .filter((f) => f.severity === 'error')
+    .map((f) => `${f.rule} ${f.pointer}`);
+  if (hasShared) {
+    const verdict = officialSchema(version)(result);
+    if (!verdict.ok) problems.push(`schema: ${verdict.errors}`);
+  }
+  return problems;
+}
+
+describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
+  let client: Client;
+  let transport: StdioClientTransport;
+  const stderr: string[] = [];
+
+  beforeAll(async () => {
+    transport = new StdioClientTransport({
+      command: tsx,
+      args: ['examples/shaped-server.ts'],
+      cwd: root,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    client = new Client({ name: 'e2e', version: '0.0.0' });
+    await client.connect(transport);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('negotiated 2025-11-25, the SDK v1 latest', () => {
+    expect(client.getServerVersion()?.name).toBe('shaped-example');
+  });
+
+  it.each(EXAMPLE_TOOLS.map((t) => [t.name, t.description]))(
+    '%s (%s) reaches the client as a conformant result',
+    async (name) => {
+      // callTool parses with CallToolResultSchema and rejects with a ZodError on a malformed result.
+      const result = await client.callTool({ name, arguments: {} });
+      expect(await judge(result, '2025-11-25')).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'maps values as documented',
+    async () => {
+      const weather = await client.callTool({ name: 'weather', arguments: {} });
+      expect(weather.structuredContent).toEqual({ city: 'Lyon', celsius: 21 });
+      expect(weather.content).toEqual([{ type: 'text', text: '{"city":"Lyon","celsius":21}' }]);
+      const primes = await client.callTool({ name: 'primes', arguments: {} });
+      expect(primes.structuredContent).toEqual({ result: [2, 3, 5, 7] });
+      const pixel = await client.callTool({ name: 'pixel', arguments: {} });
+      expect(pixel.content).toEqual([expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
+      const fails = await client.callTool({ name: 'fails', arguments: {} });
+      expect(fails.isError).toBe(true);
+      expect(fails.content).toEqual([{ type: 'text', text: 'the upstream API is down' }]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'logged the repairs through onFixes',
+    async () => {
+      await client.callTool({ name: 'string-content', arguments: {} });
+      await expect.poll(() => stderr.join(''), { timeout: 20_000 }).toContain('string-content @ 2025-11-25');
+    },
+    TIMEOUT,
+  );
+});
+
+describe.each(['2024-11-05', '2025-03-26', '2025-06-18'] as const)(
+  'shaped() on an SDK v1 server, protocol %s negotiated by a raw stdio client',
+  (version) => {
+    let raw: RawStdioClient;
+
+    beforeAll(async () => {
+      raw = new RawStdioClient(tsx, ['examples/shaped-server.ts'], root);
+      const init = await raw.initialize(version);
+      expect((init.result as { protocolVersion: string }).protocolVersion).toBe(version);
+    }, TIMEOUT);
+
+    afterAll(() => raw?.close());
+
+    it(
+      'every tool answers a result the SDK v1 parser, the schema and our validator accept',
+      async () => {
+        const failures: string[] = [];
+        for (const tool of EXAMPLE_TOOLS) {
+          const response = await raw.request('tools/call', { name: tool.name, arguments: {} });
+          const parsed = CallToolResultSchema.safeParse(response.result);
+          const problems = [
+            ...(parsed.success ? [] : [parsed.error.message]),
+            ...(await judge(response.result, version)),
+          ];
+          if (problems.length > 0) failures.push(`${tool.name}: ${problems.join('; ')}`);
+        }
+        expect(failures).toEqual([]);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'uses only the blocks the version has',
+      async () => {
+        const link = await raw.request('tools/call', { name: 'resource-link', arguments: {} });
+        const types = ((link.result as { content: { type: string }[] }).content ?? []).map((b) => b.type);
+        if (version < '2025-06-18') expect(types).not.toContain('resource_link');
+        else expect(types).toContain('resource_link');
+        const clip = await raw.request('tools/call', { name: 'audio-clip', arguments: {} });
+        const clipTypes = ((clip.result as { content: { type: string }[] }).content ?? []).map((b) => b.type);
+        if (version === '2024-11-05') expect(clipTypes).not.toContain('audio');
+        else expect(clipTypes).toContain('audio');
+      },
+      TIMEOUT,
+    );
+  },
+);
+
+describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio', () => {
+  let client: V2Client;
+
+  beforeAll(async () => {
+    const transport = new V2StdioClientTransport({
+      command: tsx,
+      args: ['examples/shaped-server-v2.ts'],
+      cwd: root,
+    });
+    client = new V2Client(
+      { name: 'e2e', version: '0.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(transport);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it.each(EXAMPLE_TOOLS.map((t) => [t.name, t.description]))(
+    '%s (%s) reaches the client as a conformant result',
+    async (name) => {
+      const result = await client.callTool({ name, arguments: {} });
+      // The v2 client strips wire-only members such as resultType before handing the result over.
+      expect(await judge({ resultType: 'complete', ...result }, '2026-07-28')).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'sends non-object structuredContent as is in 2026-07-28',
+    async () => {
+      const primes = await client.callTool({ name: 'primes', arguments: {} });
+      expect(primes.structuredContent).toEqual([2, 3, 5, 7]);
+    },
+    TIMEOUT,
+  );
+});
