@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { auditCommand } from './commands/audit.js';
 import { checkCommand } from './commands/check.js';
 import { EXIT, UserError } from './errors.js';
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   program.addCommand(checkCommand());
+  program.addCommand(auditCommand());
   // addCommand() does not pass settings down, so every command gets the same error handling here.
   for (const command of program.commands) {
     command.exitOverride().showHelpAfterError('(run with --help for usage)');

@@ -1,0 +1,73 @@
+/**
+ * Which tools an audit may call. Calling a tool can change the world, so by default only tools that
+ * say they do not (`readOnlyHint: true`) are called; the user opts others in by name, with --call-all,
+ * or by giving arguments for them in --args. Annotations are looked up across every version's listing,
+ * because 2024-11-05 has no annotations at all and the tools are the same.
+ */
+
+import { isObject, type JsonObject } from '../core/json.js';
+
+export interface CallPolicy {
+  readonly call: readonly string[];
+  readonly callAll: boolean;
+  /** From --args: tool name → argument objects, each sent as one call. */
+  readonly args: ReadonlyMap<string, readonly JsonObject[]>;
+}
+
+export type ToolDecision =
+  | {
+      readonly name: string;
+      readonly called: true;
+      readonly because: 'readOnlyHint' | '--call' | '--call-all' | '--args';
+    }
+  | { readonly name: string; readonly called: false; readonly reason: string };
+
+function hint(tool: JsonObject, name: string): unknown {
+  return isObject(tool.annotations) ? tool.annotations[name] : undefined;
+}
+
+/** `listings` are the tools/list results of each audited version, in version order. */
+export function decideCalls(
+  listings: readonly (readonly JsonObject[])[],
+  policy: CallPolicy,
+): ToolDecision[] {
+  const byName = new Map<string, JsonObject[]>();
+  for (const tools of listings) {
+    for (const tool of tools) {
+      if (typeof tool.name !== 'string') continue;
+      const seen = byName.get(tool.name) ?? [];
+      seen.push(tool);
+      byName.set(tool.name, seen);
+    }
+  }
+  const decisions: ToolDecision[] = [];
+  for (const [name, versions] of byName) {
+    if (policy.args.has(name)) decisions.push({ name, called: true, because: '--args' });
+    else if (policy.call.includes(name)) decisions.push({ name, called: true, because: '--call' });
+    else if (policy.callAll) decisions.push({ name, called: true, because: '--call-all' });
+    else if (versions.some((t) => hint(t, 'readOnlyHint') === true))
+      decisions.push({ name, called: true, because: 'readOnlyHint' });
+    else {
+      const destructive = versions.some((t) => hint(t, 'destructiveHint') === true);
+      const readOnly = versions.map((t) => hint(t, 'readOnlyHint')).find((v) => v !== undefined);
+      const why =
+        readOnly === false
+          ? destructive
+            ? 'annotated readOnlyHint: false, destructiveHint: true'
+            : 'annotated readOnlyHint: false'
+          : 'not annotated readOnlyHint: true';
+      decisions.push({
+        name,
+        called: false,
+        reason: `${why}; use --call ${name}, --call-all or --args to call it`,
+      });
+    }
+  }
+  return decisions.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** --call names that no listing has, so the user learns about a typo. */
+export function unknownCallNames(decisions: readonly ToolDecision[], policy: CallPolicy): string[] {
+  const names = new Set(decisions.map((d) => d.name));
+  return [...policy.call, ...policy.args.keys()].filter((n) => !names.has(n));
+}

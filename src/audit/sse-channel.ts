@@ -1,0 +1,101 @@
+/**
+ * The 2024-11-05 HTTP+SSE transport, the fallback when a server rejects Streamable HTTP: a GET opens
+ * an event stream whose first `endpoint` event names the URL to POST messages to; every server message
+ * then arrives as a `message` event on that stream.
+ */
+
+import type { JsonObject } from '../core/json.js';
+import { BaseChannel, type Channel, excerpt, HttpStatusError, StartError } from './channel.js';
+import { type HeaderMap, readCapped, readEventStream, unreachable } from './http-body.js';
+
+export class LegacySseChannel extends BaseChannel implements Channel {
+  readonly kind = 'http+sse' as const;
+  private readonly stream = new AbortController();
+  private endpoint: string | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly headers: HeaderMap,
+    private readonly maxFrameBytes: number,
+    private readonly connectTimeoutMs: number,
+  ) {
+    super();
+  }
+
+  async open(): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        headers: { ...this.headers, accept: 'text/event-stream' },
+        signal: this.stream.signal,
+      });
+    } catch (error) {
+      throw unreachable(this.url, error);
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!response.ok || !contentType.toLowerCase().startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      throw new StartError(
+        `could not reach ${this.url}: neither Streamable HTTP nor HTTP+SSE (GET answered ${response.status} ${contentType || 'without a Content-Type'})`,
+        'reach',
+      );
+    }
+    let resolveEndpoint!: () => void;
+    const gotEndpoint = new Promise<void>((resolve) => {
+      resolveEndpoint = resolve;
+    });
+    const reading = readEventStream(
+      response,
+      this.maxFrameBytes,
+      (event) => {
+        if (event.event === 'endpoint') {
+          this.endpoint = new URL(event.data, this.url).toString();
+          resolveEndpoint();
+        } else if (event.event === undefined || event.event === 'message') {
+          this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
+        }
+      },
+      () => this.stream.abort(),
+    )
+      .catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'OversizeError') {
+          const { bytes, limit } = error as unknown as { bytes: number; limit: number };
+          this.emit({ kind: 'oversize', bytes, limit });
+        }
+      })
+      .finally(() => {
+        if (!this.closed) this.emit({ kind: 'closed', detail: 'the server closed the SSE stream' });
+      });
+    const timeout = new Promise<'timeout'>((resolve) =>
+      setTimeout(() => resolve('timeout'), this.connectTimeoutMs).unref(),
+    );
+    if ((await Promise.race([gotEndpoint, reading, timeout])) === 'timeout' || !this.endpoint) {
+      this.stream.abort();
+      throw new StartError(`could not reach ${this.url}: the SSE stream sent no endpoint event`, 'reach');
+    }
+  }
+
+  async send(message: JsonObject | readonly JsonObject[]): Promise<void> {
+    if (this.closed || !this.endpoint) return;
+    let response: Response;
+    try {
+      response = await fetch(this.endpoint, {
+        method: 'POST',
+        headers: { ...this.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        signal: this.stream.signal,
+      });
+    } catch (error) {
+      if (this.closed) return;
+      throw unreachable(this.endpoint, error);
+    }
+    const body = await readCapped(response, 64 * 1024, () => {}).catch(() => '');
+    if (!response.ok) throw new HttpStatusError(response.status, excerpt(body));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stream.abort();
+  }
+}
