@@ -1,0 +1,120 @@
+/**
+ * What each server framework sends for what a tool handler returns. The scanner checks the
+ * CallToolResult the client will receive, so a framework that wraps a bare string into a text block
+ * is not flagged for it, and one that passes the return value through is.
+ */
+
+import { isOpaque, Opaque } from '../core/opaque.js';
+import { kindOf, markOpen, modelName, TypedOpaque } from './values.js';
+
+export type Framework =
+  /** TypeScript SDK v1/v2 `McpServer.tool/registerTool` and low-level `setRequestHandler`: no wrapping. */
+  | 'mcp-sdk'
+  /** FastMCP for TypeScript (`addTool({ execute })`). */
+  | 'fastmcp-ts'
+  /** Python SDK FastMCP (`@mcp.tool()`), and the standalone `fastmcp` package. */
+  | 'fastmcp-python'
+  /** Python SDK low-level `Server` (`@server.call_tool()`). */
+  | 'mcp-python-lowlevel'
+  /** Hand-rolled JSON-RPC: the value is sent as built. */
+  | 'gateway';
+
+export const FRAMEWORK_NAMES: Record<Framework, string> = {
+  'mcp-sdk': 'MCP TypeScript SDK',
+  'fastmcp-ts': 'FastMCP (TypeScript)',
+  'fastmcp-python': 'FastMCP (Python)',
+  'mcp-python-lowlevel': 'MCP Python SDK low-level server',
+  gateway: 'hand-rolled JSON-RPC',
+};
+
+export interface WrapOptions {
+  /** Python: the function's return annotation is `dict[str, …]`, so FastMCP also sends it as structuredContent. */
+  readonly structuredDict?: boolean;
+}
+
+/** Python SDK models that are content blocks (`isinstance(x, ContentBlock)`). */
+const BLOCK_MODELS = new Set([
+  'TextContent',
+  'ImageContent',
+  'AudioContent',
+  'EmbeddedResource',
+  'ResourceLink',
+]);
+
+function text(source: string): unknown {
+  return { type: 'text', text: new TypedOpaque(source, 'string') };
+}
+
+function sourceOf(value: unknown): string {
+  return isOpaque(value) ? value.source : (JSON.stringify(value) ?? String(value));
+}
+
+/** The CallToolResult a client receives when the handler returns `value`. */
+export function asCallToolResult(framework: Framework, value: unknown, options: WrapOptions = {}): unknown {
+  switch (framework) {
+    case 'mcp-sdk':
+    case 'gateway':
+      return value;
+    case 'fastmcp-ts':
+      return fastmcpTs(value);
+    case 'fastmcp-python':
+      return fastmcpPython(value, options);
+    case 'mcp-python-lowlevel':
+      return lowlevelPython(value);
+  }
+}
+
+/** FastMCP TS `tool.execute` dispatch: nullish → no content, string → text, `{type}` → one block, else as is. */
+function fastmcpTs(value: unknown): unknown {
+  const kind = kindOf(value);
+  if (kind === 'null' || kind === 'undefined') return { content: [] };
+  if (kind === 'string') return { content: [text(sourceOf(value))] };
+  if (kind === 'object' && !isOpaque(value) && Object.hasOwn(value as object, 'type'))
+    return { content: [value] };
+  return value;
+}
+
+/**
+ * Python SDK FastMCP `_convert_to_content`: None → [], a ContentBlock model → [it], `Image` → an image
+ * block, lists and tuples flattened item by item, anything else serialized to a text block. With a
+ * `dict[str, …]` return annotation the dict is also sent as structuredContent.
+ */
+function fastmcpPython(value: unknown, options: WrapOptions): unknown {
+  const model = modelName(value);
+  if (model === 'CallToolResult') return value;
+  const result: Record<string, unknown> = { content: fastmcpPythonContent(value) };
+  if (options.structuredDict && kindOf(value) === 'object' && model === undefined)
+    result.structuredContent = value;
+  return result;
+}
+
+function fastmcpPythonContent(value: unknown): unknown[] {
+  const model = modelName(value);
+  if (value === null || value === undefined) return [];
+  if (model && BLOCK_MODELS.has(model)) return [value];
+  if (model === 'Image' || model === 'Audio') return [new Opaque(`${model}(…) converted by FastMCP`)];
+  if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item));
+  if (value instanceof TypedOpaque && value.kind === 'array') return markOpen([]);
+  return [text(sourceOf(value))];
+}
+
+/**
+ * Python SDK low-level `call_tool` decorator: a CallToolResult passes through, a 2-tuple is
+ * (content, structured), a dict is structured content mirrored as JSON text, any other iterable is the
+ * content list. A `str` is iterable too, but its characters are not content blocks: the call fails.
+ */
+function lowlevelPython(value: unknown): unknown {
+  const model = modelName(value);
+  if (model === 'CallToolResult' || isOpaque(value)) {
+    if (value instanceof TypedOpaque && value.kind === 'array') return { content: value };
+    return value;
+  }
+  if (model === 'tuple' && Array.isArray(value) && value.length === 2) {
+    return { content: value[0], structuredContent: value[1] };
+  }
+  if (kindOf(value) === 'object' && model === undefined) {
+    return { content: [text('json.dumps(result)')], structuredContent: value };
+  }
+  if (Array.isArray(value)) return { content: value };
+  return value;
+}
