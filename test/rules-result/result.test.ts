@@ -1,0 +1,395 @@
+import { describe, expect, it } from 'vitest';
+import { runToolResult } from '../../src/validate/engine.js';
+import { hits, repairAll, repairOnce, run } from './helpers.js';
+
+const v25 = { version: '2025-06-18' } as const;
+const text = (t: string) => ({ type: 'text', text: t });
+
+describe('result-not-object', () => {
+  it('reports non-object results', () => {
+    for (const value of ['done', [text('x')], null, 3]) {
+      expect(hits('result-not-object', 'result', value, v25)).toEqual([['default', '']]);
+    }
+  });
+
+  it('wraps a result inside a message, adding resultType in 2026-07-28', () => {
+    const request = { method: 'tools/call', params: { name: 't' } };
+    const r = repairOnce(
+      'result-not-object',
+      'message',
+      { jsonrpc: '2.0', id: 1, result: 'done' },
+      { request },
+    );
+    expect(r.doc).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [text('done')], resultType: 'complete' },
+    });
+    const blocks = repairOnce(
+      'result-not-object',
+      'message',
+      { jsonrpc: '2.0', id: 1, result: [text('a')] },
+      {
+        ...v25,
+        request,
+      },
+    );
+    expect(blocks.doc).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [text('a')] } });
+  });
+
+  it('cannot replace a bare document in place', () => {
+    expect(repairOnce('result-not-object', 'result', 'done', v25).outcome).toBeUndefined();
+  });
+});
+
+describe('result-content-missing', () => {
+  const rule = 'result-content-missing';
+  it('reports a missing content array', () => {
+    expect(hits(rule, 'result', { isError: false }, v25)).toEqual([['default', '/content']]);
+  });
+
+  it('ignores input_required results, task results and legacy envelopes', () => {
+    expect(hits(rule, 'result', { resultType: 'input_required', requestState: 'x' })).toEqual([]);
+    expect(hits(rule, 'result', { task: { taskId: 't1' } }, { version: '2025-11-25' })).toEqual([]);
+    expect(hits(rule, 'result', { toolResult: 'x' }, v25)).toEqual([]);
+  });
+
+  it('derives content from structuredContent, from payload members, or leaves it empty', () => {
+    expect(repairOnce(rule, 'result', { structuredContent: { a: 1 } }, v25).doc).toEqual({
+      structuredContent: { a: 1 },
+      content: [text('{"a":1}')],
+    });
+    expect(repairOnce(rule, 'result', { temperature: 22, _meta: {} }, v25).doc).toEqual({
+      temperature: 22,
+      _meta: {},
+      content: [text('{"temperature":22}')],
+    });
+    const empty = repairOnce(rule, 'result', { isError: false }, v25);
+    expect(empty.doc).toEqual({ isError: false, content: [] });
+    expect(empty.after).toEqual([]);
+  });
+});
+
+describe('result-content-not-array', () => {
+  const rule = 'result-content-not-array';
+  it('has a specific message for strings', () => {
+    expect(hits(rule, 'result', { content: 'hello' }, v25)).toEqual([['string', '/content']]);
+    expect(hits(rule, 'result', { content: { type: 'text', text: 'x' } }, v25)).toEqual([
+      ['default', '/content'],
+    ]);
+    expect(hits(rule, 'result', { content: null }, v25)).toEqual([['default', '/content']]);
+  });
+
+  it('repairs each shape into an array', () => {
+    expect(repairOnce(rule, 'result', { content: 'hello' }, v25).doc).toEqual({ content: [text('hello')] });
+    expect(repairOnce(rule, 'result', { content: text('x') }, v25).doc).toEqual({ content: [text('x')] });
+    expect(repairOnce(rule, 'result', { content: null }, v25).doc).toEqual({ content: [] });
+    expect(repairOnce(rule, 'result', { content: 42 }, v25).doc).toEqual({ content: [text('42')] });
+  });
+});
+
+describe('result-legacy-tool-result', () => {
+  const rule = 'result-legacy-tool-result';
+  it('reports toolResult without content only', () => {
+    expect(hits(rule, 'result', { toolResult: 'x' }, v25)).toEqual([['default', '/toolResult']]);
+    expect(hits(rule, 'result', { toolResult: 'x', content: [] }, v25)).toEqual([]);
+  });
+
+  it('repairs to content, plus structuredContent where the version has it', () => {
+    expect(repairOnce(rule, 'result', { toolResult: 'hi' }, v25).doc).toEqual({ content: [text('hi')] });
+    expect(repairOnce(rule, 'result', { toolResult: { a: 1 } }, v25).doc).toEqual({
+      content: [text('{"a":1}')],
+      structuredContent: { a: 1 },
+    });
+    expect(repairOnce(rule, 'result', { toolResult: { a: 1 } }, { version: '2025-03-26' }).doc).toEqual({
+      content: [text('{"a":1}')],
+    });
+    expect(repairOnce(rule, 'result', { toolResult: [1] }, v25).doc).toEqual({ content: [text('[1]')] });
+    expect(repairOnce(rule, 'result', { toolResult: [1], resultType: 'complete' }).doc).toEqual({
+      content: [text('[1]')],
+      structuredContent: [1],
+      resultType: 'complete',
+    });
+  });
+});
+
+describe('result-is-error-not-boolean', () => {
+  const rule = 'result-is-error-not-boolean';
+  it('reports strings, numbers and null', () => {
+    for (const isError of ['true', 1, null]) {
+      expect(hits(rule, 'result', { content: [], isError }, v25)).toEqual([['default', '/isError']]);
+    }
+  });
+
+  it('repairs boolean spellings and gives up on others', () => {
+    expect(repairOnce(rule, 'result', { content: [], isError: ' TRUE ' }, v25).doc).toEqual({
+      content: [],
+      isError: true,
+    });
+    expect(repairOnce(rule, 'result', { content: [], isError: 0 }, v25).doc).toEqual({
+      content: [],
+      isError: false,
+    });
+    expect(repairOnce(rule, 'result', { content: [], isError: null }, v25).doc).toEqual({ content: [] });
+    expect(repairOnce(rule, 'result', { content: [], isError: 'maybe' }, v25).outcome).toBeUndefined();
+  });
+});
+
+describe('result-type-invalid', () => {
+  const rule = 'result-type-invalid';
+  it('requires a recognized resultType in 2026-07-28 only', () => {
+    expect(hits(rule, 'result', { content: [] })).toEqual([['default', '/resultType']]);
+    expect(hits(rule, 'result', { content: [], resultType: 1 })).toEqual([['notString', '/resultType']]);
+    expect(hits(rule, 'result', { content: [], resultType: 'success' })).toEqual([
+      ['unknown', '/resultType'],
+    ]);
+    expect(hits(rule, 'result', { content: [], resultType: 'task' })).toEqual([]);
+    expect(hits(rule, 'result', { content: [] }, { version: '2025-11-25' })).toEqual([]);
+  });
+
+  it('sets "complete" on CallToolResults only', () => {
+    expect(repairOnce(rule, 'result', { content: [], resultType: 'success' }).doc).toEqual({
+      content: [],
+      resultType: 'complete',
+    });
+    expect(repairOnce(rule, 'result', { requestState: 'x' }).outcome).toBeUndefined();
+  });
+});
+
+describe('result-meta-not-object', () => {
+  it('reports and removes a non-object _meta', () => {
+    expect(hits('result-meta-not-object', 'result', { content: [], _meta: [] }, v25)).toEqual([
+      ['default', '/_meta'],
+    ]);
+    const r = repairOnce('result-meta-not-object', 'result', { content: [], _meta: 'x' }, v25);
+    expect(r.doc).toEqual({ content: [] });
+    expect(r.outcome?.lossy).toBe(true);
+  });
+});
+
+describe('structuredContent and versions', () => {
+  it('structured-content-not-object: every version before 2026-07-28, with a mirror kept in step', () => {
+    const result = { content: [text('[1, 2]')], structuredContent: [1, 2] };
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const) {
+      expect(hits('structured-content-not-object', 'result', result, { version })).toEqual([
+        ['default', '/structuredContent'],
+      ]);
+    }
+    const r = repairOnce('structured-content-not-object', 'result', result, v25);
+    expect(r.doc).toEqual({ content: [text('{"result":[1,2]}')], structuredContent: { result: [1, 2] } });
+    expect(run('result', r.doc, v25).filter((f) => f.rule.startsWith('structured-content'))).toEqual([]);
+  });
+
+  it('structured-content-not-object-old-clients: a warning in 2026-07-28', () => {
+    const result = { resultType: 'complete', content: [text('null')], structuredContent: null };
+    const findings = run('result', result).filter((f) => f.rule.startsWith('structured-content-not-object'));
+    expect(findings.map((f) => [f.rule, f.severity])).toEqual([
+      ['structured-content-not-object-old-clients', 'warning'],
+    ]);
+  });
+
+  it('structured-content-unsupported-version: only unmirrored data, only before 2025-06-18', () => {
+    const rule = 'structured-content-unsupported-version';
+    const bare = { content: [], structuredContent: { a: 1 } };
+    expect(hits(rule, 'result', bare, { version: '2025-03-26' })).toEqual([
+      ['default', '/structuredContent'],
+    ]);
+    expect(hits(rule, 'result', bare, v25)).toEqual([]);
+    expect(hits(rule, 'result', { ...bare, content: [text('{"a": 1}')] }, { version: '2024-11-05' })).toEqual(
+      [],
+    );
+    expect(repairOnce(rule, 'result', bare, { version: '2025-03-26' }).doc).toEqual({
+      content: [text('{"a":1}')],
+      structuredContent: { a: 1 },
+    });
+  });
+});
+
+describe('text mirror rules', () => {
+  const missing = 'structured-content-text-mirror-missing';
+  const mismatch = 'structured-content-text-mismatch';
+
+  it('accepts any JSON formatting and a string shown as itself', () => {
+    const pretty = { content: [text('{\n  "b": [1],\n  "a": 1\n}')], structuredContent: { a: 1, b: [1] } };
+    expect(hits(missing, 'result', pretty, v25)).toEqual([]);
+    expect(hits(mismatch, 'result', pretty, v25)).toEqual([]);
+    const str = { resultType: 'complete', content: [text('hello')], structuredContent: 'hello' };
+    expect(hits(missing, 'result', str)).toEqual([]);
+  });
+
+  it('reports a missing mirror, distinguishing empty content from prose', () => {
+    expect(hits(missing, 'result', { content: [], structuredContent: { a: 1 } }, v25)).toEqual([
+      ['default', '/content'],
+    ]);
+    expect(
+      hits(missing, 'result', { content: [text('One item')], structuredContent: { a: 1 } }, v25),
+    ).toEqual([['prose', '/content']]);
+    const r = repairOnce(
+      missing,
+      'result',
+      { content: [text('One item')], structuredContent: { a: 1 } },
+      v25,
+    );
+    expect(r.doc).toEqual({ content: [text('One item'), text('{"a":1}')], structuredContent: { a: 1 } });
+  });
+
+  it('reports JSON text that disagrees, and only that', () => {
+    const result = { content: [text('hi'), text('{"a":2}')], structuredContent: { a: 1 } };
+    expect(hits(mismatch, 'result', result, v25)).toEqual([['default', '/content/1/text']]);
+    expect(hits(missing, 'result', result, v25)).toEqual([]);
+  });
+
+  it('skips the mismatch check on partial documents from static analysis', () => {
+    const result = { content: [text('{"a":2}')], structuredContent: { a: 1 } };
+    expect(runToolResult(result, { version: '2025-06-18' }).some((f) => f.rule === mismatch)).toBe(true);
+    expect(
+      runToolResult(result, { version: '2025-06-18', partial: true }).some((f) => f.rule === mismatch),
+    ).toBe(false);
+  });
+});
+
+describe('result-error-without-is-error', () => {
+  const rule = 'result-error-without-is-error';
+  it('finds error payloads in structuredContent, as a member, and as the only text', () => {
+    expect(hits(rule, 'result', { content: [text('{}')], structuredContent: { error: 'x' } }, v25)).toEqual([
+      ['structured', '/structuredContent/error'],
+    ]);
+    expect(hits(rule, 'result', { content: [], error: { message: 'x' } }, v25)).toEqual([
+      ['member', '/error'],
+    ]);
+    expect(hits(rule, 'result', { content: [text('{"error":"nope"}')] }, v25)).toEqual([
+      ['text', '/content/0/text'],
+    ]);
+  });
+
+  it('ignores empty errors, errors among other output, and results with isError', () => {
+    expect(hits(rule, 'result', { content: [text('{"error":null}')] }, v25)).toEqual([]);
+    expect(hits(rule, 'result', { content: [text('{"error":"x"}'), text('more')] }, v25)).toEqual([]);
+    expect(hits(rule, 'result', { content: [text('{"error":"x"}')], isError: true }, v25)).toEqual([]);
+  });
+
+  it('sets isError and adds readable text when there is none', () => {
+    const r = repairOnce(
+      rule,
+      'result',
+      { content: [], structuredContent: { error: { message: 'no city' } } },
+      v25,
+    );
+    expect(r.doc).toEqual({
+      content: [text('no city')],
+      structuredContent: { error: { message: 'no city' } },
+      isError: true,
+    });
+    expect(repairOnce(rule, 'result', { content: [text('{"error":"x"}')] }, v25).doc).toEqual({
+      content: [text('{"error":"x"}')],
+      isError: true,
+    });
+  });
+});
+
+describe('result-media-with-structured-content', () => {
+  it('reports each image or audio block next to structuredContent', () => {
+    const result = {
+      content: [
+        text('{}'),
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+      ],
+      structuredContent: {},
+    };
+    expect(hits('result-media-with-structured-content', 'result', result, v25)).toEqual([
+      ['default', '/content/1'],
+      ['default', '/content/2'],
+    ]);
+  });
+});
+
+describe('result-over-client-limits', () => {
+  const rule = 'result-over-client-limits';
+  it('estimates tokens at 4 characters per token', () => {
+    expect(hits(rule, 'result', { content: [text('x'.repeat(99_000))] }, v25)).toEqual([]);
+    expect(hits(rule, 'result', { content: [text('x'.repeat(101_000))] }, v25)).toEqual([['tokens', '']]);
+  });
+
+  it('reports results over 1 MiB, counting multi-byte characters exactly', () => {
+    const ascii = { content: [text('x'.repeat(1_048_600))] };
+    expect(hits(rule, 'result', ascii, v25).map(([id]) => id)).toEqual(['default', 'tokens']);
+    // 400k three-byte characters: 1.2 MB of UTF-8 in 400k UTF-16 units.
+    const wide = { content: [text('€'.repeat(400_000))] };
+    expect(hits(rule, 'result', wide, v25).map(([id]) => id)).toContain('default');
+  });
+
+  it('reports images over 5 MB decoded', () => {
+    const image = { type: 'image', data: 'A'.repeat(7_200_000), mimeType: 'image/png' };
+    expect(hits(rule, 'result', { content: [image] }, v25)).toContainEqual(['image', '/content/0/data']);
+  });
+});
+
+describe('outputSchema conformance', () => {
+  const tool = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const mismatch = 'structured-content-schema-mismatch';
+  const missing = 'structured-content-missing-for-output-schema';
+
+  it('reports each schema error with the instance pointer and schema path', () => {
+    const findings = run(
+      'result',
+      { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' } },
+      { ...v25, tool },
+    );
+    const f = findings.find((x) => x.rule === mismatch);
+    expect(f?.pointer).toBe('/structuredContent/t');
+    expect(f?.message).toContain('#/properties/t/type');
+  });
+
+  it('notes that SDK v1 validates error results too, and repairs those by moving the data to text', () => {
+    const result = { content: [], structuredContent: { reason: 'down' }, isError: true };
+    expect(hits(mismatch, 'result', result, { ...v25, tool })).toEqual([['onError', '/structuredContent']]);
+    const r = repairOnce(mismatch, 'result', result, { ...v25, tool });
+    expect(r.doc).toEqual({ content: [text('{"reason":"down"}')], isError: true });
+    expect(r.after).toEqual([]);
+    expect(
+      repairOnce(mismatch, 'result', { content: [], structuredContent: {} }, { ...v25, tool }).outcome,
+    ).toBeUndefined();
+  });
+
+  it('uses the dialect the schema declares', () => {
+    const draft7 = {
+      ...tool,
+      outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', prefixItems: 1 },
+    };
+    // prefixItems is not a draft-07 keyword, so a draft-07 schema ignores it and compiles.
+    expect(
+      hits(mismatch, 'result', { content: [text('{}')], structuredContent: {} }, { tool: draft7 }),
+    ).toEqual([]);
+  });
+
+  it('requires structuredContent on successful results only', () => {
+    expect(hits(missing, 'result', { content: [text('22')] }, { ...v25, tool })).toEqual([
+      ['default', '/structuredContent'],
+    ]);
+    expect(hits(missing, 'result', { content: [text('down')], isError: true }, { ...v25, tool })).toEqual([]);
+    expect(hits(missing, 'result', { resultType: 'input_required' }, { tool })).toEqual([]);
+  });
+
+  it('recovers structuredContent from matching JSON text only', () => {
+    const r = repairOnce(missing, 'result', { content: [text('{"t": 22}')] }, { ...v25, tool });
+    expect(r.doc).toEqual({ content: [text('{"t": 22}')], structuredContent: { t: 22 } });
+    expect(
+      repairOnce(missing, 'result', { content: [text('{"t":"x"}')] }, { ...v25, tool }).outcome,
+    ).toBeUndefined();
+  });
+
+  it('repairAll converges on a result with several repairable findings', () => {
+    const r = repairAll(
+      'structured-content-text-mirror-missing',
+      'result',
+      { content: [], structuredContent: { t: 1 } },
+      v25,
+    );
+    expect(r.after).toEqual([]);
+  });
+});

@@ -1,0 +1,276 @@
+import { describe, expect, it } from 'vitest';
+import { hits, repairOnce } from './helpers.js';
+
+const v25 = { version: '2025-06-18' } as const;
+const v26 = { version: '2026-07-28' } as const;
+const list26 = (tools: unknown[]) => ({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', tools });
+const tool = (extra: Record<string, unknown> = {}) => ({
+  name: 't',
+  inputSchema: { type: 'object' },
+  ...extra,
+});
+
+describe('tools-list-not-array', () => {
+  const rule = 'tools-list-not-array';
+  it('reports a non-object list, a missing and a non-array tools', () => {
+    expect(hits(rule, 'tools-list', [], v25)).toEqual([['notObject', '']]);
+    expect(hits(rule, 'tools-list', {}, v25)).toEqual([['default', '/tools']]);
+    expect(hits(rule, 'tools-list', { tools: 'x' }, v25)).toEqual([['notArray', '/tools']]);
+  });
+
+  it('repairs missing tools and a single tool object', () => {
+    expect(repairOnce(rule, 'tools-list', {}, v25).doc).toEqual({ tools: [] });
+    expect(repairOnce(rule, 'tools-list', { tools: tool() }, v25).doc).toEqual({ tools: [tool()] });
+    expect(repairOnce(rule, 'tools-list', { tools: 'x' }, v25).outcome).toBeUndefined();
+  });
+});
+
+describe('tools-list-cacheable-result', () => {
+  const rule = 'tools-list-cacheable-result';
+  it('requires resultType, ttlMs and cacheScope in 2026-07-28', () => {
+    expect(hits(rule, 'tools-list', { tools: [] }, v26)).toEqual([
+      ['default', '/resultType'],
+      ['default', '/ttlMs'],
+      ['default', '/cacheScope'],
+    ]);
+    expect(hits(rule, 'tools-list', { tools: [] }, v25)).toEqual([]);
+  });
+
+  it('checks their values', () => {
+    const bad = { tools: [], resultType: 'done', ttlMs: -1, cacheScope: 'shared' };
+    expect(hits(rule, 'tools-list', bad, v26)).toEqual([
+      ['ttlMs', '/ttlMs'],
+      ['cacheScope', '/cacheScope'],
+      ['resultType', '/resultType'],
+    ]);
+    expect(hits(rule, 'tools-list', { ...list26([]), ttlMs: 1.5 }, v26)).toEqual([['ttlMs', '/ttlMs']]);
+  });
+
+  it('repairs with the conservative values', () => {
+    let doc: unknown = { tools: [] };
+    for (let i = 0; i < 3; i++) doc = repairOnce(rule, 'tools-list', doc, v26).doc;
+    expect(doc).toEqual({ tools: [], resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+  });
+});
+
+describe('tool-name rules', () => {
+  it('tool-name-duplicate points at the later duplicates', () => {
+    const list = { tools: [tool({ name: 'a' }), tool({ name: 'b' }), tool({ name: 'a' })] };
+    expect(hits('tool-name-duplicate', 'tools-list', list, v25)).toEqual([['default', '/tools/2/name']]);
+  });
+
+  it('tool-name-missing reports missing and non-string names', () => {
+    expect(
+      hits('tool-name-missing', 'tools-list', { tools: [{ inputSchema: { type: 'object' } }] }, v25),
+    ).toEqual([['default', '/tools/0/name']]);
+    expect(hits('tool-name-missing', 'tools-list', { tools: [tool({ name: 7 })] }, v25)).toEqual([
+      ['notString', '/tools/0/name'],
+    ]);
+  });
+
+  it('tool-name-format applies the SEP-986 SHOULDs from 2025-11-25', () => {
+    const rule = 'tool-name-format';
+    const v = { version: '2025-11-25' } as const;
+    expect(hits(rule, 'tools-list', { tools: [tool({ name: 'a b,c' })] }, v)).toEqual([
+      ['default', '/tools/0/name'],
+    ]);
+    expect(hits(rule, 'tools-list', { tools: [tool({ name: '' })] }, v)).toEqual([
+      ['empty', '/tools/0/name'],
+    ]);
+    expect(hits(rule, 'tools-list', { tools: [tool({ name: 'x'.repeat(129) })] }, v)).toEqual([
+      ['tooLong', '/tools/0/name'],
+    ]);
+    expect(hits(rule, 'tools-list', { tools: [tool({ name: 'ns.get-item_2' })] }, v)).toEqual([]);
+    expect(hits(rule, 'tools-list', { tools: [tool({ name: 'a b' })] }, v25)).toEqual([]);
+  });
+
+  it('tool-not-object removes the item, lossily', () => {
+    const r = repairOnce('tool-not-object', 'tools-list', { tools: ['x', tool()] }, v25);
+    expect(r.doc).toEqual({ tools: [tool()] });
+    expect(r.outcome?.lossy).toBe(true);
+  });
+});
+
+describe('tool-input-schema-invalid', () => {
+  const rule = 'tool-input-schema-invalid';
+  const at = (inputSchema: unknown) => ({ tools: [{ name: 't', inputSchema }] });
+  it('reports each root problem', () => {
+    expect(hits(rule, 'tools-list', { tools: [{ name: 't' }] }, v25)).toEqual([
+      ['default', '/tools/0/inputSchema'],
+    ]);
+    expect(hits(rule, 'tools-list', at(null), v25)).toEqual([['notObject', '/tools/0/inputSchema']]);
+    expect(hits(rule, 'tools-list', at({ properties: {} }), v25)).toEqual([
+      ['typeMissing', '/tools/0/inputSchema/type'],
+    ]);
+    expect(hits(rule, 'tools-list', at({ type: 'array' }), v25)).toEqual([
+      ['type', '/tools/0/inputSchema/type'],
+    ]);
+    expect(hits(rule, 'tools-list', at({ type: 'object', properties: [] }), v25)).toEqual([
+      ['properties', '/tools/0/inputSchema/properties'],
+    ]);
+    expect(hits(rule, 'tools-list', at({ type: 'object', properties: { a: true } }), v25)).toEqual([
+      ['property', '/tools/0/inputSchema/properties/a'],
+    ]);
+    expect(hits(rule, 'tools-list', at({ type: 'object', required: 'a' }), v25)).toEqual([
+      ['required', '/tools/0/inputSchema/required'],
+    ]);
+  });
+
+  it('accepts boolean subschemas in 2026-07-28', () => {
+    expect(
+      hits(
+        rule,
+        'tools-list',
+        list26([{ name: 't', inputSchema: { type: 'object', properties: { a: true } } }]),
+        v26,
+      ),
+    ).toEqual([]);
+  });
+
+  it('repairs a missing schema and a missing root type', () => {
+    expect(repairOnce(rule, 'tools-list', { tools: [{ name: 't' }] }, v25).doc).toEqual({ tools: [tool()] });
+    expect(repairOnce(rule, 'tools-list', at({ properties: { a: { type: 'string' } } }), v25).doc).toEqual(
+      at({ type: 'object', properties: { a: { type: 'string' } } }),
+    );
+    expect(repairOnce(rule, 'tools-list', at({ type: 'array' }), v25).outcome).toBeUndefined();
+  });
+});
+
+describe('outputSchema root rules', () => {
+  const rule = 'tool-output-schema-not-object';
+  const at = (outputSchema: unknown) => ({ tools: [tool({ outputSchema })] });
+  it('is an error before 2026-07-28 and a warning in it', () => {
+    expect(hits(rule, 'tools-list', at({ type: 'array' }), v25)).toEqual([
+      ['type', '/tools/0/outputSchema/type'],
+    ]);
+    expect(hits(rule, 'tools-list', at('x'), v25)).toEqual([['default', '/tools/0/outputSchema']]);
+    expect(hits(rule, 'tools-list', list26([tool({ outputSchema: { type: 'array' } })]), v26)).toEqual([]);
+    expect(
+      hits(
+        'tool-output-schema-not-object-old-clients',
+        'tools-list',
+        list26([tool({ outputSchema: { type: 'array' } })]),
+        v26,
+      ),
+    ).toEqual([['default', '/tools/0/outputSchema/type']]);
+  });
+
+  it('wraps a non-object schema, keeping $defs at the root', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'array',
+      items: { $ref: '#/$defs/u' },
+      $defs: { u: { type: 'string' } },
+    };
+    const r = repairOnce(rule, 'tools-list', at(schema), { version: '2025-11-25' });
+    expect(r.doc).toEqual(
+      at({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { result: { type: 'array', items: { $ref: '#/$defs/u' } } },
+        required: ['result'],
+        $defs: { u: { type: 'string' } },
+      }),
+    );
+    expect(r.after).toEqual([]);
+    expect(repairOnce(rule, 'tools-list', at({ properties: { a: {} } }), v25).doc).toEqual(
+      at({ type: 'object', properties: { a: {} } }),
+    );
+    expect(repairOnce(rule, 'tools-list', at(true), v25).outcome?.lossy).toBe(true);
+  });
+});
+
+describe('schema compilation and references', () => {
+  it('tool-schema-not-compilable reports invalid schemas and unknown dialects', () => {
+    const rule = 'tool-schema-not-compilable';
+    expect(hits(rule, 'tools-list', { tools: [tool({ inputSchema: { type: 'objekt' } })] }, v25)).toEqual([
+      ['default', '/tools/0/inputSchema'],
+    ]);
+    const draft4 = { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: draft4 })] }, v25)).toEqual([
+      ['dialect', '/tools/0/outputSchema/$schema'],
+    ]);
+    const dangling = { type: 'object', properties: { a: { $ref: '#/$defs/nope' } } };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: dangling })] }, v25)).toEqual([
+      ['default', '/tools/0/outputSchema'],
+    ]);
+    expect(hits(rule, 'tools-list', list26([tool({ outputSchema: 5 })]), v26)).toEqual([
+      ['notObject', '/tools/0/outputSchema'],
+    ]);
+  });
+
+  it('tool-schema-remote-ref finds references to other documents, never fetching them', () => {
+    const rule = 'tool-schema-remote-ref';
+    const remote = { type: 'object', properties: { u: { $ref: 'https://example.com/u.json#/x' } } };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: remote })] }, v25)).toEqual([
+      ['default', '/tools/0/outputSchema/properties/u/$ref'],
+    ]);
+    // inputSchema references are checked from 2026-07-28 on.
+    expect(hits(rule, 'tools-list', { tools: [tool({ inputSchema: remote })] }, v25)).toEqual([]);
+    expect(hits(rule, 'tools-list', list26([tool({ inputSchema: remote })]), v26)).toEqual([
+      ['default', '/tools/0/inputSchema/properties/u/$ref'],
+    ]);
+    const embedded = {
+      $id: 'https://example.com/root',
+      type: 'object',
+      $defs: { u: { $id: 'https://example.com/u.json' } },
+      properties: { u: { $ref: 'https://example.com/u.json' } },
+    };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: embedded })] }, v25)).toEqual([]);
+    const data = { type: 'object', const: { $ref: 'https://example.com/x' } };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: data })] }, v25)).toEqual([]);
+    expect(
+      hits('tool-schema-not-compilable', 'tools-list', { tools: [tool({ outputSchema: remote })] }, v25),
+    ).toEqual([]);
+  });
+
+  it('tool-output-schema-ignored-keywords flags keywords SDK v1 ignores, for 2020-12 schemas only', () => {
+    const rule = 'tool-output-schema-ignored-keywords';
+    const schema = {
+      type: 'object',
+      unevaluatedProperties: false,
+      properties: { prefixItems: { type: 'string' } },
+    };
+    expect(
+      hits(rule, 'tools-list', { tools: [tool({ outputSchema: schema })] }, { version: '2025-11-25' }),
+    ).toEqual([['default', '/tools/0/outputSchema/unevaluatedProperties']]);
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: schema })] }, v25)).toEqual([]);
+  });
+});
+
+describe('tool-annotations-invalid and tool-field-invalid', () => {
+  it('reports and repairs annotation hints and title', () => {
+    const rule = 'tool-annotations-invalid';
+    const at = (annotations: unknown) => ({ tools: [tool({ annotations })] });
+    expect(hits(rule, 'tools-list', at('ro'), v25)).toEqual([['notObject', '/tools/0/annotations']]);
+    expect(hits(rule, 'tools-list', at({ readOnlyHint: 'true', openWorldHint: 1, title: 3 }), v25)).toEqual([
+      ['default', '/tools/0/annotations/readOnlyHint'],
+      ['default', '/tools/0/annotations/openWorldHint'],
+      ['title', '/tools/0/annotations/title'],
+    ]);
+    expect(repairOnce(rule, 'tools-list', at({ readOnlyHint: 'True' }), v25).doc).toEqual(
+      at({ readOnlyHint: true }),
+    );
+    const dropped = repairOnce(rule, 'tools-list', at({ destructiveHint: 'maybe' }), v25);
+    expect(dropped.doc).toEqual(at({}));
+    expect(dropped.outcome?.lossy).toBe(true);
+    expect(repairOnce(rule, 'tools-list', at({ title: 3 }), v25).doc).toEqual(at({ title: '3' }));
+  });
+
+  it('reports and repairs mistyped tool fields', () => {
+    const rule = 'tool-field-invalid';
+    expect(
+      hits(rule, 'tools-list', { tools: [tool({ description: null, icons: 'x', _meta: [] })] }, v25),
+    ).toEqual([
+      ['default', '/tools/0/description'],
+      ['default', '/tools/0/_meta'],
+      ['default', '/tools/0/icons'],
+    ]);
+    expect(repairOnce(rule, 'tools-list', { tools: [tool({ title: 5 })] }, v25).doc).toEqual({
+      tools: [tool({ title: '5' })],
+    });
+    expect(repairOnce(rule, 'tools-list', { tools: [tool({ description: null })] }, v25).doc).toEqual({
+      tools: [tool()],
+    });
+  });
+});
