@@ -49,12 +49,17 @@ function readPackage(): PackageJson {
  * SARIF requires an absolute `helpUri`. A GitHub repository gives `…/blob/HEAD/docs/rules/`; without
  * one the installed package's own docs directory is used (a file: URI), which local viewers open.
  */
-function defaultDocsBase(pkg: PackageJson): string {
+export function defaultDocsBase(pkg: PackageJson = readPackage()): string {
   const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
   const github = repo?.match(/github\.com[/:]([^/]+\/[^/.]+)/);
   if (github) return `https://github.com/${github[1]}/blob/HEAD/`;
   if (pkg.homepage) return pkg.homepage.endsWith('/') ? pkg.homepage : `${pkg.homepage}/`;
   return new URL('./', packageJsonUrl).href;
+}
+
+/** Absolute link to a rule's doc, as SARIF `helpUri` and ESLint `docs.url`. */
+export function ruleDocsUrl(ruleId: string, docsBase: string = defaultDocsBase()): string {
+  return new URL(`docs/rules/${ruleId}.md`, docsBase).href;
 }
 
 function helpText(rule: Rule): string {
@@ -80,7 +85,7 @@ function descriptor(rule: Rule, docsBase: string): Sarif.ReportingDescriptor {
       // The generated rule doc minus its "generated" comment: rationale, clients, fix, examples.
       markdown: renderRuleDoc(rule).replace(/^<!--.*?-->\n/, ''),
     },
-    helpUri: new URL(docPath, docsBase).href,
+    helpUri: ruleDocsUrl(rule.id, docsBase),
     defaultConfiguration: { level: LEVEL[rule.severity] },
     properties: {
       docs: docPath,

@@ -14,6 +14,13 @@ import { type EngineFinding, runMessage, runToolResult } from '../validate/engin
 import { asCallToolResult, type Framework, type WrapOptions } from './frameworks.js';
 import { markOpen, TypedOpaque, type ValuePositions } from './values.js';
 
+/**
+ * Static code serves every client, so the default is the newest version clients negotiate today
+ * (2025-11-25): structuredContent must still be an object there, and results need no `resultType`,
+ * which 2026-07-28 SDKs add themselves.
+ */
+export const SCAN_DEFAULT_PROTOCOL: ProtocolVersion = '2025-11-25';
+
 /** One value a return statement may produce (a conditional or a helper can give several). */
 export interface Outcome<P> {
   readonly value: unknown;

@@ -9,18 +9,13 @@ import type { Finding } from '../core/finding.js';
 import { buildReport } from '../report/build.js';
 import type { Report } from '../report/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
-import { analyzeExtracted, type Extracted, type StaticAnalysis } from './analyze.js';
+import { analyzeExtracted, type Extracted, SCAN_DEFAULT_PROTOCOL, type StaticAnalysis } from './analyze.js';
 import { extractJsSource } from './js/index.js';
 import { extractPythonSource } from './python/index.js';
 import { LineMap, mentionsMcp } from './source.js';
 import { computeVerdict, type ScannedHandler, type Verdict } from './verdict.js';
 
-/**
- * Static code serves every client, so the default is the newest version clients negotiate today
- * (2025-11-25): structuredContent must still be an object there, and results need no `resultType`,
- * which 2026-07-28 SDKs add themselves.
- */
-export const SCAN_DEFAULT_PROTOCOL: ProtocolVersion = '2025-11-25';
+export { SCAN_DEFAULT_PROTOCOL };
 
 export const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx']);
 export const PYTHON_EXTENSIONS = new Set(['.py']);
