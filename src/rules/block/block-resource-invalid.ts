@@ -68,7 +68,10 @@ export default defineRule({
     if (resource.text === undefined && resource.blob === undefined) {
       ctx.report({ messageId: 'noContent', path: ['resource', 'text'] });
     }
-    for (const field of ['text', 'blob', 'mimeType']) {
+    // One well-formed branch (text or blob) is enough for the schema's anyOf and the SDK's union; a
+    // stray other member is block-resource-text-and-blob's warning.
+    const oneBranch = typeof resource.text === 'string' || typeof resource.blob === 'string';
+    for (const field of oneBranch ? ['mimeType'] : ['text', 'blob', 'mimeType']) {
       if (resource[field] !== undefined && typeof resource[field] !== 'string') {
         ctx.report({
           messageId: 'notString',

@@ -36,12 +36,19 @@ export default defineRule({
   check(block, ctx) {
     if (!isObject(block) || block.type !== 'resource' || !isObject(block.resource)) return;
     const { text, blob } = block.resource;
-    if (typeof text === 'string' && typeof blob === 'string') ctx.report({ path: ['resource', 'blob'] });
+    if (text !== undefined && blob !== undefined && (typeof text === 'string' || typeof blob === 'string')) {
+      ctx.report({ path: ['resource', typeof text === 'string' ? 'blob' : 'text'] });
+    }
   },
   repair(ctx) {
     const block = blockAt(ctx);
     const resource = block && isObject(block.resource) ? block.resource : undefined;
-    if (!resource || typeof resource.text !== 'string' || typeof resource.blob !== 'string') return undefined;
+    if (!resource || resource.text === undefined || resource.blob === undefined) return undefined;
+    if (typeof resource.text !== 'string' || typeof resource.blob !== 'string') {
+      const junk = typeof resource.text === 'string' ? 'blob' : 'text';
+      delete resource[junk];
+      return { description: `removed the non-string resource.${junk}`, lossy: true };
+    }
     // Binary media with decodable bytes keeps the blob; everything else keeps the text.
     const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : '';
     const binary =

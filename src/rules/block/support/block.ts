@@ -44,8 +44,11 @@ export function base64Fields(block: unknown): { path: PathSegment[]; value: stri
   if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
     return [{ path: ['data'], value: block.data }];
   }
-  if (block.type === 'resource' && isObject(block.resource) && typeof block.resource.blob === 'string') {
-    return [{ path: ['resource', 'blob'], value: block.resource.blob }];
+  // With a string `text` the contents already parse as TextResourceContents and clients ignore the
+  // blob; block-resource-text-and-blob reports the pair instead.
+  const resource = block.type === 'resource' && isObject(block.resource) ? block.resource : undefined;
+  if (resource && typeof resource.blob === 'string' && typeof resource.text !== 'string') {
+    return [{ path: ['resource', 'blob'], value: resource.blob }];
   }
   return [];
 }
