@@ -32,3 +32,14 @@ export {
 } from './shaped.js';
 export { OutputSchemaMismatchError, type ToolResultOptions, toolResult } from './tool-result.js';
 export type * from './types.js';
+export {
+  convertWebMcp,
+  DEFAULT_MAX_IMAGE_BYTES,
+  type HtmlRemoval,
+  markdownTable,
+  type SanitizedHtml,
+  sanitizeHtml,
+  type WebMcpOptions,
+  type WebMcpReport,
+  type WebMcpResult,
+} from './webmcp/index.js';

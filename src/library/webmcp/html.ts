@@ -1,0 +1,119 @@
+/**
+ * The safety pass for WebMCP `html` blocks. HTML is parsed with parse5, which follows the WHATWG
+ * parsing algorithm (entities decoded in attributes, template contents, scripting-enabled noscript), so
+ * what we inspect is what a browser would build; regexes cannot see through parser differentials.
+ * Policy (shared/reference/deps.md §g): drop elements that run code or change the document's context,
+ * `on*` handlers, `srcdoc`, and URL-bearing attributes whose value (control characters and spaces
+ * removed) starts with `javascript:`, `vbscript:` or `data:text/html`. Everything removed is reported.
+ */
+
+import { type DefaultTreeAdapterMap, parseFragment, serialize } from 'parse5';
+
+type Node = DefaultTreeAdapterMap['node'];
+type Element = DefaultTreeAdapterMap['element'];
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+
+const UNSAFE_ELEMENTS = new Set([
+  'script',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'meta',
+  'link',
+  'portal',
+  'fencedframe',
+]);
+
+/** Attributes a browser resolves as a URL, or (SVG animation) may set one. */
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'xlink:href',
+  'src',
+  'action',
+  'formaction',
+  'data',
+  'poster',
+  'background',
+  'cite',
+  'codebase',
+  'ping',
+  'srcset',
+  'values',
+  'to',
+  'from',
+  'by',
+]);
+
+const SCRIPT_URL = /^(javascript:|vbscript:|data:text\/html)/;
+
+export interface HtmlRemoval {
+  /** What was removed, e.g. `<script>`, `img[onerror]`, `a[href=javascript:…]`. */
+  readonly what: string;
+  readonly reason: 'unsafe-element' | 'event-handler' | 'srcdoc' | 'script-url';
+}
+
+export interface SanitizedHtml {
+  readonly html: string;
+  readonly removed: readonly HtmlRemoval[];
+}
+
+function isElement(node: Node): node is Element {
+  return 'tagName' in node;
+}
+
+function attributeName(attr: { name: string; prefix?: string }): string {
+  return attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name;
+}
+
+/** The value as a URL scheme check sees it: without C0 controls and spaces, in lower case. */
+function normalizedUrl(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  return value.replace(/[\u0000-\u0020\u007f]+/g, '').toLowerCase();
+}
+
+function unsafeAttribute(element: Element, attr: { name: string; value: string; prefix?: string }) {
+  const name = attributeName(attr).toLowerCase();
+  if (name.startsWith('on')) return { what: `${element.tagName}[${name}]`, reason: 'event-handler' } as const;
+  if (name === 'srcdoc') return { what: `${element.tagName}[srcdoc]`, reason: 'srcdoc' } as const;
+  if (URL_ATTRIBUTES.has(name)) {
+    // srcset and SVG `values` hold lists; any item with a script URL condemns the attribute.
+    const items =
+      name === 'values' ? attr.value.split(';') : name === 'srcset' ? attr.value.split(',') : [attr.value];
+    if (items.some((item) => SCRIPT_URL.test(normalizedUrl(item)))) {
+      const shown = attr.value.length > 30 ? `${attr.value.slice(0, 30)}…` : attr.value;
+      return { what: `${element.tagName}[${name}=${shown}]`, reason: 'script-url' } as const;
+    }
+  }
+  return undefined;
+}
+
+function clean(parent: ParentNode, removed: HtmlRemoval[]): void {
+  parent.childNodes = parent.childNodes.filter((node) => {
+    if (!isElement(node)) return true;
+    if (UNSAFE_ELEMENTS.has(node.tagName)) {
+      removed.push({ what: `<${node.tagName}>`, reason: 'unsafe-element' });
+      return false;
+    }
+    node.attrs = node.attrs.filter((attr) => {
+      const problem = unsafeAttribute(node, attr);
+      if (problem) removed.push(problem);
+      return !problem;
+    });
+    // <template> keeps its children in a separate fragment, which a later clone would bring to life.
+    if (node.tagName === 'template' && 'content' in node)
+      clean((node as DefaultTreeAdapterMap['template']).content, removed);
+    clean(node, removed);
+    return true;
+  });
+}
+
+export function sanitizeHtml(html: string): SanitizedHtml {
+  const fragment = parseFragment(html);
+  const removed: HtmlRemoval[] = [];
+  clean(fragment, removed);
+  return { html: serialize(fragment), removed };
+}

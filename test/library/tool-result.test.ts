@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OutputSchemaMismatchError, toolResult } from '../../src/library/tool-result.js';
+import { ALL_VERSIONS } from '../../src/spec/versions.js';
+import { validateToolResult } from '../../src/validate/index.js';
+import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks } from './support/oracles.js';
+import { PDF, PNG_1X1, wavBytes } from './support/shapes.js';
+
+describe('toolResult()', () => {
+  it('string → a text block', async () => {
+    expect(await toolResult('hi', { protocolVersion: '2025-06-18' })).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+  });
+
+  it('undefined → empty content; resultType "complete" in 2026-07-28', async () => {
+    expect(await toolResult(undefined, { protocolVersion: '2025-11-25' })).toEqual({ content: [] });
+    expect(await toolResult(undefined, { protocolVersion: '2026-07-28' })).toEqual({
+      content: [],
+      resultType: 'complete',
+    });
+  });
+
+  it('plain object → structuredContent + JSON text mirror', async () => {
+    expect(await toolResult({ a: 1 }, { protocolVersion: '2025-06-18' })).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
+  });
+
+  it('before 2025-06-18 structured values are JSON text only', async () => {
+    expect(await toolResult({ a: 1 }, { protocolVersion: '2025-03-26' })).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+    });
+  });
+
+  it('arrays, primitives and null: as is in 2026-07-28, wrapped as {result} before', async () => {
+    expect(await toolResult([1, 2], { protocolVersion: '2026-07-28' })).toEqual({
+      content: [{ type: 'text', text: '[1,2]' }],
+      structuredContent: [1, 2],
+      resultType: 'complete',
+    });
+    expect(await toolResult(null, { protocolVersion: '2025-11-25' })).toEqual({
+      content: [{ type: 'text', text: '{"result":null}' }],
+      structuredContent: { result: null },
+    });
+    expect(await toolResult(7, { protocolVersion: '2025-06-18' })).toMatchObject({
+      structuredContent: { result: 7 },
+    });
+  });
+
+  it('bytes → image, audio or an embedded blob by sniffed type', async () => {
+    const png = Buffer.from(PNG_1X1, 'base64');
+    expect(await toolResult(png, { protocolVersion: '2025-06-18' })).toEqual({
+      content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }],
+    });
+    expect((await toolResult(wavBytes(), { protocolVersion: '2025-06-18' })).content[0]).toMatchObject({
+      type: 'audio',
+      mimeType: 'audio/wav',
+    });
+    const wav2024 = await toolResult(wavBytes(), { protocolVersion: '2024-11-05' });
+    expect(wav2024.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'audio/wav' } });
+    expect(
+      (await toolResult(Buffer.from(PDF, 'base64'), { protocolVersion: '2025-06-18' })).content[0],
+    ).toEqual({
+      type: 'resource',
+      resource: { uri: 'urn:mcp-shape:blob:0', blob: PDF, mimeType: 'application/pdf' },
+    });
+  });
+
+  it('Error and {error} payloads → isError with readable text', async () => {
+    expect(await toolResult(new Error('boom'), { protocolVersion: '2025-06-18' })).toEqual({
+      content: [{ type: 'text', text: 'boom' }],
+      isError: true,
+    });
+    expect(await toolResult({ error: 'not found' }, { protocolVersion: '2025-06-18' })).toEqual({
+      content: [{ type: 'text', text: 'not found' }],
+      isError: true,
+    });
+    const detailed = await toolResult(
+      { error: { message: 'denied', code: 403 } },
+      { protocolVersion: '2025-06-18' },
+    );
+    expect(detailed.isError).toBe(true);
+    expect(detailed.content[0]).toEqual({
+      type: 'text',
+      text: 'denied\n{"error":{"message":"denied","code":403}}',
+    });
+    // A falsy error member is a success envelope, not an error.
+    expect(
+      (await toolResult({ error: null, value: 1 }, { protocolVersion: '2025-06-18' })).isError,
+    ).toBeUndefined();
+  });
+
+  it('a content block or an array of blocks becomes the content', async () => {
+    const block = { type: 'text', text: 'x' };
+    expect(await toolResult(block, { protocolVersion: '2025-06-18' })).toEqual({ content: [block] });
+    expect(await toolResult([block, block], { protocolVersion: '2025-06-18' })).toEqual({
+      content: [block, block],
+    });
+  });
+
+  it('a conformant CallToolResult comes back as the same object; a broken one is repaired', async () => {
+    const good = { content: [{ type: 'text', text: 'ok' }] };
+    expect(await toolResult(good, { protocolVersion: '2025-06-18' })).toBe(good);
+    const repaired = await toolResult({ content: 'hello' }, { protocolVersion: '2025-06-18' });
+    expect(repaired.content).toEqual([{ type: 'text', text: 'hello' }]);
+  });
+
+  it('a domain object with a content field is data, not a result', async () => {
+    const post = { title: 'T', content: 'body' };
+    expect((await toolResult(post, { protocolVersion: '2025-06-18' })).structuredContent).toEqual(post);
+  });
+
+  it('throws a developer error with pointer and schema path when structuredContent breaks the outputSchema', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    await expect(
+      toolResult({ n: 1 }, { protocolVersion: '2025-06-18', outputSchema }),
+    ).resolves.toMatchObject({ structuredContent: { n: 1 } });
+    const failure = await toolResult({ n: 'one' }, { protocolVersion: '2025-06-18', outputSchema }).catch(
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(OutputSchemaMismatchError);
+    expect(failure).toMatchObject({ pointer: '/n', schemaPath: '#/properties/n/type' });
+    // A wrapped value is checked against the developer's schema of the raw value.
+    await expect(
+      toolResult([1], {
+        protocolVersion: '2025-06-18',
+        outputSchema: { type: 'array', items: { type: 'string' } },
+      }),
+    ).rejects.toMatchObject({
+      pointer: '/0',
+    });
+  });
+
+  describe.each(ALL_VERSIONS)(
+    `any value is conformant in %s${hasShared ? '' : ' (official schema skipped: ../shared is absent)'}`,
+    (version) => {
+      it('property: validator, official schema and SDK parser accept toolResult(anything)', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.anything({ withDate: true, withTypedArray: true, withNullPrototype: true }),
+            async (value) => {
+              const result = await toolResult(value, { protocolVersion: version });
+              const errors = (await validateToolResult(result, { protocolVersion: version })).filter(
+                (f) => f.severity === 'error',
+              );
+              expect(errors).toEqual([]);
+              const wire = JSON.parse(JSON.stringify(result));
+              if (hasShared) expect(officialSchema(version)(wire)).toEqual({ ok: true });
+              if (sdkV1Speaks(version)) expect(sdkV1Parse(wire)).toEqual({ ok: true });
+            },
+          ),
+          { numRuns: 200 },
+        );
+      });
+    },
+  );
+});
