@@ -38,6 +38,7 @@ import resultMetaNotObject from './result/result-meta-not-object.js';
 import resultNotObject from './result/result-not-object.js';
 import resultOverClientLimits from './result/result-over-client-limits.js';
 import resultTypeInvalid from './result/result-type-invalid.js';
+import structuredContentInBlock from './result/structured-content-in-block.js';
 import structuredContentMissingForOutputSchema from './result/structured-content-missing-for-output-schema.js';
 import structuredContentNotObjectOldClients from './result/structured-content-not-object-old-clients.js';
 import structuredContentNotObject from './result/structured-content-not-object.js';
@@ -103,6 +104,7 @@ export const RULES: readonly Rule[] = [
   resultNotObject,
   resultOverClientLimits,
   resultTypeInvalid,
+  structuredContentInBlock,
   structuredContentMissingForOutputSchema,
   structuredContentNotObjectOldClients,
   structuredContentNotObject,

@@ -393,3 +393,36 @@ describe('outputSchema conformance', () => {
     expect(r.after).toEqual([]);
   });
 });
+
+describe('structured-content-in-block', () => {
+  const rule = 'structured-content-in-block';
+  const block = { type: 'text', text: '{"a":1}', structuredContent: { a: 1 } };
+  it('reports and moves structuredContent up to the result', () => {
+    expect(hits(rule, 'result', { content: [block] }, v25)).toEqual([
+      ['default', '/content/0/structuredContent'],
+    ]);
+    const r = repairOnce(rule, 'result', { content: [block] }, v25);
+    expect(r.doc).toEqual({ content: [text('{"a":1}')], structuredContent: { a: 1 } });
+    expect(r.outcome?.lossy).toBeFalsy();
+  });
+
+  it('drops it, lossily, when the result already has structuredContent', () => {
+    const r = repairOnce(rule, 'result', { content: [block], structuredContent: { b: 2 } }, v25);
+    expect(r.doc).toEqual({ content: [text('{"a":1}')], structuredContent: { b: 2 } });
+    expect(r.outcome?.lossy).toBe(true);
+  });
+});
+
+describe('result-over-client-limits: image dimensions', () => {
+  it('reads PNG dimensions from the header', () => {
+    const header = new Uint8Array(24);
+    header.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(header.buffer).setUint32(16, 600);
+    new DataView(header.buffer).setUint32(20, 8001);
+    const data = btoa(String.fromCharCode(...header));
+    const findings = run('result', { content: [{ type: 'image', data, mimeType: 'image/png' }] }, v25);
+    const f = findings.find((x) => x.rule === 'result-over-client-limits');
+    expect(f?.messageId).toBe('dimensions');
+    expect(f?.message).toContain('600×8001');
+  });
+});

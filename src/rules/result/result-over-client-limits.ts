@@ -1,4 +1,4 @@
-import { decodedLength } from '../../core/base64.js';
+import { decodeBase64Prefix, decodedLength } from '../../core/base64.js';
 import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
@@ -9,6 +9,8 @@ const CLAUDE_DESKTOP_MAX_BYTES = 1_048_576;
 const CLAUDE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Claude Code's MAX_MCP_OUTPUT_TOKENS default. */
 const CLAUDE_CODE_MAX_TOKENS = 25_000;
+/** The Anthropic API: "image dimensions exceed max allowed size: 8000 pixels". */
+const CLAUDE_IMAGE_MAX_PIXELS = 8000;
 /** A common rough tokenizer ratio; the message says it is an estimate. */
 const CHARS_PER_TOKEN = 4;
 
@@ -41,6 +43,18 @@ function serializedBytes(result: unknown, limit: number): number {
   return new TextEncoder().encode(JSON.stringify(result)).length;
 }
 
+/**
+ * Width and height from a PNG header (IHDR is always the first chunk, at a fixed offset). Other formats
+ * need a scan of their segments and are not measured.
+ */
+function pngDimensions(base64: string): { width: number; height: number } | undefined {
+  const bytes = decodeBase64Prefix(base64, 24);
+  if (!bytes || bytes.length < 24 || bytes[0] !== 0x89 || bytes[1] !== 0x50 || bytes[2] !== 0x4e)
+    return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
 function mebibytes(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(2)} MiB`;
 }
@@ -55,7 +69,8 @@ export default defineRule({
     '("result exceeds maximum length of 1048576", PrefectHQ/fastmcp #1036). Claude Code sends images to',
     'the Anthropic API, which refuses images over 5 MB ("image exceeds 5 MB maximum", anthropics/claude-code',
     '#11181, #2146), and it caps MCP output at 25,000 tokens (MAX_MCP_OUTPUT_TOKENS; base64 images count,',
-    '#9152). Tokens are estimated here at 4 characters per token; the real count depends on the model.',
+    '#9152). The same API refuses images over 8000 pixels on a side, which ended Claude Code sessions',
+    '(#5147, #20605; measured here for PNG). Tokens are estimated here at 4 characters per token; the real count depends on the model.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -68,12 +83,15 @@ export default defineRule({
     {
       client: 'claude-code',
       effect: 'limits',
-      detail: '`image exceeds 5 MB maximum`; output over 25,000 tokens is refused (MAX_MCP_OUTPUT_TOKENS)',
-      source: 'anthropics/claude-code #11181, #2146, #9152 (client-compat.md §4 rows 31–32)',
+      detail:
+        '`image exceeds 5 MB maximum`; `image dimensions exceed max allowed size: 8000 pixels`; output over 25,000 tokens is refused (MAX_MCP_OUTPUT_TOKENS)',
+      source: 'anthropics/claude-code #11181, #2146, #5147, #20605, #9152 (client-compat.md §4 rows 30–32)',
     },
   ],
   messages: {
     default: 'the result is {{size}} serialized; Claude Desktop refuses results over 1 MiB',
+    dimensions:
+      "image block {{index}} is {{width}}×{{height}} px; Claude Code's API refuses images over 8000 px a side",
     image: 'image block {{index}} is {{size}} decoded; Claude Code refuses images over 5 MB',
     tokens:
       'the result is about {{tokens}} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens',
@@ -97,6 +115,14 @@ export default defineRule({
     result.content.forEach((block, index) => {
       if (!isObject(block) || block.type !== 'image' || typeof block.data !== 'string') return;
       const size = decodedLength(block.data);
+      const dimensions = pngDimensions(block.data);
+      if (dimensions && Math.max(dimensions.width, dimensions.height) > CLAUDE_IMAGE_MAX_PIXELS) {
+        ctx.report({
+          messageId: 'dimensions',
+          path: ['content', index, 'data'],
+          data: { index, ...dimensions },
+        });
+      }
       if (size > CLAUDE_IMAGE_MAX_BYTES) {
         ctx.report({
           messageId: 'image',
