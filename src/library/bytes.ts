@@ -9,7 +9,16 @@ import { type Sniffed, sniffBytes } from '../core/sniff.js';
 /** btoa takes a "binary string"; building it in slices keeps `String.fromCharCode` under the argument limit. */
 const CHUNK = 0x8000;
 
+/**
+ * Node's Buffer, when the host has one: its native encoder is ~10× faster than btoa on megabyte images.
+ * Looked up on globalThis, not imported, so browsers simply take the portable path.
+ */
+const NativeBuffer = (
+  globalThis as { Buffer?: { from(bytes: Uint8Array): { toString(encoding: 'base64'): string } } }
+).Buffer;
+
 export function encodeBase64(bytes: Uint8Array): string {
+  if (NativeBuffer) return NativeBuffer.from(bytes).toString('base64');
   let binary = '';
   for (let i = 0; i < bytes.length; i += CHUNK) {
     binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
