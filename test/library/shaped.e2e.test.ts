@@ -181,3 +181,44 @@ describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio',
     TIMEOUT,
   );
 });
+
+describe('shaped() on an SDK v2 server, SDK v2 Client in the 2025 era over stdio', () => {
+  let client: V2Client;
+
+  beforeAll(async () => {
+    const transport = new V2StdioClientTransport({
+      command: tsx,
+      args: ['examples/shaped-server-v2.ts'],
+      cwd: root,
+    });
+    client = new V2Client({ name: 'e2e', version: '0.0.0' });
+    await client.connect(transport);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it(
+    'every tool reaches the client as a conformant 2025-11-25 result',
+    async () => {
+      const failures: string[] = [];
+      for (const tool of EXAMPLE_TOOLS) {
+        const result = await client.callTool({ name: tool.name, arguments: {} });
+        const problems = await judge(result, '2025-11-25');
+        if (problems.length > 0) failures.push(`${tool.name}: ${problems.join('; ')}`);
+      }
+      expect(failures).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'wraps non-object structuredContent as {result} for the 2025 era',
+    async () => {
+      const primes = await client.callTool({ name: 'primes', arguments: {} });
+      expect(primes.structuredContent).toEqual({ result: [2, 3, 5, 7] });
+    },
+    TIMEOUT,
+  );
+});

@@ -34,7 +34,15 @@ export function officialSchema(version: ProtocolVersion): (value: unknown) => Ve
     addFormats(ajv);
     const { $id: _id, ...anonymous } = schema;
     ajv.addSchema(anonymous, 'mcp');
-    const validate = ajv.compile({ $ref: `mcp#/${modern ? '$defs' : 'definitions'}/CallToolResult` });
+    const defs = `mcp#/${modern ? '$defs' : 'definitions'}`;
+    // In 2026-07-28 a tools/call may also answer an InputRequiredResult (`CallToolResultResponse.result`
+    // is their union); repair rightly leaves such a result alone.
+    const definitions = (modern ? schema.$defs : schema.definitions) as Record<string, unknown>;
+    const validate = ajv.compile(
+      'InputRequiredResult' in definitions
+        ? { anyOf: [{ $ref: `${defs}/InputRequiredResult` }, { $ref: `${defs}/CallToolResult` }] }
+        : { $ref: `${defs}/CallToolResult` },
+    );
     validator = (value) =>
       validate(value) ? { ok: true } : { ok: false, errors: ajv.errorsText(validate.errors) };
     validators.set(version, validator);
