@@ -117,6 +117,13 @@ function concretize(value: unknown): unknown {
   }
 }
 
+/**
+ * Members whose presence alone is the defect (`error: message` without isError, a legacy
+ * `toolResult`). The engine drops findings whose path ends on an opaque value, so an unknown value
+ * here becomes its source text: the rules only need to see that something is there.
+ */
+const PRESENCE_MEMBERS = ['error', 'toolResult'];
+
 function concretizeResult(result: unknown): unknown {
   const root = concretize(result);
   if (!isObject(root) || isOpaque(root)) return root;
@@ -125,6 +132,10 @@ function concretizeResult(result: unknown): unknown {
       const inner = concretize(root[key]);
       if (inner !== root[key]) root[key] = inner;
     }
+  }
+  for (const key of PRESENCE_MEMBERS) {
+    const value = root[key];
+    if (isOpaque(value)) root[key] = value.source;
   }
   return root;
 }

@@ -5,7 +5,7 @@
  */
 
 import { isOpaque, Opaque } from '../core/opaque.js';
-import { kindOf, markOpen, modelName, TypedOpaque } from './values.js';
+import { kindOf, markOpen, modelName, serialized, TypedOpaque } from './values.js';
 
 export type Framework =
   /** TypeScript SDK v1/v2 `McpServer.tool/registerTool` and low-level `setRequestHandler`: no wrapping. */
@@ -43,6 +43,11 @@ const BLOCK_MODELS = new Set([
 
 function text(source: string): unknown {
   return { type: 'text', text: new TypedOpaque(source, 'string') };
+}
+
+/** The text block a framework serializes a value into: exact when the value is fully known. */
+function jsonText(value: unknown, source: string): unknown {
+  return { type: 'text', text: serialized(value, source) };
 }
 
 function sourceOf(value: unknown): string {
@@ -95,7 +100,9 @@ function fastmcpPythonContent(value: unknown): unknown[] {
   if (model === 'Image' || model === 'Audio') return [new Opaque(`${model}(…) converted by FastMCP`)];
   if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item));
   if (value instanceof TypedOpaque && value.kind === 'array') return markOpen([]);
-  return [text(sourceOf(value))];
+  return [
+    kindOf(value) === 'string' ? text(sourceOf(value)) : jsonText(value, 'pydantic_core.to_json(result)'),
+  ];
 }
 
 /**
@@ -113,7 +120,7 @@ function lowlevelPython(value: unknown): unknown {
     return { content: value[0], structuredContent: value[1] };
   }
   if (kindOf(value) === 'object' && model === undefined) {
-    return { content: [text('json.dumps(result)')], structuredContent: value };
+    return { content: [jsonText(value, 'json.dumps(result)')], structuredContent: value };
   }
   if (Array.isArray(value)) return { content: value };
   return value;

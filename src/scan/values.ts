@@ -112,3 +112,18 @@ export function containerAt(value: unknown, path: readonly string[]): object | u
   }
   return typeof node === 'object' && node !== null && !(node instanceof Opaque) ? node : undefined;
 }
+
+/** No opaque leaf and no open container anywhere: the value is exactly what the program produces. */
+export function isFullyKnown(value: unknown): boolean {
+  if (value instanceof Opaque) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if ((value as { [OPEN]?: boolean })[OPEN] === true) return false;
+  return Object.values(value).every(isFullyKnown);
+}
+
+/** `JSON.stringify(x)` / `json.dumps(x)`: the exact text when `x` is fully known. */
+export function serialized(value: unknown, source: string): unknown {
+  return isFullyKnown(value) && value !== undefined
+    ? JSON.stringify(value)
+    : new TypedOpaque(source, 'string');
+}

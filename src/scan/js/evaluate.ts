@@ -14,6 +14,7 @@ import {
   type JsonKind,
   kindOf,
   markOpen,
+  serialized,
   TypedOpaque,
   ValuePositions,
 } from '../values.js';
@@ -417,6 +418,15 @@ export class JsEvaluator {
       }
     }
     const callee = calleeName(node);
+    const [first] = node.arguments;
+    if (
+      callee === 'JSON.stringify' &&
+      node.arguments.length === 1 &&
+      first &&
+      first.type !== 'SpreadElement'
+    ) {
+      return serialized(this.evaluate(first, scope, depth + 1), this.text(node));
+    }
     const method = callee?.includes('.') ? callee.slice(callee.lastIndexOf('.') + 1) : undefined;
     const known = (callee && CALL_KINDS.get(callee)) || (method && METHOD_KINDS.get(method));
     return known ? new TypedOpaque(this.text(node), known) : new Opaque(this.text(node));

@@ -15,6 +15,7 @@ import {
   kindOf,
   MODEL,
   markOpen,
+  serialized,
   TypedOpaque,
   ValuePositions,
 } from '../values.js';
@@ -476,6 +477,11 @@ export class PyEvaluator {
     if (last && (MODELS.has(last) || last === 'dict')) return this.model(last, args, scope, depth, node);
     if (last && FRAMEWORK_HELPERS.has(last)) {
       return Object.assign(new Opaque(this.text(node)), { [MODEL]: last });
+    }
+    const positional = args?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
+    const [first] = positional;
+    if ((name === 'json.dumps' || name === 'dumps') && first && first.type !== 'keyword_argument') {
+      return serialized(this.evaluate(first, scope, depth + 1), this.text(node));
     }
     const helper = this.helper(node, scope);
     if (helper && !this.active.has(helper.id)) {
