@@ -32,6 +32,21 @@ async function judge(result: unknown, version: ProtocolVersion): Promise<string[
   return problems;
 }
 
+/** Calls every example tool and lists each one whose result some judge rejects. */
+async function failingTools(
+  call: (name: string) => Promise<unknown>,
+  version: ProtocolVersion,
+  parse?: (result: unknown) => string[],
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const tool of EXAMPLE_TOOLS) {
+    const result = await call(tool.name);
+    const problems = [...(parse?.(result) ?? []), ...(await judge(result, version))];
+    if (problems.length > 0) failures.push(`${tool.name}: ${problems.join('; ')}`);
+  }
+  return failures;
+}
+
 describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
   let client: Client;
   let transport: StdioClientTransport;
@@ -110,16 +125,14 @@ describe.each(['2024-11-05', '2025-03-26', '2025-06-18'] as const)(
     it(
       'every tool answers a result the SDK v1 parser, the schema and our validator accept',
       async () => {
-        const failures: string[] = [];
-        for (const tool of EXAMPLE_TOOLS) {
-          const response = await raw.request('tools/call', { name: tool.name, arguments: {} });
-          const parsed = CallToolResultSchema.safeParse(response.result);
-          const problems = [
-            ...(parsed.success ? [] : [parsed.error.message]),
-            ...(await judge(response.result, version)),
-          ];
-          if (problems.length > 0) failures.push(`${tool.name}: ${problems.join('; ')}`);
-        }
+        const failures = await failingTools(
+          async (name) => (await raw.request('tools/call', { name, arguments: {} })).result,
+          version,
+          (result) => {
+            const parsed = CallToolResultSchema.safeParse(result);
+            return parsed.success ? [] : [parsed.error.message];
+          },
+        );
         expect(failures).toEqual([]);
       },
       TIMEOUT,
@@ -202,12 +215,7 @@ describe('shaped() on an SDK v2 server, SDK v2 Client in the 2025 era over stdio
   it(
     'every tool reaches the client as a conformant 2025-11-25 result',
     async () => {
-      const failures: string[] = [];
-      for (const tool of EXAMPLE_TOOLS) {
-        const result = await client.callTool({ name: tool.name, arguments: {} });
-        const problems = await judge(result, '2025-11-25');
-        if (problems.length > 0) failures.push(`${tool.name}: ${problems.join('; ')}`);
-      }
+      const failures = await failingTools((name) => client.callTool({ name, arguments: {} }), '2025-11-25');
       expect(failures).toEqual([]);
     },
     TIMEOUT,
