@@ -81,7 +81,9 @@ const trackedV1 = new WeakMap<object, { version?: string }>();
 function trackV1(server: object): { version?: string } | undefined {
   const existing = trackedV1.get(server);
   if (existing) return existing;
-  const candidate = server as Partial<V1Server>;
+  const candidate = server as Partial<V1Server> & { getNegotiatedProtocolVersion?: unknown };
+  // SDK v2 servers say what they negotiated; only v1 needs the hook.
+  if (typeof candidate.getNegotiatedProtocolVersion === 'function') return undefined;
   if (typeof candidate._oninitialize !== 'function') return undefined;
   const record: { version?: string } = {};
   const original = candidate._oninitialize.bind(server);
