@@ -120,7 +120,11 @@ class Synthesizer {
     if (typeof schema.pattern === 'string') {
       text = patternCandidate(schema.pattern, text, min, max) ?? text;
     }
-    if (text.length < min) text = text.padEnd(min, 'x');
+    if (text.length < min) {
+      // Pad where the format allows it: before an email's @, after a URL's path; elsewhere at the end.
+      const pad = 'x'.repeat(min - text.length);
+      text = text.includes('@') ? pad + text : text + pad;
+    }
     if (text.length > max) text = text.slice(0, max);
     return text;
   }

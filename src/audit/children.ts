@@ -46,6 +46,21 @@ export function killAllNow(): void {
   live.clear();
 }
 
+/** Kills every group and waits (briefly) for the exits, so the processes are reaped, not left as zombies. */
+export async function killAll(waitMs = 1000): Promise<void> {
+  const exits = [...live].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else child.once('exit', () => resolve());
+      }),
+  );
+  killAllNow();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(exits), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+}
+
 export function liveChildren(): number {
   return live.size;
 }

@@ -165,6 +165,13 @@ async function discover(
   report: (f: Finding) => void,
 ): Promise<HandshakeOutcome> {
   const exchange = await session.request('server/discover', { _meta: modernMeta(requested) });
+  const failure = exchange.failure;
+  if (failure?.kind === 'http' && failure.status >= 400 && failure.status < 500) {
+    // A Streamable HTTP server of an older version rejects a request outside an initialized session.
+    const detail = `HTTP ${failure.status}${failure.body ? `: ${failure.body}` : ''}`;
+    report(auditFinding('audit-discover-unsupported', { detail }, session.location()));
+    return { status: 'refused', detail: `server/discover: ${detail}` };
+  }
   if (exchange.failure) {
     report(failureFinding(exchange.failure, 'server/discover', session.location()));
     return { status: 'failed', failure: exchange.failure };

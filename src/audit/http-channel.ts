@@ -85,6 +85,9 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
       }
       if (!response.ok && !looksLikeJson(body)) throw new HttpStatusError(response.status, excerpt(body));
       this.emit({ kind: 'frame', frame: { transport: 'http', text: body, contentType } });
+      // An error body often has `id: null` (the server could not tell which request failed); the
+      // status still fails the request this POST carried, unless the frame already answered it.
+      if (!response.ok) throw new HttpStatusError(response.status, excerpt(body));
     } catch (error) {
       if (controller.signal.aborted && this.closed) return;
       throw error;

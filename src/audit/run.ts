@@ -129,8 +129,10 @@ class Auditor {
   async connect(requested: ProtocolVersion, sink: (f: Finding) => void): Promise<Connection> {
     let channel = this.channel();
     await channel.open();
-    let session = new Session(channel, requested, this.timeoutMs, sink);
-    let outcome = await handshake(session, requested, sink);
+    // Held back until the transport is settled: a failed Streamable HTTP probe is no finding.
+    const held: Finding[] = [];
+    let session = new Session(channel, requested, this.timeoutMs, (f) => held.push(f));
+    let outcome = await handshake(session, requested, (f) => held.push(f));
     // Streamable HTTP answers a POST; a 2024-11-05 HTTP+SSE server rejects it with a 4xx.
     if (
       this.options.target.kind === 'http' &&
@@ -144,9 +146,12 @@ class Auditor {
       this.httpKind = 'http+sse';
       channel = this.channel();
       await channel.open();
-      session = new Session(channel, requested, this.timeoutMs, sink);
-      outcome = await handshake(session, requested, sink);
+      held.length = 0;
+      session = new Session(channel, requested, this.timeoutMs, (f) => held.push(f));
+      outcome = await handshake(session, requested, (f) => held.push(f));
     }
+    for (const f of held) sink(f);
+    session.setSink(sink);
     if (outcome.status === 'failed' && outcome.failure.kind === 'unreachable') {
       await channel.close();
       throw new StartError(outcome.failure.detail, 'reach');
@@ -173,6 +178,9 @@ class Auditor {
     if (connection.handshake.status === 'refused') {
       run.status = 'refused';
       run.detail = connection.handshake.detail;
+      // How a server answers a client it does not support matters only as the refusal itself: no
+      // client of that version can work with it, so the defects of that answer would be noise.
+      run.findings = run.findings.filter((f) => f.rule.startsWith('audit-'));
     } else if (connection.handshake.status === 'failed') {
       run.status = 'failed';
       run.detail = failureFinding(connection.handshake.failure, 'the handshake', {}).message;

@@ -145,7 +145,8 @@ export class Session {
         this.settle(key, { request: pending.request, response: message });
         return;
       }
-      if (!this.abandoned.has(key)) {
+      // `id: null` is how JSON-RPC reports an error it could not tie to a request; not a stray answer.
+      if (message.id !== null && !this.abandoned.has(key)) {
         this.report(
           auditFinding('audit-response-unmatched', { id: JSON.stringify(message.id) }, this.location()),
         );

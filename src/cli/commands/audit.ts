@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
-import { killAllNow } from '../../audit/children.js';
+import { killAll } from '../../audit/children.js';
 import { renderAuditText } from '../../audit/report-text.js';
 import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
 import { isObject, type JsonObject } from '../../core/json.js';
@@ -202,8 +202,7 @@ async function audit(server: string[], flags: AuditFlags): Promise<number> {
   // Servers run in their own process groups, so Ctrl-C does not reach them: stop them ourselves.
   const onSigint = () => {
     progress.clear();
-    killAllNow();
-    process.exit(130);
+    void killAll().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigint);

@@ -1,0 +1,109 @@
+/** The three fixture servers, audited in-process over real pipes and sockets. */
+
+import { describe, expect, it } from 'vitest';
+import { startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
+import { liveChildren } from '../../src/audit/children.js';
+import { runAudit } from '../../src/audit/run.js';
+import { errors, fixture, keys, toolsOf, versionsOf } from './support.js';
+
+describe('conformant fixture (stdio, every version)', () => {
+  it('negotiates every version, lists every page, calls the read-only tools, and finds nothing', async () => {
+    const report = await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [fixture('conformant.mjs')] },
+    });
+    expect(report.findings).toEqual([]);
+    expect(versionsOf(report).map((v) => [v.requested, v.status, v.answered, v.tools])).toEqual([
+      ['2024-11-05', 'audited', '2024-11-05', 4],
+      ['2025-03-26', 'audited', '2025-03-26', 4],
+      ['2025-06-18', 'audited', '2025-06-18', 4],
+      ['2025-11-25', 'audited', '2025-11-25', 4],
+      ['2026-07-28', 'audited', '2026-07-28', 4],
+    ]);
+    const tools = Object.fromEntries(toolsOf(report).map((t) => [t.name, t]));
+    // get_weather's units enum and echo's boolean are explored: two calls per version each.
+    expect(tools.get_weather).toMatchObject({ called: true, because: 'readOnlyHint', calls: 10 });
+    expect(tools.echo).toMatchObject({ called: true, calls: 10 });
+    expect(tools.all_blocks).toMatchObject({ called: true, calls: 5 });
+    expect(tools.reset_counter?.called).toBe(false);
+    expect(tools.reset_counter?.reason).toMatch(/destructiveHint: true; use --call reset_counter/);
+    expect(report.summary).toMatchObject({ errors: 0, warnings: 0, checked: 25, versionsAudited: 5 });
+    expect(liveChildren()).toBe(0);
+  });
+
+  it('calls a destructive tool only when asked, with --args arguments', async () => {
+    const report = await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [fixture('conformant.mjs')] },
+      versions: ['2025-06-18'],
+      args: new Map([['reset_counter', [{}]]]),
+    });
+    expect(toolsOf(report).find((t) => t.name === 'reset_counter')).toMatchObject({
+      called: true,
+      because: '--args',
+      calls: 1,
+    });
+  });
+});
+
+describe('hostile fixture (stdio)', () => {
+  it('turns garbage, a hang, a crash and a 50 MB result into findings, and reaps every process', async () => {
+    const report = await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [fixture('hostile.mjs')] },
+      versions: ['2025-06-18'],
+      timeoutMs: 2000,
+    });
+    expect(keys(report.findings)).toEqual([
+      'audit-response-too-large@2025-06-18/huge',
+      'audit-server-exited@2025-06-18/crash',
+      'audit-timeout@2025-06-18/hang',
+      // The banner printed at start-up, before any tool is called.
+      'frame-not-json@2025-06-18/-',
+      // The half-written response the server left behind when it crashed.
+      'frame-not-json@2025-06-18/crash',
+      'frame-not-json@2025-06-18/noisy',
+      'frame-not-jsonrpc@2025-06-18/bare_value',
+    ]);
+    // The tools that misbehaved before answering still answered: their results were validated.
+    expect(toolsOf(report).every((t) => t.called && t.calls === 1)).toBe(true);
+    expect(liveChildren()).toBe(0);
+  }, 60_000);
+});
+
+describe('legacy JSON-RPC gateway (HTTP, Qortal defects)', () => {
+  it('reports the wrapped blocks, the error payloads without isError and requestId on every response', async () => {
+    const gateway = await startLegacyGateway();
+    try {
+      const report = await runAudit({ target: { kind: 'http', url: gateway.url } });
+      expect(report.details?.transport).toBe('streamable-http');
+      expect(keys(errors(report))).toEqual([
+        'block-type-unknown@2024-11-05/get_balance',
+        'block-type-unknown@2024-11-05/search_names',
+        // Every response carries requestId: initialize and tools/list (no tool), then each call.
+        'envelope-extra-member@2024-11-05/-',
+        'envelope-extra-member@2024-11-05/get_balance',
+        'envelope-extra-member@2024-11-05/get_transaction',
+        'envelope-extra-member@2024-11-05/search_names',
+      ]);
+      expect(report.findings.filter((f) => f.rule === 'block-type-unknown').map((f) => f.pointer)).toEqual([
+        '/result/content/0/type',
+        '/result/content/0/type',
+      ]);
+      expect(keys(report.findings.filter((f) => f.rule === 'result-error-without-is-error'))).toEqual([
+        'result-error-without-is-error@2024-11-05/get_transaction',
+      ]);
+      // It always answers 2024-11-05, so the other initialize versions add nothing; 2026 is refused.
+      expect(versionsOf(report).map((v) => [v.requested, v.status, v.sameAs])).toEqual([
+        ['2024-11-05', 'audited', undefined],
+        ['2025-03-26', 'same-as', '2024-11-05'],
+        ['2025-06-18', 'same-as', '2024-11-05'],
+        ['2025-11-25', 'same-as', '2024-11-05'],
+        ['2026-07-28', 'refused', undefined],
+      ]);
+      expect(toolsOf(report).find((t) => t.name === 'send_coin')).toMatchObject({ called: false });
+      for (const f of report.findings.filter((f) => f.location?.tool)) {
+        expect(f.location?.call).toMatch(new RegExp(`^${f.location?.tool}#\\d+$`));
+      }
+    } finally {
+      await gateway.close();
+    }
+  });
+});
