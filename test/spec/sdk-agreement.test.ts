@@ -1,0 +1,143 @@
+/**
+ * Agreement with the official TypeScript SDK v1 client parser (`CallToolResultSchema`, and the
+ * `JSONRPCMessageSchema` its transports apply): whatever the SDK rejects, we flag with an error; where
+ * we flag an error the SDK accepts, the rule is one of the documented differences below.
+ */
+
+import { CallToolResultSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { base64Problem } from '../../src/core/base64.js';
+import type { Finding } from '../../src/core/finding.js';
+import { isIsoDateTimeWithOffset } from '../../src/rules/block/support/datetime.js';
+import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import { validateMessage, validateToolResult } from '../../src/validate/index.js';
+import { anyResult } from './arbitraries.js';
+
+const RUNS = 1500;
+
+/** The versions SDK v1 speaks (`SUPPORTED_PROTOCOL_VERSIONS` of 1.32.2, minus the pre-release 2024-10-07). */
+const SDK_VERSIONS = PROTOCOL_VERSIONS.filter((v) => v <= '2025-11-25');
+
+/**
+ * Errors we report on results the SDK parser accepts. The SDK has one version-agnostic schema and
+ * leaves some checks to the official JSON Schema; these differences only go one way.
+ */
+const SDK_ACCEPTS_WE_FLAG: Readonly<Record<string, string>> = {
+  'result-content-missing': '`content` has `.default([])`: a missing content array becomes empty',
+  'result-legacy-tool-result': 'a `{ toolResult }` envelope without content parses as empty content',
+  'block-type-unsupported-in-version':
+    'the union always includes audio and resource_link, whatever version was negotiated',
+  'block-uri-invalid': '`uri` is `z.string()`; the schema declares `format: "uri"`',
+  'block-resource-link-invalid': '`size` is `z.number()`; the schema says integer',
+  'result-type-invalid': 'resultType is an unknown key to v1 (kept by the loose ResultSchema)',
+};
+
+function errors(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === 'error');
+}
+
+describe('agreement with the TypeScript SDK v1 parser', () => {
+  describe.each(SDK_VERSIONS)('%s', (version) => {
+    it(`flags every result CallToolResultSchema rejects (${RUNS} generated results)`, async () => {
+      let rejected = 0;
+      await fc.assert(
+        fc.asyncProperty(anyResult(version), async ({ result, mutations }) => {
+          const parsed = CallToolResultSchema.safeParse(result);
+          const ours = errors(await validateToolResult(result, { protocolVersion: version }));
+          const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nsdk: ${
+            parsed.success ? 'accepts' : parsed.error.issues[0]?.message
+          }\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
+          if (!parsed.success) {
+            rejected++;
+            expect(ours.length, `SDK rejects, we pass:\n${context}`).toBeGreaterThan(0);
+          } else {
+            for (const f of ours)
+              expect(Object.keys(SDK_ACCEPTS_WE_FLAG), `SDK accepts:\n${context}`).toContain(f.rule);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+      expect(rejected).toBeGreaterThan(RUNS / 10);
+    });
+
+    it('flags every response the SDK transport would drop or reject', async () => {
+      const envelope = fc.record({
+        jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '1.0'),
+        id: fc.constantFrom<unknown>(1, 'a', null, 1.5),
+        requestId: fc.constantFrom<unknown>(undefined, undefined, 'abc'),
+      });
+      await fc.assert(
+        fc.asyncProperty(anyResult(version), envelope, async ({ result }, env) => {
+          const message: Record<string, unknown> = { jsonrpc: env.jsonrpc, id: env.id, result };
+          if (env.requestId !== undefined) message.requestId = env.requestId;
+          const sdkOk =
+            JSONRPCMessageSchema.safeParse(message).success && CallToolResultSchema.safeParse(result).success;
+          const ours = errors(
+            await validateMessage(message, { protocolVersion: version, request: { method: 'tools/call' } }),
+          );
+          if (!sdkOk) expect(ours.length, JSON.stringify(message).slice(0, 500)).toBeGreaterThan(0);
+        }),
+        { numRuns: RUNS / 3 },
+      );
+    });
+  });
+
+  describe('hand-written checks agree with the SDK primitives', () => {
+    const zodDateTime = z.iso.datetime({ offset: true });
+
+    it('lastModified: isIsoDateTimeWithOffset matches z.iso.datetime({ offset: true })', () => {
+      const near = fc
+        .tuple(
+          fc.integer({ min: 0, max: 9999 }),
+          fc.integer({ min: 0, max: 13 }),
+          fc.integer({ min: 0, max: 32 }),
+          fc.integer({ min: 0, max: 25 }),
+          fc.integer({ min: 0, max: 61 }),
+          fc.constantFrom('', '.5', '.123456', '.'),
+          fc.constantFrom('Z', 'z', '+05:30', '-23:59', '+24:00', '', '+0530', '+05'),
+        )
+        .map(([y, mo, d, h, mi, frac, zone]) => {
+          const p = (n: number, w = 2) => String(n).padStart(w, '0');
+          return `${p(y, 4)}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(mi % 60)}${frac}${zone}`;
+        });
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            near,
+            fc.string(),
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          ),
+          (s) => {
+            expect(isIsoDateTimeWithOffset(s), s).toBe(zodDateTime.safeParse(s).success);
+          },
+        ),
+        { numRuns: 20_000 },
+      );
+    });
+
+    it('base64: what base64Problem calls valid or non-canonical is what atob() accepts', () => {
+      const alphabet = fc.constantFrom(
+        ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n\t:,!'.split(''),
+      );
+      const candidates = fc.oneof(
+        fc.string({ unit: alphabet, maxLength: 16 }),
+        fc.uint8Array({ maxLength: 20 }).map((b) => btoa(String.fromCharCode(...b))),
+      );
+      fc.assert(
+        fc.property(candidates, (s) => {
+          let atobOk = true;
+          try {
+            atob(s);
+          } catch {
+            atobOk = false;
+          }
+          const problem = base64Problem(s);
+          expect(problem === undefined || problem === 'non-canonical', JSON.stringify(s)).toBe(atobOk);
+        }),
+        { numRuns: 20_000 },
+      );
+    });
+  });
+});
