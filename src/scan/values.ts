@@ -80,8 +80,10 @@ export class ValuePositions<P> {
       const memberAt = placed?.keys.get(key);
       if (memberAt !== undefined) at = memberAt;
       node = (node as Record<PathSegment, unknown>)[key];
+      // A container built elsewhere (`content: [block]`) is located where it was built: that is
+      // where a missing member has to be added.
       const inner = typeof node === 'object' && node !== null ? this.table.get(node) : undefined;
-      if (inner && memberAt === undefined) at = inner.self;
+      if (inner) at = inner.self;
     }
     return at;
   }

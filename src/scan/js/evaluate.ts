@@ -80,6 +80,8 @@ const CALL_KINDS = new Map<string, JsonKind>(
 export class JsEvaluator {
   readonly positions = new ValuePositions<number>();
   private readonly active = new Set<Binding | FunctionLike>();
+  /** While a helper call is evaluated: its parameters bound to the caller's argument expressions. */
+  private readonly argumentsOf = new Map<Binding, { expression: Expression; scope: Scope }>();
 
   constructor(
     private readonly source: string,
@@ -162,17 +164,38 @@ export class JsEvaluator {
         }
         const helper = this.resolveFunction(bare.callee, scope);
         if (helper && !this.active.has(helper)) {
-          this.active.add(helper);
-          try {
-            return this.returnsOf(helper).flatMap((r) => this.outcomes(r.expression, r.scope, depth + 1));
-          } finally {
-            this.active.delete(helper);
-          }
+          return this.inHelper(helper, bare, scope, () =>
+            this.returnsOf(helper).flatMap((r) => this.outcomes(r.expression, r.scope, depth + 1)),
+          );
         }
         break;
       }
     }
     return [{ value: this.evaluate(bare, scope, depth), at: offsetOf(bare) }];
+  }
+
+  /**
+   * Runs `evaluate` with `helper` marked active (no recursion) and its simple parameters bound to the
+   * call's arguments, so `wrap(block('…'))` evaluates through both helpers.
+   */
+  private inHelper<T>(helper: FunctionLike, call: CallExpression, scope: Scope, evaluate: () => T): T {
+    const helperScope = this.scopeOf(helper);
+    const bound: Binding[] = [];
+    helper.params.forEach((param, i) => {
+      const argument = call.arguments[i];
+      if (param.type !== 'Identifier' || !argument || argument.type === 'SpreadElement') return;
+      const binding = helperScope?.bindings.get(param.name);
+      if (!binding || this.argumentsOf.has(binding)) return;
+      this.argumentsOf.set(binding, { expression: argument, scope });
+      bound.push(binding);
+    });
+    this.active.add(helper);
+    try {
+      return evaluate();
+    } finally {
+      this.active.delete(helper);
+      for (const binding of bound) this.argumentsOf.delete(binding);
+    }
   }
 
   /** The expressions a function returns, each with its scope (nested functions excluded). */
@@ -311,6 +334,16 @@ export class JsEvaluator {
   /** A variable's value: its initializer with every mutation the file applies to it. */
   bindingValue(binding: Binding, node: Node, depth = 0): unknown {
     if (binding.fn) return FUNCTION;
+    const argument = this.argumentsOf.get(binding);
+    if (argument && !binding.reassigned && binding.mutations.length === 0) {
+      // Evaluated without the binding so the argument's own names resolve in the caller's scope.
+      this.argumentsOf.delete(binding);
+      try {
+        return this.evaluate(argument.expression, argument.scope, depth + 1);
+      } finally {
+        this.argumentsOf.set(binding, argument);
+      }
+    }
     if (!binding.init || binding.reassigned || this.active.has(binding)) return new Opaque(this.text(node));
     this.active.add(binding);
     try {
@@ -402,20 +435,15 @@ export class JsEvaluator {
     }
     const helper = this.resolveFunction(node.callee, scope);
     if (helper && !this.active.has(helper)) {
-      this.active.add(helper);
-      try {
-        const returns = this.returnsOf(helper).flatMap((r) =>
-          this.outcomes(r.expression, r.scope, depth + 1),
-        );
-        // One return: its value. Several: only their common JSON type is certain.
-        if (returns.length === 1) return returns[0]?.value;
-        return commonKind(
-          returns.map((r) => r.value),
-          this.text(node),
-        );
-      } finally {
-        this.active.delete(helper);
-      }
+      const returns = this.inHelper(helper, node, scope, () =>
+        this.returnsOf(helper).flatMap((r) => this.outcomes(r.expression, r.scope, depth + 1)),
+      );
+      // One return: its value. Several: only their common JSON type is certain.
+      if (returns.length === 1) return returns[0]?.value;
+      return commonKind(
+        returns.map((r) => r.value),
+        this.text(node),
+      );
     }
     const callee = calleeName(node);
     const [first] = node.arguments;

@@ -174,6 +174,18 @@ function handlerReturns(ev: JsEvaluator, fn: FunctionLike, dispatch: boolean): F
   return found;
 }
 
+/** The function body has a `throw` of its own (the SDK turns it into an isError result). */
+function throws(fn: FunctionLike): boolean {
+  let found = false;
+  const walk = (node: Node): void => {
+    if (found || isFunction(node)) return;
+    if (node.type === 'ThrowStatement') found = true;
+    else forEachChild(node, walk);
+  };
+  if (fn.body) forEachChild(fn.body, walk);
+  return found;
+}
+
 function handlerSites(ev: JsEvaluator, reg: Registration, scope: Scope): HandlerSite<number>[] {
   const fn = reg.handler ? ev.resolveFunction(reg.handler, scope) : undefined;
   if (!fn) {
@@ -183,8 +195,8 @@ function handlerSites(ev: JsEvaluator, reg: Registration, scope: Scope): Handler
     ];
   }
   const found = handlerReturns(ev, fn, reg.dispatch);
-  if (found.length === 0 && !fn.generator) {
-    // A handler that never returns resolves to undefined.
+  if (found.length === 0 && !fn.generator && !throws(fn)) {
+    // A handler that neither returns nor throws resolves to undefined.
     found.push({
       tool: undefined,
       site: { at: offsetOf(fn), outcomes: [{ value: undefined, at: offsetOf(fn) }] },

@@ -240,7 +240,7 @@ export class PyEvaluator {
       case 'call': {
         const helper = this.helper(node, scope);
         if (helper !== undefined && !this.active.has(helper.id)) {
-          return this.withActive(helper.id, () => this.helperOutcomes(helper, depth));
+          return this.inHelper(helper, node, scope, () => this.helperOutcomes(helper, depth));
         }
         break;
       }
@@ -255,6 +255,48 @@ export class PyEvaluator {
       const value = r.namedChildren[0];
       return value ? this.outcomes(value, scope, depth + 1) : [{ value: null, at: r.startIndex }];
     });
+  }
+
+  /** While a helper call is evaluated: its parameters bound to the caller's arguments. */
+  private readonly argumentsOf = new Map<PyBinding, { node: Node; scope: PyScope }>();
+
+  /** Runs `run` with the helper marked active and its parameters bound to the call's arguments. */
+  private inHelper<T>(fn: Node, call: Node, scope: PyScope, run: () => T): T {
+    const fnScope = this.scopeOf(fn);
+    const params = (fn.childForFieldName('parameters')?.namedChildren ?? []).map((p) =>
+      p?.type === 'identifier' ? p.text : (p?.childForFieldName('name') ?? p?.namedChildren[0])?.text,
+    );
+    const bound: PyBinding[] = [];
+    const bind = (name: string | undefined, node: Node | null | undefined) => {
+      const binding = name ? fnScope?.bindings.get(name) : undefined;
+      if (!binding || !node || this.argumentsOf.has(binding)) return;
+      this.argumentsOf.set(binding, { node, scope });
+      bound.push(binding);
+    };
+    let position = 0;
+    for (const arg of call.childForFieldName('arguments')?.namedChildren ?? []) {
+      if (!arg || arg.type === 'comment') continue;
+      if (arg.type === 'keyword_argument')
+        bind(arg.childForFieldName('name')?.text, arg.childForFieldName('value'));
+      else if (arg.type !== 'list_splat' && arg.type !== 'dictionary_splat') bind(params[position++], arg);
+    }
+    // Parameters the call leaves out take their default value.
+    for (const param of fn.childForFieldName('parameters')?.namedChildren ?? []) {
+      const value = param?.childForFieldName('value');
+      if (value && fnScope?.parent) {
+        const name = param?.childForFieldName('name')?.text;
+        const binding = name ? fnScope.bindings.get(name) : undefined;
+        if (binding && !this.argumentsOf.has(binding)) {
+          this.argumentsOf.set(binding, { node: value, scope: fnScope.parent });
+          bound.push(binding);
+        }
+      }
+    }
+    try {
+      return this.withActive(fn.id, run);
+    } finally {
+      for (const binding of bound) this.argumentsOf.delete(binding);
+    }
   }
 
   private withActive<T>(key: PyBinding | number, run: () => T): T {
@@ -429,6 +471,15 @@ export class PyEvaluator {
 
   /** A variable's value: its single assignment plus the subscript assignments and appends the file makes. */
   bindingValue(binding: PyBinding, node: Node, depth = 0): unknown {
+    const argument = this.argumentsOf.get(binding);
+    if (argument && binding.values.length === 0 && binding.mutations.length === 0) {
+      this.argumentsOf.delete(binding);
+      try {
+        return this.evaluate(argument.node, argument.scope, depth + 1);
+      } finally {
+        this.argumentsOf.set(binding, argument);
+      }
+    }
     const [only] = binding.values;
     if (binding.unknown || binding.fn || binding.values.length !== 1 || !only || this.active.has(binding)) {
       return new Opaque(this.text(node));
@@ -485,7 +536,7 @@ export class PyEvaluator {
     }
     const helper = this.helper(node, scope);
     if (helper && !this.active.has(helper.id)) {
-      const returns = this.withActive(helper.id, () => this.helperOutcomes(helper, depth));
+      const returns = this.inHelper(helper, node, scope, () => this.helperOutcomes(helper, depth));
       if (returns.length === 1) return returns[0]?.value;
       return commonKind(
         returns.map((r) => r.value),
