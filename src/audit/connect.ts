@@ -13,9 +13,23 @@ import type { Channel } from './channel.js';
 import { auditFinding } from './events.js';
 import { type Exchange, type Failure, failureFinding, type Session } from './session.js';
 
-const { version: OUR_VERSION } = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+/** Our package.json, found upward from this module (src/, dist/ and the bench build sit at different depths). */
+function ourVersion(): string {
+  for (const up of ['../../', '../../../']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'mcp-shape' && pkg.version) return pkg.version;
+    } catch {
+      // not at this depth
+    }
+  }
+  return '0.0.0';
+}
+
+const OUR_VERSION = ourVersion();
 
 export const CLIENT_INFO = { name: 'mcp-shape-audit', version: OUR_VERSION } as const;
 
