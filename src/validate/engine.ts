@@ -8,6 +8,7 @@ import type { Finding, FixSuggestion } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { pathIsUncertain } from '../core/opaque.js';
 import { type PathSegment, toPointer } from '../core/pointer.js';
+import { startRun } from '../core/run-memo.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/schema.js';
 import type { Sniffed } from '../core/sniff.js';
 import { RULES } from '../rules/index.js';
@@ -84,6 +85,7 @@ class Run {
     readonly root: unknown,
     readonly options: EngineOptions,
   ) {
+    startRun();
     this.rules = options.rules ?? RULES;
     this.schemas = options.schemas ?? defaultSchemas();
   }

@@ -26,7 +26,8 @@ function errorPayload(result: JsonObject): ErrorPayload | undefined {
   const texts = textBlocks(result);
   const only =
     texts.length === 1 && Array.isArray(result.content) && result.content.length === 1 ? texts[0] : undefined;
-  if (only) {
+  // Only a text that names an "error" member can be an error payload; skip parsing large data mirrors.
+  if (only?.text.includes('"error"')) {
     const parsed = jsonOfText(only.text)?.value;
     if (isObject(parsed) && isErrorValue(parsed.error)) {
       return { messageId: 'text', path: ['content', 0, 'text'], error: parsed.error };

@@ -27,17 +27,21 @@ function serializedLength(value: unknown): number {
     return n;
   }
   if (isObject(value)) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    let n = 2 + Math.max(0, entries.length - 1);
-    for (const [key, v] of entries) n += key.length + 3 + serializedLength(v);
-    return n;
+    let n = 2;
+    let members = 0;
+    for (const key in value) {
+      const v = value[key];
+      if (v === undefined || !Object.hasOwn(value, key)) continue;
+      n += key.length + 3 + serializedLength(v);
+      members++;
+    }
+    return n + Math.max(0, members - 1);
   }
   return String(value).length;
 }
 
 /** UTF-8 size of the serialized result, computed exactly only when the cheap bounds cannot decide. */
-function serializedBytes(result: unknown, limit: number): number {
-  const units = serializedLength(result);
+function serializedBytes(result: unknown, units: number, limit: number): number {
   // UTF-8 needs at least one byte per UTF-16 unit and at most three.
   if (units > limit || units * 3 <= limit) return units;
   return new TextEncoder().encode(JSON.stringify(result)).length;
@@ -107,9 +111,10 @@ export default defineRule({
   needsCompleteDocument: true,
   check(result, ctx) {
     if (!isObject(result)) return;
-    const bytes = serializedBytes(result, CLAUDE_DESKTOP_MAX_BYTES);
+    const units = serializedLength(result);
+    const bytes = serializedBytes(result, units, CLAUDE_DESKTOP_MAX_BYTES);
     if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
-    const tokens = Math.ceil(serializedLength(result) / CHARS_PER_TOKEN);
+    const tokens = Math.ceil(units / CHARS_PER_TOKEN);
     if (tokens > CLAUDE_CODE_MAX_TOKENS) ctx.report({ messageId: 'tokens', data: { tokens } });
     if (!Array.isArray(result.content)) return;
     result.content.forEach((block, index) => {

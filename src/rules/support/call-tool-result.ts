@@ -5,6 +5,7 @@
 
 import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
 import { getIn } from '../../core/pointer.js';
+import { memoPerRun } from '../../core/run-memo.js';
 import type { RepairContext } from '../types.js';
 
 export interface TextBlock {
@@ -29,6 +30,23 @@ export function textBlocks(result: JsonObject): TextBlock[] {
  * not treated as JSON text: "42" or "true" in a text block is far more often prose than a mirror.
  */
 export function jsonOfText(text: string): { readonly value: unknown } | undefined {
+  const cached = recentlyParsed.find((entry) => entry.text === text);
+  if (cached) return cached.parsed;
+  const parsed = parseJsonText(text);
+  recentlyParsed.unshift({ text, parsed });
+  if (recentlyParsed.length > RECENT_PARSES) recentlyParsed.pop();
+  return parsed;
+}
+
+/**
+ * Several rules read the same text mirror of one result, and a mirror can be megabytes: the last few
+ * parses are kept so each text is parsed once per validation. Comparing the same string object is O(1).
+ * The parsed values are shared, so callers must not mutate them.
+ */
+const RECENT_PARSES = 4;
+const recentlyParsed: { text: string; parsed: { readonly value: unknown } | undefined }[] = [];
+
+function parseJsonText(text: string): { readonly value: unknown } | undefined {
   const trimmed = text.trim();
   const first = trimmed[0];
   if (first !== '{' && first !== '[') return undefined;
@@ -42,6 +60,8 @@ export function jsonOfText(text: string): { readonly value: unknown } | undefine
 /** Whether `text` serializes `value` (any JSON formatting; a string value may also appear as itself). */
 export function isTextMirrorOf(text: string, value: unknown): boolean {
   if (typeof value === 'string' && text === value) return true;
+  // Most mirrors are JSON.stringify output: one stringify beats parsing the text and comparing trees.
+  if (text === compactJson(value)) return true;
   const parsed = jsonOfText(text);
   if (parsed) return jsonEqual(parsed.value, value);
   try {
@@ -49,6 +69,21 @@ export function isTextMirrorOf(text: string, value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** `JSON.stringify(value)`, or undefined for what JSON cannot hold (cycles, BigInt). */
+function stringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const stringifyObject = memoPerRun<object, string | undefined>(stringify);
+
+function compactJson(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? stringifyObject(value) : stringify(value);
 }
 
 /** Whether some text block mirrors `value`. */
