@@ -1,9 +1,12 @@
 /** Turns a Report into the requested output format. */
 
+import { renderAuditText } from './audit-text.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
+import { renderSarif } from './sarif.js';
+import { renderVerdict, verdictOf } from './scan-verdict.js';
 import { renderText } from './text.js';
 import type { Report, ReportFormat } from './types.js';
 
@@ -20,11 +23,18 @@ export interface RenderOptions {
 }
 
 const RENDERERS: Partial<Record<ReportFormat, Renderer>> = {
-  text: (report, options) => renderText(report, options),
+  text: (report, options) => {
+    // Audit groups by version and tool; scan appends its verdict; check uses the plain grouping.
+    if (report.command === 'audit') return renderAuditText(report, options);
+    const verdict = report.command === 'scan' ? verdictOf(report.details) : undefined;
+    if (!verdict) return renderText(report, options);
+    return `${report.findings.length > 0 ? `${renderText(report, options)}\n` : ''}${renderVerdict(verdict)}`;
+  },
   json: (report) => renderJson(report),
   junit: (report, options) => renderJunit(report, options),
   markdown: (report, options) => renderMarkdown(report, options),
   html: (report, options) => renderHtml(report, options),
+  sarif: (report) => renderSarif(report),
 };
 
 export function supportedFormats(): ReportFormat[] {

@@ -97,17 +97,3 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
     detail: `fail: ${tally}; ${counts.invalid} do not: ${shown}${more}${unresolved}`,
   };
 }
-
-/** The verdict as text lines, appended to the text report. */
-export function renderVerdict(verdict: Verdict): string {
-  const lines = [
-    `${VERDICT_CHECK}: ${verdict.status.toUpperCase()}`,
-    `  ${verdict.detail.replace(/^\w+: /, '')}`,
-  ];
-  for (const tool of verdict.tools) {
-    lines.push(
-      `  ${tool.tool} (${tool.file}:${tool.line}): ${tool.typed}/${tool.returns} typed${tool.invalid ? `, ${tool.invalid} wrong` : ''}${tool.unresolved ? `, ${tool.unresolved} unresolved` : ''}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}

@@ -1,10 +1,9 @@
 /** `mcp-shape audit`: connects to a live server, over stdio or HTTP, and audits what it sends. */
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
-import { renderAuditText } from '../../audit/report-text.js';
 import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { exitCodeFor } from '../../report/build.js';
@@ -230,20 +229,6 @@ async function audit(server: string[], flags: AuditFlags): Promise<number> {
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);
   }
-  if (flags.format === 'text') {
-    const text = renderAuditText(report, flags.out === undefined ? {} : { color: false });
-    if (flags.out === undefined) process.stdout.write(text);
-    else {
-      try {
-        writeFileSync(flags.out, text);
-      } catch (error) {
-        throw new UserError(
-          `cannot write ${flags.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        );
-      }
-    }
-  } else {
-    emitReport(report, flags.format, flags.out);
-  }
+  emitReport(report, flags.format, flags.out);
   return exitCodeFor(report);
 }

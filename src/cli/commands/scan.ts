@@ -1,31 +1,19 @@
 /** `mcp-shape scan [PATH...]`: static analysis of MCP server source (TS/JS and Python). */
 
-import { existsSync, writeFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import { Command, Option } from 'commander';
 import { exitCodeFor } from '../../report/build.js';
-import { renderJson } from '../../report/json.js';
-import { renderSarif } from '../../report/sarif.js';
-import { renderText } from '../../report/text.js';
+import type { ReportFormat } from '../../report/index.js';
 import { SCAN_DEFAULT_PROTOCOL, scanPaths } from '../../scan/index.js';
-import { renderVerdict } from '../../scan/verdict.js';
 import type { ProtocolVersion } from '../../spec/versions.js';
 import { UserError } from '../errors.js';
-import { PROTOCOL_HELP, protocolOption } from '../options.js';
-
-const SCAN_FORMATS = ['text', 'json', 'sarif'] as const;
-type ScanFormat = (typeof SCAN_FORMATS)[number];
+import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
+import { emitReport } from '../output.js';
 
 interface ScanFlags {
   protocol: ProtocolVersion;
-  format: ScanFormat;
+  format: ReportFormat;
   out?: string;
-}
-
-function scanFormat(value: string): ScanFormat {
-  if (!(SCAN_FORMATS as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`expected one of ${SCAN_FORMATS.join(', ')}`);
-  }
-  return value as ScanFormat;
 }
 
 export function scanCommand(): Command {
@@ -39,11 +27,7 @@ export function scanCommand(): Command {
         .argParser(protocolOption)
         .default(SCAN_DEFAULT_PROTOCOL, SCAN_DEFAULT_PROTOCOL),
     )
-    .addOption(
-      new Option('--format <format>', `output format: ${SCAN_FORMATS.join(', ')}`)
-        .argParser(scanFormat)
-        .default('text'),
-    )
+    .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')
     .addHelpText(
       'after',
@@ -67,29 +51,6 @@ async function runScan(paths: string[], flags: ScanFlags): Promise<number> {
   const { report, verdict, files } = await scanPaths(paths, { protocolVersion: flags.protocol });
   if (files.length === 0) throw new UserError(`no TS/JS or Python files under ${paths.join(', ')}`);
   for (const f of files) if (f.error) process.stderr.write(`mcp-shape: ${f.file}: not parsed: ${f.error}\n`);
-  let rendered: string;
-  switch (flags.format) {
-    case 'json':
-      rendered = renderJson(report);
-      break;
-    case 'sarif':
-      rendered = renderSarif(report);
-      break;
-    case 'text': {
-      const color = flags.out === undefined ? {} : { color: false };
-      const findings = report.findings.length > 0 ? `${renderText(report, color)}\n` : '';
-      rendered = `${findings}${renderVerdict(verdict)}`;
-    }
-  }
-  if (flags.out === undefined) process.stdout.write(rendered);
-  else {
-    try {
-      writeFileSync(flags.out, rendered);
-    } catch (error) {
-      throw new UserError(
-        `cannot write ${flags.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      );
-    }
-  }
+  emitReport(report, flags.format, flags.out);
   return exitCodeFor(report);
 }

@@ -5,11 +5,11 @@
  */
 
 import pc from 'picocolors';
+import type { VersionDifference } from '../audit/compare.js';
+import type { ToolDetail, VersionDetail } from '../audit/run.js';
 import type { Finding, Severity } from '../core/finding.js';
-import { clientsAffected } from '../report/text.js';
-import { type Report, SEVERITY_ORDER } from '../report/types.js';
-import type { VersionDifference } from './compare.js';
-import type { ToolDetail, VersionDetail } from './run.js';
+import { clientsAffected } from './text.js';
+import { type Report, SEVERITY_ORDER } from './types.js';
 
 export interface AuditTextOptions {
   readonly color?: boolean;
