@@ -154,6 +154,11 @@ describe('the official SDK example servers', () => {
         // JSON-RPC 2.0 allows a null id there; MCP's RequestId (string | integer) does not, and the
         // rule follows the MCP schema.
         expect(near).toMatch(/id: null/);
+      } else if (f.rule === 'structured-content-text-mirror-missing') {
+        // get_weather mirrors structuredContent with JSON.stringify of a value computed at run time: the
+        // text is unknown statically, and the rule does not yet treat unknown text as a possible mirror.
+        expect(name).toBe('mcpServerOutputSchema.js');
+        expect(source).toMatch(/text: JSON\.stringify\(structuredContent/);
       } else {
         expect.fail(`unexplained finding ${f.rule} at ${name}:${f.location?.line}: ${f.message}`);
       }

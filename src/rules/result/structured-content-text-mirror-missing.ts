@@ -42,13 +42,6 @@ export default defineRule({
   check(result, ctx) {
     if (!isObject(result) || result.structuredContent === undefined) return;
     if (!Array.isArray(result.content) || hasTextMirror(result, result.structuredContent)) return;
-    // In source code, `text: JSON.stringify(data)` is usually the mirror even though its value is unknown.
-    if (
-      ctx.partial &&
-      result.content.some((b) => isObject(b) && b.type === 'text' && typeof b.text !== 'string')
-    ) {
-      return;
-    }
     const texts = textBlocks(result);
     // JSON text that differs is a disagreement, not a missing mirror.
     if (texts.some(({ text }) => jsonOfText(text) !== undefined)) return;
