@@ -20,6 +20,7 @@
 import { isObject, type JsonObject } from '../core/json.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler, type SchemaError } from '../core/schema.js';
 import { canonicalMimeType } from '../core/sniff.js';
+import { describesResultWrapper } from '../rules/support/call-tool-result.js';
 import {
   BLOCK_TYPES,
   type BlockType,
@@ -119,9 +120,7 @@ function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVer
 /** The value the developer's outputSchema describes: the raw value, unless the schema is the wrapper. */
 function schemaSubject(schema: unknown, structured: unknown, raw: unknown, wrapped: boolean): unknown {
   if (!wrapped) return structured;
-  const describesWrapper =
-    isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, 'result');
-  return describesWrapper ? structured : raw;
+  return describesResultWrapper(schema) ? structured : raw;
 }
 
 function withResultType(result: JsonObject, version: ProtocolVersion): JsonObject {

@@ -4,14 +4,23 @@ import { repair } from '../../src/library/repair/index.js';
 import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
-import { anyResult, BROKEN_BLOCKS, BROKEN_RESULTS, GOOD_BLOCKS } from './support/shapes.js';
+import {
+  anyToolCall,
+  BROKEN_BLOCKS,
+  BROKEN_RESULTS,
+  GOOD_BLOCKS,
+  SCHEMA_RESULTS,
+  TOOLS,
+} from './support/shapes.js';
 
 const RUNS = 300;
 
 /** Every judge of the guarantee; returns what failed, so a counterexample shows why. */
-async function violations(output: unknown, version: ProtocolVersion): Promise<string[]> {
+async function violations(output: unknown, version: ProtocolVersion, tool?: unknown): Promise<string[]> {
   const problems: string[] = [];
-  const errors = (await validateToolResult(output, { protocolVersion: version })).filter(
+  // With a tool, the validator also checks structuredContent against its outputSchema, as SDK v1's
+  // callTool() does after listTools().
+  const errors = (await validateToolResult(output, { protocolVersion: version, tool })).filter(
     (f) => f.severity === 'error',
   );
   if (errors.length > 0)
@@ -48,12 +57,24 @@ describe.each(ALL_VERSIONS)(
       expect(failures).toEqual([]);
     });
 
+    it('every outputSchema near miss comes out accepted, for every tool', async () => {
+      const failures: string[] = [];
+      for (const [toolName, tool] of Object.entries(TOOLS)) {
+        for (const [name, input] of Object.entries(SCHEMA_RESULTS)) {
+          const { result } = await repair(input, { protocolVersion: version, tool });
+          const problems = await violations(result, version, tool);
+          if (problems.length > 0) failures.push(`${toolName} / ${name}: ${problems.join(' | ')}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
     it('holds for arbitrary results, and repair is idempotent', async () => {
       await fc.assert(
-        fc.asyncProperty(anyResult, async (input) => {
-          const first = await repair(input, { protocolVersion: version });
-          expect(await violations(first.result, version)).toEqual([]);
-          const second = await repair(first.result, { protocolVersion: version });
+        fc.asyncProperty(anyToolCall, async ({ result: input, tool }) => {
+          const first = await repair(input, { protocolVersion: version, tool });
+          expect(await violations(first.result, version, tool)).toEqual([]);
+          const second = await repair(first.result, { protocolVersion: version, tool });
           expect(second.fixes).toEqual([]);
           expect(second.result).toBe(first.result);
         }),

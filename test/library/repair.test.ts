@@ -1,7 +1,204 @@
 import { describe, expect, it } from 'vitest';
 import { repair, repairMessage } from '../../src/library/repair/index.js';
 import { negotiatedVersion, ShapedFindingsError, shaped } from '../../src/library/shaped.js';
-import { PNG_1X1 } from './support/shapes.js';
+import type { ProtocolVersion } from '../../src/spec/versions.js';
+import { PNG_1X1, WAV } from './support/shapes.js';
+
+interface RepairCase {
+  readonly input: unknown;
+  readonly version: ProtocolVersion;
+  readonly tool?: unknown;
+  readonly expected: unknown;
+  /** The rule of each fix, in order; `*` marks a lossy one. */
+  readonly rules: readonly string[];
+}
+
+const text = (t: string) => ({ type: 'text', text: t });
+const toolWith = (outputSchema: unknown) => ({ name: 't', inputSchema: { type: 'object' }, outputSchema });
+
+/** Each repair the library issue names, with the exact output and the rules its fixes answer. */
+const REPAIRS: Readonly<Record<string, RepairCase>> = {
+  '{type:"object"} block → text + structuredContent': {
+    input: { content: [{ type: 'object', object: { a: 1 } }] },
+    version: '2025-06-18',
+    expected: { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+    rules: ['block-type-unknown'],
+  },
+  'json block → text + structuredContent': {
+    input: { content: [{ type: 'json', json: { a: 1 } }] },
+    version: '2025-11-25',
+    expected: { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+    rules: ['block-type-unknown'],
+  },
+  'json block → text only before structuredContent existed': {
+    input: { content: [{ type: 'json', json: { a: 1 } }] },
+    version: '2025-03-26',
+    expected: { content: [text('{"a":1}')] },
+    rules: ['block-type-unknown'],
+  },
+  'json array block → structuredContent as is in 2026-07-28': {
+    input: { content: [{ type: 'json', json: [1, 2] }], resultType: 'complete' },
+    version: '2026-07-28',
+    expected: { content: [text('[1,2]')], structuredContent: [1, 2], resultType: 'complete' },
+    rules: ['block-type-unknown'],
+  },
+  'string content → a text block': {
+    input: { content: 'hello' },
+    version: '2025-06-18',
+    expected: { content: [text('hello')] },
+    rules: ['result-content-not-array'],
+  },
+  'legacy toolResult envelope → content + structuredContent': {
+    input: { toolResult: { a: 1 } },
+    version: '2025-06-18',
+    expected: { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+    rules: ['result-legacy-tool-result'],
+  },
+  'legacy toolResult envelope → content (2024-11-05)': {
+    input: { toolResult: { a: 1 } },
+    version: '2024-11-05',
+    expected: { content: [text('{"a":1}')] },
+    rules: ['result-legacy-tool-result'],
+  },
+  'missing mimeType → sniffed': {
+    input: { content: [{ type: 'image', data: PNG_1X1 }] },
+    version: '2025-06-18',
+    expected: { content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }] },
+    rules: ['block-mime-type-missing'],
+  },
+  'wrong mimeType → sniffed': {
+    input: { content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/jpeg' }] },
+    version: '2025-06-18',
+    expected: { content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }] },
+    rules: ['block-mime-type-mismatch'],
+  },
+  'data: URI prefix stripped': {
+    input: { content: [{ type: 'image', data: `data:image/png;base64,${PNG_1X1}`, mimeType: 'image/png' }] },
+    version: '2025-06-18',
+    expected: { content: [{ type: 'image', data: PNG_1X1, mimeType: 'image/png' }] },
+    rules: ['block-base64-data-uri'],
+  },
+  'data: URI prefix stripped from a blob, its type kept': {
+    input: {
+      content: [
+        { type: 'resource', resource: { uri: 'file:///a', blob: `data:image/png;base64,${PNG_1X1}` } },
+      ],
+    },
+    version: '2025-06-18',
+    expected: {
+      content: [{ type: 'resource', resource: { uri: 'file:///a', blob: PNG_1X1, mimeType: 'image/png' } }],
+    },
+    rules: ['block-base64-data-uri'],
+  },
+  'array structuredContent wrapped as {result} before 2026-07-28, mirror kept in step': {
+    input: { content: [text('[1,2]')], structuredContent: [1, 2] },
+    version: '2025-06-18',
+    expected: { content: [text('{"result":[1,2]}')], structuredContent: { result: [1, 2] } },
+    rules: ['structured-content-not-object'],
+  },
+  'wrapped structuredContent unwrapped in 2026-07-28 when the outputSchema describes the bare value': {
+    input: {
+      content: [text('{"result":[1,2]}')],
+      structuredContent: { result: [1, 2] },
+      resultType: 'complete',
+    },
+    version: '2026-07-28',
+    tool: toolWith({ type: 'array', items: { type: 'number' } }),
+    expected: { content: [text('[1,2]')], structuredContent: [1, 2], resultType: 'complete' },
+    rules: ['structured-content-schema-mismatch'],
+  },
+  'bare object wrapped when the outputSchema describes the {result} wrapper': {
+    input: { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+    version: '2025-06-18',
+    tool: toolWith({ type: 'object', properties: { result: { type: 'object' } }, required: ['result'] }),
+    expected: { content: [text('{"result":{"a":1}}')], structuredContent: { result: { a: 1 } } },
+    rules: ['structured-content-schema-mismatch'],
+  },
+  'text mirror added': {
+    input: { content: [], structuredContent: { a: 1 } },
+    version: '2025-06-18',
+    expected: { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+    rules: ['structured-content-text-mirror-missing'],
+  },
+  'error payload → isError': {
+    input: { content: [text('x')], error: { message: 'boom' } },
+    version: '2025-06-18',
+    expected: { content: [text('x')], error: { message: 'boom' }, isError: true },
+    rules: ['result-error-without-is-error'],
+  },
+  'bare error payload → content + isError': {
+    input: { error: 'boom' },
+    version: '2025-06-18',
+    expected: { error: 'boom', content: [text('{"error":"boom"}')], isError: true },
+    rules: ['result-content-missing', 'result-error-without-is-error'],
+  },
+  'resource_link → a text block naming the link (2025-03-26)': {
+    input: { content: [{ type: 'resource_link', uri: 'https://e.com/a', name: 'a', description: 'd' }] },
+    version: '2025-03-26',
+    expected: { content: [text('Link: a <https://e.com/a> — d')] },
+    rules: ['block-type-unsupported-in-version'],
+  },
+  'audio → an embedded blob resource (2024-11-05)': {
+    input: { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] },
+    version: '2024-11-05',
+    expected: {
+      content: [
+        { type: 'resource', resource: { uri: 'urn:mcp-shape:audio:0', blob: WAV, mimeType: 'audio/wav' } },
+      ],
+    },
+    rules: ['block-type-unsupported-in-version'],
+  },
+  'out-of-range annotations fixed or dropped': {
+    input: {
+      content: [
+        {
+          ...text('a'),
+          annotations: { priority: 2, audience: ['system', 'user'], lastModified: '2025-01-12' },
+        },
+        { ...text('b'), annotations: { priority: -1 } },
+      ],
+    },
+    version: '2025-06-18',
+    expected: {
+      content: [
+        {
+          ...text('a'),
+          annotations: { priority: 1, audience: ['user'], lastModified: '2025-01-12T00:00:00.000Z' },
+        },
+        { ...text('b'), annotations: { priority: 0 } },
+      ],
+    },
+    rules: [
+      'block-annotations-invalid*',
+      'block-annotations-invalid*',
+      'block-annotations-invalid',
+      'block-annotations-invalid*',
+    ],
+  },
+  'outputSchema declared, no structuredContent → a tool error saying why, content kept': {
+    input: { content: [text('done')] },
+    version: '2025-06-18',
+    tool: toolWith({ type: 'object', required: ['a'] }),
+    expected: {
+      content: [
+        text('done'),
+        text(
+          '[The tool result could not be delivered as sent: tool "t" declares an outputSchema but the result has no structuredContent.]',
+        ),
+      ],
+      isError: true,
+    },
+    rules: ['structured-content-missing-for-output-schema*'],
+  },
+};
+
+describe('every repair the library issue names', () => {
+  it.each(Object.entries(REPAIRS))('%s', async (_name, { input, version, tool, expected, rules }) => {
+    const { result, fixes } = await repair(input, { protocolVersion: version, tool });
+    expect(result).toEqual(expected);
+    expect(fixes.map((f) => `${f.rule}${f.lossy ? '*' : ''}`)).toEqual(rules);
+  });
+});
 
 describe('repair()', () => {
   it('returns the same object with no fixes when nothing needs repair', async () => {

@@ -1,8 +1,11 @@
 /**
  * The generic, lossy repair for errors no rule could repair. It never guesses at meaning: it keeps what
- * it drops readable, as text, and says why. Three moves, from least to most drastic:
+ * it drops readable, as text, and says why. Four moves, from least to most drastic:
  * - a broken block becomes a text block describing the block and the problem;
  * - a broken result member (other than `content`) is removed and its value appended as text;
+ * - a result that lacks a member it cannot be given (structuredContent a declared outputSchema asks
+ *   for, and no text holds matching data) is marked `isError`, with a text block saying why: an error
+ *   result needs no structuredContent, and its content reaches the model unchanged;
  * - a result that is not even an object with a content array is rebuilt around its data as text.
  */
 
@@ -14,7 +17,7 @@ import { previewJson, safeJson } from './clone.js';
 import type { RepairTarget } from './engine.js';
 
 export interface FallbackStep {
-  readonly kind: 'block' | 'member' | 'rebuild' | 'envelope';
+  readonly kind: 'block' | 'member' | 'error' | 'rebuild' | 'envelope';
   readonly document: unknown;
   readonly description: string;
 }
@@ -85,6 +88,16 @@ export function applyFallback(
         result.content.push(textBlock(`[${error.message}; it is kept here as text] ${text}`));
       }
       return { kind: 'member', document, description: `removed ${member} and kept its value as text` };
+    }
+    if (typeof member === 'string' && !Object.hasOwn(result, member) && result.isError !== true) {
+      // Rebuilding would only wrap this well-formed content in JSON text (twice, at the last resort).
+      result.content.push(textBlock(`[The tool result could not be delivered as sent: ${error.message}.]`));
+      result.isError = true;
+      return {
+        kind: 'error',
+        document,
+        description: `marked the result as a tool error (isError) with a text block saying why: ${member} is missing`,
+      };
     }
   }
 

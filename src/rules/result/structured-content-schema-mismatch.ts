@@ -1,14 +1,45 @@
-import { isObject } from '../../core/json.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import { parsePointer } from '../../core/pointer.js';
+import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../../core/schema.js';
 import { versionsFrom } from '../../spec/versions.js';
 import {
   appendText,
+  describesResultWrapper,
   hasTextMirror,
+  isTextMirrorOf,
   MIRRORED_WEATHER,
   serialize,
   subjectObject,
+  textBlocks,
 } from '../support/call-tool-result.js';
-import { defineRule } from '../types.js';
+import { defineRule, type RepairContext } from '../types.js';
+
+let repairSchemas: OutputSchemaCompiler | undefined;
+
+/**
+ * The SDK v2 convention wraps a non-object value as `{ "result": value }` for 2025-era peers. A value
+ * wrapped for the wrong era (wrapped, but the 2026-07-28 schema describes the bare value; or bare, but
+ * the schema describes the wrapper) is the same data: rewrap it when that makes it match.
+ */
+function rewrapped(result: JsonObject, ctx: RepairContext): { value: unknown; wrapped: boolean } | undefined {
+  const value = result.structuredContent;
+  const schema = ctx.tool?.outputSchema;
+  const isWrapper = isObject(value) && Object.keys(value).length === 1 && Object.hasOwn(value, 'result');
+  // Only the schema's own word counts: a lenient schema may accept both forms of the same data.
+  const candidate = describesResultWrapper(schema)
+    ? isWrapper
+      ? undefined
+      : { value: { result: value }, wrapped: true }
+    : isWrapper
+      ? { value: value.result, wrapped: false }
+      : undefined;
+  if (!candidate) return undefined;
+  if (ctx.features.structuredContent !== 'any' && !isObject(candidate.value)) return undefined;
+  repairSchemas ??= createOutputSchemaCompiler();
+  const compiled = repairSchemas.compile(schema, ctx.version);
+  if (!compiled.ok) return undefined;
+  return compiled.validate(candidate.value).length === 0 ? candidate : undefined;
+}
 
 const WEATHER_TOOL = {
   name: 'get_weather',
@@ -104,9 +135,24 @@ export default defineRule({
     }
   },
   repair(ctx) {
-    // Only an error result can drop its structured data: its text then carries the data instead.
     const result = subjectObject(ctx);
-    if (result?.isError !== true || result.structuredContent === undefined) return undefined;
+    if (!result || result.structuredContent === undefined) return undefined;
+    const rewrap = rewrapped(result, ctx);
+    if (rewrap) {
+      const old = result.structuredContent;
+      for (const { index } of textBlocks(result).filter(({ text }) => isTextMirrorOf(text, old))) {
+        const block = (result.content as unknown[])[index];
+        if (isObject(block)) block.text = serialize(rewrap.value);
+      }
+      result.structuredContent = rewrap.value as JsonObject;
+      return {
+        description: rewrap.wrapped
+          ? 'wrapped structuredContent as { "result": value }, which the outputSchema describes'
+          : 'unwrapped structuredContent from { "result": value }, as the outputSchema describes the value',
+      };
+    }
+    // Only an error result can drop its structured data: its text then carries the data instead.
+    if (result.isError !== true) return undefined;
     const value = result.structuredContent;
     if (!hasTextMirror(result, value) && !appendText(result, serialize(value))) return undefined;
     delete result.structuredContent;

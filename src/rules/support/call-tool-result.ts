@@ -110,6 +110,11 @@ export function serialize(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** An outputSchema of the SDK v2 wrapper `{ "result": value }` names a `result` property. */
+export function describesResultWrapper(schema: unknown): boolean {
+  return isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, 'result');
+}
+
 /** "null" or "a JSON array"/"a JSON string"…, for messages about a value of the wrong type. */
 export function describeType(value: unknown): string {
   return value === null ? 'null' : `a JSON ${jsonTypeOf(value)}`;

@@ -196,10 +196,78 @@ export const assembledResult: fc.Arbitrary<unknown> = fc
     return result;
   });
 
+/**
+ * Tool definitions a result may answer (§4 rows 24-26: structuredContent that breaks the outputSchema,
+ * or is missing although one is declared). The array schema is legal only from 2026-07-28; before that
+ * no structuredContent can satisfy it, so repair must fall back to an error result.
+ */
+export const TOOLS: Readonly<Record<string, unknown>> = {
+  'object schema': {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: {
+      type: 'object',
+      properties: { temperature: { type: 'number' } },
+      required: ['temperature'],
+    },
+  },
+  'wrapper schema': {
+    name: 'primes',
+    inputSchema: { type: 'object' },
+    outputSchema: {
+      type: 'object',
+      properties: { result: { type: 'array', items: { type: 'number' } } },
+      required: ['result'],
+    },
+  },
+  'array schema': {
+    name: 'list',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'array', items: { type: 'number' } },
+  },
+  'any object': { name: 'any', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+};
+
+/** Results that answer a tool with an outputSchema: near misses of the schemas above. */
+export const SCHEMA_RESULTS: Readonly<Record<string, unknown>> = {
+  'matches (#25 right)': {
+    content: [{ type: 'text', text: '{"temperature":21}' }],
+    structuredContent: { temperature: 21 },
+  },
+  'wrong type (#25)': {
+    content: [{ type: 'text', text: '{"temperature":"warm"}' }],
+    structuredContent: { temperature: 'warm' },
+  },
+  'mismatch on an error result (#24)': {
+    content: [{ type: 'text', text: 'failed' }],
+    structuredContent: { partial: true },
+    isError: true,
+  },
+  'no structuredContent (#26)': { content: [{ type: 'text', text: 'done' }] },
+  'data only in text': { content: [{ type: 'text', text: '{"temperature":3}' }] },
+  'bare array': { content: [{ type: 'text', text: '[1,2]' }], structuredContent: [1, 2] },
+  'wrapped array': {
+    content: [{ type: 'text', text: '{"result":[1,2]}' }],
+    structuredContent: { result: [1, 2] },
+  },
+};
+
 /** Anything a server might send as a result. */
 export const anyResult: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: assembledResult },
   { weight: 2, arbitrary: fc.constantFrom(...Object.values(BROKEN_RESULTS)) },
   { weight: 1, arbitrary: fc.anything() },
   { weight: 1, arbitrary: fc.jsonValue() },
+);
+
+/** A result and, often, the tool it answers: mixes the schema near misses with everything else. */
+export const anyToolCall: fc.Arbitrary<{ result: unknown; tool?: unknown }> = fc.record(
+  {
+    result: fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...Object.values(SCHEMA_RESULTS)) },
+      { weight: 3, arbitrary: anyResult },
+    ),
+    tool: fc.constantFrom(...Object.values(TOOLS)),
+  },
+  { requiredKeys: ['result'] },
 );
