@@ -237,8 +237,18 @@ describe('repair()', () => {
     expect(result.content).toHaveLength(1);
     const [block] = result.content;
     expect(block?.type).toBe('text');
-    expect(block && 'text' in block ? block.text : '').toMatch(/image.*dropped/i);
-    expect(fixes.some((f) => f.lossy)).toBe(true);
+    expect(block && 'text' in block ? block.text : '').toBe(
+      '[An "image" block was dropped from this tool result: data is not valid base64 ("not base64!"). It was: {"type":"image","data":"not base64!","mimeType":"image/png"}]',
+    );
+    expect(fixes).toEqual([
+      {
+        rule: 'block-base64-invalid',
+        pointer: '/content/0/data',
+        description:
+          'replaced the "image" block with a text block saying what was dropped and why (data is not valid base64 ("not base64!"))',
+        lossy: true,
+      },
+    ]);
   });
 
   it('rebuilds a value that is no result at all, keeping its data as text', async () => {

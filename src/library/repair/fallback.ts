@@ -34,12 +34,17 @@ function blockName(block: unknown): string {
   return isObject(block) ? 'block without a type' : `${block === null ? 'null' : typeof block} item`;
 }
 
-export function droppedBlockText(block: unknown, reason: string): string {
-  return `[A ${blockName(block)} was dropped from this tool result: ${reason}. It was: ${previewJson(block)}]`;
+/** "An "image" block", "A "text" block": the model reads this sentence, so it should read well. */
+function withArticle(name: string): string {
+  return `${/^"?[aeiou]/i.test(name) ? 'An' : 'A'} ${name}`;
+}
+
+function droppedBlockText(block: unknown, reason: string): string {
+  return `[${withArticle(blockName(block))} was dropped from this tool result: ${reason}. It was: ${previewJson(block)}]`;
 }
 
 /** A CallToolResult holding `data` as text, for a result that cannot be salvaged member by member. */
-export function rebuildResult(
+function rebuildResult(
   data: unknown,
   target: Pick<RepairTarget, 'version'>,
   options: { isError: boolean; reason?: string },
@@ -77,7 +82,7 @@ export function applyFallback(
       return {
         kind: 'block',
         document,
-        description: `replaced the ${blockName(block)} with a text block saying what was dropped`,
+        description: `replaced the ${blockName(block)} with a text block saying what was dropped and why (${error.message})`,
       };
     }
     if (typeof member === 'string' && !STRUCTURAL.has(member) && Object.hasOwn(result, member)) {
