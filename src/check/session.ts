@@ -6,7 +6,8 @@
 
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
+import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
+import type { ProtocolVersion } from '../spec/versions.js';
 import { validateMessage } from '../validate/index.js';
 
 export interface SessionMessage {
@@ -21,23 +22,10 @@ export interface SessionResult {
   readonly protocolVersions: ProtocolVersion[];
 }
 
-const PROTOCOL_META = 'io.modelcontextprotocol/protocolVersion';
-
 /** Recorders often wrap each message with its direction; accept `{ message: {...} }` too. */
 function unwrap(value: unknown): unknown {
   if (isObject(value) && !Object.hasOwn(value, 'jsonrpc') && isObject(value.message)) return value.message;
   return value;
-}
-
-/** The version a request speaks: what `initialize` proposes, or a 2026-07-28 request's `_meta`. */
-function requestVersion(request: JsonObject): ProtocolVersion | undefined {
-  const params = isObject(request.params) ? request.params : undefined;
-  if (request.method === 'initialize' && typeof params?.protocolVersion === 'string') {
-    return parseProtocolVersion(params.protocolVersion);
-  }
-  const meta = params && isObject(params._meta) ? params._meta : undefined;
-  const declared = meta?.[PROTOCOL_META];
-  return typeof declared === 'string' ? parseProtocolVersion(declared) : undefined;
 }
 
 export async function checkSession(
@@ -58,7 +46,7 @@ export async function checkSession(
     const message = unwrap(raw);
     let request: JsonObject | undefined;
     if (isObject(message) && typeof message.method === 'string') {
-      const declared = requestVersion(message);
+      const declared = requestedVersion(message);
       if (declared) use(declared);
       if (Object.hasOwn(message, 'id')) pending.set(JSON.stringify(message.id), message);
     } else if (isObject(message) && Object.hasOwn(message, 'id')) {
@@ -94,23 +82,6 @@ export async function checkSession(
     }
   }
   return { findings, checked: messages.length, protocolVersions: versions };
-}
-
-function negotiatedVersion(request: JsonObject | undefined, result: unknown): ProtocolVersion | undefined {
-  if (!request || !isObject(result)) return undefined;
-  if (request.method === 'initialize' && typeof result.protocolVersion === 'string') {
-    return parseProtocolVersion(result.protocolVersion);
-  }
-  if (request.method === 'server/discover' && Array.isArray(result.supportedVersions)) {
-    // The client picks one of the server's versions; without a later request's _meta, assume the newest we know.
-    const known = result.supportedVersions
-      .filter((v): v is string => typeof v === 'string')
-      .map((v) => parseProtocolVersion(v))
-      .filter((v): v is ProtocolVersion => v !== undefined)
-      .sort();
-    return known[known.length - 1];
-  }
-  return undefined;
 }
 
 function toolNameOf(request: JsonObject | undefined): string | undefined {

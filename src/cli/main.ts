@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { checkCommand } from './commands/check.js';
+import { proxyCommand } from './commands/proxy.js';
 import { scanCommand } from './commands/scan.js';
 import { EXIT, UserError } from './errors.js';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   program.addCommand(checkCommand());
   program.addCommand(auditCommand());
   program.addCommand(scanCommand());
+  program.addCommand(proxyCommand());
   // addCommand() does not pass settings down, so every command gets the same error handling here.
   for (const command of program.commands) {
     command.exitOverride().showHelpAfterError('(run with --help for usage)');

@@ -1,0 +1,128 @@
+/**
+ * The proxy between the official SDK client and a server that gets everything wrong, over real pipes:
+ * without the proxy the client cannot even connect; through it every tool call succeeds.
+ */
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../support/cli.js';
+import { expectValidReport } from '../support/report-schema.js';
+
+const SERVER = join(REPO_ROOT, 'fixtures/servers/broken-stdio.mjs');
+const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+function connect(
+  command: string,
+  args: string[],
+): { client: Client; transport: StdioClientTransport; stderr: () => string } {
+  const transport = new StdioClientTransport({ command, args, cwd: REPO_ROOT, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const client = new Client({ name: 'proxy-test', version: '1.0.0' });
+  clients.push(client);
+  return { client, transport, stderr: () => stderr };
+}
+
+function proxied(extra: string[] = []) {
+  return connect(process.execPath, [
+    '--import',
+    'tsx',
+    BIN,
+    'proxy',
+    ...extra,
+    '--',
+    process.execPath,
+    SERVER,
+  ]);
+}
+
+describe('mcp-shape proxy', () => {
+  it('the broken server is unusable for the SDK client on its own (every response has requestId)', async () => {
+    const { client, transport } = connect(process.execPath, [SERVER]);
+    await expect(client.connect(transport, { timeout: 3_000 })).rejects.toThrow(/timed out/i);
+  });
+
+  it('makes every tool call of the broken server succeed in the SDK client', async () => {
+    const { client, transport, stderr } = proxied();
+    await client.connect(transport, { timeout: 20_000 });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'get_balance',
+      'screenshot',
+      'list_items',
+      'lookup',
+      'legacy',
+      'fine',
+    ]);
+
+    const balance = await client.callTool({ name: 'get_balance', arguments: {} });
+    expect(balance.structuredContent).toEqual({ address: 'Qabc', balance: 12.5 });
+    expect(balance.content).toEqual([
+      { type: 'text', text: JSON.stringify({ address: 'Qabc', balance: 12.5 }) },
+    ]);
+
+    const shot = await client.callTool({ name: 'screenshot', arguments: {} });
+    expect(shot.content).toEqual([expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
+    expect((shot.content as { data: string }[])[0]?.data).not.toMatch(/^data:/);
+
+    const items = await client.callTool({ name: 'list_items', arguments: {} });
+    expect(items.structuredContent).toEqual({ result: [{ id: 1 }, { id: 2 }] });
+
+    const lookup = await client.callTool({ name: 'lookup', arguments: {} });
+    expect(lookup.isError).toBe(true);
+
+    const legacy = await client.callTool({ name: 'legacy', arguments: {} });
+    expect(JSON.stringify(legacy.content)).toContain('legacy answer');
+
+    expect(await client.callTool({ name: 'fine', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'all good' }],
+    });
+
+    const log = stderr();
+    expect(log).toContain('envelope-extra-member at /requestId');
+    expect(log).toContain('tools/call get_balance: block-type-unknown');
+    expect(log).toMatch(/not JSON, not forwarded: broken-stdio server starting/);
+  });
+
+  it('writes every repair to --report as a JSON report when the server exits', async () => {
+    const report = join(mkdtempSync(join(tmpdir(), 'mcp-shape-proxy-')), 'repairs.json');
+    const { client, transport } = proxied(['--quiet', '--report', report]);
+    await client.connect(transport, { timeout: 20_000 });
+    await client.callTool({ name: 'screenshot', arguments: {} });
+    await client.close();
+    await expect
+      .poll(() => readFileSync(report, 'utf8'), { timeout: 10_000 })
+      .toContain('"command": "repair"');
+    const parsed = JSON.parse(readFileSync(report, 'utf8'));
+    expectValidReport(parsed);
+    expect(parsed.findings.map((f: { rule: string }) => f.rule)).toEqual(
+      expect.arrayContaining(['envelope-extra-member', 'block-base64-data-uri']),
+    );
+    expect(
+      parsed.findings.find((f: { rule: string }) => f.rule === 'block-base64-data-uri').location,
+    ).toEqual({
+      protocolVersion: '2025-11-25',
+      tool: 'screenshot',
+    });
+  });
+
+  it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {
+    const missing = await runCli(['proxy', '--', 'no-such-mcp-server-binary']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr.trim()).toBe('mcp-shape: could not start no-such-mcp-server-binary: ENOENT');
+    const none = await runCli(['proxy']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/give the server command after --/);
+  });
+});
