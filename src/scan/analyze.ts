@@ -12,7 +12,7 @@ import type { Rule } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
 import { asCallToolResult, type Framework, type WrapOptions } from './frameworks.js';
-import { markOpen, TypedOpaque, type ValuePositions } from './values.js';
+import { fingerprint, markOpen, SerializedOpaque, TypedOpaque, type ValuePositions } from './values.js';
 
 /**
  * Static code serves every client, so the default is the newest version clients negotiate today
@@ -127,6 +127,7 @@ const PRESENCE_MEMBERS = ['error', 'toolResult'];
 function concretizeResult(result: unknown): unknown {
   const root = concretize(result);
   if (!isObject(root) || isOpaque(root)) return root;
+  const mirrors = serializationsOfStructuredContent(root);
   for (const key of ['content', 'structuredContent', 'isError']) {
     if (Object.hasOwn(root, key)) {
       const inner = concretize(root[key]);
@@ -137,7 +138,25 @@ function concretizeResult(result: unknown): unknown {
     const value = root[key];
     if (isOpaque(value)) root[key] = value.source;
   }
+  // Exactly the text the mirror rules compare structuredContent with.
+  for (const block of mirrors) block.text = JSON.stringify(root.structuredContent);
   return root;
+}
+
+/**
+ * Text blocks whose text is `JSON.stringify(E)` / `json.dumps(E)` of the same value `structuredContent`
+ * is built from (`text: JSON.stringify(sc)` next to `structuredContent: sc`, or a framework's own
+ * mirror). The value of `E` is unknown, so the text is too, but it certainly mirrors structuredContent;
+ * without this, every mirror of a value computed at run time would be reported as missing. Matched by
+ * fingerprint, taken before `concretize` changes structuredContent.
+ */
+function serializationsOfStructuredContent(root: Record<string, unknown>): Record<string, unknown>[] {
+  if (!Object.hasOwn(root, 'structuredContent') || !Array.isArray(root.content)) return [];
+  const of = fingerprint(root.structuredContent);
+  return root.content.filter(
+    (block): block is Record<string, unknown> =>
+      isObject(block) && !isOpaque(block) && block.text instanceof SerializedOpaque && block.text.of === of,
+  );
 }
 
 /** Whether a checked result has a statically known content array (the verdict's "properly typed"). */

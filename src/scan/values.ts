@@ -4,7 +4,7 @@
  * (core/opaque.ts); a finding's path is then walked through this table to a source position.
  */
 
-import { OPEN, Opaque } from '../core/opaque.js';
+import { isOpen, OPEN, Opaque } from '../core/opaque.js';
 import type { PathSegment } from '../core/pointer.js';
 
 export type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
@@ -123,9 +123,48 @@ export function isFullyKnown(value: unknown): boolean {
   return Object.values(value).every(isFullyKnown);
 }
 
-/** `JSON.stringify(x)` / `json.dumps(x)`: the exact text when `x` is fully known. */
-export function serialized(value: unknown, source: string): unknown {
+/**
+ * The text of `JSON.stringify(x)` when `x` is not fully known: unknown, but certainly the JSON of `x`.
+ * `of` is the fingerprint of `x`, so a text block holding it can be recognised as the mirror of a
+ * `structuredContent` built from the same expression (see analyze.ts).
+ */
+export class SerializedOpaque extends TypedOpaque {
+  constructor(
+    source: string,
+    readonly of: string,
+  ) {
+    super(source, 'string');
+  }
+}
+
+const OPAQUE_TAG = '\u0000opaque';
+const OPEN_TAG = '\u0000open';
+
+/**
+ * A string that is equal for two partial values exactly when they have the same known members, the
+ * same unknown leaves (by source text and type) and the same open containers: two evaluations of one
+ * expression (`JSON.stringify(sc)` and `structuredContent: sc`) agree, different expressions do not.
+ */
+export function fingerprint(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (v instanceof Opaque) return { [OPAQUE_TAG]: v.source, kind: kindOf(v) };
+      // Copies without the OPEN symbol (object spread would keep it, and recurse here for ever).
+      if (isOpen(v))
+        return Array.isArray(v)
+          ? [...v, OPEN_TAG]
+          : { ...Object.fromEntries(Object.entries(v as object)), [OPEN_TAG]: true };
+      return v;
+    }) ?? 'undefined'
+  );
+}
+
+/**
+ * `JSON.stringify(x, null, indent)` / `json.dumps(x)`: the exact text when `x` is fully known, else a
+ * `SerializedOpaque` that remembers which value it serializes.
+ */
+export function serialized(value: unknown, source: string, indent?: string | number): unknown {
   return isFullyKnown(value) && value !== undefined
-    ? JSON.stringify(value)
-    : new TypedOpaque(source, 'string');
+    ? JSON.stringify(value, null, indent)
+    : new SerializedOpaque(source, fingerprint(value));
 }

@@ -11,11 +11,15 @@ const sdkExamples = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/sdk/dist
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-shape-scan-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** Each handler of a fixture with the status of each of its returns. */
+async function returnStatuses(file: string) {
+  const scanned = await scanSource(file, readFileSync(join(REPO_ROOT, file), 'utf8'));
+  return scanned.handlers.map((h) => [h.tool, h.returns.map((r) => r.status)]);
+}
+
 describe('handlers and returns', () => {
   it('counts each case of a low-level tools/call switch as a tool', async () => {
-    const file = 'fixtures/scan/js/low-level.mjs';
-    const scanned = await scanSource(file, readFileSync(join(REPO_ROOT, file), 'utf8'));
-    expect(scanned.handlers.map((h) => [h.tool, h.returns.map((r) => r.status)])).toEqual([
+    expect(await returnStatuses('fixtures/scan/js/low-level.mjs')).toEqual([
       ['echo', ['typed']],
       ['add', ['typed']],
       ['legacy', ['invalid']],
@@ -73,6 +77,36 @@ async def call_tool(name, arguments):
     expect(scanned.handlers.map((h) => [h.tool, h.returns[0]?.status])).toEqual([
       ['plain', 'invalid'],
       ['(call_tool handler)', 'typed'],
+    ]);
+  });
+
+  it('splits a Python low-level handler by tool, `return content, structured` included', async () => {
+    expect(await returnStatuses('fixtures/scan/python/lowlevel_server.py')).toEqual([
+      ['echo', ['typed']],
+      ['greet', ['invalid']],
+      ['table', ['invalid']],
+      ['stats', ['typed']],
+      ['lookup', ['typed']],
+    ]);
+  });
+
+  it('knows JSON.stringify(x) mirrors structuredContent x even when x is known only at run time', async () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('same', {}, async ({ data }) => ({
+  content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }));
+server.registerTool('built', {}, async ({ t }) => {
+  const sc = { t, n: 1 };
+  return { content: [{ type: 'text', text: JSON.stringify(sc, undefined, '\\t') }], structuredContent: sc };
+});
+server.registerTool('other', {}, async ({ a, b }) => ({
+  content: [{ type: 'text', text: JSON.stringify(a) }], structuredContent: b }));
+server.registerTool('replaced', {}, async ({ a }) => ({
+  content: [{ type: 'text', text: JSON.stringify(a, (k, v) => v ?? 0) }], structuredContent: a }));`;
+    const scanned = await scanSource('mirror.js', source);
+    expect(scanned.findings.map((f) => [f.rule, f.location?.tool])).toEqual([
+      ['structured-content-text-mirror-missing', 'other'],
+      ['structured-content-text-mirror-missing', 'replaced'],
     ]);
   });
 
@@ -154,11 +188,6 @@ describe('the official SDK example servers', () => {
         // JSON-RPC 2.0 allows a null id there; MCP's RequestId (string | integer) does not, and the
         // rule follows the MCP schema.
         expect(near).toMatch(/id: null/);
-      } else if (f.rule === 'structured-content-text-mirror-missing') {
-        // get_weather mirrors structuredContent with JSON.stringify of a value computed at run time: the
-        // text is unknown statically, and the rule does not yet treat unknown text as a possible mirror.
-        expect(name).toBe('mcpServerOutputSchema.js');
-        expect(source).toMatch(/text: JSON\.stringify\(structuredContent/);
       } else {
         expect.fail(`unexplained finding ${f.rule} at ${name}:${f.location?.line}: ${f.message}`);
       }

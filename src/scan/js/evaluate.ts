@@ -446,18 +446,30 @@ export class JsEvaluator {
       );
     }
     const callee = calleeName(node);
-    const [first] = node.arguments;
-    if (
-      callee === 'JSON.stringify' &&
-      node.arguments.length === 1 &&
-      first &&
-      first.type !== 'SpreadElement'
-    ) {
-      return serialized(this.evaluate(first, scope, depth + 1), this.text(node));
+    if (callee === 'JSON.stringify') {
+      const json = this.stringify(node, scope, depth);
+      if (json !== undefined) return json;
     }
     const method = callee?.includes('.') ? callee.slice(callee.lastIndexOf('.') + 1) : undefined;
     const known = (callee && CALL_KINDS.get(callee)) || (method && METHOD_KINDS.get(method));
     return known ? new TypedOpaque(this.text(node), known) : new Opaque(this.text(node));
+  }
+
+  /**
+   * `JSON.stringify(x)` and `JSON.stringify(x, null, 2)`: the JSON of `x` (see `serialized`). A
+   * replacer may change anything, so with one the text is only known to be a string (undefined here).
+   */
+  private stringify(node: CallExpression, scope: Scope, depth: number): unknown {
+    const [value, replacer, indent, ...rest] = node.arguments;
+    if (!value || rest.length > 0 || node.arguments.some((a) => a.type === 'SpreadElement')) return undefined;
+    const replace = replacer ? this.evaluate(replacer as Expression, scope, depth + 1) : undefined;
+    if (replace !== null && replace !== undefined) return undefined;
+    const spacing = indent ? this.evaluate(indent as Expression, scope, depth + 1) : undefined;
+    return serialized(
+      this.evaluate(value as Expression, scope, depth + 1),
+      this.text(node),
+      typeof spacing === 'number' || typeof spacing === 'string' ? spacing : undefined,
+    );
   }
 }
 

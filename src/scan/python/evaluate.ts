@@ -345,6 +345,8 @@ export class PyEvaluator {
         return this.dictionary(node, scope, depth);
       case 'list':
       case 'tuple':
+      // `return content, structured` has no parentheses: tree-sitter calls that tuple an expression_list.
+      case 'expression_list':
         return this.sequence(node, scope, depth);
       case 'identifier':
         return this.identifier(node, scope, depth);
@@ -443,7 +445,7 @@ export class PyEvaluator {
 
   private sequence(node: Node, scope: PyScope, depth: number): unknown[] {
     const array = this.positions.container<unknown[]>([], node.startIndex);
-    if (node.type === 'tuple') (array as unknown as { [MODEL]: string })[MODEL] = 'tuple';
+    if (node.type !== 'list') (array as unknown as { [MODEL]: string })[MODEL] = 'tuple';
     for (const child of node.namedChildren) {
       if (!child || child.type === 'comment') continue;
       if (child.type === 'list_splat') {
