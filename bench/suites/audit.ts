@@ -57,8 +57,12 @@ async function auditOnce(): Promise<{ seconds: number; calls: number; tools: str
   return { seconds, calls: report.summary.checked, tools };
 }
 
+/** The middle value; for an even count the mean of the two middle ones (not the larger, which would flatter the ratio). */
 function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return 0;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 export const suite: Suite = {

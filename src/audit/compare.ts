@@ -10,11 +10,35 @@ export interface VersionDifference {
   readonly rule: string;
   readonly severity: Severity;
   readonly tool?: string;
+  /** Where, with array indexes as `*` (the same defect in sibling items is one difference). */
   readonly pointer: string;
   /** Audited versions with the finding, oldest first. */
   readonly presentIn: readonly string[];
   /** Audited versions (where the tool exists) without it. */
   readonly absentIn: readonly string[];
+  /**
+   * Which clients the defect reaches: `older` when every version with it predates every version
+   * without it (the server gets an old version wrong, typically by sending something the version
+   * lacks), `newer` the other way round (a newer version's stricter rules), `some` when they interleave.
+   */
+  readonly reaches: 'older' | 'newer' | 'some';
+}
+
+/** A pointer with its array indexes wildcarded: the same defect in sibling items (content/1, content/2). */
+export function pointerPattern(pointer: string): string {
+  return pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+}
+
+function rank(version: string): number {
+  return PROTOCOL_VERSIONS.indexOf(version as never);
+}
+
+function reaches(presentIn: readonly string[], absentIn: readonly string[]): VersionDifference['reaches'] {
+  const newestPresent = Math.max(...presentIn.map(rank));
+  const oldestPresent = Math.min(...presentIn.map(rank));
+  if (newestPresent < Math.min(...absentIn.map(rank))) return 'older';
+  if (oldestPresent > Math.max(...absentIn.map(rank))) return 'newer';
+  return 'some';
 }
 
 export interface AuditedVersion {
@@ -24,9 +48,7 @@ export interface AuditedVersion {
 }
 
 function order(versions: Iterable<string>): string[] {
-  return [...versions].sort(
-    (a, b) => PROTOCOL_VERSIONS.indexOf(a as never) - PROTOCOL_VERSIONS.indexOf(b as never),
-  );
+  return [...versions].sort((a, b) => rank(a) - rank(b));
 }
 
 export function compareVersions(
@@ -40,7 +62,7 @@ export function compareVersions(
     const version = finding.location?.protocolVersion;
     // Findings of versions that were refused or failed say so themselves; they are no difference.
     if (!version || !auditedVersions.has(version)) continue;
-    const key = [finding.rule, finding.location?.tool ?? '', finding.pointer].join('\u0000');
+    const key = [finding.rule, finding.location?.tool ?? '', pointerPattern(finding.pointer)].join('\u0000');
     const group = groups.get(key) ?? { finding, versions: new Set<string>() };
     group.versions.add(version);
     groups.set(key, group);
@@ -53,13 +75,15 @@ export function compareVersions(
       .map((a) => a.version);
     const absentIn = comparable.filter((v) => !versions.has(v));
     if (absentIn.length === 0) continue;
+    const presentIn = order(versions);
     differences.push({
       rule: finding.rule,
       severity: finding.severity,
       ...(tool ? { tool } : {}),
-      pointer: finding.pointer,
-      presentIn: order(versions),
+      pointer: pointerPattern(finding.pointer),
+      presentIn,
       absentIn: order(absentIn),
+      reaches: reaches(presentIn, absentIn),
     });
   }
   return differences.sort(

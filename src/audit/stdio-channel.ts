@@ -73,6 +73,8 @@ export class StdioChannel extends BaseChannel implements Channel {
   private stderr = '';
   private exited: Promise<void> | undefined;
   private closedDetail: string | undefined;
+  /** Set when close() starts: from then on the process ends because we end it. */
+  private closing = false;
 
   constructor(
     private readonly target: StdioTarget,
@@ -114,7 +116,11 @@ export class StdioChannel extends BaseChannel implements Channel {
       (bytes) => this.emit({ kind: 'oversize', bytes, limit: this.maxFrameBytes }),
     );
     child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk));
-    child.stdout?.on('end', () => lines.end());
+    // A last line cut short because we stopped the server (after a timeout, say) is our doing, not a
+    // frame the server sent; one left by a server that exited on its own is reported.
+    child.stdout?.on('end', () => {
+      if (!this.closing) lines.end();
+    });
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
       this.stderr = (this.stderr + text).slice(-STDERR_KEEP);
@@ -144,6 +150,7 @@ export class StdioChannel extends BaseChannel implements Channel {
     const child = this.child;
     if (!child || !this.exited) return;
     if (child.exitCode === null && child.signalCode === null) {
+      this.closing = true;
       // The stdio spec's shutdown: close stdin, then SIGTERM, then SIGKILL.
       child.stdin?.end();
       if (!(await settlesWithin(this.exited, 500))) {

@@ -5,7 +5,7 @@
  */
 
 import pc from 'picocolors';
-import type { VersionDifference } from '../audit/compare.js';
+import { pointerPattern, type VersionDifference } from '../audit/compare.js';
 import type { ToolDetail, VersionDetail } from '../audit/run.js';
 import type { Finding, Severity } from '../core/finding.js';
 import { clientsAffected } from './text.js';
@@ -29,7 +29,7 @@ interface Folded {
 function fold(findings: readonly Finding[]): Folded[] {
   const byKey = new Map<string, Folded>();
   for (const f of findings) {
-    const key = [f.rule, f.pointer.replace(/\/\d+(?=\/|$)/g, '/*'), f.message].join('\u0000');
+    const key = [f.rule, pointerPattern(f.pointer), f.message].join('\u0000');
     const folded = byKey.get(key) ?? { finding: f, calls: [], pointers: new Set<string>(), count: 0 };
     folded.count++;
     folded.pointers.add(f.pointer);
@@ -46,6 +46,50 @@ function fold(findings: readonly Finding[]): Folded[] {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+type Line = (c: Colors, paint: Record<Severity, (s: string) => string>) => string;
+
+/**
+ * The versions side by side, from a client's point of view: which clients cannot connect or are
+ * answered with another version, then each finding that only some versions have, said as the clients
+ * it reaches (older ones, newer ones, or some) and the clients it spares.
+ */
+function comparisonLines(
+  versions: readonly VersionDetail[],
+  differences: readonly VersionDifference[],
+): Line[] {
+  const lines: Line[] = [];
+  for (const v of versions) {
+    const why = (fallback: string) => (c: Colors) => c.dim(`(${v.detail ?? fallback})`);
+    if (v.status === 'refused')
+      lines.push(
+        (c) =>
+          `${v.requested}: ${c.red('refused')}; a client that speaks only ${v.requested} cannot connect ${why('refused')(c)}`,
+      );
+    else if (v.status === 'failed')
+      lines.push(
+        (c) =>
+          `${v.requested}: ${c.red('no answer')}; ${v.requested} clients cannot connect ${why('failed')(c)}`,
+      );
+    else if (v.answered && v.answered !== v.requested)
+      lines.push(
+        () =>
+          `${v.requested}: answered with ${v.answered}; a ${v.requested} client works only if it also speaks ${v.answered}, else it disconnects`,
+      );
+  }
+  for (const d of differences) {
+    lines.push(
+      (c, paint) =>
+        `${paint[d.severity](d.severity)} ${d.rule}${d.tool ? ` in tool ${d.tool}` : ''}${d.pointer ? c.dim(` at ${d.pointer}`) : ''}: reaches only ${d.reaches === 'some' ? 'some' : d.reaches} clients (${d.presentIn.join(', ')}), not ${d.absentIn.join(', ')}`,
+    );
+  }
+  if (lines.length === 0)
+    lines.push(
+      () => 'every version the server accepts behaves the same: no finding is specific to one version',
+    );
+  return lines;
 }
 
 export function renderAuditText(report: Report, options: AuditTextOptions = {}): string {
@@ -139,14 +183,10 @@ export function renderAuditText(report: Report, options: AuditTextOptions = {}):
       `  ${c.yellow('unknown')}     ${unknown.join(', ')} ${c.dim('(named in --call/--args, not listed by the server)')}`,
     );
 
-  if (comparison.length > 0) {
+  if (versions.length > 1) {
     out.push('');
-    out.push(c.bold('Differences between versions'));
-    for (const d of comparison) {
-      out.push(
-        `  ${paint[d.severity](d.rule)}${d.tool ? ` (tool ${d.tool})` : ''} ${c.dim(d.pointer)}: in ${d.presentIn.join(', ')}; not in ${d.absentIn.join(', ')}`,
-      );
-    }
+    out.push(c.bold('Version comparison: what clients of each version meet'));
+    for (const line of comparisonLines(versions, comparison)) out.push(`  ${line(c, paint)}`);
   }
 
   const stderr = (details.stderrTail ?? []) as string[];

@@ -2,7 +2,6 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,14 +28,12 @@ function alive(pid: number): boolean {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-shape-audit-cli-'));
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/**
+ * A loopback URL nothing listens on. Not a port freed after a `listen(0)`: on a busy machine another
+ * test's server may be handed that port a moment later. Ports below 1024 are never handed out by
+ * `listen(0)`, and port 2 is neither in use here nor on fetch's list of blocked ports.
+ */
+const REFUSED_URL = 'http://127.0.0.1:2/mcp';
 
 describe('mcp-shape audit', () => {
   it('exits 3 with one line when the server cannot be started', async () => {
@@ -59,10 +56,9 @@ describe('mcp-shape audit', () => {
   });
 
   it('exits 3 when the URL cannot be reached, and says so', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/mcp`;
-    const run = await cli(['--url', url]);
+    const run = await cli(['--url', REFUSED_URL]);
     expect(run.code).toBe(3);
-    expect(run.stderr.trim()).toBe(`mcp-shape: could not reach ${url}: ECONNREFUSED`);
+    expect(run.stderr.trim()).toBe(`mcp-shape: could not reach ${REFUSED_URL}: ECONNREFUSED`);
   });
 
   it('exits 2 on usage errors', async () => {

@@ -49,7 +49,8 @@ describe('hostile fixture (stdio)', () => {
     const report = await runAudit({
       target: { kind: 'stdio', command: process.execPath, args: [fixture('hostile.mjs')] },
       versions: ['2025-06-18'],
-      timeoutMs: 2000,
+      // Long enough for the 50 MB answer to pass the size cap on a loaded machine before it times out.
+      timeoutMs: 10_000,
     });
     expect(keys(report.findings)).toEqual([
       'audit-response-too-large@2025-06-18/huge',
