@@ -15,6 +15,10 @@
  *
  * Before 2025-06-18 there is no structuredContent, so structured values become JSON text only. In
  * 2026-07-28 every result carries `resultType: "complete"`.
+ *
+ * With an outputSchema (given, or the tool's), a non-error result whose structuredContent is missing
+ * or does not match throws OutputSchemaMismatchError: that is a bug in the tool, which repair could only
+ * paper over by turning the result into an error.
  */
 
 import { isObject, type JsonObject } from '../core/json.js';
@@ -117,10 +121,28 @@ function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVer
   if (errors.length > 0) throw new OutputSchemaMismatchError(errors);
 }
 
+/**
+ * A finished, non-error result of a tool with an outputSchema must carry structuredContent that matches
+ * it (SDK v1 clients reject the call otherwise). Versions before 2025-06-18 have neither.
+ */
+function checkResultAgainstSchema(result: JsonObject, schema: unknown, version: ProtocolVersion): void {
+  const { structuredContent, resultTypeRequired } = features(version);
+  if (structuredContent === 'none' || result.isError === true) return;
+  if (resultTypeRequired && result.resultType !== 'complete') return;
+  if (result.structuredContent === undefined) {
+    throw new OutputSchemaMismatchError([
+      { instancePath: '', schemaPath: '#', message: 'is missing, but the tool declares an outputSchema' },
+    ]);
+  }
+  checkOutputSchema(schema, result.structuredContent, version);
+}
+
 /** The value the developer's outputSchema describes: the raw value, unless the schema is the wrapper. */
-function schemaSubject(schema: unknown, structured: unknown, raw: unknown, wrapped: boolean): unknown {
-  if (!wrapped) return structured;
-  return describesResultWrapper(schema) ? structured : raw;
+function schemaSubject(schema: unknown, result: JsonObject, raw: unknown, wrapped: boolean): unknown {
+  // Before 2025-06-18 there is no structuredContent; the schema still states the tool's contract.
+  if (result.structuredContent === undefined) return raw;
+  if (!wrapped) return result.structuredContent;
+  return describesResultWrapper(schema) ? result.structuredContent : raw;
 }
 
 function withResultType(result: JsonObject, version: ProtocolVersion): JsonObject {
@@ -184,15 +206,11 @@ export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersi
   } else if (isBytes(resolved) || resolved instanceof ArrayBuffer) {
     result = await bytesResult(isBytes(resolved) ? resolved : new Uint8Array(resolved), version);
   } else if (looksLikeCallToolResult(resolved)) {
-    // A result the handler built itself: only repair, so a conformant one comes back untouched.
-    const repaired = await repair(resolved, { protocolVersion: version, tool });
-    if (
-      outputSchema !== undefined &&
-      repaired.result.isError !== true &&
-      'structuredContent' in repaired.result
-    ) {
-      checkOutputSchema(outputSchema, repaired.result.structuredContent, version);
-    }
+    // A result the handler built itself: only repair, so a conformant one comes back untouched. The
+    // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
+    // a developer should hear about the bug instead.
+    const repaired = await repair(resolved, { protocolVersion: version });
+    if (outputSchema !== undefined) checkResultAgainstSchema(repaired.result, outputSchema, version);
     return { result: repaired.result as CallToolResult<V>, fixes: repaired.fixes };
   } else if (isContentBlock(resolved)) {
     result = { content: [cloneJson(resolved)] };
@@ -204,19 +222,12 @@ export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersi
     const structured = structuredResult(resolved, version);
     result = structured.result;
     if (outputSchema !== undefined) {
-      const subject = schemaSubject(
-        outputSchema,
-        result.structuredContent,
-        cloneJson(resolved),
-        structured.wrapped,
-      );
+      const subject = schemaSubject(outputSchema, result, cloneJson(resolved), structured.wrapped);
       checkOutputSchema(outputSchema, subject, version);
     }
   }
   // Blocks the version lacks, sizes and the like are the validator's business: repair settles them.
-  const { result: conformant } = await repair(withResultType(result, version), {
-    protocolVersion: version,
-    tool,
-  });
+  const { result: conformant } = await repair(withResultType(result, version), { protocolVersion: version });
+  if (outputSchema !== undefined) checkResultAgainstSchema(conformant as JsonObject, outputSchema, version);
   return { result: conformant as CallToolResult<V>, fixes: [] };
 }

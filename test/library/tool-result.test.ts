@@ -133,6 +133,52 @@ describe('toolResult()', () => {
     });
   });
 
+  it('checks a CallToolResult the handler built against the outputSchema too, whether given directly or by the tool', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema };
+    const built = { content: [{ type: 'text', text: '{"n":"x"}' }], structuredContent: { n: 'x' } };
+    for (const options of [{ outputSchema }, { tool }]) {
+      await expect(toolResult(built, { protocolVersion: '2025-06-18', ...options })).rejects.toMatchObject({
+        name: 'OutputSchemaMismatchError',
+        pointer: '/n',
+        schemaPath: '#/properties/n/type',
+      });
+      await expect(
+        toolResult({ n: 'x' }, { protocolVersion: '2025-06-18', ...options }),
+      ).rejects.toBeInstanceOf(OutputSchemaMismatchError);
+    }
+  });
+
+  it('throws when a tool with an outputSchema returns no structured value; errors need none', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    for (const value of ['hello', undefined, { type: 'text', text: 'x' }, { content: [] }]) {
+      await expect(toolResult(value, { protocolVersion: '2025-06-18', outputSchema })).rejects.toMatchObject({
+        name: 'OutputSchemaMismatchError',
+        pointer: '',
+        schemaPath: '#',
+      });
+    }
+    await expect(
+      toolResult(new Error('down'), { protocolVersion: '2025-06-18', outputSchema }),
+    ).resolves.toEqual({ content: [{ type: 'text', text: 'down' }], isError: true });
+  });
+
+  it('before 2025-06-18 (no structuredContent) still checks the value against the outputSchema', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    await expect(toolResult({ n: 1 }, { protocolVersion: '2024-11-05', outputSchema })).resolves.toEqual({
+      content: [{ type: 'text', text: '{"n":1}' }],
+    });
+    await expect(
+      toolResult({ n: 'x' }, { protocolVersion: '2025-03-26', outputSchema }),
+    ).rejects.toMatchObject({
+      pointer: '/n',
+    });
+    // Nor does a text-only result need structuredContent there.
+    await expect(toolResult('hi', { protocolVersion: '2025-03-26', outputSchema })).resolves.toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+  });
+
   describe.each(ALL_VERSIONS)(
     `any value is conformant in %s${hasShared ? '' : ' (official schema skipped: ../shared is absent)'}`,
     (version) => {
