@@ -31,12 +31,14 @@ import envelopeResultNotObject from './envelope/envelope-result-not-object.js';
 import resultContentMissing from './result/result-content-missing.js';
 import resultContentNotArray from './result/result-content-not-array.js';
 import resultErrorWithoutIsError from './result/result-error-without-is-error.js';
+import resultInputRequiredInvalid from './result/result-input-required-invalid.js';
 import resultIsErrorNotBoolean from './result/result-is-error-not-boolean.js';
 import resultLegacyToolResult from './result/result-legacy-tool-result.js';
 import resultMediaWithStructuredContent from './result/result-media-with-structured-content.js';
 import resultMetaNotObject from './result/result-meta-not-object.js';
 import resultNotObject from './result/result-not-object.js';
 import resultOverClientLimits from './result/result-over-client-limits.js';
+import resultServerInfoInvalid from './result/result-server-info-invalid.js';
 import resultTypeInvalid from './result/result-type-invalid.js';
 import structuredContentInBlock from './result/structured-content-in-block.js';
 import structuredContentMissingForOutputSchema from './result/structured-content-missing-for-output-schema.js';
@@ -97,12 +99,14 @@ export const RULES: readonly Rule[] = [
   resultContentMissing,
   resultContentNotArray,
   resultErrorWithoutIsError,
+  resultInputRequiredInvalid,
   resultIsErrorNotBoolean,
   resultLegacyToolResult,
   resultMediaWithStructuredContent,
   resultMetaNotObject,
   resultNotObject,
   resultOverClientLimits,
+  resultServerInfoInvalid,
   resultTypeInvalid,
   structuredContentInBlock,
   structuredContentMissingForOutputSchema,

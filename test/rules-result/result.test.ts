@@ -167,6 +167,93 @@ describe('result-meta-not-object', () => {
   });
 });
 
+describe('result-server-info-invalid', () => {
+  const rule = 'result-server-info-invalid';
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const withInfo = (info: unknown) => ({ resultType: 'complete', content: [], _meta: { [KEY]: info } });
+  const at = '/_meta/io.modelcontextprotocol~1serverInfo';
+
+  it('requires an Implementation with string name and version, in 2026-07-28 only', () => {
+    expect(hits(rule, 'result', withInfo({ name: 1 }))).toEqual([
+      ['missing', `${at}/version`],
+      ['notString', `${at}/name`],
+    ]);
+    expect(hits(rule, 'result', withInfo('srv'))).toEqual([['default', at]]);
+    expect(hits(rule, 'result', withInfo({ name: 'srv', version: '1' }))).toEqual([]);
+    expect(hits(rule, 'result', { resultType: 'complete', content: [] })).toEqual([]);
+    expect(hits(rule, 'result', withInfo({ name: 1 }), { version: '2025-11-25' })).toEqual([]);
+  });
+
+  it('checks the optional fields: strings, websiteUrl as a URI, icons', () => {
+    const info = {
+      name: 'srv',
+      version: '1',
+      title: 2,
+      websiteUrl: 'not a uri',
+      icons: [{ src: 'https://example.com/i.png' }, { sizes: ['48x48'] }, { src: 'icon.png' }],
+    };
+    expect(hits(rule, 'result', withInfo(info))).toEqual([
+      ['notString', `${at}/title`],
+      ['websiteUrl', `${at}/websiteUrl`],
+      ['icon', `${at}/icons/1`],
+      ['icon', `${at}/icons/2`],
+    ]);
+  });
+
+  it('repairs by removing only the malformed key', () => {
+    const doc = { ...withInfo({ name: 1 }), _meta: { [KEY]: { name: 1 }, 'com.example/trace': 't' } };
+    const r = repairOnce(rule, 'result', doc);
+    expect(r.doc).toEqual({ resultType: 'complete', content: [], _meta: { 'com.example/trace': 't' } });
+    expect(r.after).toEqual([]);
+    expect(r.outcome?.lossy).toBe(true);
+  });
+});
+
+describe('result-input-required-invalid', () => {
+  const rule = 'result-input-required-invalid';
+  const inputRequired = (members: object) => ({ resultType: 'input_required', ...members });
+
+  it('requires inputRequests or requestState', () => {
+    expect(hits(rule, 'result', inputRequired({}))).toEqual([['default', '']]);
+    expect(hits(rule, 'result', inputRequired({ requestState: 's' }))).toEqual([]);
+    expect(hits(rule, 'result', inputRequired({ inputRequests: { a: { method: 'roots/list' } } }))).toEqual(
+      [],
+    );
+    // Not an InputRequiredResult, or a version without resultType: not this rule's business.
+    expect(hits(rule, 'result', { resultType: 'complete', content: [] })).toEqual([]);
+    expect(hits(rule, 'result', inputRequired({}), v25)).toEqual([]);
+  });
+
+  it('checks the types of requestState, inputRequests and each request', () => {
+    expect(hits(rule, 'result', inputRequired({ requestState: 7 }))).toEqual([
+      ['requestState', '/requestState'],
+    ]);
+    expect(hits(rule, 'result', inputRequired({ inputRequests: ['roots/list'] }))).toEqual([
+      ['inputRequests', '/inputRequests'],
+    ]);
+    const requests = {
+      ok: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 10 } },
+      notObject: 'roots/list',
+      noMethod: { params: {} },
+      unknownMethod: { method: 'tools/call', params: {} },
+      noParams: { method: 'elicitation/create' },
+      badParams: { method: 'roots/list', params: 'x' },
+    };
+    expect(hits(rule, 'result', inputRequired({ inputRequests: requests }))).toEqual([
+      ['request', '/inputRequests/notObject'],
+      ['request', '/inputRequests/noMethod'],
+      ['request', '/inputRequests/unknownMethod'],
+      ['request', '/inputRequests/noParams'],
+      ['request', '/inputRequests/badParams'],
+    ]);
+  });
+
+  it('is not mistaken for a CallToolResult without content', () => {
+    const findings = run('result', inputRequired({ requestState: 's' }));
+    expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+});
+
 describe('structuredContent and versions', () => {
   it('structured-content-not-object: every version before 2026-07-28, with a mirror kept in step', () => {
     const result = { content: [text('[1, 2]')], structuredContent: [1, 2] };

@@ -128,7 +128,32 @@ export function validResult(v: ProtocolVersion): fc.Arbitrary<JsonObject> {
 export interface Mutation {
   readonly name: string;
   apply(result: JsonObject): void;
+  /** Turns the result into another kind of result, so it is applied after every other mutation. */
+  readonly last?: boolean;
 }
+
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** 2026-07-28 InputRequiredResults, well-formed and broken: a tools/call may answer with one. */
+const INPUT_REQUIRED: readonly JsonObject[] = [
+  {},
+  { requestState: 'eyJzdGVwIjoyfQ' },
+  { requestState: 7 },
+  { inputRequests: { a: { method: 'roots/list' } } },
+  {
+    inputRequests: {
+      a: {
+        method: 'elicitation/create',
+        params: { message: 'm', requestedSchema: { type: 'object', properties: {} } },
+      },
+    },
+  },
+  { inputRequests: { a: { method: 'tools/call', params: {} } }, requestState: 's' },
+  { inputRequests: { a: { method: 'elicitation/create' } } },
+  { inputRequests: { a: 'roots/list' } },
+  { inputRequests: ['roots/list'] },
+  { inputRequests: null, requestState: 's' },
+];
 
 const NON_OBJECTS: unknown[] = ['str', 42, null, [1], true];
 const UNKNOWN_TYPES = [
@@ -334,6 +359,33 @@ export function mutation(): fc.Arbitrary<Mutation> {
         else r.resultType = t;
       },
     })),
+    pick<unknown>([
+      { name: 1 },
+      { name: 'srv' },
+      'srv',
+      null,
+      { name: 'srv', version: '1.0.0' },
+      { name: 'srv', version: 1 },
+      { name: 'srv', version: '1', title: 2 },
+      { name: 'srv', version: '1', websiteUrl: 'not a uri' },
+      { name: 'srv', version: '1', websiteUrl: 'https://example.com' },
+      { name: 'srv', version: '1', icons: [{ src: 'https://example.com/i.png' }] },
+      { name: 'srv', version: '1', icons: [{ sizes: ['48x48'] }] },
+      { name: 'srv', version: '1', icons: 'i.png' },
+    ]).map((info) => ({
+      name: `_meta serverInfo ${JSON.stringify(info)}`,
+      apply(r: JsonObject) {
+        r._meta = { ...(isObject(r._meta) ? r._meta : {}), [SERVER_INFO]: info };
+      },
+    })),
+    pick(INPUT_REQUIRED).map((members) => ({
+      name: `input_required ${JSON.stringify(members)}`,
+      last: true,
+      apply(r: JsonObject) {
+        for (const key of ['content', 'structuredContent', 'isError', 'toolResult']) delete r[key];
+        Object.assign(r, structuredClone(members), { resultType: 'input_required' });
+      },
+    })),
     fc.constant({
       name: 'legacy toolResult',
       apply(r: JsonObject) {
@@ -357,7 +409,8 @@ export function mutation(): fc.Arbitrary<Mutation> {
 export function anyResult(v: ProtocolVersion): fc.Arbitrary<{ result: JsonObject; mutations: string[] }> {
   return fc.tuple(validResult(v), fc.array(mutation(), { maxLength: 2 })).map(([valid, mutations]) => {
     const result = structuredClone(valid);
-    for (const m of mutations) m.apply(result);
+    const ordered = [...mutations.filter((m) => !m.last), ...mutations.filter((m) => m.last)];
+    for (const m of ordered) m.apply(result);
     return { result, mutations: mutations.map((m) => m.name) };
   });
 }

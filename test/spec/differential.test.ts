@@ -12,6 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
+import { isObject } from '../../src/core/json.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { validateMessage, validateToolResult } from '../../src/validate/index.js';
 import { anyResult } from './arbitraries.js';
@@ -39,6 +40,8 @@ const STRICTER: Readonly<Record<string, string>> = {
     'before 2025-06-18 structuredContent is not defined (extra result members are allowed), but the TS SDK v1 parses it as a record in every version',
   'result-type-invalid':
     '2026-07-28 types resultType as any string; unknown values "MUST be considered invalid" (basic/index.mdx)',
+  'result-input-required-invalid':
+    'InputRequiredResult: "At least one of `inputRequests` or `requestState` MUST be present" is prose in the description, not a schema constraint',
   'envelope-extra-member':
     'no schema forbids extra envelope members; the TS SDK drops such messages (.strict())',
 };
@@ -57,9 +60,16 @@ function atobAccepts(value: string): boolean {
   }
 }
 
+/** The official verdict on a tools/call result, with the errors of the last call for failure messages. */
+interface Oracle {
+  (result: unknown): boolean;
+  errors(): ValidateFunction['errors'];
+}
+
 interface Validators {
-  readonly result: ValidateFunction;
-  readonly strictByteResult: ValidateFunction;
+  readonly result: Oracle;
+  /** The same with ajv-formats' strict `byte` format instead of `atob`. */
+  readonly strictByteResult: Oracle;
   readonly response: ValidateFunction;
 }
 
@@ -77,18 +87,31 @@ function compile(version: ProtocolVersion): Validators {
     ajv.addSchema(schema, `mcp-${version}`);
     return ajv;
   };
-  const ajv = make(false);
   const get = (a: Ajv | Ajv2020, def: string) => {
     const fn = a.getSchema(`mcp-${version}#/${defs}/${def}`);
     if (!fn) throw new Error(`${version}: no ${def}`);
     return fn;
   };
-  const responseDef = defs === '$defs' ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
-  return {
-    result: get(ajv, 'CallToolResult'),
-    strictByteResult: get(make(true), 'CallToolResult'),
-    response: get(ajv, responseDef),
+  /**
+   * 2026-07-28 types a tools/call result as `anyOf[InputRequiredResult, CallToolResult]`. InputRequiredResult
+   * requires only a string `resultType`, so the union accepts nearly any object; `resultType` is what
+   * clients parse by ("allows the client to determine how to parse the result object"), so the oracle
+   * checks the branch it names.
+   */
+  const oracle = (a: Ajv | Ajv2020): Oracle => {
+    const callToolResult = get(a, 'CallToolResult');
+    const inputRequired = a.getSchema(`mcp-${version}#/${defs}/InputRequiredResult`);
+    let last: ValidateFunction = callToolResult;
+    const verdict = (result: unknown) => {
+      const named = isObject(result) && result.resultType === 'input_required' ? inputRequired : undefined;
+      last = named ?? callToolResult;
+      return last(result) === true;
+    };
+    return Object.assign(verdict, { errors: () => last.errors });
   };
+  const ajv = make(false);
+  const responseDef = defs === '$defs' ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
+  return { result: oracle(ajv), strictByteResult: oracle(make(true)), response: get(ajv, responseDef) };
 }
 
 function errors(findings: readonly Finding[]): Finding[] {
@@ -110,7 +133,7 @@ describe.skipIf(!existsSync(sharedDir))('differential against the official schem
       await fc.assert(
         fc.asyncProperty(anyResult(version), async ({ result, mutations }) => {
           const schemaOk = v().result(result) === true;
-          const schemaErrors = JSON.stringify(v().result.errors?.slice(0, 3));
+          const schemaErrors = JSON.stringify(v().result.errors()?.slice(0, 3));
           const findings = await validateToolResult(result, { protocolVersion: version });
           const ours = errors(findings);
           const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nschema: ${schemaErrors}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
@@ -178,11 +201,12 @@ describe.skipIf(!existsSync(sharedDir))('differential against the official schem
     ].flatMap(read);
     const results = read('CallToolResult');
     const responses = read('CallToolResultResponse');
+    const inputRequired = read('InputRequiredResult');
 
     it.each(blocks)('%s', async (_name, block) => {
       expect(errors(await validateToolResult({ resultType: 'complete', content: [block] }))).toEqual([]);
     });
-    it.each(results)('%s', async (_name, result) => {
+    it.each([...results, ...inputRequired])('%s', async (_name, result) => {
       expect(errors(await validateToolResult(result))).toEqual([]);
     });
     it.each(responses)('%s', async (_name, message) => {
@@ -191,6 +215,7 @@ describe.skipIf(!existsSync(sharedDir))('differential against the official schem
     it('covers every content-block example type', () => {
       expect(blocks.length).toBeGreaterThanOrEqual(5);
       expect(results.length + responses.length).toBeGreaterThanOrEqual(5);
+      expect(inputRequired.length).toBeGreaterThanOrEqual(2);
     });
   });
 });

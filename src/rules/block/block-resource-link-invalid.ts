@@ -1,28 +1,12 @@
 import { isObject, type JsonObject, jsonTypeOf } from '../../core/json.js';
 import { lastPathSegment } from '../../core/uri.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { iconProblem } from '../support/icons.js';
 import { defineRule, type RepairOutcome } from '../types.js';
 import { blockAt } from './support/block.js';
 import { PYTHON_SDK_REJECTS, RMCP_CLIENTS, tsSdkRejects } from './support/clients.js';
 
 const OPTIONAL_STRINGS = ['title', 'description', 'mimeType'] as const;
-const THEMES = ['light', 'dark'];
-
-/** What is wrong with one `icons` entry, if anything (shape only; `src` as a URI is block-uri-invalid). */
-function iconProblem(icon: unknown): string | undefined {
-  if (!isObject(icon)) return `is ${jsonTypeOf(icon)}, not an object`;
-  if (typeof icon.src !== 'string') return icon.src === undefined ? 'has no "src"' : '"src" is not a string';
-  if (icon.mimeType !== undefined && typeof icon.mimeType !== 'string') return '"mimeType" is not a string';
-  if (
-    icon.sizes !== undefined &&
-    !(Array.isArray(icon.sizes) && icon.sizes.every((s) => typeof s === 'string'))
-  ) {
-    return '"sizes" is not an array of strings';
-  }
-  if (icon.theme !== undefined && !THEMES.includes(icon.theme as string))
-    return '"theme" is not "light" or "dark"';
-  return undefined;
-}
 
 export default defineRule({
   id: 'block-resource-link-invalid',
