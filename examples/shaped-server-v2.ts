@@ -9,6 +9,7 @@
 
 import { McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
 import { shaped } from '../src/index.js';
 import { EXAMPLE_TOOLS } from './tools.js';
 
@@ -20,7 +21,11 @@ serveStdio(() => {
     { supportedProtocolVersions: ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS] },
   );
   for (const tool of EXAMPLE_TOOLS) {
-    server.registerTool(tool.name, { description: tool.description }, shaped(tool.handler, { server }));
+    server.registerTool(
+      tool.name,
+      { description: tool.description, outputSchema: tool.outputSchema },
+      shaped(tool.handler, { server, outputSchema: tool.outputSchema && z.toJSONSchema(tool.outputSchema) }),
+    );
   }
   return server;
 });

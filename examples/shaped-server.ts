@@ -8,6 +8,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
 import { shaped } from '../src/index.js';
 import { EXAMPLE_TOOLS } from './tools.js';
 
@@ -16,9 +17,11 @@ const server = new McpServer({ name: 'shaped-example', version: '1.0.0' });
 for (const tool of EXAMPLE_TOOLS) {
   server.registerTool(
     tool.name,
-    { description: tool.description },
+    { description: tool.description, outputSchema: tool.outputSchema },
     shaped(tool.handler, {
       server,
+      // shaped() checks structuredContent against the same schema, as JSON Schema.
+      outputSchema: tool.outputSchema && z.toJSONSchema(tool.outputSchema),
       // Repairs are logged to stderr (stdout carries the protocol).
       onFixes: (fixes, { protocolVersion }) =>
         console.error(`${tool.name} @ ${protocolVersion}: ${fixes.map((f) => f.rule).join(', ')}`),

@@ -5,13 +5,19 @@
  * every one of them reaches the client as a conformant result.
  */
 
+import { z } from 'zod';
+
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** The forecast tools' outputSchema; SDK servers list it, and SDK v1 clients check results against it. */
+export const FORECAST_SCHEMA = z.object({ temperature: z.number() });
 
 export interface ExampleTool {
   readonly name: string;
   readonly description: string;
   readonly handler: () => unknown;
+  readonly outputSchema?: typeof FORECAST_SCHEMA;
 }
 
 export const EXAMPLE_TOOLS: readonly ExampleTool[] = [
@@ -140,9 +146,64 @@ export const EXAMPLE_TOOLS: readonly ExampleTool[] = [
   },
   {
     name: 'resource-link',
-    description: '#1, #6: a valid resource_link (text for 2025-03-26 and older)',
+    description: '#1, #6: a valid resource_link with every optional field (text for 2025-03-26 and older)',
     handler: () => ({
-      content: [{ type: 'resource_link', uri: 'ui://widget/app.html', name: 'app', mimeType: 'text/html' }],
+      content: [
+        {
+          type: 'resource_link',
+          uri: 'ui://widget/app.html',
+          name: 'app',
+          title: 'App',
+          description: 'MCP Apps widget',
+          mimeType: 'text/html',
+          size: 120,
+          annotations: { audience: ['user'], priority: 0.6 },
+        },
+      ],
     }),
+  },
+  {
+    name: 'text-mismatch',
+    description: '#28: a text block that disagrees with structuredContent',
+    handler: () => ({
+      content: [
+        { type: 'text', text: 'summary only' },
+        { type: 'text', text: '{"rows":2}' },
+      ],
+      structuredContent: { rows: 3 },
+    }),
+  },
+  {
+    name: 'structured-in-block',
+    description: '#38: structuredContent inside a content block',
+    handler: () => ({ content: [{ type: 'text', text: '{"a":1}', structuredContent: { a: 1 } }] }),
+  },
+  {
+    name: 'forecast',
+    description: '#25 done right: an object that matches the outputSchema',
+    handler: () => ({ temperature: 21 }),
+    outputSchema: FORECAST_SCHEMA,
+  },
+  {
+    name: 'forecast-wrong-type',
+    description: '#25: structuredContent that breaks the outputSchema (an error result, saying why)',
+    handler: () => ({ temperature: 'warm' }),
+    outputSchema: FORECAST_SCHEMA,
+  },
+  {
+    name: 'forecast-missing',
+    description: '#26: an outputSchema but no structured value (an error result, saying why)',
+    handler: () => 'sunny',
+    outputSchema: FORECAST_SCHEMA,
+  },
+  {
+    name: 'forecast-error-partial',
+    description: '#24: an error result whose structuredContent breaks the outputSchema',
+    handler: () => ({
+      content: [{ type: 'text', text: 'the sensor is offline' }],
+      structuredContent: { partial: true },
+      isError: true,
+    }),
+    outputSchema: FORECAST_SCHEMA,
   },
 ];

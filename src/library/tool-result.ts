@@ -210,8 +210,16 @@ export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersi
     // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
     // a developer should hear about the bug instead.
     const repaired = await repair(resolved, { protocolVersion: version });
-    if (outputSchema !== undefined) checkResultAgainstSchema(repaired.result, outputSchema, version);
-    return { result: repaired.result as CallToolResult<V>, fixes: repaired.fixes };
+    if (outputSchema === undefined)
+      return { result: repaired.result as CallToolResult<V>, fixes: repaired.fixes };
+    checkResultAgainstSchema(repaired.result, outputSchema, version);
+    // Error results are not the tool's output, but SDK v1 clients check their structuredContent anyway
+    // (client-compat §4 row 24): repair against the schema moves a non-conforming one into text.
+    const checked = await repair(repaired.result, {
+      protocolVersion: version,
+      tool: { ...tool, outputSchema },
+    });
+    return { result: checked.result as CallToolResult<V>, fixes: [...repaired.fixes, ...checked.fixes] };
   } else if (isContentBlock(resolved)) {
     result = { content: [cloneJson(resolved)] };
   } else if (Array.isArray(resolved) && resolved.length > 0 && resolved.every(isContentBlock)) {

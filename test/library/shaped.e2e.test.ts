@@ -21,8 +21,15 @@ const root = join(import.meta.dirname, '../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
 const TIMEOUT = 120_000;
 
-async function judge(result: unknown, version: ProtocolVersion): Promise<string[]> {
-  const problems = (await validateToolResult(result, { protocolVersion: version }))
+/** The example tools as the server lists them (with their outputSchema), by name. */
+type Listed = ReadonlyMap<string, unknown>;
+
+function byName(tools: readonly { name: string }[]): Listed {
+  return new Map(tools.map((tool) => [tool.name, tool]));
+}
+
+async function judge(result: unknown, version: ProtocolVersion, tool?: unknown): Promise<string[]> {
+  const problems = (await validateToolResult(result, { protocolVersion: version, tool }))
     .filter((f) => f.severity === 'error')
     .map((f) => `${f.rule} ${f.pointer}`);
   if (hasShared) {
@@ -36,12 +43,13 @@ async function judge(result: unknown, version: ProtocolVersion): Promise<string[
 async function failingTools(
   call: (name: string) => Promise<unknown>,
   version: ProtocolVersion,
+  listed: Listed,
   parse?: (result: unknown) => string[],
 ): Promise<string[]> {
   const failures: string[] = [];
   for (const tool of EXAMPLE_TOOLS) {
     const result = await call(tool.name);
-    const problems = [...(parse?.(result) ?? []), ...(await judge(result, version))];
+    const problems = [...(parse?.(result) ?? []), ...(await judge(result, version, listed.get(tool.name)))];
     if (problems.length > 0) failures.push(`${tool.name}: ${problems.join('; ')}`);
   }
   return failures;
@@ -50,6 +58,7 @@ async function failingTools(
 describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
   let client: Client;
   let transport: StdioClientTransport;
+  let listed: Listed;
   const stderr: string[] = [];
 
   beforeAll(async () => {
@@ -62,6 +71,8 @@ describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     client = new Client({ name: 'e2e', version: '0.0.0' });
     await client.connect(transport);
+    // listTools() makes callTool() check structuredContent against each outputSchema, as clients do.
+    listed = byName((await client.listTools()).tools);
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -77,7 +88,7 @@ describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
     async (name) => {
       // callTool parses with CallToolResultSchema and rejects with a ZodError on a malformed result.
       const result = await client.callTool({ name, arguments: {} });
-      expect(await judge(result, '2025-11-25')).toEqual([]);
+      expect(await judge(result, '2025-11-25', listed.get(String(name)))).toEqual([]);
     },
     TIMEOUT,
   );
@@ -100,6 +111,27 @@ describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
   );
 
   it(
+    'keeps outputSchema promises (client-compat §4 rows 24-26): a match as is, a breach as an error saying why',
+    async () => {
+      const forecast = await client.callTool({ name: 'forecast', arguments: {} });
+      expect(forecast).toEqual({
+        content: [{ type: 'text', text: '{"temperature":21}' }],
+        structuredContent: { temperature: 21 },
+      });
+      for (const name of ['forecast-wrong-type', 'forecast-missing', 'forecast-error-partial']) {
+        const result = await client.callTool({ name, arguments: {} });
+        expect(result.isError, name).toBe(true);
+        expect(result.structuredContent, name).toBeUndefined();
+      }
+      const wrongType = await client.callTool({ name: 'forecast-wrong-type', arguments: {} });
+      expect(JSON.stringify(wrongType.content)).toContain('/temperature must be number');
+      const partial = await client.callTool({ name: 'forecast-error-partial', arguments: {} });
+      expect(partial.content).toContainEqual({ type: 'text', text: 'the sensor is offline' });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'logged the repairs through onFixes',
     async () => {
       await client.callTool({ name: 'string-content', arguments: {} });
@@ -113,11 +145,13 @@ describe.each(['2024-11-05', '2025-03-26', '2025-06-18'] as const)(
   'shaped() on an SDK v1 server, protocol %s negotiated by a raw stdio client',
   (version) => {
     let raw: RawStdioClient;
+    let listed: Listed;
 
     beforeAll(async () => {
       raw = new RawStdioClient(tsx, ['examples/shaped-server.ts'], root);
       const init = await raw.initialize(version);
       expect((init.result as { protocolVersion: string }).protocolVersion).toBe(version);
+      listed = byName(((await raw.request('tools/list', {})).result as { tools: { name: string }[] }).tools);
     }, TIMEOUT);
 
     afterAll(() => raw?.close());
@@ -128,6 +162,7 @@ describe.each(['2024-11-05', '2025-03-26', '2025-06-18'] as const)(
         const failures = await failingTools(
           async (name) => (await raw.request('tools/call', { name, arguments: {} })).result,
           version,
+          listed,
           (result) => {
             const parsed = CallToolResultSchema.safeParse(result);
             return parsed.success ? [] : [parsed.error.message];
@@ -157,6 +192,7 @@ describe.each(['2024-11-05', '2025-03-26', '2025-06-18'] as const)(
 
 describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio', () => {
   let client: V2Client;
+  let listed: Listed;
 
   beforeAll(async () => {
     const transport = new V2StdioClientTransport({
@@ -169,6 +205,7 @@ describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio',
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
     await client.connect(transport);
+    listed = byName((await client.listTools()).tools);
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -180,7 +217,9 @@ describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio',
     async (name) => {
       const result = await client.callTool({ name, arguments: {} });
       // The v2 client strips wire-only members such as resultType before handing the result over.
-      expect(await judge({ resultType: 'complete', ...result }, '2026-07-28')).toEqual([]);
+      expect(
+        await judge({ resultType: 'complete', ...result }, '2026-07-28', listed.get(String(name))),
+      ).toEqual([]);
     },
     TIMEOUT,
   );
@@ -197,6 +236,7 @@ describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio',
 
 describe('shaped() on an SDK v2 server, SDK v2 Client in the 2025 era over stdio', () => {
   let client: V2Client;
+  let listed: Listed;
 
   beforeAll(async () => {
     const transport = new V2StdioClientTransport({
@@ -206,6 +246,7 @@ describe('shaped() on an SDK v2 server, SDK v2 Client in the 2025 era over stdio
     });
     client = new V2Client({ name: 'e2e', version: '0.0.0' });
     await client.connect(transport);
+    listed = byName((await client.listTools()).tools);
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -215,7 +256,11 @@ describe('shaped() on an SDK v2 server, SDK v2 Client in the 2025 era over stdio
   it(
     'every tool reaches the client as a conformant 2025-11-25 result',
     async () => {
-      const failures = await failingTools((name) => client.callTool({ name, arguments: {} }), '2025-11-25');
+      const failures = await failingTools(
+        (name) => client.callTool({ name, arguments: {} }),
+        '2025-11-25',
+        listed,
+      );
       expect(failures).toEqual([]);
     },
     TIMEOUT,
