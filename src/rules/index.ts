@@ -26,6 +26,7 @@ import envelopeErrorInvalid from './envelope/envelope-error-invalid.js';
 import envelopeExtraMember from './envelope/envelope-extra-member.js';
 import envelopeIdInvalid from './envelope/envelope-id-invalid.js';
 import envelopeJsonrpcVersion from './envelope/envelope-jsonrpc-version.js';
+import envelopeNotObject from './envelope/envelope-not-object.js';
 import envelopeResultAndError from './envelope/envelope-result-and-error.js';
 import envelopeResultNotObject from './envelope/envelope-result-not-object.js';
 import resultContentMissing from './result/result-content-missing.js';
@@ -94,6 +95,7 @@ export const RULES: readonly Rule[] = [
   envelopeExtraMember,
   envelopeIdInvalid,
   envelopeJsonrpcVersion,
+  envelopeNotObject,
   envelopeResultAndError,
   envelopeResultNotObject,
   resultContentMissing,

@@ -7,6 +7,13 @@ import { runCli } from '../support/cli.js';
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
+/** A tool whose outputSchema asks for a numeric `n`. */
+const COUNTER = {
+  name: 'count',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+};
+
 let dir: string;
 function file(name: string, content: unknown): string {
   const path = join(dir, name);
@@ -116,22 +123,133 @@ describe('mcp-shape check', () => {
         result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } },
       },
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-      { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'list', inputSchema: { type: 'object' } }] } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { tools: [{ name: 'list', inputSchema: { type: 'object' } }, COUNTER] },
+      },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list', arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'count', arguments: {} } },
+      // Answered out of order: pairing is by id, so line 7 is the count call and line 8 the list call.
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        result: { content: [{ type: 'text', text: '{"n":"two"}' }], structuredContent: { n: 'two' } },
+      },
       { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '[1]' }], structuredContent: [1] } },
     ];
     const path = file('session.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const run = await runCli(['check', path, '--format', 'json']);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout);
-    expect(report.summary).toMatchObject({ checked: 6, kind: 'session', protocolVersions: ['2025-06-18'] });
+    expect(report.summary).toMatchObject({ checked: 8, kind: 'session', protocolVersions: ['2025-06-18'] });
     const finding = report.findings.find((f: { rule: string }) => f.rule === 'structured-content-not-object');
     expect(finding.location).toMatchObject({
-      line: 6,
+      line: 8,
       protocolVersion: '2025-06-18',
       tool: 'list',
       call: '2',
     });
     expect(finding.pointer).toBe('/result/structuredContent');
+    // The outputSchema comes from the recorded tools/list.
+    const mismatch = report.findings.find(
+      (f: { rule: string }) => f.rule === 'structured-content-schema-mismatch',
+    );
+    expect(mismatch).toMatchObject({
+      pointer: '/result/structuredContent/n',
+      location: { line: 7, tool: 'count' },
+    });
+  });
+
+  it("takes a session's version from server/discover, and only interprets a response by its request", async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 'd', method: 'server/discover', params: {} },
+      {
+        jsonrpc: '2.0',
+        id: 'd',
+        result: {
+          supportedVersions: ['2025-11-25', '2026-07-28'],
+          capabilities: {},
+          resultType: 'complete',
+          ttlMs: 0,
+          cacheScope: 'public',
+        },
+      },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {} } },
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'ok' }] } },
+      // Shaped like a broken tool result, but it answers prompts/get: not a tools/call result.
+      { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'p' } },
+      { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: 'not an array', messages: [] } },
+    ];
+    const path = file('discover.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'));
+    const run = await runCli(['check', path, '--protocol', '2025-06-18', '--format', 'json']);
+    const report = JSON.parse(run.stdout);
+    expect(report.summary.protocolVersions).toEqual(['2025-06-18', '2026-07-28']);
+    const rules = report.findings.map((f: { rule: string; location: { line: number } }) => [
+      f.rule,
+      f.location.line,
+    ]);
+    expect(rules).toEqual([['result-type-invalid', 4]]);
+    expect(run.code).toBe(1);
+  });
+
+  it('checks a bare tools/list result', async () => {
+    const path = file('tools-list.json', { tools: [{ name: 'a', inputSchema: { type: 'string' } }] });
+    const run = await runCli(['check', path, '--protocol', '2025-06-18', '--format', 'json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.summary.kind).toBe('tools/list result');
+    expect(report.findings.map((f: { rule: string; pointer: string }) => [f.rule, f.pointer])).toEqual([
+      ['tool-input-schema-invalid', '/tools/0/inputSchema/type'],
+    ]);
+  });
+
+  it('checks structuredContent against the outputSchema named by --tools and --tool', async () => {
+    const tools = file('tools-two.json', {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { tools: [COUNTER, { name: 'other', inputSchema: { type: 'object' } }] },
+    });
+    const result = { content: [{ type: 'text', text: '{"n":"two"}' }], structuredContent: { n: 'two' } };
+    const bare = file('counted.json', result);
+    const response = file('counted-response.json', { jsonrpc: '2.0', id: 9, result });
+    for (const [path, pointer] of [
+      [bare, '/structuredContent/n'],
+      [response, '/result/structuredContent/n'],
+    ]) {
+      const run = await runCli([
+        'check',
+        path,
+        '--protocol',
+        '2025-06-18',
+        '--tools',
+        tools,
+        '--tool',
+        'count',
+        '--format',
+        'json',
+      ]);
+      expect(run.code).toBe(1);
+      const finding = JSON.parse(run.stdout).findings[0];
+      expect(finding).toMatchObject({
+        rule: 'structured-content-schema-mismatch',
+        pointer,
+        location: { tool: 'count' },
+      });
+    }
+    // Without --tool the result cannot be matched to one of two tools: say so instead of passing silently.
+    const unnamed = await runCli(['check', bare, '--protocol', '2025-06-18', '--tools', tools]);
+    expect(unnamed.code).toBe(0);
+    expect(unnamed.stderr).toMatch(/--tool NAME/);
+  });
+
+  it('defaults to the latest protocol version', async () => {
+    const path = file('no-result-type.json', { content: [{ type: 'text', text: 'hi' }] });
+    const run = await runCli(['check', path, '--format', 'json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.findings).toMatchObject([
+      { rule: 'result-type-invalid', location: { protocolVersion: '2026-07-28' } },
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertWebMcp, markdownTable, sanitizeHtml } from '../../src/library/webmcp/index.js';
 import { validateToolResult } from '../../src/validate/index.js';
@@ -34,6 +35,47 @@ const PAYLOADS: [string, string, string[]][] = [
   ],
   ['embed', '<embed src="x.swf">', ['<embed>']],
   ['vbscript', '<a href="vbscript:msgbox(1)">x</a>', ['a[href=vbscript:']],
+  // Mutation XSS: inert as parsed, but its serialization parses into an <img onerror> (namespace confusion).
+  [
+    'math/mglyph/style mXSS',
+    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+    ['img[onerror]'],
+  ],
+  ['svg style mXSS', '<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">', ['img[onerror]']],
+  [
+    'svg set of an event handler',
+    '<svg><set attributeName="onmouseover" to="alert(1)"/></svg>',
+    ['set[attributename=onmouseover]'],
+  ],
+];
+
+/** Pieces of markup that change meaning with their surroundings, for the property below. */
+const FRAGMENTS = [
+  '<math>',
+  '<mtext>',
+  '<mglyph>',
+  '<malignmark>',
+  '<svg>',
+  '</svg>',
+  '<style>',
+  '</style>',
+  '<table>',
+  '<noscript>',
+  '</noscript>',
+  '<template>',
+  '<p title="',
+  '">',
+  '</p>',
+  '<img src=x onerror=alert(1)>',
+  '<a href="javascript:alert(1)">',
+  '<script>alert(1)</script>',
+  '<!--',
+  '-->',
+  '<select>',
+  '<textarea>',
+  '<xmp>',
+  '<iframe>',
+  'text',
 ];
 
 describe('sanitizeHtml()', () => {
@@ -45,6 +87,19 @@ describe('sanitizeHtml()', () => {
     );
     // The output is a fixed point: sanitizing it again finds nothing.
     expect(sanitizeHtml(safe).removed).toEqual([]);
+  });
+
+  it('property: whatever the markup, its output parses into a tree with nothing left to remove', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string()), { maxLength: 12 }),
+        (parts) => {
+          const { html } = sanitizeHtml(parts.join(''));
+          expect(sanitizeHtml(html).removed).toEqual([]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('keeps safe markup, including inert style attributes, unchanged', () => {

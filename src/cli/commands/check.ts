@@ -1,7 +1,13 @@
 /** `mcp-shape check [FILE|-]`: validates saved results, responses, tools lists and recorded sessions. */
 
 import { Command, Option } from 'commander';
-import { checkInput, InputError, parseInput, toolsFromDocument } from '../../check/index.js';
+import {
+  checkInput,
+  classifyDocument,
+  InputError,
+  parseInput,
+  toolsFromDocument,
+} from '../../check/index.js';
 import type { JsonObject } from '../../core/json.js';
 import { buildReport, exitCodeFor } from '../../report/build.js';
 import type { ReportFormat } from '../../report/index.js';
@@ -61,6 +67,11 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
       );
   } else if (tools?.size === 1) {
     tool = [...tools.values()][0];
+  } else if (tools && input.kind === 'json' && classifyDocument(input.value) !== 'batch') {
+    // A session names its tools in its requests; a single saved result does not, so it would pass unchecked.
+    process.stderr.write(
+      `note: ${flags.tools} lists ${tools.size} tools; add --tool NAME to check structuredContent against its outputSchema\n`,
+    );
   }
   const outcome = await checkInput(input, { protocolVersion: flags.protocol, file: label, tools, tool });
   const report = buildReport('check', outcome.findings, outcome.checked, {

@@ -53,7 +53,7 @@ const SCRIPT_URL = /^(javascript:|vbscript:|data:text\/html)/;
 export interface HtmlRemoval {
   /** What was removed, e.g. `<script>`, `img[onerror]`, `a[href=javascript:…]`. */
   readonly what: string;
-  readonly reason: 'unsafe-element' | 'event-handler' | 'srcdoc' | 'script-url';
+  readonly reason: 'unsafe-element' | 'event-handler' | 'srcdoc' | 'script-url' | 'unstable-markup';
 }
 
 export interface SanitizedHtml {
@@ -79,6 +79,10 @@ function unsafeAttribute(element: Element, attr: { name: string; value: string; 
   const name = attributeName(attr).toLowerCase();
   if (name.startsWith('on')) return { what: `${element.tagName}[${name}]`, reason: 'event-handler' } as const;
   if (name === 'srcdoc') return { what: `${element.tagName}[srcdoc]`, reason: 'srcdoc' } as const;
+  // SVG <set>/<animate attributeName="onclick" to="…">: an event handler set by animation.
+  if (name === 'attributename' && attr.value.trim().toLowerCase().startsWith('on')) {
+    return { what: `${element.tagName}[attributename=${attr.value}]`, reason: 'event-handler' } as const;
+  }
   if (URL_ATTRIBUTES.has(name)) {
     // srcset and SVG `values` hold lists; any item with a script URL condemns the attribute.
     const items =
@@ -111,9 +115,22 @@ function clean(parent: ParentNode, removed: HtmlRemoval[]): void {
   });
 }
 
+/** Re-parse rounds before markup that keeps changing under parsing is given up on. */
+const MAX_PASSES = 4;
+
 export function sanitizeHtml(html: string): SanitizedHtml {
-  const fragment = parseFragment(html);
   const removed: HtmlRemoval[] = [];
-  clean(fragment, removed);
-  return { html: serialize(fragment), removed };
+  let current = html;
+  // Serializing a cleaned tree is not the end: foreign content (math, svg) can make the serialized
+  // text parse into a different tree ("mutation XSS", e.g. <math><mtext><table><mglyph><style><img
+  // onerror>). So the output is parsed again, as a browser will, until a parse finds nothing to remove.
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const fragment = parseFragment(current);
+    const before = removed.length;
+    clean(fragment, removed);
+    if (removed.length === before && pass > 0) return { html: current, removed };
+    current = serialize(fragment);
+  }
+  removed.push({ what: 'all markup', reason: 'unstable-markup' });
+  return { html: '', removed };
 }
