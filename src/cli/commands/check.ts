@@ -67,7 +67,11 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
       );
   } else if (tools?.size === 1) {
     tool = [...tools.values()][0];
-  } else if (tools && input.kind === 'json' && classifyDocument(input.value) !== 'batch') {
+  } else if (
+    tools &&
+    input.kind === 'json' &&
+    ['message', 'tool-result'].includes(classifyDocument(input.value))
+  ) {
     // A session names its tools in its requests; a single saved result does not, so it would pass unchecked.
     process.stderr.write(
       `note: ${flags.tools} lists ${tools.size} tools; add --tool NAME to check structuredContent against its outputSchema\n`,
