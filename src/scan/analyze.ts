@@ -159,11 +159,14 @@ function serializationsOfStructuredContent(root: Record<string, unknown>): Recor
   );
 }
 
-/** Whether a checked result has a statically known content array (the verdict's "properly typed"). */
-function hasKnownContent(result: unknown): boolean {
+/**
+ * Whether a checked result is the verdict's "properly typed": a statically known content array, or
+ * the CreateTaskResult `{ task }` that answers a task-augmented call (2025-11-25 on), whose content
+ * arrives later through tasks/result.
+ */
+function isTypedResult(result: unknown): boolean {
   if (!isObject(result) || isOpaque(result)) return false;
-  const content = result.content;
-  return Array.isArray(content);
+  return Array.isArray(result.content) || (result.content === undefined && Object.hasOwn(result, 'task'));
 }
 
 export function analyzeExtracted<P>(extracted: Extracted<P>, options: AnalyzeOptions): StaticAnalysis<P> {
@@ -193,7 +196,7 @@ export function analyzeExtracted<P>(extracted: Extracted<P>, options: AnalyzeOpt
         const errors = located.filter((f) => f.severity === 'error');
         problems.push(...errors);
         const outcomeStatus: ReturnStatus =
-          errors.length > 0 ? 'invalid' : hasKnownContent(wrapped) ? 'typed' : 'unresolved';
+          errors.length > 0 ? 'invalid' : isTypedResult(wrapped) ? 'typed' : 'unresolved';
         if (STATUS_RANK[outcomeStatus] > STATUS_RANK[status]) status = outcomeStatus;
       }
       return { at: site.at, status, problems };

@@ -34,3 +34,13 @@ export class LineMap {
     return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
   }
 }
+
+/** Source a front end cannot parse; `offset` is where the first syntax error is. */
+export class SyntaxErrorInSource extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}

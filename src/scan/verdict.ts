@@ -1,7 +1,11 @@
 /**
  * The verdict of the AuditBuffet check `mcp-server.tool-definitions.return-content-types`: count the
  * tool handlers and their return statements, count those that return a properly typed content array,
- * pass only when none is wrong, fail naming each tool and what is wrong, skip when there are no tools.
+ * pass only when all of them do, fail naming each tool and what is wrong, skip when there are no tools.
+ *
+ * "All of them" is taken literally: a return whose value the source does not fix
+ * (`return await upstream.callTool(…)`) is not proven to be typed, so it keeps the verdict from
+ * passing. It is listed apart from the wrong ones, since nothing is known to be wrong with it.
  */
 
 import type { ReturnStatus } from './analyze.js';
@@ -45,15 +49,17 @@ export interface Verdict {
   /** Returns whose statically known value is a content array the rules accept. */
   readonly typed: number;
   readonly invalid: number;
-  /** Returns whose value the source does not fix (`return await fetchResult()`); not counted as wrong. */
+  /** Returns whose value the source does not fix (`return await fetchResult()`): not proven typed. */
   readonly unresolved: number;
   readonly detail: string;
   /** One line per wrong return: `screenshot: image block has no mimeType (src/server.ts:12:7)`. */
   readonly problems: readonly string[];
+  /** One line per unresolved return: `proxy (src/server.ts:30:5)`. */
+  readonly unproven: readonly string[];
   readonly tools: readonly ToolTally[];
 }
 
-const MAX_DETAIL_PROBLEMS = 5;
+const MAX_DETAIL_ITEMS = 5;
 
 export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
   const tools: ToolTally[] = handlers.map((h) => ({
@@ -78,22 +84,36 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
       .filter((r) => r.status === 'invalid')
       .map((r) => `${h.tool}: ${[...new Set(r.problems)].join('; ')} (${r.file}:${r.line}:${r.column})`),
   );
-  const base = { check: VERDICT_CHECK, handlers: handlers.length, ...counts, problems, tools } as const;
+  const unproven = handlers.flatMap((h) =>
+    h.returns
+      .filter((r) => r.status === 'unresolved')
+      .map((r) => `${h.tool} (${r.file}:${r.line}:${r.column})`),
+  );
+  const base = {
+    check: VERDICT_CHECK,
+    handlers: handlers.length,
+    ...counts,
+    problems,
+    unproven,
+    tools,
+  } as const;
   if (handlers.length === 0) {
     return { ...base, status: 'skip', detail: 'skip: no MCP server tool handlers found' };
   }
   const tally = `${counts.typed} of ${counts.returns} return statements in ${handlers.length} tool handler${handlers.length === 1 ? '' : 's'} return a properly typed content array`;
-  const unresolved =
-    counts.unresolved > 0
-      ? `; ${counts.unresolved} could not be resolved statically (check them at run time with \`mcp-shape audit\`)`
-      : '';
-  if (counts.invalid === 0) return { ...base, status: 'pass', detail: `pass: ${tally}${unresolved}` };
-  const shown = problems.slice(0, MAX_DETAIL_PROBLEMS).join('; ');
-  const more =
-    problems.length > MAX_DETAIL_PROBLEMS ? `; and ${problems.length - MAX_DETAIL_PROBLEMS} more` : '';
-  return {
-    ...base,
-    status: 'fail',
-    detail: `fail: ${tally}; ${counts.invalid} do not: ${shown}${more}${unresolved}`,
-  };
+  if (counts.typed === counts.returns) return { ...base, status: 'pass', detail: `pass: ${tally}` };
+  const parts = [tally];
+  if (counts.invalid > 0) parts.push(`${counts.invalid} do not: ${listed(problems)}`);
+  if (counts.unresolved > 0) {
+    parts.push(
+      `${counts.unresolved} ${counts.unresolved === 1 ? 'is' : 'are'} not proven (the value is not known statically; check at run time with \`mcp-shape audit\`): ${listed(unproven)}`,
+    );
+  }
+  return { ...base, status: 'fail', detail: `fail: ${parts.join('; ')}` };
+}
+
+/** The first few items of a list, and how many more there are. */
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, MAX_DETAIL_ITEMS).join('; ');
+  return items.length > MAX_DETAIL_ITEMS ? `${shown}; and ${items.length - MAX_DETAIL_ITEMS} more` : shown;
 }

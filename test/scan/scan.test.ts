@@ -1,15 +1,23 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ReturnStatus } from '../../src/scan/analyze.js';
 import { scanPaths, scanSource } from '../../src/scan/index.js';
-import { computeVerdict } from '../../src/scan/verdict.js';
+import { computeVerdict, type ScannedHandler } from '../../src/scan/verdict.js';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 
 const fixtures = join(REPO_ROOT, 'fixtures/scan');
 const sdkExamples = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-shape-scan-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Writes a source file into its own directory under the scratch directory. */
+function write(name: string, source: string): string {
+  const file = join(mkdtempSync(join(scratch, 'src-')), name);
+  writeFileSync(file, source);
+  return file;
+}
 
 /** Each handler of a fixture with the status of each of its returns. */
 async function returnStatuses(file: string) {
@@ -148,21 +156,47 @@ describe('verdict (mcp-server.tool-definitions.return-content-types)', () => {
     expect(computeVerdict([])).toMatchObject({ status: 'skip', handlers: 0, returns: 0 });
   });
 
-  it('counts returns it cannot resolve without failing them', () => {
-    const verdict = computeVerdict([
-      {
-        tool: 't',
-        framework: 'mcp-sdk',
+  it('does not pass returns it cannot resolve: they are listed as not proven, apart from wrong ones', () => {
+    const handler = (tool: string, statuses: ReturnStatus[]): ScannedHandler => ({
+      tool,
+      framework: 'mcp-sdk',
+      file: 'a.ts',
+      line: 1,
+      returns: statuses.map((status, i) => ({
         file: 'a.ts',
-        line: 1,
-        returns: [
-          { file: 'a.ts', line: 2, column: 3, status: 'typed', problems: [] },
-          { file: 'a.ts', line: 3, column: 3, status: 'unresolved', problems: [] },
-        ],
-      },
+        line: i + 2,
+        column: 3,
+        status,
+        problems: status === 'invalid' ? ['image block has no mimeType'] : [],
+      })),
+    });
+    const unresolvedOnly = computeVerdict([handler('proxy', ['typed', 'unresolved'])]);
+    expect(unresolvedOnly).toMatchObject({ status: 'fail', typed: 1, invalid: 0, unresolved: 1 });
+    expect(unresolvedOnly.problems).toEqual([]);
+    expect(unresolvedOnly.unproven).toEqual(['proxy (a.ts:3:3)']);
+    expect(unresolvedOnly.detail).toBe(
+      'fail: 1 of 2 return statements in 1 tool handler return a properly typed content array; 1 is not proven (the value is not known statically; check at run time with `mcp-shape audit`): proxy (a.ts:3:3)',
+    );
+    const both = computeVerdict([
+      handler('shot', ['invalid']),
+      handler('proxy', ['unresolved', 'unresolved']),
     ]);
-    expect(verdict).toMatchObject({ status: 'pass', typed: 1, unresolved: 1 });
-    expect(verdict.detail).toContain('1 could not be resolved statically');
+    expect(both.detail).toBe(
+      'fail: 0 of 3 return statements in 2 tool handlers return a properly typed content array; 1 do not: shot: image block has no mimeType (a.ts:2:3); 2 are not proven (the value is not known statically; check at run time with `mcp-shape audit`): proxy (a.ts:2:3); proxy (a.ts:3:3)',
+    );
+    expect(computeVerdict([handler('ok', ['typed', 'typed'])]).status).toBe('pass');
+  });
+
+  it('counts a handler it cannot follow as one unresolved return', async () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { handle } from './elsewhere.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('remote', {}, handle);
+server.registerTool('relay', {}, async (args) => upstream.callTool(args));`;
+    const file = write('unresolved.ts', source);
+    const { verdict } = await scanPaths([file], { cwd: dirname(file) });
+    expect(verdict).toMatchObject({ status: 'fail', handlers: 2, returns: 2, typed: 0, unresolved: 2 });
+    expect(verdict.unproven).toEqual(['remote (unresolved.ts:4:1)', 'relay (unresolved.ts:5:50)']);
   });
 });
 
@@ -218,8 +252,8 @@ describe('mcp-shape scan (CLI)', () => {
   });
 
   it('exits 0 and skips when no file has an MCP server', async () => {
-    writeFileSync(join(scratch, 'util.ts'), 'export const add = (a: number, b: number) => a + b;\n');
-    const run = await runCli(['scan', scratch]);
+    const file = write('util.ts', 'export const add = (a: number, b: number) => a + b;\n');
+    const run = await runCli(['scan', dirname(file)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('return-content-types: SKIP');
   });
@@ -230,6 +264,52 @@ describe('mcp-shape scan (CLI)', () => {
     expect(missing.stderr.trim()).toBe('mcp-shape: cannot scan no/such/dir: no such file or directory');
     const badFormat = await runCli(['scan', '--format', 'xml', 'fixtures/scan/ts']);
     expect(badFormat.code).toBe(2);
+    const badSize = await runCli(['scan', '--max-file-size', 'big', 'fixtures/scan/ts']);
+    expect(badSize.code).toBe(2);
+    expect(badSize.stderr).toContain('expected a positive number of megabytes');
+  });
+
+  it('scans the rest and exits 2 naming each file it could not scan, one line each', async () => {
+    const good = write(
+      'server.ts',
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('t', async () => 'plain text');\n`,
+    );
+    const dir = dirname(good);
+    writeFileSync(
+      join(dir, 'broken.mjs'),
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst s = new McpServer(;\n`,
+    );
+    writeFileSync(join(dir, 'broken.py'), 'from mcp.server.fastmcp import FastMCP\ndef f(:\n    return 1\n');
+    writeFileSync(join(dir, 'blob.js'), Buffer.from([0x6d, 0x63, 0x70, 0, 0xff, 0xfe, 0]));
+    writeFileSync(join(dir, 'big.js'), `// @modelcontextprotocol/sdk\n${'x;\n'.repeat(400_000)}`);
+    symlinkSync(join(dir, 'nowhere.ts'), join(dir, 'dangling.ts'));
+    const run = await runCli(['scan', dir, '--max-file-size', '1', '--format', 'json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.replaceAll(`${dir}/`, '').trim().split('\n')).toEqual([
+      'mcp-shape: big.js: not scanned: 1.1 MB is over the 1.0 MB limit (--max-file-size)',
+      'mcp-shape: blob.js: not scanned: binary file',
+      'mcp-shape: broken.mjs:2:25: syntax error: Unexpected token',
+      'mcp-shape: broken.py:2:7: syntax error: missing )',
+      'mcp-shape: dangling.ts: cannot read: ENOENT',
+    ]);
+    const report = JSON.parse(run.stdout);
+    // What could be scanned still is, and the report says what was left out.
+    expect(report.findings.map((f: { rule: string }) => f.rule)).toEqual(['result-not-object']);
+    expect(report.summary).toMatchObject({ checked: 3, unscanned: 5 });
+    expect(report.details.unscanned).toContainEqual({
+      file: join(dir, 'broken.mjs'),
+      reason: 'syntax error: Unexpected token',
+      line: 2,
+      column: 25,
+    });
+  });
+
+  it('does not hang on or read what is not a regular file', async () => {
+    const run = await runCli(['scan', '/dev/null']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe('mcp-shape: /dev/null: not a regular file or directory');
   });
 
   it('writes SARIF to --out', async () => {
