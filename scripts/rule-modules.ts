@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const RULE_FOLDERS = ['transport', 'envelope', 'result', 'block', 'tools'] as const;
+export const RULE_FOLDERS = ['transport', 'envelope', 'result', 'block', 'tools', 'session'] as const;
 
 export function listRuleModules(rulesDir: string): string[] {
   const modules: string[] = [];

@@ -7,11 +7,12 @@
 import { readFileSync } from 'node:fs';
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import { features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
+import { initializeVersion } from '../rules/support/session.js';
+import { features, type ProtocolVersion } from '../spec/versions.js';
 import { validateMessage } from '../validate/index.js';
 import type { Channel } from './channel.js';
-import { auditFinding } from './events.js';
-import { type Exchange, type Failure, failureFinding, type Session } from './session.js';
+import { type AuditEvent, auditFindings } from './events.js';
+import { type Exchange, type Failure, failureFindings, type Session } from './session.js';
 
 /** Our package.json, found upward from this module (src/, dist/ and the bench build sit at different depths). */
 function ourVersion(): string {
@@ -102,6 +103,10 @@ function errorDetail(error: unknown): string {
   return `${String(error.code)} ${typeof error.message === 'string' ? error.message : ''}`.trim();
 }
 
+function judge(event: AuditEvent, session: Session, report: (f: Finding) => void): void {
+  for (const f of auditFindings(event, session.location())) report(f);
+}
+
 export async function handshake(
   session: Session,
   requested: ProtocolVersion,
@@ -123,41 +128,25 @@ async function initialize(
     clientInfo: CLIENT_INFO,
   });
   if (exchange.failure) {
-    report(failureFinding(exchange.failure, 'initialize', session.location()));
+    for (const f of failureFindings(exchange.failure, 'initialize', session.location())) report(f);
     return { status: 'failed', failure: exchange.failure };
   }
   for (const f of await validateExchange(exchange, session)) report(f);
   const response = exchange.response as JsonObject;
   if (!isObject(response.result)) {
     const detail = errorDetail(response.error);
-    report(auditFinding('audit-version-refused', { version: requested, detail }, session.location()));
+    judge({ event: 'version-refused', version: requested, detail }, session, report);
     return { status: 'refused', detail };
   }
   const result = response.result;
-  const problems: string[] = [];
-  if (typeof result.protocolVersion !== 'string') problems.push('has no protocolVersion string');
-  if (!isObject(result.capabilities)) problems.push('has no capabilities object');
-  if (
-    !isObject(result.serverInfo) ||
-    typeof result.serverInfo.name !== 'string' ||
-    typeof result.serverInfo.version !== 'string'
-  )
-    problems.push('has no serverInfo with name and version');
-  for (const problem of problems)
-    report(auditFinding('audit-initialize-invalid', { version: requested, problem }, session.location()));
-  const answered = result.protocolVersion;
-  const known = (PROTOCOL_VERSIONS as readonly unknown[]).includes(answered)
-    ? (answered as ProtocolVersion)
-    : undefined;
-  if (!known || features(known).handshake !== 'initialize') {
-    report(
-      auditFinding(
-        'audit-version-unknown',
-        { requested, answered: JSON.stringify(answered) },
-        session.location(),
-      ),
-    );
-    return { status: 'refused', detail: `answered protocolVersion ${JSON.stringify(answered)}` };
+  // audit-initialize-invalid and audit-version-unknown judge the result.
+  judge({ event: 'initialize-result', version: requested, result }, session, report);
+  const known = initializeVersion(result.protocolVersion);
+  if (!known) {
+    return {
+      status: 'refused',
+      detail: `answered protocolVersion ${JSON.stringify(result.protocolVersion)}`,
+    };
   }
   session.version = known;
   await session.notify('notifications/initialized').catch(() => {});
@@ -183,11 +172,11 @@ async function discover(
   if (failure?.kind === 'http' && failure.status >= 400 && failure.status < 500) {
     // A Streamable HTTP server of an older version rejects a request outside an initialized session.
     const detail = `HTTP ${failure.status}${failure.body ? `: ${failure.body}` : ''}`;
-    report(auditFinding('audit-discover-unsupported', { detail }, session.location()));
+    judge({ event: 'discover-unsupported', detail }, session, report);
     return { status: 'refused', detail: `server/discover: ${detail}` };
   }
   if (exchange.failure) {
-    report(failureFinding(exchange.failure, 'server/discover', session.location()));
+    for (const f of failureFindings(exchange.failure, 'server/discover', session.location())) report(f);
     return { status: 'failed', failure: exchange.failure };
   }
   for (const f of await validateExchange(exchange, session)) report(f);
@@ -195,24 +184,22 @@ async function discover(
   if (!isObject(response.result)) {
     // A server for 2025-11-25 and earlier does not know the method; that is no defect of its own.
     const detail = errorDetail(response.error);
-    report(auditFinding('audit-discover-unsupported', { detail }, session.location()));
+    judge({ event: 'discover-unsupported', detail }, session, report);
     return { status: 'refused', detail: `server/discover: ${detail}` };
   }
   const result = response.result;
   const supported = result.supportedVersions;
   if (!Array.isArray(supported)) {
-    report(
-      auditFinding(
-        'audit-discover-invalid',
-        { problem: 'the result has no supportedVersions array' },
-        session.location(),
-      ),
+    judge(
+      { event: 'discover-invalid', problem: 'the result has no supportedVersions array' },
+      session,
+      report,
     );
     return { status: 'refused', detail: 'server/discover result without supportedVersions' };
   }
   if (!supported.includes(requested)) {
     const detail = `supportedVersions is ${JSON.stringify(supported)}`;
-    report(auditFinding('audit-discover-unsupported', { detail }, session.location()));
+    judge({ event: 'discover-unsupported', detail }, session, report);
     return { status: 'refused', detail };
   }
   const meta = isObject(result._meta) ? result._meta : {};

@@ -15,11 +15,11 @@ import { synthesizeArguments } from './arguments.js';
 import { type Channel, type ChannelKind, StartError } from './channel.js';
 import { compareVersions } from './compare.js';
 import { type Connection, type HandshakeOutcome, handshake, paramsFor, validateExchange } from './connect.js';
-import { auditFinding } from './events.js';
+import { auditFindings } from './events.js';
 import { parseHeaders } from './http-body.js';
 import { StreamableHttpChannel } from './http-channel.js';
 import { type CallPolicy, decideCalls, type ToolDecision, unknownCallNames } from './selection.js';
-import { failureFinding, Session } from './session.js';
+import { failureFindings, Session } from './session.js';
 import { LegacySseChannel } from './sse-channel.js';
 import { StdioChannel, type StdioTarget } from './stdio-channel.js';
 
@@ -183,7 +183,7 @@ class Auditor {
       run.findings = run.findings.filter((f) => f.rule.startsWith('audit-'));
     } else if (connection.handshake.status === 'failed') {
       run.status = 'failed';
-      run.detail = failureFinding(connection.handshake.failure, 'the handshake', {}).message;
+      run.detail = failureFindings(connection.handshake.failure, 'the handshake', {})[0]?.message;
     }
     if (run.status !== 'audited') await this.close(run);
   }
@@ -203,7 +203,7 @@ class Auditor {
         paramsFor(session, cursor === undefined ? {} : { cursor }),
       );
       if (exchange.failure) {
-        report(failureFinding(exchange.failure, 'tools/list', session.location()));
+        for (const f of failureFindings(exchange.failure, 'tools/list', session.location())) report(f);
         return;
       }
       for (const f of await validateExchange(exchange, session)) report(f);
@@ -214,7 +214,8 @@ class Auditor {
           const detail = isObject(response.error)
             ? `${String(response.error.code)} ${String(response.error.message)}`
             : 'no result';
-          report(auditFinding('audit-tools-list-failed', { detail }, session.location()));
+          for (const f of auditFindings({ event: 'tools-list-failed', detail }, session.location()))
+            report(f);
         }
         break;
       }
@@ -222,16 +223,16 @@ class Auditor {
       if (Array.isArray(tools)) run.tools.push(...tools.filter(isObject));
       if (typeof nextCursor !== 'string') break;
       if (cursors.has(nextCursor)) {
-        report(
-          auditFinding('audit-pagination-loop', { cursor: JSON.stringify(nextCursor) }, session.location()),
-        );
+        const loop = { event: 'pagination-loop', cursor: JSON.stringify(nextCursor) } as const;
+        for (const f of auditFindings(loop, session.location())) report(f);
         break;
       }
       cursors.add(nextCursor);
       cursor = nextCursor;
     }
     if (run.tools.length > 0 && !isObject(capabilities.tools)) {
-      report(auditFinding('audit-tools-capability-missing', { count: run.tools.length }, session.location()));
+      const missing = { event: 'tools-capability-missing', count: run.tools.length } as const;
+      for (const f of auditFindings(missing, session.location())) report(f);
     }
   }
 
@@ -289,7 +290,7 @@ class Auditor {
         counts.set(decision.name, (counts.get(decision.name) ?? 0) + 1);
         if (exchange.failure) {
           run.findings.push(
-            failureFinding(exchange.failure, `tools/call ${decision.name}`, session.location()),
+            ...failureFindings(exchange.failure, `tools/call ${decision.name}`, session.location()),
           );
           // A server that hung or crashed is not trusted with the next call: start a fresh one.
           await this.close(run);
@@ -297,14 +298,13 @@ class Auditor {
           for (const f of await validateExchange(exchange, session, run.tools)) run.findings.push(f);
           const error = exchange.response?.error;
           if (isObject(error) && !isObject(exchange.response?.result)) {
-            run.findings.push(
-              auditFinding(
-                'audit-call-error',
-                { tool: decision.name, code: String(error.code), detail: String(error.message) },
-                session.location(),
-                '/error',
-              ),
-            );
+            const event = {
+              event: 'call-error',
+              tool: decision.name,
+              code: String(error.code),
+              detail: String(error.message),
+            } as const;
+            run.findings.push(...auditFindings(event, session.location(), '/error'));
           }
         }
         session.context = {};

@@ -12,7 +12,7 @@ import type { ProtocolVersion } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
 import { publicFinding, validateMessage } from '../validate/index.js';
 import { type Channel, HttpStatusError, OversizeError, type SendHints, StartError } from './channel.js';
-import { auditFinding } from './events.js';
+import { auditFindings } from './events.js';
 
 export type Failure =
   | { readonly kind: 'timeout'; readonly ms: number }
@@ -147,9 +147,11 @@ export class Session {
       }
       // `id: null` is how JSON-RPC reports an error it could not tie to a request; not a stray answer.
       if (message.id !== null && !this.abandoned.has(key)) {
-        this.report(
-          auditFinding('audit-response-unmatched', { id: JSON.stringify(message.id) }, this.location()),
-        );
+        for (const f of auditFindings(
+          { event: 'response-unmatched', id: JSON.stringify(message.id) },
+          this.location(),
+        ))
+          this.report(f);
       }
     }
     if (validateUnsolicited) this.validate(message);
@@ -183,7 +185,8 @@ export class Session {
         this.settle(only, { request: pending.request, failure: { kind: 'oversize', bytes, limit } });
       return;
     }
-    this.report(auditFinding('audit-response-too-large', { bytes, limit }, this.location()));
+    for (const f of auditFindings({ event: 'response-too-large', bytes, limit }, this.location()))
+      this.report(f);
   }
 
   private onClosed(detail: string): void {
@@ -201,29 +204,31 @@ function failureOf(error: unknown): Failure {
   return { kind: 'unreachable', detail: error instanceof Error ? error.message : String(error) };
 }
 
-/** The finding for a failed exchange, or undefined when the failure is not the server's fault. */
-export function failureFinding(failure: Failure, method: string, location: Location): Finding {
+/** The findings for a failed exchange: the server's fault in every case (we stop only what it broke). */
+export function failureFindings(failure: Failure, method: string, location: Location): Finding[] {
   switch (failure.kind) {
     case 'timeout':
-      return auditFinding('audit-timeout', { method, ms: failure.ms }, location);
+      return auditFindings({ event: 'timeout', method, ms: failure.ms }, location);
     case 'closed':
-      return auditFinding('audit-server-exited', { method, detail: failure.detail }, location);
+      return auditFindings({ event: 'server-exited', method, detail: failure.detail }, location);
     case 'oversize':
-      return auditFinding(
-        'audit-response-too-large',
-        { bytes: failure.bytes, limit: failure.limit },
+      return auditFindings(
+        { event: 'response-too-large', bytes: failure.bytes, limit: failure.limit },
         location,
       );
     case 'http':
-      return auditFinding(
-        'audit-http-error',
-        { status: failure.status, method, body: failure.body ? `: ${failure.body}` : '' },
+      return auditFindings(
+        {
+          event: 'http-error',
+          status: failure.status,
+          method,
+          body: failure.body ? `: ${failure.body}` : '',
+        },
         location,
       );
     case 'unreachable':
-      return auditFinding(
-        'audit-http-error',
-        { status: 'unreachable', method, body: `: ${failure.detail}` },
+      return auditFindings(
+        { event: 'http-error', status: 'unreachable', method, body: `: ${failure.detail}` },
         location,
       );
   }

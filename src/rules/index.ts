@@ -49,6 +49,20 @@ import structuredContentSchemaMismatch from './result/structured-content-schema-
 import structuredContentTextMirrorMissing from './result/structured-content-text-mirror-missing.js';
 import structuredContentTextMismatch from './result/structured-content-text-mismatch.js';
 import structuredContentUnsupportedVersion from './result/structured-content-unsupported-version.js';
+import auditCallError from './session/audit-call-error.js';
+import auditDiscoverInvalid from './session/audit-discover-invalid.js';
+import auditDiscoverUnsupported from './session/audit-discover-unsupported.js';
+import auditHttpError from './session/audit-http-error.js';
+import auditInitializeInvalid from './session/audit-initialize-invalid.js';
+import auditPaginationLoop from './session/audit-pagination-loop.js';
+import auditResponseTooLarge from './session/audit-response-too-large.js';
+import auditResponseUnmatched from './session/audit-response-unmatched.js';
+import auditServerExited from './session/audit-server-exited.js';
+import auditTimeout from './session/audit-timeout.js';
+import auditToolsCapabilityMissing from './session/audit-tools-capability-missing.js';
+import auditToolsListFailed from './session/audit-tools-list-failed.js';
+import auditVersionRefused from './session/audit-version-refused.js';
+import auditVersionUnknown from './session/audit-version-unknown.js';
 import toolAnnotationsInvalid from './tools/tool-annotations-invalid.js';
 import toolFieldInvalid from './tools/tool-field-invalid.js';
 import toolInputSchemaInvalid from './tools/tool-input-schema-invalid.js';
@@ -118,6 +132,20 @@ export const RULES: readonly Rule[] = [
   structuredContentTextMirrorMissing,
   structuredContentTextMismatch,
   structuredContentUnsupportedVersion,
+  auditCallError,
+  auditDiscoverInvalid,
+  auditDiscoverUnsupported,
+  auditHttpError,
+  auditInitializeInvalid,
+  auditPaginationLoop,
+  auditResponseTooLarge,
+  auditResponseUnmatched,
+  auditServerExited,
+  auditTimeout,
+  auditToolsCapabilityMissing,
+  auditToolsListFailed,
+  auditVersionRefused,
+  auditVersionUnknown,
   toolAnnotationsInvalid,
   toolFieldInvalid,
   toolInputSchemaInvalid,

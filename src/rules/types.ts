@@ -19,9 +19,11 @@ import type { ProtocolVersion, VersionFeatures } from '../spec/versions.js';
  * - `result`: a CallToolResult (the `result` of a tools/call response);
  * - `block`: one item of `content`;
  * - `tools-list`: a ListToolsResult;
- * - `tool`: one item of `tools`.
+ * - `tool`: one item of `tools`;
+ * - `session`: an event an audit observed on a live connection that is no document (a request that
+ *   got no answer, a response nobody asked for, a refused version, …); see `SessionEvent`.
  */
-export type Subject = 'frame' | 'message' | 'result' | 'block' | 'tools-list' | 'tool';
+export type Subject = 'frame' | 'message' | 'result' | 'block' | 'tools-list' | 'tool' | 'session';
 
 /** A raw transport frame, for `frame` rules. */
 export interface Frame {
@@ -29,6 +31,17 @@ export interface Frame {
   readonly text: string;
   /** The HTTP Content-Type, for HTTP bodies. */
   readonly contentType?: string;
+}
+
+/**
+ * What an audit saw happen, for `session` rules: `event` names it, the other members are its facts.
+ * The audit (src/audit/events.ts) decides what happened, because it must act on it (stop paging,
+ * restart a crashed server); the rule decides what it means: severity, message, the clients it
+ * breaks, and its docs. A right example may be an event the audit never reports (an answer in time).
+ */
+export interface SessionEvent {
+  readonly event: string;
+  readonly [fact: string]: unknown;
 }
 
 export interface Example {

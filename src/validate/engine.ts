@@ -12,7 +12,7 @@ import { startRun } from '../core/run-memo.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/schema.js';
 import type { Sniffed } from '../core/sniff.js';
 import { RULES } from '../rules/index.js';
-import type { CheckContext, Frame, Report, Rule, Subject } from '../rules/types.js';
+import type { CheckContext, Frame, Report, Rule, SessionEvent, Subject } from '../rules/types.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
 
 /** A finding plus what the repair engine needs to act on it. */
@@ -240,6 +240,12 @@ export function runToolsList(list: unknown, options: EngineOptions): EngineFindi
 export function runMessage(message: unknown, options: EngineOptions): EngineFinding[] {
   const run = new Run(message, options);
   run.message(message);
+  return run.findings;
+}
+
+export function runSession(event: SessionEvent, options: EngineOptions): EngineFinding[] {
+  const run = new Run(event, options);
+  run.apply('session', event, [], undefined);
   return run.findings;
 }
 

@@ -1,8 +1,8 @@
 /** Runs a rule's docs example through the public validators, as a user's document would be. */
 
 import type { Finding } from '../../src/core/finding.js';
-import type { Example, Rule } from '../../src/rules/types.js';
-import { runFrame } from '../../src/validate/engine.js';
+import type { Example, Rule, SessionEvent } from '../../src/rules/types.js';
+import { runFrame, runSession } from '../../src/validate/engine.js';
 import { validateMessage, validateToolResult, validateToolsList } from '../../src/validate/index.js';
 
 export async function findingsForExample(rule: Rule, example: Example): Promise<Finding[]> {
@@ -11,6 +11,8 @@ export async function findingsForExample(rule: Rule, example: Example): Promise<
     case 'frame':
       if (!example.frame) throw new Error(`${rule.id}: frame rules need example.frame`);
       return runFrame(example.frame, { version: protocolVersion ?? '2026-07-28' });
+    case 'session':
+      return runSession(example.value as SessionEvent, { version: protocolVersion ?? '2026-07-28' });
     case 'message':
       return validateMessage(example.value, {
         protocolVersion,
