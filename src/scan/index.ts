@@ -91,7 +91,7 @@ export async function scanSource(file: string, source: string, options: ScanOpti
       error instanceof SyntaxErrorInSource
         ? { reason: `syntax error: ${error.message}`, ...lineMap.position(error.offset) }
         : // One file the analyzer trips on must not cost the user the rest of the scan.
-          { reason: `cannot analyze (an mcp-shape bug, please report it): ${(error as Error).message}` };
+          { reason: `cannot analyze: ${firstLine(error)}` };
     return { ...base, parsed: false, findings: [], handlers: [], error: { file, ...reason } };
   }
   const version = options.protocolVersion ?? SCAN_DEFAULT_PROTOCOL;
@@ -249,4 +249,9 @@ export async function scanPaths(paths: readonly string[], options: ScanOptions =
     },
   );
   return { report, verdict, files, unscanned };
+}
+
+/** Unscanned reasons are printed one per line; some errors (module resolution) span several. */
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split('\n', 1)[0] ?? '';
 }
