@@ -233,6 +233,38 @@ describe('mcp-shape audit options', () => {
   });
 });
 
+describe('mcp-shape audit --help', () => {
+  it('lists every option, the stdio and HTTP forms, and the exit codes', async () => {
+    const run = await runCli(['audit', '--help']);
+    expect(run.code).toBe(0);
+    for (const option of [
+      '--url <url>',
+      '--header <header>',
+      '--protocol <version>',
+      '--call <name>',
+      '--call-all',
+      '--args <file>',
+      '--max-calls-per-tool <n>',
+      '--timeout <seconds>',
+      '--max-response-size <size>',
+      '--format <format>',
+      '--out <file>',
+    ])
+      expect(run.stdout).toContain(option);
+    expect(run.stdout).toContain('-- <command> [args...]');
+    expect(run.stdout).toMatch(/3 the server could not be started \(stdio\) or reached \(HTTP\)/);
+    expect(run.stdout).not.toContain('(default: [])');
+  });
+
+  it('rejects --header without --url', async () => {
+    const run = await runCli(['audit', '--header', 'X-A: b', '--', process.execPath, '-e', '']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers',
+    );
+  });
+});
+
 describe('mcp-shape audit --args', () => {
   it('rejects a file that is not JSON with one line and exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-args-'));

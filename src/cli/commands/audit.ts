@@ -13,11 +13,12 @@ import { EXIT, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { emitReport } from '../output.js';
 
+/** Repeatable options have no default: commander would print "(default: [])" in --help. */
 interface AuditFlags {
   url?: string;
-  header: string[];
-  protocol: ProtocolVersion[];
-  call: string[];
+  header?: string[];
+  protocol?: ProtocolVersion[];
+  call?: string[];
   callAll?: boolean;
   args?: string;
   maxCallsPerTool: number;
@@ -127,18 +128,16 @@ export function auditCommand(): Command {
       '--header <header>',
       'HTTP header "Name: value" to send with every request (repeatable)',
       collect(String),
-      [],
     )
     .addOption(
-      new Option('--protocol <version>', `audit only this version (repeatable); ${PROTOCOL_HELP}`)
-        .argParser(collect(protocolOption))
-        .default([]),
+      new Option('--protocol <version>', `audit only this version (repeatable); ${PROTOCOL_HELP}`).argParser(
+        collect(protocolOption),
+      ),
     )
     .option(
       '--call <name>',
       'also call this tool even if it is not annotated readOnlyHint: true (repeatable)',
       collect(String),
-      [],
     )
     .option('--call-all', 'call every tool, including ones that may change data')
     .option(
@@ -185,10 +184,12 @@ function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
     } catch {
       throw new UserError(`--url ${flags.url} is not a URL`);
     }
-    for (const h of flags.header)
+    const headers = flags.header ?? [];
+    for (const h of headers)
       if (h.indexOf(':') <= 0) throw new UserError(`--header "${h}" is not "Name: value"`);
-    return { kind: 'http', url: flags.url, headers: flags.header };
+    return { kind: 'http', url: flags.url, headers };
   }
+  if (flags.header) throw new UserError('--header applies to --url; a stdio server gets no HTTP headers');
   const [command, ...args] = server;
   if (!command) throw new UserError('nothing to audit: give a server command after -- or --url URL');
   return { kind: 'stdio', command, args };
@@ -209,8 +210,8 @@ async function audit(server: string[], flags: AuditFlags): Promise<number> {
   try {
     report = await runAudit({
       target,
-      versions: flags.protocol.length > 0 ? [...new Set(flags.protocol)] : undefined,
-      call: flags.call,
+      versions: flags.protocol ? [...new Set(flags.protocol)] : undefined,
+      call: flags.call ?? [],
       callAll: flags.callAll ?? false,
       args,
       maxCallsPerTool: flags.maxCallsPerTool,
