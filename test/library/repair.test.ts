@@ -175,6 +175,25 @@ const REPAIRS: Readonly<Record<string, RepairCase>> = {
       'block-annotations-invalid*',
     ],
   },
+  'WebMCP html block → an embedded text/html resource after the safety pass': {
+    input: { content: [{ type: 'html', html: '<p onclick="x()">hi</p><script>evil()</script>' }] },
+    version: '2025-06-18',
+    expected: {
+      content: [
+        {
+          type: 'resource',
+          resource: { uri: 'urn:mcp-shape:html:0', mimeType: 'text/html', text: '<p>hi</p>' },
+        },
+      ],
+    },
+    rules: ['block-type-unknown*', 'block-type-unknown*', 'block-type-unknown'],
+  },
+  'WebMCP link with a javascript: URL → text, never a resource_link': {
+    input: { content: [{ type: 'link', url: 'javascript:alert(1)', title: 'Open' }] },
+    version: '2025-06-18',
+    expected: { content: [text('Open (not linked: only http and https URLs are allowed)')] },
+    rules: ['block-type-unknown*'],
+  },
   'outputSchema declared, no structuredContent → a tool error saying why, content kept': {
     input: { content: [text('done')] },
     version: '2025-06-18',

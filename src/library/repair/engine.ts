@@ -20,6 +20,7 @@ import type { RepairContext } from '../../rules/types.js';
 import { features, type ProtocolVersion } from '../../spec/versions.js';
 import type { EngineFinding } from '../../validate/engine.js';
 import { mediaPayloads } from '../../validate/index.js';
+import { convertBlock } from '../webmcp/blocks.js';
 import { cloneJson } from './clone.js';
 import { applyFallback, type FallbackStep, UnrepairableError } from './fallback.js';
 
@@ -102,6 +103,7 @@ export async function runRepair(input: unknown, target: RepairTarget): Promise<R
   if (!first.some(needsRepair)) return { document: input, fixes: [], remaining: [] };
 
   const state: LoopState = { document: cloneJson(input), fixes: [], target, sniffer };
+  convertWebMcpBlocks(state);
   let remaining: EngineFinding[] = [];
   // The fallback's text blocks can invite rule repairs (a text mirror, say), so the two phases run
   // again until the fallback has nothing left to do; otherwise repairing the output would change it.
@@ -126,6 +128,27 @@ interface LoopState {
 async function validateState(state: LoopState) {
   const sniffed = await state.sniffer.sniff(state.document, state.target.resultPath(state.document));
   return { findings: state.target.validate(state.document, sniffed), sniffed };
+}
+
+/**
+ * WebMCP's `html` and `link` blocks go through the WebMCP converters before the rules see them: the
+ * catalog's generic conversion would embed the HTML unsanitized and make a resource_link of any URL,
+ * `javascript:` included. The fixes answer the unknown-type finding the blocks raise.
+ */
+function convertWebMcpBlocks(state: LoopState): void {
+  const base = state.target.resultPath(state.document);
+  const result = base === undefined ? undefined : getIn(state.document, base);
+  if (base === undefined || !isObject(result) || !Array.isArray(result.content)) return;
+  const contentPointer = toPointer([...base, 'content']);
+  result.content = result.content.flatMap((block, index) => {
+    const converted =
+      isObject(block) && (block.type === 'html' || block.type === 'link')
+        ? convertBlock(block, index, contentPointer)
+        : undefined;
+    if (!converted) return [block];
+    for (const fix of converted.fixes) state.fixes.push({ ...fix, rule: 'block-type-unknown' });
+    return converted.blocks;
+  });
 }
 
 /** Phase 1: the rules' own repairs, one finding at a time. */
