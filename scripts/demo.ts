@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: starts the legacy JSON-RPC gateway fixture (the defects of the Qortal audit) on
- * 127.0.0.1, audits it with the real `mcp-shape audit --url` command, prints the report, and stops
- * the gateway. The audit itself exits 1 (it finds error-severity defects, as it should); the demo
- * exits 0 when exactly that happened, and 1 when the audit did not run or missed a planted defect.
+ * 127.0.0.1, audits it with the real `mcp-shape audit --url` command (from source), prints the
+ * report, and stops the gateway. The audit itself exits 1 (it finds error-severity defects, as it
+ * should); the demo exits 0 when exactly that happened, and 1 when the audit did not run or missed a
+ * planted defect.
  */
 
 import { spawn } from 'node:child_process';
@@ -16,9 +17,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The defects planted in the gateway, by the rule that must report each. */
 const EXPECTED = ['block-type-unknown', 'result-error-without-is-error', 'envelope-extra-member'];
 
-// The built CLI is what `npm ci` produces (prepare); from a source checkout without dist, run the source.
-const built = join(root, 'dist/cli/bin.js');
-const cliArgs = existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'src/cli/bin.ts')];
+// The source, not dist/: dist is built once by `npm ci` and would be stale after any edit.
+const cliArgs = ['--import', 'tsx', join(root, 'src/cli/bin.ts')];
 
 function runCli(args: readonly string[], stdout: 'inherit' | 'ignore'): Promise<number | null> {
   const child = spawn(process.execPath, [...cliArgs, ...args], {

@@ -102,7 +102,8 @@ function progressLine(): { update(text: string): void; clear(): void } {
   return {
     update(text) {
       if (!tty) return;
-      const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+      // A terminal that reports no size (0 columns, as under `script` or some CI runners) gets 80.
+      const width = Math.max(20, (process.stderr.columns || 80) - 1);
       process.stderr.write(`\r\x1b[K${`mcp-shape audit: ${text}`.slice(0, width)}`);
       shown = true;
     },
