@@ -12,12 +12,21 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export function runCli(
-  args: readonly string[],
-  options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<CliRun> {
+export interface RunOptions {
+  input?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  return runNode(['--import', 'tsx', BIN, ...args], options);
+}
+
+/** Runs `node …args` without colours and collects its output; killed after `timeoutMs`. */
+export function runNode(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
