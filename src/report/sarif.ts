@@ -117,15 +117,19 @@ function locationOf(finding: Finding, cwd: string): Sarif.Location {
       },
     ],
   };
-  if (artifact) {
-    location.physicalLocation = {
-      artifactLocation: artifact,
-      ...(where?.line
-        ? { region: { startLine: where.line, ...(where.column ? { startColumn: where.column } : {}) } }
-        : {}),
-    };
-  }
+  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column);
   return location;
+}
+
+function physicalLocation(
+  artifactLocation: Sarif.ArtifactLocation,
+  line: number | undefined,
+  column: number | undefined,
+): Sarif.PhysicalLocation {
+  return {
+    artifactLocation,
+    ...(line ? { region: { startLine: line, ...(column ? { startColumn: column } : {}) } } : {}),
+  };
 }
 
 export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Log {
@@ -173,11 +177,38 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
         },
         columnKind: 'utf16CodeUnits',
         invocations: [
-          { executionSuccessful: true, properties: { command: report.command, summary: report.summary } },
+          {
+            executionSuccessful: true,
+            ...notificationsFor(report, cwd),
+            properties: { command: report.command, summary: report.summary },
+          },
         ],
         results,
       },
     ],
+  };
+}
+
+/**
+ * Files a scan could not read or parse (`details.unscanned`) become tool execution notifications:
+ * GitHub code scanning shows them on the tool's status, so a file left out is not mistaken for a
+ * clean one.
+ */
+function notificationsFor(report: Report, cwd: string): Pick<Sarif.Invocation, 'toolExecutionNotifications'> {
+  const unscanned = report.details?.unscanned;
+  if (!Array.isArray(unscanned) || unscanned.length === 0) return {};
+  const notes = unscanned as { file: string; reason: string; line?: number; column?: number }[];
+  return {
+    toolExecutionNotifications: notes.map((u) => {
+      const artifact = artifactUri(u.file, cwd);
+      return {
+        level: 'error',
+        message: { text: `${u.file}: ${u.reason}` },
+        ...(artifact
+          ? { locations: [{ physicalLocation: physicalLocation(artifact, u.line, u.column) }] }
+          : {}),
+      };
+    }),
   };
 }
 

@@ -35,6 +35,17 @@ async function scanReport() {
   return (await scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT })).report;
 }
 
+function unscannedReport() {
+  return buildReport('scan', [], 1, {
+    details: {
+      unscanned: [
+        { file: 'src/broken.ts', reason: 'syntax error: Unexpected token', line: 2, column: 25 },
+        { file: 'src/blob.js', reason: 'not scanned: binary file' },
+      ],
+    },
+  });
+}
+
 async function checkReport() {
   const result = { content: [{ type: 'image', data: 'aGk=' }], structuredContent: [1] };
   const findings = await validateToolResult(result, { protocolVersion: '2025-06-18' });
@@ -49,6 +60,12 @@ describe.skipIf(!existsSync(sharedDir))('SARIF is valid against the official 2.1
   it('for a scan report (physical locations)', async () => {
     const validate = sarifValidator();
     const log = JSON.parse(renderSarif(await scanReport(), { cwd: REPO_ROOT }));
+    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  });
+
+  it('for a scan that left files out (tool execution notifications)', async () => {
+    const validate = sarifValidator();
+    const log = buildSarif(unscannedReport(), { cwd: REPO_ROOT });
     expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });
 
@@ -95,6 +112,31 @@ describe('SARIF content', () => {
     });
     const rules = log.runs[0]?.tool.driver.rules ?? [];
     expect(rules[result?.ruleIndex ?? -1]?.id).toBe('block-mime-type-missing');
+  });
+
+  it('reports files a scan left out as error notifications, with the syntax error position', () => {
+    const invocation = buildSarif(unscannedReport(), { cwd: REPO_ROOT }).runs[0]?.invocations?.[0];
+    expect(invocation?.toolExecutionNotifications).toEqual([
+      {
+        level: 'error',
+        message: { text: 'src/broken.ts: syntax error: Unexpected token' },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: 'src/broken.ts', uriBaseId: '%SRCROOT%' },
+              region: { startLine: 2, startColumn: 25 },
+            },
+          },
+        ],
+      },
+      {
+        level: 'error',
+        message: { text: 'src/blob.js: not scanned: binary file' },
+        locations: [
+          { physicalLocation: { artifactLocation: { uri: 'src/blob.js', uriBaseId: '%SRCROOT%' } } },
+        ],
+      },
+    ]);
   });
 
   it('gives scan findings a region, levels by severity, and forward-slash relative URIs', async () => {
