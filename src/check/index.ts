@@ -12,7 +12,7 @@ import type { ParsedInput } from './parse.js';
 import { checkSession } from './session.js';
 
 export { classifyDocument } from './classify.js';
-export { InputError, parseInput } from './parse.js';
+export { InputError, type ParsedInput, parseInput } from './parse.js';
 
 export interface CheckOptions {
   readonly protocolVersion: ProtocolVersion;

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { checkCommand } from './commands/check.js';
 import { proxyCommand } from './commands/proxy.js';
+import { repairCommand } from './commands/repair.js';
 import { scanCommand } from './commands/scan.js';
 import { EXIT, UserError } from './errors.js';
 
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   program.addCommand(checkCommand());
   program.addCommand(auditCommand());
   program.addCommand(scanCommand());
+  program.addCommand(repairCommand());
   program.addCommand(proxyCommand());
   // addCommand() does not pass settings down, so every command gets the same error handling here.
   for (const command of program.commands) {

@@ -7,13 +7,18 @@ import { UserError } from './errors.js';
 export function emitReport(report: Report, format: ReportFormat, out: string | undefined): void {
   const color = out === undefined && format === 'text' ? undefined : false;
   const rendered = renderReport(report, format, color === undefined ? {} : { color });
-  if (out === undefined) {
-    process.stdout.write(rendered);
+  writeOutput(out, rendered);
+}
+
+/** Writes to standard output, or to `file` with a one-line error when it cannot be written. */
+export function writeOutput(file: string | undefined, text: string): void {
+  if (file === undefined) {
+    process.stdout.write(text);
     return;
   }
   try {
-    writeFileSync(out, rendered);
+    writeFileSync(file, text);
   } catch (error) {
-    throw new UserError(`cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }

@@ -1,6 +1,8 @@
 /** Reads a file argument or standard input, turning I/O failures into one-line user errors. */
 
 import { readFileSync } from 'node:fs';
+import { InputError, type ParsedInput, parseInput, toolsFromDocument } from '../check/index.js';
+import type { JsonObject } from '../core/json.js';
 import { UserError } from './errors.js';
 
 export async function readTextInput(file: string | undefined): Promise<{ text: string; label: string }> {
@@ -18,4 +20,26 @@ export async function readTextInput(file: string | undefined): Promise<{ text: s
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? String(error));
     throw new UserError(`cannot read ${file}: ${reason}`);
   }
+}
+
+/** Parses JSON or JSONL input, turning a syntax error into a one-line user error with its position. */
+export function parseOrFail(text: string, label: string): ParsedInput {
+  try {
+    return parseInput(text);
+  } catch (error) {
+    if (error instanceof InputError) throw new UserError(`${label}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Tool definitions by name from a `--tools` file (a tools/list result or response). */
+export async function loadTools(file: string): Promise<Map<string, JsonObject>> {
+  const { text, label } = await readTextInput(file);
+  const parsed = parseOrFail(text, label);
+  const tools = parsed.kind === 'json' ? toolsFromDocument(parsed.value) : undefined;
+  if (!tools)
+    throw new UserError(
+      `${label}: expected a tools/list result or response (an object with a "tools" array)`,
+    );
+  return tools;
 }

@@ -1,13 +1,7 @@
 /** `mcp-shape check [FILE|-]`: validates saved results, responses, tools lists and recorded sessions. */
 
 import { Command, Option } from 'commander';
-import {
-  checkInput,
-  classifyDocument,
-  InputError,
-  parseInput,
-  toolsFromDocument,
-} from '../../check/index.js';
+import { checkInput, classifyDocument } from '../../check/index.js';
 import type { JsonObject } from '../../core/json.js';
 import { buildReport, exitCodeFor } from '../../report/build.js';
 import type { ReportFormat } from '../../report/index.js';
@@ -15,7 +9,7 @@ import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versio
 import { UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { emitReport } from '../output.js';
-import { readTextInput } from '../read-input.js';
+import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface CheckFlags {
   protocol: ProtocolVersion;
@@ -83,24 +77,4 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
   });
   emitReport(report, flags.format, flags.out);
   return exitCodeFor(report);
-}
-
-function parseOrFail(text: string, label: string) {
-  try {
-    return parseInput(text);
-  } catch (error) {
-    if (error instanceof InputError) throw new UserError(`${label}: ${error.message}`);
-    throw error;
-  }
-}
-
-async function loadTools(file: string): Promise<Map<string, JsonObject>> {
-  const { text, label } = await readTextInput(file);
-  const parsed = parseOrFail(text, label);
-  const tools = parsed.kind === 'json' ? toolsFromDocument(parsed.value) : undefined;
-  if (!tools)
-    throw new UserError(
-      `${label}: expected a tools/list result or response (an object with a "tools" array)`,
-    );
-  return tools;
 }

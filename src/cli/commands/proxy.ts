@@ -1,6 +1,5 @@
 /** `mcp-shape proxy -- <command> [args…]`: run a stdio server behind a repairing proxy. */
 
-import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Finding } from '../../core/finding.js';
 import { type ProxyEvent, ProxyStartError, runStdioProxy } from '../../proxy/stdio.js';
@@ -10,6 +9,7 @@ import { getRule } from '../../rules/catalog.js';
 import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { PROTOCOL_HELP, protocolOption } from '../options.js';
+import { writeOutput } from '../output.js';
 
 interface ProxyFlags {
   protocol?: ProtocolVersion;
@@ -90,13 +90,7 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
     });
     if (flags.report) {
       const report = buildReport('repair', repaired, messages, { summary: { repairedMessages: messages } });
-      try {
-        writeFileSync(flags.report, renderJson(report));
-      } catch (error) {
-        throw new UserError(
-          `cannot write ${flags.report}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        );
-      }
+      writeOutput(flags.report, renderJson(report));
     }
     return code;
   } catch (error) {

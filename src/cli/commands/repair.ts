@@ -1,0 +1,137 @@
+/** `mcp-shape repair [FILE|-]`: writes a repaired copy of a saved result, response or session. */
+
+import { Command, Option } from 'commander';
+import { classifyDocument } from '../../check/index.js';
+import type { Finding } from '../../core/finding.js';
+import { type Fix, repair, repairMessage } from '../../library/repair/index.js';
+import { ProxySession } from '../../proxy/session.js';
+import { buildReport } from '../../report/build.js';
+import { renderJson } from '../../report/json.js';
+import { getRule } from '../../rules/catalog.js';
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { UserError } from '../errors.js';
+import { PROTOCOL_HELP, protocolOption } from '../options.js';
+import { writeOutput } from '../output.js';
+import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
+
+interface RepairFlags {
+  protocol: ProtocolVersion;
+  tools?: string;
+  tool?: string;
+  out?: string;
+  report?: string;
+  quiet?: boolean;
+}
+
+export function repairCommand(): Command {
+  return new Command('repair')
+    .description('Write a repaired copy of a saved tools/call result, JSON-RPC response or JSONL session.')
+    .argument('[file]', 'JSON or JSONL file; "-" or nothing reads standard input')
+    .addOption(
+      new Option('--protocol <version>', PROTOCOL_HELP)
+        .argParser(protocolOption)
+        .default(LATEST_PROTOCOL_VERSION),
+    )
+    .option('--tools <file>', 'a tools/list result or response, for outputSchema-aware repairs')
+    .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
+    .option('--out <file>', 'write the repaired document to a file instead of standard output')
+    .option('--report <file>', 'write the repairs as a JSON report')
+    .option('--quiet', 'do not list the repairs on standard error')
+    .addHelpText(
+      'after',
+      `
+The repaired document has the same form as the input: a result, a response, or one message per line.
+In a session, server responses are repaired for the version negotiated in it (--protocol until then)
+and requests are copied unchanged.
+
+Exit codes: 0 repaired (or nothing to repair), 1 an error was left that no repair can fix, 2 usage or input error.`,
+    )
+    .action(async (file: string | undefined, flags: RepairFlags) => {
+      process.exitCode = await runRepairCommand(file, flags);
+    });
+}
+
+interface Outcome {
+  readonly text: string;
+  readonly fixes: { fix: Fix; protocolVersion: ProtocolVersion; line?: number }[];
+  readonly unrepaired: number;
+}
+
+async function runRepairCommand(file: string | undefined, flags: RepairFlags): Promise<number> {
+  const { text, label } = await readTextInput(file);
+  const input = parseOrFail(text, label);
+  const tools = flags.tools ? await loadTools(flags.tools) : undefined;
+  const tool = flags.tool ? tools?.get(flags.tool) : tools?.size === 1 ? [...tools.values()][0] : undefined;
+  if (flags.tool && !tool)
+    throw new UserError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
+
+  let outcome: Outcome;
+  if (input.kind === 'jsonl') {
+    outcome = await repairSession(input.lines, flags.protocol);
+  } else if (classifyDocument(input.value) === 'message' || classifyDocument(input.value) === 'batch') {
+    const request = tool ? { method: 'tools/call', params: { name: tool.name } } : undefined;
+    const run = await repairMessage(input.value, {
+      protocolVersion: flags.protocol,
+      request,
+      tools: tools ? [...tools.values()] : undefined,
+    });
+    outcome = {
+      text: `${JSON.stringify(run.message, null, 2)}\n`,
+      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),
+      unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
+    };
+  } else {
+    const run = await repair(input.value, { protocolVersion: flags.protocol, tool });
+    outcome = {
+      text: `${JSON.stringify(run.result, null, 2)}\n`,
+      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),
+      unrepaired: 0,
+    };
+  }
+
+  if (!flags.quiet) {
+    for (const { fix, line } of outcome.fixes) {
+      process.stderr.write(
+        `${line ? `line ${line}: ` : ''}${fix.rule} at ${fix.pointer || '(root)'}: ${fix.description}${fix.lossy ? ' (data lost)' : ''}\n`,
+      );
+    }
+    process.stderr.write(`${outcome.fixes.length} repair${outcome.fixes.length === 1 ? '' : 's'}\n`);
+  }
+  writeOutput(flags.out, outcome.text);
+  if (flags.report)
+    writeOutput(flags.report, renderJson(buildReport('repair', outcome.fixes.map(toFinding(label)), 1)));
+  return outcome.unrepaired > 0 ? 1 : 0;
+}
+
+/** A session's requests teach the session its version and tools; its responses are repaired. */
+async function repairSession(
+  lines: readonly { line: number; value: unknown }[],
+  version: ProtocolVersion,
+): Promise<Outcome> {
+  const session = new ProxySession(version);
+  const out: string[] = [];
+  const fixes: Outcome['fixes'] = [];
+  for (const { line, value } of lines) {
+    const raw = JSON.stringify(value);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value) {
+      session.observeClient(raw);
+      out.push(raw);
+      continue;
+    }
+    const outcome = await session.repairServer(raw);
+    out.push(outcome.line ?? raw);
+    for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
+  }
+  return { text: `${out.join('\n')}\n`, fixes, unrepaired: 0 };
+}
+
+function toFinding(file: string) {
+  return ({ fix, protocolVersion, line }: Outcome['fixes'][number]): Finding => ({
+    rule: fix.rule,
+    severity: getRule(fix.rule)?.severity ?? 'error',
+    message: fix.description,
+    pointer: fix.pointer,
+    location: { file, ...(line ? { line } : {}), protocolVersion },
+    fix: { description: fix.lossy ? `${fix.description} (data was lost)` : fix.description, automatic: true },
+  });
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { expectValidReport } from '../support/report-schema.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-repair-'));
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('mcp-shape repair', () => {
+  it('writes a repaired result that `check` then passes, listing the repairs on stderr', async () => {
+    const broken = file('broken.json', JSON.stringify({ content: [{ type: 'object', object: { a: 1 } }] }));
+    const fixed = join(dir, 'fixed.json');
+    const run = await runCli(['repair', broken, '--protocol', '2025-06-18', '--out', fixed]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/block-type-unknown at \/content\/0/);
+    expect(JSON.parse(readFileSync(fixed, 'utf8'))).toMatchObject({ structuredContent: { a: 1 } });
+    const check = await runCli(['check', fixed, '--protocol', '2025-06-18']);
+    expect(check.code).toBe(0);
+  });
+
+  it('repairs a response envelope', async () => {
+    const response = file(
+      'resp.json',
+      JSON.stringify({ jsonrpc: '2.0', id: 7, requestId: 'x', result: { content: [] } }),
+    );
+    const run = await runCli(['repair', response, '--protocol', '2025-06-18', '--quiet']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [] } });
+  });
+
+  it('repairs the responses of a JSONL session for the version it negotiated, and writes --report', async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26' } },
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        result: { protocolVersion: '2025-03-26', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+      },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'link' } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { content: [{ type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt' }] },
+      },
+    ];
+    const session = file('s.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const report = join(dir, 'report.json');
+    const run = await runCli(['repair', session, '--report', report]);
+    expect(run.code).toBe(0);
+    const out = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(out).toHaveLength(4);
+    expect(out[2]).toEqual(lines[2]);
+    // resource_link does not exist before 2025-06-18: it becomes a text block naming the link.
+    expect(out[3].result.content[0].type).toBe('text');
+    const parsed = JSON.parse(readFileSync(report, 'utf8'));
+    expectValidReport(parsed);
+    expect(parsed.findings[0]).toMatchObject({
+      rule: 'block-type-unsupported-in-version',
+      location: { line: 4, protocolVersion: '2025-03-26' },
+    });
+  });
+
+  it('rejects bad input with one line and exit 2', async () => {
+    const run = await runCli(['repair', file('bad.json', '{"content": [')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
