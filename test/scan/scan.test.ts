@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { supportedFormats } from '../../src/report/index.js';
 import type { ReturnStatus } from '../../src/scan/analyze.js';
 import { scanPaths, scanSource } from '../../src/scan/index.js';
 import { computeVerdict, type ScannedHandler } from '../../src/scan/verdict.js';
@@ -310,6 +311,30 @@ server.tool('t', async () => 'plain text');\n`,
     const run = await runCli(['scan', '/dev/null']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe('mcp-shape: /dev/null: not a regular file or directory');
+  });
+
+  it.each(supportedFormats())(
+    'renders --format %s, with the verdict where the format has room',
+    async (format) => {
+      const run = await runCli(['scan', 'fixtures/scan/ts', '--format', format]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.length).toBeGreaterThan(100);
+      // SARIF has the status in the run's summary; JUnit has no place for it.
+      if (format === 'sarif') {
+        expect(JSON.parse(run.stdout).runs[0].invocations[0].properties.summary.verdict).toBe('pass');
+      } else if (format !== 'junit') {
+        expect(run.stdout).toContain('mcp-server.tool-definitions.return-content-types');
+      }
+    },
+  );
+
+  it('--help names every format, the verdict and the exit codes', async () => {
+    const run = await runCli(['scan', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`output format: ${supportedFormats().join(', ')}`);
+    expect(run.stdout).toMatch(/pass {2}every return statement of every tool handler returns/);
+    expect(run.stdout).toContain('Exit codes: 0 no error finding, 1 error findings, 2 usage or input error');
   });
 
   it('writes SARIF to --out', async () => {

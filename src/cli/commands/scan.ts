@@ -33,7 +33,7 @@ export function scanCommand(): Command {
     )
     .argument('[paths...]', 'files or directories (default: the current directory)')
     .addOption(
-      new Option('--protocol <version>', `${PROTOCOL_HELP} (default: ${SCAN_DEFAULT_PROTOCOL})`)
+      new Option('--protocol <version>', PROTOCOL_HELP)
         .argParser(protocolOption)
         .default(SCAN_DEFAULT_PROTOCOL, SCAN_DEFAULT_PROTOCOL),
     )
