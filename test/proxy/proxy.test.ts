@@ -95,7 +95,7 @@ describe('mcp-shape proxy', () => {
     expect(log).toMatch(/not JSON, not forwarded: broken-stdio server starting/);
   });
 
-  it('writes every repair to --report as a JSON report when the server exits', async () => {
+  it('keeps every repair in the --report JSON report as it happens', async () => {
     const report = join(mkdtempSync(join(tmpdir(), 'mcp-shape-proxy-')), 'repairs.json');
     const { client, transport } = proxied(['--quiet', '--report', report]);
     await client.connect(transport, { timeout: 20_000 });

@@ -31,7 +31,7 @@ export function proxyCommand(): Command {
       ).argParser(protocolOption),
     )
     .option('--quiet', 'do not log repairs on standard error')
-    .option('--report <file>', 'when the server exits, write every repair to FILE as a JSON report')
+    .option('--report <file>', 'keep a JSON report of every repair in FILE, updated as repairs happen')
     .addHelpText(
       'after',
       `
@@ -59,6 +59,12 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
   const log = (line: string) => {
     if (!flags.quiet) process.stderr.write(`mcp-shape proxy: ${line}\n`);
   };
+  // Rewritten after every repair, not only at exit: clients often kill their server without waiting.
+  const saveReport = () => {
+    if (!flags.report) return;
+    const report = buildReport('repair', repaired, messages, { summary: { repairedMessages: messages } });
+    writeOutput(flags.report, renderJson(report));
+  };
   const onRepaired = (event: ProxyEvent) => {
     messages++;
     const what = event.tool ? `${event.method} ${event.tool}` : (event.method ?? 'message');
@@ -78,6 +84,7 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
         },
       });
     }
+    saveReport();
   };
   try {
     const code = await runStdioProxy({
@@ -88,10 +95,7 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
       onRepaired,
       onUnparsed: (line) => log(`server wrote a line that is not JSON, not forwarded: ${line.slice(0, 200)}`),
     });
-    if (flags.report) {
-      const report = buildReport('repair', repaired, messages, { summary: { repairedMessages: messages } });
-      writeOutput(flags.report, renderJson(report));
-    }
+    saveReport();
     return code;
   } catch (error) {
     if (error instanceof ProxyStartError) throw new UserError(error.message, EXIT.unreachable);
