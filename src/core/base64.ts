@@ -40,22 +40,19 @@ export function base64Problem(value: string): Base64Problem | undefined {
 
 /**
  * `atob()` itself is the fastest exact test of what the SDK accepts: a regex over the alphabet took
- * seven times as long on a 1 MB image. A string `atob` accepts is canonical exactly when it has no
- * whitespace and a length that is a multiple of 4.
+ * seven times as long on a 1 MB image. A string `atob` accepts is canonical exactly when its length is
+ * a multiple of 4 and it has no whitespace; `atob` skips whitespace, so the second holds exactly when
+ * every character counted in the decoded length, which spares another scan of megabytes.
  */
 function classify(value: string): Base64Problem | undefined {
   if (DATA_URI.test(value)) return 'data-uri';
+  let decoded: string;
   try {
-    atob(value);
+    decoded = atob(value);
   } catch {
     return URL_SAFE.test(value) && /[-_]/.test(value) ? 'base64url' : 'invalid';
   }
-  return value.length % 4 === 0 && !hasWhitespace(value) ? undefined : 'non-canonical';
-}
-
-/** One indexOf per character: V8 searches a single character far faster than a character class. */
-function hasWhitespace(value: string): boolean {
-  return ['\n', ' ', '\r', '\t', '\f'].some((c) => value.includes(c));
+  return value.length % 4 === 0 && decoded.length === decodedLength(value) ? undefined : 'non-canonical';
 }
 
 /** Splits a data URI into its declared media type and payload. */

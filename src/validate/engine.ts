@@ -13,7 +13,7 @@ import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/s
 import type { Sniffed } from '../core/sniff.js';
 import { RULES } from '../rules/index.js';
 import type { CheckContext, Frame, Report, Rule, SessionEvent, Subject } from '../rules/types.js';
-import { features, type ProtocolVersion } from '../spec/versions.js';
+import { features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
 
 /** A finding plus what the repair engine needs to act on it. */
 export interface EngineFinding extends Finding {
@@ -49,10 +49,12 @@ function defaultSchemas(): OutputSchemaCompiler {
   return sharedSchemas;
 }
 
-/** Rules by version and subject, cached because the catalog is fixed at run time. */
-const ruleTables = new WeakMap<readonly Rule[], Map<ProtocolVersion, Map<Subject, readonly Rule[]>>>();
+type RuleTable = ReadonlyMap<Subject, readonly Rule[]>;
 
-function rulesFor(rules: readonly Rule[], subject: Subject, version: ProtocolVersion): readonly Rule[] {
+/** Rules by version and subject, cached because the catalog is fixed at run time. */
+const ruleTables = new WeakMap<readonly Rule[], Map<ProtocolVersion, RuleTable>>();
+
+function ruleTable(rules: readonly Rule[], version: ProtocolVersion): RuleTable {
   let byVersion = ruleTables.get(rules);
   if (!byVersion) {
     byVersion = new Map();
@@ -60,15 +62,18 @@ function rulesFor(rules: readonly Rule[], subject: Subject, version: ProtocolVer
   }
   let bySubject = byVersion.get(version);
   if (!bySubject) {
-    bySubject = new Map();
+    const table = new Map<Subject, Rule[]>();
     for (const rule of rules) {
       if (!rule.versions.includes(version)) continue;
-      bySubject.set(rule.subject, [...(bySubject.get(rule.subject) ?? []), rule]);
+      table.set(rule.subject, [...(table.get(rule.subject) ?? []), rule]);
     }
+    bySubject = table;
     byVersion.set(version, bySubject);
   }
-  return bySubject.get(subject) ?? [];
+  return bySubject;
 }
+
+const NO_RULES: readonly Rule[] = [];
 
 export function formatTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
@@ -76,18 +81,53 @@ export function formatTemplate(template: string, data: Readonly<Record<string, u
   );
 }
 
+/**
+ * The context rules see. One per run, re-aimed at each node, rather than one object and two closures per
+ * node: validation is on the proxy's hot path, and rules use the context only during their check call.
+ */
+class NodeContext implements CheckContext {
+  readonly version: ProtocolVersion;
+  readonly features: VersionFeatures;
+  readonly request: JsonObject | undefined;
+  readonly partial: boolean;
+  readonly schemas: OutputSchemaCompiler;
+  tool: JsonObject | undefined;
+  rule: Rule | undefined;
+  subjectPath: readonly PathSegment[] = [];
+  resultPath: readonly PathSegment[] | undefined;
+
+  constructor(private readonly run: Run) {
+    const { version, request, partial = false } = run.options;
+    this.version = version;
+    this.features = features(version);
+    this.request = request;
+    this.partial = partial;
+    this.schemas = run.schemas;
+  }
+
+  sniffed(path: readonly PathSegment[]): Sniffed | undefined {
+    return this.run.options.sniffed?.get(toPointer([...this.subjectPath, ...path]));
+  }
+
+  report(report: Report): void {
+    if (this.rule) this.run.record(this.rule, report, this.subjectPath, this.resultPath);
+  }
+}
+
 class Run {
   readonly findings: EngineFinding[] = [];
-  readonly rules: readonly Rule[];
   readonly schemas: OutputSchemaCompiler;
+  private readonly table: RuleTable;
+  private readonly ctx: NodeContext;
 
   constructor(
     readonly root: unknown,
     readonly options: EngineOptions,
   ) {
     startRun();
-    this.rules = options.rules ?? RULES;
     this.schemas = options.schemas ?? defaultSchemas();
+    this.table = ruleTable(options.rules ?? RULES, options.version);
+    this.ctx = new NodeContext(this);
   }
 
   apply(
@@ -97,26 +137,15 @@ class Run {
     resultPath: readonly PathSegment[] | undefined,
     tool?: JsonObject,
   ): void {
-    const rules = rulesFor(this.rules, subject, this.options.version);
+    const rules = this.table.get(subject) ?? NO_RULES;
     if (rules.length === 0) return;
-    const { version, partial = false, sniffed, request } = this.options;
-    // One context per node, not per rule: validation is on the proxy's hot path.
-    let current: Rule | undefined;
-    const ctx: CheckContext = {
-      version,
-      features: features(version),
-      tool,
-      request,
-      partial,
-      schemas: this.schemas,
-      sniffed: (path) => sniffed?.get(toPointer([...subjectPath, ...path])),
-      report: (report: Report) => {
-        if (current) this.record(current, report, subjectPath, resultPath);
-      },
-    };
+    const ctx = this.ctx;
+    ctx.tool = tool;
+    ctx.subjectPath = subjectPath;
+    ctx.resultPath = resultPath;
     for (const rule of rules) {
-      if (partial && rule.needsCompleteDocument) continue;
-      current = rule;
+      if (ctx.partial && rule.needsCompleteDocument) continue;
+      ctx.rule = rule;
       try {
         rule.check(node, ctx);
       } catch (error) {
@@ -124,10 +153,10 @@ class Run {
         this.findings.push(internalError(rule, error, subjectPath, resultPath));
       }
     }
-    current = undefined;
+    ctx.rule = undefined;
   }
 
-  private record(
+  record(
     rule: Rule,
     report: Report,
     subjectPath: readonly PathSegment[],

@@ -38,24 +38,28 @@ export function publicFinding(f: EngineFinding): Finding {
   return out;
 }
 
-/** Base64 payloads of a result's blocks, by absolute path. */
-export function* mediaPayloads(
-  result: unknown,
-  base: readonly PathSegment[],
-): Generator<[PathSegment[], string]> {
-  if (!isObject(result) || !Array.isArray(result.content)) return;
-  for (const [i, block] of result.content.entries()) {
+/**
+ * Base64 payloads of a result's blocks, by absolute path. A plain loop into an array, not a generator:
+ * this runs on every validation, and most results have no payload at all.
+ */
+export function mediaPayloads(result: unknown, base: readonly PathSegment[]): [PathSegment[], string][] {
+  const payloads: [PathSegment[], string][] = [];
+  if (!isObject(result) || !Array.isArray(result.content)) return payloads;
+  const content = result.content;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
     if (!isObject(block)) continue;
     if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
-      yield [[...base, 'content', i, 'data'], block.data];
+      payloads.push([[...base, 'content', i, 'data'], block.data]);
     } else if (
       block.type === 'resource' &&
       isObject(block.resource) &&
       typeof block.resource.blob === 'string'
     ) {
-      yield [[...base, 'content', i, 'resource', 'blob'], block.resource.blob];
+      payloads.push([[...base, 'content', i, 'resource', 'blob'], block.resource.blob]);
     }
   }
+  return payloads;
 }
 
 const NOTHING_SNIFFED: ReadonlyMap<string, Sniffed> = new Map();

@@ -213,10 +213,11 @@ describe('mcp-shape check', () => {
     const result = { content: [{ type: 'text', text: '{"n":"two"}' }], structuredContent: { n: 'two' } };
     const bare = file('counted.json', result);
     const response = file('counted-response.json', { jsonrpc: '2.0', id: 9, result });
-    for (const [path, pointer] of [
+    const cases: [string, string][] = [
       [bare, '/structuredContent/n'],
       [response, '/result/structuredContent/n'],
-    ]) {
+    ];
+    for (const [path, pointer] of cases) {
       const run = await runCli([
         'check',
         path,

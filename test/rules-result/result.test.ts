@@ -398,6 +398,24 @@ describe('result-over-client-limits', () => {
     expect(hits(rule, 'result', { content: [text('x'.repeat(101_000))] }, v25)).toEqual([['tokens', '']]);
   });
 
+  it('measures the serialized result exactly, structuredContent included', () => {
+    // Padded so that JSON.stringify(result) is exactly 100 000 characters (25 000 tokens), then one more.
+    const sized = (length: number) => {
+      const result = {
+        content: [text('')],
+        structuredContent: { rows: [{ id: 'a', n: 1.5, ok: true, none: null }] },
+      };
+      result.content = [text('x'.repeat(length - JSON.stringify(result).length))];
+      expect(JSON.stringify(result)).toHaveLength(length);
+      return result;
+    };
+    expect(hits(rule, 'result', sized(100_000), v25)).toEqual([]);
+    expect(hits(rule, 'result', sized(100_001), v25)).toEqual([['tokens', '']]);
+    const onlyStructured = { content: [], structuredContent: { s: 'y'.repeat(100_001 - 43) } };
+    expect(JSON.stringify(onlyStructured)).toHaveLength(100_001);
+    expect(hits(rule, 'result', onlyStructured, v25)).toEqual([['tokens', '']]);
+  });
+
   it('reports results over 1 MiB, counting multi-byte characters exactly', () => {
     const ascii = { content: [text('x'.repeat(1_048_600))] };
     expect(hits(rule, 'result', ascii, v25).map(([id]) => id)).toEqual(['default', 'tokens']);

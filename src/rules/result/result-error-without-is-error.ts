@@ -1,7 +1,14 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { PathSegment } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { appendText, jsonOfText, serialize, subjectObject, textBlocks } from '../support/call-tool-result.js';
+import {
+  appendText,
+  compactJson,
+  jsonOfText,
+  serialize,
+  subjectObject,
+  textBlocks,
+} from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 
 /** An `error` member that actually reports an error (not `null`, `false` or an empty string). */
@@ -16,8 +23,12 @@ interface ErrorPayload {
   readonly error: unknown;
 }
 
-/** Where the result carries an error payload, if it does. */
-function errorPayload(result: JsonObject): ErrorPayload | undefined {
+/**
+ * Where the result carries an error payload, if it does. `jsonBuilt`: the text-mirror rules of this
+ * version serialize structuredContent in this run anyway, so comparing a text with it costs no more
+ * than a string comparison.
+ */
+function errorPayload(result: JsonObject, jsonBuilt = false): ErrorPayload | undefined {
   const structured = result.structuredContent;
   if (isObject(structured) && isErrorValue(structured.error)) {
     return { messageId: 'structured', path: ['structuredContent', 'error'], error: structured.error };
@@ -26,6 +37,9 @@ function errorPayload(result: JsonObject): ErrorPayload | undefined {
   const texts = textBlocks(result);
   const only =
     texts.length === 1 && Array.isArray(result.content) && result.content.length === 1 ? texts[0] : undefined;
+  // The exact JSON of structuredContent says what structuredContent says, which was checked above;
+  // spotting that is far cheaper than searching a large mirror for "error".
+  if (only && jsonBuilt && isObject(structured) && only.text === compactJson(structured)) return undefined;
   // Only a text that names an "error" member can be an error payload; skip parsing large data mirrors.
   if (only?.text.includes('"error"')) {
     const parsed = jsonOfText(only.text)?.value;
@@ -103,7 +117,7 @@ export default defineRule({
   },
   check(result, ctx) {
     if (!isObject(result) || result.isError === true) return;
-    const payload = errorPayload(result);
+    const payload = errorPayload(result, ctx.features.structuredContent !== 'none');
     if (payload) ctx.report({ messageId: payload.messageId, path: payload.path });
   },
   repair(ctx) {

@@ -1,6 +1,7 @@
 import { decodeBase64Prefix, decodedLength } from '../../core/base64.js';
-import { isObject } from '../../core/json.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { compactJson } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 
 /** Claude Desktop: "result exceeds maximum length of 1048576". */
@@ -38,6 +39,20 @@ function serializedLength(value: unknown): number {
     return n + Math.max(0, members - 1);
   }
   return String(value).length;
+}
+
+/**
+ * Serialized size of a result. structuredContent is measured by its JSON text, which the text-mirror
+ * rules build in the same run anyway (compactJson is memoized per run): exact, and cheaper than a walk.
+ */
+function resultLength(result: JsonObject): number {
+  if (!Object.hasOwn(result, 'structuredContent')) return serializedLength(result);
+  const { structuredContent, ...others } = result;
+  const json = compactJson(structuredContent);
+  if (json === undefined) return serializedLength(result);
+  const othersLength = serializedLength(others);
+  const separator = othersLength > '{}'.length ? 1 : 0;
+  return othersLength + separator + '"structuredContent":'.length + json.length;
 }
 
 /** UTF-8 size of the serialized result, computed exactly only when the cheap bounds cannot decide. */
@@ -111,7 +126,7 @@ export default defineRule({
   needsCompleteDocument: true,
   check(result, ctx) {
     if (!isObject(result)) return;
-    const units = serializedLength(result);
+    const units = resultLength(result);
     const bytes = serializedBytes(result, units, CLAUDE_DESKTOP_MAX_BYTES);
     if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
     const tokens = Math.ceil(units / CHARS_PER_TOKEN);

@@ -82,7 +82,11 @@ function stringify(value: unknown): string | undefined {
 
 const stringifyObject = memoPerRun<object, string | undefined>(stringify);
 
-function compactJson(value: unknown): string | undefined {
+/**
+ * `JSON.stringify(value)`, computed once per validation run for objects: the mirror rules and the size
+ * rule all need the JSON of the same, possibly large, structuredContent.
+ */
+export function compactJson(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? stringifyObject(value) : stringify(value);
 }
 
