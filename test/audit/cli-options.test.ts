@@ -115,7 +115,8 @@ function recordingServer(received: Received[]): Server {
 
 const AUTH = ['--header', 'Authorization: Bearer secret', '--header', 'X-Team: blue'];
 
-describe('mcp-shape audit options', () => {
+// Each test spawns the CLI (through tsx): seconds each on two loaded cores.
+describe('mcp-shape audit options', { timeout: 90_000 }, () => {
   const received: Received[] = [];
   let server: Server;
   let url: string;
@@ -233,7 +234,7 @@ describe('mcp-shape audit options', () => {
   });
 });
 
-describe('mcp-shape audit --help', () => {
+describe('mcp-shape audit --help', { timeout: 90_000 }, () => {
   it('lists every option, the stdio and HTTP forms, and the exit codes', async () => {
     const run = await runCli(['audit', '--help']);
     expect(run.code).toBe(0);
@@ -265,7 +266,7 @@ describe('mcp-shape audit --help', () => {
   });
 });
 
-describe('mcp-shape audit --args', () => {
+describe('mcp-shape audit --args', { timeout: 90_000 }, () => {
   it('rejects a file that is not JSON with one line and exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-args-'));
     const file = join(dir, 'args.json');

@@ -35,7 +35,8 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-shape-audit-cli-'));
  */
 const REFUSED_URL = 'http://127.0.0.1:2/mcp';
 
-describe('mcp-shape audit', () => {
+// Each test spawns the CLI (through tsx) one or more times: seconds each on two loaded cores.
+describe('mcp-shape audit', { timeout: 90_000 }, () => {
   it('exits 3 with one line when the server cannot be started', async () => {
     const run = await cli(['--', 'mcp-shape-no-such-server']);
     expect(run.code).toBe(3);
