@@ -3,6 +3,7 @@ import { sniffedMediaType } from '../../core/sniff.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
 import { blockAt } from './support/block.js';
+import { PYTHON_SDK_REJECTS, SDK_BASED_CLIENTS, tsSdkRejects } from './support/clients.js';
 import { applySniffedType } from './support/convert.js';
 
 export default defineRule({
@@ -17,12 +18,7 @@ export default defineRule({
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
-    {
-      client: 'ts-sdk-v1',
-      effect: 'rejects-call',
-      detail: '`callTool()` rejects with ZodError `invalid_union`',
-      source: 'shared/reference/client-compat.md §3 (probe of 1.23 and 1.29)',
-    },
+    tsSdkRejects(),
     {
       client: 'codex',
       effect: 'rejects-call',
@@ -30,16 +26,18 @@ export default defineRule({
       source: 'rmcp crates/rmcp/src/model/content.rs',
     },
     {
-      client: 'gemini-cli',
-      effect: 'rejects-call',
-      detail: "`MCP tool 'x' reported an error.`",
-      source: 'gemini-cli packages/core/src/tools/mcp-tool.ts with SDK 1.23 (probe)',
-    },
-    {
       client: 'goose',
       effect: 'rejects-call',
       detail: '`Unexpected response type` (rmcp)',
       source: 'goose crates/goose/src/agents/mcp_client.rs',
+    },
+    ...SDK_BASED_CLIENTS,
+    { ...PYTHON_SDK_REJECTS, detail: 'pydantic `ValidationError`: `mimeType: str` is required' },
+    {
+      client: 'zed',
+      effect: 'rejects-call',
+      detail: 'serde `missing field `mimeType`` (`mime_type: String`)',
+      source: 'zed crates/context_server/src/types.rs (inferred; client-compat.md §1)',
     },
     {
       client: 'vscode-copilot',
