@@ -23,7 +23,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => void;
 
 const sharedDir = join(import.meta.dirname, '../../../shared');
-const RUNS = 1500;
+const RUNS = 3000;
 
 /**
  * Errors we report on results the official schema accepts, and why. The schemas type these fields
