@@ -472,6 +472,16 @@ describe('outputSchema conformance', () => {
     ).toEqual([]);
   });
 
+  it('repairs structuredContent from JSON text without sharing the parsed value with later runs', () => {
+    const spaced = '{ "t": 1 }';
+    const r = repairOnce(missing, 'result', { content: [text(spaced)] }, { ...v25, tool });
+    const repaired = r.doc as { structuredContent: { t: unknown } };
+    expect(repaired.structuredContent).toEqual({ t: 1 });
+    repaired.structuredContent.t = 'changed by the caller';
+    const again = { content: [text(spaced)], structuredContent: { t: 1 } };
+    expect(hits('structured-content-text-mismatch', 'result', again, v25)).toEqual([]);
+  });
+
   it('requires structuredContent on successful results only', () => {
     expect(hits(missing, 'result', { content: [text('22')] }, { ...v25, tool })).toEqual([
       ['default', '/structuredContent'],

@@ -84,7 +84,8 @@ export default defineRule({
       const parsed = jsonOfText(text);
       if (!parsed || (ctx.features.structuredContent === 'object' && !isObject(parsed.value))) continue;
       if (compiled.validate(parsed.value).length > 0) continue;
-      result.structuredContent = parsed.value;
+      // A copy: jsonOfText shares its parses with later validations, and the caller owns the repaired result.
+      result.structuredContent = structuredClone(parsed.value);
       return {
         description: `set structuredContent from the JSON in text block ${index}, which matches the outputSchema`,
       };
