@@ -29,13 +29,15 @@ export class ProxySession {
   private readonly tools = new Map<string, JsonObject>();
   private version: ProtocolVersion;
 
+  /**
+   * @param initialVersion used until the conversation says which version it speaks
+   * @param fixedVersion keep the negotiated version from overriding `initialVersion` (`--protocol`)
+   */
   constructor(
-    /** Used until the conversation says which version it speaks. */
-    private readonly fallbackVersion: ProtocolVersion,
-    /** Keep the negotiated version from overriding this one (the `--protocol` option). */
+    initialVersion: ProtocolVersion,
     private readonly fixedVersion = false,
   ) {
-    this.version = fallbackVersion;
+    this.version = initialVersion;
   }
 
   get protocolVersion(): ProtocolVersion {
