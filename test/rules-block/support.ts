@@ -4,8 +4,9 @@
  */
 
 import { isObject, type JsonObject } from '../../src/core/json.js';
+import { repairContext } from '../../src/library/repair/engine.js';
 import { getRule } from '../../src/rules/catalog.js';
-import type { RepairContext, RepairOutcome } from '../../src/rules/types.js';
+import type { RepairOutcome } from '../../src/rules/types.js';
 import { features, type ProtocolVersion } from '../../src/spec/versions.js';
 import { type EngineFinding, runToolResult } from '../../src/validate/engine.js';
 import { sniffResult } from '../../src/validate/index.js';
@@ -52,17 +53,7 @@ export async function repairOnce(
   const sniffed = await sniffResult(document);
   const [finding] = runToolResult(document, { version, sniffed }).filter((f) => f.rule === ruleId);
   if (!finding) throw new Error(`${ruleId} reports nothing on ${JSON.stringify(result).slice(0, 200)}`);
-  const ctx: RepairContext = {
-    version,
-    features: features(version),
-    root: document,
-    subjectPath: finding.subjectPath,
-    resultPath: finding.resultPath,
-    findingPath: finding.path,
-    messageId: finding.messageId,
-    data: finding.data,
-    sniffed: (path) => sniffed.get(`/${path.map(String).join('/')}`),
-  };
+  const ctx = repairContext(finding, document, { version }, sniffed);
   return { outcome: rule.repair(ctx), document, finding };
 }
 

@@ -216,15 +216,14 @@ async function fallbackRepairs(state: LoopState): Promise<{ steps: number; remai
   return { steps: MAX_FALLBACK_STEPS, remaining: findings.filter((f) => f.severity === 'error') };
 }
 
-function applyRuleRepair(
+/** What a rule's `repair` gets for one finding; exported so rule tests build it the same way. */
+export function repairContext(
   finding: EngineFinding,
   document: unknown,
-  target: RepairTarget,
+  target: Pick<RepairTarget, 'version' | 'tool'>,
   sniffed: ReadonlyMap<string, Sniffed>,
-): { description: string; lossy?: boolean } | undefined {
-  const rule = getRule(finding.rule);
-  if (!rule?.repair) return undefined;
-  const ctx: RepairContext = {
+): RepairContext {
+  return {
     version: target.version,
     features: features(target.version),
     tool: target.tool,
@@ -236,6 +235,17 @@ function applyRuleRepair(
     data: finding.data,
     sniffed: (path) => sniffed.get(toPointer(path)),
   };
+}
+
+function applyRuleRepair(
+  finding: EngineFinding,
+  document: unknown,
+  target: RepairTarget,
+  sniffed: ReadonlyMap<string, Sniffed>,
+): { description: string; lossy?: boolean } | undefined {
+  const rule = getRule(finding.rule);
+  if (!rule?.repair) return undefined;
+  const ctx = repairContext(finding, document, target, sniffed);
   try {
     const outcome = rule.repair(ctx);
     if (!outcome) return undefined;
