@@ -5,13 +5,13 @@
  * then runs the bundle, without Node's Buffer, and must produce what Node produces.
  */
 
-import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as library from '../../src/index.js';
+import { launchChromium } from '../support/chromium.js';
 import { PNG_1X1 } from './support/shapes.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -103,71 +103,53 @@ describe('the library in a browser: the import graph of src/index.ts', () => {
   });
 });
 
-// Only machines without Debian's chromium skip this, and never CI (.ci/run installs it).
-const browserAvailable = existsSync('/usr/bin/chromium') || Boolean(process.env.CI);
+describe('the library in chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
 
-describe.skipIf(!browserAvailable)(
-  'the library in chromium (skipped when /usr/bin/chromium is absent outside CI)',
-  () => {
-    let browser: Browser;
-    let page: Page;
-    const pageErrors: string[] = [];
+  beforeAll(async () => {
+    const { code } = await bundle();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.addScriptTag({ content: code });
+  }, 120_000);
 
-    beforeAll(async () => {
-      const { code } = await bundle();
-      browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      page = await browser.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      await page.addScriptTag({ content: code });
-    }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
 
-    afterAll(async () => {
-      await browser?.close();
-    });
+  it('has no Buffer or process: the portable paths are the ones exercised', async () => {
+    expect(await page.evaluate(() => [typeof globalThis.Buffer, typeof globalThis.process])).toEqual([
+      'undefined',
+      'undefined',
+    ]);
+    expect(
+      await page.evaluate((name) => Object.keys(Reflect.get(globalThis, name)).sort(), GLOBAL_NAME),
+    ).toEqual(Object.keys(library).sort());
+  });
 
-    it('has no Buffer or process: the portable paths are the ones exercised', async () => {
-      expect(await page.evaluate(() => [typeof globalThis.Buffer, typeof globalThis.process])).toEqual([
-        'undefined',
-        'undefined',
-      ]);
-      expect(
-        await page.evaluate((name) => Object.keys(Reflect.get(globalThis, name)).sort(), GLOBAL_NAME),
-      ).toEqual(Object.keys(library).sort());
-    });
-
-    it('builds, sniffs, validates, repairs and converts exactly as Node does', async () => {
-      const inBrowser = await page.evaluate(
-        async ({ source, name, png }) => {
-          // The scenario travels as source text: page.evaluate cannot pass functions.
-          const run = new Function(`return (${source})`)() as typeof scenario;
-          return run(Reflect.get(globalThis, name), png);
-        },
-        { source: scenario.toString(), name: GLOBAL_NAME, png: PNG_1X1 },
-      );
-      const inNode = JSON.parse(JSON.stringify(await scenario(library, PNG_1X1)));
-      expect(inBrowser).toEqual(inNode);
-      // And Node's answers are the documented ones, so agreement is not agreement on nonsense.
-      expect(inNode.bytes.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
-      expect(inNode.sniffedImage).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/png' });
-      expect(inNode.structured.structuredContent).toEqual({ result: [1, 2] });
-      expect(inNode.mismatch).toBe('OutputSchemaMismatchError /n');
-      expect(inNode.repaired.result.structuredContent).toEqual({ a: 1 });
-      expect(inNode.message.message).not.toHaveProperty('requestId');
-      expect(inNode.findings).toContain('block-text-invalid');
-      expect(JSON.stringify(inNode.html.result)).not.toContain('script');
-      expect(pageErrors).toEqual([]);
-    });
-  },
-);
+  it('builds, sniffs, validates, repairs and converts exactly as Node does', async () => {
+    const inBrowser = await page.evaluate(
+      async ({ source, name, png }) => {
+        // The scenario travels as source text: page.evaluate cannot pass functions.
+        const run = new Function(`return (${source})`)() as typeof scenario;
+        return run(Reflect.get(globalThis, name), png);
+      },
+      { source: scenario.toString(), name: GLOBAL_NAME, png: PNG_1X1 },
+    );
+    const inNode = JSON.parse(JSON.stringify(await scenario(library, PNG_1X1)));
+    expect(inBrowser).toEqual(inNode);
+    // And Node's answers are the documented ones, so agreement is not agreement on nonsense.
+    expect(inNode.bytes.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    expect(inNode.sniffedImage).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/png' });
+    expect(inNode.structured.structuredContent).toEqual({ result: [1, 2] });
+    expect(inNode.mismatch).toBe('OutputSchemaMismatchError /n');
+    expect(inNode.repaired.result.structuredContent).toEqual({ a: 1 });
+    expect(inNode.message.message).not.toHaveProperty('requestId');
+    expect(inNode.findings).toContain('block-text-invalid');
+    expect(JSON.stringify(inNode.html.result)).not.toContain('script');
+    expect(pageErrors).toEqual([]);
+  });
+});

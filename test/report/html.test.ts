@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DefaultTreeAdapterMap, parse } from 'parse5';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { Report } from '../../src/report/types.js';
+import { launchChromium } from '../support/chromium.js';
 import { auditReport, checkReport, cleanReport, HOSTILE_MESSAGE_SHOWN, hostileReport } from './fixtures.js';
 
 type Element = DefaultTreeAdapterMap['element'];
@@ -100,126 +100,108 @@ describe('HTML report (static)', () => {
   });
 });
 
-// Only machines without Debian's chromium skip this, and never CI (.ci/run installs it).
-const browserAvailable = existsSync('/usr/bin/chromium') || Boolean(process.env.CI);
+describe('HTML report in chromium', () => {
+  let browser: Browser;
+  let server: Server;
+  let url: string;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
+  const requests: string[] = [];
 
-describe.skipIf(!browserAvailable)(
-  'HTML report in chromium (skipped when /usr/bin/chromium is absent outside CI)',
-  () => {
-    let browser: Browser;
-    let server: Server;
-    let url: string;
-    let page: Page;
-    const pageErrors: string[] = [];
-    const consoleErrors: string[] = [];
-    const requests: string[] = [];
-
-    beforeAll(async () => {
-      const html = renderHtml(fullReport());
-      server = createServer((_request, response) => {
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        response.end(html);
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/report.html`;
-      browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      page = await browser.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      // CSP violations (a blocked script or style) are reported as console errors.
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(message.text());
-      });
-      page.on('request', (request) => requests.push(request.url()));
-      await page.goto(url);
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await new Promise((resolve) => server?.close(resolve));
+  beforeAll(async () => {
+    const html = renderHtml(fullReport());
+    server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(html);
     });
-
-    it('shows the summary counts', async () => {
-      const count = (name: string) => page.locator(`[data-count="${name}"] .n`).textContent();
-      expect(await count('error')).toBe('4');
-      expect(await count('warning')).toBe('2');
-      expect(await count('info')).toBe('1');
-      expect(await count('checked')).toBe('9');
-      expect(await page.locator('[data-count="checked"]').textContent()).toBe('9documents checked');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/report.html`;
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // CSP violations (a blocked script or style) are reported as console errors.
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
     });
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(url);
+  }, 120_000);
 
-    it('expands a finding on click, with rationale, fix and clients affected', async () => {
-      const finding = page.locator('details.finding').filter({ hasText: '/requestId' }).first();
-      const body = finding.locator('.body');
-      expect(await body.isVisible()).toBe(false);
-      await finding.locator('summary').click();
-      expect(await body.isVisible()).toBe(true);
-      const text = await body.textContent();
-      expect(text).toContain('JSON-RPC messages must not carry extra top-level members');
-      expect(text).toContain('the official TypeScript SDK (v1 and v2) parses envelopes');
-      expect(text).toContain('Remove "requestId" from the envelope');
-      expect(text).toContain('TypeScript SDK v1 client (drops the message (call hangs))');
-      await finding.locator('summary').click();
-      expect(await body.isVisible()).toBe(false);
-    });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
 
-    it('hides warnings (and groups left empty) when the warning filter is unchecked', async () => {
-      const warnings = page.locator('details.finding[data-severity="warning"]');
-      const errors = page.locator('details.finding[data-severity="error"]');
-      const warningOnlyGroup = page.locator('section.group').filter({ hasText: 'call 3' });
-      expect(await warnings.count()).toBe(2);
-      expect(await warnings.first().isVisible()).toBe(true);
-      await page.locator('input[data-filter="warning"]').uncheck();
-      for (const warning of await warnings.all()) expect(await warning.isVisible()).toBe(false);
-      for (const error of await errors.all()) expect(await error.isVisible()).toBe(true);
-      expect(await warningOnlyGroup.isVisible()).toBe(false);
-      expect(await page.locator('#filtered-out').isVisible()).toBe(false);
+  it('shows the summary counts', async () => {
+    const count = (name: string) => page.locator(`[data-count="${name}"] .n`).textContent();
+    expect(await count('error')).toBe('4');
+    expect(await count('warning')).toBe('2');
+    expect(await count('info')).toBe('1');
+    expect(await count('checked')).toBe('9');
+    expect(await page.locator('[data-count="checked"]').textContent()).toBe('9documents checked');
+  });
 
-      await page.locator('input[data-filter="error"]').uncheck();
-      await page.locator('input[data-filter="info"]').uncheck();
-      expect(await page.locator('#filtered-out').isVisible()).toBe(true);
+  it('expands a finding on click, with rationale, fix and clients affected', async () => {
+    const finding = page.locator('details.finding').filter({ hasText: '/requestId' }).first();
+    const body = finding.locator('.body');
+    expect(await body.isVisible()).toBe(false);
+    await finding.locator('summary').click();
+    expect(await body.isVisible()).toBe(true);
+    const text = await body.textContent();
+    expect(text).toContain('JSON-RPC messages must not carry extra top-level members');
+    expect(text).toContain('the official TypeScript SDK (v1 and v2) parses envelopes');
+    expect(text).toContain('Remove "requestId" from the envelope');
+    expect(text).toContain('TypeScript SDK v1 client (drops the message (call hangs))');
+    await finding.locator('summary').click();
+    expect(await body.isVisible()).toBe(false);
+  });
 
-      for (const severity of ['error', 'warning', 'info'])
-        await page.locator(`input[data-filter="${severity}"]`).check();
-      expect(await warningOnlyGroup.isVisible()).toBe(true);
-      expect(await warnings.first().isVisible()).toBe(true);
-    });
+  it('hides warnings (and groups left empty) when the warning filter is unchecked', async () => {
+    const warnings = page.locator('details.finding[data-severity="warning"]');
+    const errors = page.locator('details.finding[data-severity="error"]');
+    const warningOnlyGroup = page.locator('section.group').filter({ hasText: 'call 3' });
+    expect(await warnings.count()).toBe(2);
+    expect(await warnings.first().isVisible()).toBe(true);
+    await page.locator('input[data-filter="warning"]').uncheck();
+    for (const warning of await warnings.all()) expect(await warning.isVisible()).toBe(false);
+    for (const error of await errors.all()) expect(await error.isVisible()).toBe(true);
+    expect(await warningOnlyGroup.isVisible()).toBe(false);
+    expect(await page.locator('#filtered-out').isVisible()).toBe(false);
 
-    it('expands and collapses every shown finding at once', async () => {
-      const toggle = page.locator('#toggle-all');
-      await toggle.click();
-      expect(await page.locator('details.finding:not([open])').count()).toBe(0);
-      expect(await toggle.textContent()).toBe('Collapse all');
-      await toggle.click();
-      expect(await page.locator('details.finding[open]').count()).toBe(0);
-    });
+    await page.locator('input[data-filter="error"]').uncheck();
+    await page.locator('input[data-filter="info"]').uncheck();
+    expect(await page.locator('#filtered-out').isVisible()).toBe(true);
 
-    it('runs no script from finding data, shows it as text, and loads nothing else', async () => {
-      const injected = await page.evaluate(() => (window as unknown as { __injected?: unknown }).__injected);
-      expect(injected).toBeUndefined();
-      expect(await page.locator('script').count()).toBe(1);
-      expect(await page.locator('img').count()).toBe(0);
-      expect(await page.locator('.message', { hasText: 'window.__injected = 1' }).textContent()).toBe(
-        HOSTILE_MESSAGE_SHOWN,
-      );
-      expect(await page.locator('h2').first().textContent()).toBe(
-        'evil"<b>.json · 2025-06-18 · tool <script>x</script>',
-      );
-      // The script did run (it is allowed by hash): the toggle button reacted above.
-      expect(pageErrors).toEqual([]);
-      expect(consoleErrors).toEqual([]);
-      expect(requests).toEqual([url]);
-    });
-  },
-);
+    for (const severity of ['error', 'warning', 'info'])
+      await page.locator(`input[data-filter="${severity}"]`).check();
+    expect(await warningOnlyGroup.isVisible()).toBe(true);
+    expect(await warnings.first().isVisible()).toBe(true);
+  });
+
+  it('expands and collapses every shown finding at once', async () => {
+    const toggle = page.locator('#toggle-all');
+    await toggle.click();
+    expect(await page.locator('details.finding:not([open])').count()).toBe(0);
+    expect(await toggle.textContent()).toBe('Collapse all');
+    await toggle.click();
+    expect(await page.locator('details.finding[open]').count()).toBe(0);
+  });
+
+  it('runs no script from finding data, shows it as text, and loads nothing else', async () => {
+    const injected = await page.evaluate(() => (window as unknown as { __injected?: unknown }).__injected);
+    expect(injected).toBeUndefined();
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('.message', { hasText: 'window.__injected = 1' }).textContent()).toBe(
+      HOSTILE_MESSAGE_SHOWN,
+    );
+    expect(await page.locator('h2').first().textContent()).toBe(
+      'evil"<b>.json · 2025-06-18 · tool <script>x</script>',
+    );
+    // The script did run (it is allowed by hash): the toggle button reacted above.
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(requests).toEqual([url]);
+  });
+});

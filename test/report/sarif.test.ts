@@ -56,27 +56,30 @@ async function checkReport() {
   );
 }
 
-describe.skipIf(!existsSync(sharedDir))('SARIF is valid against the official 2.1.0 schema', () => {
-  it('for a scan report (physical locations)', async () => {
-    const validate = sarifValidator();
-    const log = JSON.parse(renderSarif(await scanReport(), { cwd: REPO_ROOT }));
-    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
-  });
-
-  it('for a scan that left files out (tool execution notifications)', async () => {
-    const validate = sarifValidator();
-    const log = buildSarif(unscannedReport(), { cwd: REPO_ROOT });
-    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
-  });
-
-  it('for a check report (logical locations) and an empty report', async () => {
-    const validate = sarifValidator();
-    for (const report of [await checkReport(), buildReport('audit', [], 0)]) {
-      const log = buildSarif(report, { cwd: REPO_ROOT });
+describe.skipIf(!existsSync(sharedDir))(
+  'SARIF is valid against the official 2.1.0 schema (skipped: ../shared is absent)',
+  () => {
+    it('for a scan report (physical locations)', async () => {
+      const validate = sarifValidator();
+      const log = JSON.parse(renderSarif(await scanReport(), { cwd: REPO_ROOT }));
       expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
-    }
-  });
-});
+    });
+
+    it('for a scan that left files out (tool execution notifications)', async () => {
+      const validate = sarifValidator();
+      const log = buildSarif(unscannedReport(), { cwd: REPO_ROOT });
+      expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    });
+
+    it('for a check report (logical locations) and an empty report', async () => {
+      const validate = sarifValidator();
+      for (const report of [await checkReport(), buildReport('audit', [], 0)]) {
+        const log = buildSarif(report, { cwd: REPO_ROOT });
+        expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+      }
+    });
+  },
+);
 
 describe('SARIF content', () => {
   it('describes every catalog rule from the catalog', async () => {

@@ -118,104 +118,109 @@ function errors(findings: readonly Finding[]): Finding[] {
   return findings.filter((f) => f.severity === 'error');
 }
 
-describe.skipIf(!existsSync(sharedDir))('differential against the official schemas', () => {
-  describe.each(PROTOCOL_VERSIONS)('%s', (version) => {
-    // Compiled on first use: describe bodies run at collection even when the suite is skipped.
-    let compiled: Validators | undefined;
-    const v = () => {
-      compiled ??= compile(version);
-      return compiled;
-    };
+describe.skipIf(!existsSync(sharedDir))(
+  'differential against the official schemas (skipped: ../shared is absent)',
+  () => {
+    describe.each(PROTOCOL_VERSIONS)('%s', (version) => {
+      // Compiled on first use: describe bodies run at collection even when the suite is skipped.
+      let compiled: Validators | undefined;
+      const v = () => {
+        compiled ??= compile(version);
+        return compiled;
+      };
 
-    it(`agrees with CallToolResult on ${RUNS} generated results`, async () => {
-      let rejected = 0;
-      let accepted = 0;
-      await fc.assert(
-        fc.asyncProperty(anyResult(version), async ({ result, mutations }) => {
-          const schemaOk = v().result(result) === true;
-          const schemaErrors = JSON.stringify(v().result.errors()?.slice(0, 3));
-          const findings = await validateToolResult(result, { protocolVersion: version });
-          const ours = errors(findings);
-          const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nschema: ${schemaErrors}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
-          if (schemaOk) accepted++;
-          else rejected++;
-          if (!schemaOk) expect(ours.length, `schema rejects, we pass:\n${context}`).toBeGreaterThan(0);
-          else {
-            for (const f of ours)
-              expect(
-                Object.keys(STRICTER),
-                `unexplained error on a schema-valid result:\n${context}`,
-              ).toContain(f.rule);
-            if (v().strictByteResult(result) !== true) {
-              expect(
-                findings.map((f) => f.rule),
-                `strict byte format:\n${context}`,
-              ).toContain('block-base64-non-canonical');
+      it(`agrees with CallToolResult on ${RUNS} generated results`, async () => {
+        let rejected = 0;
+        let accepted = 0;
+        await fc.assert(
+          fc.asyncProperty(anyResult(version), async ({ result, mutations }) => {
+            const schemaOk = v().result(result) === true;
+            const schemaErrors = JSON.stringify(v().result.errors()?.slice(0, 3));
+            const findings = await validateToolResult(result, { protocolVersion: version });
+            const ours = errors(findings);
+            const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nschema: ${schemaErrors}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
+            if (schemaOk) accepted++;
+            else rejected++;
+            if (!schemaOk) expect(ours.length, `schema rejects, we pass:\n${context}`).toBeGreaterThan(0);
+            else {
+              for (const f of ours)
+                expect(
+                  Object.keys(STRICTER),
+                  `unexplained error on a schema-valid result:\n${context}`,
+                ).toContain(f.rule);
+              if (v().strictByteResult(result) !== true) {
+                expect(
+                  findings.map((f) => f.rule),
+                  `strict byte format:\n${context}`,
+                ).toContain('block-base64-non-canonical');
+              }
             }
-          }
-        }),
-        { numRuns: RUNS },
-      );
-      // Both sides of the property must actually be exercised.
-      expect(accepted).toBeGreaterThan(RUNS / 10);
-      expect(rejected).toBeGreaterThan(RUNS / 10);
-    });
-
-    it('agrees with the JSON-RPC response envelope on generated responses', async () => {
-      const envelope = fc.record({
-        jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '2.0', '1.0', 2),
-        id: fc.constantFrom<unknown>(1, 'a', 1, 'req-7', null, 1.5, undefined),
-        extra: fc.constantFrom<unknown>(undefined, undefined, undefined, 'abc'),
+          }),
+          { numRuns: RUNS },
+        );
+        // Both sides of the property must actually be exercised.
+        expect(accepted).toBeGreaterThan(RUNS / 10);
+        expect(rejected).toBeGreaterThan(RUNS / 10);
       });
-      await fc.assert(
-        fc.asyncProperty(anyResult(version), envelope, async ({ result }, env) => {
-          const message: Record<string, unknown> = { jsonrpc: env.jsonrpc, result };
-          if (env.id !== undefined) message.id = env.id;
-          if (env.extra !== undefined) message.requestId = env.extra;
-          const schemaOk = v().response(message) === true && v().result(result) === true;
-          const ours = errors(
-            await validateMessage(message, { protocolVersion: version, request: { method: 'tools/call' } }),
-          );
-          const context = `${JSON.stringify(message).slice(0, 500)}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
-          if (!schemaOk) expect(ours.length, `schema rejects, we pass:\n${context}`).toBeGreaterThan(0);
-          else
-            for (const f of ours) expect(Object.keys(STRICTER), `unexplained:\n${context}`).toContain(f.rule);
-        }),
-        { numRuns: RUNS / 3 },
-      );
-    });
-  });
 
-  describe('official examples (2026-07-28) validate with no error', () => {
-    const examples = join(sharedDir, 'spec', '2026-07-28', 'examples');
-    const read = (type: string) =>
-      (existsSync(join(examples, type)) ? readdirSync(join(examples, type)) : []).map(
-        (file) => [`${type}/${file}`, JSON.parse(readFileSync(join(examples, type, file), 'utf8'))] as const,
-      );
-    const blocks = [
-      'TextContent',
-      'ImageContent',
-      'AudioContent',
-      'ResourceLink',
-      'EmbeddedResource',
-    ].flatMap(read);
-    const results = read('CallToolResult');
-    const responses = read('CallToolResultResponse');
-    const inputRequired = read('InputRequiredResult');
+      it('agrees with the JSON-RPC response envelope on generated responses', async () => {
+        const envelope = fc.record({
+          jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '2.0', '1.0', 2),
+          id: fc.constantFrom<unknown>(1, 'a', 1, 'req-7', null, 1.5, undefined),
+          extra: fc.constantFrom<unknown>(undefined, undefined, undefined, 'abc'),
+        });
+        await fc.assert(
+          fc.asyncProperty(anyResult(version), envelope, async ({ result }, env) => {
+            const message: Record<string, unknown> = { jsonrpc: env.jsonrpc, result };
+            if (env.id !== undefined) message.id = env.id;
+            if (env.extra !== undefined) message.requestId = env.extra;
+            const schemaOk = v().response(message) === true && v().result(result) === true;
+            const ours = errors(
+              await validateMessage(message, { protocolVersion: version, request: { method: 'tools/call' } }),
+            );
+            const context = `${JSON.stringify(message).slice(0, 500)}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
+            if (!schemaOk) expect(ours.length, `schema rejects, we pass:\n${context}`).toBeGreaterThan(0);
+            else
+              for (const f of ours)
+                expect(Object.keys(STRICTER), `unexplained:\n${context}`).toContain(f.rule);
+          }),
+          { numRuns: RUNS / 3 },
+        );
+      });
+    });
 
-    it.each(blocks)('%s', async (_name, block) => {
-      expect(errors(await validateToolResult({ resultType: 'complete', content: [block] }))).toEqual([]);
+    describe('official examples (2026-07-28) validate with no error', () => {
+      const examples = join(sharedDir, 'spec', '2026-07-28', 'examples');
+      const read = (type: string) =>
+        (existsSync(join(examples, type)) ? readdirSync(join(examples, type)) : []).map(
+          (file) =>
+            [`${type}/${file}`, JSON.parse(readFileSync(join(examples, type, file), 'utf8'))] as const,
+        );
+      const blocks = [
+        'TextContent',
+        'ImageContent',
+        'AudioContent',
+        'ResourceLink',
+        'EmbeddedResource',
+      ].flatMap(read);
+      const results = read('CallToolResult');
+      const responses = read('CallToolResultResponse');
+      const inputRequired = read('InputRequiredResult');
+
+      it.each(blocks)('%s', async (_name, block) => {
+        expect(errors(await validateToolResult({ resultType: 'complete', content: [block] }))).toEqual([]);
+      });
+      it.each([...results, ...inputRequired])('%s', async (_name, result) => {
+        expect(errors(await validateToolResult(result))).toEqual([]);
+      });
+      it.each(responses)('%s', async (_name, message) => {
+        expect(errors(await validateMessage(message, { request: { method: 'tools/call' } }))).toEqual([]);
+      });
+      it('covers every content-block example type', () => {
+        expect(blocks.length).toBeGreaterThanOrEqual(5);
+        expect(results.length + responses.length).toBeGreaterThanOrEqual(5);
+        expect(inputRequired.length).toBeGreaterThanOrEqual(2);
+      });
     });
-    it.each([...results, ...inputRequired])('%s', async (_name, result) => {
-      expect(errors(await validateToolResult(result))).toEqual([]);
-    });
-    it.each(responses)('%s', async (_name, message) => {
-      expect(errors(await validateMessage(message, { request: { method: 'tools/call' } }))).toEqual([]);
-    });
-    it('covers every content-block example type', () => {
-      expect(blocks.length).toBeGreaterThanOrEqual(5);
-      expect(results.length + responses.length).toBeGreaterThanOrEqual(5);
-      expect(inputRequired.length).toBeGreaterThanOrEqual(2);
-    });
-  });
-});
+  },
+);
