@@ -173,7 +173,7 @@ describe('block-type-unknown', () => {
       'block-type-unknown',
       resultOf([{ type: 'table', headers: ['a', 'b'], rows: [[1, 'x|y']] }]),
     );
-    expect(blockOf(document)).toEqual({ type: 'text', text: '| a | b |\n|---|---|\n| 1 | x\\|y |' });
+    expect(blockOf(document)).toEqual({ type: 'text', text: '| a | b |\n| --- | --- |\n| 1 | x\\|y |' });
     expect(document.structuredContent).toEqual({ headers: ['a', 'b'], rows: [[1, 'x|y']] });
   });
 

@@ -5,29 +5,14 @@
  */
 
 import { isObject, type JsonObject } from '../../core/json.js';
-import { cloneJson, safeJson } from '../repair/clone.js';
+import { markdownTable } from '../../core/markdown-table.js';
+import { cloneJson } from '../repair/clone.js';
 import type { Fix } from '../repair/engine.js';
 import { sanitizeHtml } from './html.js';
 
 function firstString(block: JsonObject, keys: readonly string[]): string | undefined {
   for (const key of keys) if (typeof block[key] === 'string') return block[key] as string;
   return undefined;
-}
-
-function cell(value: unknown): string {
-  const text = typeof value === 'string' ? value : (safeJson(value) ?? '');
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
-}
-
-export function markdownTable(headers: readonly unknown[], rows: readonly (readonly unknown[])[]): string {
-  const width = Math.max(headers.length, ...rows.map((r) => r.length), 1);
-  const pad = (row: readonly unknown[]) => Array.from({ length: width }, (_, i) => cell(row[i] ?? ''));
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [
-    line(pad(headers)),
-    line(Array.from({ length: width }, () => '---')),
-    ...rows.map((r) => line(pad(r))),
-  ].join('\n');
 }
 
 export interface Converted {

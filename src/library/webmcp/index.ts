@@ -24,7 +24,7 @@ import { repair } from '../repair/index.js';
 import type { CallToolResult } from '../types.js';
 import { type Converted, convertBlock } from './blocks.js';
 
-export { markdownTable } from './blocks.js';
+export { markdownTable } from '../../core/markdown-table.js';
 export { type HtmlRemoval, type SanitizedHtml, sanitizeHtml } from './html.js';
 
 /** 5 MB: Claude Code's per-image limit (client-compat.md §1). */

@@ -1,4 +1,5 @@
 import { isObject, type JsonObject, jsonTypeOf } from '../../core/json.js';
+import { markdownTable } from '../../core/markdown-table.js';
 import { mediaFamily } from '../../core/sniff.js';
 import { isAbsoluteUri } from '../../core/uri.js';
 import { ALL_VERSIONS, BLOCK_TYPES, type BlockType } from '../../spec/versions.js';
@@ -13,7 +14,6 @@ import {
   firstString,
   isJsonMediaType,
   linkBlock,
-  markdownTable,
 } from './support/convert.js';
 
 /**

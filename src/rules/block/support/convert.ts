@@ -84,18 +84,6 @@ export function dataUrlBytes(url: string): { base64: string; mimeType: string | 
   return { base64: parsed.payload, mimeType: parsed.mimeType === '' ? undefined : parsed.mimeType };
 }
 
-/** A Markdown table, for `table` blocks turned into text. Cells are JSON-rendered unless strings. */
-export function markdownTable(headers: readonly unknown[], rows: readonly unknown[][]): string {
-  const cell = (v: unknown) =>
-    (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-  const lines = [
-    `| ${headers.map(cell).join(' | ')} |`,
-    `|${headers.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${headers.map((_, i) => cell(row[i] ?? '')).join(' | ')} |`),
-  ];
-  return lines.join('\n');
-}
-
 /** Sets structuredContent on the result when it has none and the version can hold the value. */
 export function adoptStructuredContent(
   result: JsonObject | undefined,
