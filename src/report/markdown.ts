@@ -9,7 +9,9 @@
 
 import type { Finding, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { VERDICT_CHECK, type Verdict } from '../scan/verdict.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { verdictOf } from './scan-verdict.js';
 import { clientsAffected } from './text.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { toXmlChars } from './xml.js';
@@ -23,6 +25,8 @@ const SEVERITY_LABEL: Record<Severity, string> = { error: '❌ error', warning: 
 
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const out: string[] = [`## mcp-shape ${report.command}: ${verdict(report)}`, '', ...summaryTable(report)];
+  const scanVerdict = report.command === 'scan' ? verdictOf(report.details) : undefined;
+  if (scanVerdict) out.push('', ...verdictSection(scanVerdict));
   if (report.findings.length > 0) {
     out.push('', '### Rules', '', ...rulesTable(report.findings, options), '', '### Findings');
     for (const group of groupFindings(report.findings)) {
@@ -41,6 +45,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     );
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The scan's return-content-types check, stated before the findings as a reviewer reads it first. */
+function verdictSection(scan: Verdict): string[] {
+  const mark = scan.status === 'pass' ? '✅' : scan.status === 'fail' ? '❌' : '➖';
+  const lines = [`### ${mark} ${codeSpan(VERDICT_CHECK)}: ${scan.status.toUpperCase()}`, ''];
+  lines.push(escapeMarkdown(scan.detail.replace(/^\w+: /, '')));
+  return lines;
 }
 
 function verdict(report: Report): string {

@@ -326,6 +326,9 @@ server.tool('t', async () => 'plain text');\n`,
       } else if (format !== 'junit') {
         expect(run.stdout).toContain('mcp-server.tool-definitions.return-content-types');
       }
+      if (format === 'markdown') {
+        expect(run.stdout).toContain('### ✅ `mcp-server.tool-definitions.return-content-types`: PASS');
+      }
     },
   );
 
