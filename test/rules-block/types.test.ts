@@ -76,7 +76,7 @@ describe('block-type-unknown', () => {
     expect(outcome?.description).toContain('structuredContent');
   });
 
-  it('does not adopt structuredContent where the version has none, or an array before 2026-07-28', async () => {
+  it('does not adopt structuredContent where the version has none; wraps an array before 2026-07-28', async () => {
     const old = await repairOnce(
       'block-type-unknown',
       resultOf([{ type: 'object', object: { a: 1 } }], '2025-03-26'),
@@ -88,8 +88,8 @@ describe('block-type-unknown', () => {
       resultOf([{ type: 'json', json: [1] }], '2025-06-18'),
       '2025-06-18',
     );
-    expect(arr.document.structuredContent).toBeUndefined();
-    expect(blockOf(arr.document)).toEqual({ type: 'text', text: '[1]' });
+    expect(arr.document.structuredContent).toEqual({ result: [1] });
+    expect(blockOf(arr.document)).toEqual({ type: 'text', text: '{"result":[1]}' });
     const latest = await repairOnce('block-type-unknown', resultOf([{ type: 'json', json: [1] }]));
     expect(latest.document.structuredContent).toEqual([1]);
   });

@@ -222,8 +222,21 @@ function structured(type: string, block: JsonObject, ctx: RepairContext): Repair
   } else {
     text = JSON.stringify(value) ?? 'null';
   }
+  const result = resultAt(ctx);
+  if (
+    value !== undefined &&
+    !isObject(value) &&
+    ctx.features.structuredContent === 'object' &&
+    result !== undefined &&
+    !Object.hasOwn(result, 'structuredContent')
+  ) {
+    // An array or scalar cannot be structuredContent before 2026-07-28; wrap it the way toolResult()
+    // and the SDK v2 do for 2025-era peers, and mirror the wrapped value.
+    value = { result: value };
+    text = JSON.stringify(value);
+  }
   replaceBlock(ctx, carryCommon(block, textBlock(text), ctx));
-  const adopted = value !== undefined && adoptStructuredContent(resultAt(ctx), value, ctx);
+  const adopted = value !== undefined && adoptStructuredContent(result, value, ctx);
   return {
     description: `replaced the "${type}" block with a text block holding its JSON${
       adopted ? ' and set structuredContent to it' : ''
