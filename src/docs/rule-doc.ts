@@ -53,7 +53,7 @@ export function renderRuleDoc(rule: Rule): string {
     }
     lines.push('');
   }
-  if (rule.fix) lines.push('## How to fix', '', rule.fix, '');
+  if (rule.fix) lines.push('## How to fix', '', placeholders(rule.fix), '');
   lines.push(
     '## Examples',
     '',
@@ -67,6 +67,11 @@ export function renderRuleDoc(rule: Rule): string {
     '',
   );
   return lines.join('\n');
+}
+
+/** Fix texts are templates filled per finding; in the docs their placeholders read as ‹name›. */
+export function placeholders(template: string): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, '‹$1›');
 }
 
 function cell(text: string): string {

@@ -11,7 +11,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import type { Finding, Severity } from '../core/finding.js';
-import { renderRuleDoc } from '../docs/rule-doc.js';
+import { placeholders, renderRuleDoc } from '../docs/rule-doc.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
 import type { Report } from './types.js';
@@ -64,7 +64,7 @@ export function ruleDocsUrl(ruleId: string, docsBase: string = defaultDocsBase()
 
 function helpText(rule: Rule): string {
   const parts = [rule.title, '', rule.rationale];
-  if (rule.fix) parts.push('', `How to fix: ${rule.fix}`);
+  if (rule.fix) parts.push('', `How to fix: ${placeholders(rule.fix)}`);
   parts.push(
     '',
     `Wrong: ${JSON.stringify(rule.examples.wrong.frame?.text ?? rule.examples.wrong.value)}`,

@@ -37,6 +37,14 @@ describe('rule catalog', () => {
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe(renderRuleIndexDoc(RULES));
   });
 
+  it('rule docs show fix placeholders as ‹name›, never as raw {{templates}}', () => {
+    const withPlaceholder = RULES.filter((r) => r.fix?.includes('{{'));
+    expect(withPlaceholder.length).toBeGreaterThan(0);
+    for (const rule of RULES) expect(renderRuleDoc(rule), rule.id).not.toMatch(/\{\{\s*\w+\s*\}\}/);
+    const doc = renderRuleDoc(withPlaceholder[0] as (typeof RULES)[number]);
+    expect(doc).toMatch(/‹\w+›/);
+  });
+
   it('every rule has versions, a rationale, known clients and a default message', () => {
     for (const rule of RULES) {
       expect(rule.versions.length, rule.id).toBeGreaterThan(0);
