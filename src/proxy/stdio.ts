@@ -9,13 +9,23 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Fix } from '../library/repair/index.js';
 import type { ProtocolVersion } from '../spec/versions.js';
-import { ProxySession } from './session.js';
+import { ProxySession, type ServerMessageOutcome } from './session.js';
 
 export interface ProxyEvent {
   readonly fixes: readonly Fix[];
   readonly protocolVersion: ProtocolVersion;
   readonly method?: string;
   readonly tool?: string;
+}
+
+/** What the CLI logs about a repaired server message, whatever the transport. */
+export function repairEvent(outcome: ServerMessageOutcome): ProxyEvent {
+  return {
+    fixes: outcome.fixes,
+    protocolVersion: outcome.protocolVersion,
+    ...(outcome.answering?.method ? { method: outcome.answering.method } : {}),
+    ...(outcome.answering?.tool ? { tool: outcome.answering.tool } : {}),
+  };
 }
 
 export interface StdioProxyOptions {
@@ -69,12 +79,7 @@ export function runStdioProxy(options: StdioProxyOptions): Promise<number> {
         if (outcome.line !== undefined) clientOut.write(`${outcome.line}\n`);
         else if (outcome.unparsed !== undefined) options.onUnparsed?.(outcome.unparsed);
         if (outcome.fixes.length > 0) {
-          options.onRepaired?.({
-            fixes: outcome.fixes,
-            protocolVersion: outcome.protocolVersion,
-            ...(outcome.answering?.method ? { method: outcome.answering.method } : {}),
-            ...(outcome.answering?.tool ? { tool: outcome.answering.tool } : {}),
-          });
+          options.onRepaired?.(repairEvent(outcome));
         }
       });
     });

@@ -1,0 +1,250 @@
+/**
+ * `mcp-shape proxy --url`: the official SDK client against Streamable HTTP servers, over real sockets.
+ * The legacy gateway answers in JSON bodies the client cannot use; server-everything answers in SSE.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningGateway, startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
+import { type RunningServer, serverBin, startHttpServer } from '../audit/support.js';
+import { REPO_ROOT, runCli } from '../support/cli.js';
+
+const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+
+interface RunningProxy {
+  readonly url: string;
+  readonly stderr: () => string;
+  readonly child: ChildProcess;
+}
+
+const children: ChildProcess[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+afterAll(async () => {
+  await Promise.all(
+    children.splice(0).map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+});
+
+/** Starts the real CLI as a process and waits for the URL it prints. */
+function startProxy(upstream: string, extra: string[] = []): Promise<RunningProxy> {
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'proxy', '--url', upstream, ...extra], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`proxy did not start: ${stderr}`)), 30_000);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      stderr += text;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve({ url: match[1], stderr: () => stderr, child });
+    });
+    child.once('exit', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
+}
+
+async function connect(url: string, timeout = 20_000): Promise<Client> {
+  const client = new Client({ name: 'proxy-http-test', version: '1.0.0' });
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout });
+  return client;
+}
+
+describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
+  let gateway: RunningGateway;
+  let proxy: RunningProxy;
+  beforeAll(async () => {
+    gateway = await startLegacyGateway();
+    proxy = await startProxy(gateway.url);
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('the gateway is unusable for the SDK client on its own (every response has requestId)', async () => {
+    // The SDK rejects the initialize response outright (unrecognized key) or never matches it.
+    await expect(connect(gateway.url, 3_000)).rejects.toThrow(/requestId|timed out/i);
+  }, 30_000);
+
+  it('makes every read-only tool call succeed in the SDK client, repaired', async () => {
+    const client = await connect(proxy.url);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['get_balance', 'search_names', 'get_transaction', 'send_coin']);
+
+    // The gateway negotiates 2024-11-05, which has no structuredContent: the object becomes text only.
+    const balance = await client.callTool({ name: 'get_balance', arguments: { address: 'Qabc' } });
+    const expected = { address: 'Qabc', balance: '0.00000000', assetId: 0 };
+    expect(balance.content).toEqual([{ type: 'text', text: JSON.stringify(expected) }]);
+    expect(balance.structuredContent).toBeUndefined();
+    expect(balance.isError).not.toBe(true);
+
+    const names = await client.callTool({ name: 'search_names', arguments: { query: 'qortal' } });
+    expect(names.content).toEqual([expect.objectContaining({ type: 'text' })]);
+    expect(JSON.stringify(names.content)).toContain('qortal-2');
+
+    const transaction = await client.callTool({
+      name: 'get_transaction',
+      arguments: { signature: 'not-base58' },
+    });
+    expect(transaction.isError).toBe(true);
+    expect(JSON.stringify(transaction.content)).toContain('INVALID_SIGNATURE');
+
+    const log = proxy.stderr();
+    expect(log).toContain('envelope-extra-member at /requestId');
+    expect(log).toContain('[2024-11-05] tools/call get_balance: block-type-unknown');
+  }, 60_000);
+
+  it('with --protocol 2025-06-18, object blocks become text plus structuredContent', async () => {
+    const pinned = await startProxy(gateway.url, ['--protocol', '2025-06-18']);
+    const client = await connect(pinned.url);
+    const balance = await client.callTool({ name: 'get_balance', arguments: { address: 'Qabc' } });
+    const expected = { address: 'Qabc', balance: '0.00000000', assetId: 0 };
+    expect(balance.structuredContent).toEqual(expected);
+    expect(balance.content).toEqual([{ type: 'text', text: JSON.stringify(expected) }]);
+    const names = await client.callTool({ name: 'search_names', arguments: { query: 'qortal' } });
+    expect(JSON.stringify(names.structuredContent)).toContain('qortal-2');
+    expect(pinned.stderr()).toContain('[2025-06-18] tools/call get_balance: block-type-unknown');
+  }, 60_000);
+
+  it('answers 502 with a JSON-RPC error when the upstream cannot be reached', async () => {
+    const dead = await startLegacyGateway();
+    await dead.close();
+    const lonely = await startProxy(dead.url);
+    const response = await fetch(lonely.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+    });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000 } });
+    expect(lonely.stderr()).toContain(`could not reach ${dead.url}: ECONNREFUSED`);
+  }, 60_000);
+
+  it('forwards a client body that is not JSON unchanged', async () => {
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    // The gateway's own parse error comes back (it is JSON, with requestId absent: nothing to repair).
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: -32700 } });
+  }, 30_000);
+});
+
+describe('mcp-shape proxy --url, in front of server-everything (SSE responses)', () => {
+  let everything: RunningServer;
+  let proxy: RunningProxy;
+  beforeAll(async () => {
+    everything = await startHttpServer(serverBin('server-everything'), ['streamableHttp'], '/mcp');
+    proxy = await startProxy(everything.url);
+  }, 60_000);
+  afterAll(async () => {
+    await everything?.stop();
+  });
+
+  it('relays the SSE responses so listTools and a call work', async () => {
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('mcp-session-id')).toBeTruthy();
+    expect(await response.text()).toMatch(/^(id: .*\n)?event: message\ndata: \{.*"serverInfo"/m);
+
+    const client = await connect(proxy.url);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    const echo = await client.callTool({ name: 'echo', arguments: { message: 'through the proxy' } });
+    expect(JSON.stringify(echo.content)).toContain('through the proxy');
+  }, 60_000);
+});
+
+describe('mcp-shape proxy --url, in front of a server whose SSE events need repair', () => {
+  // A hand-rolled upstream, because no real server sends these defects over SSE.
+  let upstream: Server;
+  let proxy: RunningProxy;
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      req.resume();
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('this is not json');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{},"requestId":"x"}\n\n');
+      res.write('id: e2\ndata: not json either\n\n');
+      res.end();
+    });
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    const { port } = upstream.address() as AddressInfo;
+    proxy = await startProxy(`http://127.0.0.1:${port}/mcp`);
+  }, 60_000);
+  afterAll(async () => {
+    upstream?.closeAllConnections();
+    await new Promise<void>((done) => upstream?.close(() => done()));
+  });
+
+  it('repairs each event, keeps ids and event names, and passes what is not JSON through', async () => {
+    const sse = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(await sse.text()).toBe(
+      'id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\nid: e2\ndata: not json either\n\n',
+    );
+    const json = await fetch(proxy.url);
+    expect(json.status).toBe(200);
+    expect(await json.text()).toBe('this is not json');
+    const log = proxy.stderr();
+    expect(log).toContain('envelope-extra-member at /requestId');
+    expect(log).toContain('not JSON, forwarded as is: not json either');
+    expect(log).toContain('not JSON, forwarded as is: this is not json');
+  }, 60_000);
+});
+
+describe('mcp-shape proxy usage', () => {
+  it('takes exactly one of --url and a server command (exit 2, one line)', async () => {
+    const both = await runCli(['proxy', '--url', 'http://127.0.0.1:9/mcp', '--', 'node', 'server.js']);
+    expect(both.code).toBe(2);
+    expect(both.stderr.trim().split('\n')).toEqual([
+      'mcp-shape: give either --url or a server command after --, not both',
+    ]);
+    const neither = await runCli(['proxy', '--quiet']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr.trim().split('\n')).toHaveLength(1);
+    expect(neither.stderr).toMatch(/give the server command after --.*or --url URL/);
+  }, 60_000);
+});
