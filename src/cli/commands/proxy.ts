@@ -59,7 +59,7 @@ Point the client at mcp-shape instead of the server, e.g. in a client's configur
 Client messages pass through unchanged. Server messages are repaired for the negotiated protocol
 version; a message that needs nothing is forwarded byte for byte. Lines that are not JSON are not
 forwarded (they would break the client) but logged on standard error. The server's standard error
-passes through. Exit code: the server's.
+passes through. Exit code: the server's, or 3 when it cannot be started.
 
 With --url, the proxy listens on --listen and prints "listening on http://HOST:PORT/mcp" on standard
 error; point the client there. Requests (POST, GET, DELETE) go upstream with their body and the
