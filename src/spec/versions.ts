@@ -16,6 +16,14 @@ export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2026-07-28';
 
+/**
+ * The version every command and library entry point assumes when neither the input (a recorded
+ * initialize or server/discover, a 2026-07-28 `resultType`) nor the user (`--protocol`) says otherwise:
+ * what current clients negotiate. Defaulting to the newest draft would fail every valid result of
+ * today's servers for lacking members only the draft requires.
+ */
+export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
+
 /** The draft schema is byte-identical to 2026-07-28, so `draft` is accepted as an alias. */
 export function parseProtocolVersion(input: string): ProtocolVersion | undefined {
   if (input === 'draft' || input === 'latest') return LATEST_PROTOCOL_VERSION;
