@@ -26,6 +26,12 @@ export interface FixSuggestion {
   readonly automatic: boolean;
 }
 
+/** One place a folded finding was seen. */
+export interface Occurrence {
+  readonly pointer: string;
+  readonly location?: Location;
+}
+
 export interface Finding {
   /** Stable rule id, e.g. `block-mime-type-missing`. */
   readonly rule: string;
@@ -35,6 +41,11 @@ export interface Finding {
   readonly pointer: string;
   readonly location?: Location;
   readonly fix?: FixSuggestion;
+  /**
+   * When the same defect was seen in several places (versions, calls, sibling blocks) and folded
+   * into this one finding: every place, this finding's own `pointer` and `location` first.
+   */
+  readonly occurrences?: readonly Occurrence[];
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

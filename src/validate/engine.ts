@@ -172,7 +172,7 @@ class Run {
       : undefined;
     this.findings.push({
       rule: rule.id,
-      severity: rule.severity,
+      severity: rule.messageSeverity?.[messageId] ?? rule.severity,
       message: formatTemplate(template, data),
       pointer: toPointer(path),
       ...(fix ? { fix } : {}),

@@ -139,7 +139,15 @@ describe('mcp-shape audit options', { timeout: 90_000 }, () => {
     runCli(['audit', '--url', url, ...AUTH, '--protocol', '2025-06-18', ...options]);
 
   it('sends every --header, the session id and the negotiated version; calls read-only and --call tools', async () => {
-    const run = await audit('--max-calls-per-tool', '2', '--call', 'write_thing', '--format', 'json');
+    const run = await audit(
+      '--explore',
+      '--max-calls-per-tool',
+      '2',
+      '--call',
+      'write_thing',
+      '--format',
+      'json',
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     for (const r of received) {
@@ -155,7 +163,7 @@ describe('mcp-shape audit options', { timeout: 90_000 }, () => {
     // The session is ended with a DELETE when the audit is done.
     expect(received.at(-1)?.method).toBe('DELETE');
     expect(called()).toEqual(['big', 'lookup', 'write_thing']);
-    // The enum and the boolean are explored, within the budget of two calls.
+    // With --explore, the enum and the boolean are explored, within the budget of two calls.
     expect(calls().filter((c) => c.name === 'lookup')).toEqual([
       { name: 'lookup', arguments: { mode: 'a' } },
       { name: 'lookup', arguments: { mode: 'b', verbose: true } },
@@ -169,14 +177,18 @@ describe('mcp-shape audit options', { timeout: 90_000 }, () => {
     );
   });
 
-  it('calls every tool with --call-all, and reports the one that never answers after --timeout', async () => {
+  it('calls every tool once with --call-all, and reports the one that never answers after --timeout', async () => {
     const run = await audit('--call-all', '--timeout', '1');
-    expect(run.code).toBe(1);
+    // No client is known to give up within 1 s, so the silence is reported but not judged an error.
+    expect(run.code).toBe(0);
     expect(called()).toEqual(['big', 'delete_all', 'lookup', 'stall', 'write_thing']);
+    expect(calls()).toHaveLength(5);
     expect(run.stdout).toMatch(
-      /error +no response to tools\/call stall within 1000 ms {2}audit-timeout \(stall#1\)/,
+      /warning no response to tools\/call stall within 1 s \(the audit's --timeout\); .*audit-timeout\n {8}in 2025-06-18, 1 call \(stall#1\)/,
     );
-    expect(run.stdout).toMatch(/called {6}delete_all \(1 call, --call-all\)/);
+    expect(run.stdout).toMatch(
+      /called {6}big, delete_all, lookup, stall, write_thing \(--call-all; 5 calls\)/,
+    );
   });
 
   it('reports a response over --max-response-size without reading it', async () => {
@@ -196,12 +208,12 @@ describe('mcp-shape audit options', { timeout: 90_000 }, () => {
 
   it('writes SARIF whose audit findings point at rules with help and docs', async () => {
     const run = await audit('--call', 'stall', '--timeout', '1', '--format', 'sarif');
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(0);
     const sarif = JSON.parse(run.stdout);
     const [result] = sarif.runs[0].results;
     expect(result).toMatchObject({
       ruleId: 'audit-timeout',
-      level: 'error',
+      level: 'warning',
       properties: { protocolVersion: '2025-06-18', tool: 'stall', call: 'stall#1' },
     });
     const rule = sarif.runs[0].tool.driver.rules[result.ruleIndex];
@@ -245,6 +257,8 @@ describe('mcp-shape audit --help', { timeout: 90_000 }, () => {
       '--call <name>',
       '--call-all',
       '--args <file>',
+      '--explore',
+      '--record <file>',
       '--max-calls-per-tool <n>',
       '--timeout <seconds>',
       '--max-response-size <size>',
