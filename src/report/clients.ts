@@ -43,3 +43,10 @@ export function breaksLine(finding: Pick<Finding, 'rule'> & { data?: unknown }, 
   const more = clients.length - shown.length;
   return `${parts.join(', ')}${more > 0 ? ` +${more} more` : ''}`;
 }
+
+/** Every client a finding breaks, `Name (effect)`, for reports with room for all of them. */
+export function clientsText(finding: Pick<Finding, 'rule'> & { data?: unknown }): string | undefined {
+  const clients = affectedClients(finding);
+  if (clients.length === 0) return undefined;
+  return clients.map((c) => `${CLIENTS[c.client].name} (${EFFECT_WORDS[c.effect] ?? c.effect})`).join(', ');
+}

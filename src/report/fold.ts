@@ -52,3 +52,25 @@ export function unfold(finding: Finding): Finding[] {
     return { ...rest, pointer: o.pointer, ...(o.location ? { location: o.location } : {}) };
   });
 }
+
+/**
+ * The places of a folded finding as a line of text, `2024-11-05 get#1 /result/content/0`, at most
+ * `max` of them and `+N more`; undefined for a finding seen once.
+ */
+export function placesText(finding: Finding, max = 10): string | undefined {
+  if (!finding.occurrences || finding.occurrences.length < 2) return undefined;
+  const shown = finding.occurrences
+    .slice(0, max)
+    .map((o) =>
+      [
+        o.location?.protocolVersion,
+        o.location?.tool && !o.location.call ? `tool ${o.location.tool}` : undefined,
+        o.location?.call,
+        o.pointer || undefined,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+  const more = finding.occurrences.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? `; +${more} more` : ''}`;
+}

@@ -12,10 +12,15 @@ import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Severity } from '../core/finding.js';
 import { SEVERITIES } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { affectedClients, clientsText } from './clients.js';
+import { placesText } from './fold.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
-import { clientsAffected } from './text.js';
+import { jsonTerminalSafe, terminalSafe } from './terminal.js';
 import type { Report } from './types.js';
-import { escapeHtml as esc } from './xml.js';
+import { escapeHtml } from './xml.js';
+
+/** Escaped for HTML, with control characters shown as `\x1b` (the page is often read as text too). */
+const esc = (text: string) => escapeHtml(terminalSafe(text));
 
 export interface HtmlOptions {
   /** Base for rule documentation links; default `docs/rules/`. */
@@ -186,9 +191,11 @@ function findingHtml(finding: Finding, options: HtmlOptions): string {
       `<dt>Fix</dt><dd>${esc(finding.fix.description)}${finding.fix.automatic ? ' <em>(automatic with <code>mcp-shape repair</code>)</em>' : ''}</dd>`,
     );
   }
-  const affected = clientsAffected(finding.rule);
+  const places = placesText(finding, 50);
+  if (places) facts.push(`<dt>Seen ${finding.occurrences?.length} times</dt><dd>${esc(places)}</dd>`);
+  const affected = clientsText(finding);
   if (rule && affected) {
-    const items = rule.clients.map(
+    const items = affectedClients(finding).map(
       (c) =>
         `<li><strong>${esc(CLIENTS[c.client].name)}</strong>: ${inlineMarkdown(c.detail)} <small>(${esc(c.source)})</small></li>`,
     );
@@ -224,5 +231,5 @@ function inlineMarkdown(markdown: string): string {
 
 function detailsHtml(report: Report): string {
   if (!report.details || Object.keys(report.details).length === 0) return '';
-  return `<details class="report-details"><summary>Details</summary><pre>${esc(JSON.stringify(report.details, null, 2))}</pre></details>`;
+  return `<details class="report-details"><summary>Details</summary><pre>${esc(jsonTerminalSafe(JSON.stringify(report.details, null, 2)))}</pre></details>`;
 }

@@ -14,6 +14,8 @@ import type { Finding, Severity } from '../core/finding.js';
 import { placeholders, renderRuleDoc } from '../docs/rule-doc.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
+import { unfold } from './fold.js';
+import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
 
 export interface SarifOptions {
@@ -151,9 +153,11 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
     ruleIndex: indexById.get(finding.rule) ?? 0,
     level: LEVEL[finding.severity],
     message: { text: finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message },
-    locations: [locationOf(finding, cwd)],
+    // A folded finding is one result with every place it was seen.
+    locations: unfold(finding).map((place) => locationOf(place, cwd)),
     properties: {
       pointer: finding.pointer,
+      ...(finding.occurrences ? { occurrences: finding.occurrences.length } : {}),
       ...(finding.location?.tool ? { tool: finding.location.tool } : {}),
       ...(finding.location?.protocolVersion ? { protocolVersion: finding.location.protocolVersion } : {}),
       ...(finding.location?.call ? { call: finding.location.call } : {}),
@@ -213,5 +217,5 @@ function notificationsFor(report: Report, cwd: string): Pick<Sarif.Invocation, '
 }
 
 export function renderSarif(report: Report, options: SarifOptions = {}): string {
-  return `${JSON.stringify(buildSarif(report, options), null, 2)}\n`;
+  return `${jsonTerminalSafe(JSON.stringify(buildSarif(report, options), null, 2))}\n`;
 }

@@ -4,6 +4,8 @@ import pc from 'picocolors';
 import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { breaksLine } from './clients.js';
+import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 
 export interface TextOptions {
@@ -66,18 +68,19 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     const group = groupLabel(finding.location);
     if (group !== currentGroup) {
       if (currentGroup !== undefined) out.push('');
-      out.push(color.underline(group || '(document)'));
+      // File names, tool names, pointers and messages quote the input: one line each, escaped.
+      out.push(color.underline(oneLine(group || '(document)', { width: 200 })));
       currentGroup = group;
     }
-    const where = finding.pointer === '' ? '(root)' : finding.pointer;
+    const where = finding.pointer === '' ? '(root)' : oneLine(finding.pointer, { width: 100 });
     out.push(
-      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(where)}  ${finding.message}  ${color.dim(finding.rule)}`,
+      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(where)}  ${oneLine(finding.message, { width: 240 })}  ${color.dim(finding.rule)}`,
     );
     if (finding.fix)
       out.push(
-        `          ${color.dim('fix:')} ${finding.fix.description}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
+        `          ${color.dim('fix:')} ${oneLine(finding.fix.description, { width: 240 })}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
       );
-    const clients = clientsAffected(finding.rule);
+    const clients = breaksLine(finding);
     if (clients && finding.severity !== 'info') out.push(`          ${color.dim('breaks:')} ${clients}`);
   }
   if (out.length > 0) out.push('');

@@ -105,7 +105,7 @@ describe('JUnit report', () => {
     expect(body).toContain(
       'fix: Remove "requestId" from the envelope; move vendor data into `result._meta`. (repairable)',
     );
-    expect(body).toContain('breaks: TypeScript SDK v1 client (drops the message (call hangs))');
+    expect(body).toContain('breaks: TypeScript SDK v1 client (drops the message: the call hangs)');
     expect(body).toContain('docs: docs/rules/envelope-extra-member.md');
     expect(line5?.failure?.type).toBe('warning');
     expect(line5?.failure?.message).toBe(

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { expectValidReport, validateReport } from '../support/report-schema.js';
 
-describe('docs/report-schema.json', () => {
+// Spawns the CLI (through tsx) twice: seconds each on two loaded cores.
+describe('docs/report-schema.json', { timeout: 90_000 }, () => {
   it('describes what `check --format json` prints, with findings and without', async () => {
     const broken = await runCli(['check', '-', '--format', 'json', '--protocol', '2025-06-18'], {
       input: JSON.stringify({

@@ -5,6 +5,7 @@ import { checkInput, classifyDocument } from '../../check/index.js';
 import type { JsonObject } from '../../core/json.js';
 import { buildReport, exitCodeFor } from '../../report/build.js';
 import type { ReportFormat } from '../../report/index.js';
+import { oneLine } from '../../report/terminal.js';
 import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
@@ -57,7 +58,11 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
     if (!tools) throw new UserError('--tool needs --tools FILE to find the tool definition');
     if (!tool)
       throw new UserError(
-        `tool "${flags.tool}" is not in ${flags.tools} (it has: ${[...tools.keys()].join(', ') || 'no tools'})`,
+        // The tool names come from the file: escaped, so they cannot drive the terminal.
+        oneLine(
+          `tool "${flags.tool}" is not in ${flags.tools} (it has: ${[...tools.keys()].join(', ') || 'no tools'})`,
+          { width: 400 },
+        ),
       );
   } else if (tools?.size === 1) {
     tool = [...tools.values()][0];

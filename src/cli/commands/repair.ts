@@ -7,6 +7,7 @@ import { type Fix, repair, repairMessage } from '../../library/repair/index.js';
 import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
+import { oneLine } from '../../report/terminal.js';
 import { getRule } from '../../rules/catalog.js';
 import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { UserError } from '../errors.js';
@@ -91,8 +92,9 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
 
   if (!flags.quiet) {
     for (const { fix, line } of outcome.fixes) {
+      // Pointers and descriptions quote the input (a block type, a member name): escaped for the terminal.
       process.stderr.write(
-        `${line ? `line ${line}: ` : ''}${fix.rule} at ${fix.pointer || '(root)'}: ${fix.description}${fix.lossy ? ' (data lost)' : ''}\n`,
+        `${oneLine(`${line ? `line ${line}: ` : ''}${fix.rule} at ${fix.pointer || '(root)'}: ${fix.description}${fix.lossy ? ' (data lost)' : ''}`, { width: 400 })}\n`,
       );
     }
     process.stderr.write(`${outcome.fixes.length} repair${outcome.fixes.length === 1 ? '' : 's'}\n`);
