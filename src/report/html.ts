@@ -14,13 +14,10 @@ import { SEVERITIES } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { affectedClients, clientsText } from './clients.js';
 import { placesText } from './fold.js';
+import { auditHeaderHtml, auditSectionsHtml, callFactHtml, esc, rulesSummaryHtml } from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
-import { jsonTerminalSafe, terminalSafe } from './terminal.js';
+import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
-import { escapeHtml } from './xml.js';
-
-/** Escaped for HTML, with control characters shown as `\x1b` (the page is often read as text too). */
-const esc = (text: string) => escapeHtml(terminalSafe(text));
 
 export interface HtmlOptions {
   /** Base for rule documentation links; default `docs/rules/`. */
@@ -69,6 +66,14 @@ button { font: inherit; padding: .2rem .75rem; border: 1px solid var(--line); bo
 .body ul { margin: .25rem 0; padding-left: 1.25rem; }
 .empty { color: var(--muted); font-style: italic; }
 .ok { color: var(--ok); }
+.facts { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; margin: 0 0 1rem; }
+.facts dt { color: var(--muted); font-size: .85em; }
+.facts dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+table { border-collapse: collapse; margin: 1rem 0; width: 100%; }
+caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+th, td { border: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th { background: var(--panel); }
+.status.refused, .status.failed { color: var(--error); }
 `;
 
 const SCRIPT = `
@@ -125,15 +130,18 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <body>
 <header>
 <h1>${esc(title)}</h1>
+${auditHeaderHtml(report)}
 <p class="verdict">${esc(verdict(report))}</p>
 </header>
 ${summary(report)}
+${rulesSummaryHtml(report.findings, options.docsBaseUrl)}
+${auditSectionsHtml(report, options.docsBaseUrl)}
 ${report.findings.length > 0 ? toolbar(report) : '<p class="ok">No findings.</p>'}
 <main>
 ${groupFindings(report.findings)
   .map(
     (group) =>
-      `<section class="group">\n<h2>${esc(group.label || '(document)')}</h2>\n${group.findings.map((f) => findingHtml(f, options)).join('\n')}\n</section>`,
+      `<section class="group">\n<h2>${esc(group.label || '(document)')}</h2>\n${group.findings.map((f) => findingHtml(f, options, report)).join('\n')}\n</section>`,
   )
   .join('\n')}
 <p id="filtered-out" class="empty" hidden>No findings match the severity filter.</p>
@@ -180,7 +188,7 @@ function toolbar(report: Report): string {
 </div>`;
 }
 
-function findingHtml(finding: Finding, options: HtmlOptions): string {
+function findingHtml(finding: Finding, options: HtmlOptions, report: Report): string {
   const rule = getRule(finding.rule);
   const where = finding.pointer === '' ? '(root)' : finding.pointer;
   const body: string[] = [];
@@ -191,6 +199,8 @@ function findingHtml(finding: Finding, options: HtmlOptions): string {
       `<dt>Fix</dt><dd>${esc(finding.fix.description)}${finding.fix.automatic ? ' <em>(automatic with <code>mcp-shape repair</code>)</em>' : ''}</dd>`,
     );
   }
+  const call = callFactHtml(finding, report);
+  if (call) facts.push(call);
   const places = placesText(finding, 50);
   if (places) facts.push(`<dt>Seen ${finding.occurrences?.length} times</dt><dd>${esc(places)}</dd>`);
   const affected = clientsText(finding);
