@@ -30,6 +30,8 @@ export interface FixSuggestion {
 export interface Occurrence {
   readonly pointer: string;
   readonly location?: Location;
+  /** The message there, when it differs from the finding's (it names another protocol version). */
+  readonly message?: string;
 }
 
 export interface Finding {

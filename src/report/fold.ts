@@ -38,6 +38,7 @@ export function foldFindings(findings: readonly Finding[]): Finding[] {
     const occurrences: Occurrence[] = group.map((f) => ({
       pointer: f.pointer,
       ...(f.location ? { location: f.location } : {}),
+      ...(f.message !== first.message ? { message: f.message } : {}),
     }));
     return { ...first, occurrences };
   });
@@ -49,7 +50,12 @@ export function unfold(finding: Finding): Finding[] {
   const { occurrences, ...one } = finding;
   return occurrences.map((o) => {
     const { location: _location, ...rest } = one;
-    return { ...rest, pointer: o.pointer, ...(o.location ? { location: o.location } : {}) };
+    return {
+      ...rest,
+      pointer: o.pointer,
+      ...(o.location ? { location: o.location } : {}),
+      ...(o.message !== undefined ? { message: o.message } : {}),
+    };
   });
 }
 

@@ -297,3 +297,30 @@ describe('mcp-shape audit --args', { timeout: 90_000 }, () => {
     expect(run.stderr.trim()).toBe('mcp-shape: cannot read --args /nonexistent/args.json: ENOENT');
   });
 });
+
+describe('mcp-shape audit option errors', { timeout: 120_000 }, () => {
+  const server = ['--', process.execPath, '-e', ''];
+  it.each([
+    [['--timeout', 'abc', ...server], /^mcp-shape: option '--timeout <seconds>' argument 'abc' is invalid/],
+    [['--timeout', '0', ...server], /expected a number of seconds > 0/],
+    [['--max-calls-per-tool', '0', ...server], /expected a positive integer/],
+    [['--max-response-size', '12q', ...server], /expected a size such as 16MiB/],
+    [['--format', 'xml', ...server], /expected one of text, json/],
+    [['--protocol', '1999-01-01', ...server], /expected one of 2024-11-05/],
+    [['--bogus', ...server], /^mcp-shape: unknown option '--bogus'/],
+    [['--url', 'not a url'], /^mcp-shape: --url not a url is not a URL$/],
+    [['--url', 'http://127.0.0.1:2/mcp', '--header', 'no-colon'], /is not "Name: value"$/],
+    [
+      ['--record', '/nonexistent/dir/session.jsonl', ...server],
+      /^mcp-shape: cannot write --record .*: ENOENT$/,
+    ],
+    [[], /^mcp-shape: nothing to audit/],
+  ])('%j is one line on stderr and exit 2', async (args, message) => {
+    const run = await runCli(['audit', ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+  });
+});
