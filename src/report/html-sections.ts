@@ -133,7 +133,7 @@ export function auditSectionsHtml(report: Report, docsBaseUrl?: string): string 
   out.push(
     table(
       'Protocol versions',
-      'versions',
+      'audit-versions',
       ['Requested', 'Status', 'Answered', 'Tools', 'Calls', 'Detail'],
       details.versions.map((v) => [
         `<code>${esc(v.requested)}</code>`,

@@ -73,12 +73,12 @@ describe('HTML report of an audit, in chromium', { timeout: 120_000 }, () => {
   });
 
   it('shows the versions as a table', async () => {
-    const versions = await rows(page, 'table.versions');
+    const versions = await rows(page, 'table.audit-versions');
     expect(versions.map((r) => r.slice(0, 4))).toEqual([
       ['2024-11-05', 'audited', '2024-11-05', '13'],
       ['2025-06-18', 'audited', '2025-06-18', '13'],
     ]);
-    expect(await page.locator('table.versions thead th').allTextContents()).toEqual([
+    expect(await page.locator('table.audit-versions thead th').allTextContents()).toEqual([
       'Requested',
       'Status',
       'Answered',
