@@ -71,6 +71,56 @@ describe('audit --record', { timeout: 120_000 }, () => {
     });
   });
 
+  it('labels each version’s connection, and check pairs requests with responses per connection', async () => {
+    const file = join(tmp(), 'all-versions.jsonl');
+    const audit = await runCli([
+      'audit',
+      '--record',
+      file,
+      '--',
+      process.execPath,
+      fixture('conformant.mjs'),
+    ]);
+    expect(audit.code).toBe(0);
+    const frames = readRecording(file);
+    // Every version runs at once on its own connection, so their frames interleave, ids and all.
+    expect([...new Set(frames.map((f) => f.connection))].sort()).toEqual([
+      '2024-11-05#1',
+      '2025-03-26#1',
+      '2025-06-18#1',
+      '2025-11-25#1',
+      '2026-07-28#1',
+    ]);
+    const check = await runCli(['check', file, '--format', 'json']);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({ summary: { errors: 0, warnings: 0 } });
+  });
+
+  it('lets check find in the recording the same defects of the messages as the audit did', async () => {
+    const file = join(tmp(), 'gateway.jsonl');
+    const audit = await runCli([
+      'audit',
+      '--protocol',
+      '2025-06-18',
+      '--record',
+      file,
+      '--format',
+      'json',
+      '--',
+      process.execPath,
+      fixture('error-gateway.mjs'),
+    ]);
+    const check = await runCli(['check', file, '--format', 'json']);
+    expect([audit.code, check.code]).toEqual([1, 1]);
+    const rules = (run: { stdout: string }) =>
+      [...new Set((JSON.parse(run.stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule))]
+        .filter((rule) => !rule.startsWith('audit-'))
+        .sort();
+    expect(rules(check)).toEqual(rules(audit));
+    expect(rules(check)).toEqual(['block-type-unknown', 'result-error-without-is-error']);
+  });
+
   it('keeps frames that are not JSON as raw text, and labels each restart of the server as a connection', async () => {
     const frames: RecordedFrame[] = [];
     await runAudit({
