@@ -13,6 +13,7 @@ import type { Finding, Severity } from '../core/finding.js';
 import { SEVERITIES } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { affectedClients, clientsText } from './clients.js';
+import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
 import { auditHeaderHtml, auditSectionsHtml, callFactHtml, esc, rulesSummaryHtml } from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
@@ -269,5 +270,5 @@ function detailsHtml(report: Report): string {
   // The version matrix is shown as a table above; the rest of the details as JSON.
   const { versionMatrix: _shown, ...details } = report.details ?? {};
   if (Object.keys(details).length === 0) return '';
-  return `<details class="report-details"><summary>Details</summary><pre>${esc(jsonTerminalSafe(JSON.stringify(details, null, 2)))}</pre></details>`;
+  return `<details class="report-details"><summary>Details</summary><pre>${esc(jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2)))}</pre></details>`;
 }

@@ -11,6 +11,7 @@ import type { Finding, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { VERDICT_CHECK, type Verdict } from '../scan/verdict.js';
 import { clientsText } from './clients.js';
+import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { verdictOf } from './scan-verdict.js';
@@ -48,7 +49,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       '',
       '<details><summary>Details</summary>',
       '',
-      ...codeBlock(jsonTerminalSafe(JSON.stringify(details, null, 2)), 'json'),
+      ...codeBlock(jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2)), 'json'),
       '',
       '</details>',
     );

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type CallRecord, RESPONSE_KEEP_BYTES, runAudit } from '../../src/audit/run.js';
+import { renderReport } from '../../src/report/index.js';
 import type { Report } from '../../src/report/types.js';
 import { runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
@@ -68,6 +69,14 @@ describe('the audit JSON report', { timeout: 120_000 }, () => {
     expect(Buffer.byteLength(call?.response?.text ?? '')).toBeLessThanOrEqual(RESPONSE_KEEP_BYTES);
     expect(Buffer.byteLength(call?.response?.text ?? '')).toBeGreaterThan(RESPONSE_KEEP_BYTES - 4);
     expect(call?.response?.text).not.toContain('\uFFFD');
+    // People's formats show the call and the response's size, not 64 KiB of it: a pull-request
+    // comment or job summary has a size limit.
+    for (const format of ['markdown', 'html'] as const) {
+      const rendered = renderReport(report, format);
+      expect(rendered, format).not.toContain('éééé');
+      expect(rendered.length, format).toBeLessThan(40_000);
+      expect(rendered, format).toMatch(/&quot;bytes&quot;: \d{6}|"bytes": \d{6}/);
+    }
   });
 
   it('records an answer over --max-response-size by its size alone, and a hang by how long it waited', async () => {
