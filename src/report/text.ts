@@ -1,10 +1,8 @@
 /** The terminal report: findings grouped by where they happened, with the clients each one breaks. */
 
 import pc from 'picocolors';
-import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
-import { getRule } from '../rules/catalog.js';
-import { breaksLine } from './clients.js';
+import { breaksLine, clientsText } from './clients.js';
 import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
@@ -13,14 +11,6 @@ export interface TextOptions {
   /** Use ANSI colours; default: picocolors' detection (TTY, NO_COLOR, FORCE_COLOR). */
   readonly color?: boolean;
 }
-
-const EFFECT_WORDS: Record<string, string> = {
-  'rejects-call': 'rejects the call',
-  'drops-message': 'drops the message (call hangs)',
-  'drops-content': 'drops content',
-  misreads: 'misreads it',
-  limits: 'over its limit',
-};
 
 export function groupLabel(location: Location | undefined): string {
   if (!location) return '';
@@ -49,11 +39,7 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 
 /** "Codex (rejects the call), TypeScript SDK v1 client (rejects the call)" for a rule id. */
 export function clientsAffected(ruleId: string): string | undefined {
-  const rule = getRule(ruleId);
-  if (!rule || rule.clients.length === 0) return undefined;
-  return rule.clients
-    .map((c) => `${CLIENTS[c.client].name} (${EFFECT_WORDS[c.effect] ?? c.effect})`)
-    .join(', ');
+  return clientsText({ rule: ruleId });
 }
 
 export function renderText(report: Report, options: TextOptions = {}): string {

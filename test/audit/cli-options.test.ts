@@ -267,6 +267,17 @@ describe('mcp-shape audit --help', { timeout: 90_000 }, () => {
     ])
       expect(run.stdout).toContain(option);
     expect(run.stdout).toContain('-- <command> [args...]');
+    // The call policy, stated exactly.
+    const help = run.stdout.replace(/\s+/g, ' ');
+    for (const rule of [
+      'by default, tools annotated readOnlyHint: true whose destructiveHint is not true',
+      '--call-all adds every tool except one annotated both readOnlyHint: true and destructiveHint: true',
+      'once per tool and version',
+      'with --explore, up to --max-calls-per-tool calls, trying other enum and boolean values',
+      'never true for a boolean named like consent or force (confirm, force, yes, overwrite, delete, purge, approve, …)',
+      'never an enum or const value that names a mutation (set, delete, create, update, write, apply, …)',
+    ])
+      expect(help).toContain(rule);
     expect(run.stdout).toMatch(/3 the server could not be started \(stdio\) or reached \(HTTP\)/);
     expect(run.stdout).not.toContain('(default: [])');
   });
