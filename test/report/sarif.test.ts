@@ -81,11 +81,20 @@ describe.skipIf(!existsSync(sharedDir))(
   },
 );
 
+/** Every value of a `uri`, `helpUri` or `informationUri` property in a SARIF log. */
+function uriValues(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(uriValues);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    /^(uri|helpUri|informationUri)$/.test(key) && typeof v === 'string' ? [v] : uriValues(v),
+  );
+}
+
 describe('SARIF content', () => {
   it('describes every catalog rule from the catalog', async () => {
     const log = buildSarif(await checkReport(), {
       cwd: REPO_ROOT,
-      docsBaseUri: 'https://example.org/mcp-shape/',
+      docsBaseUrl: 'https://example.org/mcp-shape/docs/rules/',
     });
     const driver = log.runs[0]?.tool.driver;
     expect(driver?.name).toBe('mcp-shape');
@@ -97,12 +106,31 @@ describe('SARIF content', () => {
       fullDescription: { text: rule?.rationale },
       helpUri: 'https://example.org/mcp-shape/docs/rules/block-mime-type-missing.md',
       defaultConfiguration: { level: 'error' },
-      properties: { docs: 'docs/rules/block-mime-type-missing.md' },
+      properties: { tags: ['mcp', 'block', 'correctness'] },
     });
-    expect(mime?.help?.text).toContain(`How to fix: ${rule?.fix}`);
-    expect(mime?.help?.text).toContain('Wrong: ');
+    // help carries the whole rule doc, in plain text and in Markdown.
+    for (const section of ['Why', 'Clients affected', 'How to fix', 'Wrong:', 'Right:']) {
+      expect(mime?.help?.text).toContain(`\n${section}`);
+    }
+    expect(mime?.help?.text).toContain(rule?.rationale);
+    expect(mime?.help?.text).toContain(rule?.fix);
     expect(mime?.help?.markdown).toContain('## Examples');
     expect(mime?.help?.markdown).toContain('## How to fix');
+    expect(mime?.help?.markdown).toContain('## Clients affected');
+    // security-severity only where the defect is a security problem.
+    const secured = driver?.rules?.filter((r) => r.properties?.['security-severity'] !== undefined);
+    expect(secured?.map((r) => r.id)).toEqual(RULES.filter((r) => r.security).map((r) => r.id));
+    expect(secured?.length).toBeGreaterThan(0);
+    for (const r of secured ?? []) expect(r.properties?.tags).toContain('security');
+  });
+
+  it('links nothing without a homepage: no helpUri, no informationUri, and no file: URI anywhere', async () => {
+    const log = buildSarif(await scanReport(), { cwd: REPO_ROOT });
+    expect(log.runs[0]?.tool.driver.rules?.some((r) => r.helpUri !== undefined)).toBe(false);
+    expect(log.runs[0]?.tool.driver.informationUri).toBeUndefined();
+    // (Rule examples quote MCP resource URIs such as file:///a.txt in help text; those are data.)
+    expect(uriValues(log).filter((u) => u.startsWith('file:'))).toEqual([]);
+    expect(uriValues(log).length).toBeGreaterThan(0);
   });
 
   it('gives check findings a logical location by JSON Pointer and the file without a region', async () => {
@@ -153,6 +181,10 @@ describe('SARIF content', () => {
       region: { startLine: 29, startColumn: 9 },
     });
     expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning']));
-    expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toMatch(/^file:\/\/.*\/$/);
+    // The base is the repository root, named but not given as a path of this machine.
+    expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toBeUndefined();
+    for (const result of results) {
+      expect(result.partialFingerprints?.['mcpShape/v1']).toMatch(/^[0-9a-f]{32}:\d+$/);
+    }
   });
 });

@@ -3,24 +3,21 @@
 import { Command, Option } from 'commander';
 import { checkInput, classifyDocument } from '../../check/index.js';
 import type { JsonObject } from '../../core/json.js';
-import { buildReport, exitCodeFor } from '../../report/build.js';
-import type { ReportFormat } from '../../report/index.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { buildReport } from '../../report/build.js';
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
-import { emitReport } from '../output.js';
+import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
-interface CheckFlags {
+interface CheckFlags extends PolicyFlags {
   protocol: ProtocolVersion;
   tools?: string;
   tool?: string;
-  format: ReportFormat;
-  out?: string;
 }
 
 export function checkCommand(): Command {
-  return new Command('check')
+  const command = new Command('check')
     .description(
       'Validate a saved tools/call result, a JSON-RPC response, a tools/list result, or a JSONL session recording.',
     )
@@ -33,21 +30,25 @@ export function checkCommand(): Command {
     .option('--tools <file>', 'a tools/list result or response, for outputSchema checks')
     .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
-    .option('--out <file>', 'write the report to a file instead of standard output')
+    .option('--out <file>', 'write the report to a file instead of standard output');
+  return addPolicyOptions(command, 'check', {
+    protocol: { option: 'protocol', convert: (v: string) => parseProtocolVersion(v) },
+  })
     .addHelpText(
       'after',
       `
 Sessions (JSONL, one JSON-RPC message per line) take their protocol version from initialize or
 server/discover when recorded; --protocol is used until then.
 
-Exit codes: 0 no error finding, 1 error findings, 2 usage or input error.`,
+Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
+2 usage or input error.`,
     )
-    .action(async (file: string | undefined, flags: CheckFlags) => {
-      process.exitCode = await runCheck(file, flags);
+    .action(async (file: string | undefined, flags: CheckFlags, self: Command) => {
+      process.exitCode = await runCheck(file, flags, self);
     });
 }
 
-async function runCheck(file: string | undefined, flags: CheckFlags): Promise<number> {
+async function runCheck(file: string | undefined, flags: CheckFlags, self: Command): Promise<number> {
   const { text, label } = await readTextInput(file);
   const input = parseOrFail(text, label);
   const tools = flags.tools ? await loadTools(flags.tools) : undefined;
@@ -75,6 +76,5 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
   const report = buildReport('check', outcome.findings, outcome.checked, {
     summary: { kind: outcome.kind, protocolVersions: outcome.protocolVersions },
   });
-  emitReport(report, flags.format, flags.out);
-  return exitCodeFor(report);
+  return finishReport(self, report, { ...(file && file !== '-' ? { anchor: file } : {}) });
 }
