@@ -1,7 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { buildSarif, renderSarif } from '../../src/report/sarif.js';
@@ -9,27 +6,7 @@ import { RULES } from '../../src/rules/catalog.js';
 import { scanPaths } from '../../src/scan/index.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { REPO_ROOT } from '../support/cli.js';
-
-// ajv-formats ships CJS with `exports.default`; under NodeNext the default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => void;
-
-const sharedDir = join(REPO_ROOT, '../shared');
-const schemaFile = join(sharedDir, 'spec/sarif/sarif-schema-2.1.0.json');
-
-/**
- * The official schema declares draft-04 (`$schema`, `id`). Ajv 8 has no draft-04 class, but the
- * schema uses nothing draft-04-specific (no boolean exclusiveMinimum/Maximum), so the draft-07 class
- * validates it once the top-level `id` is read as `$id`.
- */
-function sarifValidator() {
-  const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
-  expect(schema.$schema).toBe('http://json-schema.org/draft-04/schema#');
-  const { $schema: _draft, id, ...rest } = schema;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  return ajv.compile<unknown>({ ...rest, $id: String(id) });
-}
+import { HAS_SARIF_SCHEMA, sarifValidator } from '../support/sarif-schema.js';
 
 async function scanReport() {
   return (await scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT })).report;
@@ -56,7 +33,7 @@ async function checkReport() {
   );
 }
 
-describe.skipIf(!existsSync(sharedDir))(
+describe.skipIf(!HAS_SARIF_SCHEMA)(
   'SARIF is valid against the official 2.1.0 schema (skipped: ../shared is absent)',
   () => {
     it('for a scan report (physical locations)', async () => {

@@ -131,6 +131,6 @@ async function runScan(paths: string[], flags: ScanFlags, self: Command): Promis
     process.stderr.write(`mcp-shape: ${u.file}${at}: ${u.reason}\n`);
   }
   // Nothing could be scanned at all: there is no report to speak of, only bad input.
-  if (files.length === 0) return EXIT.usage;
+  if (files.every((f) => f.error !== undefined)) return EXIT.usage;
   return finishReport(self, report, { anchor, incomplete: unscanned.length });
 }
