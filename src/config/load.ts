@@ -97,7 +97,7 @@ function describeError(error: ErrorObject): string {
     case 'enum':
       return `${path}: expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'type':
-      return `${path}: expected ${String(params.type) === 'array' ? 'an array' : `a ${String(params.type)}`}`;
+      return `${path}: expected ${/^[aeiou]/.test(String(params.type)) ? 'an' : 'a'} ${String(params.type)}`;
     case 'minLength':
       return `${path}: must not be empty`;
     case 'minItems':
