@@ -7,7 +7,12 @@
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
-import type { ProtocolVersion } from '../spec/versions.js';
+import {
+  assumedProtocolVersion,
+  DEFAULT_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from '../spec/versions.js';
 import { validateMessage } from '../validate/index.js';
 
 export interface SessionMessage {
@@ -30,15 +35,23 @@ function unwrap(value: unknown): unknown {
 
 export async function checkSession(
   messages: readonly SessionMessage[],
-  options: { fallbackVersion: ProtocolVersion; file?: string; tools?: ReadonlyMap<string, JsonObject> },
+  options: {
+    /** The version until the session says which it speaks; default: assumed from its messages. */
+    fallbackVersion?: ProtocolVersion;
+    file?: string;
+    tools?: ReadonlyMap<string, JsonObject>;
+  },
 ): Promise<SessionResult> {
   const findings: Finding[] = [];
   const pending = new Map<string, JsonObject>();
   const tools = new Map<string, JsonObject>(options.tools ?? []);
   const versions: ProtocolVersion[] = [];
-  let version = options.fallbackVersion;
+  let version = options.fallbackVersion ?? DEFAULT_PROTOCOL_VERSION;
+  // Until a handshake or --protocol names the version, a result with `resultType` says it is 2026-07-28.
+  let settled = options.fallbackVersion !== undefined;
   const use = (v: ProtocolVersion) => {
     version = v;
+    settled = true;
     if (!versions.includes(v)) versions.push(v);
   };
 
@@ -55,6 +68,8 @@ export async function checkSession(
       pending.delete(key);
       const negotiated = negotiatedVersion(request, message.result);
       if (negotiated) use(negotiated);
+      else if (!settled && assumedProtocolVersion(message) === LATEST_PROTOCOL_VERSION)
+        use(LATEST_PROTOCOL_VERSION);
     }
     if (!versions.includes(version)) versions.push(version);
 

@@ -1,18 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-repair-'));
-function file(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { dir, file } = scratchDir('repair');
 
-describe('mcp-shape repair', () => {
+describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('writes a repaired result that `check` then passes, listing the repairs on stderr', async () => {
     const broken = file('broken.json', JSON.stringify({ content: [{ type: 'object', object: { a: 1 } }] }));
     const fixed = join(dir, 'fixed.json');

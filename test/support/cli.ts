@@ -8,6 +8,12 @@ const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
 /** tsx by absolute URL: `--import tsx` would be resolved from the child's working directory. */
 const TSX = import.meta.resolve('tsx');
 
+/**
+ * Timeout for a test that spawns the CLI from source (tsx compiles it on start): a few seconds per
+ * spawn on a loaded 2-core machine, so a test of several spawns needs far more than vitest's default.
+ */
+export const CLI_TEST_TIMEOUT = 120_000;
+
 export interface CliRun {
   readonly code: number | null;
   readonly stdout: string;

@@ -8,14 +8,18 @@ import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
 import { getRule } from '../../rules/catalog.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import {
+  assumedProtocolVersion,
+  DEFAULT_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from '../../spec/versions.js';
 import { UserError } from '../errors.js';
-import { PROTOCOL_HELP, protocolOption } from '../options.js';
+import { PROTOCOL_DEFAULT_HELP, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface RepairFlags {
-  protocol: ProtocolVersion;
+  protocol?: ProtocolVersion;
   tools?: string;
   tool?: string;
   out?: string;
@@ -28,9 +32,9 @@ export function repairCommand(): Command {
     .description('Write a repaired copy of a saved tools/call result, JSON-RPC response or JSONL session.')
     .argument('[file]', 'JSON or JSONL file; "-" or nothing reads standard input')
     .addOption(
-      new Option('--protocol <version>', PROTOCOL_HELP)
-        .argParser(protocolOption)
-        .default(LATEST_PROTOCOL_VERSION),
+      new Option('--protocol <version>', `${PROTOCOL_HELP}; ${PROTOCOL_DEFAULT_HELP}`).argParser(
+        protocolOption,
+      ),
     )
     .option('--tools <file>', 'a tools/list result or response, for outputSchema-aware repairs')
     .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
@@ -67,24 +71,26 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
 
   let outcome: Outcome;
   if (input.kind === 'jsonl') {
-    outcome = await repairSession(input.lines, flags.protocol);
+    outcome = await repairSession(input.lines, flags.protocol ?? DEFAULT_PROTOCOL_VERSION);
   } else if (classifyDocument(input.value) === 'message' || classifyDocument(input.value) === 'batch') {
     const request = tool ? { method: 'tools/call', params: { name: tool.name } } : undefined;
+    const version = flags.protocol ?? assumedProtocolVersion(input.value);
     const run = await repairMessage(input.value, {
-      protocolVersion: flags.protocol,
+      protocolVersion: version,
       request,
       tools: tools ? [...tools.values()] : undefined,
     });
     outcome = {
       text: `${JSON.stringify(run.message, null, 2)}\n`,
-      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),
+      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
       unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
     };
   } else {
-    const run = await repair(input.value, { protocolVersion: flags.protocol, tool });
+    const version = flags.protocol ?? assumedProtocolVersion(input.value);
+    const run = await repair(input.value, { protocolVersion: version, tool });
     outcome = {
       text: `${JSON.stringify(run.result, null, 2)}\n`,
-      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),
+      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
       unrepaired: 0,
     };
   }

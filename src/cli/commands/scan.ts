@@ -4,9 +4,9 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { repositoryRoot } from '../../config/repository.js';
-import { DEFAULT_MAX_FILE_SIZE, SCAN_DEFAULT_PROTOCOL, scanPaths } from '../../scan/index.js';
+import { DEFAULT_MAX_FILE_SIZE, scanPaths } from '../../scan/index.js';
 import { createPathFilter, type GlobList } from '../../scan/path-filter.js';
-import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { addPolicyOptions, configOf, finishReport, type PolicyFlags } from '../policy.js';
@@ -41,7 +41,7 @@ export function scanCommand(): Command {
     .addOption(
       new Option('--protocol <version>', PROTOCOL_HELP)
         .argParser(protocolOption)
-        .default(SCAN_DEFAULT_PROTOCOL, SCAN_DEFAULT_PROTOCOL),
+        .default(DEFAULT_PROTOCOL_VERSION, DEFAULT_PROTOCOL_VERSION),
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')
