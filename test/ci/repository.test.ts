@@ -387,5 +387,19 @@ describe('a repository with a server in a subfolder', () => {
     const unplaced = resultsOf(sarifOf(logical.stdout));
     expect(unplaced.every((r) => r.locations?.[0]?.physicalLocation === undefined)).toBe(true);
     expect(fingerprints(sarifOf(logical.stdout))).toEqual(fingerprints(sarifOf(placed.stdout)));
+    // The same audit from the configuration file's audit section (call policy, versions, source).
+    const config = join(outside, 'audit.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ audit: { callAll: true, protocol: ['2025-06-18'], source: join(repo, SERVER_DIR) } }),
+    );
+    const configured = await runCli(['audit', '--config', config, '--format', 'sarif', ...server], {
+      cwd: repo,
+    });
+    expect(configured.code, configured.stderr).toBe(0);
+    expect(fingerprints(sarifOf(configured.stdout))).toEqual(fingerprints(sarifOf(placed.stdout)));
+    expect(
+      resultsOf(sarifOf(configured.stdout)).map((r) => r.locations?.[0]?.physicalLocation?.region?.startLine),
+    ).toEqual(results.map((r) => r.locations?.[0]?.physicalLocation?.region?.startLine));
   });
 });
