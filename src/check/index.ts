@@ -13,7 +13,13 @@ import { checkSession } from './session.js';
 import { type VersionMatrix, versionVerdict, versionVerdictLine } from './versions.js';
 
 export { classifyDocument } from './classify.js';
-export { InputError, type ParsedInput, parseInput } from './parse.js';
+export {
+  InputError,
+  isSessionFileName,
+  type ParsedInput,
+  parseInput,
+  type SessionLine,
+} from './parse.js';
 export { type VersionMatrix, type VersionVerdict, versionList, versionVerdictLine } from './versions.js';
 
 export interface CheckOptions {
@@ -64,15 +70,15 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
   const kind = classifyDocument(value);
   switch (kind) {
     case 'batch': {
-      // A JSON array of messages: a 2025-03-26 batch or a session saved as one array.
-      const batchFindings = locate(await validateMessage(value, { protocolVersion: version }));
-      const items = (value as unknown[]).map((v) => ({ line: 1, value: v }));
-      const session = await checkSession(items, {
+      // A JSON array of messages: a 2025-03-26 batch, or a session saved as one array. The batch rules
+      // judge the array, then each message is checked in order, as in a session.
+      const line = { line: 1, text: '', json: true, value };
+      const session = await checkSession([line], {
         fallbackVersion: options.protocolVersion,
         file: options.file,
         tools: options.tools,
       });
-      return { ...session, findings: [...batchFindings, ...session.findings], kind: 'session' };
+      return { ...session, checked: (value as unknown[]).length, kind: 'session' };
     }
     case 'message': {
       const request =

@@ -74,14 +74,17 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
   });
 
-  it('reports an invalid JSONL line by its line number', async () => {
+  it('reports a cut-off JSONL line as a frame-not-json finding at its line, not an input error', async () => {
     const path = file(
-      'bad.jsonl',
+      'cut.jsonl',
       '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":1,\n',
     );
-    const run = await runCli(['check', path]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/line 2, column \d+/);
+    const run = await runCli(['check', path, '--format', 'json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).findings).toMatchObject([
+      { rule: 'frame-not-json', location: { line: 2 } },
+    ]);
   });
 
   it.each([
