@@ -25,6 +25,10 @@ describe('the configuration schema', () => {
     expect(readFileSync(join(REPO_ROOT, CONFIG_SCHEMA_PATH), 'utf8')).toBe(renderConfigSchema(RULES));
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(pkg.files).toContain(CONFIG_SCHEMA_PATH.split('/')[0]);
+    // Resolvable through the package's exports, e.g. by tools that follow `$schema` by package name.
+    expect(import.meta.resolve(`mcp-shape/${CONFIG_SCHEMA_PATH}`)).toBe(
+      new URL(CONFIG_SCHEMA_PATH, `file://${REPO_ROOT}/`).href,
+    );
   });
 
   it('is a valid draft-07 schema that accepts a full configuration and names every rule', () => {

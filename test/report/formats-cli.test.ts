@@ -39,7 +39,9 @@ describe('report formats on the command line', () => {
     expect(run.stdout).toContain('envelope-extra-member');
   });
 
-  it('check --format markdown and html render the findings of the same response', async () => {
+  it('check --format markdown and html render the findings of the same response', {
+    timeout: 120_000,
+  }, async () => {
     const markdown = await runCli(['check', '-', '--format', 'markdown', '--protocol', '2025-06-18'], {
       input: BROKEN_RESPONSE,
     });

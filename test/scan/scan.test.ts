@@ -270,7 +270,9 @@ describe('mcp-shape scan (CLI)', () => {
     expect(badSize.stderr).toContain('expected a positive number of megabytes');
   });
 
-  it('scans the rest, naming each file it could not scan, one line each; they count as warnings for --fail-on', async () => {
+  it('scans the rest, naming each file it could not scan, one line each; they count as warnings for --fail-on', {
+    timeout: 120_000,
+  }, async () => {
     const good = write(
       'server.ts',
       `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
