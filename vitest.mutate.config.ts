@@ -1,8 +1,11 @@
 /**
- * The test run StrykerJS repeats for every mutant (see stryker.config.mjs). The same suite as
- * vitest.config.ts minus the fuzz test: its 100 000 random values only prove that nothing throws, which
- * the rule tests, the differential and the property tests also exercise, and it would add minutes to
- * every surviving mutant.
+ * The test run StrykerJS repeats for every mutant (see stryker.config.mjs): the suite of
+ * vitest.config.ts, less what cannot kill a mutant or costs minutes per survivor.
+ * - Files that only run the CLI or npm in child processes: Stryker activates a mutant in the test
+ *   process, so a child never sees it.
+ * - The fuzz test: its 100 000 random values only prove that nothing throws, which the rule tests, the
+ *   differential and the property tests also exercise.
+ * The property tests of test/spec run a tenth of their cases (test/spec/runs.ts).
  */
 
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
@@ -12,7 +15,19 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
-      exclude: [...configDefaults.exclude, 'test/spec/fuzz.test.ts'],
+      exclude: [
+        ...configDefaults.exclude,
+        'test/spec/fuzz.test.ts',
+        'test/audit/cli.test.ts',
+        'test/audit/demo.test.ts',
+        'test/check/check-cli.test.ts',
+        'test/check/repair-cli.test.ts',
+        'test/report/formats-cli.test.ts',
+        'test/eslint/packed.test.ts',
+        'test/project/lockfile.test.ts',
+        'test/library/readme.test.ts',
+      ],
+      env: { MCP_SHAPE_MUTATION_RUN: '1' },
     },
   }),
 );
