@@ -28,6 +28,9 @@ export default mergeConfig(
         'test/library/readme.test.ts',
       ],
       env: { MCP_SHAPE_MUTATION_RUN: '1' },
+      // Two Stryker workers share the cores with whatever else runs; a test that spawns the CLI must not
+      // fail the dry run for being slow.
+      testTimeout: 120_000,
     },
   }),
 );
