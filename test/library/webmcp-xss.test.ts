@@ -247,7 +247,7 @@ describe(`XSS corpus (${vectors.length} vectors) in chromium`, () => {
       raw.set(mode, await renderAll(page, rawHtml, mode));
       sanitized.set(mode, await renderAll(page, ourHtml, mode));
     }
-  }, 180_000);
+  }, 300_000);
 
   /** Whether vector `i`, unsanitized, ran script in some mode. */
   const executesRaw = (i: number) => MODES.some((mode) => raw.get(mode)?.rendered[i]?.executed === true);

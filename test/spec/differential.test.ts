@@ -32,6 +32,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 const sharedDir = join(import.meta.dirname, '../../../shared');
 const RUNS = runs(3000);
+/** Thousands of cases with every schema error collected: generous, for a machine busy with other tests. */
+const TIMEOUT = 300_000;
 
 /** What a tightening sees: the whole case and the finding's value. */
 interface KindContext {
@@ -355,7 +357,9 @@ describe.skipIf(!existsSync(sharedDir))(
         return compiled;
       };
 
-      it(`ties every error to a schema failure or a tightening of its kind on ${RUNS} generated results`, async () => {
+      it(`ties every error to a schema failure or a tightening of its kind on ${RUNS} generated results`, {
+        timeout: TIMEOUT,
+      }, async () => {
         const counters = newCounters();
         await fc.assert(
           fc.asyncProperty(anyResult(version), async ({ result, tool, mutations }) => {
@@ -389,7 +393,9 @@ describe.skipIf(!existsSync(sharedDir))(
         expect(counters.acceptedWithStricter).toBeGreaterThan(RUNS / 100);
       });
 
-      it('ties every error on generated responses to the envelope or result schema, or a tightening', async () => {
+      it('ties every error on generated responses to the envelope or result schema, or a tightening', {
+        timeout: TIMEOUT,
+      }, async () => {
         const counters = newCounters();
         const envelope = fc.record({
           jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '2.0', '1.0', 2),

@@ -48,7 +48,7 @@ function sample<T>(
 }
 
 describe('every rule of the catalog fires on generated documents', () => {
-  it('counts firings per rule and fails naming any rule that never fired', { timeout: 120_000 }, async () => {
+  it('counts firings per rule and fails naming any rule that never fired', { timeout: 300_000 }, async () => {
     const fired = new Map<string, number>(RULES.map((rule) => [rule.id, 0]));
     const count = (findings: readonly { rule: string }[]) => {
       for (const rule of new Set(findings.map((f) => f.rule))) fired.set(rule, (fired.get(rule) ?? 0) + 1);

@@ -22,6 +22,8 @@ import { anyResult } from './arbitraries.js';
 import { runs } from './runs.js';
 
 const RUNS = runs(1500);
+/** Generous: thousands of parses on a machine that may be busy with other tests. */
+const TIMEOUT = 300_000;
 
 /**
  * The versions the SDKs speak (`SUPPORTED_PROTOCOL_VERSIONS` of sdk 1.32.2 and core 2.4.0, the same list,
@@ -75,7 +77,9 @@ describe.each(SDKS)(
   'agreement with the TypeScript SDK $sdk parser',
   ({ result: resultSchema, message: messageSchema, differences }) => {
     describe.each(SDK_VERSIONS)('%s', (version) => {
-      it(`flags every result CallToolResultSchema rejects (${RUNS} generated results)`, async () => {
+      it(`flags every result CallToolResultSchema rejects (${RUNS} generated results)`, {
+        timeout: TIMEOUT,
+      }, async () => {
         let rejected = 0;
         await fc.assert(
           fc.asyncProperty(anyResult(version), async ({ result, tool, mutations }) => {
@@ -97,7 +101,7 @@ describe.each(SDKS)(
         expect(rejected).toBeGreaterThan(RUNS / 10);
       });
 
-      it('flags every response the SDK transport would drop or reject', async () => {
+      it('flags every response the SDK transport would drop or reject', { timeout: TIMEOUT }, async () => {
         const envelope = fc.record({
           jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '1.0'),
           id: fc.constantFrom<unknown>(1, 'a', null, 1.5),
@@ -123,7 +127,9 @@ describe.each(SDKS)(
 describe('hand-written checks agree with the SDK primitives', () => {
   const zodDateTime = z.iso.datetime({ offset: true });
 
-  it('lastModified: isIsoDateTimeWithOffset matches z.iso.datetime({ offset: true })', () => {
+  it('lastModified: isIsoDateTimeWithOffset matches z.iso.datetime({ offset: true })', {
+    timeout: TIMEOUT,
+  }, () => {
     const near = fc
       .tuple(
         fc.integer({ min: 0, max: 9999 }),
@@ -153,7 +159,9 @@ describe('hand-written checks agree with the SDK primitives', () => {
     );
   });
 
-  it('base64: what base64Problem calls valid or non-canonical is what atob() accepts', () => {
+  it('base64: what base64Problem calls valid or non-canonical is what atob() accepts', {
+    timeout: TIMEOUT,
+  }, () => {
     const alphabet = fc.constantFrom(
       ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n\t:,!'.split(''),
     );
