@@ -28,8 +28,8 @@ import { describesResultWrapper } from '../rules/support/call-tool-result.js';
 import {
   BLOCK_TYPES,
   type BlockType,
+  DEFAULT_PROTOCOL_VERSION,
   features,
-  LATEST_PROTOCOL_VERSION,
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { errorResult, errorText } from './builders.js';
@@ -37,10 +37,10 @@ import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
 import { cloneJson, safeJson } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
 import { repair } from './repair/index.js';
-import type { CallToolResult, LatestProtocolVersion } from './types.js';
+import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
 export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
-  /** The negotiated protocol version; default: the latest. */
+  /** The negotiated protocol version; default: DEFAULT_PROTOCOL_VERSION (2025-11-25). */
   readonly protocolVersion?: V;
   /** The tool's outputSchema: structuredContent must validate against it, else toolResult throws. */
   readonly outputSchema?: unknown;
@@ -179,7 +179,7 @@ function structuredResult(
   };
 }
 
-export async function toolResult<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<CallToolResult<V>> {
@@ -187,11 +187,11 @@ export async function toolResult<V extends ProtocolVersion = LatestProtocolVersi
 }
 
 /** toolResult() plus the repairs it made to a result the value already was (for shaped's `onFixes`). */
-export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function shapeValue<V extends ProtocolVersion = DefaultProtocolVersion>(
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<{ result: CallToolResult<V>; fixes: readonly Fix[] }> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const tool = isObject(options.tool) ? options.tool : undefined;
   const outputSchema = options.outputSchema ?? tool?.outputSchema;
   const resolved = await value;

@@ -15,6 +15,7 @@ import { getRule } from '../rules/catalog.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { clientsAffected } from './text.js';
 import type { Report } from './types.js';
+import { failureReason, showMatrix, versionVerdictOf } from './version-matrix.js';
 import { escapeHtml as esc } from './xml.js';
 
 export interface HtmlOptions {
@@ -63,6 +64,9 @@ button { font: inherit; padding: .2rem .75rem; border: 1px solid var(--line); bo
 .body dd { margin: 0; }
 .body ul { margin: .25rem 0; padding-left: 1.25rem; }
 .empty { color: var(--muted); font-style: italic; }
+.versions table { border-collapse: collapse; margin: .5rem 0 1rem; }
+.versions th, .versions td { border: 1px solid var(--line); padding: .25rem .75rem; text-align: left; }
+.versions .pass { color: var(--ok); } .versions .fail { color: var(--error); }
 .ok { color: var(--ok); }
 `;
 
@@ -123,6 +127,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <p class="verdict">${esc(verdict(report))}</p>
 </header>
 ${summary(report)}
+${versionsHtml(report)}
 ${report.findings.length > 0 ? toolbar(report) : '<p class="ok">No findings.</p>'}
 <main>
 ${groupFindings(report.findings)
@@ -222,7 +227,30 @@ function inlineMarkdown(markdown: string): string {
   return esc(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/** check: the line saying where the verdict changes between versions, and the matrix table. */
+function versionsHtml(report: Report): string {
+  const line = versionVerdictOf(report);
+  const matrix = showMatrix(report);
+  if (!line && !matrix) return '';
+  const parts = ['<section class="versions" aria-label="Protocol versions">'];
+  if (line) parts.push(`<p class="version-verdict">${esc(line)}</p>`);
+  if (matrix) {
+    parts.push(
+      '<table><thead><tr><th>Protocol version</th><th>Verdict</th><th>Errors</th><th>Warnings</th><th>Info</th><th>Fails because</th></tr></thead><tbody>',
+      ...matrix.versions.map(
+        (row) =>
+          `<tr data-version="${esc(row.protocolVersion)}"><td>${esc(row.protocolVersion)}</td><td class="${row.verdict}">${row.verdict}</td><td>${row.errors}</td><td>${row.warnings}</td><td>${row.infos}</td><td>${esc(failureReason(row))}</td></tr>`,
+      ),
+      '</tbody></table>',
+    );
+  }
+  parts.push('</section>');
+  return parts.join('\n');
+}
+
 function detailsHtml(report: Report): string {
-  if (!report.details || Object.keys(report.details).length === 0) return '';
-  return `<details class="report-details"><summary>Details</summary><pre>${esc(JSON.stringify(report.details, null, 2))}</pre></details>`;
+  // The version matrix is shown as a table above; the rest of the details as JSON.
+  const { versionMatrix: _shown, ...details } = report.details ?? {};
+  if (Object.keys(details).length === 0) return '';
+  return `<details class="report-details"><summary>Details</summary><pre>${esc(JSON.stringify(details, null, 2))}</pre></details>`;
 }

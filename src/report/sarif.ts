@@ -180,7 +180,12 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
           {
             executionSuccessful: true,
             ...notificationsFor(report, cwd),
-            properties: { command: report.command, summary: report.summary },
+            // summary carries check's versionVerdict line; the matrix behind it goes along as data.
+            properties: {
+              command: report.command,
+              summary: report.summary,
+              ...(report.details?.versionMatrix ? { versionMatrix: report.details.versionMatrix } : {}),
+            },
           },
         ],
         results,

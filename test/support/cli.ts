@@ -6,6 +6,12 @@ import { join } from 'node:path';
 export const REPO_ROOT = join(import.meta.dirname, '../..');
 const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
 
+/**
+ * Timeout for a test that spawns the CLI from source (tsx compiles it on start): a few seconds per
+ * spawn on a loaded 2-core machine, so a test of several spawns needs far more than vitest's default.
+ */
+export const CLI_TEST_TIMEOUT = 120_000;
+
 export interface CliRun {
   readonly code: number | null;
   readonly stdout: string;

@@ -1,18 +1,24 @@
 /** `mcp-shape check [FILE|-]`: validates saved results, responses, tools lists and recorded sessions. */
 
 import { Command, Option } from 'commander';
-import { checkInput, classifyDocument } from '../../check/index.js';
+import { checkWithMatrix, classifyDocument, type MatrixCheckOutcome } from '../../check/index.js';
 import type { JsonObject } from '../../core/json.js';
 import { buildReport, exitCodeFor } from '../../report/build.js';
-import type { ReportFormat } from '../../report/index.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import type { Report, ReportFormat } from '../../report/index.js';
+import type { ProtocolVersion } from '../../spec/versions.js';
 import { UserError } from '../errors.js';
-import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
+import {
+  formatHelp,
+  formatOption,
+  PROTOCOL_DEFAULT_HELP,
+  PROTOCOL_HELP,
+  protocolOrAllOption,
+} from '../options.js';
 import { emitReport } from '../output.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface CheckFlags {
-  protocol: ProtocolVersion;
+  protocol?: ProtocolVersion | 'all';
   tools?: string;
   tool?: string;
   format: ReportFormat;
@@ -26,9 +32,10 @@ export function checkCommand(): Command {
     )
     .argument('[file]', 'JSON or JSONL file; "-" or nothing reads standard input')
     .addOption(
-      new Option('--protocol <version>', PROTOCOL_HELP)
-        .argParser(protocolOption)
-        .default(LATEST_PROTOCOL_VERSION),
+      new Option(
+        '--protocol <version>',
+        `${PROTOCOL_HELP}, or "all" for every version; ${PROTOCOL_DEFAULT_HELP}`,
+      ).argParser(protocolOrAllOption),
     )
     .option('--tools <file>', 'a tools/list result or response, for outputSchema checks')
     .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
@@ -39,6 +46,10 @@ export function checkCommand(): Command {
       `
 Sessions (JSONL, one JSON-RPC message per line) take their protocol version from initialize or
 server/discover when recorded; --protocol is used until then.
+
+The input is checked under every protocol version too: when the verdict differs between versions, the
+report says so in one line ("valid for 2024-11-05 … 2025-11-25; fails 2026-07-28: …").
+--protocol all reports the findings of every version and prints the whole matrix.
 
 Exit codes: 0 no error finding, 1 error findings, 2 usage or input error.`,
     )
@@ -71,10 +82,20 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
       `note: ${flags.tools} lists ${tools.size} tools; add --tool NAME to check structuredContent against its outputSchema\n`,
     );
   }
-  const outcome = await checkInput(input, { protocolVersion: flags.protocol, file: label, tools, tool });
-  const report = buildReport('check', outcome.findings, outcome.checked, {
-    summary: { kind: outcome.kind, protocolVersions: outcome.protocolVersions },
-  });
+  const outcome = await checkWithMatrix(input, { protocolVersion: flags.protocol, file: label, tools, tool });
+  const report = checkReport(outcome);
   emitReport(report, flags.format, flags.out);
   return exitCodeFor(report);
+}
+
+/** The Report of a check: the findings, what was checked, and the version matrix with its one line. */
+export function checkReport(outcome: MatrixCheckOutcome): Report {
+  return buildReport('check', outcome.findings, outcome.checked, {
+    summary: {
+      kind: outcome.kind,
+      protocolVersions: outcome.protocolVersions,
+      ...(outcome.versionVerdict ? { versionVerdict: outcome.versionVerdict } : {}),
+    },
+    details: { versionMatrix: outcome.matrix },
+  });
 }

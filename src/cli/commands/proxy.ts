@@ -11,7 +11,7 @@ import { type ProxyEvent, ProxyStartError, runStdioProxy } from '../../proxy/std
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
 import { getRule } from '../../rules/catalog.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
@@ -45,7 +45,7 @@ export function proxyCommand(): Command {
     .addOption(
       new Option(
         '--protocol <version>',
-        `${PROTOCOL_HELP}; default: the version the client and server negotiate (until then ${LATEST_PROTOCOL_VERSION})`,
+        `${PROTOCOL_HELP}; default: the version the client and server negotiate (until then ${DEFAULT_PROTOCOL_VERSION})`,
       ).argParser(protocolOption),
     )
     .option('--quiet', 'do not log repairs on standard error')
@@ -84,7 +84,7 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
     throw new UserError('--listen and --header apply to --url; a stdio server is proxied over stdio');
   const repairs = repairLog(flags);
   const session = {
-    protocolVersion: flags.protocol ?? LATEST_PROTOCOL_VERSION,
+    protocolVersion: flags.protocol ?? DEFAULT_PROTOCOL_VERSION,
     fixedVersion: flags.protocol !== undefined,
     onRepaired: repairs.onRepaired,
   };

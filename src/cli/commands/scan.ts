@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { exitCodeFor } from '../../report/build.js';
 import type { ReportFormat } from '../../report/index.js';
-import { DEFAULT_MAX_FILE_SIZE, SCAN_DEFAULT_PROTOCOL, scanPaths } from '../../scan/index.js';
-import type { ProtocolVersion } from '../../spec/versions.js';
+import { DEFAULT_MAX_FILE_SIZE, scanPaths } from '../../scan/index.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { emitReport } from '../output.js';
@@ -35,7 +35,7 @@ export function scanCommand(): Command {
     .addOption(
       new Option('--protocol <version>', PROTOCOL_HELP)
         .argParser(protocolOption)
-        .default(SCAN_DEFAULT_PROTOCOL, SCAN_DEFAULT_PROTOCOL),
+        .default(DEFAULT_PROTOCOL_VERSION, DEFAULT_PROTOCOL_VERSION),
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')

@@ -8,16 +8,19 @@
 
 import type { Finding } from '../../core/finding.js';
 import { isObject } from '../../core/json.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { assumedProtocolVersion, type ProtocolVersion } from '../../spec/versions.js';
 import { responseKind, runMessage, runToolResult } from '../../validate/engine.js';
 import { publicFinding, toolsByName } from '../../validate/index.js';
-import type { CallToolResult, LatestProtocolVersion } from '../types.js';
+import type { CallToolResult, DefaultProtocolVersion } from '../types.js';
 import { type Fix, type RepairTarget, runRepair, toolDefinition } from './engine.js';
 
 export type { Fix } from './engine.js';
 
 export interface RepairOptions {
-  /** The negotiated protocol version; default: the latest. */
+  /**
+   * The negotiated protocol version; default: 2026-07-28 for a result that carries `resultType`, else
+   * DEFAULT_PROTOCOL_VERSION (2025-11-25).
+   */
   readonly protocolVersion?: ProtocolVersion;
   /** The tool definition (from tools/list) the result answers, for outputSchema checks. */
   readonly tool?: unknown;
@@ -28,11 +31,11 @@ export interface RepairResult<V extends ProtocolVersion = ProtocolVersion> {
   readonly fixes: readonly Fix[];
 }
 
-export async function repair<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? assumedProtocolVersion(result);
   const tool = toolDefinition(options.tool);
   const target: RepairTarget = {
     version,
@@ -63,7 +66,7 @@ export async function repairMessage(
   message: unknown,
   options: RepairMessageOptions = {},
 ): Promise<RepairMessageResult> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? assumedProtocolVersion(message);
   const request = isObject(options.request) ? options.request : undefined;
   const tools = toolsByName(options.tools);
   const target: RepairTarget = {
