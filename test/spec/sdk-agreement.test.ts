@@ -21,7 +21,7 @@ import { validateMessage, validateToolResult } from '../../src/validate/index.js
 import { anyResult } from './arbitraries.js';
 import { runs } from './runs.js';
 
-const RUNS = runs(1500);
+const RUNS = runs(1000);
 /** Generous: thousands of parses on a machine that may be busy with other tests. */
 const TIMEOUT = 300_000;
 
