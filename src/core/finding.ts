@@ -48,6 +48,11 @@ export interface Finding {
    * into this one finding: every place, this finding's own `pointer` and `location` first.
    */
   readonly occurrences?: readonly Occurrence[];
+  /**
+   * The finding's identity across runs (src/policy/fingerprint.ts), set by the command line for
+   * baselines and SARIF `partialFingerprints`.
+   */
+  readonly fingerprint?: string;
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

@@ -28,9 +28,11 @@ function table(
   return `<table class="${className}">\n<caption>${esc(caption)}</caption>\n<thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
+/** A rule id, linked to its doc when there is a page to link to (rule-links.ts), else as code. */
 function ruleLink(ruleId: string, docsBaseUrl: string | undefined): string {
-  return getRule(ruleId)
-    ? `<a href="${esc(ruleDocsHref(ruleId, docsBaseUrl))}" rel="noopener noreferrer"><code>${esc(ruleId)}</code></a>`
+  const href = ruleDocsHref(ruleId, docsBaseUrl);
+  return href
+    ? `<a href="${esc(href)}" rel="noopener noreferrer"><code>${esc(ruleId)}</code></a>`
     : `<code>${esc(ruleId)}</code>`;
 }
 

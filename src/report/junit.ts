@@ -38,7 +38,7 @@ const attr = (value: string) => escapeXmlAttribute(terminalSafe(value));
 const text = (value: string) => escapeXmlText(terminalSafe(value));
 
 export interface JunitOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -250,6 +250,7 @@ function describe(finding: Finding, options: JunitOptions): string {
     lines.push(`fix: ${finding.fix.description}${finding.fix.automatic ? ' (repairable)' : ''}`);
   const clients = clientsText(finding);
   if (clients) lines.push(`breaks: ${clients}`);
-  if (rule) lines.push(`docs: ${ruleDocsHref(finding.rule, options.docsBaseUrl)}`);
+  const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
+  if (href) lines.push(`docs: ${href}`);
   return lines.join('\n');
 }

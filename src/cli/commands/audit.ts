@@ -1,22 +1,22 @@
 /** `mcp-shape audit`: connects to a live server, over stdio or HTTP, and audits what it sends. */
 
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
 import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
+import { placeFindings, registrationIndex } from '../../audit/source-locations.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { type RecordedFrame, recordingLine } from '../../core/recording.js';
-import { exitCodeFor } from '../../report/build.js';
-import type { Report, ReportFormat } from '../../report/index.js';
+import type { Report } from '../../report/index.js';
 import { oneLine, terminalSafe } from '../../report/terminal.js';
-import type { ProtocolVersion } from '../../spec/versions.js';
+import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
-import { emitReport } from '../output.js';
+import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 
 /** Repeatable options have no default: commander would print "(default: [])" in --help. */
-interface AuditFlags {
+interface AuditFlags extends PolicyFlags {
   url?: string;
   header?: string[];
   protocol?: ProtocolVersion[];
@@ -28,8 +28,7 @@ interface AuditFlags {
   maxCallsPerTool: number;
   timeout: number;
   maxResponseSize: number;
-  format: ReportFormat;
-  out?: string;
+  source?: string;
 }
 
 function collect<T>(parse: (value: string) => T) {
@@ -138,7 +137,7 @@ const ONE_LINE_ERRORS = {
 };
 
 export function auditCommand(): Command {
-  return new Command('audit')
+  const command = new Command('audit')
     .configureOutput(ONE_LINE_ERRORS)
     .description(
       'Audit a live MCP server: every protocol version it accepts, its tools, and what its tools return.',
@@ -194,6 +193,18 @@ export function auditCommand(): Command {
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')
     .option('--record <file>', 'write every frame of the session, both ways, as JSONL that `check` reads')
+    .option(
+      '--source <dir>',
+      "the server's source: place findings at each tool's registration line (for SARIF code scanning)",
+    );
+  return addPolicyOptions(command, 'audit', {
+    protocol: { option: 'protocol', convert: (v: string[]) => v.map((p) => parseProtocolVersion(p)) },
+    call: { option: 'call' },
+    callAll: { option: 'callAll' },
+    args: { option: 'args' },
+    explore: { option: 'explore' },
+    source: { option: 'source' },
+  })
     .addHelpText(
       'after',
       `
@@ -212,12 +223,40 @@ How they are called:
     delete, create, update, write, apply, …); a tool whose required parameter has no other value
     is not called.
 
-Exit codes: 0 no error finding, 1 error findings, 2 usage error,
-            3 the server could not be started (stdio) or reached (HTTP).`,
+SARIF: audit findings name a tool, not a source line, so without --source DIR the SARIF is for
+archives, not GitHub code scanning. With it, findings about a tool are placed at the line that
+registers the tool (found as mcp-shape scan finds handlers); findings about the whole server keep
+their logical location only.
+
+Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
+            2 usage error, 3 the server could not be started (stdio) or reached (HTTP).`,
     )
-    .action(async (server: string[], flags: AuditFlags) => {
-      process.exitCode = await audit(server, flags);
+    .action(async (server: string[], flags: AuditFlags, self: Command) => {
+      process.exitCode = await audit(server, flags, self);
     });
+}
+
+function checkSourceDir(dir: string | undefined): void {
+  if (dir === undefined) return;
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    throw new UserError(`--source ${dir}: no such directory`);
+  }
+  if (!isDirectory) throw new UserError(`--source ${dir}: not a directory`);
+}
+
+/** With --source, findings about a tool move to its registration line. */
+async function placedAtSource(report: Report, dir: string | undefined): Promise<Report> {
+  if (dir === undefined) return report;
+  const { report: placed, unmatched } = placeFindings(report, await registrationIndex(dir));
+  if (unmatched.length > 0) {
+    process.stderr.write(
+      `mcp-shape: --source ${dir}: no registration found for ${unmatched.length === 1 ? 'tool' : 'tools'} ${terminalSafe(unmatched.join(', '))}\n`,
+    );
+  }
+  return placed;
 }
 
 function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
@@ -273,8 +312,9 @@ function startFailure(error: StartError): string {
   ].join('\n');
 }
 
-async function audit(server: string[], flags: AuditFlags): Promise<number> {
+async function audit(server: string[], flags: AuditFlags, self: Command): Promise<number> {
   const target = targetOf(server, flags);
+  checkSourceDir(flags.source);
   const args = flags.args ? loadArgsFile(flags.args) : undefined;
   const recording = recorder(flags.record);
   const progress = progressLine();
@@ -312,6 +352,6 @@ async function audit(server: string[], flags: AuditFlags): Promise<number> {
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);
   }
-  emitReport(report, flags.format, flags.out);
-  return exitCodeFor(report);
+  report = await placedAtSource(report, flags.source);
+  return finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
 }
