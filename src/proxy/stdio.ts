@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { systemErrorWords } from '../core/system-error.js';
 import type { Fix } from '../library/repair/index.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { ProxySession, type ServerMessageOutcome } from './session.js';
@@ -58,7 +59,11 @@ export function runStdioProxy(options: StdioProxyOptions): Promise<number> {
     });
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (!started)
-        reject(new ProxyStartError(`could not start ${options.command}: ${error.code ?? error.message}`));
+        reject(
+          new ProxyStartError(
+            `${systemErrorWords(error, { ENOENT: 'command not found' })}: ${options.command}`,
+          ),
+        );
     });
 
     const fromClient = createInterface({ input: clientIn, crlfDelay: Number.POSITIVE_INFINITY });

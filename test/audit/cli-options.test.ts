@@ -261,7 +261,7 @@ describe('mcp-shape audit --help', { timeout: 90_000 }, () => {
     const run = await runCli(['audit', '--header', 'X-A: b', '--', process.execPath, '-e', '']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers',
+      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers (see mcp-shape audit --help)',
     );
   });
 });
@@ -280,6 +280,6 @@ describe('mcp-shape audit --args', { timeout: 90_000 }, () => {
   it('rejects a missing file with one line and exit 2', async () => {
     const run = await runCli(['audit', '--args', '/nonexistent/args.json', '--', process.execPath, '-e', '']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe('mcp-shape: cannot read --args /nonexistent/args.json: ENOENT');
+    expect(run.stderr.trim()).toBe('mcp-shape: no such file: /nonexistent/args.json (--args)');
   });
 });

@@ -138,7 +138,7 @@ describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
     });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000 } });
-    expect(lonely.stderr()).toContain(`could not reach ${dead.url}: ECONNREFUSED`);
+    expect(lonely.stderr()).toContain(`connection refused: ${dead.url}`);
   }, 60_000);
 
   it('forwards a client body that is not JSON unchanged', async () => {
@@ -240,7 +240,7 @@ describe('mcp-shape proxy usage', () => {
     const both = await runCli(['proxy', '--url', 'http://127.0.0.1:9/mcp', '--', 'node', 'server.js']);
     expect(both.code).toBe(2);
     expect(both.stderr.trim().split('\n')).toEqual([
-      'mcp-shape: give either --url or a server command after --, not both',
+      'mcp-shape: give either --url or a server command after --, not both (see mcp-shape proxy --help)',
     ]);
     const neither = await runCli(['proxy', '--quiet']);
     expect(neither.code).toBe(2);

@@ -120,7 +120,7 @@ describe('mcp-shape proxy', () => {
   it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {
     const missing = await runCli(['proxy', '--', 'no-such-mcp-server-binary']);
     expect(missing.code).toBe(3);
-    expect(missing.stderr.trim()).toBe('mcp-shape: could not start no-such-mcp-server-binary: ENOENT');
+    expect(missing.stderr.trim()).toBe('mcp-shape: command not found: no-such-mcp-server-binary');
     const none = await runCli(['proxy']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/give the server command after --/);

@@ -6,10 +6,11 @@ import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
 import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { systemErrorWords } from '../../core/system-error.js';
 import { exitCodeFor } from '../../report/build.js';
 import type { Report, ReportFormat } from '../../report/index.js';
 import type { ProtocolVersion } from '../../spec/versions.js';
-import { EXIT, UserError } from '../errors.js';
+import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { emitReport } from '../output.js';
 
@@ -72,9 +73,7 @@ export function loadArgsFile(path: string): Map<string, JsonObject[]> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UserError(
-      `cannot read --args ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    throw new UserError(`${systemErrorWords(error)}: ${path} (--args)`);
   }
   let value: unknown;
   try {
@@ -178,21 +177,21 @@ Exit codes: 0 no error finding, 1 error findings, 2 usage error,
 
 function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
   if (flags.url && server.length > 0)
-    throw new UserError('give either --url or a command after --, not both');
+    throw new UsageError('give either --url or a command after --, not both');
   if (flags.url) {
     try {
       new URL(flags.url);
     } catch {
-      throw new UserError(`--url ${flags.url} is not a URL`);
+      throw new UsageError(`--url ${flags.url} is not a URL`);
     }
     const headers = flags.header ?? [];
     for (const h of headers)
-      if (h.indexOf(':') <= 0) throw new UserError(`--header "${h}" is not "Name: value"`);
+      if (h.indexOf(':') <= 0) throw new UsageError(`--header "${h}" is not "Name: value"`);
     return { kind: 'http', url: flags.url, headers };
   }
-  if (flags.header) throw new UserError('--header applies to --url; a stdio server gets no HTTP headers');
+  if (flags.header) throw new UsageError('--header applies to --url; a stdio server gets no HTTP headers');
   const [command, ...args] = server;
-  if (!command) throw new UserError('nothing to audit: give a server command after -- or --url URL');
+  if (!command) throw new UsageError('nothing to audit: give a server command after -- or --url URL');
   return { kind: 'stdio', command, args };
 }
 

@@ -6,7 +6,7 @@ import type { JsonObject } from '../../core/json.js';
 import { buildReport, exitCodeFor } from '../../report/build.js';
 import type { Report, ReportFormat } from '../../report/index.js';
 import type { ProtocolVersion } from '../../spec/versions.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import {
   formatHelp,
   formatOption,
@@ -65,9 +65,9 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
   let tool: JsonObject | undefined;
   if (flags.tool) {
     tool = tools?.get(flags.tool);
-    if (!tools) throw new UserError('--tool needs --tools FILE to find the tool definition');
+    if (!tools) throw new UsageError('--tool needs --tools FILE to find the tool definition');
     if (!tool)
-      throw new UserError(
+      throw new UsageError(
         `tool "${flags.tool}" is not in ${flags.tools} (it has: ${[...tools.keys()].join(', ') || 'no tools'})`,
       );
   } else if (tools?.size === 1) {

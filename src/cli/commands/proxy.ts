@@ -6,13 +6,14 @@
 import { Command, Option } from 'commander';
 import { parseHeaders } from '../../audit/http-body.js';
 import type { Finding } from '../../core/finding.js';
+import { systemErrorWords } from '../../core/system-error.js';
 import { type HttpProxyOptions, type RunningHttpProxy, startHttpProxy } from '../../proxy/http.js';
 import { type ProxyEvent, ProxyStartError, runStdioProxy } from '../../proxy/stdio.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
 import { getRule } from '../../rules/catalog.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
-import { EXIT, UserError } from '../errors.js';
+import { EXIT, UsageError, UserError } from '../errors.js';
 import { PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 
@@ -75,13 +76,13 @@ unreachable server gets the client a 502 with a JSON-RPC error. Runs until inter
 
 async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
   const [command, ...args] = server;
-  if (command && flags.url) throw new UserError('give either --url or a server command after --, not both');
+  if (command && flags.url) throw new UsageError('give either --url or a server command after --, not both');
   if (!command && !flags.url)
-    throw new UserError(
+    throw new UsageError(
       'give the server command after --, e.g. mcp-shape proxy -- node server.js, or --url URL',
     );
   if (!flags.url && (flags.listen || flags.header))
-    throw new UserError('--listen and --header apply to --url; a stdio server is proxied over stdio');
+    throw new UsageError('--listen and --header apply to --url; a stdio server is proxied over stdio');
   const repairs = repairLog(flags);
   const session = {
     protocolVersion: flags.protocol ?? DEFAULT_PROTOCOL_VERSION,
@@ -116,15 +117,15 @@ async function runHttp(
   try {
     upstream = new URL(url);
   } catch {
-    throw new UserError(`--url ${url} is not a URL`);
+    throw new UsageError(`--url ${url} is not a URL`);
   }
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
-    throw new UserError(`--url ${url} is not an http(s) URL`);
+    throw new UsageError(`--url ${url} is not an http(s) URL`);
   let headers: Record<string, string>;
   try {
     headers = parseHeaders(flags.header ?? []);
   } catch (error) {
-    throw new UserError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
   const { host, port } = parseListen(flags.listen ?? '127.0.0.1:0');
   let proxy: RunningHttpProxy;
@@ -140,9 +141,7 @@ async function runHttp(
       onUnreachable: (reason) => log(reason),
     });
   } catch (error) {
-    throw new UserError(
-      `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? error}`,
-    );
+    throw new UserError(`${systemErrorWords(error)}: ${host}:${port}`);
   }
   // Printed even with --quiet: with port 0 it is the only way to learn where to connect.
   process.stderr.write(`mcp-shape proxy: listening on ${proxy.url}\n`);
@@ -157,7 +156,7 @@ async function runHttp(
 function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
   const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new UserError(`--listen ${value} is not HOST:PORT`);
+  if (!match || port > 65535) throw new UsageError(`--listen ${value} is not HOST:PORT`);
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 

@@ -16,7 +16,7 @@ import {
   DEFAULT_PROTOCOL_VERSION,
   type ProtocolVersion,
 } from '../../spec/versions.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { PROTOCOL_DEFAULT_HELP, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
@@ -72,7 +72,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   const tools = flags.tools ? await loadTools(flags.tools) : undefined;
   const tool = flags.tool ? tools?.get(flags.tool) : tools?.size === 1 ? [...tools.values()][0] : undefined;
   if (flags.tool && !tool)
-    throw new UserError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
+    throw new UsageError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
 
   let outcome: Outcome;
   if (input.kind === 'jsonl') {

@@ -71,7 +71,7 @@ a file that could not be scanned).`,
 
 async function runScan(paths: string[], flags: ScanFlags): Promise<number> {
   const missing = paths.find((p) => !existsSync(p));
-  if (missing) throw new UserError(`cannot scan ${missing}: no such file or directory`);
+  if (missing) throw new UserError(`no such file or directory: ${missing}`);
   const { report, files, unscanned } = await scanPaths(paths, {
     protocolVersion: flags.protocol,
     maxFileSize: flags.maxFileSize,
