@@ -19,7 +19,7 @@ import { failureReason, showMatrix, versionVerdictOf } from './version-matrix.js
 import { escapeHtml as esc } from './xml.js';
 
 export interface HtmlOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -199,9 +199,11 @@ function findingHtml(finding: Finding, options: HtmlOptions): string {
     );
     facts.push(`<dt>Clients affected</dt><dd>${esc(affected)}<ul>${items.join('')}</ul></dd>`);
   }
-  // Only catalog rules have a docs page; other ids are shown without a dead link.
-  const ruleId = rule
-    ? `<a href="${esc(ruleDocsHref(finding.rule, options.docsBaseUrl))}" rel="noopener noreferrer">${esc(finding.rule)}</a>`
+  // A link only where there is a page to open (a catalog rule, a homepage): the title, fix and
+  // clients above are the rule's doc inline otherwise.
+  const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
+  const ruleId = href
+    ? `<a href="${esc(href)}" rel="noopener noreferrer">${esc(finding.rule)}</a>`
     : esc(finding.rule);
   facts.push(`<dt>Rule</dt><dd>${ruleId}</dd>`);
   body.push(`<dl>${facts.join('')}</dl>`);

@@ -31,7 +31,7 @@ import { failureReason, versionMatrixOf, versionVerdictOf } from './version-matr
 import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.js';
 
 export interface JunitOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -242,6 +242,7 @@ function describe(finding: Finding, options: JunitOptions): string {
     lines.push(`fix: ${finding.fix.description}${finding.fix.automatic ? ' (repairable)' : ''}`);
   const clients = clientsAffected(finding.rule);
   if (clients) lines.push(`breaks: ${clients}`);
-  if (rule) lines.push(`docs: ${ruleDocsHref(finding.rule, options.docsBaseUrl)}`);
+  const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
+  if (href) lines.push(`docs: ${href}`);
   return lines.join('\n');
 }

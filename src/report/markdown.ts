@@ -18,7 +18,7 @@ import { failureReason, showMatrix, type VersionMatrix, versionVerdictOf } from 
 import { toXmlChars } from './xml.js';
 
 export interface MarkdownOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -125,10 +125,13 @@ function findingItem(finding: Finding, options: MarkdownOptions): string[] {
   return lines;
 }
 
-/** A rule id, linked to its docs when the catalog knows it (no dead links for other ids). */
+/**
+ * A rule id, linked to its docs when there is a page to link to (a catalog rule and a homepage);
+ * otherwise plain, and the rules table and the finding carry its title, fix and clients.
+ */
 function ruleLink(ruleId: string, options: MarkdownOptions): string {
-  if (!getRule(ruleId)) return codeSpan(ruleId);
-  return `[${codeSpan(ruleId)}](${ruleDocsHref(ruleId, options.docsBaseUrl)})`;
+  const href = ruleDocsHref(ruleId, options.docsBaseUrl);
+  return href ? `[${codeSpan(ruleId)}](${href})` : codeSpan(ruleId);
 }
 
 /**

@@ -44,7 +44,7 @@ beforeAll(async () => {
 }, 600_000);
 
 describe('the tarball', () => {
-  it('ships dist, docs, the LICENSE and the README, and none of the repository’s tooling', async () => {
+  it('ships dist, docs, the config schema, the LICENSE and the README, and none of the repository’s tooling', async () => {
     const files = await tarballFiles(tarball);
     for (const file of [
       'package.json',
@@ -57,15 +57,13 @@ describe('the tarball', () => {
       'dist/eslint/index.d.ts',
       'docs/report-schema.json',
       'docs/rules/README.md',
+      'schemas/mcp-shape.config.schema.json',
       ...RULES.map((r) => `docs/rules/${r.id}.md`),
     ]) {
       expect(files, file).toContain(file);
     }
     const outside = files.filter(
-      (f) =>
-        !f.startsWith('dist/') &&
-        !f.startsWith('docs/') &&
-        !['package.json', 'LICENSE', 'README.md'].includes(f),
+      (f) => !/^(dist|docs|schemas)\//.test(f) && !['package.json', 'LICENSE', 'README.md'].includes(f),
     );
     expect(outside).toEqual([]);
     // No tests, fixtures, scripts, benchmarks or sources, and no source maps pointing at sources left out.
@@ -176,6 +174,7 @@ describe.each(RUNTIMES)('the installed package on %s', (_name, provision) => {
           '  pluginName: plugin.meta.name,',
           '  recommended: plugin.configs.recommended.name,',
           '  ruleCount: Object.keys(plugin.rules).length,',
+          "  configSchema: require('mcp-shape/schemas/mcp-shape.config.schema.json').type,",
           '})));',
         ].join('\n'),
       );
@@ -186,6 +185,7 @@ describe.each(RUNTIMES)('the installed package on %s', (_name, provision) => {
         rules: ['result-content-not-array'],
         pluginName: 'mcp-shape',
         recommended: 'mcp-shape/recommended',
+        configSchema: 'object',
       });
       expect(out.ruleCount).toBeGreaterThan(10);
     },

@@ -97,6 +97,22 @@ const ROWS: Record<string, Row> = {
     message: /tool "zz" is not in .*tools\.json \(it has: a\)/,
     help: 'mcp-shape check',
   },
+  'check: bad --fail-on': {
+    args: ['check', result, '--fail-on', 'bogus'],
+    code: 2,
+    message: /argument 'bogus' is invalid\. expected one of error, warning, info, never/,
+    help: 'mcp-shape check',
+  },
+  'check: missing --baseline': {
+    args: ['check', result, '--baseline', missing],
+    code: 2,
+    message: /^no such file: .*missing\.json \(--baseline; record one with --write-baseline FILE\)$/,
+  },
+  'check: missing --config': {
+    args: ['check', result, '--config', missing],
+    code: 2,
+    message: /^no such file: /,
+  },
   'check: missing file': { args: ['check', missing], code: 2, message: /^no such file: .*missing\.json$/ },
   'check: a directory': { args: ['check', dir], code: 2, message: /^is a directory: / },
   'check: invalid JSON': {

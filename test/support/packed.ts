@@ -45,6 +45,7 @@ const PACKED_INPUTS = [
   'README.md',
   'src',
   'docs',
+  'schemas',
 ];
 /** Not copied for packing: installed or generated things, and git's own. */
 const NOT_COPIED = new Set(['node_modules', '.git', '.tmp', 'dist', '.bench', 'coverage']);

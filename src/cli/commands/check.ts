@@ -3,9 +3,9 @@
 import { Command, Option } from 'commander';
 import { checkWithMatrix, classifyDocument, type MatrixCheckOutcome } from '../../check/index.js';
 import type { JsonObject } from '../../core/json.js';
-import { buildReport, exitCodeFor } from '../../report/build.js';
-import type { Report, ReportFormat } from '../../report/index.js';
-import type { ProtocolVersion } from '../../spec/versions.js';
+import { buildReport } from '../../report/build.js';
+import type { Report } from '../../report/index.js';
+import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { UsageError } from '../errors.js';
 import {
   formatHelp,
@@ -14,19 +14,17 @@ import {
   PROTOCOL_HELP,
   protocolOrAllOption,
 } from '../options.js';
-import { emitReport } from '../output.js';
+import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
-interface CheckFlags {
+interface CheckFlags extends PolicyFlags {
   protocol?: ProtocolVersion | 'all';
   tools?: string;
   tool?: string;
-  format: ReportFormat;
-  out?: string;
 }
 
 export function checkCommand(): Command {
-  return new Command('check')
+  const command = new Command('check')
     .description(
       'Validate a saved tools/call result, a JSON-RPC response, a tools/list result, or a JSONL session recording.',
     )
@@ -40,7 +38,10 @@ export function checkCommand(): Command {
     .option('--tools <file>', 'a tools/list result or response, for outputSchema checks')
     .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
-    .option('--out <file>', 'write the report to a file instead of standard output')
+    .option('--out <file>', 'write the report to a file instead of standard output');
+  return addPolicyOptions(command, 'check', {
+    protocol: { option: 'protocol', convert: (v: string) => parseProtocolVersion(v) },
+  })
     .addHelpText(
       'after',
       `
@@ -51,14 +52,15 @@ The input is checked under every protocol version too: when the verdict differs 
 report says so in one line ("valid for 2024-11-05 … 2025-11-25; fails 2026-07-28: …").
 --protocol all reports the findings of every version and prints the whole matrix.
 
-Exit codes: 0 no error finding, 1 error findings, 2 usage or input error.`,
+Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
+2 usage or input error.`,
     )
-    .action(async (file: string | undefined, flags: CheckFlags) => {
-      process.exitCode = await runCheck(file, flags);
+    .action(async (file: string | undefined, flags: CheckFlags, self: Command) => {
+      process.exitCode = await runCheck(file, flags, self);
     });
 }
 
-async function runCheck(file: string | undefined, flags: CheckFlags): Promise<number> {
+async function runCheck(file: string | undefined, flags: CheckFlags, self: Command): Promise<number> {
   const { text, label } = await readTextInput(file);
   const input = parseOrFail(text, label);
   const tools = flags.tools ? await loadTools(flags.tools) : undefined;
@@ -84,8 +86,7 @@ async function runCheck(file: string | undefined, flags: CheckFlags): Promise<nu
   }
   const outcome = await checkWithMatrix(input, { protocolVersion: flags.protocol, file: label, tools, tool });
   const report = checkReport(outcome);
-  emitReport(report, flags.format, flags.out);
-  return exitCodeFor(report);
+  return finishReport(self, report, { ...(file && file !== '-' ? { anchor: file } : {}) });
 }
 
 /** The Report of a check: the findings, what was checked, and the version matrix with its one line. */
