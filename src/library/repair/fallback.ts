@@ -118,17 +118,33 @@ export function applyFallback(
   };
 }
 
-/** Outside a tool result only extra envelope members can be dropped safely; anything else is a rule's job. */
+/** Envelope members the fallback keeps: they make a response what it is. */
+const ENVELOPE = ['jsonrpc', 'id', 'result', 'error'];
+
+/**
+ * Outside a tool result only stray envelope members can be dropped safely: extra ones, and `result` or
+ * `error` on a request or notification (which carries neither: the client would drop the whole message).
+ * Anything else is a rule's job.
+ */
 function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep {
   const [member] = error.path;
-  if (
-    isObject(document) &&
-    typeof member === 'string' &&
-    !['jsonrpc', 'id', 'result', 'error'].includes(member) &&
-    Object.hasOwn(document, member)
-  ) {
-    delete document[member];
-    return { kind: 'envelope', document, description: `removed top-level member "${member}"` };
+  if (isObject(document) && typeof member === 'string' && Object.hasOwn(document, member)) {
+    const stray =
+      !ENVELOPE.includes(member) ||
+      ((member === 'result' || member === 'error') && Object.hasOwn(document, 'method'));
+    if (stray) {
+      const value = document[member];
+      delete document[member];
+      return {
+        kind: 'envelope',
+        document,
+        description: `removed top-level member "${member}"${
+          member === 'result' || member === 'error'
+            ? ` from a ${Object.hasOwn(document, 'id') ? 'request' : 'notification'} (it was ${previewJson(value, 60)})`
+            : ''
+        }`,
+      };
+    }
   }
   throw new UnrepairableError(error);
 }
