@@ -108,18 +108,22 @@ async function repairSession(
   lines: readonly { line: number; value: unknown }[],
   version: ProtocolVersion,
 ): Promise<Outcome> {
-  const session = new ProxySession(version);
+  const session = new ProxySession({ protocolVersion: version });
   const out: string[] = [];
   const fixes: Outcome['fixes'] = [];
   for (const { line, value } of lines) {
     const raw = JSON.stringify(value);
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value) {
-      session.observeClient(raw);
+      session.fromClient(raw);
       out.push(raw);
       continue;
     }
-    const outcome = await session.repairServer(raw);
-    out.push(outcome.line ?? raw);
+    const outcome = await session.fromServer(raw);
+    if (outcome.kind === 'drop') {
+      out.push(raw);
+      continue;
+    }
+    out.push(outcome.text);
     for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
   }
   return { text: `${out.join('\n')}\n`, fixes, unrepaired: 0 };
