@@ -21,7 +21,10 @@ import type { Readable, Writable } from 'node:stream';
 
 const POSIX = process.platform !== 'win32';
 
-/** The watchdog, in POSIX sh. $1 is the grace period in tenths of a second. */
+/**
+ * The watchdog, in POSIX sh. $1 is the grace period in tenths of a second; $2, the proxy's pid, is
+ * there to be seen in `ps`.
+ */
 const WATCHDOG = `
 trap '' INT TERM HUP PIPE
 read pgid || exit 0
@@ -84,7 +87,7 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
 function startWatchdog(graceMs: number) {
   const tenths = String(Math.max(1, Math.ceil(graceMs / 100)));
   try {
-    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-shape-watchdog', tenths], {
+    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-shape-watchdog', tenths, String(process.pid)], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
     });
