@@ -21,12 +21,22 @@ const BACKSLASH = 0x5c;
 
 export const NOT_JSON: unique symbol = Symbol('not JSON');
 
+/** What JSON text can start with, after whitespace: most log lines fail here, before any parse. */
+const JSON_START = /^[\t\n\r ]*[[{"\-0-9tfn]/;
+
 /** The frame parsed as JSON, or NOT_JSON. Never throws. */
 export function parseFrame(text: string): unknown {
+  if (!JSON_START.test(text)) return NOT_JSON;
+  // A server's log lines are not JSON, and each failed parse builds a SyntaxError: capturing its stack
+  // trace, which nobody reads, costs more than the parse.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return text.length < LARGE_FRAME ? JSON.parse(text) : parseLarge(text);
   } catch {
     return NOT_JSON;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

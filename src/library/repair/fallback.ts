@@ -149,10 +149,15 @@ function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep
   throw new UnrepairableError(error);
 }
 
-/** Raised when the fallback has no safe move; the loop stops and reports what is left. */
-export class UnrepairableError extends Error {
+/**
+ * Raised when the fallback has no safe move; the loop stops and reports what is left. Not an Error: it
+ * is control flow, thrown once per unrepairable message, and an Error's stack trace would cost more
+ * than the whole fallback step (the proxy meets such messages by the thousand).
+ */
+export class UnrepairableError {
+  readonly message: string;
   constructor(readonly finding: EngineFinding) {
-    super(`cannot repair ${finding.rule} at ${finding.pointer || '/'}`);
+    this.message = `cannot repair ${finding.rule} at ${finding.pointer || '/'}`;
   }
 }
 
