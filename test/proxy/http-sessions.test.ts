@@ -7,10 +7,12 @@
 
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpProxy, startHttpProxy } from '../../src/proxy/http.js';
+import { Recorder } from '../../src/proxy/record.js';
 import { type SessionServer, startSessionServer } from './support/session-server.js';
 
 const proxies: RunningHttpProxy[] = [];
@@ -18,7 +20,10 @@ afterEach(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
-async function proxyTo(upstream: string, extra: { timeoutMs?: number; keepAliveMs?: number } = {}) {
+async function proxyTo(
+  upstream: string,
+  extra: { timeoutMs?: number; keepAliveMs?: number; recorder?: Recorder } = {},
+) {
   const log: string[] = [];
   const proxy = await startHttpProxy({
     upstream,
@@ -50,7 +55,12 @@ describe('one conversation per client', () => {
   }, 30_000);
 
   it('repairs four SDK clients on two versions at once, each for its own version', async () => {
-    const { proxy } = await proxyTo(upstream.url);
+    const recording = new PassThrough();
+    let recorded = '';
+    recording.setEncoding('utf8').on('data', (text: string) => {
+      recorded += text;
+    });
+    const { proxy } = await proxyTo(upstream.url, { recorder: Recorder.on(recording) });
     const names = ['old-a', 'new-a', 'old-b', 'new-b'];
     const clients = names.map((name) => ({ name, client: new Client({ name, version: '1.0.0' }) }));
     const transports = clients.map(() => new StreamableHTTPClientTransport(new URL(proxy.url)));
@@ -61,6 +71,7 @@ describe('one conversation per client', () => {
       Array(4).fill('session-server'),
     );
     expect(proxy.sessions()).toHaveLength(4);
+    const sessionIds = new Set(transports.map((t) => t.sessionId));
 
     // Ten calls each, all in flight together: the request ids 2…11 collide across the four clients.
     const calls = clients.flatMap(({ name, client }) =>
@@ -92,6 +103,18 @@ describe('one conversation per client', () => {
     expect(proxy.sessions()).not.toContain(id);
     expect(proxy.sessions()).toHaveLength(3);
     await Promise.all(clients.map(({ client }) => client.close()));
+
+    // --record: every frame is filed under its session, the initialize exchange included.
+    const entries = recorded
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { from: string; connection: string; message: { method?: string } });
+    expect(new Set(entries.map((e) => e.connection))).toEqual(sessionIds);
+    for (const id of sessionIds) {
+      const mine = entries.filter((e) => e.connection === id);
+      expect(mine[0]?.message.method).toBe('initialize');
+      expect(mine.filter((e) => e.from === 'server')).toHaveLength(11); // initialize and 10 calls
+    }
   }, 120_000);
 });
 
