@@ -32,6 +32,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { isObject } from '../core/json.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
+import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
 import { ProxySession } from './session.js';
@@ -236,6 +237,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       const out = repaired === undefined ? received : Buffer.from(repaired);
       res.writeHead(answer.statusCode ?? 200, { ...responseHeaders, 'content-length': String(out.length) });
       res.end(out);
+      afterFrame(json.length);
       return;
     }
     res.writeHead(answer.statusCode ?? 200, responseHeaders);
@@ -288,18 +290,23 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       Math.max(10, Math.floor(keepAliveMs / 2)),
     );
 
-    const queue = new OrderedQueue<EventSourceMessage | { retry: number }>(answer, async (event) => {
-      if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
-      if (event.data === '') return write(formatEvent(event, ''));
-      const outcome = await exchange.session.fromServer(event.data);
-      options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
-      const line = outcomeLine(outcome, event.data, `[${connection}] `);
-      if (line) options.onLog?.(line);
-      if (outcome.kind === 'drop') return;
-      noteAnswers(outcome.message, exchange);
-      if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
-      return write(formatEvent(event, outcome.text));
-    });
+    const queue = new OrderedQueue<EventSourceMessage | { retry: number }>(
+      answer,
+      async (event) => {
+        if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
+        if (event.data === '') return write(formatEvent(event, ''));
+        const outcome = await exchange.session.fromServer(event.data);
+        options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
+        const line = outcomeLine(outcome, event.data, `[${connection}] `);
+        if (line) options.onLog?.(line);
+        if (outcome.kind === 'drop') return;
+        noteAnswers(outcome.message, exchange);
+        if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
+        await write(formatEvent(event, outcome.text));
+        afterFrame(event.data.length);
+      },
+      (event) => ('data' in event ? event.data.length : 0),
+    );
     const parser = createParser({
       onEvent: (event) => queue.push([event]),
       onRetry: (retry) => queue.push([{ retry }]),

@@ -1,7 +1,9 @@
 /**
- * Server frames handled one at a time, in arrival order, with flow control: while any frame waits,
- * the source is paused, so a slow repair or a client that stops reading holds the server back instead
- * of piling its output up in memory. Shared by the stdio relay and the SSE relay.
+ * Server frames handled one at a time, in arrival order, with flow control: once more than a little is
+ * waiting (64 frames, or 1 MB of them), the source is paused until all of it is handled, so a slow
+ * repair or a client that stops reading holds the server back instead of piling its output up in
+ * memory. Below that the source keeps flowing: pausing and resuming a pipe for every small message
+ * would cost two system calls per message on the proxy's hot path. Shared by the stdio and SSE relays.
  */
 
 import type { Writable } from 'node:stream';
@@ -26,10 +28,15 @@ export interface Pausable {
   resume(): unknown;
 }
 
+const MAX_WAITING_ITEMS = 64;
+const MAX_WAITING_SIZE = 1 << 20;
+
 export class OrderedQueue<T> {
   private items: (T | undefined)[] = [];
   private head = 0;
+  private waitingSize = 0;
   private running = false;
+  private paused = false;
   private sourceEnded = false;
   private waiters: (() => void)[] = [];
 
@@ -37,15 +44,25 @@ export class OrderedQueue<T> {
     private readonly source: Pausable,
     /** Handles one item; a throw is a bug in the caller and only skips that item. */
     private readonly handle: (item: T) => Promise<void>,
+    /** The size of an item, in characters, for the flow-control limit. */
+    private readonly sizeOf: (item: T) => number = () => 0,
   ) {}
 
-  /** Adds the items a chunk completed, pausing the source until they are handled. */
+  /** Adds the items a chunk completed, pausing the source while too much waits. */
   push(items: Iterable<T>): void {
-    for (const item of items) this.items.push(item);
-    if (this.head < this.items.length) {
-      this.source.pause();
-      void this.run();
+    for (const item of items) {
+      this.items.push(item);
+      this.waitingSize += this.sizeOf(item);
     }
+    if (this.head >= this.items.length) return;
+    if (
+      !this.paused &&
+      (this.items.length - this.head > MAX_WAITING_ITEMS || this.waitingSize > MAX_WAITING_SIZE)
+    ) {
+      this.paused = true;
+      this.source.pause();
+    }
+    void this.run();
   }
 
   /** The source has ended: nothing will be resumed any more. */
@@ -69,6 +86,7 @@ export class OrderedQueue<T> {
     while (this.head < this.items.length) {
       const item = this.items[this.head] as T;
       this.items[this.head++] = undefined; // let a handled 50 MB frame go
+      this.waitingSize -= this.sizeOf(item);
       try {
         await this.handle(item);
       } catch {
@@ -77,8 +95,10 @@ export class OrderedQueue<T> {
     }
     this.items = [];
     this.head = 0;
+    this.waitingSize = 0;
     this.running = false;
-    if (!this.sourceEnded) this.source.resume();
+    if (this.paused && !this.sourceEnded) this.source.resume();
+    this.paused = false;
     const waiters = this.waiters;
     this.waiters = [];
     for (const resolve of waiters) resolve();

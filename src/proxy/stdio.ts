@@ -19,6 +19,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { FrameSplitter } from './frames.js';
+import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
@@ -168,16 +169,21 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- server → client: one frame at a time, in order ---
     const serverFrames = new FrameSplitter();
     let outputEnded = false;
-    const relay = new OrderedQueue<string>(child.stdout, async (frame) => {
-      const outcome = await session.fromServer(frame);
-      options.recorder?.server(frame, outcome, where);
-      const line = outcomeLine(outcome, frame);
-      if (line) log(line);
-      if (outcome.kind === 'forward') {
-        await writeFrame(clientOut, outcome.text);
-        if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome));
-      }
-    });
+    const relay = new OrderedQueue<string>(
+      child.stdout,
+      async (frame) => {
+        const outcome = await session.fromServer(frame);
+        options.recorder?.server(frame, outcome, where);
+        const line = outcomeLine(outcome, frame);
+        if (line) log(line);
+        if (outcome.kind === 'forward') {
+          await writeFrame(clientOut, outcome.text);
+          if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome));
+        }
+        afterFrame(frame.length);
+      },
+      (frame) => frame.length,
+    );
     child.stdout.on('data', (chunk: Buffer) => relay.push(serverFrames.push(chunk)));
     const endOfOutput = () => {
       if (outputEnded) return;
