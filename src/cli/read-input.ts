@@ -1,7 +1,13 @@
 /** Reads a file argument or standard input, turning I/O failures into one-line user errors. */
 
 import { readFileSync } from 'node:fs';
-import { InputError, type ParsedInput, parseInput, toolsFromDocument } from '../check/index.js';
+import {
+  InputError,
+  isSessionFileName,
+  type ParsedInput,
+  parseInput,
+  toolsFromDocument,
+} from '../check/index.js';
 import type { JsonObject } from '../core/json.js';
 import { UserError } from './errors.js';
 
@@ -22,10 +28,13 @@ export async function readTextInput(file: string | undefined): Promise<{ text: s
   }
 }
 
-/** Parses JSON or JSONL input, turning a syntax error into a one-line user error with its position. */
+/**
+ * Parses JSON or JSONL input (a `.jsonl` or `.ndjson` file is always a session), turning a syntax error
+ * in a single document into a one-line user error with its position.
+ */
 export function parseOrFail(text: string, label: string): ParsedInput {
   try {
-    return parseInput(text);
+    return parseInput(text, { session: isSessionFileName(label) });
   } catch (error) {
     if (error instanceof InputError) throw new UserError(`${label}: ${error.message}`);
     throw error;

@@ -28,8 +28,8 @@ import { describesResultWrapper } from '../rules/support/call-tool-result.js';
 import {
   BLOCK_TYPES,
   type BlockType,
+  DEFAULT_PROTOCOL_VERSION,
   features,
-  LATEST_PROTOCOL_VERSION,
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { errorResult } from './builders.js';
@@ -37,10 +37,10 @@ import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
 import { cloneJson, safeJson, toWire } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
 import { repair } from './repair/index.js';
-import type { CallToolResult, LatestProtocolVersion } from './types.js';
+import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
 export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
-  /** The negotiated protocol version; default: the latest. */
+  /** The negotiated protocol version; default: DEFAULT_PROTOCOL_VERSION (2025-11-25). */
   readonly protocolVersion?: V;
   /** The tool's outputSchema: structuredContent must validate against it, else toolResult throws. */
   readonly outputSchema?: unknown;
@@ -197,7 +197,7 @@ function structuredResult(
   };
 }
 
-export async function toolResult<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<CallToolResult<V>> {
@@ -231,11 +231,11 @@ function safeErrorResult(error: Error, version: ProtocolVersion): JsonObject {
 }
 
 /** toolResult() plus the repairs it made to a result the value already was (for shaped's `onFixes`). */
-export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function shapeValue<V extends ProtocolVersion = DefaultProtocolVersion>(
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<{ result: CallToolResult<V>; fixes: readonly Fix[] }> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   try {
     return await shapeResolved(value, options, version);
   } catch (error) {

@@ -5,6 +5,14 @@ import { join } from 'node:path';
 
 export const REPO_ROOT = join(import.meta.dirname, '../..');
 const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+/** tsx by absolute URL: `--import tsx` would be resolved from the child's working directory. */
+const TSX = import.meta.resolve('tsx');
+
+/**
+ * Timeout for a test that spawns the CLI from source (tsx compiles it on start): a few seconds per
+ * spawn on a loaded 2-core machine, so a test of several spawns needs far more than vitest's default.
+ */
+export const CLI_TEST_TIMEOUT = 120_000;
 
 export interface CliRun {
   readonly code: number | null;
@@ -20,7 +28,7 @@ export interface RunOptions {
 }
 
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
-  return runNode(['--import', 'tsx', BIN, ...args], options);
+  return runNode(['--import', TSX, BIN, ...args], options);
 }
 
 /** Runs `node …args` without colours and collects its output; killed after `timeoutMs`. */

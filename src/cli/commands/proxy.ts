@@ -14,7 +14,7 @@ import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
 import { oneLine } from '../../report/terminal.js';
 import { getRule } from '../../rules/catalog.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
@@ -71,7 +71,7 @@ export function proxyCommand(): Command {
     .addOption(
       new Option(
         '--protocol <version>',
-        `${PROTOCOL_HELP}; default: the version the client and server negotiate (until then ${LATEST_PROTOCOL_VERSION})`,
+        `${PROTOCOL_HELP}; default: the version the client and server negotiate (until then ${DEFAULT_PROTOCOL_VERSION})`,
       ).argParser(protocolOption),
     )
     .option('--quiet', 'do not log repairs and dropped messages on standard error')
@@ -132,7 +132,7 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
   const repairs = repairLog(flags);
   const recorder = flags.record ? await openRecording(flags.record) : undefined;
   const events = {
-    protocolVersion: flags.protocol ?? LATEST_PROTOCOL_VERSION,
+    protocolVersion: flags.protocol ?? DEFAULT_PROTOCOL_VERSION,
     fixedVersion: flags.protocol !== undefined,
     onRepaired: repairs.onRepaired,
     onLog: repairs.log,

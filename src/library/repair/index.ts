@@ -9,10 +9,10 @@
 import type { Finding } from '../../core/finding.js';
 import { isObject } from '../../core/json.js';
 import { messageKind } from '../../rules/support/envelope.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { assumedProtocolVersion, type ProtocolVersion } from '../../spec/versions.js';
 import { type EngineFinding, responseKind, runMessage, runToolResult } from '../../validate/engine.js';
 import { publicFinding, toolsByName } from '../../validate/index.js';
-import type { CallToolResult, LatestProtocolVersion } from '../types.js';
+import type { CallToolResult, DefaultProtocolVersion } from '../types.js';
 import { toWire } from './clone.js';
 import {
   type Fix,
@@ -26,7 +26,10 @@ import {
 export type { Fix } from './engine.js';
 
 export interface RepairOptions {
-  /** The negotiated protocol version; default: the latest. */
+  /**
+   * The negotiated protocol version; default: 2026-07-28 for a result that carries `resultType`, else
+   * DEFAULT_PROTOCOL_VERSION (2025-11-25).
+   */
   readonly protocolVersion?: ProtocolVersion;
   /** The tool definition (from tools/list) the result answers, for outputSchema checks. */
   readonly tool?: unknown;
@@ -51,12 +54,13 @@ function reason(error: unknown): string {
   }
 }
 
-export async function repair<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
   try {
-    const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    const wire = toWire(result);
+    const version = options.protocolVersion ?? assumedProtocolVersion(wire.value);
     const tool = toolDefinition(options.tool);
     const target: RepairTarget = {
       version,
@@ -64,7 +68,6 @@ export async function repair<V extends ProtocolVersion = LatestProtocolVersion>(
       resultPath: () => [],
       validate: (document, sniffed) => runToolResult(document, { version, tool, sniffed }),
     };
-    const wire = toWire(result);
     const run = await runRepair(wire.value, target);
     return { result: run.document as CallToolResult<V>, fixes: [...wire.fixes, ...run.fixes] };
   } catch (error) {
@@ -127,7 +130,7 @@ export async function repairParsedMessage(
   limits: RepairLimits = {},
 ): Promise<RepairMessageResult> {
   try {
-    const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    const version = options.protocolVersion ?? assumedProtocolVersion(message);
     const kind = messageKind(message);
     const request = kind === 'response' && isObject(options.request) ? options.request : undefined;
     const tools = toolsByName(options.tools);

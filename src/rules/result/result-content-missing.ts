@@ -37,7 +37,7 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-content',
       detail: '`content` defaults to `[]`: the call succeeds and shows nothing',
-      source: 'shared/reference/client-compat.md §3 (probe)',
+      source: 'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema); reproduced',
     },
   ],
   messages: {
