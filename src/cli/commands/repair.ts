@@ -138,19 +138,27 @@ async function repairSession(lines: readonly SessionLine[], version: ProtocolVer
     }
     const message = recorded ? recorded.message : value;
     const key = recorded?.connection ?? '';
-    const session = sessions.get(key) ?? new ProxySession(version);
+    const session = sessions.get(key) ?? new ProxySession({ protocolVersion: version });
     sessions.set(key, session);
     const raw = JSON.stringify(message);
     if (recorded?.from === 'client' || (!recorded && isObject(message) && 'method' in message)) {
-      session.observeClient(raw);
+      session.fromClient(raw);
       out.push(text);
       continue;
     }
-    const outcome = await session.repairServer(raw);
+    const outcome = await session.fromServer(raw);
+    if (outcome.kind === 'drop' || outcome.fixes.length === 0) {
+      // Left as it is: nothing to repair, or (with a reason) nothing repair can make acceptable.
+      out.push(text);
+      if (outcome.kind === 'forward' && outcome.reason) {
+        unrepaired++;
+        notes.push(`line ${line}: ${outcome.reason}`);
+      }
+      continue;
+    }
     for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
-    if (outcome.line === undefined || outcome.fixes.length === 0) out.push(text);
-    else if (recorded) out.push(JSON.stringify({ ...recorded, message: JSON.parse(outcome.line) }));
-    else out.push(outcome.line);
+    if (recorded) out.push(JSON.stringify({ ...recorded, message: JSON.parse(outcome.text) }));
+    else out.push(outcome.text);
   }
   return { text: `${out.join('\n')}\n`, fixes, unrepaired, notes };
 }
