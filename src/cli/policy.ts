@@ -12,6 +12,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, commandConfig, type LoadedConfig, loadConfig } from '../config/load.js';
 import { repositoryRoot, rootRelative } from '../config/repository.js';
 import { SEVERITIES, type Severity } from '../core/finding.js';
+import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
 import { applyPolicy } from '../policy/apply.js';
 import { BaselineError, createBaseline, parseBaseline, serializeBaseline } from '../policy/baseline.js';
 import { fingerprintReport } from '../policy/fingerprint-report.js';
@@ -217,10 +218,8 @@ function readBaseline(file: string, command: Report['command']) {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file (record one with --write-baseline FILE)' : (code ?? 'unreadable');
-    throw new UserError(`cannot read baseline ${file}: ${reason}`);
+    const hint = systemErrorCode(error) === 'ENOENT' ? '; record one with --write-baseline FILE' : '';
+    throw new UserError(`${systemErrorWords(error)}: ${file} (--baseline${hint})`);
   }
   try {
     const baseline = parseBaseline(text, file);

@@ -9,11 +9,12 @@ import {
   toolsFromDocument,
 } from '../check/index.js';
 import type { JsonObject } from '../core/json.js';
-import { UserError } from './errors.js';
+import { systemErrorWords } from '../core/system-error.js';
+import { UsageError, UserError } from './errors.js';
 
 export async function readTextInput(file: string | undefined): Promise<{ text: string; label: string }> {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new UserError('no input: give a FILE, or pipe JSON to standard input');
+    if (process.stdin.isTTY) throw new UsageError('no input: give a FILE, or pipe JSON to standard input');
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return { text: Buffer.concat(chunks).toString('utf8'), label: '<stdin>' };
@@ -21,10 +22,7 @@ export async function readTextInput(file: string | undefined): Promise<{ text: s
   try {
     return { text: readFileSync(file, 'utf8'), label: file };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? String(error));
-    throw new UserError(`cannot read ${file}: ${reason}`);
+    throw new UserError(`${systemErrorWords(error)}: ${file}`);
   }
 }
 

@@ -11,6 +11,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import type { Severity } from '../core/finding.js';
 import { isObject } from '../core/json.js';
+import { systemErrorWords } from '../core/system-error.js';
 import type { FailOn, RuleSetting } from '../policy/severity.js';
 import { RULES } from '../rules/catalog.js';
 import { CONFIG_FILE_NAME, configSchema, PACKAGE_JSON_KEY } from './schema.js';
@@ -140,10 +141,7 @@ function readText(file: string, label: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'unreadable');
-    throw new ConfigError(`cannot read ${label}: ${reason}`);
+    throw new ConfigError(`${systemErrorWords(error)}: ${label}`);
   }
 }
 

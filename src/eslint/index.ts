@@ -116,4 +116,9 @@ plugin.configs.recommended = {
 };
 
 export default plugin;
-export { plugin };
+/**
+ * `require('mcp-shape/eslint')` from a CommonJS config (eslint.config.cjs) gets the plugin itself, not
+ * a module namespace with `.default`: Node's require(esm) returns the export named "module.exports"
+ * when there is one (Node 20.19+, 22.12+, 24). One ESM build serves both module systems.
+ */
+export { plugin, plugin as 'module.exports' };

@@ -7,6 +7,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { Finding } from '../core/finding.js';
+import { systemErrorWords } from '../core/system-error.js';
 import { buildReport } from '../report/build.js';
 import type { Report } from '../report/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
@@ -179,7 +180,7 @@ export async function collectFiles(
 }
 
 function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
+  return systemErrorWords(error);
 }
 
 /** Git's test for binary content: a NUL byte in the first 8000 bytes. */

@@ -288,7 +288,7 @@ describe('mcp-shape audit --help', { timeout: 90_000 }, () => {
     const run = await runCli(['audit', '--header', 'X-A: b', '--', process.execPath, '-e', '']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers',
+      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers (see mcp-shape audit --help)',
     );
   });
 });
@@ -307,7 +307,7 @@ describe('mcp-shape audit --args', { timeout: 90_000 }, () => {
   it('rejects a missing file with one line and exit 2', async () => {
     const run = await runCli(['audit', '--args', '/nonexistent/args.json', '--', process.execPath, '-e', '']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe('mcp-shape: cannot read --args /nonexistent/args.json: ENOENT');
+    expect(run.stderr.trim()).toBe('mcp-shape: no such file: /nonexistent/args.json (--args)');
   });
 });
 
@@ -321,11 +321,14 @@ describe('mcp-shape audit option errors', { timeout: 120_000 }, () => {
     [['--format', 'xml', ...server], /expected one of text, json/],
     [['--protocol', '1999-01-01', ...server], /expected one of 2024-11-05/],
     [['--bogus', ...server], /^mcp-shape: unknown option '--bogus'/],
-    [['--url', 'not a url'], /^mcp-shape: --url not a url is not a URL$/],
-    [['--url', 'http://127.0.0.1:2/mcp', '--header', 'no-colon'], /is not "Name: value"$/],
+    [['--url', 'not a url'], /^mcp-shape: --url not a url is not a URL \(see mcp-shape audit --help\)$/],
+    [
+      ['--url', 'http://127.0.0.1:2/mcp', '--header', 'no-colon'],
+      /is not "Name: value" \(see mcp-shape audit --help\)$/,
+    ],
     [
       ['--record', '/nonexistent/dir/session.jsonl', ...server],
-      /^mcp-shape: cannot write --record .*: ENOENT$/,
+      /^mcp-shape: no such file: \/nonexistent\/dir\/session\.jsonl \(--record\)$/,
     ],
     [[], /^mcp-shape: nothing to audit/],
   ])('%j is one line on stderr and exit 2', async (args, message) => {

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest';
 import { runAudit } from '../../src/audit/run.js';
 import { repair, validateToolResult } from '../../src/index.js';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
 import { fixture, keys } from './support.js';
 
 const RULE = 'result-error-without-is-error';
@@ -98,16 +98,7 @@ describe('an {"error": …} payload in a made-up block', { timeout: 90_000 }, ()
   it('reaches the SDK client through the proxy as isError with the message', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'src/cli/bin.ts'),
-        'proxy',
-        '--quiet',
-        '--',
-        process.execPath,
-        fixture('error-gateway.mjs'),
-      ],
+      args: cliArgs(['proxy', '--quiet', '--', process.execPath, fixture('error-gateway.mjs')]),
       cwd: REPO_ROOT,
       stderr: 'pipe',
     });

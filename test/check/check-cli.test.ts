@@ -88,7 +88,7 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
   });
 
   it.each([
-    [['check', 'does-not-exist.json'], /cannot read does-not-exist.json: no such file/],
+    [['check', 'does-not-exist.json'], /^mcp-shape: no such file: does-not-exist.json\n$/],
     [['check', 'x.json', '--protocol', '1999-01-01'], /--protocol/],
     [['check', 'x.json', '--format', 'yaml'], /--format/],
     [['nonsense'], /unknown command/],

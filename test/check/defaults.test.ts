@@ -24,7 +24,7 @@ import {
   LATEST_PROTOCOL_VERSION,
 } from '../../src/spec/versions.js';
 import { validateMessage, validateToolResult, validateToolsList } from '../../src/validate/index.js';
-import { CLI_TEST_TIMEOUT, REPO_ROOT, runCli } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT, cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
 import { scratchDir } from '../support/scratch.js';
 
 /** Valid in 2025-11-25; fails 2026-07-28 (no resultType). */
@@ -114,17 +114,7 @@ describe('the default protocol version', { timeout: CLI_TEST_TIMEOUT }, () => {
     ].join('\n');
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'src/cli/bin.ts'),
-        'proxy',
-        '--quiet',
-        '--',
-        process.execPath,
-        '-e',
-        server,
-      ],
+      cliArgs(['proxy', '--quiet', '--', process.execPath, '-e', server]),
       { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     const firstLine = new Promise<string>((resolve, reject) => {

@@ -97,7 +97,7 @@ describe('loading the configuration', () => {
     const root = tree({ 'x.json': '{"failOn":"info"}', 'package.json': '{"name":"p"}' });
     expect(loadConfig({ cwd: root, file: 'x.json' })?.config.failOn).toBe('info');
     expect(() => loadConfig({ cwd: root, file: 'missing.json' })).toThrow(
-      `cannot read ${join(root, 'missing.json')}: no such file`,
+      `no such file: ${join(root, 'missing.json')}`,
     );
     expect(() => loadConfig({ cwd: root, file: 'package.json' })).toThrow('has no "mcp-shape" key');
   });

@@ -262,7 +262,7 @@ describe('mcp-shape scan (CLI)', () => {
   it('exits 2 with one line for a missing path or a bad option', async () => {
     const missing = await runCli(['scan', 'no/such/dir']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe('mcp-shape: cannot scan no/such/dir: no such file or directory');
+    expect(missing.stderr.trim()).toBe('mcp-shape: no such file or directory: no/such/dir');
     const badFormat = await runCli(['scan', '--format', 'xml', 'fixtures/scan/ts']);
     expect(badFormat.code).toBe(2);
     const badSize = await runCli(['scan', '--max-file-size', 'big', 'fixtures/scan/ts']);
@@ -305,7 +305,7 @@ server.tool('t', async () => 'plain text');\n`,
       'mcp-shape: blob.js: not scanned: binary file',
       'mcp-shape: broken.mjs:2:25: syntax error: Unexpected token',
       'mcp-shape: broken.py:2:7: syntax error: missing )',
-      'mcp-shape: dangling.ts: cannot read: ENOENT',
+      'mcp-shape: dangling.ts: cannot read: no such file',
     ]);
     const report = JSON.parse(run.stdout);
     // What could be scanned still is, and the report says what was left out.

@@ -8,10 +8,11 @@ import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
 import { placeFindings, registrationIndex } from '../../audit/source-locations.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { type RecordedFrame, recordingLine } from '../../core/recording.js';
+import { systemErrorWords } from '../../core/system-error.js';
 import type { Report } from '../../report/index.js';
 import { oneLine, terminalSafe } from '../../report/terminal.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
-import { EXIT, UserError } from '../errors.js';
+import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 
@@ -75,9 +76,7 @@ export function loadArgsFile(path: string): Map<string, JsonObject[]> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UserError(
-      `cannot read --args ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    throw new UserError(`${systemErrorWords(error)}: ${path} (--args)`);
   }
   let value: unknown;
   try {
@@ -122,23 +121,8 @@ export function progressLine(
   };
 }
 
-const HELP_HINT = '(run with --help for usage)';
-
-/**
- * Commander prints an option error as `error: …` and the help hint on a line of its own; a usage
- * error of ours is one line, `mcp-shape: … (run with --help for usage)`, whatever the option.
- */
-const ONE_LINE_ERRORS = {
-  outputError: (text: string, write: (text: string) => void) =>
-    write(`mcp-shape: ${oneLine(text.replace(/^error: /, '').trim(), { width: 400 })} ${HELP_HINT}\n`),
-  writeErr: (text: string) => {
-    if (text.trim() !== HELP_HINT) process.stderr.write(text);
-  },
-};
-
 export function auditCommand(): Command {
   const command = new Command('audit')
-    .configureOutput(ONE_LINE_ERRORS)
     .description(
       'Audit a live MCP server: every protocol version it accepts, its tools, and what its tools return.',
     )
@@ -261,21 +245,21 @@ async function placedAtSource(report: Report, dir: string | undefined): Promise<
 
 function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
   if (flags.url && server.length > 0)
-    throw new UserError('give either --url or a command after --, not both');
+    throw new UsageError('give either --url or a command after --, not both');
   if (flags.url) {
     try {
       new URL(flags.url);
     } catch {
-      throw new UserError(`--url ${flags.url} is not a URL`);
+      throw new UsageError(`--url ${flags.url} is not a URL`);
     }
     const headers = flags.header ?? [];
     for (const h of headers)
-      if (h.indexOf(':') <= 0) throw new UserError(`--header "${h}" is not "Name: value"`);
+      if (h.indexOf(':') <= 0) throw new UsageError(`--header "${h}" is not "Name: value"`);
     return { kind: 'http', url: flags.url, headers };
   }
-  if (flags.header) throw new UserError('--header applies to --url; a stdio server gets no HTTP headers');
+  if (flags.header) throw new UsageError('--header applies to --url; a stdio server gets no HTTP headers');
   const [command, ...args] = server;
-  if (!command) throw new UserError('nothing to audit: give a server command after -- or --url URL');
+  if (!command) throw new UsageError('nothing to audit: give a server command after -- or --url URL');
   return { kind: 'stdio', command, args };
 }
 
@@ -286,30 +270,30 @@ function recorder(path: string | undefined): { record?: (entry: RecordedFrame) =
   try {
     fd = openSync(path, 'w');
   } catch (error) {
-    throw new UserError(
-      `cannot write --record ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    throw new UserError(`${systemErrorWords(error)}: ${path} (--record)`);
   }
   // Synchronous writes keep the frames in the order they were seen, whatever else is going on.
   return { record: (entry) => writeSync(fd, recordingLine(entry)), close: () => closeSync(fd) };
 }
 
 /**
- * The one-line reason, then the last 20 lines of what the server wrote to stderr, indented: the
- * cause of a failed start (a missing module, a bad flag) is usually above the last line.
+ * The one-line reason, and under it the last 20 lines of what the server wrote to stderr: the cause of
+ * a failed start (a missing module, a bad flag) is usually above the last line.
  */
-function startFailure(error: StartError): string {
+function startFailure(error: StartError): UserError {
   const tail = error.stderr
     .trimEnd()
     .split('\n')
     .slice(-20)
     .filter((l) => l.trim() !== '');
-  if (tail.length === 0) return oneLine(error.message, { width: 400 });
-  return [
-    oneLine(error.message, { width: 400 }),
-    `  server stderr (last ${tail.length === 1 ? 'line' : `${tail.length} lines`}):`,
-    ...tail.map((line) => `  | ${terminalSafe(line.replace(/\t/g, ' ')).slice(0, 400)}`),
-  ].join('\n');
+  const detail =
+    tail.length === 0
+      ? []
+      : [
+          `server stderr (last ${tail.length === 1 ? 'line' : `${tail.length} lines`}):`,
+          ...tail.map((l) => `| ${l}`),
+        ];
+  return new UserError(error.message, EXIT.unreachable, detail);
 }
 
 async function audit(server: string[], flags: AuditFlags, self: Command): Promise<number> {
@@ -343,7 +327,7 @@ async function audit(server: string[], flags: AuditFlags, self: Command): Promis
   } catch (error) {
     if (error instanceof StartError) {
       // The message says which: "could not start …" (stdio) or "could not reach …" (HTTP).
-      throw new UserError(startFailure(error), EXIT.unreachable);
+      throw startFailure(error);
     }
     throw error;
   } finally {

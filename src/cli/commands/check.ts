@@ -5,9 +5,8 @@ import { checkWithMatrix, classifyDocument, type MatrixCheckOutcome } from '../.
 import type { JsonObject } from '../../core/json.js';
 import { buildReport } from '../../report/build.js';
 import type { Report } from '../../report/index.js';
-import { oneLine } from '../../report/terminal.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import {
   formatHelp,
   formatOption,
@@ -68,14 +67,10 @@ async function runCheck(file: string | undefined, flags: CheckFlags, self: Comma
   let tool: JsonObject | undefined;
   if (flags.tool) {
     tool = tools?.get(flags.tool);
-    if (!tools) throw new UserError('--tool needs --tools FILE to find the tool definition');
+    if (!tools) throw new UsageError('--tool needs --tools FILE to find the tool definition');
     if (!tool)
-      throw new UserError(
-        // The tool names come from the file: escaped, so they cannot drive the terminal.
-        oneLine(
-          `tool "${flags.tool}" is not in ${flags.tools} (it has: ${[...tools.keys()].join(', ') || 'no tools'})`,
-          { width: 400 },
-        ),
+      throw new UsageError(
+        `tool "${flags.tool}" is not in ${flags.tools} (it has: ${[...tools.keys()].join(', ') || 'no tools'})`,
       );
   } else if (tools?.size === 1) {
     tool = [...tools.values()][0];

@@ -17,7 +17,7 @@ import {
   DEFAULT_PROTOCOL_VERSION,
   type ProtocolVersion,
 } from '../../spec/versions.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { PROTOCOL_DEFAULT_HELP, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
@@ -73,7 +73,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   const tools = flags.tools ? await loadTools(flags.tools) : undefined;
   const tool = flags.tool ? tools?.get(flags.tool) : tools?.size === 1 ? [...tools.values()][0] : undefined;
   if (flags.tool && !tool)
-    throw new UserError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
+    throw new UsageError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
 
   let outcome: Outcome;
   if (input.kind === 'jsonl') {
@@ -140,19 +140,27 @@ async function repairSession(lines: readonly SessionLine[], version: ProtocolVer
     }
     const message = recorded ? recorded.message : value;
     const key = recorded?.connection ?? '';
-    const session = sessions.get(key) ?? new ProxySession(version);
+    const session = sessions.get(key) ?? new ProxySession({ protocolVersion: version });
     sessions.set(key, session);
     const raw = JSON.stringify(message);
     if (recorded?.from === 'client' || (!recorded && isObject(message) && 'method' in message)) {
-      session.observeClient(raw);
+      session.fromClient(raw);
       out.push(text);
       continue;
     }
-    const outcome = await session.repairServer(raw);
+    const outcome = await session.fromServer(raw);
+    if (outcome.kind === 'drop' || outcome.fixes.length === 0) {
+      // Left as it is: nothing to repair, or (with a reason) nothing repair can make acceptable.
+      out.push(text);
+      if (outcome.kind === 'forward' && outcome.reason) {
+        unrepaired++;
+        notes.push(`line ${line}: ${outcome.reason}`);
+      }
+      continue;
+    }
     for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
-    if (outcome.line === undefined || outcome.fixes.length === 0) out.push(text);
-    else if (recorded) out.push(JSON.stringify({ ...recorded, message: JSON.parse(outcome.line) }));
-    else out.push(outcome.line);
+    if (recorded) out.push(JSON.stringify({ ...recorded, message: JSON.parse(outcome.text) }));
+    else out.push(outcome.text);
   }
   return { text: `${out.join('\n')}\n`, fixes, unrepaired, notes };
 }

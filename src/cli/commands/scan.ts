@@ -108,7 +108,7 @@ function globList(
 
 async function runScan(paths: string[], flags: ScanFlags, self: Command): Promise<number> {
   const missing = paths.find((p) => !existsSync(p));
-  if (missing) throw new UserError(`cannot scan ${missing}: no such file or directory`);
+  if (missing) throw new UserError(`no such file or directory: ${missing}`);
   const anchor = paths[0] as string;
   const filter = createPathFilter({
     cwd: process.cwd(),
