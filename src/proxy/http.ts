@@ -200,7 +200,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       answerFailure(res, exchange, reason);
       return;
     }
-    const brokenOff = (error: unknown) => silence ?? `the server's response broke off: ${systemErrorWords(error)}`;
+    const brokenOff = (error: unknown) =>
+      silence ?? `the server's response broke off: ${systemErrorWords(error)}`;
 
     const responseHeaders: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(answer.headers)) {
