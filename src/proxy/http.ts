@@ -29,7 +29,9 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
+import { systemErrorWords } from '../core/system-error.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { afterFrame } from './memory.js';
@@ -193,12 +195,13 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     } catch (error) {
       recordClient?.(exchange.connection);
       if (res.destroyed) return;
-      const reason = silence ?? `could not reach ${options.upstream}: ${errorCode(error)}`;
+      const reason = silence ?? unreachable(options.upstream, error).message;
       options.onLog?.(reason);
       answerFailure(res, exchange, reason);
       return;
     }
-    const brokenOff = (error: unknown) => silence ?? `the server's response broke off: ${errorCode(error)}`;
+    const brokenOff = (error: unknown) =>
+      silence ?? `the server's response broke off: ${systemErrorWords(error)}`;
 
     const responseHeaders: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(answer.headers)) {
@@ -367,11 +370,6 @@ function watchSilence(
     onTimeout(reason);
     request.destroy(new UpstreamError(reason));
   });
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 function errorMessage(id: unknown, reason: string): string {

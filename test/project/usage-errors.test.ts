@@ -245,7 +245,7 @@ const ROWS: Record<string, Row> = {
   'proxy: --listen without --url': {
     args: ['proxy', '--listen', '127.0.0.1:0', '--', 'node'],
     code: 2,
-    message: /--listen and --header apply to --url/,
+    message: /--listen, --header and --timeout apply to --url/,
     help: 'mcp-shape proxy',
   },
   'proxy: --url that is not http': {

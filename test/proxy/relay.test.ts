@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { REPO_ROOT } from '../support/cli.js';
 import { type RunningProxy, startProxy } from './support/processes.js';
 
 const FLOOD_SERVER = join(REPO_ROOT, 'test/proxy/support/flood-server.mjs');
