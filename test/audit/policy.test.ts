@@ -140,4 +140,22 @@ describe('the call policy, from the server’s own log', { timeout: 90_000 }, ()
       'not called  prune: annotated readOnlyHint: true and destructiveHint: true, which contradict each other; use --call NAME or --args to call it',
     );
   });
+
+  it('takes explore from the configuration file as --explore (not a call budget)', async () => {
+    const kubeCalls = async (audit: JsonObject) => {
+      const log = logFile();
+      const config = join(mkdtempSync(join(tmpdir(), 'mcp-shape-policy-config-')), 'mcp-shape.config.json');
+      writeFileSync(config, JSON.stringify({ audit: { protocol: ['2025-06-18'], ...audit } }));
+      const run = await runCli(['audit', '--config', config, '--', process.execPath, fixture('policy.mjs')], {
+        env: { MCP_SHAPE_FIXTURE_CALL_LOG: log },
+      });
+      expect(run.stderr).toBe('');
+      const calls = logged(log);
+      expectHarmless(calls);
+      return calls.filter((c) => c.name === 'kube');
+    };
+    // Explored as with --explore: the dry-run tool gets its other safe enum value too.
+    expect(await kubeCalls({ explore: true })).toHaveLength(2);
+    expect(await kubeCalls({ explore: false })).toHaveLength(1);
+  });
 });
