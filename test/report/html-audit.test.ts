@@ -23,7 +23,10 @@ async function rows(page: Page, selector: string): Promise<string[][]> {
     );
 }
 
+const DOCS = 'https://example.test/rules/';
+
 describe('HTML report of an audit, in chromium', { timeout: 120_000 }, () => {
+  let unlinked: string;
   let browser: Browser;
   let server: Server;
   let page: Page;
@@ -41,7 +44,9 @@ describe('HTML report of an audit, in chromium', { timeout: 120_000 }, () => {
         ['trigger-long-running-operation', [{ duration: 0.2, steps: 2 }]],
       ]),
     });
-    const html = renderHtml(report);
+    // A docs base, as a package with a homepage has: rule ids are links only then (rule-links.ts).
+    const html = renderHtml(report, { docsBaseUrl: DOCS });
+    unlinked = renderHtml(report);
     server = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(html);
@@ -121,8 +126,12 @@ describe('HTML report of an audit, in chromium', { timeout: 120_000 }, () => {
       'Content block types must exist in the negotiated protocol version',
     ]);
     expect(await page.locator('table.rules a').first().getAttribute('href')).toBe(
-      'docs/rules/block-type-unsupported-in-version.md',
+      `${DOCS}block-type-unsupported-in-version.md`,
     );
+    // Without a docs base a relative link would be dead wherever the page is opened: the id is code.
+    const summary = unlinked.match(/<table class="rules">[\s\S]*?<\/table>/)?.[0] ?? '';
+    expect(summary).toContain('<code>block-type-unsupported-in-version</code>');
+    expect(summary).not.toContain('<a ');
   });
 
   it('says which call, with which arguments, a finding came from', async () => {
