@@ -20,8 +20,15 @@ export interface Comparison {
   readonly title: string;
   /** The first sample is ours; ratios are ours ÷ each other. */
   readonly samples: readonly Sample[];
-  /** Targets as "ours must be at least N× the named sample". */
-  readonly targets?: readonly { readonly against: string; readonly atLeast: number }[];
+  /**
+   * Targets as "ours must do at least N× the named sample's operations per second" (`atLeast`), or
+   * "ours may take at most N× the named sample's time per operation" (`atMost`).
+   */
+  readonly targets?: readonly {
+    readonly against: string;
+    readonly atLeast?: number;
+    readonly atMost?: number;
+  }[];
   readonly note?: string;
 }
 
@@ -30,7 +37,7 @@ export interface Measurement {
   readonly title: string;
   readonly value: number;
   readonly unit: string;
-  readonly target?: { readonly atLeast: number };
+  readonly target?: { readonly atLeast?: number; readonly atMost?: number };
   readonly note?: string;
 }
 
