@@ -18,6 +18,9 @@ export {
   type ValidateOptions,
   type ValidateResultOptions,
   validateMessage,
+  validateMessageSync,
   validateToolResult,
+  validateToolResultSync,
   validateToolsList,
+  validateToolsListSync,
 } from './validate/index.js';

@@ -8,7 +8,7 @@
 import { repair } from '../../src/library/repair/index.js';
 import { toolResult } from '../../src/library/tool-result.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../../src/spec/versions.js';
-import { validateToolResult } from '../../src/validate/index.js';
+import { validateToolResultSync } from '../../src/validate/index.js';
 import {
   brokenCorpus,
   type Corpus,
@@ -22,7 +22,7 @@ import { type BenchResult, compare, type Suite } from '../measure.js';
 
 const VERSION = DEFAULT_PROTOCOL_VERSION;
 const OPTIONS = { protocolVersion: VERSION } as const;
-const VALIDATE = 'validateToolResult';
+const VALIDATE = 'validateToolResultSync';
 
 /** What a handler would return before any shaping. */
 function rawValue(result: Record<string, unknown>): unknown {
@@ -39,7 +39,7 @@ async function repairComparison(corpus: Corpus, kind: 'clean' | 'broken'): Promi
     `${corpus.name}: repair() of ${kind} results vs their validation (${VERSION})`,
     [
       { name: `repair (${kind})`, run: () => repair(next(), OPTIONS) },
-      { name: VALIDATE, run: () => validateToolResult(next(), OPTIONS) },
+      { name: VALIDATE, run: () => validateToolResultSync(next(), OPTIONS) },
     ],
     kind === 'broken' ? { targets: [{ against: VALIDATE, atMost: 3 }] } : {},
   );
@@ -54,7 +54,7 @@ async function toolResultComparison(corpus: Corpus): Promise<BenchResult> {
     `${corpus.name}: toolResult() from the handler's raw value vs validation of its output (${VERSION})`,
     [
       { name: 'toolResult', run: () => toolResult(nextRaw(), OPTIONS) },
-      { name: `${VALIDATE} of the output`, run: () => validateToolResult(nextOutput(), OPTIONS) },
+      { name: `${VALIDATE} of the output`, run: () => validateToolResultSync(nextOutput(), OPTIONS) },
     ],
     { targets: [{ against: `${VALIDATE} of the output`, atMost: 2 }] },
   );

@@ -8,7 +8,7 @@
 import { CallToolResultSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ProxySession } from '../../src/proxy/session.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../../src/spec/versions.js';
-import { validateToolResult } from '../../src/validate/index.js';
+import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
 import {
   brokenCorpus,
   type Corpus,
@@ -24,7 +24,8 @@ import { type BenchResult, type Candidate, compare, type Suite } from '../measur
 
 const VERSION = DEFAULT_PROTOCOL_VERSION;
 const SDK = 'SDK CallToolResultSchema.safeParse';
-const OURS = 'validateToolResult';
+const OURS = 'validateToolResultSync';
+const ASYNC = 'validateToolResult (async)';
 const STRINGIFY = 'JSON.stringify(structuredContent)';
 
 /** The speed-ups issue 11 asks of the validator over the SDK parse, by corpus. */
@@ -38,7 +39,8 @@ function validatorCandidates(corpus: Corpus, tool?: Record<string, unknown>): Ca
   const next = cycler(corpus.results);
   const options = { protocolVersion: VERSION, ...(tool ? { tool } : {}) };
   const candidates: Candidate[] = [
-    { name: OURS, run: () => validateToolResult(next(), options) },
+    { name: OURS, run: () => validateToolResultSync(next(), options) },
+    { name: ASYNC, run: () => validateToolResult(next(), options) },
     { name: SDK, run: () => CallToolResultSchema.safeParse(next()) },
   ];
   if (corpus.results[0]?.structuredContent !== undefined) {
@@ -93,7 +95,7 @@ async function perKilobyte(kind: 'image' | 'structured'): Promise<BenchResult[]>
   );
   const candidates = corpora.map((corpus) => {
     const next = cycler(corpus.results);
-    return { name: corpus.name, run: () => validateToolResult(next(), { protocolVersion: VERSION }) };
+    return { name: corpus.name, run: () => validateToolResultSync(next(), { protocolVersion: VERSION }) };
   });
   const { samples } = await compare(`${kind}: time per KB`, candidates, { rounds: 5, roundMs: 300 });
   const perKb = samples.map((s, i) => {

@@ -5,14 +5,16 @@
  */
 
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { memoByString } from './run-memo.js';
 
 const uriFormat = fullFormats.uri;
 
-export function isAbsoluteUri(value: string): boolean {
+/** Memoized per validation: a result's links often share URIs, and the format's regex is long. */
+export const isAbsoluteUri = memoByString((value: string): boolean => {
   if (typeof uriFormat === 'function') return uriFormat(value);
   if (uriFormat instanceof RegExp) return uriFormat.test(value);
   return true;
-}
+});
 
 /** The last non-empty path segment of a URI, percent-decoded when possible, e.g. a file name. */
 export function lastPathSegment(uri: string): string | undefined {

@@ -14,7 +14,13 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
 import { isObject } from '../../src/core/json.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { validateMessage, validateToolResult } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
+import { disagreement, fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 import { anyResult } from './arbitraries.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -129,7 +135,11 @@ describe.skipIf(!existsSync(sharedDir))(
         return compiled;
       };
 
-      it(`agrees with CallToolResult on ${RUNS} generated results`, async () => {
+      // The synchronous validator is held to the asynchronous one on every result, so the verdicts below
+      // hold for both.
+      it(`agrees with CallToolResult on ${RUNS} generated results, sync and async`, {
+        timeout: 180_000,
+      }, async () => {
         let rejected = 0;
         let accepted = 0;
         await fc.assert(
@@ -137,8 +147,11 @@ describe.skipIf(!existsSync(sharedDir))(
             const schemaOk = v().result(result) === true;
             const schemaErrors = JSON.stringify(v().result.errors()?.slice(0, 3));
             const findings = await validateToolResult(result, { protocolVersion: version });
+            const sync = validateToolResultSync(result, { protocolVersion: version });
             const ours = errors(findings);
             const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nschema: ${schemaErrors}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
+            const differs = disagreement(findings, sync, await fileTypeOnlyBlocks(result));
+            expect(differs, `sync and async validators disagree:\n${context}`).toBeUndefined();
             if (schemaOk) accepted++;
             else rejected++;
             if (!schemaOk) expect(ours.length, `schema rejects, we pass:\n${context}`).toBeGreaterThan(0);
@@ -163,7 +176,9 @@ describe.skipIf(!existsSync(sharedDir))(
         expect(rejected).toBeGreaterThan(RUNS / 10);
       });
 
-      it('agrees with the JSON-RPC response envelope on generated responses', async () => {
+      it('agrees with the JSON-RPC response envelope on generated responses, sync and async', {
+        timeout: 120_000,
+      }, async () => {
         const envelope = fc.record({
           jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '2.0', '1.0', 2),
           id: fc.constantFrom<unknown>(1, 'a', 1, 'req-7', null, 1.5, undefined),
@@ -175,9 +190,15 @@ describe.skipIf(!existsSync(sharedDir))(
             if (env.id !== undefined) message.id = env.id;
             if (env.extra !== undefined) message.requestId = env.extra;
             const schemaOk = v().response(message) === true && v().result(result) === true;
-            const ours = errors(
-              await validateMessage(message, { protocolVersion: version, request: { method: 'tools/call' } }),
+            const options = { protocolVersion: version, request: { method: 'tools/call' } } as const;
+            const findings = await validateMessage(message, options);
+            const differs = disagreement(
+              findings,
+              validateMessageSync(message, options),
+              await fileTypeOnlyBlocks(message, ['result']),
             );
+            expect(differs, JSON.stringify(message).slice(0, 500)).toBeUndefined();
+            const ours = errors(findings);
             const context = `${JSON.stringify(message).slice(0, 500)}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
             if (!schemaOk) expect(ours.length, `schema rejects, we pass:\n${context}`).toBeGreaterThan(0);
             else
@@ -207,14 +228,20 @@ describe.skipIf(!existsSync(sharedDir))(
       const responses = read('CallToolResultResponse');
       const inputRequired = read('InputRequiredResult');
 
+      const latest = { protocolVersion: '2026-07-28' } as const;
       it.each(blocks)('%s', async (_name, block) => {
-        expect(errors(await validateToolResult({ resultType: 'complete', content: [block] }))).toEqual([]);
+        const result = { resultType: 'complete', content: [block] };
+        expect(errors(await validateToolResult(result))).toEqual([]);
+        expect(errors(validateToolResultSync(result, latest))).toEqual([]);
       });
       it.each([...results, ...inputRequired])('%s', async (_name, result) => {
         expect(errors(await validateToolResult(result))).toEqual([]);
+        expect(errors(validateToolResultSync(result, latest))).toEqual([]);
       });
       it.each(responses)('%s', async (_name, message) => {
-        expect(errors(await validateMessage(message, { request: { method: 'tools/call' } }))).toEqual([]);
+        const request = { method: 'tools/call' };
+        expect(errors(await validateMessage(message, { request }))).toEqual([]);
+        expect(errors(validateMessageSync(message, { ...latest, request }))).toEqual([]);
       });
       it('covers every content-block example type', () => {
         expect(blocks.length).toBeGreaterThanOrEqual(5);

@@ -12,7 +12,13 @@ import { base64Problem } from '../../src/core/base64.js';
 import type { Finding } from '../../src/core/finding.js';
 import { isIsoDateTimeWithOffset } from '../../src/rules/block/support/datetime.js';
 import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
-import { validateMessage, validateToolResult } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
+import { disagreement, fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 import { anyResult } from './arbitraries.js';
 
 const RUNS = 1500;
@@ -40,12 +46,19 @@ function errors(findings: readonly Finding[]): Finding[] {
 
 describe('agreement with the TypeScript SDK v1 parser', () => {
   describe.each(SDK_VERSIONS)('%s', (version) => {
-    it(`flags every result CallToolResultSchema rejects (${RUNS} generated results)`, async () => {
+    // Both validators: the synchronous one is held to the asynchronous one on every result.
+    it(`flags every result CallToolResultSchema rejects (${RUNS} generated results, sync and async)`, {
+      timeout: 120_000,
+    }, async () => {
       let rejected = 0;
       await fc.assert(
         fc.asyncProperty(anyResult(version), async ({ result, mutations }) => {
           const parsed = CallToolResultSchema.safeParse(result);
-          const ours = errors(await validateToolResult(result, { protocolVersion: version }));
+          const findings = await validateToolResult(result, { protocolVersion: version });
+          const sync = validateToolResultSync(result, { protocolVersion: version });
+          const differs = disagreement(findings, sync, await fileTypeOnlyBlocks(result));
+          expect(differs, JSON.stringify(result).slice(0, 600)).toBeUndefined();
+          const ours = errors(findings);
           const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nsdk: ${
             parsed.success ? 'accepts' : parsed.error.issues[0]?.message
           }\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
@@ -62,7 +75,9 @@ describe('agreement with the TypeScript SDK v1 parser', () => {
       expect(rejected).toBeGreaterThan(RUNS / 10);
     });
 
-    it('flags every response the SDK transport would drop or reject', async () => {
+    it('flags every response the SDK transport would drop or reject, sync and async', {
+      timeout: 120_000,
+    }, async () => {
       const envelope = fc.record({
         jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '1.0'),
         id: fc.constantFrom<unknown>(1, 'a', null, 1.5),
@@ -74,10 +89,10 @@ describe('agreement with the TypeScript SDK v1 parser', () => {
           if (env.requestId !== undefined) message.requestId = env.requestId;
           const sdkOk =
             JSONRPCMessageSchema.safeParse(message).success && CallToolResultSchema.safeParse(result).success;
-          const ours = errors(
-            await validateMessage(message, { protocolVersion: version, request: { method: 'tools/call' } }),
-          );
+          const options = { protocolVersion: version, request: { method: 'tools/call' } } as const;
+          const ours = errors(await validateMessage(message, options));
           if (!sdkOk) expect(ours.length, JSON.stringify(message).slice(0, 500)).toBeGreaterThan(0);
+          if (!sdkOk) expect(errors(validateMessageSync(message, options)).length).toBeGreaterThan(0);
         }),
         { numRuns: RUNS / 3 },
       );
