@@ -6,7 +6,7 @@
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { ProtocolVersion } from '../spec/versions.js';
-import { validateMessage, validateToolResult, validateToolsList } from '../validate/index.js';
+import { validateMessageSync, validateToolResultSync, validateToolsListSync } from '../validate/index.js';
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
 import { checkSession } from './session.js';
@@ -57,7 +57,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
   switch (kind) {
     case 'batch': {
       // A JSON array of messages: a 2025-03-26 batch or a session saved as one array.
-      const batchFindings = locate(await validateMessage(value, { protocolVersion: version }));
+      const batchFindings = locate(validateMessageSync(value, { protocolVersion: version }));
       const items = (value as unknown[]).map((v) => ({ line: 1, value: v }));
       const session = await checkSession(items, {
         fallbackVersion: version,
@@ -71,7 +71,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         options.tool && typeof options.tool.name === 'string'
           ? { method: 'tools/call', params: { name: options.tool.name } }
           : undefined;
-      const findings = await validateMessage(value, {
+      const findings = validateMessageSync(value, {
         protocolVersion: version,
         request,
         tools: options.tools ? [...options.tools.values()] : undefined,
@@ -80,14 +80,14 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
     }
     case 'tools-list':
       return {
-        findings: locate(await validateToolsList(value, { protocolVersion: version })),
+        findings: locate(validateToolsListSync(value, { protocolVersion: version })),
         checked: 1,
         kind: 'tools/list result',
         protocolVersions: [version],
       };
     case 'tool-result':
       return {
-        findings: locate(await validateToolResult(value, { protocolVersion: version, tool: options.tool })),
+        findings: locate(validateToolResultSync(value, { protocolVersion: version, tool: options.tool })),
         checked: 1,
         kind: 'tool result',
         protocolVersions: [version],

@@ -8,7 +8,7 @@ import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
-import { validateMessage } from '../validate/index.js';
+import { validateMessageSync } from '../validate/index.js';
 
 export interface SessionMessage {
   readonly line: number;
@@ -66,7 +66,7 @@ export async function checkSession(
       ...(toolName ? { tool: toolName } : {}),
       ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
     };
-    const messageFindings = await validateMessage(message, {
+    const messageFindings = validateMessageSync(message, {
       protocolVersion: version,
       request,
       tools: [...tools.values()],

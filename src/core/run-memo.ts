@@ -25,6 +25,12 @@ export class FactScope {
   readonly byHolder: (HolderMemo | undefined)[] = [];
   /** Answers of `memoPerRun` memos, by memo; emptied at the start of every run. */
   byObject: (Map<object, unknown> | undefined)[] = NO_MEMOS;
+  /**
+   * JSON texts the caller already made of objects in the document (toolResult() writes the text mirror
+   * of the structuredContent it builds), valid until the document changes; the repair engine drops them
+   * before its first change.
+   */
+  knownJson: ReadonlyMap<object, string> | undefined;
 }
 
 const NO_MEMOS: never[] = [];
@@ -46,6 +52,11 @@ export function runInScope<T>(scope: FactScope, fn: () => T): T {
   } finally {
     current = previous;
   }
+}
+
+/** The JSON text the caller of the current validation made of `value`, if it made one. */
+export function knownJson(value: object): string | undefined {
+  return current?.knownJson?.get(value);
 }
 
 /** Whether a validation run is under way (memos remember only then). */

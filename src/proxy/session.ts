@@ -4,12 +4,12 @@
  *
  * Client messages pass through untouched; they only teach the session which requests are pending, the
  * negotiated protocol version and the tools' outputSchemas. Server messages are repaired for that
- * version with repairMessage(). Nothing is dropped: a message that is not JSON cannot be repaired and is
+ * version with repairMessageSync(). Nothing is dropped: a message that is not JSON cannot be repaired and is
  * handed back as `unparsed`, so the transport can surface it instead of corrupting the client's stream.
  */
 
 import { isObject, type JsonObject } from '../core/json.js';
-import { type Fix, repairMessage } from '../library/repair/index.js';
+import { type Fix, repairMessageSync } from '../library/repair/index.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 
@@ -88,7 +88,7 @@ export class ProxySession {
         ? this.takePending(message.id)
         : undefined;
     if (request) this.learnFromResponse(request, message as JsonObject);
-    const { message: repaired, fixes } = await repairMessage(message, {
+    const { message: repaired, fixes } = repairMessageSync(message, {
       protocolVersion: this.version,
       request,
       tools: [...this.tools.values()],

@@ -3,7 +3,7 @@
 import { Command, Option } from 'commander';
 import { classifyDocument } from '../../check/index.js';
 import type { Finding } from '../../core/finding.js';
-import { type Fix, repair, repairMessage } from '../../library/repair/index.js';
+import { type Fix, repairMessageSync, repairSync } from '../../library/repair/index.js';
 import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
@@ -70,7 +70,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     outcome = await repairSession(input.lines, flags.protocol);
   } else if (classifyDocument(input.value) === 'message' || classifyDocument(input.value) === 'batch') {
     const request = tool ? { method: 'tools/call', params: { name: tool.name } } : undefined;
-    const run = await repairMessage(input.value, {
+    const run = repairMessageSync(input.value, {
       protocolVersion: flags.protocol,
       request,
       tools: tools ? [...tools.values()] : undefined,
@@ -81,7 +81,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
       unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
     };
   } else {
-    const run = await repair(input.value, { protocolVersion: flags.protocol, tool });
+    const run = repairSync(input.value, { protocolVersion: flags.protocol, tool });
     outcome = {
       text: `${JSON.stringify(run.result, null, 2)}\n`,
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),

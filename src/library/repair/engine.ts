@@ -69,6 +69,8 @@ export interface RepairTarget {
 export interface RepairOptions {
   /** The caller built the input and hands it over: repair it in place instead of copying it first. */
   readonly owned?: boolean;
+  /** JSON texts the caller made of objects in the input, so the validation need not make them again. */
+  readonly knownJson?: ReadonlyMap<object, string>;
 }
 
 const MAX_RULE_STEPS = 500;
@@ -160,7 +162,10 @@ function repairPass(
 ): { run: RepairRun; unplaced: PayloadPlace[] } {
   const sniffer = new Sniffer(scope, answers);
   const runOptions = { scope, sniff: sniffer.sniff };
+  scope.knownJson = options.knownJson;
   const first = target.validate(input, runOptions);
+  // The caller's texts describe the input as it is; the first change may make them stale.
+  scope.knownJson = undefined;
   if (!first.some(needsRepair)) {
     return { run: { document: input, fixes: [], remaining: [] }, unplaced: [...sniffer.unplaced.values()] };
   }

@@ -66,11 +66,16 @@ export function repairSync<V extends ProtocolVersion = LatestProtocolVersion>(
 }
 
 /**
- * `repair()` of a result the caller built and hands over (toolResult()): repaired in place, not copied.
+ * `repair()` of a result the caller built and hands over (toolResult()): repaired in place, not copied,
+ * and validated with the JSON texts the caller already made (its text mirror).
  * @internal
  */
-export async function repairOwned(result: unknown, options: RepairOptions): Promise<RepairResult> {
-  return resultOf(await runRepair(result, resultTarget(options), { owned: true }));
+export async function repairOwned(
+  result: unknown,
+  options: RepairOptions,
+  knownJson?: ReadonlyMap<object, string>,
+): Promise<RepairResult> {
+  return resultOf(await runRepair(result, resultTarget(options), { owned: true, knownJson }));
 }
 
 function resultOf<V extends ProtocolVersion>(run: RepairRun): RepairResult<V> {

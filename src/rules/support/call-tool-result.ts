@@ -5,7 +5,7 @@
 
 import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
 import { getIn } from '../../core/pointer.js';
-import { memoByString, memoPerRun } from '../../core/run-memo.js';
+import { knownJson, memoByString, memoPerRun } from '../../core/run-memo.js';
 import type { RepairContext } from '../types.js';
 
 export interface TextBlock {
@@ -86,7 +86,8 @@ const stringifyObject = memoPerRun<object, string | undefined>(stringify);
  * rule all need the JSON of the same, possibly large, structuredContent.
  */
 export function compactJson(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? stringifyObject(value) : stringify(value);
+  if (typeof value !== 'object' || value === null) return stringify(value);
+  return knownJson(value) ?? stringifyObject(value);
 }
 
 /** Whether some text block mirrors `value`. */
