@@ -16,8 +16,9 @@ import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/s
 import type { Sniffed } from '../core/sniff.js';
 import { RULES } from '../rules/index.js';
 import type { CheckContext, Frame, Report, Rule, SessionEvent, Subject } from '../rules/types.js';
-import { features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
+import { BLOCK_TYPES, features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
 import {
+  BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
   COVERED_RESULT_RULES,
@@ -119,20 +120,49 @@ function defaultSchemas(): OutputSchemaCompiler {
   return sharedSchemas;
 }
 
+/**
+ * A rule with its check bound to it: the engine calls thousands of checks per result, and loading
+ * `check` from rule objects of many different shapes is a slow, megamorphic property access.
+ */
+interface CompiledRule {
+  readonly rule: Rule;
+  readonly check: Rule['check'];
+}
+
 /** The rules of one subject in one version, in catalog order, compiled once. */
 interface Plan {
-  readonly all: readonly Rule[];
+  readonly all: readonly CompiledRule[];
   /** Those that also run on partial documents from static analysis. */
-  readonly partial: readonly Rule[];
+  readonly partial: readonly CompiledRule[];
   /** Those that still run on a plain-text result (./fast-path.ts): the others report nothing there. */
-  readonly plainText: readonly Rule[];
+  readonly plainText: readonly CompiledRule[];
   /** Those that still run on a plain-text result whose texts are all short. */
-  readonly shortPlainText: readonly Rule[];
+  readonly shortPlainText: readonly CompiledRule[];
+  /** For blocks: those that can report on an object block of each standard type (BLOCK_RULE_TYPES). */
+  readonly byBlockType?: Readonly<Record<string, readonly CompiledRule[]>>;
 }
 
 type Plans = ReadonlyMap<Subject, Plan>;
 
-function planRules(plan: Plan, shape: Shape, partial: boolean): readonly Rule[] {
+function byBlockType(all: readonly CompiledRule[]): Record<string, readonly CompiledRule[]> {
+  return Object.fromEntries(
+    BLOCK_TYPES.map((type) => [
+      type,
+      all.filter(({ rule }) => BLOCK_RULE_TYPES[rule.id]?.includes(type) ?? true),
+    ]),
+  );
+}
+
+/** The rules that can report on a block, by its type when it is an object of a standard type. */
+function blockRules(plan: Plan, block: unknown): readonly CompiledRule[] {
+  const type = isObject(block) ? block.type : undefined;
+  const byType = plan.byBlockType;
+  return typeof type === 'string' && byType !== undefined && Object.hasOwn(byType, type)
+    ? (byType[type] as readonly CompiledRule[])
+    : plan.all;
+}
+
+function planRules(plan: Plan, shape: Shape, partial: boolean): readonly CompiledRule[] {
   if (shape === Shape.ShortPlainText) return plan.shortPlainText;
   if (shape === Shape.PlainText) return plan.plainText;
   return partial ? plan.partial : plan.all;
@@ -169,17 +199,20 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
       bySubject.set(rule.subject, [...(bySubject.get(rule.subject) ?? []), rule]);
     }
     plans = new Map(
-      [...bySubject].map(([subject, all]) => [
-        subject,
-        {
+      [...bySubject].map(([subject, rules]) => {
+        const all = rules.map((rule) => ({ rule, check: rule.check.bind(rule) }));
+        const covered = COVERED[subject];
+        const plan: Plan = {
           all,
-          partial: all.filter((rule) => !rule.needsCompleteDocument),
-          plainText: all.filter((rule) => !COVERED[subject]?.has(rule.id)),
+          partial: all.filter(({ rule }) => !rule.needsCompleteDocument),
+          plainText: all.filter(({ rule }) => !covered?.has(rule.id)),
           shortPlainText: all.filter(
-            (rule) => !COVERED[subject]?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
+            ({ rule }) => !covered?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
           ),
-        },
-      ]),
+          ...(subject === 'block' ? { byBlockType: byBlockType(all) } : {}),
+        };
+        return [subject, plan];
+      }),
     );
     byVersion.set(version, plans);
   }
@@ -258,17 +291,21 @@ class Run {
   ): void {
     const plan = this.plans.get(subject);
     if (!plan) return;
-    const rules = planRules(plan, shape, this.ctx.partial);
+    const rules =
+      subject === 'block' && shape === Shape.Other && !this.ctx.partial
+        ? blockRules(plan, node)
+        : planRules(plan, shape, this.ctx.partial);
     if (rules.length === 0) return;
     const ctx = this.ctx;
     ctx.tool = tool;
     ctx.node = node;
     ctx.subjectPath = subjectPath;
     ctx.resultPath = resultPath;
-    for (const rule of rules) {
+    for (let i = 0; i < rules.length; i++) {
+      const { rule, check } = rules[i] as CompiledRule;
       ctx.rule = rule;
       try {
-        rule.check(node, ctx);
+        check(node, ctx);
       } catch (error) {
         // A rule bug must not hide the other findings or crash a proxy; it becomes a finding itself.
         this.findings.push(internalError(rule, error, subjectPath, resultPath));
@@ -432,7 +469,7 @@ function quietPlainText(
   return true;
 }
 
-const NO_RULES: readonly Rule[] = [];
+const NO_RULES: readonly CompiledRule[] = [];
 
 /** A check context that only notes whether anything was reported. */
 class Probe implements CheckContext {
@@ -466,11 +503,11 @@ class Probe implements CheckContext {
     this.reported = true;
   }
 
-  quiet(rules: readonly Rule[], node: unknown): boolean {
+  quiet(rules: readonly CompiledRule[], node: unknown): boolean {
     this.node = node;
     for (let i = 0; i < rules.length && !this.reported; i++) {
       try {
-        (rules[i] as Rule).check(node, this);
+        (rules[i] as CompiledRule).check(node, this);
       } catch {
         // A failing rule becomes a finding in the full run.
         return false;

@@ -12,7 +12,35 @@
  */
 
 import type { JsonObject } from '../core/json.js';
-import type { VersionFeatures } from '../spec/versions.js';
+import type { BlockType, VersionFeatures } from '../spec/versions.js';
+
+/**
+ * The standard block types on which each block rule can report; a rule not listed may report on any
+ * block. A block that is an object with one of these types is checked only by the rules listed for its
+ * type (and the unlisted ones): an image block never meets the resource-link rule. Non-objects and other
+ * types meet every rule. Claims about the rules, tested and fingerprinted like the lists below.
+ */
+export const BLOCK_RULE_TYPES: Readonly<Record<string, readonly BlockType[]>> = {
+  'block-annotations-in-resource': ['resource'],
+  'block-base64-data-uri': ['image', 'audio', 'resource'],
+  'block-base64-invalid': ['image', 'audio', 'resource'],
+  'block-base64-non-canonical': ['image', 'audio', 'resource'],
+  'block-base64-url-alphabet': ['image', 'audio', 'resource'],
+  'block-data-invalid': ['image', 'audio'],
+  'block-mime-type-malformed': ['image', 'audio', 'resource_link', 'resource'],
+  'block-mime-type-mismatch': ['image', 'audio', 'resource'],
+  'block-mime-type-missing': ['image', 'audio'],
+  'block-mime-type-wrong-family': ['image', 'audio'],
+  'block-not-object': [],
+  'block-resource-invalid': ['resource'],
+  'block-resource-link-invalid': ['resource_link'],
+  'block-resource-text-and-blob': ['resource'],
+  'block-text-base64-image': ['text'],
+  'block-text-invalid': ['text'],
+  'block-type-unknown': [],
+  'block-type-unsupported-in-version': ['audio', 'resource_link'],
+  'block-uri-invalid': ['resource_link', 'resource'],
+};
 
 /** Result rules that report nothing on the shape. */
 export const COVERED_RESULT_RULES: ReadonlySet<string> = new Set([

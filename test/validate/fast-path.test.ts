@@ -16,9 +16,10 @@ import { isObject, type JsonObject } from '../../src/core/json.js';
 import { createOutputSchemaCompiler } from '../../src/core/schema.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
-import { features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
+import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { payloadAt, runToolResult, sniffSync } from '../../src/validate/engine.js';
 import {
+  BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
   COVERED_RESULT_RULES,
@@ -262,6 +263,107 @@ describe('the plain-text fast path', () => {
         expect(await validateToolResult(input, { protocolVersion: version, tool: t })).toEqual(sync);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+/** Real encoder output, so that sniffing rules have something to place. */
+const media = ['image.png', 'image.jpg', 'audio.wav'].map((name) =>
+  readFileSync(join(root, 'fixtures/media', name)).toString('base64'),
+);
+
+const strings = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(
+    ...media,
+    '',
+    'iVBORw0KGgo=',
+    'iVBORw0KGgoAAAANSUhEUg',
+    'data:image/png;base64,iVBORw0KGgo=',
+    'SGVsbG8_-w==',
+    'SGVsbG9=',
+    'AAAA',
+    'image/png',
+    'audio/wav',
+    'text/plain',
+    'image/',
+    'not a mime',
+    'file:///a.txt',
+    'https://example.com/a.png',
+    'not a uri',
+    `data:image/x;base64,${'A'.repeat(64)}`,
+    `iVBORw0KGgo${'A'.repeat(300)}`,
+  ),
+);
+const member = fc.oneof(
+  { weight: 4, arbitrary: strings },
+  fc.constantFrom<unknown>(3, null, true, [], {}, { audience: ['user'] }, { priority: 9 }),
+);
+/** Payloads and media types biased toward real media, so that the sniffing rules fire often. */
+const payload = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...media) }, member);
+const mimeType = fc.oneof(fc.constantFrom('image/png', 'image/jpeg', 'audio/wav'), member);
+const resource = fc.oneof(
+  member,
+  fc.record(
+    { uri: member, text: member, blob: payload, mimeType, annotations: member, _meta: member },
+    { requiredKeys: [] },
+  ),
+);
+
+/** An object block of a standard type, with any mix of the members blocks of every type carry. */
+const typedBlock = fc.record(
+  {
+    type: fc.constantFrom(...BLOCK_TYPES),
+    text: member,
+    data: payload,
+    mimeType,
+    uri: member,
+    name: member,
+    title: member,
+    size: member,
+    resource,
+    annotations: member,
+    _meta: member,
+  },
+  { requiredKeys: ['type'] },
+);
+
+describe('block rules by block type (BLOCK_RULE_TYPES)', () => {
+  it('lists only block rules of the catalog', () => {
+    const blockRules = new Set(RULES.filter((r) => r.subject === 'block').map((r) => r.id));
+    for (const id of Object.keys(BLOCK_RULE_TYPES)) expect(blockRules, id).toContain(id);
+    // Each listed rule's claim is fingerprinted with the covered rules above.
+    for (const id of Object.keys(BLOCK_RULE_TYPES)) expect(CHECKED, id).toHaveProperty(id);
+  });
+
+  it('a rule reports nothing on an object block of a type it is not listed for', { timeout: 120_000 }, () => {
+    const byId = new Map(RULES.map((r) => [r.id, r]));
+    const fired = new Set<string>();
+    fc.assert(
+      fc.property(fc.constantFrom(...PROTOCOL_VERSIONS), typedBlock, (version, node) => {
+        for (const [id, types] of Object.entries(BLOCK_RULE_TYPES)) {
+          const rule = byId.get(id) as Rule;
+          if (!rule.versions.includes(version)) continue;
+          const found = reports(rule, node, version, undefined);
+          if (found.length > 0) fired.add(id);
+          if (types.includes(node.type)) continue;
+          expect(found, `${id} on ${JSON.stringify(node).slice(0, 300)}`).toEqual([]);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+    // The generator reaches the rules it is meant to exercise (a test of the test).
+    const reachable = Object.entries(BLOCK_RULE_TYPES).filter(([, types]) => types.length > 0);
+    expect(reachable.filter(([id]) => !fired.has(id)).map(([id]) => id)).toEqual([]);
+  });
+
+  it('the engine runs every rule on a block when its type is not a standard one', () => {
+    const odd = { content: [{ type: 'video', data: 'AAAA' }, ['text'], { type: 'Image', data: '%%' }] };
+    const all = runToolResult(odd, { version: '2025-11-25', rules: RULES.filter(() => true) });
+    const sync = validateToolResultSync(odd, { protocolVersion: '2025-11-25' });
+    expect(sync.map((f) => `${f.rule} ${f.pointer}`)).toEqual(all.map((f) => `${f.rule} ${f.pointer}`));
+    expect(sync.map((f) => f.rule)).toEqual(
+      expect.arrayContaining(['block-type-unknown', 'block-not-object']),
     );
   });
 });
