@@ -18,6 +18,7 @@ const files = readdirSync(dir)
   .sort();
 
 function fmt(n: number): string {
+  if (Math.abs(n) < 1) return n.toFixed(3);
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
   return n.toFixed(n >= 10 ? 0 : 2);
@@ -31,13 +32,12 @@ function microseconds(n: number): string {
 
 function print(result: BenchResult): void {
   if (result.kind === 'measurement') {
-    const { atLeast, atMost } = result.target ?? {};
-    const target =
-      atLeast !== undefined
-        ? `  (target ≥ ${fmt(atLeast)}: ${result.value >= atLeast ? 'met' : 'MISSED'})`
-        : atMost !== undefined
-          ? `  (target ≤ ${fmt(atMost)}: ${result.value <= atMost ? 'met' : 'MISSED'})`
-          : '';
+    const goal = result.target;
+    const target = !goal
+      ? ''
+      : 'atLeast' in goal
+        ? `  (target ≥ ${fmt(goal.atLeast)}: ${result.value >= goal.atLeast ? 'met' : 'MISSED'})`
+        : `  (target ≤ ${fmt(goal.atMost)}: ${result.value <= goal.atMost ? 'met' : 'MISSED'})`;
     console.log(`  ${result.title}: ${fmt(result.value)} ${result.unit}${target}`);
   } else {
     console.log(`  ${result.title}`);

@@ -61,7 +61,7 @@ function pythonCorpus(tools: number): SourceFile {
       `    """Tool number ${i}."""`,
       '    if not path:',
       `        return {"error": "path is required for tool ${i}"}`,
-      '    data = {"count": limit, "index": ' + i + '}',
+      `    data = {"count": limit, "index": ${i}}`,
       '    return data',
       '',
     );

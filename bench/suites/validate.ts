@@ -65,13 +65,13 @@ async function proxyComparison(corpus: Corpus): Promise<BenchResult> {
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search' } });
   const lines = corpus.bytes.map((bytes) => `{"jsonrpc":"2.0","id":1,"result":${bytes}}`);
   const nextLine = cycler(lines);
-  const session = new ProxySession(VERSION, true);
+  const session = new ProxySession({ protocolVersion: VERSION, fixedVersion: true });
   return compare(`${corpus.name}: proxy per message vs the SDK client's own check of it`, [
     {
-      name: 'proxy: ProxySession.repairServer',
+      name: 'proxy: ProxySession.fromClient + fromServer',
       run: () => {
-        session.observeClient(request);
-        return session.repairServer(nextLine());
+        session.fromClient(request);
+        return session.fromServer(nextLine());
       },
     },
     {

@@ -7,14 +7,11 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { memoByString } from './run-memo.js';
 
-const uriFormat = fullFormats.uri;
+/** ajv-formats' `uri` is a function (its type admits a RegExp or an object, which `uri` never is). */
+const uriFormat = fullFormats.uri as (value: string) => boolean;
 
 /** Memoized per validation: a result's links often share URIs, and the format's regex is long. */
-export const isAbsoluteUri = memoByString((value: string): boolean => {
-  if (typeof uriFormat === 'function') return uriFormat(value);
-  if (uriFormat instanceof RegExp) return uriFormat.test(value);
-  return true;
-});
+export const isAbsoluteUri = memoByString((value: string): boolean => uriFormat(value));
 
 /** The last non-empty path segment of a URI, percent-decoded when possible, e.g. a file name. */
 export function lastPathSegment(uri: string): string | undefined {

@@ -32,7 +32,12 @@ export {
   type ShapedOptions,
   shaped,
 } from './shaped.js';
-export { OutputSchemaMismatchError, type ToolResultOptions, toolResult } from './tool-result.js';
+export {
+  OutputSchemaInvalidError,
+  OutputSchemaMismatchError,
+  type ToolResultOptions,
+  toolResult,
+} from './tool-result.js';
 export type * from './types.js';
 export {
   convertWebMcp,

@@ -4,7 +4,9 @@ import pc from 'picocolors';
 import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
+import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
 
 export interface TextOptions {
   /** Use ANSI colours; default: picocolors' detection (TTY, NO_COLOR, FORCE_COLOR). */
@@ -81,6 +83,11 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     if (clients && finding.severity !== 'info') out.push(`          ${color.dim('breaks:')} ${clients}`);
   }
   if (out.length > 0) out.push('');
+  // check: the verdict under every version (--protocol all), and where it differs.
+  const matrix = versionMatrixOf(report);
+  if (matrix?.all) out.push(...matrixTextLines(matrix), '');
+  const versionVerdict = versionVerdictOf(report);
+  if (versionVerdict) out.push(oneLine(versionVerdict, { width: 1000 }));
   out.push(summaryLine(report, color));
   return `${out.join('\n')}\n`;
 }

@@ -9,7 +9,7 @@ import { isObject } from '../core/json.js';
 import { isOpaque } from '../core/opaque.js';
 import type { PathSegment } from '../core/pointer.js';
 import type { Rule } from '../rules/types.js';
-import type { ProtocolVersion } from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
 import { asCallToolResult, type Framework, type WrapOptions } from './frameworks.js';
 import { fingerprint, markOpen, SerializedOpaque, TypedOpaque, type ValuePositions } from './values.js';
@@ -19,7 +19,7 @@ import { fingerprint, markOpen, SerializedOpaque, TypedOpaque, type ValuePositio
  * (2025-11-25): structuredContent must still be an object there, and results need no `resultType`,
  * which 2026-07-28 SDKs add themselves.
  */
-export const SCAN_DEFAULT_PROTOCOL: ProtocolVersion = '2025-11-25';
+export const SCAN_DEFAULT_PROTOCOL: ProtocolVersion = DEFAULT_PROTOCOL_VERSION;
 
 /** One value a return statement may produce (a conditional or a helper can give several). */
 export interface Outcome<P> {

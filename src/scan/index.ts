@@ -7,11 +7,13 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { Finding } from '../core/finding.js';
+import { systemErrorWords } from '../core/system-error.js';
 import { buildReport } from '../report/build.js';
 import type { Report } from '../report/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { analyzeExtracted, type Extracted, SCAN_DEFAULT_PROTOCOL, type StaticAnalysis } from './analyze.js';
 import { extractJsSource } from './js/index.js';
+import type { PathFilter } from './path-filter.js';
 import { extractPythonSource } from './python/index.js';
 import { LineMap, mentionsMcp, SyntaxErrorInSource } from './source.js';
 import { computeVerdict, type ScannedHandler, type Verdict } from './verdict.js';
@@ -55,6 +57,8 @@ export interface ScanOptions {
   readonly cwd?: string;
   /** Bytes; larger files are reported as not scanned (default `DEFAULT_MAX_FILE_SIZE`). */
   readonly maxFileSize?: number;
+  /** What a directory walk leaves out (`--exclude`, `--include`, `.gitignore`); see path-filter.ts. */
+  readonly filter?: PathFilter;
 }
 
 /** A file or directory that could not be scanned, and why: reported, never silently left out. */
@@ -138,6 +142,7 @@ function located(
  */
 export async function collectFiles(
   paths: readonly string[],
+  filter?: PathFilter,
 ): Promise<{ files: string[]; unreadable: Unscanned[] }> {
   const files: string[] = [];
   const unreadable: Unscanned[] = [];
@@ -153,8 +158,10 @@ export async function collectFiles(
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(full);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && languageOf(full)) files.push(full);
+        if (!SKIPPED_DIRECTORIES.has(entry.name) && !filter?.skipDirectory(full)) await walk(full);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && languageOf(full) && !filter?.skipFile(full)) {
+        files.push(full);
+      }
     }
   };
   for (const path of paths) {
@@ -173,7 +180,7 @@ export async function collectFiles(
 }
 
 function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
+  return systemErrorWords(error);
 }
 
 /** Git's test for binary content: a NUL byte in the first 8000 bytes. */
@@ -216,7 +223,7 @@ function displayPath(file: string, cwd: string): string {
 
 export async function scanPaths(paths: readonly string[], options: ScanOptions = {}): Promise<ScanResult> {
   const cwd = options.cwd ?? process.cwd();
-  const collected = await collectFiles(paths);
+  const collected = await collectFiles(paths, options.filter);
   const unscanned = collected.unreadable.map((u) => ({ ...u, file: displayPath(u.file, cwd) }));
   const files: FileScan[] = [];
   for (const path of collected.files) {

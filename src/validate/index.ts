@@ -15,7 +15,7 @@ import { SNIFF_HEADER_BYTES } from '../core/magic.js';
 import { payloadFactsAt } from '../core/payload.js';
 import { FactScope, runInScope } from '../core/run-memo.js';
 import { fileTypeMime, type Sniffed } from '../core/sniff.js';
-import { DEFAULT_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
+import { assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -30,8 +30,8 @@ import {
 
 export interface ValidateOptions {
   /**
-   * The negotiated protocol version. Default: DEFAULT_PROTOCOL_VERSION (2025-11-25) for the synchronous
-   * validators, the latest (2026-07-28) for the asynchronous ones.
+   * The negotiated protocol version; default: 2026-07-28 for a document that carries `resultType`,
+   * else DEFAULT_PROTOCOL_VERSION (2025-11-25).
    */
   readonly protocolVersion?: ProtocolVersion;
 }
@@ -206,7 +206,7 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
   try {
-    const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
+    const version = options.protocolVersion ?? assumedProtocolVersion(result);
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
     return publicFindings(runToolResult(result, resultOptions(options, version)));
   } catch (error) {
@@ -218,7 +218,10 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
 export function validateMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
   return guard(() =>
     publicFindings(
-      runMessage(message, messageOptions(options, options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION)),
+      runMessage(
+        message,
+        messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message)),
+      ),
     ),
   );
 }
@@ -226,12 +229,14 @@ export function validateMessageSync(message: unknown, options: ValidateMessageOp
 /** Validates a tools/list result synchronously (tool definitions carry no payload to sniff). */
 export function validateToolsListSync(result: unknown, options: ValidateOptions = {}): Finding[] {
   return guard(() =>
-    publicFindings(runToolsList(result, { version: options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION })),
+    publicFindings(
+      runToolsList(result, { version: options.protocolVersion ?? assumedProtocolVersion(result) }),
+    ),
   );
 }
 
 export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? assumedProtocolVersion(result);
   return afterFileType(
     () => mediaPayloads(result),
     (scope, sniff) =>
@@ -240,13 +245,11 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
 }
 
 export function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
-  return Promise.resolve(
-    validateToolsListSync(result, { protocolVersion: options.protocolVersion ?? LATEST_PROTOCOL_VERSION }),
-  );
+  return Promise.resolve(validateToolsListSync(result, options));
 }
 
 export function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? assumedProtocolVersion(message);
   return afterFileType(
     () => messagePayloads(message, options),
     (scope, sniff) =>

@@ -3,7 +3,9 @@ import { runCli } from '../support/cli.js';
 import { expectValidReport, validateReport } from '../support/report-schema.js';
 
 describe('docs/report-schema.json', () => {
-  it('describes what `check --format json` prints, with findings and without', async () => {
+  it('describes what `check --format json` prints, with findings and without', {
+    timeout: 120_000,
+  }, async () => {
     const broken = await runCli(['check', '-', '--format', 'json', '--protocol', '2025-06-18'], {
       input: JSON.stringify({
         jsonrpc: '2.0',

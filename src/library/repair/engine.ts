@@ -66,7 +66,7 @@ export interface RepairTarget {
   validate(document: unknown, run: RunOptions): EngineFinding[];
 }
 
-export interface RepairOptions {
+export interface RepairOptions extends RepairLimits {
   /** The caller built the input and hands it over: repair it in place instead of copying it first. */
   readonly owned?: boolean;
   /** JSON texts the caller made of objects in the input, so the validation need not make them again. */
@@ -87,6 +87,36 @@ function needsRepair(finding: EngineFinding): boolean {
 
 function findingKey(f: EngineFinding): string {
   return `${f.rule}\u0000${f.pointer}\u0000${f.messageId}`;
+}
+
+/**
+ * Thrown when a repair needs more validation passes than the caller's budget allows: the proxy gives
+ * each message a budget and forwards it unchanged past it, so no message can stall the stream.
+ */
+export class RepairBudgetExceeded extends Error {
+  constructor(readonly budget: number) {
+    super(`repair needed more than ${budget} validation passes`);
+    this.name = 'RepairBudgetExceeded';
+  }
+}
+
+export interface RepairLimits {
+  /**
+   * Validation passes the repair may make (the first validation, which finds whether anything needs
+   * repair, is free); past it, the repair throws RepairBudgetExceeded.
+   */
+  readonly budget?: number;
+}
+
+/** The validation passes a repair has left, shared by every pass of `runRepair`. */
+class Budget {
+  private used = 0;
+
+  constructor(private readonly limit: number) {}
+
+  spend(): void {
+    if (++this.used > this.limit) throw new RepairBudgetExceeded(this.limit);
+  }
 }
 
 export interface RepairRun {
@@ -121,10 +151,14 @@ class Sniffer {
 
 /** Repairs synchronously: payloads are sniffed by the synchronous sniffer only. */
 export function runRepairSync(input: unknown, target: RepairTarget, options: RepairOptions = {}): RepairRun {
-  return repairPass(input, target, options, new FactScope(), NO_ANSWERS).run;
+  return repairPass(input, target, options, new FactScope(), NO_ANSWERS, budgetOf(options)).run;
 }
 
 const NO_ANSWERS: FileTypeAnswers = new Map();
+
+function budgetOf(options: RepairLimits): Budget {
+  return new Budget(options.budget ?? Number.POSITIVE_INFINITY);
+}
 
 /**
  * Repairs, asking file-type about the payloads the synchronous sniffer cannot place (a TIFF without
@@ -142,13 +176,14 @@ export async function runRepair(
   const answers = new Map(
     await fileTypeAnswers(base === undefined ? [] : mediaPayloads(getIn(input, base)), scope),
   );
-  let pass = repairPass(input, target, options, scope, answers);
+  const budget = budgetOf(options);
+  let pass = repairPass(input, target, options, scope, answers, budget);
   for (let i = 0; i < MAX_FILE_TYPE_PASSES && !options.owned; i++) {
     const asked = pass.unplaced.filter((payload) => !answers.has(payload));
     const found = asked.length === 0 ? NO_ANSWERS : await fileTypeAnswers(asked, scope);
     if (found.size === 0) break;
     for (const [payload, sniffed] of found) answers.set(payload, sniffed);
-    pass = repairPass(input, target, options, scope, answers);
+    pass = repairPass(input, target, options, scope, answers, budget);
   }
   return pass.run;
 }
@@ -159,6 +194,7 @@ function repairPass(
   options: RepairOptions,
   scope: FactScope,
   answers: FileTypeAnswers,
+  budget: Budget,
 ): { run: RepairRun; unplaced: PayloadPlace[] } {
   const sniffer = new Sniffer(scope, answers);
   const runOptions = { scope, sniff: sniffer.sniff };
@@ -176,6 +212,7 @@ function repairPass(
     target,
     sniffer,
     run: { ...runOptions, blockFindings: new BlockFindings() },
+    budget,
   };
   convertWebMcpBlocks(state);
   let remaining: EngineFinding[] = [];
@@ -200,9 +237,11 @@ interface LoopState {
   readonly target: RepairTarget;
   readonly sniffer: Sniffer;
   readonly run: RunOptions & { readonly blockFindings: BlockFindings };
+  readonly budget: Budget;
 }
 
 function validateState(state: LoopState): EngineFinding[] {
+  state.budget.spend();
   return state.target.validate(state.document, state.run);
 }
 

@@ -3,7 +3,7 @@
  * negotiated protocol version, saying what changed. The guarantee (tested for every version in
  * test/library): no error-severity finding on the output, the official schema and the official SDK v1
  * client parser accept it, repair is idempotent, and a result with nothing to repair comes back as the
- * very same object with no fixes.
+ * very same object with no fixes. Repair never throws: when it gives up, it says why (`abandoned`).
  *
  * `repairSync()` and `repairMessageSync()` give the same guarantee without waiting: they sniff payloads
  * with the synchronous sniffer only, as `validateToolResultSync` does (the proxy uses them on every
@@ -12,12 +12,16 @@
 
 import type { Finding } from '../../core/finding.js';
 import { isObject } from '../../core/json.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { messageKind } from '../../rules/support/envelope.js';
+import { assumedProtocolVersion, type ProtocolVersion } from '../../spec/versions.js';
 import { type EngineFinding, responseKind, runMessage, runToolResult } from '../../validate/engine.js';
 import { publicFinding, toolsByName } from '../../validate/index.js';
-import type { CallToolResult, LatestProtocolVersion } from '../types.js';
+import type { CallToolResult, DefaultProtocolVersion } from '../types.js';
+import { toWire } from './clone.js';
 import {
   type Fix,
+  RepairBudgetExceeded,
+  type RepairLimits,
   type RepairRun,
   type RepairTarget,
   runRepair,
@@ -28,7 +32,10 @@ import {
 export type { Fix } from './engine.js';
 
 export interface RepairOptions {
-  /** The negotiated protocol version; default: the latest. */
+  /**
+   * The negotiated protocol version; default: 2026-07-28 for a result that carries `resultType`, else
+   * DEFAULT_PROTOCOL_VERSION (2025-11-25).
+   */
   readonly protocolVersion?: ProtocolVersion;
   /** The tool definition (from tools/list) the result answers, for outputSchema checks. */
   readonly tool?: unknown;
@@ -37,10 +44,24 @@ export interface RepairOptions {
 export interface RepairResult<V extends ProtocolVersion = ProtocolVersion> {
   readonly result: CallToolResult<V>;
   readonly fixes: readonly Fix[];
+  /**
+   * Why repair gave up, when it did (an internal error): `result` is then the input, unchanged.
+   * Repair never throws.
+   */
+  readonly abandoned?: string;
 }
 
-function resultTarget(options: RepairOptions): RepairTarget {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+function reason(error: unknown): string {
+  if (error instanceof RepairBudgetExceeded) return error.message;
+  try {
+    return `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  } catch {
+    return 'internal error';
+  }
+}
+
+function resultTarget(document: unknown, options: RepairOptions): RepairTarget {
+  const version = options.protocolVersion ?? assumedProtocolVersion(document);
   const tool = toolDefinition(options.tool);
   return {
     version,
@@ -50,19 +71,55 @@ function resultTarget(options: RepairOptions): RepairTarget {
   };
 }
 
-export async function repair<V extends ProtocolVersion = LatestProtocolVersion>(
+/**
+ * Repairs `result` as the wire would carry it (toWire: a copy, with a fix per thing JSON could not
+ * carry, unless it is plain JSON already), never throwing.
+ */
+function repairResult<V extends ProtocolVersion>(
+  result: unknown,
+  options: RepairOptions,
+  run: (wire: unknown, target: RepairTarget, copied: boolean) => RepairRun,
+): RepairResult<V> {
+  try {
+    const wire = toWire(result);
+    const repaired = run(wire.value, resultTarget(wire.value, options), wire.value !== result);
+    const fixes = wire.fixes.length > 0 ? [...wire.fixes, ...repaired.fixes] : repaired.fixes;
+    return { result: repaired.document as CallToolResult<V>, fixes };
+  } catch (error) {
+    return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
+  }
+}
+
+export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
-  return resultOf<V>(await runRepair(result, resultTarget(options)));
+  let wire: { value: unknown; fixes: Fix[] };
+  try {
+    wire = toWire(result);
+  } catch (error) {
+    return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
+  }
+  const value = wire.value;
+  let run: RepairRun;
+  try {
+    run = await runRepair(value, resultTarget(value, options));
+  } catch (error) {
+    return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
+  }
+  const fixes = wire.fixes.length > 0 ? [...wire.fixes, ...run.fixes] : run.fixes;
+  return { result: run.document as CallToolResult<V>, fixes };
 }
 
 /** `repair()` without waiting: payloads are sniffed by the synchronous sniffer only. */
-export function repairSync<V extends ProtocolVersion = LatestProtocolVersion>(
+export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): RepairResult<V> {
-  return resultOf<V>(runRepairSync(result, resultTarget(options)));
+  // A copy toWire made is repair's own: it is repaired in place rather than copied again.
+  return repairResult<V>(result, options, (wire, target, copied) =>
+    runRepairSync(wire, target, { owned: copied }),
+  );
 }
 
 /**
@@ -75,11 +132,12 @@ export async function repairOwned(
   options: RepairOptions,
   knownJson?: ReadonlyMap<object, string>,
 ): Promise<RepairResult> {
-  return resultOf(await runRepair(result, resultTarget(options), { owned: true, knownJson }));
-}
-
-function resultOf<V extends ProtocolVersion>(run: RepairRun): RepairResult<V> {
-  return { result: run.document as CallToolResult<V>, fixes: run.fixes };
+  try {
+    const run = await runRepair(result, resultTarget(result, options), { owned: true, knownJson });
+    return { result: run.document as CallToolResult, fixes: run.fixes };
+  } catch (error) {
+    return { result: result as CallToolResult, fixes: [], abandoned: reason(error) };
+  }
 }
 
 export interface RepairMessageOptions {
@@ -95,40 +153,110 @@ export interface RepairMessageResult {
   readonly fixes: readonly Fix[];
   /** Errors repair could not fix without guessing (a missing `id`, for instance). */
   readonly remaining: readonly Finding[];
-}
-
-function messageTarget(options: RepairMessageOptions): RepairTarget {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-  const request = isObject(options.request) ? options.request : undefined;
-  const tools = toolsByName(options.tools);
-  return {
-    version,
-    resultPath: (document) =>
-      isObject(document) &&
-      Object.hasOwn(document, 'result') &&
-      (request?.method === 'tools/call' || responseKind(document.result, request) === 'tools/call')
-        ? ['result']
-        : undefined,
-    validate: (document, run) => runMessage(document, { version, request, tools, ...run }),
-  };
+  /**
+   * Why repair gave up, when it did (its work budget ran out, or an internal error): `message` is then
+   * the input, unchanged. Repair never throws.
+   */
+  readonly abandoned?: string;
 }
 
 export async function repairMessage(
   message: unknown,
   options: RepairMessageOptions = {},
 ): Promise<RepairMessageResult> {
-  return messageResultOf(await runRepair(message, messageTarget(options)));
+  let wire: { value: unknown; fixes: Fix[] };
+  try {
+    wire = toWire(message);
+  } catch (error) {
+    return { message, fixes: [], remaining: [], abandoned: reason(error) };
+  }
+  return withWireFixes(message, wire.fixes, await repairParsedMessage(wire.value, options));
 }
 
 /** `repairMessage()` without waiting: payloads are sniffed by the synchronous sniffer only. */
 export function repairMessageSync(message: unknown, options: RepairMessageOptions = {}): RepairMessageResult {
-  return messageResultOf(runRepairSync(message, messageTarget(options)));
+  let wire: { value: unknown; fixes: Fix[] };
+  try {
+    wire = toWire(message);
+  } catch (error) {
+    return { message, fixes: [], remaining: [], abandoned: reason(error) };
+  }
+  const owned = wire.value !== message;
+  return withWireFixes(message, wire.fixes, repairParsedMessageSync(wire.value, options, { owned }));
+}
+
+function withWireFixes(message: unknown, wireFixes: Fix[], run: RepairMessageResult): RepairMessageResult {
+  if (run.abandoned !== undefined) return { ...run, message };
+  return wireFixes.length > 0 ? { ...run, fixes: [...wireFixes, ...run.fixes] } : run;
+}
+
+/**
+ * Whether a finding is about the inside of a `result` or `error` member. A request or notification
+ * carries neither: the envelope rule reports the stray member, and what it holds is nobody's business.
+ */
+function insideStrayMember(finding: EngineFinding): boolean {
+  const [member] = finding.subjectPath;
+  return member === 'result' || member === 'error';
+}
+
+/**
+ * The repair target of a message. The envelope is classified first: only a response carries a result,
+ * so a message with `method` is never repaired as one, whatever its `result` member looks like.
+ */
+function messageTarget(message: unknown, options: RepairMessageOptions): RepairTarget {
+  const version = options.protocolVersion ?? assumedProtocolVersion(message);
+  const kind = messageKind(message);
+  const request = kind === 'response' && isObject(options.request) ? options.request : undefined;
+  const tools = toolsByName(options.tools);
+  return {
+    version,
+    resultPath: (document) =>
+      kind === 'response' &&
+      isObject(document) &&
+      Object.hasOwn(document, 'result') &&
+      (request?.method === 'tools/call' || responseKind(document.result, request) === 'tools/call')
+        ? ['result']
+        : undefined,
+    validate: (document, run) => {
+      const findings = runMessage(document, { version, request, tools, ...run });
+      return kind === 'response' ? findings : findings.filter((f) => !insideStrayMember(f));
+    },
+  };
 }
 
 function messageResultOf(run: RepairRun): RepairMessageResult {
-  return {
-    message: run.document,
-    fixes: run.fixes,
-    remaining: run.remaining.map((f: EngineFinding) => publicFinding(f)),
-  };
+  return { message: run.document, fixes: run.fixes, remaining: run.remaining.map(publicFinding) };
+}
+
+/**
+ * repairMessage() for a message that is plain JSON already (parsed from the wire, as the proxy has it),
+ * with a work budget.
+ */
+export async function repairParsedMessage(
+  message: unknown,
+  options: RepairMessageOptions,
+  limits: RepairLimits = {},
+): Promise<RepairMessageResult> {
+  try {
+    return messageResultOf(await runRepair(message, messageTarget(message, options), limits));
+  } catch (error) {
+    return { message, fixes: [], remaining: [], abandoned: reason(error) };
+  }
+}
+
+/**
+ * repairParsedMessage() without waiting, as the proxy runs it on every message. With `owned`, the
+ * message is the caller's to give away (the proxy parsed it) and is repaired in place, not copied; the
+ * caller must then not use it after an abandoned repair.
+ */
+export function repairParsedMessageSync(
+  message: unknown,
+  options: RepairMessageOptions,
+  limits: RepairLimits & { readonly owned?: boolean } = {},
+): RepairMessageResult {
+  try {
+    return messageResultOf(runRepairSync(message, messageTarget(message, options), limits));
+  } catch (error) {
+    return { message, fixes: [], remaining: [], abandoned: reason(error) };
+  }
 }
