@@ -10,7 +10,7 @@ import { isObject, type JsonObject } from '../core/json.js';
 import type { Frame } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
-import { publicFinding, validateMessage } from '../validate/index.js';
+import { publicFinding, validateMessageSync } from '../validate/index.js';
 import { type Channel, HttpStatusError, OversizeError, type SendHints, StartError } from './channel.js';
 import { auditFindings } from './events.js';
 
@@ -248,7 +248,7 @@ export class Session {
   private validate(message: unknown): void {
     const location = this.location();
     this.validations.push(
-      validateMessage(message, { protocolVersion: this.version }).then((findings) => {
+      Promise.resolve(validateMessageSync(message, { protocolVersion: this.version })).then((findings) => {
         for (const f of findings) this.report({ ...f, location });
       }),
     );

@@ -29,7 +29,7 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
-import { publicFinding, validateMessage } from '../validate/index.js';
+import { publicFinding, validateMessageSync } from '../validate/index.js';
 import type { SessionLine } from './parse.js';
 
 export interface SessionResult {
@@ -165,7 +165,7 @@ export async function checkSession(
         findings.push({ ...publicFinding(f), location: at });
       }
     } else {
-      findings.push(...(await judgeMessage(entry.message.value, entry, connection, options)));
+      findings.push(...judgeMessage(entry.message.value, entry, connection, options));
     }
     if (!versions.includes(connection.version)) versions.push(connection.version);
   }
@@ -187,22 +187,22 @@ function locationOf(
 }
 
 /** Validates a message (each member of a batch on its own, after the batch rules judge the array). */
-async function judgeMessage(
+function judgeMessage(
   message: unknown,
   entry: Entry,
   connection: Connection,
   options: SessionOptions,
-): Promise<Finding[]> {
+): Finding[] {
   if (Array.isArray(message)) {
     const at = locationOf(options, entry, connection);
-    const findings: Finding[] = (await validateMessage(message, { protocolVersion: connection.version })).map(
+    const findings: Finding[] = validateMessageSync(message, { protocolVersion: connection.version }).map(
       (f) => ({
         ...f,
         location: at,
       }),
     );
     for (const member of message) {
-      if (isObject(member)) findings.push(...(await judgeMessage(member, entry, connection, options)));
+      if (isObject(member)) findings.push(...judgeMessage(member, entry, connection, options));
     }
     return findings;
   }
@@ -212,7 +212,7 @@ async function judgeMessage(
     ...(toolName ? { tool: toolName } : {}),
     ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
   });
-  const findings = await validateMessage(message, {
+  const findings = validateMessageSync(message, {
     protocolVersion: connection.version,
     request,
     tools: [...connection.tools.values()],

@@ -5,7 +5,7 @@ import { classifyDocument, type SessionLine } from '../../check/index.js';
 import type { Finding } from '../../core/finding.js';
 import { isObject } from '../../core/json.js';
 import { isRecordedFrame } from '../../core/recording.js';
-import { type Fix, repair, repairMessage } from '../../library/repair/index.js';
+import { type Fix, repairMessageSync, repairSync } from '../../library/repair/index.js';
 import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
@@ -81,7 +81,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   } else if (classifyDocument(input.value) === 'message' || classifyDocument(input.value) === 'batch') {
     const request = tool ? { method: 'tools/call', params: { name: tool.name } } : undefined;
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
-    const run = await repairMessage(input.value, {
+    const run = repairMessageSync(input.value, {
       protocolVersion: version,
       request,
       tools: tools ? [...tools.values()] : undefined,
@@ -93,7 +93,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     };
   } else {
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
-    const run = await repair(input.value, { protocolVersion: version, tool });
+    const run = repairSync(input.value, { protocolVersion: version, tool });
     outcome = {
       text: `${JSON.stringify(run.result, null, 2)}\n`,
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
