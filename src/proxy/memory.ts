@@ -1,9 +1,13 @@
 /**
- * Memory between large messages. Relaying a 50 MB message leaves about twice that in garbage (the
- * decoded pieces of the frame, the frame itself, the encoded slices written), and V8 collects it when
- * its heuristics say so, often only after the next large message has allocated as much again: peak
- * memory then grows with the traffic instead of with the largest message. So after a large frame the
- * relay asks for a full collection, which costs a few milliseconds against the hundreds the frame took.
+ * Memory between large messages. Relaying a 50 MB message leaves its bytes, its text and the encoded
+ * slices written as garbage, and V8 collects it when its heuristics say so, often only after the next
+ * large message has allocated as much again: peak memory then grows with the traffic instead of with
+ * the largest message. So after a large frame the relay asks for a full collection, which costs a few
+ * milliseconds against the hundreds the frame took.
+ *
+ * The collection runs on the next turn of the event loop, not at once: the code that handled the frame
+ * still holds it while it calls afterFrame (a local variable, a closure's context), and a collection
+ * then would keep the whole frame alive until the next one, which is the very peak to avoid.
  *
  * Node exposes `gc()` only under --expose-gc, which a CLI cannot count on; V8 still accepts the flag at
  * run time, and a fresh context then has `gc`. If that ever fails, the proxy just does without.
@@ -16,6 +20,7 @@ import { runInNewContext } from 'node:vm';
 export const LARGE_FRAME_CHARS = 16 * 1024 * 1024;
 
 let collect: (() => void) | null | undefined;
+let scheduled = false;
 
 function load(): (() => void) | null {
   try {
@@ -27,9 +32,17 @@ function load(): (() => void) | null {
   }
 }
 
-/** Call once a frame of `length` characters has been handled and let go. */
-export function afterFrame(length: number): void {
-  if (length < LARGE_FRAME_CHARS) return;
-  collect ??= load();
+function collectNow(): void {
+  scheduled = false;
   collect?.();
+}
+
+/** Call once a frame of `length` characters (or bytes) has been handled and let go. */
+export function afterFrame(length: number): void {
+  if (length < LARGE_FRAME_CHARS || scheduled) return;
+  collect ??= load();
+  if (!collect) return;
+  scheduled = true;
+  // unref'd: a pending collection never keeps the proxy running.
+  setImmediate(collectNow).unref();
 }

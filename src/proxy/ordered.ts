@@ -42,8 +42,11 @@ export class OrderedQueue<T> {
 
   constructor(
     private readonly source: Pausable,
-    /** Handles one item; a throw is a bug in the caller and only skips that item. */
-    private readonly handle: (item: T) => Promise<void>,
+    /**
+     * Handles one item: returns a promise only when it has to wait (a reader that is behind), so that
+     * an item handled at once costs no promise. A throw is a bug in the caller and only skips that item.
+     */
+    private readonly handle: (item: T) => Promise<void> | undefined,
     /** The size of an item, in characters, for the flow-control limit. */
     private readonly sizeOf: (item: T) => number = () => 0,
   ) {}
@@ -88,7 +91,8 @@ export class OrderedQueue<T> {
       this.items[this.head++] = undefined; // let a handled 50 MB frame go
       this.waitingSize -= this.sizeOf(item);
       try {
-        await this.handle(item);
+        const waiting = this.handle(item);
+        if (waiting) await waiting;
       } catch {
         // handle() reports its own failures; the order and the flow must survive them
       }

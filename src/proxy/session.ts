@@ -57,6 +57,18 @@ export type ServerOutcome =
       readonly protocolVersion: ProtocolVersion;
     };
 
+/** What a transport can tell about a server frame beyond its text. */
+export interface ServerFrameHints {
+  /** The text holds no control character (frames.ts knows it from the bytes). */
+  readonly controlFree?: boolean | undefined;
+  /**
+   * Called when the message is repaired, just before its new text is built: a transport that holds the
+   * frame's bytes lets go of them there, so that a large message is not held as its bytes, its text
+   * and its repaired text at once.
+   */
+  readonly beforeText?: () => void;
+}
+
 export interface SessionOptions {
   /** Used until the conversation says which version it speaks. */
   readonly protocolVersion: ProtocolVersion;
@@ -137,16 +149,19 @@ export class ProxySession {
    * The outcome for one server frame, at once: validation and repair are synchronous, so a frame costs
    * no promise. Never throws.
    */
-  fromServer(text: string): ServerOutcome {
+  fromServer(text: string, frame: ServerFrameHints = {}): ServerOutcome {
+    const { beforeText } = frame;
     let message: unknown;
     try {
-      message = parseFrame(text);
+      message = parseFrame(text, frame.controlFree);
       if (message === NOT_JSON) {
         return this.drop(text.trim() === '' ? 'an empty line' : 'not JSON');
       }
       const invalid = notJsonRpc(message);
       if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
-      return Array.isArray(message) ? this.batch(text, message) : this.single(text, message);
+      return Array.isArray(message)
+        ? this.batch(text, message, beforeText)
+        : this.single(text, message, beforeText);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
@@ -173,36 +188,48 @@ export class ProxySession {
     };
   }
 
-  private single(text: string, message: unknown): ServerOutcome {
+  private single(text: string, message: unknown, beforeText?: () => void): ServerOutcome {
     const outcome = this.repairOne(message);
     if (outcome.reason !== undefined || outcome.fixes.length === 0) {
       // An untouched message goes out as the bytes it came in as.
       return this.unchanged(text, message, outcome.reason, outcome.answering);
     }
-    return {
-      kind: 'forward',
-      text: stringifyJson(outcome.message),
+    return this.repaired(
+      outcome.message,
       message,
-      fixes: outcome.fixes,
-      ...(outcome.answering ? { answering: outcome.answering } : {}),
-      protocolVersion: this.version,
-    };
+      outcome.fixes,
+      { answering: outcome.answering },
+      beforeText,
+    );
   }
 
   /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
-  private batch(text: string, members: unknown[]): ServerOutcome {
+  private batch(text: string, members: unknown[], beforeText?: () => void): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
     for (const member of members) outcomes.push(this.repairOne(member));
     const fixes = outcomes.flatMap((o) => (o.reason === undefined ? o.fixes : []));
     const reasons = outcomes.flatMap((o) => (o.reason === undefined ? [] : [o.reason]));
     if (fixes.length === 0) return this.unchanged(text, members, reasons[0]);
     const repaired = outcomes.map((o, i) => (o.reason === undefined ? o.message : members[i]));
+    return this.repaired(repaired, members, fixes, { reason: reasons[0] }, beforeText);
+  }
+
+  /** A repaired message's outcome, its text built after the caller's `beforeText`. */
+  private repaired(
+    value: unknown,
+    message: unknown,
+    fixes: readonly Fix[],
+    about: { readonly reason?: string | undefined; readonly answering?: Answering | undefined },
+    beforeText: (() => void) | undefined,
+  ): ServerOutcome {
+    beforeText?.();
     return {
       kind: 'forward',
-      text: stringifyJson(repaired),
-      message: members,
+      text: stringifyJson(value),
+      message,
       fixes,
-      ...(reasons[0] ? { reason: reasons[0] } : {}),
+      ...(about.reason ? { reason: about.reason } : {}),
+      ...(about.answering ? { answering: about.answering } : {}),
       protocolVersion: this.version,
     };
   }

@@ -19,7 +19,7 @@ import type { Readable, Writable } from 'node:stream';
 import { systemErrorWords } from '../core/system-error.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
-import { FrameSplitter } from './frames.js';
+import { type Frame, FrameSplitter } from './frames.js';
 import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
@@ -52,13 +52,18 @@ const WRITE_SLICE = 1 << 20;
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** Writes one frame and its newline, waiting whenever the reader is behind. */
-async function writeFrame(stream: Writable, text: string): Promise<void> {
-  if (stream.destroyed) return;
-  if (text.length <= WRITE_SLICE) {
-    if (!stream.write(`${text}\n`)) await whenWritable(stream);
-    return;
-  }
+/**
+ * Writes one frame's text and its newline; returns a promise only when the reader is behind, to wait on
+ * before the next frame.
+ */
+function writeFrame(stream: Writable, text: string): Promise<void> | undefined {
+  if (stream.destroyed) return undefined;
+  if (text.length <= WRITE_SLICE) return stream.write(`${text}\n`) ? undefined : whenWritable(stream);
+  return writeSlices(stream, text);
+}
+
+/** A long text in slices, so that its encoded copy is never made whole. */
+async function writeSlices(stream: Writable, text: string): Promise<void> {
   for (let start = 0; start < text.length && !stream.destroyed; ) {
     let end = Math.min(start + WRITE_SLICE, text.length);
     // Never between the halves of a surrogate pair: each slice is encoded to UTF-8 on its own.
@@ -68,6 +73,22 @@ async function writeFrame(stream: Writable, text: string): Promise<void> {
     start = end;
   }
   if (!stream.destroyed && !stream.write('\n')) await whenWritable(stream);
+}
+
+/**
+ * Writes a frame as the bytes it arrived as (they hold its newline, except for an unterminated last
+ * frame); returns a promise only when the reader is behind.
+ */
+function writeBytes(stream: Writable, bytes: Buffer): Promise<void> | undefined {
+  if (stream.destroyed) return undefined;
+  let ready = stream.write(bytes);
+  if (bytes[bytes.length - 1] !== 0x0a) ready = stream.write('\n');
+  return ready ? undefined : whenWritable(stream);
+}
+
+/** afterFrame as a callback that holds the length only, not the frame (memory.ts says why). */
+function collectAfter(length: number): () => void {
+  return () => afterFrame(length);
 }
 
 function exitCode(code: number | null, signal: NodeJS.Signals | null): number {
@@ -126,9 +147,9 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- client → server: bytes as they are ---
     const clientFrames = new FrameSplitter();
     let clientEnded = false;
-    const observe = (frame: string) => {
-      const parsed = session.fromClient(frame);
-      options.recorder?.client(frame, parsed, where);
+    const observe = ({ text }: Frame) => {
+      const parsed = session.fromClient(text);
+      options.recorder?.client(text, parsed, where);
     };
     const onClientData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -174,21 +195,32 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- server → client: one frame at a time, in order ---
     const serverFrames = new FrameSplitter();
     let outputEnded = false;
-    const relay = new OrderedQueue<string>(
-      child.stdout,
-      async (frame) => {
-        const outcome = await session.fromServer(frame);
-        options.recorder?.server(frame, outcome, where);
-        const line = outcomeLine(outcome, frame);
-        if (line) log(line);
-        if (outcome.kind === 'forward') {
-          await writeFrame(clientOut, outcome.text);
-          if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome));
-        }
-        afterFrame(frame.length);
-      },
-      (frame) => frame.length,
-    );
+    const relayFrame = (frame: Frame): Promise<void> | undefined => {
+      const { text } = frame;
+      const outcome = session.fromServer(text, {
+        controlFree: frame.controlFree,
+        beforeText: () => {
+          frame.bytes = undefined;
+        },
+      });
+      const repaired = outcome.kind === 'forward' && outcome.fixes.length > 0;
+      options.recorder?.server(text, outcome, where);
+      const line = outcomeLine(outcome, text);
+      if (line) log(line);
+      let waiting: Promise<void> | undefined;
+      if (outcome.kind === 'forward') {
+        waiting =
+          repaired || !frame.bytes ? writeFrame(clientOut, outcome.text) : writeBytes(clientOut, frame.bytes);
+        if (repaired) options.onRepaired?.(repairEvent(outcome));
+      }
+      frame.bytes = undefined;
+      if (!waiting) {
+        afterFrame(text.length);
+        return undefined;
+      }
+      return waiting.then(collectAfter(text.length));
+    };
+    const relay = new OrderedQueue<Frame>(child.stdout, relayFrame, (frame) => frame.text.length);
     child.stdout.on('data', (chunk: Buffer) => relay.push(serverFrames.push(chunk)));
     const endOfOutput = () => {
       if (outputEnded) return;

@@ -5,13 +5,13 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameSplitter } from '../../src/proxy/frames.js';
+import { controlFree, type Frame, FrameSplitter } from '../../src/proxy/frames.js';
 import { NOT_JSON, parseFrame } from '../../src/proxy/parse.js';
 
 /** Feeds `bytes` to a splitter in the given chunk sizes; returns the frames and the rest. */
-function split(bytes: Buffer, sizes: readonly number[]): { frames: string[]; rest: string | undefined } {
+function splitFrames(bytes: Buffer, sizes: readonly number[]): { frames: Frame[]; rest: Frame | undefined } {
   const splitter = new FrameSplitter();
-  const frames: string[] = [];
+  const frames: Frame[] = [];
   let at = 0;
   for (let i = 0; at < bytes.length; i++) {
     const size = Math.max(1, sizes[i % Math.max(1, sizes.length)] ?? 1);
@@ -19,6 +19,12 @@ function split(bytes: Buffer, sizes: readonly number[]): { frames: string[]; res
     at += size;
   }
   return { frames, rest: splitter.end() };
+}
+
+/** The frames' texts. */
+function split(bytes: Buffer, sizes: readonly number[]): { frames: string[]; rest: string | undefined } {
+  const { frames, rest } = splitFrames(bytes, sizes);
+  return { frames: frames.map((f) => f.text), rest: rest?.text };
 }
 
 describe('FrameSplitter', () => {
@@ -35,6 +41,23 @@ describe('FrameSplitter', () => {
         (lines, sizes) => {
           const text = lines.map((line) => `${line}\n`).join('');
           expect(split(Buffer.from(text), sizes)).toEqual({ frames: lines, rest: undefined });
+        },
+      ),
+    );
+  });
+
+  it("keeps each frame's bytes exactly as they arrived, its \\n and bytes that are no UTF-8 included", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b.filter((x) => x !== 0x0a)))),
+        fc.uint8Array({ maxLength: 6 }).map((b) => Buffer.from(b.filter((x) => x !== 0x0a))),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 5 }),
+        (lines, last, sizes) => {
+          const terminated = lines.map((line) => Buffer.concat([line, Buffer.from('\n')]));
+          const { frames, rest } = splitFrames(Buffer.concat([...terminated, last]), sizes);
+          expect(frames.map((f) => f.bytes)).toEqual(terminated);
+          expect(frames.map((f) => f.text)).toEqual(lines.map((line) => line.toString('utf8')));
+          expect(rest?.bytes).toEqual(last.length === 0 ? undefined : last);
         },
       ),
     );
@@ -91,5 +114,25 @@ describe('parseFrame', () => {
       expect(() => JSON.parse(text)).toThrow();
       expect(parseFrame(text)).toBe(NOT_JSON);
     }
+  });
+});
+
+describe('controlFree', () => {
+  it('says whether any byte is below 0x20, whatever the alignment and wherever the byte', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 40 }),
+        fc.integer({ min: 0, max: 7 }),
+        (content, offset) => {
+          // At every offset in a larger buffer, so that the word-wise part meets every alignment.
+          const buffer = Buffer.alloc(offset + content.length);
+          buffer.set(content, offset);
+          const bytes = buffer.subarray(offset);
+          for (let end = 0; end <= bytes.length; end++) {
+            expect(controlFree(bytes, end)).toBe(!bytes.subarray(0, end).some((b) => b < 0x20));
+          }
+        },
+      ),
+    );
   });
 });
