@@ -65,7 +65,7 @@ export class OrderedQueue<T> {
       this.paused = true;
       this.source.pause();
     }
-    void this.run();
+    this.run();
   }
 
   /** The source has ended: nothing will be resumed any more. */
@@ -83,18 +83,28 @@ export class OrderedQueue<T> {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private async run(): Promise<void> {
+  private run(): void {
     if (this.running) return;
     this.running = true;
+    this.next();
+  }
+
+  /** Handles items until one has to wait (then again once it is done), or none is left. */
+  private next(): void {
     while (this.head < this.items.length) {
       const item = this.items[this.head] as T;
       this.items[this.head++] = undefined; // let a handled 50 MB frame go
       this.waitingSize -= this.sizeOf(item);
+      let waiting: Promise<void> | undefined;
       try {
-        const waiting = this.handle(item);
-        if (waiting) await waiting;
+        waiting = this.handle(item);
       } catch {
         // handle() reports its own failures; the order and the flow must survive them
+      }
+      if (waiting) {
+        const resume = () => this.next();
+        waiting.then(resume, resume);
+        return;
       }
     }
     this.items = [];
