@@ -37,6 +37,16 @@ function collectNow(): void {
   collect?.();
 }
 
+/**
+ * A collection at once, for a large frame whose bytes the relay has just let go of while it still needs
+ * the text (a repair is about to build a second copy of the message).
+ */
+export function releasedBytes(length: number): void {
+  if (length < LARGE_FRAME_CHARS) return;
+  collect ??= load();
+  collect?.();
+}
+
 /** Call once a frame of `length` characters (or bytes) has been handled and let go. */
 export function afterFrame(length: number): void {
   if (length < LARGE_FRAME_CHARS || scheduled) return;

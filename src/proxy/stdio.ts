@@ -20,7 +20,7 @@ import { systemErrorWords } from '../core/system-error.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { type Frame, FrameSplitter } from './frames.js';
-import { afterFrame } from './memory.js';
+import { afterFrame, releasedBytes } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
@@ -62,14 +62,22 @@ function writeFrame(stream: Writable, text: string): Promise<void> | undefined {
   return writeSlices(stream, text);
 }
 
-/** A long text in slices, so that its encoded copy is never made whole. */
+/**
+ * A long text in slices, each encoded into the same buffer, so that neither the text's encoded copy nor
+ * a garbage buffer per slice is ever held: each slice waits until the previous one has been handed to
+ * the system, and the buffer is then free again.
+ */
 async function writeSlices(stream: Writable, text: string): Promise<void> {
+  const buffer = Buffer.allocUnsafe(WRITE_SLICE * 3); // a UTF-16 unit takes at most 3 bytes
   for (let start = 0; start < text.length && !stream.destroyed; ) {
     let end = Math.min(start + WRITE_SLICE, text.length);
     // Never between the halves of a surrogate pair: each slice is encoded to UTF-8 on its own.
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    if (!stream.write(text.slice(start, end))) await whenWritable(stream);
+    const length = buffer.write(text.slice(start, end), 'utf8');
+    await new Promise<void>((resolve) => {
+      stream.write(buffer.subarray(0, length), () => resolve());
+    });
     start = end;
   }
   if (!stream.destroyed && !stream.write('\n')) await whenWritable(stream);
@@ -201,6 +209,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         controlFree: frame.controlFree,
         beforeText: () => {
           frame.bytes = undefined;
+          releasedBytes(text.length);
         },
       });
       const repaired = outcome.kind === 'forward' && outcome.fixes.length > 0;
