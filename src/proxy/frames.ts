@@ -11,10 +11,16 @@
  * the chunks themselves, and the decoded pieces of a large frame are never held beside a joined copy.
  */
 
+import { duringLargeFrame } from './memory.js';
+
 const NEWLINE = 0x0a;
 
-/** Frames from this many bytes on are scanned for control characters (see Frame.controlFree). */
+/** Frames from this many bytes on say whether they hold a control character (Frame.controlFree). */
 const SCANNED_FRAME = 1 << 20;
+/** The first buffer for a frame that spans chunks. */
+const MIN_BUFFER = 1 << 16;
+/** Every 8 MB of a pending frame, the chunks it was copied out of are collected (memory.ts). */
+const COLLECT_SHIFT = 23;
 
 export interface Frame {
   /** The frame decoded as UTF-8, without its `\n`. */
@@ -33,49 +39,69 @@ export interface Frame {
 }
 
 export class FrameSplitter {
-  /** The start of a frame whose `\n` has not arrived yet, as the chunks' own bytes. */
-  private parts: Buffer[] = [];
-  private partLength = 0;
+  /**
+   * The start of a frame whose `\n` has not arrived yet, copied out of the chunks as they arrive into
+   * one buffer that grows by doubling: the frame's bytes are then whole when its `\n` arrives, without
+   * a join that would hold every chunk and the joined copy at once, and each chunk is garbage at once.
+   */
+  private buffer: Buffer | undefined;
+  private length = 0;
+  /** Whether a control character has arrived in the pending frame: scanned as the bytes come. */
+  private control = false;
 
   /** Adds a chunk; returns the frames it completes. */
   push(chunk: Buffer): Frame[] {
     const frames: Frame[] = [];
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      if (this.parts.length === 0) {
+      if (this.length === 0) {
         frames.push({ text: chunk.toString('utf8', start, end), bytes: chunk.subarray(start, end + 1) });
       } else {
-        this.parts.push(chunk.subarray(start, end + 1));
-        frames.push(this.join(this.partLength + end + 1 - start, true));
+        this.append(chunk.subarray(start, end));
+        this.append(chunk.subarray(end, end + 1), false);
+        frames.push(this.take(true));
       }
       start = end + 1;
     }
-    if (start < chunk.length) {
-      this.parts.push(chunk.subarray(start));
-      this.partLength += chunk.length - start;
-    }
+    if (start < chunk.length) this.append(chunk.subarray(start));
     return frames;
   }
 
   /** The unterminated rest at end of input, if any. */
   end(): Frame | undefined {
-    return this.parts.length === 0 ? undefined : this.join(this.partLength, false);
+    return this.length === 0 ? undefined : this.take(false);
   }
 
   /** Bytes held for an unfinished frame. */
   get pending(): number {
-    return this.partLength;
+    return this.length;
   }
 
-  private join(length: number, terminated: boolean): Frame {
-    const bytes = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, length);
-    this.parts = [];
-    this.partLength = 0;
-    const end = terminated ? length - 1 : length;
+  private append(piece: Buffer, scan = true): void {
+    const needed = this.length + piece.length;
+    if (!this.buffer || needed > this.buffer.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, MIN_BUFFER, (this.buffer?.length ?? 0) * 2));
+      this.buffer?.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    piece.copy(this.buffer, this.length);
+    if (scan && !this.control) this.control = !controlFree(piece, piece.length);
+    const before = this.length;
+    this.length = needed;
+    if (before >>> COLLECT_SHIFT !== needed >>> COLLECT_SHIFT) duringLargeFrame();
+  }
+
+  private take(terminated: boolean): Frame {
+    const bytes = (this.buffer as Buffer).subarray(0, this.length);
+    const control = this.control;
+    this.buffer = undefined;
+    this.length = 0;
+    this.control = false;
+    const end = terminated ? bytes.length - 1 : bytes.length;
     // Not Latin-1 for ASCII, though it decodes faster: Node makes long Latin-1 strings external, and
     // each one then counts as external memory that brings on full collections (three times the time).
     const text = bytes.toString('utf8', 0, end);
-    return end < SCANNED_FRAME ? { text, bytes } : { text, bytes, controlFree: controlFree(bytes, end) };
+    return end < SCANNED_FRAME ? { text, bytes } : { text, bytes, controlFree: !control };
   }
 }
 

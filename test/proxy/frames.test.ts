@@ -63,6 +63,23 @@ describe('FrameSplitter', () => {
     );
   });
 
+  it('joins a large frame from many chunks as it grows, and says whether it holds a control character', () => {
+    const clean = Buffer.from(`{"text":"${'é'.repeat(1 << 20)}"}`);
+    const dirty = Buffer.from(clean);
+    dirty[dirty.length - 10] = 0x01;
+    const { frames, rest } = splitFrames(
+      Buffer.concat([clean, Buffer.from('\n'), dirty, Buffer.from('\n')]),
+      [65_535, 100_000, 7],
+    );
+    expect(rest).toBeUndefined();
+    expect(frames.map((f) => f.bytes)).toEqual([
+      Buffer.concat([clean, Buffer.from('\n')]),
+      Buffer.concat([dirty, Buffer.from('\n')]),
+    ]);
+    expect(frames.map((f) => f.text)).toEqual([clean.toString(), dirty.toString()]);
+    expect(frames.map((f) => f.controlFree)).toEqual([true, false]);
+  });
+
   it('hands back an unterminated last frame at the end of input', () => {
     expect(split(Buffer.from('{"a":1}\n{"b":'), [4])).toEqual({ frames: ['{"a":1}'], rest: '{"b":' });
   });
