@@ -6,6 +6,7 @@
  * shared. Branches copy the layer (copy-on-write per object) and are joined where they meet.
  */
 
+import { Layers } from './layers.js';
 import { type Guard, join, type Site, undef, type Value } from './value.js';
 
 export interface Member {
@@ -60,58 +61,56 @@ export class FrozenHeap {
   }
 }
 
-/** A heap larger than this means a pathological function: the budget stops it. */
-export const MAX_HEAP_OBJECTS = 20_000;
-
+/**
+ * A heap is layered (layers.ts): a branch starts a new layer over the heap it branched from, which
+ * from then on is only read; joining two heaps joins only the objects either path changed.
+ */
 export class Heap {
   constructor(
     readonly frozen: FrozenHeap,
-    private readonly local: Map<number, ObjState> = new Map(),
+    private readonly layers: Layers<number, ObjState> = new Layers(),
   ) {}
 
   get(id: number): ObjState | undefined {
-    return this.local.get(id) ?? this.frozen.get(id);
+    return this.layers.get(id) ?? this.frozen.get(id);
   }
 
   set(id: number, state: ObjState): void {
-    this.local.set(id, state);
+    this.layers.set(id, state);
   }
 
   alloc(state: ObjState): number {
     const id = this.frozen.nextId();
-    this.local.set(id, state);
+    this.layers.set(id, state);
     return id;
   }
 
-  get localSize(): number {
-    return this.local.size;
-  }
-
+  /**
+   * A new layer over this heap, for one path of a branch. From now on this heap must not change:
+   * every path (including the one that goes on) works on a layer of its own.
+   */
   clone(): Heap {
-    return new Heap(this.frozen, new Map(this.local));
+    return new Heap(this.frozen, this.layers.child());
   }
 
   /** Makes this heap's objects visible to every later interpretation. */
   freeze(): void {
-    for (const [id, state] of this.local) this.frozen.set(id, state);
+    for (const [id, state] of this.layers.entries()) this.frozen.set(id, state);
   }
 
   /** The heap after two paths meet: objects changed differently on each are joined. */
   static join(a: Heap, b: Heap, guardA?: Guard, guardB?: Guard): Heap {
     if (a === b) return a;
-    const out = new Map(a.local);
-    for (const [id, sb] of b.local) {
+    const { base, keys } = Layers.divergence(a.layers, b.layers);
+    const entries: [number, ObjState][] = [];
+    for (const id of keys) {
       const sa = a.get(id);
-      if (sa === sb) continue;
-      out.set(id, sa ? joinObjects(sa, sb, guardA, guardB) : sb);
+      const sb = b.get(id);
+      if (sa === sb || !sb) {
+        if (sa) entries.push([id, sa]);
+      } else entries.push([id, sa ? joinObjects(sa, sb, guardA, guardB) : sb]);
     }
-    for (const [id, sa] of a.local) {
-      if (b.local.has(id)) continue;
-      const sb = b.frozen.get(id);
-      // Changed on path a only: path b saw the frozen version.
-      if (sb && sb !== sa) out.set(id, joinObjects(sa, sb, guardA, guardB));
-    }
-    return new Heap(a.frozen, out);
+    return new Heap(a.frozen, Layers.over(base, entries));
   }
 }
 

@@ -8,7 +8,7 @@
 import type { Project } from '../project.js';
 import { BudgetExceeded } from './budget.js';
 import { Heap, type ObjState } from './heap.js';
-import { cloneState, joinAllStates, joinStates, type State } from './state.js';
+import { cloneState, joinAllStates, joinStates, newState, type State } from './state.js';
 import { type Guard, join, type Site, type Value } from './value.js';
 
 /** One interpretation of a function body (or of a module's top level). */
@@ -28,7 +28,7 @@ export abstract class Run<K> {
     readonly fn: object,
     heap: Heap,
   ) {
-    this.state = { vars: new Map(), heap };
+    this.state = newState(heap);
   }
 }
 
@@ -162,11 +162,12 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
     onTrue: () => T,
     onFalse: () => T,
   ): [T, T] {
+    // Each path works on a copy: the state they start from is only read from now on.
     const base = this.state;
     this.current.state = cloneState(base);
     const a = onTrue();
     const afterTrue = this.current.state;
-    this.current.state = base;
+    this.current.state = cloneState(base);
     const b = onFalse();
     const afterFalse = this.current.state;
     this.current.state = joinStates(afterTrue, afterFalse, at, condition?.whenTrue, condition?.whenFalse);

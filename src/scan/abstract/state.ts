@@ -1,19 +1,25 @@
 /**
  * The state of one running interpretation at a program point: the values of the function's
  * variables and its heap layer. Each live state owns both exclusively; a branch works on a copy and
- * the copies are joined where control flow meets again.
+ * the copies are joined where control flow meets again. A state that has been copied is never
+ * changed again (its heap layer is the parent of the copies'): whoever goes on works on a copy.
  */
 
 import { Heap } from './heap.js';
+import { Layers } from './layers.js';
 import { type Guard, join, maybeUndef, type Site, type Value } from './value.js';
 
 export interface State<K> {
-  readonly vars: Map<K, Value>;
+  readonly vars: Layers<K, Value>;
   heap: Heap;
 }
 
+export function newState<K>(heap: Heap): State<K> {
+  return { vars: new Layers(), heap };
+}
+
 export function cloneState<K>(state: State<K>): State<K> {
-  return { vars: new Map(state.vars), heap: state.heap.clone() };
+  return { vars: state.vars.child(), heap: state.heap.clone() };
 }
 
 /**
@@ -31,14 +37,18 @@ export function joinStates<K>(
   if (!a) return b;
   if (!b) return a;
   if (a === b) return a;
-  const vars = new Map<K, Value>();
-  for (const [key, va] of a.vars) {
+  const { base, keys } = Layers.divergence(a.vars, b.vars);
+  const entries: [K, Value][] = [];
+  for (const key of keys) {
+    const va = a.vars.get(key);
     const vb = b.vars.get(key);
-    vars.set(key, vb === undefined ? join(va, maybeUndef(at), guardA, guardB) : join(va, vb, guardA, guardB));
+    if (va === vb) {
+      if (va) entries.push([key, va]);
+    } else {
+      entries.push([key, join(va ?? maybeUndef(at), vb ?? maybeUndef(at), guardA, guardB)]);
+    }
   }
-  for (const [key, vb] of b.vars) {
-    if (!a.vars.has(key)) vars.set(key, join(maybeUndef(at), vb, guardA, guardB));
-  }
+  const vars = Layers.over(base, entries);
   return { vars, heap: Heap.join(a.heap, b.heap, guardA, guardB) };
 }
 

@@ -1187,7 +1187,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       passes = this.iterations(at, () => {
         head();
         if (!this.current.state) return [];
-        ends.push(cloneState(this.current.state));
+        const afterHead = this.current.state;
+        ends.push(cloneState(afterHead));
+        this.current.state = cloneState(afterHead);
         jump.continues.length = 0;
         body();
         this.current.state = joinAllStates([this.current.state, ...jump.continues], at);
@@ -1669,7 +1671,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   private recordCall(node: Node, args: readonly Value[]): void {
     if (!this.watchedCalls.has(node) || !this.current.state) return;
     const prev = this.recorded.get(node);
+    // A snapshot for the record; the call goes on with a copy of its own.
     const heap = this.heap.clone();
+    this.state.heap = this.heap.clone();
     this.recorded.set(
       node,
       prev

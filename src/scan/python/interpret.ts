@@ -593,7 +593,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (c.type === 'wildcard_import') {
         const target = this.importedModule(dotted, level);
         const run = target ? this.moduleRun(target) : undefined;
-        for (const [key, value] of run?.state?.vars ?? [])
+        for (const [key, value] of run?.state?.vars.entries() ?? [])
           if (!key.startsWith('_')) this.assignName(key, value);
         continue;
       }
@@ -622,7 +622,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const run = this.moduleRun(target);
     if (!run?.state) return unknown(at, `the module ${dotted}: ${target.failed ?? 'not analysed'}`);
     const props = new Map<string, Member>();
-    for (const [key, value] of run.state.vars) props.set(key, { value, site: at });
+    for (const [key, value] of run.state.vars.entries()) props.set(key, { value, site: at });
     return ref(
       at,
       this.heap.alloc({
@@ -685,7 +685,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     }
     if (run.state) this.state.heap = run.state.heap;
     const props = new Map<string, Member>();
-    for (const [key, value] of run.state?.vars ?? []) props.set(key, { value, site: at });
+    for (const [key, value] of run.state?.vars.entries() ?? []) props.set(key, { value, site: at });
     const superclasses = field(node, 'superclasses');
     const id = this.heap.alloc({
       ...newObject(at, `class ${this.nameOf(node, this.current.module)}`),
@@ -1814,7 +1814,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   private record(node: PyNode, args: Args): void {
     if (!this.watchedCalls.has(node) || !this.current.state) return;
     const prev = this.recorded.get(node);
+    // A snapshot for the record; the call goes on with a copy of its own.
     const heap = this.heap.clone();
+    this.state.heap = this.heap.clone();
     if (!prev) {
       this.recorded.set(node, { args: args.positional, keywords: args.keywords, heap });
       return;
