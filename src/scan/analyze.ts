@@ -35,6 +35,8 @@ export interface ReturnSite {
   readonly heap: Heap;
   /** Set when the return could not be analysed at all (analysis budget, a handler out of reach). */
   readonly unresolved?: string;
+  /** A gateway's return: the JSON-RPC response carrying the result, whose own defects count too. */
+  readonly envelope?: StandaloneDocument;
 }
 
 export interface HandlerSite {
@@ -260,6 +262,15 @@ function judgeReturn(
       }
     }
     if (STATUS_RANK[outcome] > STATUS_RANK[status]) status = outcome;
+  }
+  if (ret.envelope) {
+    // A response the client drops (an extra member, a bad id) fails the tool whatever its result says.
+    const errors = checkDocument(ret.envelope, positions, engine).filter((f) => f.severity === 'error');
+    for (const f of errors) findings.add(f, reach);
+    if (errors.length > 0) {
+      problems.push(...errors);
+      status = 'invalid';
+    }
   }
   if (status === 'typed' && incomplete) {
     status = 'unresolved';

@@ -123,18 +123,19 @@ export function gatewayEnvelope(
   const { at, owner, httpStatus } = envelope;
   if (!isResponse([...envelope.ids].map((id) => heap.get(id)))) return;
   const value: Value = [...envelope.ids].map((id) => ref(at, id)[0] as Value[number]);
-  documents.push({
+  const message: StandaloneDocument = {
     kind: 'message',
     value,
     heap,
     site: at,
     owner,
     ...(httpStatus !== undefined ? { httpStatus } : {}),
-  });
+  };
+  documents.push(message);
   const results = toolsCallResults(value, heap);
   if (results.length === 0) return;
   const existing = handlers.find((h) => h.framework === 'gateway' && h.tool === owner);
-  const ret: ReturnSite = { site: at, value: results, heap };
+  const ret: ReturnSite = { site: at, value: results, heap, envelope: message };
   if (existing) (existing.returns as ReturnSite[]).push(ret);
   else handlers.push({ tool: owner, framework: 'gateway', site: envelope.ownerSite, returns: [ret] });
 }

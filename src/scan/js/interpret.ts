@@ -371,17 +371,34 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       if (mod) {
         const moduleRun = this.moduleRun(mod);
         const value = moduleRun?.state?.vars.get(binding);
-        if (value) return value;
+        if (value) return this.laterValue(binding, value, at);
       }
       return unknown(at, `"${binding.name}" is known only when its function runs`);
     }
     const value = run.state?.vars.get(binding);
-    if (value) return value;
+    if (value) return run.done && run !== this.current ? this.laterValue(binding, value, at) : value;
     if (binding.kind === 'class' && binding.node) return this.classValue(binding.node as Class, at);
     if (run.done || run !== this.current) {
       return unknown(at, `"${binding.name}" is set where the analysis cannot follow`);
     }
     return undef(at);
+  }
+
+  /**
+   * A variable of a finished run, read later by one of its closures (a handler registered in it).
+   * If another function changes it (`cache[k] = v` in one handler, read in another), it may hold
+   * anything by then: its objects are open to this reader, a reassigned one may be any value.
+   */
+  private laterValue(binding: Binding, value: Value, at: Site): Value {
+    if (binding.changedElsewhere === 'value') {
+      return join(value, unknown(at, `"${binding.name}", which another function reassigns at run time`));
+    }
+    if (binding.changedElsewhere === 'members') {
+      escapeTo(this.heap, [value], `"${binding.name}" is changed by another function at run time`, (id) =>
+        this.classes.has(id),
+      );
+    }
+    return value;
   }
 
   private assignVar(binding: Binding, value: Value): void {
@@ -480,10 +497,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           ? this.namespace(target, at)
           : this.exportValue(target, binding.import.name, at, seen);
       }
-      return (
-        run.state?.vars.get(binding) ??
-        (binding.kind === 'class' && binding.node ? this.classValue(binding.node as Class, at) : undefined)
-      );
+      const value = run.state?.vars.get(binding);
+      if (value) return this.laterValue(binding, value, at);
+      return binding.kind === 'class' && binding.node
+        ? this.classValue(binding.node as Class, at)
+        : undefined;
     };
     for (const statement of mod.index.program.body) {
       if (statement.type === 'ExportDefaultDeclaration' && name === 'default')
@@ -1120,6 +1138,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!value) return;
     const kept = value.filter(keep);
     if (kept.length > 0 && kept.length < value.length) this.current.state?.vars.set(binding, kept);
+    // No value the variable may have passes the test, and all of them are known: the branch is dead.
+    else if (kept.length === 0 && value.every((v) => v.k !== 'unknown' && !(v.k === 'undef' && v.soft))) {
+      this.current.state = undefined;
+    }
   }
 
   /** Keeps the objects a variable may be whose member `key` passes `keep`. */

@@ -32,7 +32,29 @@ export interface Binding {
   readonly import?: ImportRef;
   /** The class declaration, for `class` bindings. */
   readonly node?: Node;
+  /**
+   * Changed by another function than the one declaring it: reassigned (`value`) or its object
+   * changed (`members`: `cache[k] = v`, `items.push(x)`), at a time the analysis cannot place.
+   */
+  changedElsewhere?: 'value' | 'members';
 }
+
+/** Methods that change the array, map or set they are called on. */
+const MUTATORS = new Set([
+  'push',
+  'unshift',
+  'splice',
+  'pop',
+  'shift',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'set',
+  'delete',
+  'clear',
+  'add',
+]);
 
 export class Scope {
   readonly bindings = new Map<string, Binding>();
@@ -96,6 +118,34 @@ export function indexProgram(program: Program): ProgramIndex {
   const classOf = new Map<FunctionLike, Class>();
   const calls: ScopedCall[] = [];
   const envelopes: EnvelopeLiteral[] = [];
+
+  const writes: { name: string; scope: Scope; owner: FunctionLike | Program; what: 'value' | 'members' }[] =
+    [];
+
+  /** `x = …` and `x.y = …`, `x[k] = …`: the variable written, and whether its value or its members. */
+  function write(target: Node, scope: Scope, owner: FunctionLike | Program): void {
+    let node = target;
+    let what: 'value' | 'members' = 'value';
+    while (
+      node.type === 'MemberExpression' ||
+      node.type === 'TSNonNullExpression' ||
+      node.type === 'ParenthesizedExpression'
+    ) {
+      if (node.type === 'MemberExpression') what = 'members';
+      node =
+        (node as { object?: Node; expression?: Node }).object ?? (node as { expression: Node }).expression;
+    }
+    if (node.type === 'Identifier') writes.push({ name: node.name, scope, owner, what });
+    else if (node.type === 'ObjectPattern' || node.type === 'ArrayPattern') {
+      forEachChild(node, (child) => write(child, scope, owner));
+    } else if (node.type === 'Property' || node.type === 'AssignmentPattern' || node.type === 'RestElement') {
+      const inner =
+        (node as { value?: Node; left?: Node; argument?: Node }).value ??
+        (node as { left?: Node }).left ??
+        (node as { argument?: Node }).argument;
+      if (inner) write(inner, scope, owner);
+    }
+  }
 
   function declare(scope: Scope, name: string, kind: BindingKind, extra: Partial<Binding> = {}): void {
     const target = kind === 'var' ? scope.functionScope() : scope;
@@ -208,8 +258,36 @@ export function indexProgram(program: Program): ProgramIndex {
       case 'ImportDeclaration':
         imports(scope, node);
         return;
-      case 'CallExpression':
+      case 'CallExpression': {
         calls.push({ call: node, scope, owner });
+        const callee = node.callee;
+        if (callee.type === 'MemberExpression') {
+          const method = staticKey(callee.property, callee.computed);
+          const [first] = node.arguments;
+          if (method && MUTATORS.has(method)) write(callee, scope, owner);
+          else if (
+            method === 'assign' &&
+            callee.object.type === 'Identifier' &&
+            callee.object.name === 'Object' &&
+            first
+          ) {
+            write(
+              { type: 'MemberExpression', object: first, property: first, computed: true } as unknown as Node,
+              scope,
+              owner,
+            );
+          }
+        }
+        break;
+      }
+      case 'AssignmentExpression':
+        write(node.left, scope, owner);
+        break;
+      case 'UpdateExpression':
+        write(node.argument, scope, owner);
+        break;
+      case 'UnaryExpression':
+        if (node.operator === 'delete') write(node.argument, scope, owner);
         break;
       case 'ObjectExpression':
         if (hasJsonrpcKey(node)) envelopes.push({ node, scope, owner });
@@ -226,6 +304,11 @@ export function indexProgram(program: Program): ProgramIndex {
 
   for (let i = program.body.length - 1; i >= 0; i--) push(program.body[i] as Node, root, program);
   for (let item = stack.pop(); item; item = stack.pop()) visit(item.node, item.scope, item.owner);
+  for (const w of writes) {
+    const binding = w.scope.resolve(w.name);
+    if (!binding || binding.scope.functionScope().owner === w.owner) continue;
+    if (w.what === 'value' || binding.changedElsewhere === undefined) binding.changedElsewhere = w.what;
+  }
   // Calls and envelopes in source order (the stack visits them in order already; keep it explicit).
   return { program, root, scopeOf, parentOf, classOf, calls, envelopes };
 }

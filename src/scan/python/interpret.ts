@@ -113,6 +113,23 @@ const MODEL_TYPES: Record<string, string> = {
   ResourceLink: 'resource_link',
 };
 
+/** Methods that change the list, dict or set they are called on. */
+const PY_MUTATORS = new Set([
+  'append',
+  'extend',
+  'insert',
+  'update',
+  'setdefault',
+  'pop',
+  'popitem',
+  'clear',
+  'remove',
+  'add',
+  'discard',
+  'sort',
+  'reverse',
+]);
+
 /** Model fields pydantic validates as strings. */
 const STRING_FIELDS = new Set(['text', 'data', 'mimeType', 'uri', 'name', 'blob', 'title', 'description']);
 
@@ -499,7 +516,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     else if (info?.nonlocals.has(name)) run = run.closure;
     for (; run; run = run.closure) {
       const value = run.state?.vars.get(name);
-      if (value) return value;
+      if (value) return run.done && run !== this.current ? this.laterValue(run, name, value, at) : value;
       if (
         run === this.current &&
         !run.isClass &&
@@ -511,6 +528,87 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       }
     }
     return this.builtin(name, at);
+  }
+
+  /**
+   * A name of a finished run (a module's global, a factory's local), read later by one of its
+   * closures. If another function changes it (`CACHE[k] = v` in one tool, read in another; `global
+   * X` reassigned), it may hold anything by then: its objects are open to this reader, a reassigned
+   * one may be any value.
+   */
+  private laterValue(run: PyRun, name: string, value: Value, at: Site): Value {
+    const changed = this.changedElsewhere(run.fn).get(name);
+    if (changed === 'value')
+      return join(value, unknown(at, `"${name}", which another function reassigns at run time`));
+    if (changed === 'members') {
+      escapeTo(this.heap, [value], `"${name}" is changed by another function at run time`, (id) =>
+        this.classes.has(id),
+      );
+    }
+    return value;
+  }
+
+  private readonly changed = new WeakMap<PyNode, Map<string, 'value' | 'members'>>();
+
+  /** Names of `fn`'s scope that functions nested in it reassign or change the members of. */
+  private changedElsewhere(fn: PyNode): Map<string, 'value' | 'members'> {
+    const known = this.changed.get(fn);
+    if (known) return known;
+    const out = new Map<string, 'value' | 'members'>();
+    this.changed.set(fn, out);
+    const source = this.current.module.tree.source;
+    const text = (n: PyNode) => source.slice(n.start, n.end);
+    const nested: PyNode[] = [];
+    const stack = [...fn.children];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      if (n.type === 'function_definition' || n.type === 'lambda') nested.push(n);
+      stack.push(...n.children);
+    }
+    const note = (name: string, what: 'value' | 'members') => {
+      if (what === 'value' || !out.has(name)) out.set(name, what);
+    };
+    for (const g of nested) {
+      const info = this.scopeInfo(g);
+      const rootOf = (target: PyNode): PyNode | undefined => {
+        let t: PyNode | undefined = target;
+        while (t && (t.type === 'subscript' || t.type === 'attribute')) t = t.children[0];
+        return t?.type === 'identifier' ? t : undefined;
+      };
+      const body = [...(field(g, 'body')?.children ?? [])];
+      for (let n = body.pop(); n; n = body.pop()) {
+        if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition')
+          continue;
+        if (n.type === 'assignment' || n.type === 'augmented_assignment') {
+          const left = field(n, 'left');
+          if (left?.type === 'identifier') {
+            const name = text(left);
+            if (info.globals.has(name) || info.nonlocals.has(name)) note(name, 'value');
+          } else if (left) {
+            const root = rootOf(left);
+            if (root && !info.locals.has(text(root))) note(text(root), 'members');
+          }
+        } else if (n.type === 'call') {
+          const callee = field(n, 'function');
+          const object = callee?.type === 'attribute' ? field(callee, 'object') : undefined;
+          const method = callee?.type === 'attribute' ? field(callee, 'attribute') : undefined;
+          if (
+            object?.type === 'identifier' &&
+            method &&
+            PY_MUTATORS.has(text(method)) &&
+            !info.locals.has(text(object))
+          ) {
+            note(text(object), 'members');
+          }
+        } else if (n.type === 'delete_statement') {
+          for (const target of n.children) {
+            const root = rootOf(target);
+            if (root && !info.locals.has(text(root))) note(text(root), 'members');
+          }
+        }
+        body.push(...n.children);
+      }
+    }
+    return out;
   }
 
   private moduleRunOf(run: PyRun): PyRun {
@@ -572,8 +670,16 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           const alias = field(c, 'alias');
           if (dotted && alias) this.assignName(name(alias), this.moduleValue(name(dotted), 0, at));
         } else if (c.type === 'dotted_name') {
-          const first = c.children[0];
-          if (first) this.assignName(name(first), this.moduleValue(name(first), 0, at));
+          // `import pkg.render` binds `pkg`, with `render` reachable as its attribute.
+          const parts = name(c).split('.');
+          let value = this.moduleValue(parts.join('.'), 0, at);
+          for (let i = parts.length - 1; i > 0; i--) {
+            const parent = this.moduleValue(parts.slice(0, i).join('.'), 0, at);
+            writeMember(this.heap, parent, parts[i], value, at);
+            value = parent;
+          }
+          const first = parts[0];
+          if (first) this.assignName(first, value);
         }
       }
       return;
@@ -1117,6 +1223,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     if (!value) return;
     const kept = value.filter(keep);
     if (kept.length > 0 && kept.length < value.length) this.current.state?.vars.set(name, kept);
+    // No value the name may have passes the test, and all of them are known: the branch is dead.
+    else if (kept.length === 0 && value.every((v) => v.k !== 'unknown' && !(v.k === 'undef' && v.soft))) {
+      this.current.state = undefined;
+    }
   }
 
   private loop(
@@ -2083,7 +2193,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const key = first ? constantString(first) : undefined;
     switch (name) {
       case 'get':
-        return join(readMember(this.heap, [v], key, at, NOTHING), second ?? nul(at));
+        // A missing key gives the default (None when there is none).
+        return readMember(this.heap, [v], key, at, second ?? nul(at));
       case 'update':
         if (first) assignFrom(this.heap, receiver.length === 1 ? receiver : [v], first, at);
         if (args.keywords.size > 0) {
