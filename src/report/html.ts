@@ -12,7 +12,9 @@ import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Severity } from '../core/finding.js';
 import { SEVERITIES } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { codeFrameHtml } from './code-frame.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { scanVerdictHtml } from './scan-verdict.js';
 import { clientsAffected } from './text.js';
 import type { Report } from './types.js';
 import { escapeHtml as esc } from './xml.js';
@@ -63,6 +65,8 @@ button { font: inherit; padding: .2rem .75rem; border: 1px solid var(--line); bo
 .body dd { margin: 0; }
 .body ul { margin: .25rem 0; padding-left: 1.25rem; }
 .empty { color: var(--muted); font-style: italic; }
+.frame .ctx { color: var(--muted); } .frame .caret { color: var(--error); }
+.scan-verdict.pass .status { color: var(--ok); } .scan-verdict.fail .status { color: var(--error); }
 .ok { color: var(--ok); }
 `;
 
@@ -121,6 +125,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <header>
 <h1>${esc(title)}</h1>
 <p class="verdict">${esc(verdict(report))}</p>
+${scanVerdictHtml(report)}
 </header>
 ${summary(report)}
 ${report.findings.length > 0 ? toolbar(report) : '<p class="ok">No findings.</p>'}
@@ -199,7 +204,7 @@ function findingHtml(finding: Finding, options: HtmlOptions): string {
     ? `<a href="${esc(ruleDocsHref(finding.rule, options.docsBaseUrl))}" rel="noopener noreferrer">${esc(finding.rule)}</a>`
     : esc(finding.rule);
   facts.push(`<dt>Rule</dt><dd>${ruleId}</dd>`);
-  body.push(`<dl>${facts.join('')}</dl>`);
+  body.push(codeFrameHtml(finding.location), `<dl>${facts.join('')}</dl>`);
   return `<details class="finding ${finding.severity}" data-severity="${finding.severity}">
 <summary><span class="sev ${finding.severity}">${finding.severity}</span><code class="pointer">${esc(where)}</code><span class="message">${esc(finding.message)}</span><code class="rule-id">${esc(finding.rule)}</code></summary>
 <div class="body">${body.join('\n')}</div>

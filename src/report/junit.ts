@@ -24,6 +24,7 @@
 
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { codeFrameText } from './code-frame.js';
 import { checkedNoun, plural, ruleDocsHref } from './outline.js';
 import { clientsAffected, groupLabel, sortFindings } from './text.js';
 import type { Report } from './types.js';
@@ -216,5 +217,6 @@ function describe(finding: Finding, options: JunitOptions): string {
   const clients = clientsAffected(finding.rule);
   if (clients) lines.push(`breaks: ${clients}`);
   if (rule) lines.push(`docs: ${ruleDocsHref(finding.rule, options.docsBaseUrl)}`);
+  lines.push(...codeFrameText(finding.location, ''));
   return lines.join('\n');
 }

@@ -10,6 +10,7 @@
 import type { Finding, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { VERDICT_CHECK, type Verdict } from '../scan/verdict.js';
+import { codeFrameMarkdown } from './code-frame.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { verdictOf } from './scan-verdict.js';
 import { clientsAffected } from './text.js';
@@ -104,6 +105,7 @@ function findingItem(finding: Finding, options: MarkdownOptions): string[] {
   }
   const clients = clientsAffected(finding.rule);
   if (clients && finding.severity !== 'info') lines.push(`  - Clients affected: ${escapeMarkdown(clients)}`);
+  lines.push(...codeFrameMarkdown(finding.location));
   return lines;
 }
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import type { Finding, Severity } from '../core/finding.js';
+import type { Finding, Location as FindingLocation, Severity } from '../core/finding.js';
 import { placeholders, renderRuleDoc } from '../docs/rule-doc.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
@@ -117,7 +117,7 @@ function locationOf(finding: Finding, cwd: string): Sarif.Location {
       },
     ],
   };
-  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column);
+  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column, where);
   return location;
 }
 
@@ -125,11 +125,51 @@ function physicalLocation(
   artifactLocation: Sarif.ArtifactLocation,
   line: number | undefined,
   column: number | undefined,
+  where?: FindingLocation,
 ): Sarif.PhysicalLocation {
+  const snippet = where?.snippet;
+  const region: Sarif.Region | undefined = line
+    ? {
+        startLine: line,
+        ...(column ? { startColumn: column } : {}),
+        ...(where?.endLine ? { endLine: where.endLine } : {}),
+        ...(where?.endColumn ? { endColumn: where.endColumn } : {}),
+      }
+    : undefined;
+  // Scan findings carry their source lines: the offending line as the region's snippet, the lines
+  // around it as the context region (code scanning shows them without the checkout).
+  const offending = snippet && line ? snippet.lines[line - snippet.startLine] : undefined;
+  if (region && offending !== undefined && !snippet?.firstColumn) region.snippet = { text: offending };
+  const context: Sarif.Region | undefined =
+    snippet && !snippet.firstColumn
+      ? {
+          startLine: snippet.startLine,
+          endLine: snippet.startLine + snippet.lines.length - 1,
+          snippet: { text: snippet.lines.join('\n') },
+        }
+      : undefined;
   return {
     artifactLocation,
-    ...(line ? { region: { startLine: line, ...(column ? { startColumn: column } : {}) } } : {}),
+    ...(region ? { region } : {}),
+    ...(context ? { contextRegion: context } : {}),
   };
+}
+
+/** The returns a scan finding reaches, as related locations: where the value ends up. */
+function relatedLocations(finding: Finding, cwd: string): Pick<Sarif.Result, 'relatedLocations'> {
+  const reaches = finding.location?.reaches ?? [];
+  const related = reaches.flatMap((r, i): Sarif.Location[] => {
+    const artifact = artifactUri(r.file, cwd);
+    if (!artifact) return [];
+    return [
+      {
+        id: i,
+        physicalLocation: physicalLocation(artifact, r.line, r.column),
+        message: { text: `the return of tool "${r.tool}" this value reaches` },
+      },
+    ];
+  });
+  return related.length > 0 ? { relatedLocations: related } : {};
 }
 
 export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Log {
@@ -152,6 +192,7 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
     level: LEVEL[finding.severity],
     message: { text: finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message },
     locations: [locationOf(finding, cwd)],
+    ...relatedLocations(finding, cwd),
     properties: {
       pointer: finding.pointer,
       ...(finding.location?.tool ? { tool: finding.location.tool } : {}),

@@ -4,6 +4,8 @@ import pc from 'picocolors';
 import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { codeFrameText } from './code-frame.js';
+import { terminalSafe } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 
 export interface TextOptions {
@@ -66,19 +68,22 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     const group = groupLabel(finding.location);
     if (group !== currentGroup) {
       if (currentGroup !== undefined) out.push('');
-      out.push(color.underline(group || '(document)'));
+      out.push(color.underline(terminalSafe(group) || '(document)'));
       currentGroup = group;
     }
     const where = finding.pointer === '' ? '(root)' : finding.pointer;
     out.push(
-      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(where)}  ${finding.message}  ${color.dim(finding.rule)}`,
+      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(terminalSafe(where))}  ${terminalSafe(finding.message)}  ${color.dim(finding.rule)}`,
     );
     if (finding.fix)
       out.push(
-        `          ${color.dim('fix:')} ${finding.fix.description}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
+        `          ${color.dim('fix:')} ${terminalSafe(finding.fix.description)}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
       );
     const clients = clientsAffected(finding.rule);
     if (clients && finding.severity !== 'info') out.push(`          ${color.dim('breaks:')} ${clients}`);
+    out.push(
+      ...codeFrameText(finding.location, '          ', { dim: color.dim, mark: paint[finding.severity] }),
+    );
   }
   if (out.length > 0) out.push('');
   out.push(summaryLine(report, color));

@@ -249,8 +249,9 @@ export function snippetOf(
   };
 }
 
+/** The conditions, outermost first (guards are collected innermost first). */
 function whenText(guards: readonly Guard[]): string[] {
-  return guards.map((g) => `\`${g.text}\` is ${g.holds ? 'true' : 'false'}`);
+  return [...guards].reverse().map((g) => `\`${g.text}\` is ${g.holds ? 'true' : 'false'}`);
 }
 
 /** `unknown content block type "object" … when \`isinstance(x, str)\` is false (server.py:29)`. */

@@ -146,11 +146,27 @@ describe('SARIF content', () => {
     const log = buildSarif(await scanReport(), { cwd: REPO_ROOT });
     const results = log.runs[0]?.results ?? [];
     const gateway = results.find(
-      (r) => r.ruleId === 'envelope-extra-member' && r.properties?.tool === 'mcp_endpoint',
+      (r) =>
+        r.ruleId === 'envelope-extra-member' &&
+        r.locations?.[0]?.physicalLocation?.artifactLocation?.uri === 'fixtures/scan/python/gateway.py',
     );
-    expect(gateway?.locations?.[0]?.physicalLocation).toEqual({
+    // The region is the offending expression with its line as the snippet; the context region
+    // carries the lines around it, so code scanning shows the code without the checkout.
+    const offending = '        payload["requestId"] = body["id"]  # expect: envelope-extra-member';
+    expect(gateway?.locations?.[0]?.physicalLocation).toMatchObject({
       artifactLocation: { uri: 'fixtures/scan/python/gateway.py', uriBaseId: '%SRCROOT%' },
-      region: { startLine: 29, startColumn: 9 },
+      region: { startLine: 29, startColumn: 9, snippet: { text: offending } },
+      contextRegion: { startLine: 27, endLine: 31 },
+    });
+    expect(gateway?.locations?.[0]?.physicalLocation?.contextRegion?.snippet?.text).toContain(offending);
+    // The return the defect reaches is a related location (for a gateway: the envelope answering
+    // tools/call).
+    expect(gateway?.relatedLocations?.[0]).toMatchObject({
+      physicalLocation: {
+        artifactLocation: { uri: 'fixtures/scan/python/gateway.py' },
+        region: { startLine: 18 },
+      },
+      message: { text: 'the return of tool "mcp_endpoint" this value reaches' },
     });
     expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning']));
     expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toMatch(/^file:\/\/.*\/$/);

@@ -31,7 +31,11 @@ const VALID: readonly Literal[] = [
 
 const INVALID: readonly Literal[] = [
   { ts: "{ type: 'object', text: 'x' }", py: '{"type": "object", "text": "x"}', rule: 'block-type-unknown' },
-  { ts: "{ type: 'image', data: 'aGk=' }", py: '{"type": "image", "data": "aGk="}', rule: 'block-mime-type-missing' },
+  {
+    ts: "{ type: 'image', data: 'aGk=' }",
+    py: '{"type": "image", "data": "aGk="}',
+    rule: 'block-mime-type-missing',
+  },
   { ts: "{ type: 'text' }", py: '{"type": "text"}', rule: 'block-text-invalid' },
   { ts: "{ type: 'text', text: 42 }", py: '{"type": "text", "text": 42}', rule: 'block-text-invalid' },
 ];
@@ -79,7 +83,11 @@ function tsProgram(literal: Literal, site: Site, flow: Flow): Program {
       body.push(`  return { content: ${asContent(`flag ? ${producer(FILLER.ts)} : ${expr}`)} };`);
       break;
     case 'reassign':
-      body.push(`  let value = ${producer(FILLER.ts)};`, `  value = ${expr};`, `  return { content: ${asContent('value')} };`);
+      body.push(
+        `  let value = ${producer(FILLER.ts)};`,
+        `  value = ${expr};`,
+        `  return { content: ${asContent('value')} };`,
+      );
       break;
     case 'loop':
       body.push('  const content = [];', '  for (const item of items) {');
@@ -97,7 +105,11 @@ function tsProgram(literal: Literal, site: Site, flow: Flow): Program {
     ...body,
     '});',
   ];
-  const helpers = ['export function make() {', site === 'helper' ? '  return @@;' : `  return ${FILLER.ts};`, '}'];
+  const helpers = [
+    'export function make() {',
+    site === 'helper' ? '  return @@;' : `  return ${FILLER.ts};`,
+    '}',
+  ];
   const s = build(server, literal.ts);
   const h = build(helpers, literal.ts);
   return {
@@ -132,7 +144,11 @@ function pyProgram(literal: Literal, site: Site, flow: Flow): Program {
       body.push(`    return ${asContent(`${producer(FILLER.py)} if flag else ${expr}`)}`);
       break;
     case 'reassign':
-      body.push(`    value = ${producer(FILLER.py)}`, `    value = ${expr}`, `    return ${asContent('value')}`);
+      body.push(
+        `    value = ${producer(FILLER.py)}`,
+        `    value = ${expr}`,
+        `    return ${asContent('value')}`,
+      );
       break;
     case 'loop':
       body.push('    content = []', '    for item in items:');

@@ -357,9 +357,14 @@ server.tool('t', async () => 'plain text');\n`,
     expect(run.code).toBe(1);
     const sarif = JSON.parse(readFileSync(out, 'utf8'));
     expect(sarif.version).toBe('2.1.0');
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation).toEqual({
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation).toMatchObject({
       artifactLocation: { uri: 'fixtures/scan/js/blocks.mjs', uriBaseId: '%SRCROOT%' },
-      region: { startLine: 14, startColumn: 7 },
+      region: {
+        startLine: 14,
+        startColumn: 7,
+        snippet: { text: "      { type: 'image', data }, // expect: block-mime-type-missing" },
+      },
+      contextRegion: { startLine: 12, endLine: 16 },
     });
   });
 });
