@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/closing-line-reporter.ts'],
+    // Finds (or provisions) Chromium before the browser tests run.
+    globalSetup: ['./test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: integration tests spawn servers, so keep the worker pool small.

@@ -30,7 +30,8 @@ export interface Measurement {
   readonly title: string;
   readonly value: number;
   readonly unit: string;
-  readonly target?: { readonly atLeast: number };
+  /** A goal for the value: at least, or (for costs such as latency and memory) at most. */
+  readonly target?: { readonly atLeast: number } | { readonly atMost: number };
   readonly note?: string;
 }
 

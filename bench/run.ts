@@ -18,6 +18,7 @@ const files = readdirSync(dir)
   .sort();
 
 function fmt(n: number): string {
+  if (Math.abs(n) < 1) return n.toFixed(3);
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
   return n.toFixed(n >= 10 ? 0 : 2);
@@ -25,9 +26,12 @@ function fmt(n: number): string {
 
 function print(result: BenchResult): void {
   if (result.kind === 'measurement') {
-    const target = result.target
-      ? `  (target ≥ ${fmt(result.target.atLeast)}: ${result.value >= result.target.atLeast ? 'met' : 'MISSED'})`
-      : '';
+    const goal = result.target;
+    const target = !goal
+      ? ''
+      : 'atLeast' in goal
+        ? `  (target ≥ ${fmt(goal.atLeast)}: ${result.value >= goal.atLeast ? 'met' : 'MISSED'})`
+        : `  (target ≤ ${fmt(goal.atMost)}: ${result.value <= goal.atMost ? 'met' : 'MISSED'})`;
     console.log(`  ${result.title}: ${fmt(result.value)} ${result.unit}${target}`);
   } else {
     console.log(`  ${result.title}`);

@@ -34,6 +34,11 @@ for (const rule of RULES) {
   writeIfChanged(join(docsDir, `${rule.id}.md`), renderRuleDoc(rule));
 }
 writeIfChanged(join(docsDir, 'README.md'), renderRuleIndexDoc(RULES));
+
+// The configuration schema names every rule id, so it is regenerated with the catalog.
+const { CONFIG_SCHEMA_PATH, renderConfigSchema } = await import('../src/config/schema.js');
+mkdirSync(dirname(join(root, CONFIG_SCHEMA_PATH)), { recursive: true });
+writeIfChanged(join(root, CONFIG_SCHEMA_PATH), renderConfigSchema(RULES));
 for (const file of readdirSync(docsDir)) {
   if (!expected.has(file)) {
     rmSync(join(docsDir, file));

@@ -8,6 +8,8 @@ export * from './library/index.js';
 export { getRule, RULES, ruleIds } from './rules/catalog.js';
 export type { Rule } from './rules/types.js';
 export {
+  assumedProtocolVersion,
+  DEFAULT_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
   PROTOCOL_VERSIONS,
   type ProtocolVersion,

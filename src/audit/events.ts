@@ -9,7 +9,7 @@
 
 import type { Finding, Location } from '../core/finding.js';
 import type { JsonObject } from '../core/json.js';
-import { LATEST_PROTOCOL_VERSION, parseProtocolVersion } from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, parseProtocolVersion } from '../spec/versions.js';
 import { runSession } from '../validate/engine.js';
 import { publicFinding } from '../validate/index.js';
 
@@ -37,6 +37,6 @@ export type AuditEvent =
 /** The findings the catalog makes of an event, placed at `location` (and `pointer` in the response). */
 export function auditFindings(event: AuditEvent, location: Location, pointer = ''): Finding[] {
   const version =
-    (location.protocolVersion && parseProtocolVersion(location.protocolVersion)) || LATEST_PROTOCOL_VERSION;
+    (location.protocolVersion && parseProtocolVersion(location.protocolVersion)) || DEFAULT_PROTOCOL_VERSION;
   return runSession(event, { version }).map((f) => ({ ...publicFinding(f), pointer, location }));
 }

@@ -1,6 +1,7 @@
 /** Reading HTTP bodies with a byte cap, shared by both HTTP channels. */
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { systemErrorWords } from '../core/system-error.js';
 import { OversizeError, StartError } from './channel.js';
 
 export type HeaderMap = Readonly<Record<string, string>>;
@@ -67,9 +68,7 @@ export async function readEventStream(
 
 /** fetch() failures (refused, DNS, TLS) as a one-line StartError. */
 export function unreachable(url: string, error: unknown): StartError {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return new StartError(`could not reach ${url}: ${reason}`, 'reach');
+  return new StartError(`${systemErrorWords(error)}: ${url}`, 'reach');
 }
 
 /** Splits `Name: value` strings from --header into a header map. */

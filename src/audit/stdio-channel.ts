@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { JsonObject } from '../core/json.js';
+import { systemErrorWords } from '../core/system-error.js';
 import { BaseChannel, type Channel, StartError } from './channel.js';
 import { killGroup, register } from './children.js';
 
@@ -101,7 +102,7 @@ export class StdioChannel extends BaseChannel implements Channel {
       child.once('error', (error: NodeJS.ErrnoException) => {
         reject(
           new StartError(
-            `could not start \`${this.target.command}\`: ${error.code ?? error.message}`,
+            `${systemErrorWords(error, { ENOENT: 'command not found' })}: ${this.target.command}`,
             'start',
           ),
         );

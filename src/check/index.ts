@@ -5,17 +5,30 @@
 
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import type { ProtocolVersion } from '../spec/versions.js';
+import { ALL_VERSIONS, assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
 import { validateMessage, validateToolResult, validateToolsList } from '../validate/index.js';
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
 import { checkSession } from './session.js';
+import { type VersionMatrix, versionVerdict, versionVerdictLine } from './versions.js';
 
 export { classifyDocument } from './classify.js';
-export { InputError, type ParsedInput, parseInput } from './parse.js';
+export {
+  InputError,
+  isSessionFileName,
+  type ParsedInput,
+  parseInput,
+  type SessionLine,
+} from './parse.js';
+export { type VersionMatrix, type VersionVerdict, versionList, versionVerdictLine } from './versions.js';
 
 export interface CheckOptions {
-  readonly protocolVersion: ProtocolVersion;
+  /**
+   * The version to check against; a session's initialize or server/discover overrides it from there on.
+   * Default: what the input says (2026-07-28 for a result with `resultType`), else
+   * DEFAULT_PROTOCOL_VERSION.
+   */
+  readonly protocolVersion?: ProtocolVersion;
   /** Label for `location.file`. */
   readonly file?: string;
   /** Tool definitions by name, from `--tools`. */
@@ -32,7 +45,8 @@ export interface CheckOutcome {
 }
 
 export async function checkInput(input: ParsedInput, options: CheckOptions): Promise<CheckOutcome> {
-  const version = options.protocolVersion;
+  const version =
+    options.protocolVersion ?? assumedProtocolVersion(input.kind === 'json' ? input.value : undefined);
   const locate = (findings: Finding[], line?: number): Finding[] =>
     findings.map((f) => ({
       ...f,
@@ -46,7 +60,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
 
   if (input.kind === 'jsonl') {
     const session = await checkSession(input.lines, {
-      fallbackVersion: version,
+      fallbackVersion: options.protocolVersion,
       file: options.file,
       tools: options.tools,
     });
@@ -56,15 +70,15 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
   const kind = classifyDocument(value);
   switch (kind) {
     case 'batch': {
-      // A JSON array of messages: a 2025-03-26 batch or a session saved as one array.
-      const batchFindings = locate(await validateMessage(value, { protocolVersion: version }));
-      const items = (value as unknown[]).map((v) => ({ line: 1, value: v }));
-      const session = await checkSession(items, {
-        fallbackVersion: version,
+      // A JSON array of messages: a 2025-03-26 batch, or a session saved as one array. The batch rules
+      // judge the array, then each message is checked in order, as in a session.
+      const line = { line: 1, text: '', json: true, value };
+      const session = await checkSession([line], {
+        fallbackVersion: options.protocolVersion,
         file: options.file,
         tools: options.tools,
       });
-      return { ...session, findings: [...batchFindings, ...session.findings], kind: 'session' };
+      return { ...session, checked: (value as unknown[]).length, kind: 'session' };
     }
     case 'message': {
       const request =
@@ -93,6 +107,54 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         protocolVersions: [version],
       };
   }
+}
+
+export interface MatrixCheckOutcome extends CheckOutcome {
+  readonly matrix: VersionMatrix;
+  /** The one line saying which versions the input passes and fails, when they differ. */
+  readonly versionVerdict?: string;
+}
+
+/**
+ * checkInput() under every protocol version as well, for the version matrix. With `'all'` the findings
+ * of every version are reported (each located by its version; a finding every version shares, such as
+ * one after a recorded initialize, once); otherwise those of `protocolVersion` (or the assumed one).
+ */
+export async function checkWithMatrix(
+  input: ParsedInput,
+  options: Omit<CheckOptions, 'protocolVersion'> & { readonly protocolVersion?: ProtocolVersion | 'all' },
+): Promise<MatrixCheckOutcome> {
+  const all = options.protocolVersion === 'all';
+  const byVersion = new Map<ProtocolVersion, CheckOutcome>();
+  for (const protocolVersion of ALL_VERSIONS) {
+    byVersion.set(protocolVersion, await checkInput(input, { ...options, protocolVersion }));
+  }
+  const matrix: VersionMatrix = {
+    all,
+    versions: ALL_VERSIONS.map((v) => versionVerdict(v, byVersion.get(v)?.findings ?? [])),
+  };
+  const line = versionVerdictLine(matrix.versions);
+  const extra = { matrix, ...(line ? { versionVerdict: line } : {}) };
+  if (!all) {
+    const chosen = options.protocolVersion as ProtocolVersion | undefined;
+    const primary = chosen
+      ? byVersion.get(chosen)
+      : await checkInput(input, { ...options, protocolVersion: undefined });
+    return { ...(primary as CheckOutcome), ...extra };
+  }
+  const outcomes = [...byVersion.values()];
+  const seen = new Set<string>();
+  const findings = outcomes
+    .flatMap((o) => o.findings)
+    .filter((f) => {
+      const key = JSON.stringify([f.rule, f.pointer, f.message, f.location]);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  const first = outcomes[0] as CheckOutcome;
+  const protocolVersions = ALL_VERSIONS.filter((v) => outcomes.some((o) => o.protocolVersions.includes(v)));
+  return { findings, checked: first.checked, kind: first.kind, protocolVersions, ...extra };
 }
 
 /** Tool definitions from a tools/list result or response (or a bare array of tools). */

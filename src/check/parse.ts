@@ -1,13 +1,31 @@
 /**
- * Parses `check` input: one JSON document, or JSONL (one JSON-RPC message per line). Pure: the CLI
+ * Parses `check` input: one JSON document, or a session of one frame per line (JSONL). Pure: the CLI
  * reads the bytes.
+ *
+ * A session is read as it really is: the recordings `audit --record` and `proxy --record` write
+ * (src/core/recording.ts), or plain NDJSON captured with `tee`, with whatever else the server wrote on
+ * stdout (a start-up banner, a blank line, a line cut short). Every line is kept, JSON or not, so the
+ * session checker can report the ones that are not messages where they are; only a single document that
+ * is not JSON is an input error.
  */
 
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { isRecordedFrame } from '../core/recording.js';
+
+/** One line of a session: its text, and its value when the text is JSON. */
+export interface SessionLine {
+  /** 1-based line number in the input. */
+  readonly line: number;
+  /** The line without its line break. */
+  readonly text: string;
+  /** Whether `text` parsed as JSON (then `value` holds it). */
+  readonly json: boolean;
+  readonly value?: unknown;
+}
 
 export type ParsedInput =
   | { readonly kind: 'json'; readonly value: unknown }
-  | { readonly kind: 'jsonl'; readonly lines: readonly { readonly line: number; readonly value: unknown }[] };
+  | { readonly kind: 'jsonl'; readonly lines: readonly SessionLine[] };
 
 export class InputError extends Error {
   constructor(
@@ -18,6 +36,16 @@ export class InputError extends Error {
     super(message);
     this.name = 'InputError';
   }
+}
+
+export interface ParseOptions {
+  /** The input is a session whatever its lines hold (a `.jsonl` or `.ndjson` file). */
+  readonly session?: boolean;
+}
+
+/** File names that say "one message per line". */
+export function isSessionFileName(name: string): boolean {
+  return /\.(jsonl|ndjson)$/i.test(name);
 }
 
 /**
@@ -40,34 +68,21 @@ function locateError(text: string): { message: string; line: number; column: num
   return { message: reason, line, column };
 }
 
-export function parseInput(text: string): ParsedInput {
-  const trimmed = text.replace(/^\uFEFF/, '');
-  if (trimmed.trim() === '') throw new InputError('input is empty');
-  try {
-    return { kind: 'json', value: JSON.parse(trimmed) };
-  } catch {
-    // Not one JSON document: JSONL, or a mistake to locate.
+export function parseInput(text: string, options: ParseOptions = {}): ParsedInput {
+  const content = text.replace(/^\uFEFF/, '');
+  if (content.trim() === '') throw new InputError('input is empty');
+  if (!options.session) {
+    try {
+      return { kind: 'json', value: JSON.parse(content) };
+    } catch {
+      // Not one JSON document: a session, or a mistake to locate.
+    }
   }
-  const rawLines = trimmed.split(/\r?\n/);
-  const nonEmpty = rawLines.filter((l) => l.trim() !== '');
-  if (nonEmpty.length > 1 && isJson(nonEmpty[0] ?? '')) {
-    const lines: { line: number; value: unknown }[] = [];
-    rawLines.forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      try {
-        lines.push({ line: i + 1, value: JSON.parse(raw) });
-      } catch {
-        const where = locateError(raw);
-        throw new InputError(
-          `invalid JSON at line ${i + 1}, column ${where.column}: ${where.message}`,
-          i + 1,
-          where.column,
-        );
-      }
-    });
-    return { kind: 'jsonl', lines };
-  }
-  const where = locateError(trimmed);
+  const lines = sessionLines(content);
+  // One line that is a JSON-RPC message or a recorded frame makes it a session. A pretty-printed
+  // document with a syntax error has none: its lines are fragments.
+  if (options.session || lines.some(isSessionEntry)) return { kind: 'jsonl', lines };
+  const where = locateError(content);
   throw new InputError(
     `invalid JSON at line ${where.line}, column ${where.column}: ${where.message}`,
     where.line,
@@ -75,11 +90,22 @@ export function parseInput(text: string): ParsedInput {
   );
 }
 
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+function sessionLines(content: string): SessionLine[] {
+  const raw = content.split('\n');
+  // The line break after the last line ends it; it does not start an empty one.
+  if (raw[raw.length - 1] === '') raw.pop();
+  return raw.map((line, i) => {
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    try {
+      return { line: i + 1, text, json: true, value: JSON.parse(text) };
+    } catch {
+      return { line: i + 1, text, json: false };
+    }
+  });
+}
+
+function isSessionEntry(line: SessionLine): boolean {
+  const value = line.value;
+  if (!line.json || typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.hasOwn(value, 'jsonrpc') || isRecordedFrame(value);
 }

@@ -1,87 +1,259 @@
 /**
- * Checks a recorded session: JSON-RPC messages in order, as JSONL or a JSON array. Requests and
- * responses are paired by id; the protocol version comes from `initialize` or `server/discover` (or a
- * 2026-07-28 request's `_meta`), and tools/list responses supply outputSchemas for later calls.
+ * Checks a recorded session, line by line, as a client would have read it.
+ *
+ * A line is a recorded frame (src/core/recording.ts: `{time, from, connection?, transport?, message? |
+ * frame?}`, what `audit --record` and `proxy --record` write) or a bare frame (plain NDJSON captured
+ * with `tee`). What is not a JSON-RPC message (a banner, a blank line, a cut-off line, a JSON log line)
+ * is a finding of the transport rules `frame-not-json` / `frame-not-jsonrpc` at its line, and checking
+ * goes on. The rest is validated as messages.
+ *
+ * Requests and responses are paired by id, and the protocol version negotiated, per connection: an
+ * audit opens one connection per version, each numbering its requests from 1. The version comes from
+ * `initialize` or `server/discover` (or a 2026-07-28 request's `_meta`); before that, `--protocol`, else
+ * 2026-07-28 once a result carries `resultType`, else DEFAULT_PROTOCOL_VERSION. tools/list responses
+ * supply the outputSchemas for later calls on the same connection. A proxy's line is judged by what
+ * the server sent (`message`), not by what the proxy forwarded.
  */
 
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
+import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
+import { getRule } from '../rules/catalog.js';
+import { isJsonRpcShaped } from '../rules/support/envelope.js';
+import type { Frame, Rule } from '../rules/types.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
-import type { ProtocolVersion } from '../spec/versions.js';
-import { validateMessage } from '../validate/index.js';
-
-export interface SessionMessage {
-  readonly line: number;
-  readonly value: unknown;
-}
+import {
+  assumedProtocolVersion,
+  DEFAULT_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from '../spec/versions.js';
+import { runFrame } from '../validate/engine.js';
+import { publicFinding, validateMessage } from '../validate/index.js';
+import type { SessionLine } from './parse.js';
 
 export interface SessionResult {
   readonly findings: Finding[];
+  /** Lines judged (a recording's blank lines are not frames and are not counted). */
   readonly checked: number;
-  /** Versions seen, in order of first use. */
+  /** Versions used, in order of first use. */
   readonly protocolVersions: ProtocolVersion[];
 }
 
-/** Recorders often wrap each message with its direction; accept `{ message: {...} }` too. */
-function unwrap(value: unknown): unknown {
-  if (isObject(value) && !Object.hasOwn(value, 'jsonrpc') && isObject(value.message)) return value.message;
-  return value;
+export interface SessionOptions {
+  /** The version until the session says which it speaks; default: assumed from its messages. */
+  readonly fallbackVersion?: ProtocolVersion;
+  /** Label for `location.file`. */
+  readonly file?: string;
+  /** Tool definitions by name, from `--tools`, for every connection. */
+  readonly tools?: ReadonlyMap<string, JsonObject>;
+}
+
+/**
+ * The frame rules only: a recording keeps no Content-Type, so http-content-type cannot be judged from
+ * it (and would report every HTTP frame as missing one).
+ */
+const FRAME_RULES: readonly Rule[] = ['frame-not-json', 'frame-not-jsonrpc'].map((id) => {
+  const rule = getRule(id);
+  if (!rule) throw new Error(`rule ${id} is missing from the catalog`);
+  return rule;
+});
+
+/** One line, whichever way it was written down. */
+interface Entry {
+  readonly line: number;
+  readonly from: FrameSource | undefined;
+  readonly connection: string;
+  readonly transport: Frame['transport'];
+  /** The frame's text: what the rules parse. */
+  readonly text: string;
+  /** The parsed message, when the frame is JSON. */
+  readonly message?: { readonly value: unknown };
+}
+
+class Connection {
+  version: ProtocolVersion;
+  /** Whether the version is known (given, negotiated or implied) rather than assumed. */
+  settled: boolean;
+  /** Requests awaiting their response, by who sent them and their id. */
+  readonly pending = new Map<string, JsonObject>();
+  readonly tools: Map<string, JsonObject>;
+
+  constructor(options: SessionOptions) {
+    this.version = options.fallbackVersion ?? DEFAULT_PROTOCOL_VERSION;
+    this.settled = options.fallbackVersion !== undefined;
+    this.tools = new Map(options.tools ?? []);
+  }
+}
+
+/** `client:1`, `server:1`, or `?:1` when the direction was not recorded. */
+function pendingKey(requester: FrameSource | undefined, id: unknown): string {
+  return `${requester ?? '?'}:${JSON.stringify(id)}`;
+}
+
+/**
+ * A recorded line: what mcp-shape writes, or another recorder's `{ message: {…} }` wrapper (with its
+ * direction in `from` when it has one).
+ */
+function recordedLine(value: unknown): RecordedFrame | undefined {
+  if (isRecordedFrame(value)) return value;
+  if (!isObject(value) || Object.hasOwn(value, 'jsonrpc') || !isObject(value.message)) return undefined;
+  const from = value.from === 'client' || value.from === 'server' ? value.from : undefined;
+  return { time: '', ...(from ? { from } : {}), message: value.message } as RecordedFrame;
+}
+
+function entryOf(line: SessionLine): Entry {
+  const recorded = line.json ? recordedLine(line.value) : undefined;
+  if (recorded) {
+    const base = {
+      line: line.line,
+      from: recorded.from as FrameSource | undefined,
+      connection: typeof recorded.connection === 'string' ? recorded.connection : '',
+      transport: recorded.transport ?? 'stdio',
+    };
+    if (Object.hasOwn(recorded, 'message')) {
+      return {
+        ...base,
+        text: JSON.stringify(recorded.message) ?? 'null',
+        message: { value: recorded.message },
+      };
+    }
+    const frame = typeof recorded.frame === 'string' ? recorded.frame : '';
+    let parsed: { value: unknown } | undefined;
+    try {
+      parsed = { value: JSON.parse(frame) };
+    } catch {
+      parsed = undefined;
+    }
+    return { ...base, text: frame, ...(parsed ? { message: parsed } : {}) };
+  }
+  return {
+    line: line.line,
+    from: undefined,
+    connection: '',
+    transport: 'stdio',
+    text: line.text,
+    ...(line.json ? { message: { value: line.value } } : {}),
+  };
 }
 
 export async function checkSession(
-  messages: readonly SessionMessage[],
-  options: { fallbackVersion: ProtocolVersion; file?: string; tools?: ReadonlyMap<string, JsonObject> },
+  lines: readonly SessionLine[],
+  options: SessionOptions = {},
 ): Promise<SessionResult> {
   const findings: Finding[] = [];
-  const pending = new Map<string, JsonObject>();
-  const tools = new Map<string, JsonObject>(options.tools ?? []);
+  const connections = new Map<string, Connection>();
   const versions: ProtocolVersion[] = [];
-  let version = options.fallbackVersion;
-  const use = (v: ProtocolVersion) => {
-    version = v;
-    if (!versions.includes(v)) versions.push(v);
-  };
+  // A recording written by mcp-shape has no blank frames; a blank line there is not the server's.
+  const recording = lines.some((l) => l.json && isRecordedFrame(l.value));
+  let checked = 0;
 
-  for (const { line, value: raw } of messages) {
-    const message = unwrap(raw);
-    let request: JsonObject | undefined;
-    if (isObject(message) && typeof message.method === 'string') {
-      const declared = requestedVersion(message);
-      if (declared) use(declared);
-      if (Object.hasOwn(message, 'id')) pending.set(JSON.stringify(message.id), message);
-    } else if (isObject(message) && Object.hasOwn(message, 'id')) {
-      const key = JSON.stringify(message.id);
-      request = pending.get(key);
-      pending.delete(key);
-      const negotiated = negotiatedVersion(request, message.result);
-      if (negotiated) use(negotiated);
+  for (const line of lines) {
+    if (recording && !line.json && line.text.trim() === '') continue;
+    const entry = entryOf(line);
+    checked++;
+    let connection = connections.get(entry.connection);
+    if (!connection) {
+      connection = new Connection(options);
+      connections.set(entry.connection, connection);
     }
-    if (!versions.includes(version)) versions.push(version);
-
-    const toolName = toolNameOf(request);
-    const location: Location = {
-      ...(options.file ? { file: options.file } : {}),
-      line,
-      protocolVersion: version,
-      ...(toolName ? { tool: toolName } : {}),
-      ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
-    };
-    const messageFindings = await validateMessage(message, {
-      protocolVersion: version,
-      request,
-      tools: [...tools.values()],
-    });
-    for (const f of messageFindings) findings.push({ ...f, location });
-
-    if (request?.method === 'tools/list' && isObject(message) && isObject(message.result)) {
-      const listed = message.result.tools;
-      if (Array.isArray(listed)) {
-        for (const tool of listed)
-          if (isObject(tool) && typeof tool.name === 'string') tools.set(tool.name, tool);
+    if (!entry.message || !isJsonRpcShaped(entry.message.value)) {
+      // Not JSON, or JSON that is no message: the frame rules say which, and the line is done.
+      const frame: Frame = { transport: entry.transport, text: entry.text };
+      const at = locationOf(options, entry, connection);
+      for (const f of runFrame(frame, { version: connection.version, rules: FRAME_RULES })) {
+        findings.push({ ...publicFinding(f), location: at });
       }
+    } else {
+      findings.push(...(await judgeMessage(entry.message.value, entry, connection, options)));
+    }
+    if (!versions.includes(connection.version)) versions.push(connection.version);
+  }
+  return { findings, checked, protocolVersions: versions };
+}
+
+function locationOf(
+  options: SessionOptions,
+  entry: Entry,
+  connection: Connection,
+  extra: Partial<Location> = {},
+): Location {
+  return {
+    ...(options.file ? { file: options.file } : {}),
+    line: entry.line,
+    protocolVersion: connection.version,
+    ...extra,
+  };
+}
+
+/** Validates a message (each member of a batch on its own, after the batch rules judge the array). */
+async function judgeMessage(
+  message: unknown,
+  entry: Entry,
+  connection: Connection,
+  options: SessionOptions,
+): Promise<Finding[]> {
+  if (Array.isArray(message)) {
+    const at = locationOf(options, entry, connection);
+    const findings: Finding[] = (await validateMessage(message, { protocolVersion: connection.version })).map(
+      (f) => ({
+        ...f,
+        location: at,
+      }),
+    );
+    for (const member of message) {
+      if (isObject(member)) findings.push(...(await judgeMessage(member, entry, connection, options)));
+    }
+    return findings;
+  }
+  const request = observe(connection, entry, message);
+  const toolName = toolNameOf(request);
+  const at = locationOf(options, entry, connection, {
+    ...(toolName ? { tool: toolName } : {}),
+    ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
+  });
+  const findings = await validateMessage(message, {
+    protocolVersion: connection.version,
+    request,
+    tools: [...connection.tools.values()],
+  });
+  if (request?.method === 'tools/list' && isObject(message) && isObject(message.result)) {
+    const listed = message.result.tools;
+    if (Array.isArray(listed)) {
+      for (const tool of listed)
+        if (isObject(tool) && typeof tool.name === 'string') connection.tools.set(tool.name, tool);
     }
   }
-  return { findings, checked: messages.length, protocolVersions: versions };
+  return findings.map((f) => ({ ...f, location: at }));
+}
+
+/**
+ * Updates the connection with a message (its version, its pending requests) and returns the request a
+ * response answers, if any.
+ */
+function observe(connection: Connection, entry: Entry, message: unknown): JsonObject | undefined {
+  const use = (version: ProtocolVersion) => {
+    connection.version = version;
+    connection.settled = true;
+  };
+  if (!isObject(message)) return undefined;
+  if (typeof message.method === 'string') {
+    const declared = requestedVersion(message);
+    if (declared) use(declared);
+    if (Object.hasOwn(message, 'id')) connection.pending.set(pendingKey(entry.from, message.id), message);
+    return undefined;
+  }
+  if (!Object.hasOwn(message, 'id')) return undefined;
+  // A response answers a request of the other side.
+  const requester = entry.from === 'server' ? 'client' : entry.from === 'client' ? 'server' : undefined;
+  const key = pendingKey(requester, message.id);
+  const request = connection.pending.get(key);
+  connection.pending.delete(key);
+  const negotiated = negotiatedVersion(request, message.result);
+  if (negotiated) use(negotiated);
+  else if (!connection.settled && assumedProtocolVersion(message) === LATEST_PROTOCOL_VERSION)
+    use(LATEST_PROTOCOL_VERSION);
+  return request;
 }
 
 function toolNameOf(request: JsonObject | undefined): string | undefined {

@@ -1,4 +1,9 @@
-/** Exit codes and the error type for a user's mistake (printed as one line, no stack trace). */
+/**
+ * Exit codes, and the errors a user's mistake raises. Each is printed as exactly one line on stderr,
+ * `mcp-shape: …`, with no stack trace; a mistake in the command line also points at `--help`.
+ */
+
+import { terminalSafe } from '../report/terminal.js';
 
 export const EXIT = {
   /** No error-severity finding. */
@@ -7,10 +12,11 @@ export const EXIT = {
   findings: 1,
   /** Bad usage or unreadable input. */
   usage: 2,
-  /** The server could not be started or reached (audit). */
+  /** The server could not be started or reached (audit, proxy). */
   unreachable: 3,
 } as const;
 
+/** Input that cannot be used (an unreadable file, a document that is not JSON), or an unreachable server. */
 export class UserError extends Error {
   constructor(
     message: string,
@@ -19,4 +25,28 @@ export class UserError extends Error {
     super(message);
     this.name = 'UserError';
   }
+}
+
+/** A mistake in the command line itself: options that do not go together, a malformed value. */
+export class UsageError extends UserError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * The one line for an error: `mcp-shape: ` and the message on one line (line breaks folded, control
+ * characters from file names or server output shown escaped), then `(see mcp-shape check --help)` when
+ * `helpFor` names the command whose usage was wrong.
+ */
+export function errorLine(message: string, helpFor?: string): string {
+  const text = terminalSafe(
+    message
+      .split(/\r?\n/)
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .join(' '),
+  );
+  return `mcp-shape: ${text}${helpFor ? ` (see ${helpFor} --help)` : ''}\n`;
 }

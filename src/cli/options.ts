@@ -2,12 +2,27 @@
 
 import { InvalidArgumentError } from 'commander';
 import { REPORT_FORMATS, type ReportFormat, supportedFormats } from '../report/index.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
+import {
+  DEFAULT_PROTOCOL_VERSION,
+  PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+  parseProtocolVersion,
+} from '../spec/versions.js';
 
 export function protocolOption(value: string): ProtocolVersion {
   const version = parseProtocolVersion(value);
   if (!version) {
     throw new InvalidArgumentError(`expected one of ${PROTOCOL_VERSIONS.join(', ')} (or "latest")`);
+  }
+  return version;
+}
+
+/** `check --protocol`: a version, or `all` for the whole matrix. */
+export function protocolOrAllOption(value: string): ProtocolVersion | 'all' {
+  if (value === 'all') return 'all';
+  const version = parseProtocolVersion(value);
+  if (!version) {
+    throw new InvalidArgumentError(`expected one of ${PROTOCOL_VERSIONS.join(', ')}, "latest" or "all"`);
   }
   return version;
 }
@@ -23,6 +38,9 @@ export function formatOption(value: string): ReportFormat {
 }
 
 export const PROTOCOL_HELP = `protocol version: ${PROTOCOL_VERSIONS.join(', ')}`;
+
+/** How every command picks its version when --protocol is not given (the README says the same). */
+export const PROTOCOL_DEFAULT_HELP = `default: ${DEFAULT_PROTOCOL_VERSION}, unless the input says otherwise (a recorded initialize or server/discover; a resultType member means 2026-07-28)`;
 
 export function formatHelp(): string {
   return `output format: ${supportedFormats().join(', ')}`;

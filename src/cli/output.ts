@@ -1,6 +1,7 @@
 /** Writes a rendered report to stdout or to `--out FILE`. */
 
 import { writeFileSync } from 'node:fs';
+import { systemErrorWords } from '../core/system-error.js';
 import { type Report, type ReportFormat, renderReport } from '../report/index.js';
 import { UserError } from './errors.js';
 
@@ -19,6 +20,7 @@ export function writeOutput(file: string | undefined, text: string): void {
   try {
     writeFileSync(file, text);
   } catch (error) {
-    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    // ENOENT on a write means the directory is missing; the file itself is about to be created.
+    throw new UserError(`${systemErrorWords(error, { ENOENT: 'no such directory' })}: ${file}`);
   }
 }

@@ -1,13 +1,20 @@
 /** Reads a file argument or standard input, turning I/O failures into one-line user errors. */
 
 import { readFileSync } from 'node:fs';
-import { InputError, type ParsedInput, parseInput, toolsFromDocument } from '../check/index.js';
+import {
+  InputError,
+  isSessionFileName,
+  type ParsedInput,
+  parseInput,
+  toolsFromDocument,
+} from '../check/index.js';
 import type { JsonObject } from '../core/json.js';
-import { UserError } from './errors.js';
+import { systemErrorWords } from '../core/system-error.js';
+import { UsageError, UserError } from './errors.js';
 
 export async function readTextInput(file: string | undefined): Promise<{ text: string; label: string }> {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new UserError('no input: give a FILE, or pipe JSON to standard input');
+    if (process.stdin.isTTY) throw new UsageError('no input: give a FILE, or pipe JSON to standard input');
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return { text: Buffer.concat(chunks).toString('utf8'), label: '<stdin>' };
@@ -15,17 +22,17 @@ export async function readTextInput(file: string | undefined): Promise<{ text: s
   try {
     return { text: readFileSync(file, 'utf8'), label: file };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? String(error));
-    throw new UserError(`cannot read ${file}: ${reason}`);
+    throw new UserError(`${systemErrorWords(error)}: ${file}`);
   }
 }
 
-/** Parses JSON or JSONL input, turning a syntax error into a one-line user error with its position. */
+/**
+ * Parses JSON or JSONL input (a `.jsonl` or `.ndjson` file is always a session), turning a syntax error
+ * in a single document into a one-line user error with its position.
+ */
 export function parseOrFail(text: string, label: string): ParsedInput {
   try {
-    return parseInput(text);
+    return parseInput(text, { session: isSessionFileName(label) });
   } catch (error) {
     if (error instanceof InputError) throw new UserError(`${label}: ${error.message}`);
     throw error;

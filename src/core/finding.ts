@@ -62,6 +62,11 @@ export interface Finding {
   readonly pointer: string;
   readonly location?: Location;
   readonly fix?: FixSuggestion;
+  /**
+   * The finding's identity across runs (src/policy/fingerprint.ts), set by the command line for
+   * baselines and SARIF `partialFingerprints`.
+   */
+  readonly fingerprint?: string;
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

@@ -5,14 +5,17 @@ function cell(value: unknown): string {
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   } catch {
-    text = String(value); // cycles or BigInt: still show something
+    // Cycles, BigInts or nesting too deep for JSON.stringify: still show something, without recursing.
+    text = Array.isArray(value) ? '[…]' : typeof value === 'object' && value !== null ? '{…}' : String(value);
   }
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
 /** Rows shorter than the widest row or the header are padded, so every line has the same columns. */
 export function markdownTable(headers: readonly unknown[], rows: readonly (readonly unknown[])[]): string {
-  const width = Math.max(headers.length, ...rows.map((r) => r.length), 1);
+  // A loop, not Math.max(...rows): a spread of a very long table exceeds the argument limit.
+  let width = Math.max(headers.length, 1);
+  for (const row of rows) width = Math.max(width, row.length);
   const pad = (row: readonly unknown[]) => Array.from({ length: width }, (_, i) => cell(row[i] ?? ''));
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [

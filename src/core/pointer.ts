@@ -24,20 +24,6 @@ export function parsePointer(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-export function joinPointer(base: string, ...segments: PathSegment[]): string {
-  return base + toPointer(segments);
-}
-
-/** The value at `pointer`, or `undefined` when any step is missing. */
-export function getAt(document: unknown, pointer: string): unknown {
-  let node: unknown = document;
-  for (const key of parsePointer(pointer)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
 /** The value at `path`, or `undefined` when any step is missing. */
 export function getIn(document: unknown, path: readonly PathSegment[]): unknown {
   let node: unknown = document;

@@ -6,12 +6,11 @@
 
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
-const uriFormat = fullFormats.uri;
+/** ajv-formats' `uri` is a function (its type admits a RegExp or an object, which `uri` never is). */
+const uriFormat = fullFormats.uri as (value: string) => boolean;
 
 export function isAbsoluteUri(value: string): boolean {
-  if (typeof uriFormat === 'function') return uriFormat(value);
-  if (uriFormat instanceof RegExp) return uriFormat.test(value);
-  return true;
+  return uriFormat(value);
 }
 
 /** The last non-empty path segment of a URI, percent-decoded when possible, e.g. a file name. */

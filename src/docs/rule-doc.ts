@@ -16,7 +16,7 @@ const EFFECTS: Record<string, string> = {
 };
 
 function exampleBlock(example: Example): string {
-  const value = example.frame ? example.frame.text : JSON.stringify(example.value, null, 2);
+  const value = exampleText(example);
   const lang = example.frame ? 'text' : 'json';
   return `\`\`\`${lang}\n${value}\n\`\`\``;
 }
@@ -39,6 +39,9 @@ export function renderRuleDoc(rule: Rule): string {
     `| Applies to | ${rule.subject} |`,
     `| Protocol versions | ${versionsLine(rule)} |`,
     `| Automatic repair | ${rule.repair ? 'yes' : 'no'} |`,
+    ...(rule.security
+      ? [`| Security severity | ${rule.security.severity.toFixed(1)}: ${cell(rule.security.why)} |`]
+      : []),
     '',
     '## Why',
     '',
@@ -67,6 +70,37 @@ export function renderRuleDoc(rule: Rule): string {
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * The rule doc as plain text, for places that show no Markdown (SARIF `help.text`): the same
+ * sections as the Markdown doc, with tables written as lines.
+ */
+export function renderRuleDocText(rule: Rule): string {
+  const lines: string[] = [
+    `${rule.id}: ${rule.title}`,
+    '',
+    `Severity: ${rule.severity}. Applies to: ${rule.subject}. Protocol versions: ${versionsLine(rule)}. Automatic repair: ${rule.repair ? 'yes' : 'no'}.`,
+  ];
+  if (rule.security)
+    lines.push(`Security severity: ${rule.security.severity.toFixed(1)}: ${rule.security.why}`);
+  lines.push('', 'Why', '', rule.rationale, '');
+  if (rule.clients.length > 0) {
+    lines.push('Clients affected', '');
+    for (const c of rule.clients) {
+      lines.push(
+        `- ${CLIENTS[c.client].name}: ${EFFECTS[c.effect] ?? c.effect}. ${c.detail} (source: ${c.source})`,
+      );
+    }
+    lines.push('');
+  }
+  if (rule.fix) lines.push('How to fix', '', placeholders(rule.fix), '');
+  lines.push('Wrong:', exampleText(rule.examples.wrong), '', 'Right:', exampleText(rule.examples.right), '');
+  return lines.join('\n');
+}
+
+function exampleText(example: Example): string {
+  return example.frame ? example.frame.text : JSON.stringify(example.value, null, 2);
 }
 
 /** Fix texts are templates filled per finding; in the docs their placeholders read as ‹name›. */

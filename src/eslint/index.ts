@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute } from 'node:path';
 import type { ESLint, Rule as EslintRule, Linter } from 'eslint';
 import type { Program } from 'oxc-parser';
-import { defaultDocsBase, ruleDocsUrl } from '../report/sarif.js';
+import { ruleDocsUrl } from '../report/rule-links.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
 import { analyze, SCAN_DEFAULT_PROTOCOL, type StaticFinding } from '../scan/analyze.js';
@@ -32,8 +32,6 @@ const STATIC_SUBJECTS = new Set(['result', 'block', 'message']);
 export const STATIC_RULES: readonly Rule[] = RULES.filter(
   (r) => STATIC_SUBJECTS.has(r.subject) && !r.needsCompleteDocument,
 );
-
-const docsBase = defaultDocsBase();
 
 /** A finding as ESLint reports it in the linted file. */
 interface LintFinding {
@@ -120,13 +118,15 @@ function findingsFor(context: EslintRule.RuleContext): readonly LintFinding[] {
 }
 
 function eslintRule(rule: Rule): EslintRule.RuleModule {
+  const docsUrl = ruleDocsUrl(rule.id);
   return {
     meta: {
       type: 'problem',
       docs: {
         description: rule.title,
         recommended: rule.severity !== 'info',
-        url: ruleDocsUrl(rule.id, docsBase),
+        // Only with a homepage: ESLint shows the URL as is, and a file: path would be dead elsewhere.
+        ...(docsUrl ? { url: docsUrl } : {}),
       },
       messages: { finding: '{{message}} ({{pointer}})' },
       schema: [],
@@ -177,4 +177,9 @@ plugin.configs.recommended = {
 };
 
 export default plugin;
-export { plugin };
+/**
+ * `require('mcp-shape/eslint')` from a CommonJS config (eslint.config.cjs) gets the plugin itself, not
+ * a module namespace with `.default`: Node's require(esm) returns the export named "module.exports"
+ * when there is one (Node 20.19+, 22.12+, 24). One ESM build serves both module systems.
+ */
+export { plugin, plugin as 'module.exports' };

@@ -10,7 +10,7 @@
  */
 
 import { canonicalMimeType } from '../core/sniff.js';
-import { features, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
 import type {
   Annotations,
@@ -219,8 +219,8 @@ export function errorResult(
   options: { protocolVersion?: ProtocolVersion } = {},
 ): CallToolResult<ProtocolVersion> {
   // Built as the latest shape, then trimmed: resultType exists only where the version requires it.
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-  const result: CallToolResult = {
+  const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
+  const result: CallToolResult<'2026-07-28'> = {
     content: [{ type: 'text', text: errorText(error) || 'The tool failed.' }],
     isError: true,
     resultType: 'complete',

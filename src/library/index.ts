@@ -30,7 +30,12 @@ export {
   type ShapedOptions,
   shaped,
 } from './shaped.js';
-export { OutputSchemaMismatchError, type ToolResultOptions, toolResult } from './tool-result.js';
+export {
+  OutputSchemaInvalidError,
+  OutputSchemaMismatchError,
+  type ToolResultOptions,
+  toolResult,
+} from './tool-result.js';
 export type * from './types.js';
 export {
   convertWebMcp,

@@ -14,8 +14,11 @@
  *      returns it), so `shaped` wraps that method once per server to record the version it answers;
  * 4. the `mcp-protocol-version` HTTP header (Streamable HTTP sends it on every request after initialize):
  *    v1 `extra.requestInfo.headers`, v2 `ctx.http.req.headers`;
- * 5. otherwise 2025-03-26, the version the SDKs assume when none was negotiated
- *    (`DEFAULT_NEGOTIATED_PROTOCOL_VERSION`).
+ * 5. otherwise DEFAULT_PROTOCOL_VERSION (2025-11-25), the default of every mcp-shape entry point and
+ *    what current clients negotiate. (The SDKs' own `DEFAULT_NEGOTIATED_PROTOCOL_VERSION`, 2025-03-26,
+ *    is what they assume of an HTTP request without the version header; a shaped handler that reaches
+ *    this step has no header either, and would otherwise strip structuredContent and resource_link
+ *    blocks that today's clients expect.)
  *
  * Thrown errors become `isError` results (what the SDKs do too), except protocol errors (an error with
  * a numeric `code`, like McpError or ProtocolError), which are rethrown for the SDK to answer. In
@@ -25,13 +28,14 @@
 
 import type { Finding } from '../core/finding.js';
 import { isObject } from '../core/json.js';
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
 import { validateToolResult } from '../validate/index.js';
 import type { Fix } from './repair/engine.js';
 import { looksLikeCallToolResult, shapeValue, toolResult } from './tool-result.js';
 import type { CallToolResult } from './types.js';
 
-export const DEFAULT_SHAPED_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
+/** The version shaped() assumes when nothing tells it the negotiated one: the shared default. */
+export const DEFAULT_SHAPED_PROTOCOL_VERSION: ProtocolVersion = DEFAULT_PROTOCOL_VERSION;
 
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 

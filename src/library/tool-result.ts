@@ -28,19 +28,19 @@ import { describesResultWrapper } from '../rules/support/call-tool-result.js';
 import {
   BLOCK_TYPES,
   type BlockType,
+  DEFAULT_PROTOCOL_VERSION,
   features,
-  LATEST_PROTOCOL_VERSION,
   type ProtocolVersion,
 } from '../spec/versions.js';
-import { errorResult, errorText } from './builders.js';
+import { errorResult } from './builders.js';
 import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
-import { cloneJson, safeJson } from './repair/clone.js';
+import { cloneJson, safeJson, toWire } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
 import { repair } from './repair/index.js';
-import type { CallToolResult, LatestProtocolVersion } from './types.js';
+import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
 export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
-  /** The negotiated protocol version; default: the latest. */
+  /** The negotiated protocol version; default: DEFAULT_PROTOCOL_VERSION (2025-11-25). */
   readonly protocolVersion?: V;
   /** The tool's outputSchema: structuredContent must validate against it, else toolResult throws. */
   readonly outputSchema?: unknown;
@@ -104,10 +104,19 @@ function isErrorPayload(value: unknown): value is JsonObject & { error: unknown 
 function errorPayloadText(payload: JsonObject & { error: unknown }): string {
   const { error } = payload;
   const message =
-    isObject(error) && typeof error.message === 'string' ? error.message : errorText(cloneJson(error));
+    isObject(error) && typeof error.message === 'string'
+      ? error.message
+      : typeof error === 'string'
+        ? error
+        : safeJson(error);
   return Object.keys(payload).length > 1 || (isObject(error) && Object.keys(error).length > 1)
-    ? `${message}\n${safeJson(cloneJson(payload))}`
+    ? `${message}\n${safeJson(payload)}`
     : message;
+}
+
+/** The outputSchema given to toolResult() does not compile: a bug in the tool definition, so it is thrown. */
+export class OutputSchemaInvalidError extends TypeError {
+  override readonly name = 'OutputSchemaInvalidError';
 }
 
 let schemas: OutputSchemaCompiler | undefined;
@@ -116,8 +125,17 @@ function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVer
   schemas ??= createOutputSchemaCompiler();
   const compiled = schemas.compile(schema, version);
   if (!compiled.ok)
-    throw new TypeError(`toolResult(): the outputSchema does not compile: ${compiled.message}`);
-  const errors = compiled.validate(value);
+    throw new OutputSchemaInvalidError(
+      `toolResult(): the outputSchema does not compile: ${compiled.message}`,
+    );
+  let errors: readonly SchemaError[];
+  try {
+    errors = compiled.validate(value);
+  } catch (error) {
+    // A recursive schema over a value nested deeper than the validator's stack: not shown to match.
+    const reason = error instanceof Error ? error.message : String(error);
+    errors = [{ instancePath: '', schemaPath: '#', message: `could not be checked (${reason})` }];
+  }
   if (errors.length > 0) throw new OutputSchemaMismatchError(errors);
 }
 
@@ -179,63 +197,118 @@ function structuredResult(
   };
 }
 
-export async function toolResult<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<CallToolResult<V>> {
   return (await shapeValue(value, options)).result;
 }
 
+/**
+ * What toolResult() answers when shaping itself failed: an error result the model can read. Only a bug
+ * in mcp-shape gets here; a handler's value, however hostile, is shaped.
+ */
+function shapingFailed(error: unknown, version: ProtocolVersion): JsonObject {
+  let detail: string;
+  try {
+    detail = error instanceof Error ? error.message : String(error);
+  } catch {
+    detail = 'unknown error';
+  }
+  return withResultType(
+    { content: [{ type: 'text', text: `The tool result could not be shaped (${detail}).` }], isError: true },
+    version,
+  );
+}
+
+/** errorResult(), which reads the error's name and message: getters a handler wrote may throw. */
+function safeErrorResult(error: Error, version: ProtocolVersion): JsonObject {
+  try {
+    return errorResult(error, { protocolVersion: version }) as JsonObject;
+  } catch {
+    return errorResult('The tool failed.', { protocolVersion: version }) as JsonObject;
+  }
+}
+
 /** toolResult() plus the repairs it made to a result the value already was (for shaped's `onFixes`). */
-export async function shapeValue<V extends ProtocolVersion = LatestProtocolVersion>(
+export async function shapeValue<V extends ProtocolVersion = DefaultProtocolVersion>(
   value: unknown,
   options: ToolResultOptions<V> = {},
 ): Promise<{ result: CallToolResult<V>; fixes: readonly Fix[] }> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
+  try {
+    return await shapeResolved(value, options, version);
+  } catch (error) {
+    // Documented throws: the tool's output breaks its outputSchema, or the schema itself is broken.
+    if (error instanceof OutputSchemaMismatchError || error instanceof OutputSchemaInvalidError) throw error;
+    return { result: shapingFailed(error, version) as CallToolResult<V>, fixes: [] };
+  }
+}
+
+async function shapeResolved<V extends ProtocolVersion>(
+  value: unknown,
+  options: ToolResultOptions<V>,
+  version: ProtocolVersion,
+): Promise<{ result: CallToolResult<V>; fixes: readonly Fix[] }> {
   const tool = isObject(options.tool) ? options.tool : undefined;
   const outputSchema = options.outputSchema ?? tool?.outputSchema;
-  const resolved = await value;
+  let resolved: unknown;
+  try {
+    resolved = await value;
+  } catch (error) {
+    // A rejected promise is the handler failing: an error result, as if it had returned the Error.
+    resolved = error instanceof Error ? error : new Error(safeJson(error));
+  }
+  if (resolved instanceof Error)
+    return { result: safeErrorResult(resolved, version) as CallToolResult<V>, fixes: [] };
 
   let result: JsonObject;
+  let fixes: Fix[] = [];
   if (resolved === undefined) {
     result = { content: [] };
   } else if (typeof resolved === 'string') {
     result = { content: [{ type: 'text', text: resolved }] };
-  } else if (resolved instanceof Error) {
-    result = errorResult(resolved, { protocolVersion: version }) as JsonObject;
   } else if (isBytes(resolved) || resolved instanceof ArrayBuffer) {
     result = await bytesResult(isBytes(resolved) ? resolved : new Uint8Array(resolved), version);
-  } else if (looksLikeCallToolResult(resolved)) {
-    // A result the handler built itself: only repair, so a conformant one comes back untouched. The
-    // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
-    // a developer should hear about the bug instead.
-    const repaired = await repair(resolved, { protocolVersion: version });
-    if (outputSchema === undefined)
-      return { result: repaired.result as CallToolResult<V>, fixes: repaired.fixes };
-    checkResultAgainstSchema(repaired.result, outputSchema, version);
-    // Error results are not the tool's output, but SDK v1 clients check their structuredContent anyway
-    // (client-compat §4 row 24): repair against the schema moves a non-conforming one into text.
-    const checked = await repair(repaired.result, {
-      protocolVersion: version,
-      tool: { ...tool, outputSchema },
-    });
-    return { result: checked.result as CallToolResult<V>, fixes: [...repaired.fixes, ...checked.fixes] };
-  } else if (isContentBlock(resolved)) {
-    result = { content: [cloneJson(resolved)] };
-  } else if (Array.isArray(resolved) && resolved.length > 0 && resolved.every(isContentBlock)) {
-    result = { content: resolved.map(cloneJson) };
-  } else if (isErrorPayload(resolved)) {
-    result = { content: [{ type: 'text', text: errorPayloadText(resolved) }], isError: true };
   } else {
-    const structured = structuredResult(resolved, version);
-    result = structured.result;
-    if (outputSchema !== undefined) {
-      const subject = schemaSubject(outputSchema, result, cloneJson(resolved), structured.wrapped);
-      checkOutputSchema(outputSchema, subject, version);
+    // From here on the value is judged as it would be sent: class instances, getters, toJSON, cycles
+    // and BigInts become the plain JSON the wire would carry (or could not, which is noted).
+    const onWire = toWire(resolved);
+    const wire = onWire.value ?? null;
+    fixes = onWire.fixes;
+    if (looksLikeCallToolResult(wire)) {
+      // A result the handler built itself: only repair, so a conformant one comes back untouched. The
+      // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
+      // a developer should hear about the bug instead.
+      const repaired = await repair(wire, { protocolVersion: version });
+      fixes.push(...repaired.fixes);
+      if (outputSchema === undefined) return { result: repaired.result as CallToolResult<V>, fixes };
+      checkResultAgainstSchema(repaired.result, outputSchema, version);
+      // Error results are not the tool's output, but SDK v1 clients check their structuredContent anyway
+      // (client-compat §4 row 24): repair against the schema moves a non-conforming one into text.
+      const checked = await repair(repaired.result, {
+        protocolVersion: version,
+        tool: { ...tool, outputSchema },
+      });
+      return { result: checked.result as CallToolResult<V>, fixes: [...fixes, ...checked.fixes] };
+    }
+    if (isContentBlock(wire)) {
+      result = { content: [cloneJson(wire)] };
+    } else if (Array.isArray(wire) && wire.length > 0 && wire.every(isContentBlock)) {
+      result = { content: wire.map((block) => cloneJson(block)) };
+    } else if (isErrorPayload(wire)) {
+      result = { content: [{ type: 'text', text: errorPayloadText(wire) }], isError: true };
+    } else {
+      const structured = structuredResult(wire, version);
+      result = structured.result;
+      if (outputSchema !== undefined) {
+        const subject = schemaSubject(outputSchema, result, cloneJson(wire), structured.wrapped);
+        checkOutputSchema(outputSchema, subject, version);
+      }
     }
   }
   // Blocks the version lacks, sizes and the like are the validator's business: repair settles them.
   const { result: conformant } = await repair(withResultType(result, version), { protocolVersion: version });
   if (outputSchema !== undefined) checkResultAgainstSchema(conformant as JsonObject, outputSchema, version);
-  return { result: conformant as CallToolResult<V>, fixes: [] };
+  return { result: conformant as CallToolResult<V>, fixes };
 }

@@ -1,20 +1,45 @@
 /**
  * The Streamable HTTP proxy: the client talks to `http://HOST:PORT/mcp` instead of the server. Each
- * client request is forwarded to the upstream URL with its body and MCP headers; the upstream's answer
- * comes back repaired — a JSON body as a whole, an SSE stream event by event as the events arrive.
- * Anything else (202s, errors in HTML, other content types) passes through unchanged.
+ * client request goes to the upstream URL with its body and MCP headers; the upstream's answer comes
+ * back repaired: a JSON body as a whole, an SSE stream event by event as the events arrive. Anything
+ * else (202s, errors in HTML, other content types) passes through unchanged.
+ *
+ * One conversation per client: each `Mcp-Session-Id` has its own ProxySession (negotiated version,
+ * pending requests, tools and their outputSchemas), created when the upstream assigns the id in its
+ * answer to `initialize` and ended by DELETE. A request without a session id (a sessionless upstream)
+ * gets a session of its own for that one exchange, speaking the version of its MCP-Protocol-Version
+ * header. Clients whose request ids overlap never share anything.
+ *
+ * No time limit is imposed unless `--timeout` asks for one: neither on the client's requests (Node's
+ * own 300 s `requestTimeout` is turned off) nor on the upstream (plain node:http, no fetch defaults).
+ * Idle SSE streams get keep-alive comments. When the upstream fails (unreachable, timed out, or its
+ * stream breaks mid-way), every request of that exchange still unanswered gets a JSON-RPC error.
  */
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  type ClientRequest,
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
-import type { ProtocolVersion } from '../spec/versions.js';
-import { ProxySession, type ServerMessageOutcome } from './session.js';
-import { type ProxyEvent, repairEvent } from './stdio.js';
+import { systemErrorWords } from '../core/system-error.js';
+import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
+import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
+import { afterFrame } from './memory.js';
+import { OrderedQueue, whenWritable } from './ordered.js';
+import type { Recorder } from './record.js';
+import { ProxySession } from './session.js';
 
-export interface HttpProxyOptions {
+export interface HttpProxyOptions extends ProxyEvents {
   readonly upstream: string;
   readonly host: string;
   readonly port: number;
@@ -22,21 +47,30 @@ export interface HttpProxyOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly protocolVersion: ProtocolVersion;
   readonly fixedVersion?: boolean;
-  readonly onRepaired?: (event: ProxyEvent) => void;
-  /** Called with a message body or SSE event data that is not JSON (it is forwarded unchanged). */
-  readonly onUnparsed?: (text: string) => void;
-  /** Called when the upstream cannot be reached (the client gets a 502). */
-  readonly onUnreachable?: (reason: string) => void;
+  /**
+   * How long the upstream may stay silent, in milliseconds: before its response headers and between
+   * chunks of its body (`--timeout`). Default: no limit.
+   */
+  readonly timeoutMs?: number;
+  /** Interval of SSE keep-alive comments on an idle stream, in milliseconds; default 15000. */
+  readonly keepAliveMs?: number;
+  readonly recorder?: Recorder;
 }
 
 export interface RunningHttpProxy {
   /** Where clients connect, e.g. http://127.0.0.1:41234/mcp. */
   readonly url: string;
+  /** The listening server, as configured (its timeouts are part of the contract). */
+  readonly server: Server;
+  /** Session ids with state held, in creation order. */
+  sessions(): string[];
   close(): Promise<void>;
 }
 
 /** The endpoint path clients use; the upstream's own path comes from its URL. */
 export const LISTEN_PATH = '/mcp';
+
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /** Client request headers the upstream needs; everything else (Host, Connection, cookies…) stays here. */
 const FORWARDED_REQUEST_HEADERS = [
@@ -48,30 +82,259 @@ const FORWARDED_REQUEST_HEADERS = [
   'authorization',
 ];
 
-/**
- * Upstream response headers that describe the upstream connection or the encoded body, not the
- * message: fetch() has already decoded the body, and repairs change its length.
- */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
+/** Upstream response headers that describe the upstream connection or the encoded body, not the message. */
+const DROPPED_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/** The upstream failed: unreachable, timed out, or its response broke off. */
+class UpstreamError extends Error {}
+
+interface Exchange {
+  readonly session: ProxySession;
+  /** The session id, or a label of this one request for a sessionless upstream. */
+  readonly connection: string;
+  /** Ids of the client requests in this exchange's body, to answer them if the upstream fails. */
+  readonly requestIds: unknown[];
+  /** Requests among them that got their answer. */
+  readonly answered: Set<unknown>;
+}
 
 export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpProxy> {
-  // One session for every client of this proxy: pending request ids and the negotiated version are
-  // learned from whoever talks through it, which is one client in the usual deployment.
-  const session = new ProxySession(options.protocolVersion, options.fixedVersion);
+  const sessions = new Map<string, ProxySession>();
+  let sessionless = 0;
+  const upstream = new URL(options.upstream);
+  const agent =
+    upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+
+  const newSession = (declared: ProtocolVersion | undefined) => {
+    const session = new ProxySession({
+      protocolVersion: options.protocolVersion,
+      fixedVersion: options.fixedVersion ?? false,
+    });
+    if (declared) session.declareVersion(declared);
+    return session;
+  };
+
+  /** The conversation a request belongs to. */
+  const exchangeFor = (req: IncomingMessage): Exchange => {
+    const header = req.headers['mcp-protocol-version'];
+    const declared = typeof header === 'string' ? parseProtocolVersion(header) : undefined;
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string' && id !== '') {
+      let session = sessions.get(id);
+      if (!session) {
+        // A session this proxy has not seen start (it was restarted): its header says the version.
+        session = newSession(declared);
+        sessions.set(id, session);
+      } else if (declared) session.declareVersion(declared);
+      return { session, connection: id, requestIds: [], answered: new Set() };
+    }
+    return {
+      session: newSession(declared),
+      connection: `request-${++sessionless}`,
+      requestIds: [],
+      answered: new Set(),
+    };
+  };
+
   const server = createServer((req, res) => {
-    relay(req, res, session, options).catch((error: unknown) => {
-      // A client or upstream that hangs up mid-stream: there is nobody left to answer.
-      if (!res.headersSent) res.writeHead(502);
+    relay(req, res).catch((error: unknown) => {
+      // Only a bug gets here: relay() answers every failure it knows of.
+      options.onLog?.(`proxy error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500);
       res.end();
-      options.onUnreachable?.(error instanceof Error ? error.message : String(error));
     });
   });
+  // Node ends a request that takes more than 300 s to arrive; a proxy imposes no limit of its own.
+  server.requestTimeout = 0;
+  server.timeout = 0;
+
+  async function relay(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+    if (path !== LISTEN_PATH) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`mcp-shape proxy serves ${LISTEN_PATH}\n`);
+      return;
+    }
+    const body = await readBody(req);
+    const exchange = exchangeFor(req);
+    const text = body.toString('utf8');
+    // Recorded once the connection is known: an initialize request belongs to the session it starts.
+    let recordClient: ((connection: string) => void) | undefined;
+    if (text.trim() !== '') {
+      const parsed = exchange.session.fromClient(text);
+      recordClient = (connection) =>
+        options.recorder?.client(text, parsed, { connection, transport: 'http' });
+      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+        if (isObject(item) && typeof item.method === 'string' && Object.hasOwn(item, 'id')) {
+          exchange.requestIds.push(item.id);
+        }
+      }
+    }
+
+    const headers: OutgoingHttpHeaders = {};
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    Object.assign(headers, options.headers);
+    if (body.length > 0) headers['content-length'] = String(body.length);
+
+    let upstreamRequest: ClientRequest | undefined;
+    let silence: string | undefined;
+    res.on('close', () => upstreamRequest?.destroy());
+    let answer: IncomingMessage;
+    try {
+      answer = await new Promise<IncomingMessage>((resolve, reject) => {
+        const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+        upstreamRequest = send(upstream, { method: req.method ?? 'GET', headers, agent }, resolve);
+        upstreamRequest.on('error', reject);
+        watchSilence(upstreamRequest, options.timeoutMs, (reason) => {
+          silence = reason;
+        });
+        upstreamRequest.end(body.length > 0 ? body : undefined);
+      });
+    } catch (error) {
+      recordClient?.(exchange.connection);
+      if (res.destroyed) return;
+      const reason = silence ?? unreachable(options.upstream, error).message;
+      options.onLog?.(reason);
+      answerFailure(res, exchange, reason);
+      return;
+    }
+    const brokenOff = (error: unknown) =>
+      silence ?? `the server's response broke off: ${systemErrorWords(error)}`;
+
+    const responseHeaders: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name)) responseHeaders[name] = value;
+    }
+    const assigned = answer.headers['mcp-session-id'];
+    const connection = typeof assigned === 'string' && assigned !== '' ? assigned : exchange.connection;
+    if (connection !== exchange.connection && !sessions.has(connection)) {
+      // The upstream started a session (its answer to initialize): this exchange's state is its state.
+      sessions.set(connection, exchange.session);
+    }
+    recordClient?.(connection);
+    if (req.method === 'DELETE' && answer.statusCode !== undefined && answer.statusCode < 400) {
+      sessions.delete(exchange.connection);
+    }
+
+    const contentType = String(answer.headers['content-type'] ?? '').toLowerCase();
+    if (contentType.startsWith('text/event-stream')) {
+      res.writeHead(answer.statusCode ?? 200, responseHeaders);
+      res.flushHeaders();
+      await relayEventStream(answer, res, exchange, connection, brokenOff);
+      return;
+    }
+    if (contentType.startsWith('application/json')) {
+      let received: Buffer;
+      try {
+        received = await readBody(answer);
+      } catch (error) {
+        const reason = brokenOff(error);
+        options.onLog?.(reason);
+        answerFailure(res, exchange, reason);
+        return;
+      }
+      const json = received.toString('utf8');
+      const repaired = json.trim() === '' ? undefined : await repairJson(json, exchange, connection);
+      const out = repaired === undefined ? received : Buffer.from(repaired);
+      res.writeHead(answer.statusCode ?? 200, { ...responseHeaders, 'content-length': String(out.length) });
+      res.end(out);
+      afterFrame(json.length);
+      return;
+    }
+    res.writeHead(answer.statusCode ?? 200, responseHeaders);
+    answer.pipe(res);
+  }
+
+  /** A JSON body's repaired text, or undefined to send the body as it came. */
+  async function repairJson(
+    text: string,
+    exchange: Exchange,
+    connection: string,
+  ): Promise<string | undefined> {
+    const outcome = await exchange.session.fromServer(text);
+    options.recorder?.server(text, outcome, { connection, transport: 'http' });
+    noteAnswers(outcome.message, exchange);
+    if (outcome.kind === 'drop') {
+      // An HTTP body stands alone, and its status may be the point (401, 404): it goes through as sent.
+      options.onLog?.(`[${connection}] server answered with ${outcome.reason}, passed on as it is: ${text}`);
+      return undefined;
+    }
+    const line = outcomeLine(outcome, text, `[${connection}] `);
+    if (line) options.onLog?.(line);
+    if (outcome.fixes.length === 0) return undefined;
+    options.onRepaired?.(repairEvent(outcome, connection));
+    return outcome.text;
+  }
+
+  /**
+   * Re-emits the upstream's SSE events as they arrive, each message repaired, in order. Ids and event
+   * names are kept, since clients resume streams with Last-Event-ID. Events whose data is no JSON-RPC
+   * message are not forwarded (they are logged), as on stdio.
+   */
+  async function relayEventStream(
+    answer: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    connection: string,
+    brokenOff: (error: unknown) => string,
+  ): Promise<void> {
+    const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    let lastWrite = Date.now();
+    const write = async (text: string) => {
+      lastWrite = Date.now();
+      if (!res.write(text)) await whenWritable(res);
+    };
+    const keepAlive = setInterval(
+      () => {
+        if (Date.now() - lastWrite >= keepAliveMs && !res.destroyed) void write(': keep-alive\n\n');
+      },
+      Math.max(10, Math.floor(keepAliveMs / 2)),
+    );
+
+    const queue = new OrderedQueue<EventSourceMessage | { retry: number }>(
+      answer,
+      async (event) => {
+        if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
+        if (event.data === '') return write(formatEvent(event, ''));
+        const outcome = await exchange.session.fromServer(event.data);
+        options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
+        const line = outcomeLine(outcome, event.data, `[${connection}] `);
+        if (line) options.onLog?.(line);
+        if (outcome.kind === 'drop') return;
+        noteAnswers(outcome.message, exchange);
+        if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
+        await write(formatEvent(event, outcome.text));
+        afterFrame(event.data.length);
+      },
+      (event) => ('data' in event ? event.data.length : 0),
+    );
+    const parser = createParser({
+      onEvent: (event) => queue.push([event]),
+      onRetry: (retry) => queue.push([{ retry }]),
+    });
+    answer.setEncoding('utf8');
+    const ended = new Promise<string | undefined>((resolve) => {
+      answer.on('data', (chunk: string) => parser.feed(chunk));
+      answer.once('end', () => resolve(undefined));
+      answer.once('error', (error) => resolve(brokenOff(error)));
+      answer.once('close', () => resolve(answer.complete ? undefined : brokenOff(new Error('closed early'))));
+    });
+    const broken = await ended;
+    queue.endOfSource();
+    await queue.drained();
+    clearInterval(keepAlive);
+    if (broken && !res.destroyed) {
+      options.onLog?.(`[${connection}] ${broken}`);
+      for (const id of exchange.requestIds) {
+        if (!exchange.answered.has(id))
+          await write(formatEvent({ event: 'message' }, errorMessage(id, broken)));
+      }
+    }
+    res.end();
+  }
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -79,9 +342,12 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       const host = address.includes(':') ? `[${address}]` : address;
       resolve({
         url: `http://${host}:${port}${LISTEN_PATH}`,
+        server,
+        sessions: () => [...sessions.keys()],
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();
+            agent.destroy();
             server.close(() => done());
           }),
       });
@@ -89,135 +355,59 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
   });
 }
 
-async function relay(
-  req: IncomingMessage,
-  res: ServerResponse,
-  session: ProxySession,
-  options: HttpProxyOptions,
-): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://proxy').pathname;
-  if (path !== LISTEN_PATH) {
-    res.writeHead(404, { 'content-type': 'text/plain' }).end(`mcp-shape proxy serves ${LISTEN_PATH}\n`);
-    return;
-  }
-  const body = await readBody(req);
-  if (body !== '') session.observeClient(body);
-
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_REQUEST_HEADERS) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  Object.assign(headers, options.headers);
-
-  const abort = new AbortController();
-  res.on('close', () => abort.abort());
-  let upstream: Response;
-  try {
-    upstream = await fetch(options.upstream, {
-      method: req.method ?? 'GET',
-      headers,
-      ...(body !== '' && req.method !== 'GET' && req.method !== 'HEAD' ? { body } : {}),
-      signal: abort.signal,
-    });
-  } catch (error) {
-    if (abort.signal.aborted) return;
-    const reason = unreachable(options.upstream, error).message;
-    options.onUnreachable?.(reason);
-    res.writeHead(502, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: requestId(body),
-        error: { code: -32000, message: `mcp-shape proxy ${reason}` },
-      }),
-    );
-    return;
-  }
-
-  const responseHeaders: Record<string, string> = {};
-  upstream.headers.forEach((value, name) => {
-    if (!DROPPED_RESPONSE_HEADERS.has(name)) responseHeaders[name] = value;
+/**
+ * Fails the upstream request when it stays silent for `timeoutMs`, before its headers or between
+ * chunks of its body (a socket idle timeout); no limit without it.
+ */
+function watchSilence(
+  request: ClientRequest,
+  timeoutMs: number | undefined,
+  onTimeout: (reason: string) => void,
+): void {
+  if (timeoutMs === undefined || timeoutMs <= 0) return;
+  request.setTimeout(timeoutMs, () => {
+    const reason = `the server sent nothing for ${timeoutMs / 1000} s (--timeout)`;
+    onTimeout(reason);
+    request.destroy(new UpstreamError(reason));
   });
-  const contentType = (upstream.headers.get('content-type') ?? '').toLowerCase();
+}
 
-  if (contentType.startsWith('text/event-stream')) {
-    res.writeHead(upstream.status, responseHeaders);
-    res.flushHeaders();
-    await relayEventStream(upstream, res, session, options);
-    return;
+function errorMessage(id: unknown, reason: string): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32000, message: `mcp-shape proxy: ${reason}` },
+  });
+}
+
+/** Marks the responses in a forwarded message as answers to this exchange's requests. */
+function noteAnswers(message: unknown, exchange: Exchange): void {
+  for (const item of Array.isArray(message) ? message : [message]) {
+    if (isObject(item) && !Object.hasOwn(item, 'method') && Object.hasOwn(item, 'id'))
+      exchange.answered.add(item.id);
   }
-  if (contentType.startsWith('application/json')) {
-    const text = await upstream.text();
-    const repaired = text.trim() === '' ? text : await repairText(text, session, options);
-    res.writeHead(upstream.status, {
-      ...responseHeaders,
-      'content-length': String(Buffer.byteLength(repaired)),
-    });
-    res.end(repaired);
-    return;
-  }
-  const raw = Buffer.from(await upstream.arrayBuffer());
-  res.writeHead(upstream.status, { ...responseHeaders, 'content-length': String(raw.byteLength) });
-  res.end(raw);
 }
 
 /**
- * Re-emits the upstream's SSE events as they arrive, each message repaired. Ids and event names are
- * kept, since clients resume streams with Last-Event-ID.
+ * The upstream failed before answering: a 502 whose body is a JSON-RPC error for each request of the
+ * exchange (the SDK clients report it on the call instead of waiting for a timeout).
  */
-async function relayEventStream(
-  upstream: Response,
-  res: ServerResponse,
-  session: ProxySession,
-  options: HttpProxyOptions,
-): Promise<void> {
-  // Repairs are asynchronous (MIME sniffing); chaining them keeps the upstream's event order.
-  let chain: Promise<void> = Promise.resolve();
-  const parser = createParser({
-    onEvent(event) {
-      chain = chain.then(async () => {
-        const data = event.data === '' ? '' : await repairText(event.data, session, options);
-        res.write(formatEvent(event, data));
-      });
-    },
-    onRetry(interval) {
-      chain = chain.then(() => {
-        res.write(`retry: ${interval}\n\n`);
-      });
-    },
-  });
-  if (!upstream.body) {
+function answerFailure(res: ServerResponse, exchange: Exchange, reason: string): void {
+  if (res.headersSent) {
     res.end();
     return;
   }
-  const decoder = new TextDecoder();
-  const reader = upstream.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-    parser.feed(decoder.decode());
-  } finally {
-    await chain;
-    res.end();
+  const ids = exchange.requestIds;
+  if (ids.length === 0) {
+    res.writeHead(502, { 'content-type': 'text/plain' }).end(`mcp-shape proxy: ${reason}\n`);
+    return;
   }
+  const errors = ids.map((id) => errorMessage(id, reason));
+  const body = ids.length === 1 ? (errors[0] as string) : `[${errors.join(',')}]`;
+  res.writeHead(502, { 'content-type': 'application/json' }).end(body);
 }
 
-/** Repairs one message text; text that is not JSON goes back unchanged. */
-async function repairText(text: string, session: ProxySession, options: HttpProxyOptions): Promise<string> {
-  const outcome: ServerMessageOutcome = await session.repairServer(text);
-  if (outcome.fixes.length > 0) {
-    options.onRepaired?.(repairEvent(outcome));
-  }
-  if (outcome.line !== undefined) return outcome.line;
-  options.onUnparsed?.(text);
-  return text;
-}
-
-function formatEvent(event: EventSourceMessage, data: string): string {
+function formatEvent(event: Pick<EventSourceMessage, 'id' | 'event'>, data: string): string {
   let text = '';
   if (event.id !== undefined) text += `id: ${event.id}\n`;
   if (event.event !== undefined) text += `event: ${event.event}\n`;
@@ -225,25 +415,14 @@ function formatEvent(event: EventSourceMessage, data: string): string {
   return `${text}\n`;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(stream: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', reject);
+    stream.once('close', () => {
+      if (!stream.complete) reject(new UpstreamError('the connection closed before the whole body arrived'));
     });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
   });
-}
-
-/** The id of the JSON-RPC request a body carries, so a 502 error can answer it; null otherwise. */
-function requestId(body: string): unknown {
-  try {
-    const message: unknown = JSON.parse(body);
-    if (isObject(message) && Object.hasOwn(message, 'id')) return message.id;
-  } catch {
-    // not JSON: the error answers no particular request
-  }
-  return null;
 }

@@ -1,119 +1,247 @@
 /**
- * What the proxy knows about one client–server conversation, and what it does to each message. Pure:
- * the transport (stdio.ts) hands it raw lines and writes what it returns.
+ * What the proxy knows about one client–server conversation, and what it does to each frame. Pure: the
+ * transports (stdio.ts, http.ts) hand it frame texts and write what it returns.
  *
- * Client messages pass through untouched; they only teach the session which requests are pending, the
- * negotiated protocol version and the tools' outputSchemas. Server messages are repaired for that
- * version with repairMessage(). Nothing is dropped: a message that is not JSON cannot be repaired and is
- * handed back as `unparsed`, so the transport can surface it instead of corrupting the client's stream.
+ * Client frames pass through untouched; they only teach the session which requests are pending, the
+ * negotiated protocol version and, from tools/list answers, the tools' outputSchemas.
+ *
+ * Each server frame is judged envelope first and gets exactly one outcome:
+ * - `drop`: not JSON, or JSON that is no JSON-RPC message (`null`, `42`, `[]`, `{}`), which would only
+ *   break the client. The transport logs it.
+ * - `forward` with the frame's own text: nothing to repair, or repair could not make the message
+ *   acceptable (an error it cannot fix, its work budget ran out, an internal error). `reason` says why in
+ *   the latter cases, and the transport logs it.
+ * - `forward` with new text: the repaired message, and its fixes.
+ * It never throws: a frame that makes anything here fail is forwarded unchanged with the failure as reason.
  */
 
-import { isObject, type JsonObject } from '../core/json.js';
-import { type Fix, repairMessage } from '../library/repair/index.js';
+import { isObject, type JsonObject, jsonTypeOf } from '../core/json.js';
+import { stringifyJson } from '../library/repair/clone.js';
+import type { Fix } from '../library/repair/engine.js';
+import { repairParsedMessage } from '../library/repair/index.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
+import { NOT_JSON, parseFrame } from './parse.js';
 
-export interface ServerMessageOutcome {
-  /** The line to send to the client, without its newline; absent when the input was not JSON. */
-  readonly line?: string;
-  /** The input line, when it was not JSON. */
-  readonly unparsed?: string;
-  readonly fixes: readonly Fix[];
-  /** The request the message answers, when known: its method and, for tools/call, the tool name. */
-  readonly answering?: { readonly method: string; readonly tool?: string };
+/**
+ * Validation passes one message's repair may take. Ordinary repairs take a handful; the cap stops a
+ * message that keeps the repair loop busy (the issue's `method` + `result` stall took minutes) from
+ * stalling every message behind it.
+ */
+export const REPAIR_BUDGET = 256;
+
+/** The request a server message answers, as the log names it. */
+export interface Answering {
+  readonly method: string;
+  readonly tool?: string;
+}
+
+export type ServerOutcome =
+  | {
+      readonly kind: 'forward';
+      /** The text to send, without newline: the frame itself unless `fixes` is non-empty. */
+      readonly text: string;
+      /** The frame parsed (the server's original), for recordings. */
+      readonly message: unknown;
+      readonly fixes: readonly Fix[];
+      /** Why a message with problems was forwarded unchanged. */
+      readonly reason?: string;
+      readonly answering?: Answering;
+      readonly protocolVersion: ProtocolVersion;
+    }
+  | {
+      readonly kind: 'drop';
+      readonly reason: string;
+      /** The frame parsed, when it was JSON at all. */
+      readonly message?: unknown;
+      readonly protocolVersion: ProtocolVersion;
+    };
+
+export interface SessionOptions {
+  /** Used until the conversation says which version it speaks. */
   readonly protocolVersion: ProtocolVersion;
+  /** Keep `protocolVersion` whatever the conversation negotiates (`--protocol`). */
+  readonly fixedVersion?: boolean;
+  /** Validation passes per message; default REPAIR_BUDGET. */
+  readonly budget?: number;
+}
+
+/** A map key for a request id: ids are strings or integers; anything else is never matched. */
+function idKey(id: unknown): string | undefined {
+  if (typeof id === 'string') return `s${id}`;
+  if (typeof id === 'number') return `n${id}`;
+  return undefined;
+}
+
+function errorText(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'unknown error';
+  }
 }
 
 export class ProxySession {
   private readonly pending = new Map<string, JsonObject>();
   private readonly tools = new Map<string, JsonObject>();
   private version: ProtocolVersion;
+  private readonly fixedVersion: boolean;
+  private readonly budget: number;
 
-  /**
-   * @param initialVersion used until the conversation says which version it speaks
-   * @param fixedVersion keep the negotiated version from overriding `initialVersion` (`--protocol`)
-   */
-  constructor(
-    initialVersion: ProtocolVersion,
-    private readonly fixedVersion = false,
-  ) {
-    this.version = initialVersion;
+  constructor(options: SessionOptions) {
+    this.version = options.protocolVersion;
+    this.fixedVersion = options.fixedVersion ?? false;
+    this.budget = options.budget ?? REPAIR_BUDGET;
   }
 
   get protocolVersion(): ProtocolVersion {
     return this.version;
   }
 
-  /** Learns from a client line; the line itself is forwarded unchanged by the caller. */
-  observeClient(line: string): void {
-    const message = parse(line);
+  /** Takes the version a transport states (HTTP's MCP-Protocol-Version header), unless it is fixed. */
+  declareVersion(version: ProtocolVersion): void {
+    this.use(version);
+  }
+
+  /** Ids of the client requests the server has not answered yet. */
+  pendingIds(): unknown[] {
+    return [...this.pending.values()].map((request) => request.id);
+  }
+
+  /**
+   * Learns from a client frame, which the caller forwards unchanged. Returns the frame parsed (or
+   * NOT_JSON), for recordings.
+   */
+  fromClient(text: string): unknown {
+    const message = parseFrame(text);
     for (const item of Array.isArray(message) ? message : [message]) {
-      if (!isObject(item) || typeof item.method !== 'string') continue;
-      const declared = requestedVersion(item);
-      if (declared) this.use(declared);
-      if (Object.hasOwn(item, 'id')) this.pending.set(JSON.stringify(item.id), item);
+      if (isObject(item)) this.observeClient(item);
+    }
+    return message;
+  }
+
+  private observeClient(message: JsonObject): void {
+    if (typeof message.method !== 'string') return;
+    const declared = requestedVersion(message);
+    if (declared) this.use(declared);
+    const key = idKey(message.id);
+    if (key !== undefined) this.pending.set(key, message);
+    else if (message.method === 'notifications/cancelled' && isObject(message.params)) {
+      // A cancelled request may never be answered; the server's exit must not answer it either.
+      const cancelled = idKey(message.params.requestId);
+      if (cancelled !== undefined) this.pending.delete(cancelled);
     }
   }
 
-  async repairServer(line: string): Promise<ServerMessageOutcome> {
-    const message = parse(line);
-    if (message === undefined) return { unparsed: line, fixes: [], protocolVersion: this.version };
-    if (Array.isArray(message)) {
-      // A 2025-03-26 batch: each member is repaired on its own.
-      const outcomes = await Promise.all(message.map((item) => this.repairOne(item)));
-      return {
-        line: JSON.stringify(outcomes.map((o) => o.message)),
-        fixes: outcomes.flatMap((o) => o.fixes),
-        protocolVersion: this.version,
-      };
+  /** The outcome for one server frame. Never throws. */
+  async fromServer(text: string): Promise<ServerOutcome> {
+    let message: unknown;
+    try {
+      message = parseFrame(text);
+      if (message === NOT_JSON) {
+        return this.drop(text.trim() === '' ? 'an empty line' : 'not JSON');
+      }
+      const invalid = notJsonRpc(message);
+      if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
+      return Array.isArray(message) ? await this.batch(text, message) : await this.single(text, message);
+    } catch (error) {
+      return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
-    const outcome = await this.repairOne(message);
-    const changed = outcome.fixes.length > 0;
+  }
+
+  private drop(reason: string, message?: unknown): ServerOutcome {
     return {
-      // An untouched message goes out byte for byte as it came in.
-      line: changed ? JSON.stringify(outcome.message) : line,
+      kind: 'drop',
+      reason,
+      ...(message === undefined ? {} : { message }),
+      protocolVersion: this.version,
+    };
+  }
+
+  private unchanged(text: string, message: unknown, reason?: string, answering?: Answering): ServerOutcome {
+    return {
+      kind: 'forward',
+      text,
+      message,
+      fixes: [],
+      ...(reason ? { reason } : {}),
+      ...(answering ? { answering } : {}),
+      protocolVersion: this.version,
+    };
+  }
+
+  private async single(text: string, message: unknown): Promise<ServerOutcome> {
+    const outcome = await this.repairOne(message);
+    if (outcome.reason !== undefined || outcome.fixes.length === 0) {
+      // An untouched message goes out as the bytes it came in as.
+      return this.unchanged(text, message, outcome.reason, outcome.answering);
+    }
+    return {
+      kind: 'forward',
+      text: stringifyJson(outcome.message),
+      message,
       fixes: outcome.fixes,
       ...(outcome.answering ? { answering: outcome.answering } : {}),
       protocolVersion: this.version,
     };
   }
 
-  private async repairOne(message: unknown): Promise<{
-    message: unknown;
-    fixes: readonly Fix[];
-    answering?: { method: string; tool?: string };
-  }> {
-    const request =
-      isObject(message) && Object.hasOwn(message, 'id') && !('method' in message)
-        ? this.takePending(message.id)
-        : undefined;
-    if (request) this.learnFromResponse(request, message as JsonObject);
-    const { message: repaired, fixes } = await repairMessage(message, {
+  /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
+  private async batch(text: string, members: unknown[]): Promise<ServerOutcome> {
+    const outcomes: RepairOutcome[] = [];
+    for (const member of members) outcomes.push(await this.repairOne(member));
+    const fixes = outcomes.flatMap((o) => (o.reason === undefined ? o.fixes : []));
+    const reasons = outcomes.flatMap((o) => (o.reason === undefined ? [] : [o.reason]));
+    if (fixes.length === 0) return this.unchanged(text, members, reasons[0]);
+    const repaired = outcomes.map((o, i) => (o.reason === undefined ? o.message : members[i]));
+    return {
+      kind: 'forward',
+      text: stringifyJson(repaired),
+      message: members,
+      fixes,
+      ...(reasons[0] ? { reason: reasons[0] } : {}),
       protocolVersion: this.version,
-      request,
-      tools: [...this.tools.values()],
-    });
-    if (request?.method === 'tools/list' && isObject(repaired) && isObject(repaired.result)) {
-      const listed = repaired.result.tools;
-      if (Array.isArray(listed)) {
-        for (const tool of listed)
-          if (isObject(tool) && typeof tool.name === 'string') this.tools.set(tool.name, tool);
-      }
-    }
+    };
+  }
+
+  private async repairOne(message: unknown): Promise<RepairOutcome> {
+    const isResponse = isObject(message) && !Object.hasOwn(message, 'method');
+    const key = isResponse ? idKey(message.id) : undefined;
+    const request = key === undefined ? undefined : this.pending.get(key);
+    if (key !== undefined) this.pending.delete(key);
     const answering = request ? describe(request) : undefined;
-    return { message: repaired, fixes, ...(answering ? { answering } : {}) };
+    if (request && isObject(message)) {
+      const negotiated = negotiatedVersion(request, message.result);
+      if (negotiated) this.use(negotiated);
+    }
+    const run = await repairParsedMessage(
+      message,
+      { protocolVersion: this.version, request, tools: [...this.tools.values()] },
+      { budget: this.budget },
+    );
+    if (run.abandoned !== undefined) {
+      return { message, fixes: [], reason: `left unchanged: ${run.abandoned}`, answering };
+    }
+    const errors = run.remaining.filter((f) => f.severity === 'error');
+    const first = errors[0];
+    if (first) {
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+      return {
+        message,
+        fixes: [],
+        reason: `left unchanged: no repair for ${first.rule} at ${first.pointer || '(root)'}: ${first.message}${more}`,
+        answering,
+      };
+    }
+    if (request?.method === 'tools/list') this.learnTools(run.message);
+    return { message: run.message, fixes: run.fixes, answering };
   }
 
-  private takePending(id: unknown): JsonObject | undefined {
-    const key = JSON.stringify(id);
-    const request = this.pending.get(key);
-    this.pending.delete(key);
-    return request;
-  }
-
-  private learnFromResponse(request: JsonObject, response: JsonObject): void {
-    const negotiated = negotiatedVersion(request, response.result);
-    if (negotiated) this.use(negotiated);
+  private learnTools(response: unknown): void {
+    const listed = isObject(response) && isObject(response.result) ? response.result.tools : undefined;
+    if (!Array.isArray(listed)) return;
+    for (const tool of listed)
+      if (isObject(tool) && typeof tool.name === 'string') this.tools.set(tool.name, tool);
   }
 
   private use(version: ProtocolVersion): void {
@@ -121,15 +249,32 @@ export class ProxySession {
   }
 }
 
-function parse(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+interface RepairOutcome {
+  readonly message: unknown;
+  readonly fixes: readonly Fix[];
+  readonly reason?: string;
+  readonly answering?: Answering | undefined;
 }
 
-function describe(request: JsonObject): { method: string; tool?: string } | undefined {
+/**
+ * Why a parsed frame is no JSON-RPC message at all, or undefined when it is one (or a batch of them).
+ * An object counts when it has any of `method`, `id`, `result` and `error`: one with a broken envelope
+ * is still a message, which the envelope rules repair or the client judges.
+ */
+function notJsonRpc(message: unknown): string | undefined {
+  if (Array.isArray(message)) {
+    if (message.length === 0) return 'an empty array';
+    return message.every(isMessageObject) ? undefined : 'an array that is not a batch of messages';
+  }
+  if (!isObject(message)) return message === null ? 'null' : `a bare ${jsonTypeOf(message)}`;
+  return isMessageObject(message) ? undefined : 'an object with none of method, id, result and error';
+}
+
+function isMessageObject(value: unknown): boolean {
+  return isObject(value) && ['method', 'id', 'result', 'error'].some((key) => Object.hasOwn(value, key));
+}
+
+function describe(request: JsonObject): Answering | undefined {
   if (typeof request.method !== 'string') return undefined;
   const params = isObject(request.params) ? request.params : undefined;
   const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;

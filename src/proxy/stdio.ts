@@ -1,105 +1,240 @@
 /**
- * The stdio proxy: the client starts `mcp-shape proxy -- <server command>` instead of the server. Lines
- * from the client go to the server unchanged; lines from the server go back repaired, in the order the
- * server wrote them. The server's stderr passes straight through.
+ * The stdio proxy: the client starts `mcp-shape proxy -- <server command>` instead of the server.
+ *
+ * - Client bytes go to the server as they are, as they arrive; complete frames teach the session.
+ * - Server frames come back one at a time, in order, each with its one outcome (session.ts): forwarded
+ *   as received, forwarded repaired, or dropped with a log line.
+ * - Flow control both ways: while the client does not read, the proxy does not read the server (nor
+ *   the next frame while one is being repaired); while the server does not read, the proxy does not
+ *   read the client. Memory is bounded by the largest message, not by the traffic.
+ * - Lifecycle (server-process.ts): when the server exits, every client request it had not answered
+ *   gets a JSON-RPC error before the proxy exits with the server's code. When the client closes its
+ *   input, so does the proxy to the server, then SIGTERM and SIGKILL follow a grace period apart.
+ *   SIGINT, SIGTERM and SIGHUP are forwarded to the server's process group and escalated the same way.
+ * The server's standard error passes straight through.
  */
 
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { Fix } from '../library/repair/index.js';
+import { systemErrorWords } from '../core/system-error.js';
 import type { ProtocolVersion } from '../spec/versions.js';
-import { ProxySession, type ServerMessageOutcome } from './session.js';
+import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
+import { FrameSplitter } from './frames.js';
+import { afterFrame } from './memory.js';
+import { OrderedQueue, whenWritable } from './ordered.js';
+import type { Recorder } from './record.js';
+import { startServerProcess } from './server-process.js';
+import { ProxySession } from './session.js';
 
-export interface ProxyEvent {
-  readonly fixes: readonly Fix[];
-  readonly protocolVersion: ProtocolVersion;
-  readonly method?: string;
-  readonly tool?: string;
-}
-
-/** What the CLI logs about a repaired server message, whatever the transport. */
-export function repairEvent(outcome: ServerMessageOutcome): ProxyEvent {
-  return {
-    fixes: outcome.fixes,
-    protocolVersion: outcome.protocolVersion,
-    ...(outcome.answering?.method ? { method: outcome.answering.method } : {}),
-    ...(outcome.answering?.tool ? { tool: outcome.answering.tool } : {}),
-  };
-}
-
-export interface StdioProxyOptions {
+export interface StdioProxyOptions extends ProxyEvents {
   readonly command: string;
   readonly args: readonly string[];
   readonly protocolVersion: ProtocolVersion;
   /** Use `protocolVersion` even when the conversation negotiates another. */
   readonly fixedVersion?: boolean;
-  /** Called for every server message that needed fixes. */
-  readonly onRepaired?: (event: ProxyEvent) => void;
-  /** Called with a server stdout line that is not JSON (it is not forwarded: it would break the client). */
-  readonly onUnparsed?: (line: string) => void;
+  /** Between closing the server's input (or forwarding a signal) and each escalation; default 2000. */
+  readonly graceMs?: number;
+  readonly recorder?: Recorder;
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /** Forward SIGINT, SIGTERM and SIGHUP sent to this process (default true). */
+  readonly forwardSignals?: boolean;
+  /** Start the watchdog that kills the server if this process is killed (default true). */
+  readonly watchdog?: boolean;
 }
 
 export class ProxyStartError extends Error {}
 
-/** Runs until the server exits; resolves with the exit code the proxy should exit with. */
-export function runStdioProxy(options: StdioProxyOptions): Promise<number> {
-  const clientIn = options.stdin ?? process.stdin;
-  const clientOut = options.stdout ?? process.stdout;
-  const session = new ProxySession(options.protocolVersion, options.fixedVersion);
-  const child = spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'inherit'] });
+export const DEFAULT_GRACE_MS = 2000;
 
-  return new Promise((resolve, reject) => {
-    let started = false;
-    child.once('spawn', () => {
-      started = true;
-    });
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      if (!started)
-        reject(new ProxyStartError(`could not start ${options.command}: ${error.code ?? error.message}`));
-    });
+/** Long texts are written in slices of this many characters, so the encoded copy stays small. */
+const WRITE_SLICE = 1 << 20;
 
-    const fromClient = createInterface({ input: clientIn, crlfDelay: Number.POSITIVE_INFINITY });
-    fromClient.on('line', (line) => {
-      session.observeClient(line);
-      if (child.stdin.writable) child.stdin.write(`${line}\n`);
-    });
-    fromClient.on('close', () => child.stdin.end());
-    // A server that exits first closes its stdin; late client lines must not crash the proxy.
-    child.stdin.on('error', () => {});
+const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-    // Repairs are asynchronous (MIME sniffing); chaining them keeps the server's order.
-    let relay: Promise<void> = Promise.resolve();
-    const fromServer = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-    fromServer.on('line', (line) => {
-      relay = relay.then(async () => {
-        const outcome = await session.repairServer(line);
-        if (outcome.line !== undefined) clientOut.write(`${outcome.line}\n`);
-        else if (outcome.unparsed !== undefined) options.onUnparsed?.(outcome.unparsed);
-        if (outcome.fixes.length > 0) {
-          options.onRepaired?.(repairEvent(outcome));
-        }
-      });
-    });
-
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    const onInt = forward('SIGINT');
-    const onTerm = forward('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-
-    child.once('close', (code, signal) => {
-      process.removeListener('SIGINT', onInt);
-      process.removeListener('SIGTERM', onTerm);
-      fromClient.close();
-      if (!started) return;
-      relay.then(() => resolve(code ?? (signal ? 128 + signalNumber(signal) : 1)));
-    });
-  });
+/** Writes one frame and its newline, waiting whenever the reader is behind. */
+async function writeFrame(stream: Writable, text: string): Promise<void> {
+  if (stream.destroyed) return;
+  if (text.length <= WRITE_SLICE) {
+    if (!stream.write(`${text}\n`)) await whenWritable(stream);
+    return;
+  }
+  for (let start = 0; start < text.length && !stream.destroyed; ) {
+    let end = Math.min(start + WRITE_SLICE, text.length);
+    // Never between the halves of a surrogate pair: each slice is encoded to UTF-8 on its own.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    if (!stream.write(text.slice(start, end))) await whenWritable(stream);
+    start = end;
+  }
+  if (!stream.destroyed && !stream.write('\n')) await whenWritable(stream);
 }
 
-function signalNumber(signal: NodeJS.Signals): number {
-  return { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal as string] ?? 1;
+function exitCode(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const number = signal ? constants.signals[signal] : undefined;
+  return number === undefined ? 1 : 128 + number;
+}
+
+/** Runs until the server exits; resolves with the exit code the proxy should exit with. */
+export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const clientIn = options.stdin ?? process.stdin;
+  const clientOut = options.stdout ?? process.stdout;
+  const log = (line: string) => options.onLog?.(line);
+  const where = { connection: 'stdio', transport: 'stdio' } as const;
+  const session = new ProxySession({
+    protocolVersion: options.protocolVersion,
+    fixedVersion: options.fixedVersion ?? false,
+  });
+  const server = startServerProcess({
+    command: options.command,
+    args: options.args,
+    graceMs,
+    watchdog: options.watchdog ?? true,
+  });
+  const { child } = server;
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new ProxyStartError(
+          `${systemErrorWords(error, { ENOENT: 'command not found' })}: ${options.command}`,
+        ),
+      ),
+    );
+  });
+  child.on('error', () => {}); // a failed kill of a server that is gone already
+  child.stdin.on('error', () => {}); // the server exited; what the client sends now goes nowhere
+
+  return new Promise<number>((resolve) => {
+    // --- escalation: one signal per grace period until the server is gone ---
+    let ladder: { timer: NodeJS.Timeout; steps: NodeJS.Signals[] } | undefined;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    const step = () => {
+      const signal = ladder?.steps.shift();
+      if (!ladder || !signal || exited) return;
+      log(`server still running ${graceMs / 1000} s later: sending ${signal} to its process group`);
+      server.signal(signal);
+      ladder.timer = setTimeout(step, graceMs);
+    };
+    const escalate = (steps: NodeJS.Signals[]) => {
+      if (ladder) clearTimeout(ladder.timer);
+      ladder = { steps, timer: setTimeout(step, graceMs) };
+    };
+
+    // --- client → server: bytes as they are ---
+    const clientFrames = new FrameSplitter();
+    let clientEnded = false;
+    const observe = (frame: string) => {
+      const parsed = session.fromClient(frame);
+      options.recorder?.client(frame, parsed, where);
+    };
+    const onClientData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      for (const frame of clientFrames.push(bytes)) observe(frame);
+      if (child.stdin.writable && !child.stdin.write(bytes)) {
+        clientIn.pause();
+        child.stdin.once('drain', () => clientIn.resume());
+      }
+    };
+    const onClientEnd = () => {
+      if (clientEnded) return;
+      clientEnded = true;
+      const rest = clientFrames.end();
+      if (rest !== undefined) observe(rest);
+      if (exited) return;
+      log(
+        `client closed its input: closing the server's, then SIGTERM and SIGKILL ${graceMs / 1000} s apart`,
+      );
+      child.stdin.end();
+      if (!ladder) escalate(['SIGTERM', 'SIGKILL']);
+    };
+    clientIn.on('data', onClientData);
+    clientIn.on('end', onClientEnd);
+    clientIn.on('error', onClientEnd);
+
+    // --- signals to the proxy: forwarded to the group, then escalated ---
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (exited) return;
+      if (ladder) {
+        // A second signal: do not wait out the grace period.
+        clearTimeout(ladder.timer);
+        step();
+        return;
+      }
+      log(`received ${signal}: forwarding it to the server's process group`);
+      server.signal(signal);
+      escalate(signal === 'SIGTERM' ? ['SIGKILL'] : ['SIGTERM', 'SIGKILL']);
+    };
+    const handlers = FORWARDED_SIGNALS.map((signal) => [signal, () => onSignal(signal)] as const);
+    if (options.forwardSignals !== false)
+      for (const [signal, handler] of handlers) process.on(signal, handler);
+
+    // --- server → client: one frame at a time, in order ---
+    const serverFrames = new FrameSplitter();
+    let outputEnded = false;
+    const relay = new OrderedQueue<string>(
+      child.stdout,
+      async (frame) => {
+        const outcome = await session.fromServer(frame);
+        options.recorder?.server(frame, outcome, where);
+        const line = outcomeLine(outcome, frame);
+        if (line) log(line);
+        if (outcome.kind === 'forward') {
+          await writeFrame(clientOut, outcome.text);
+          if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome));
+        }
+        afterFrame(frame.length);
+      },
+      (frame) => frame.length,
+    );
+    child.stdout.on('data', (chunk: Buffer) => relay.push(serverFrames.push(chunk)));
+    const endOfOutput = () => {
+      if (outputEnded) return;
+      outputEnded = true;
+      relay.endOfSource();
+      const rest = serverFrames.end();
+      relay.push(rest === undefined ? [] : [rest]);
+      void relay.drained().then(finish);
+    };
+    child.stdout.on('end', endOfOutput);
+
+    // --- the end: the server exited and everything it wrote is delivered ---
+    let stdoutTimer: NodeJS.Timeout | undefined;
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      if (ladder) clearTimeout(ladder.timer);
+      // A process the server started may hold its stdout open; do not wait for it forever.
+      stdoutTimer = setTimeout(() => {
+        child.stdout.destroy();
+        endOfOutput();
+      }, graceMs);
+      void finish();
+    });
+    let finished = false;
+    const finish = async () => {
+      if (finished || !exited || !outputEnded || !relay.idle) return;
+      finished = true;
+      clearTimeout(stdoutTimer);
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      const code = exitCode(exited.code, exited.signal);
+      const pending = session.pendingIds();
+      const message = `server exited with code ${code}`;
+      for (const id of pending) {
+        await writeFrame(clientOut, JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } }));
+      }
+      log(
+        `${message}${exited.signal ? ` (${exited.signal})` : ''}${
+          pending.length > 0
+            ? `; answered ${pending.length} pending request${pending.length === 1 ? '' : 's'} with an error`
+            : ''
+        }`,
+      );
+      clientIn.off('data', onClientData);
+      clientIn.pause();
+      if (clientIn === process.stdin) process.stdin.destroy();
+      resolve(code);
+    };
+  });
 }

@@ -17,10 +17,11 @@ import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { scanVerdictHtml } from './scan-verdict.js';
 import { clientsAffected } from './text.js';
 import type { Report } from './types.js';
+import { failureReason, showMatrix, versionVerdictOf } from './version-matrix.js';
 import { escapeHtml as esc } from './xml.js';
 
 export interface HtmlOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -67,6 +68,9 @@ button { font: inherit; padding: .2rem .75rem; border: 1px solid var(--line); bo
 .empty { color: var(--muted); font-style: italic; }
 .frame .ctx { color: var(--muted); } .frame .caret { color: var(--error); }
 .scan-verdict.pass .status { color: var(--ok); } .scan-verdict.fail .status { color: var(--error); }
+.versions table { border-collapse: collapse; margin: .5rem 0 1rem; }
+.versions th, .versions td { border: 1px solid var(--line); padding: .25rem .75rem; text-align: left; }
+.versions .pass { color: var(--ok); } .versions .fail { color: var(--error); }
 .ok { color: var(--ok); }
 `;
 
@@ -128,6 +132,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 ${scanVerdictHtml(report)}
 </header>
 ${summary(report)}
+${versionsHtml(report)}
 ${report.findings.length > 0 ? toolbar(report) : '<p class="ok">No findings.</p>'}
 <main>
 ${groupFindings(report.findings)
@@ -199,9 +204,11 @@ function findingHtml(finding: Finding, options: HtmlOptions): string {
     );
     facts.push(`<dt>Clients affected</dt><dd>${esc(affected)}<ul>${items.join('')}</ul></dd>`);
   }
-  // Only catalog rules have a docs page; other ids are shown without a dead link.
-  const ruleId = rule
-    ? `<a href="${esc(ruleDocsHref(finding.rule, options.docsBaseUrl))}" rel="noopener noreferrer">${esc(finding.rule)}</a>`
+  // A link only where there is a page to open (a catalog rule, a homepage): the title, fix and
+  // clients above are the rule's doc inline otherwise.
+  const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
+  const ruleId = href
+    ? `<a href="${esc(href)}" rel="noopener noreferrer">${esc(finding.rule)}</a>`
     : esc(finding.rule);
   facts.push(`<dt>Rule</dt><dd>${ruleId}</dd>`);
   body.push(codeFrameHtml(finding.location), `<dl>${facts.join('')}</dl>`);
@@ -227,7 +234,30 @@ function inlineMarkdown(markdown: string): string {
   return esc(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/** check: the line saying where the verdict changes between versions, and the matrix table. */
+function versionsHtml(report: Report): string {
+  const line = versionVerdictOf(report);
+  const matrix = showMatrix(report);
+  if (!line && !matrix) return '';
+  const parts = ['<section class="versions" aria-label="Protocol versions">'];
+  if (line) parts.push(`<p class="version-verdict">${esc(line)}</p>`);
+  if (matrix) {
+    parts.push(
+      '<table><thead><tr><th>Protocol version</th><th>Verdict</th><th>Errors</th><th>Warnings</th><th>Info</th><th>Fails because</th></tr></thead><tbody>',
+      ...matrix.versions.map(
+        (row) =>
+          `<tr data-version="${esc(row.protocolVersion)}"><td>${esc(row.protocolVersion)}</td><td class="${row.verdict}">${row.verdict}</td><td>${row.errors}</td><td>${row.warnings}</td><td>${row.infos}</td><td>${esc(failureReason(row))}</td></tr>`,
+      ),
+      '</tbody></table>',
+    );
+  }
+  parts.push('</section>');
+  return parts.join('\n');
+}
+
 function detailsHtml(report: Report): string {
-  if (!report.details || Object.keys(report.details).length === 0) return '';
-  return `<details class="report-details"><summary>Details</summary><pre>${esc(JSON.stringify(report.details, null, 2))}</pre></details>`;
+  // The version matrix is shown as a table above; the rest of the details as JSON.
+  const { versionMatrix: _shown, ...details } = report.details ?? {};
+  if (Object.keys(details).length === 0) return '';
+  return `<details class="report-details"><summary>Details</summary><pre>${esc(JSON.stringify(details, null, 2))}</pre></details>`;
 }

@@ -4,7 +4,8 @@ import { renderAuditText } from './audit-text.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
+import { escapeMarkdown, renderMarkdown } from './markdown.js';
+import { policyNotesMarkdown, policyNotesText } from './policy-notes.js';
 import { renderSarif } from './sarif.js';
 import { renderVerdict, verdictOf } from './scan-verdict.js';
 import { renderText } from './text.js';
@@ -18,8 +19,15 @@ type Renderer = (report: Report, options: RenderOptions) => string;
 
 export interface RenderOptions {
   readonly color?: boolean;
-  /** Where Markdown, HTML and JUnit reports link rule ids to; default `docs/rules/`. */
+  /**
+   * URL of the rule docs directory reports link rule ids to; default: from the package's homepage.
+   * Without one, reports carry each rule's title, fix and clients inline instead of a link.
+   */
   readonly docsBaseUrl?: string;
+  /** SARIF: repository root that artifact URIs are relative to (default: the git top level). */
+  readonly root?: string;
+  /** SARIF: directory relative finding paths are relative to (default: the process's). */
+  readonly cwd?: string;
 }
 
 const RENDERERS: Partial<Record<ReportFormat, Renderer>> = {
@@ -34,7 +42,13 @@ const RENDERERS: Partial<Record<ReportFormat, Renderer>> = {
   junit: (report, options) => renderJunit(report, options),
   markdown: (report, options) => renderMarkdown(report, options),
   html: (report, options) => renderHtml(report, options),
-  sarif: (report) => renderSarif(report),
+  sarif: (report, options) => renderSarif(report, options),
+};
+
+/** What the baseline and --min-severity left out, after the text and Markdown reports. */
+const NOTES: Partial<Record<ReportFormat, (report: Report) => string>> = {
+  text: policyNotesText,
+  markdown: (report) => policyNotesMarkdown(report, escapeMarkdown),
 };
 
 export function supportedFormats(): ReportFormat[] {
@@ -44,5 +58,6 @@ export function supportedFormats(): ReportFormat[] {
 export function renderReport(report: Report, format: ReportFormat, options: RenderOptions = {}): string {
   const renderer = RENDERERS[format];
   if (!renderer) throw new Error(`no renderer for format ${format}`);
-  return renderer(report, options);
+  const notes = NOTES[format]?.(report) ?? '';
+  return `${renderer(report, options)}${notes}`;
 }

@@ -28,10 +28,11 @@ import { codeFrameText } from './code-frame.js';
 import { checkedNoun, plural, ruleDocsHref } from './outline.js';
 import { clientsAffected, groupLabel, sortFindings } from './text.js';
 import type { Report } from './types.js';
+import { failureReason, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
 import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.js';
 
 export interface JunitOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -55,13 +56,39 @@ export function renderJunit(report: Report, options: JunitOptions = {}): string 
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(`mcp-shape ${report.command}`)}" ${counts(cases)}>`,
   ];
-  for (const suite of suites) {
+  suites.forEach((suite, index) => {
     lines.push(`  <testsuite name="${attr(suite.name)}" ${counts(suite.cases)}>`);
+    // check's version matrix is not a test of its own (the exit code follows the chosen version), so
+    // it goes on the first suite: as properties, and as output Jenkins and GitLab show.
+    if (index === 0) lines.push(...versionProperties(report));
     for (const testCase of suite.cases) lines.push(...renderCase(suite, testCase, options));
+    if (index === 0) lines.push(...versionOutput(report));
     lines.push('  </testsuite>');
-  }
+  });
   lines.push('</testsuites>');
   return `${lines.join('\n')}\n`;
+}
+
+function versionProperties(report: Report): string[] {
+  const matrix = versionMatrixOf(report);
+  if (!matrix) return [];
+  const line = versionVerdictOf(report);
+  const properties = matrix.versions.map(
+    (row) =>
+      `      <property name="protocol ${attr(row.protocolVersion)}" value="${attr(`${row.verdict}: ${plural(row.errors, 'error')}, ${plural(row.warnings, 'warning')}, ${plural(row.infos, 'info')}`)}"/>`,
+  );
+  if (line) properties.unshift(`      <property name="protocol versions" value="${attr(line)}"/>`);
+  return ['    <properties>', ...properties, '    </properties>'];
+}
+
+function versionOutput(report: Report): string[] {
+  const matrix = versionMatrixOf(report);
+  const line = versionVerdictOf(report);
+  if (!line && !matrix?.all) return [];
+  const rows = matrix?.all
+    ? matrix.versions.map((row) => `${row.protocolVersion}: ${row.verdict} ${failureReason(row)}`.trimEnd())
+    : [];
+  return [`    <system-out>${text([...(line ? [line] : []), ...rows].join('\n'))}</system-out>`];
 }
 
 function isFailing(testCase: TestCase): boolean {
@@ -216,7 +243,8 @@ function describe(finding: Finding, options: JunitOptions): string {
     lines.push(`fix: ${finding.fix.description}${finding.fix.automatic ? ' (repairable)' : ''}`);
   const clients = clientsAffected(finding.rule);
   if (clients) lines.push(`breaks: ${clients}`);
-  if (rule) lines.push(`docs: ${ruleDocsHref(finding.rule, options.docsBaseUrl)}`);
+  const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
+  if (href) lines.push(`docs: ${href}`);
   lines.push(...codeFrameText(finding.location, ''));
   return lines.join('\n');
 }

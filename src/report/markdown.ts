@@ -15,10 +15,11 @@ import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { verdictOf } from './scan-verdict.js';
 import { clientsAffected } from './text.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
+import { failureReason, showMatrix, type VersionMatrix, versionVerdictOf } from './version-matrix.js';
 import { toXmlChars } from './xml.js';
 
 export interface MarkdownOptions {
-  /** Base for rule documentation links; default `docs/rules/`. */
+  /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
 }
 
@@ -28,6 +29,10 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const out: string[] = [`## mcp-shape ${report.command}: ${verdict(report)}`, '', ...summaryTable(report)];
   const scanVerdict = report.command === 'scan' ? verdictOf(report.details) : undefined;
   if (scanVerdict) out.push('', ...verdictSection(scanVerdict));
+  const versionVerdict = versionVerdictOf(report);
+  if (versionVerdict) out.push('', `**Protocol versions:** ${escapeMarkdown(versionVerdict)}`);
+  const matrix = showMatrix(report);
+  if (matrix) out.push('', '### Protocol versions', '', ...matrixTable(matrix));
   if (report.findings.length > 0) {
     out.push('', '### Rules', '', ...rulesTable(report.findings, options), '', '### Findings');
     for (const group of groupFindings(report.findings)) {
@@ -35,12 +40,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       for (const finding of group.findings) out.push(...findingItem(finding, options));
     }
   }
-  if (report.details && Object.keys(report.details).length > 0) {
+  // The version matrix has its own table above; the rest of the details are shown as JSON.
+  const { versionMatrix: _shown, ...details } = report.details ?? {};
+  if (Object.keys(details).length > 0) {
     out.push(
       '',
       '<details><summary>Details</summary>',
       '',
-      ...codeBlock(JSON.stringify(report.details, null, 2), 'json'),
+      ...codeBlock(JSON.stringify(details, null, 2), 'json'),
       '',
       '</details>',
     );
@@ -69,6 +76,17 @@ function summaryTable(report: Report): string[] {
     `| Errors | Warnings | Info | ${noun[0]?.toUpperCase()}${noun.slice(1)}s checked |`,
     '|---:|---:|---:|---:|',
     `| ${errors} | ${warnings} | ${infos} | ${checked} |`,
+  ];
+}
+
+function matrixTable(matrix: VersionMatrix): string[] {
+  return [
+    '| Protocol version | Verdict | Errors | Warnings | Info | Fails because |',
+    '|---|---|---:|---:|---:|---|',
+    ...matrix.versions.map(
+      (row) =>
+        `| ${row.protocolVersion} | ${row.verdict === 'pass' ? '✅ pass' : '❌ fail'} | ${row.errors} | ${row.warnings} | ${row.infos} | ${escapeMarkdown(failureReason(row))} |`,
+    ),
   ];
 }
 
@@ -109,10 +127,13 @@ function findingItem(finding: Finding, options: MarkdownOptions): string[] {
   return lines;
 }
 
-/** A rule id, linked to its docs when the catalog knows it (no dead links for other ids). */
+/**
+ * A rule id, linked to its docs when there is a page to link to (a catalog rule and a homepage);
+ * otherwise plain, and the rules table and the finding carry its title, fix and clients.
+ */
 function ruleLink(ruleId: string, options: MarkdownOptions): string {
-  if (!getRule(ruleId)) return codeSpan(ruleId);
-  return `[${codeSpan(ruleId)}](${ruleDocsHref(ruleId, options.docsBaseUrl)})`;
+  const href = ruleDocsHref(ruleId, options.docsBaseUrl);
+  return href ? `[${codeSpan(ruleId)}](${href})` : codeSpan(ruleId);
 }
 
 /**

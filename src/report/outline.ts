@@ -4,6 +4,8 @@
  */
 
 import type { Finding } from '../core/finding.js';
+import { getRule } from '../rules/catalog.js';
+import { ruleDocsUrl } from './rule-links.js';
 import { groupLabel, sortFindings } from './text.js';
 import type { Report } from './types.js';
 
@@ -34,10 +36,12 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Where reporters link a rule id to; `docs/rules/` matches the docs shipped in the npm package. */
-export const DEFAULT_DOCS_BASE = 'docs/rules/';
-
-export function ruleDocsHref(ruleId: string, docsBase: string = DEFAULT_DOCS_BASE): string {
-  const base = docsBase === '' || docsBase.endsWith('/') ? docsBase : `${docsBase}/`;
-  return `${base}${encodeURIComponent(ruleId)}.md`;
+/**
+ * Where reporters link a catalog rule to: `docsBase` when given, else the package homepage's docs
+ * (rule-links.ts). Undefined for ids outside the catalog and when there is nothing to link to; then
+ * the reporter shows the rule's title, fix and clients inline.
+ */
+export function ruleDocsHref(ruleId: string, docsBase?: string): string | undefined {
+  if (!getRule(ruleId)) return undefined;
+  return docsBase === undefined ? ruleDocsUrl(ruleId) : ruleDocsUrl(ruleId, docsBase);
 }

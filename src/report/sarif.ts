@@ -1,26 +1,41 @@
 /**
- * SARIF 2.1.0 for any Report, ready for GitHub code scanning. Rule metadata and help come from the
- * catalog (the same text as docs/rules/<id>.md). Findings with a source line (scan) get a physical
- * location; others (check, audit) get a logical location named by their JSON Pointer, plus the file
- * when there is one. SARIF is plain JSON, so this is a small builder rather than a dependency
- * (node-sarif-builder needs Node 22 and brings fs-extra).
+ * SARIF 2.1.0 for any Report, shaped for GitHub code scanning:
+ * - artifact URIs are relative to the repository root (`%SRCROOT%`: the git top level of the checked
+ *   paths, or `root`), so GitHub places them whichever directory the command ran from; the base has
+ *   no `uri` (SARIF §3.14.14: unknown to the producer), since a `file:` path of the machine that ran
+ *   it means nothing where the log is read;
+ * - every result has `partialFingerprints` (src/policy/fingerprint.ts), so a line moved is not a new
+ *   alert;
+ * - rules carry the whole rule doc as `help.text` and `help.markdown`, `properties.tags`, and
+ *   `security-severity` only for rules whose defect is a security problem; `helpUri` only when the
+ *   package has a homepage (src/report/rule-links.ts).
+ * Findings with a source line (scan, `audit --source`) get a region; others (check, audit) get a
+ * logical location named by their JSON Pointer, plus the file when there is one. SARIF is plain
+ * JSON, so this is a small builder rather than a dependency (node-sarif-builder needs Node 22).
  */
 
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { isAbsolute, resolve } from 'node:path';
 import type * as Sarif from 'sarif';
+import { repositoryRoot, rootRelative } from '../config/repository.js';
 import type { Finding, Location as FindingLocation, Severity } from '../core/finding.js';
-import { placeholders, renderRuleDoc } from '../docs/rule-doc.js';
+import { renderRuleDoc, renderRuleDocText } from '../docs/rule-doc.js';
+import { FINGERPRINT_KEY } from '../policy/fingerprint.js';
+import { fingerprintReport } from '../policy/fingerprint-report.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
+import { readPackage, ruleDocsUrl, rulesDocsBase } from './rule-links.js';
 import type { Report } from './types.js';
 
 export interface SarifOptions {
-  /** Directory artifact URIs are relative to (default: the process's). */
+  /** Directory relative finding paths are relative to (default: the process's). */
   readonly cwd?: string;
-  /** Base of the rule docs links; default: the package's repository or homepage, else its install directory. */
-  readonly docsBaseUri?: string;
+  /**
+   * Repository root artifact URIs are relative to (default: the git top level of the first file in
+   * the report, else `cwd`).
+   */
+  readonly root?: string;
+  /** URL of the rule docs directory for `helpUri`; default: from the package's homepage, if any. */
+  readonly docsBaseUrl?: string;
   /** Rules to describe (default: the whole catalog). */
   readonly rules?: readonly Rule[];
 }
@@ -31,98 +46,61 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   info: 'note',
 };
 
-const SRCROOT = '%SRCROOT%';
+export const SRCROOT = '%SRCROOT%';
 
-interface PackageJson {
-  version: string;
-  homepage?: string;
-  repository?: string | { url?: string };
+function tags(rule: Rule): string[] {
+  return ['mcp', rule.subject, rule.security ? 'security' : 'correctness'];
 }
 
-const packageJsonUrl = new URL('../../package.json', import.meta.url);
-
-function readPackage(): PackageJson {
-  return JSON.parse(readFileSync(packageJsonUrl, 'utf8')) as PackageJson;
-}
-
-/**
- * SARIF requires an absolute `helpUri`. A GitHub repository gives `…/blob/HEAD/docs/rules/`; without
- * one the installed package's own docs directory is used (a file: URI), which local viewers open.
- */
-export function defaultDocsBase(pkg: PackageJson = readPackage()): string {
-  const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
-  const github = repo?.match(/github\.com[/:]([^/]+\/[^/.]+)/);
-  if (github) return `https://github.com/${github[1]}/blob/HEAD/`;
-  if (pkg.homepage) return pkg.homepage.endsWith('/') ? pkg.homepage : `${pkg.homepage}/`;
-  return new URL('./', packageJsonUrl).href;
-}
-
-/** Absolute link to a rule's doc, as SARIF `helpUri` and ESLint `docs.url`. */
-export function ruleDocsUrl(ruleId: string, docsBase: string = defaultDocsBase()): string {
-  return new URL(`docs/rules/${ruleId}.md`, docsBase).href;
-}
-
-function helpText(rule: Rule): string {
-  const parts = [rule.title, '', rule.rationale];
-  if (rule.fix) parts.push('', `How to fix: ${placeholders(rule.fix)}`);
-  parts.push(
-    '',
-    `Wrong: ${JSON.stringify(rule.examples.wrong.frame?.text ?? rule.examples.wrong.value)}`,
-    `Right: ${JSON.stringify(rule.examples.right.frame?.text ?? rule.examples.right.value)}`,
-  );
-  return parts.join('\n');
-}
-
-function descriptor(rule: Rule, docsBase: string): Sarif.ReportingDescriptor {
-  const docPath = `docs/rules/${rule.id}.md`;
+function descriptor(rule: Rule, docsBase: string | undefined): Sarif.ReportingDescriptor {
+  const helpUri = ruleDocsUrl(rule.id, docsBase);
   return {
     id: rule.id,
     name: rule.id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase()),
     shortDescription: { text: rule.title },
     fullDescription: { text: rule.rationale },
     help: {
-      text: helpText(rule),
+      text: renderRuleDocText(rule),
       // The generated rule doc minus its "generated" comment: rationale, clients, fix, examples.
       markdown: renderRuleDoc(rule).replace(/^<!--.*?-->\n/, ''),
     },
-    helpUri: ruleDocsUrl(rule.id, docsBase),
+    ...(helpUri ? { helpUri } : {}),
     defaultConfiguration: { level: LEVEL[rule.severity] },
     properties: {
-      docs: docPath,
       subject: rule.subject,
       versions: [...rule.versions],
-      tags: ['mcp', rule.subject],
+      tags: tags(rule),
+      ...(rule.security ? { 'security-severity': rule.security.severity.toFixed(1) } : {}),
     },
   };
 }
 
-/** Artifact URIs: relative to `cwd` with forward slashes when inside it, percent-encoded. */
-function artifactUri(file: string, cwd: string): { uri: string; uriBaseId?: string } | undefined {
-  if (file === '-' || file === '' || /^<.*>$/.test(file)) return undefined;
-  const rel = isAbsolute(file) ? relative(cwd, file) : file;
-  if (isAbsolute(rel) || rel.startsWith('..')) return { uri: pathToFileURL(file).href };
-  return { uri: encodeURI(rel.split(sep).join('/')), uriBaseId: SRCROOT };
+/** A repository-relative path as a URI reference: each segment percent-encoded (`#`, `?`, spaces, non-ASCII). */
+function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment)))
+    .join('/');
 }
 
-function locationOf(finding: Finding, cwd: string): Sarif.Location {
-  const where = finding.location;
-  const artifact = where?.file ? artifactUri(where.file, cwd) : undefined;
-  const location: Sarif.Location = {
-    logicalLocations: [
-      {
-        fullyQualifiedName: [where?.tool, finding.pointer === '' ? '(root)' : finding.pointer]
-          .filter(Boolean)
-          .join(' '),
-        kind: 'element',
-      },
-    ],
-  };
-  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column, where);
-  return location;
+/** Labels such as `<stdin>` and `-` name no file. */
+function namesFile(file: string): boolean {
+  return file !== '-' && file !== '' && !/^<.*>$/.test(file);
+}
+
+interface Paths {
+  readonly root: string;
+  readonly cwd: string;
+}
+
+function artifactLocation(file: string, paths: Paths): Sarif.ArtifactLocation | undefined {
+  if (!namesFile(file)) return undefined;
+  // Outside the root the reference starts with `../`: still relative, never a machine's file: URL.
+  return { uri: encodePath(rootRelative(file, paths.root, paths.cwd)), uriBaseId: SRCROOT };
 }
 
 function physicalLocation(
-  artifactLocation: Sarif.ArtifactLocation,
+  artifact: Sarif.ArtifactLocation,
   line: number | undefined,
   column: number | undefined,
   where?: FindingLocation,
@@ -137,69 +115,132 @@ function physicalLocation(
       }
     : undefined;
   // Scan findings carry their source lines: the offending line as the region's snippet, the lines
-  // around it as the context region (code scanning shows them without the checkout).
-  const offending = snippet && line ? snippet.lines[line - snippet.startLine] : undefined;
-  if (region && offending !== undefined && !snippet?.firstColumn) region.snippet = { text: offending };
-  const context: Sarif.Region | undefined =
-    snippet && !snippet.firstColumn
-      ? {
-          startLine: snippet.startLine,
-          endLine: snippet.startLine + snippet.lines.length - 1,
-          snippet: { text: snippet.lines.join('\n') },
-        }
-      : undefined;
+  // around it as the context region (code scanning shows them without the checkout). A window cut
+  // from a long line (firstColumn) is not the line, so it is left out.
+  const whole = snippet && !snippet.firstColumn ? snippet : undefined;
+  const offending = whole && line ? whole.lines[line - whole.startLine] : undefined;
+  if (region && offending !== undefined) region.snippet = { text: offending };
+  const context: Sarif.Region | undefined = whole
+    ? {
+        startLine: whole.startLine,
+        endLine: whole.startLine + whole.lines.length - 1,
+        snippet: { text: whole.lines.join('\n') },
+      }
+    : undefined;
   return {
-    artifactLocation,
+    artifactLocation: artifact,
     ...(region ? { region } : {}),
     ...(context ? { contextRegion: context } : {}),
   };
 }
 
-/** The returns a scan finding reaches, as related locations: where the value ends up. */
-function relatedLocations(finding: Finding, cwd: string): Pick<Sarif.Result, 'relatedLocations'> {
-  const reaches = finding.location?.reaches ?? [];
-  const related = reaches.flatMap((r, i): Sarif.Location[] => {
-    const artifact = artifactUri(r.file, cwd);
-    if (!artifact) return [];
-    return [
+/** SARIF message text is Markdown-like: brackets would start an embedded link (§3.11.6). */
+function plainText(text: string): string {
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The returns a scan finding reaches, as related locations, and the sentence naming them with
+ * embedded links (`at [server.ts:31](0)`), which code scanning shows as links to those lines.
+ */
+function reached(finding: Finding, paths: Paths): { sentence: string; related?: Sarif.Location[] } {
+  const related: Sarif.Location[] = [];
+  const items: string[] = [];
+  for (const r of finding.location?.reaches ?? []) {
+    const artifact = artifactLocation(r.file, paths);
+    if (!artifact) continue;
+    const id = related.length;
+    related.push({
+      id,
+      physicalLocation: physicalLocation(artifact, r.line, r.column),
+      message: { text: `the return of tool "${plainText(r.tool)}" this value reaches` },
+    });
+    items.push(`"${plainText(r.tool)}" at [${plainText(artifact.uri ?? r.file)}:${r.line}](${id})`);
+  }
+  if (items.length === 0) return { sentence: '' };
+  const list = items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  const what = items.length === 1 ? 'the return of tool' : 'the returns of tools';
+  return { sentence: `; reaches ${what} ${list}`, related };
+}
+
+function resultMessage(finding: Finding, sentence: string): string {
+  if (!sentence) return finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message;
+  const text = `${plainText(finding.message)}${sentence}`;
+  return finding.fix ? `${text}. Fix: ${plainText(finding.fix.description)}` : text;
+}
+
+function locationOf(finding: Finding, paths: Paths): Sarif.Location {
+  const where = finding.location;
+  const artifact = where?.file ? artifactLocation(where.file, paths) : undefined;
+  const location: Sarif.Location = {
+    logicalLocations: [
       {
-        id: i,
-        physicalLocation: physicalLocation(artifact, r.line, r.column),
-        message: { text: `the return of tool "${r.tool}" this value reaches` },
+        fullyQualifiedName: [where?.tool, finding.pointer === '' ? '(root)' : finding.pointer]
+          .filter(Boolean)
+          .join(' '),
+        kind: 'element',
       },
-    ];
-  });
-  return related.length > 0 ? { relatedLocations: related } : {};
+    ],
+  };
+  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column, where);
+  return location;
+}
+
+/** The first file the report names, whose repository is the default root. */
+function firstFile(report: Report): string | undefined {
+  const fromFindings = report.findings.find((f) => f.location?.file && namesFile(f.location.file));
+  if (fromFindings?.location?.file) return fromFindings.location.file;
+  const unscanned = report.details?.unscanned;
+  if (Array.isArray(unscanned)) {
+    const first = unscanned[0] as { file?: unknown } | undefined;
+    if (typeof first?.file === 'string') return first.file;
+  }
+  return undefined;
+}
+
+function pathsFor(report: Report, options: SarifOptions): Paths {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.root) return { root: resolve(cwd, options.root), cwd };
+  const file = firstFile(report);
+  const start = file ? (isAbsolute(file) ? file : resolve(cwd, file)) : cwd;
+  return { root: repositoryRoot(start) ?? repositoryRoot(cwd) ?? cwd, cwd };
 }
 
 export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Log {
   const pkg = readPackage();
-  const cwd = options.cwd ?? process.cwd();
-  const docsBase = options.docsBaseUri ?? defaultDocsBase(pkg);
+  const paths = pathsFor(report, options);
+  const docsBase = options.docsBaseUrl ?? rulesDocsBase(pkg.homepage);
   const catalog = options.rules ?? RULES;
   const rules = catalog.map((r) => descriptor(r, docsBase));
   const indexById = new Map(rules.map((r, i) => [r.id, i]));
-  for (const finding of report.findings) {
+  const findings = fingerprintReport(report, paths).findings;
+  for (const finding of findings) {
     // Findings outside the catalog (none today) still need a descriptor for their ruleIndex.
     if (!indexById.has(finding.rule)) {
       indexById.set(finding.rule, rules.length);
       rules.push({ id: finding.rule, shortDescription: { text: finding.rule } });
     }
   }
-  const results: Sarif.Result[] = report.findings.map((finding) => ({
-    ruleId: finding.rule,
-    ruleIndex: indexById.get(finding.rule) ?? 0,
-    level: LEVEL[finding.severity],
-    message: { text: finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message },
-    locations: [locationOf(finding, cwd)],
-    ...relatedLocations(finding, cwd),
-    properties: {
-      pointer: finding.pointer,
-      ...(finding.location?.tool ? { tool: finding.location.tool } : {}),
-      ...(finding.location?.protocolVersion ? { protocolVersion: finding.location.protocolVersion } : {}),
-      ...(finding.location?.call ? { call: finding.location.call } : {}),
-    },
-  }));
+  const results: Sarif.Result[] = findings.map((finding) => {
+    const { sentence, related } = reached(finding, paths);
+    return {
+      ruleId: finding.rule,
+      ruleIndex: indexById.get(finding.rule) ?? 0,
+      level: LEVEL[finding.severity],
+      message: { text: resultMessage(finding, sentence) },
+      locations: [locationOf(finding, paths)],
+      ...(related ? { relatedLocations: related } : {}),
+      partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint as string },
+      properties: {
+        pointer: finding.pointer,
+        ...(finding.location?.tool ? { tool: finding.location.tool } : {}),
+        ...(finding.location?.protocolVersion ? { protocolVersion: finding.location.protocolVersion } : {}),
+        ...(finding.location?.call ? { call: finding.location.call } : {}),
+      },
+    };
+  });
+  // informationUri, like helpUri, only names a page anyone can open.
+  const homepage = rulesDocsBase(pkg.homepage) ? pkg.homepage : undefined;
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -209,19 +250,24 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
           driver: {
             name: 'mcp-shape',
             version: pkg.version,
-            informationUri: new URL('README.md', docsBase).href,
+            ...(homepage ? { informationUri: homepage } : {}),
             rules,
           },
         },
         originalUriBaseIds: {
-          [SRCROOT]: { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : `${cwd}${sep}`).href },
+          [SRCROOT]: { description: { text: 'The root of the repository the checked files belong to.' } },
         },
         columnKind: 'utf16CodeUnits',
         invocations: [
           {
             executionSuccessful: true,
-            ...notificationsFor(report, cwd),
-            properties: { command: report.command, summary: report.summary },
+            ...notificationsFor(report, paths),
+            // summary carries check's versionVerdict line; the matrix behind it goes along as data.
+            properties: {
+              command: report.command,
+              summary: report.summary,
+              ...(report.details?.versionMatrix ? { versionMatrix: report.details.versionMatrix } : {}),
+            },
           },
         ],
         results,
@@ -235,13 +281,16 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
  * GitHub code scanning shows them on the tool's status, so a file left out is not mistaken for a
  * clean one.
  */
-function notificationsFor(report: Report, cwd: string): Pick<Sarif.Invocation, 'toolExecutionNotifications'> {
+function notificationsFor(
+  report: Report,
+  paths: Paths,
+): Pick<Sarif.Invocation, 'toolExecutionNotifications'> {
   const unscanned = report.details?.unscanned;
   if (!Array.isArray(unscanned) || unscanned.length === 0) return {};
   const notes = unscanned as { file: string; reason: string; line?: number; column?: number }[];
   return {
     toolExecutionNotifications: notes.map((u) => {
-      const artifact = artifactUri(u.file, cwd);
+      const artifact = artifactLocation(u.file, paths);
       return {
         level: 'error',
         message: { text: `${u.file}: ${u.reason}` },

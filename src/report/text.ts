@@ -5,8 +5,9 @@ import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { codeFrameText } from './code-frame.js';
-import { terminalSafe } from './terminal.js';
+import { oneLine, terminalSafe } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
+import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
 
 export interface TextOptions {
   /** Use ANSI colours; default: picocolors' detection (TTY, NO_COLOR, FORCE_COLOR). */
@@ -86,6 +87,11 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     );
   }
   if (out.length > 0) out.push('');
+  // check: the verdict under every version (--protocol all), and where it differs.
+  const matrix = versionMatrixOf(report);
+  if (matrix?.all) out.push(...matrixTextLines(matrix), '');
+  const versionVerdict = versionVerdictOf(report);
+  if (versionVerdict) out.push(oneLine(versionVerdict, { width: 1000 }));
   out.push(summaryLine(report, color));
   return `${out.join('\n')}\n`;
 }

@@ -133,6 +133,11 @@ export interface RuleDefinition {
    * structuredContent), so it is skipped on partial documents from static analysis.
    */
   readonly needsCompleteDocument?: boolean;
+  /**
+   * Only for defects that are a security problem, not just a broken result: GitHub code scanning files
+   * such rules under security and ranks them by `severity` (CVSS-like, 0.1–10).
+   */
+  readonly security?: { readonly severity: number; readonly why: string };
   check(node: unknown, ctx: CheckContext): void;
   repair?(ctx: RepairContext): RepairOutcome | undefined;
 }

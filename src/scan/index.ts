@@ -9,13 +9,15 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Finding, ReachedReturn, SourceSnippet } from '../core/finding.js';
+import { systemErrorWords } from '../core/system-error.js';
 import { buildReport } from '../report/build.js';
 import type { Report } from '../report/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import type { Guard, Site, SourceFile } from './abstract/value.js';
-import { analyze, type Extracted, type Reach, SCAN_DEFAULT_PROTOCOL, type StaticFinding } from './analyze.js';
+import { analyze, type Extracted, SCAN_DEFAULT_PROTOCOL, type StaticFinding } from './analyze.js';
 import { JsFrontEnd } from './js/index.js';
 import type { JsModule } from './js/interpret.js';
+import type { PathFilter } from './path-filter.js';
 import { displayPath, Project } from './project.js';
 import { PyFrontEnd, type PyModule } from './python/index.js';
 import { mentionsMcp, SyntaxErrorInSource } from './source.js';
@@ -74,6 +76,8 @@ export interface ScanOptions {
   readonly maxFileSize?: number;
   /** Scan test code too (`test/`, `*.test.*`, `test_*.py`, …), which walking a tree skips by default. */
   readonly includeTests?: boolean;
+  /** What a directory walk leaves out (`--exclude`, `--include`, `.gitignore`); see path-filter.ts. */
+  readonly filter?: PathFilter;
 }
 
 /** A file or directory that could not be scanned, and why: reported, never silently left out. */
@@ -261,21 +265,6 @@ function problemLine(f: StaticFinding): string {
   return `${f.message}${when.length > 0 ? ` when ${when.join(' and ')}` : ''} (${f.site.file.path}:${at.line})`;
 }
 
-const MAX_LISTED_REACHES = 5;
-
-/** `; reaches the return of tool "stock" at server.ts:31` (or of several tools). */
-function reachesText(reaches: readonly Reach[]): string {
-  if (reaches.length === 0) return '';
-  const items = reaches.slice(0, MAX_LISTED_REACHES).map((r) => {
-    const at = r.site.file.lines.position(r.site.start);
-    return `"${r.tool}" at ${r.site.file.path}:${at.line}`;
-  });
-  const more = reaches.length - items.length;
-  if (more > 0) items.push(`${more} more`);
-  const list = items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-  return `; reaches the ${reaches.length === 1 ? 'return of tool' : 'returns of tools'} ${list}`;
-}
-
 function toFinding(f: StaticFinding, protocolVersion: ProtocolVersion): Finding {
   const at = position(f.site);
   const snippet = snippetOf(f.site.file, at.line, at.column);
@@ -297,7 +286,9 @@ function toFinding(f: StaticFinding, protocolVersion: ProtocolVersion): Finding 
   return {
     rule: f.rule,
     severity: f.severity,
-    message: `${f.message}${f.note ? ` (${f.note})` : ''}${reachesText(f.reaches)}`,
+    // The returns reached are data (location.reaches), not words in the message: the message stays
+    // the same when lines move or the scan runs from another directory (baselines record it).
+    message: `${f.message}${f.note ? ` (${f.note})` : ''}`,
     pointer: f.pointer,
     location: {
       file: f.site.file.path,
@@ -321,6 +312,7 @@ function toFinding(f: StaticFinding, protocolVersion: ProtocolVersion): Finding 
  */
 export async function collectFiles(
   paths: readonly string[],
+  filter?: PathFilter,
   options: { includeTests?: boolean } = {},
 ): Promise<{ files: string[]; unreadable: Unscanned[]; tests: string[] }> {
   const files: string[] = [];
@@ -338,10 +330,10 @@ export async function collectFiles(
     for (const entry of entries) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
+        if (SKIPPED_DIRECTORIES.has(entry.name) || filter?.skipDirectory(full)) continue;
         if (skipTests && TEST_DIRECTORIES.has(entry.name)) tests.push(full);
         else await walk(full, skipTests);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && languageOf(full)) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && languageOf(full) && !filter?.skipFile(full)) {
         if (skipTests && isTestFile(entry.name)) tests.push(full);
         else files.push(full);
       }
@@ -367,7 +359,7 @@ export async function collectFiles(
 }
 
 function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
+  return systemErrorWords(error);
 }
 
 /** Git's test for binary content: a NUL byte in the first 8000 bytes. */
@@ -407,7 +399,11 @@ export interface ScanResult {
 
 export async function scanPaths(paths: readonly string[], options: ScanOptions = {}): Promise<ScanResult> {
   const cwd = options.cwd ?? process.cwd();
-  const collected = await collectFiles(paths, options.includeTests ? { includeTests: true } : {});
+  const collected = await collectFiles(
+    paths,
+    options.filter,
+    options.includeTests ? { includeTests: true } : {},
+  );
   const unscanned: Unscanned[] = collected.unreadable.map((u) => ({ ...u, file: displayPath(u.file, cwd) }));
   const inputs: ScanInput[] = [];
   for (const path of collected.files) {

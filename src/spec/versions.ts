@@ -24,6 +24,24 @@ export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2026-07-28';
  */
 export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
 
+/**
+ * The version to assume for a document when nobody names one: 2026-07-28 when it carries a `resultType`
+ * member (only that version defines it, so the document says which version it speaks), otherwise
+ * DEFAULT_PROTOCOL_VERSION. Looks at a result, a JSON-RPC response's `result`, and the messages of a batch.
+ */
+export function assumedProtocolVersion(document: unknown): ProtocolVersion {
+  return speaksResultType(document) ? LATEST_PROTOCOL_VERSION : DEFAULT_PROTOCOL_VERSION;
+}
+
+function speaksResultType(document: unknown, depth = 0): boolean {
+  if (Array.isArray(document)) return depth === 0 && document.some((m) => speaksResultType(m, 1));
+  if (typeof document !== 'object' || document === null) return false;
+  // A JSON-RPC message speaks through its result; anything else is a result itself.
+  const isMessage = Object.hasOwn(document, 'jsonrpc') || Object.hasOwn(document, 'result');
+  const result = isMessage ? (document as { result?: unknown }).result : document;
+  return typeof result === 'object' && result !== null && Object.hasOwn(result, 'resultType');
+}
+
 /** The draft schema is byte-identical to 2026-07-28, so `draft` is accepted as an alias. */
 export function parseProtocolVersion(input: string): ProtocolVersion | undefined {
   if (input === 'draft' || input === 'latest') return LATEST_PROTOCOL_VERSION;

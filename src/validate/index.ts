@@ -8,11 +8,14 @@ import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type PathSegment, toPointer } from '../core/pointer.js';
 import { type Sniffed, sniffBase64 } from '../core/sniff.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
+import { assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, responseKind, runMessage, runToolResult, runToolsList } from './engine.js';
 
 export interface ValidateOptions {
-  /** The negotiated protocol version; default: the latest. */
+  /**
+   * The negotiated protocol version; default: 2026-07-28 for a document that carries `resultType`,
+   * else DEFAULT_PROTOCOL_VERSION (2025-11-25).
+   */
   readonly protocolVersion?: ProtocolVersion;
 }
 
@@ -133,7 +136,7 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
     () => sniffResult(result),
     (sniffed) =>
       runToolResult(result, {
-        version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+        version: options.protocolVersion ?? assumedProtocolVersion(result),
         tool: isObject(options.tool) ? options.tool : undefined,
         sniffed,
       }).map(publicFinding),
@@ -143,7 +146,7 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
 export function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
   return Promise.resolve(
     guard(() =>
-      runToolsList(result, { version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION }).map(
+      runToolsList(result, { version: options.protocolVersion ?? assumedProtocolVersion(result) }).map(
         publicFinding,
       ),
     ),
@@ -161,7 +164,7 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
         : NOTHING_SNIFFED,
     (sniffed) =>
       runMessage(message, {
-        version: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+        version: options.protocolVersion ?? assumedProtocolVersion(message),
         request,
         tools: toolsByName(options.tools),
         sniffed,

@@ -206,7 +206,9 @@ describe('mcp-shape audit options', { timeout: 90_000 }, () => {
     });
     const rule = sarif.runs[0].tool.driver.rules[result.ruleIndex];
     expect(rule.id).toBe('audit-timeout');
-    expect(rule.helpUri).toMatch(/docs\/rules\/audit-timeout\.md$/);
+    // No homepage in package.json, so no helpUri (never a file: link); help carries the whole doc.
+    expect(rule.helpUri).toBeUndefined();
+    expect(rule.help.text).toContain('audit-timeout');
     expect(rule.help.markdown).toMatch(/## Why/);
   });
 
@@ -261,7 +263,7 @@ describe('mcp-shape audit --help', { timeout: 90_000 }, () => {
     const run = await runCli(['audit', '--header', 'X-A: b', '--', process.execPath, '-e', '']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers',
+      'mcp-shape: --header applies to --url; a stdio server gets no HTTP headers (see mcp-shape audit --help)',
     );
   });
 });
@@ -280,6 +282,6 @@ describe('mcp-shape audit --args', { timeout: 90_000 }, () => {
   it('rejects a missing file with one line and exit 2', async () => {
     const run = await runCli(['audit', '--args', '/nonexistent/args.json', '--', process.execPath, '-e', '']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe('mcp-shape: cannot read --args /nonexistent/args.json: ENOENT');
+    expect(run.stderr.trim()).toBe('mcp-shape: no such file: /nonexistent/args.json (--args)');
   });
 });

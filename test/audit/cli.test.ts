@@ -40,7 +40,7 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
   it('exits 3 with one line when the server cannot be started', async () => {
     const run = await cli(['--', 'mcp-shape-no-such-server']);
     expect(run.code).toBe(3);
-    expect(run.stderr.trim()).toBe('mcp-shape: could not start `mcp-shape-no-such-server`: ENOENT');
+    expect(run.stderr.trim()).toBe('mcp-shape: command not found: mcp-shape-no-such-server');
   });
 
   it('exits 3 when the server exits before any handshake, and says so', async () => {
@@ -59,7 +59,7 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
   it('exits 3 when the URL cannot be reached, and says so', async () => {
     const run = await cli(['--url', REFUSED_URL]);
     expect(run.code).toBe(3);
-    expect(run.stderr.trim()).toBe(`mcp-shape: could not reach ${REFUSED_URL}: ECONNREFUSED`);
+    expect(run.stderr.trim()).toBe(`mcp-shape: connection refused: ${REFUSED_URL}`);
   });
 
   it('exits 2 on usage errors', async () => {

@@ -87,11 +87,14 @@ describe('audit events', () => {
     ).toEqual([]);
   });
 
-  it('links audit findings to their rule docs in Markdown and HTML reports', () => {
+  it('links audit findings to their rule docs in Markdown and HTML reports (through the homepage only)', () => {
     const [event] = SAMPLES.timeout;
     const findings = auditFindings(event, { protocolVersion: '2025-06-18', tool: 'slow', call: 'slow#1' });
     const report = buildReport('audit', findings, 1);
-    expect(renderReport(report, 'markdown')).toContain('(docs/rules/audit-timeout.md)');
-    expect(renderReport(report, 'html')).toContain('href="docs/rules/audit-timeout.md"');
+    const docsBaseUrl = 'https://example.test/docs/rules/';
+    expect(renderReport(report, 'markdown', { docsBaseUrl })).toContain(`(${docsBaseUrl}audit-timeout.md)`);
+    expect(renderReport(report, 'html', { docsBaseUrl })).toContain(`href="${docsBaseUrl}audit-timeout.md"`);
+    // package.json has no homepage: no relative link that would be dead in a CI artifact.
+    expect(renderReport(report, 'markdown')).not.toContain('docs/rules/');
   });
 });

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
+import { scratchDir } from '../support/scratch.js';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -14,18 +14,9 @@ const COUNTER = {
   outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
 };
 
-let dir: string;
-function file(name: string, content: unknown): string {
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
+const { dir, file } = scratchDir('check');
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mcp-shape-check-'));
-});
-
-describe('mcp-shape check', () => {
+describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('exits 0 on a clean result and says so', async () => {
     const path = file('clean.json', { content: [{ type: 'text', text: 'hi' }] });
     const run = await runCli(['check', path, '--protocol', '2025-06-18']);
@@ -83,18 +74,21 @@ describe('mcp-shape check', () => {
     expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
   });
 
-  it('reports an invalid JSONL line by its line number', async () => {
+  it('reports a cut-off JSONL line as a frame-not-json finding at its line, not an input error', async () => {
     const path = file(
-      'bad.jsonl',
+      'cut.jsonl',
       '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":1,\n',
     );
-    const run = await runCli(['check', path]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/line 2, column \d+/);
+    const run = await runCli(['check', path, '--format', 'json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).findings).toMatchObject([
+      { rule: 'frame-not-json', location: { line: 2 } },
+    ]);
   });
 
   it.each([
-    [['check', 'does-not-exist.json'], /cannot read does-not-exist.json: no such file/],
+    [['check', 'does-not-exist.json'], /^mcp-shape: no such file: does-not-exist.json\n$/],
     [['check', 'x.json', '--protocol', '1999-01-01'], /--protocol/],
     [['check', 'x.json', '--format', 'yaml'], /--format/],
     [['nonsense'], /unknown command/],
@@ -244,13 +238,24 @@ describe('mcp-shape check', () => {
     expect(unnamed.stderr).toMatch(/--tool NAME/);
   });
 
-  it('defaults to the latest protocol version', async () => {
-    const path = file('no-result-type.json', { content: [{ type: 'text', text: 'hi' }] });
+  it('judges a result that carries resultType as 2026-07-28, and one without it as 2025-11-25', async () => {
+    const path = file('result-type.json', {
+      content: [{ type: 'text', text: '[1]' }],
+      structuredContent: [1],
+      resultType: 'complete',
+    });
+    // Array structuredContent is allowed only in 2026-07-28, which the resultType member speaks for.
     const run = await runCli(['check', path, '--format', 'json']);
-    expect(run.code).toBe(1);
-    const report = JSON.parse(run.stdout);
-    expect(report.findings).toMatchObject([
-      { rule: 'result-type-invalid', location: { protocolVersion: '2026-07-28' } },
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).summary.protocolVersions).toEqual(['2026-07-28']);
+    const without = file('no-result-type.json', {
+      content: [{ type: 'text', text: '[1]' }],
+      structuredContent: [1],
+    });
+    const old = await runCli(['check', without, '--format', 'json']);
+    expect(old.code).toBe(1);
+    expect(JSON.parse(old.stdout).findings).toMatchObject([
+      { rule: 'structured-content-not-object', location: { protocolVersion: '2025-11-25' } },
     ]);
   });
 });

@@ -1,18 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT, REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-repair-'));
-function file(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { dir, file } = scratchDir('repair');
 
-describe('mcp-shape repair', () => {
+describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('writes a repaired result that `check` then passes, listing the repairs on stderr', async () => {
     const broken = file('broken.json', JSON.stringify({ content: [{ type: 'object', object: { a: 1 } }] }));
     const fixed = join(dir, 'fixed.json');
@@ -68,6 +63,41 @@ describe('mcp-shape repair', () => {
       rule: 'block-type-unsupported-in-version',
       location: { line: 4, protocolVersion: '2025-03-26' },
     });
+  });
+
+  it('copies the lines of a captured session that are no messages, and says so, exiting 1', async () => {
+    const capture = join(REPO_ROOT, 'fixtures/sessions/tee-capture.jsonl');
+    const run = await runCli(['repair', capture]);
+    expect(run.code).toBe(1);
+    const input = readFileSync(capture, 'utf8').split('\n');
+    const output = run.stdout.split('\n');
+    // Nothing is lost: the banner, the blank line, "ready", the JSON log line and the cut-off line stay.
+    for (const line of [1, 4, 6, 9, 15]) expect(output[line - 1]).toBe(input[line - 1]);
+    expect(run.stderr).toContain('line 9: not a JSON-RPC message, copied unchanged');
+    expect(JSON.parse(output[12] as string)).not.toHaveProperty('requestId');
+    expect(run.stderr).toMatch(/^line 13: envelope-extra-member at \/requestId/m);
+  });
+
+  it('repairs the message of a recorded line and keeps the recording around it', async () => {
+    const run = await runCli([
+      'repair',
+      join(REPO_ROOT, 'fixtures/sessions/proxy-recording.jsonl'),
+      '--quiet',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1); // the dropped banner is left as it was
+    const [request, response, banner] = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(request.from).toBe('client');
+    expect(response).toMatchObject({ from: 'server', time: '2026-11-22T10:00:00.000Z' });
+    expect(response.message).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: '12.5' }] },
+    });
+    expect(banner.frame).toBe('DEBUG balance looked up');
   });
 
   it('rejects bad input with one line and exit 2', async () => {

@@ -102,10 +102,12 @@ describe('builders', () => {
       content: [{ type: 'text', text: 'nope' }],
       isError: true,
     });
-    expect(errorResult(new TypeError('bad input'))).toEqual({
+    expect(errorResult(new TypeError('bad input'), { protocolVersion: '2026-07-28' })).toEqual({
       content: [{ type: 'text', text: 'TypeError: bad input' }],
       isError: true,
       resultType: 'complete',
     });
+    // Without a version: DEFAULT_PROTOCOL_VERSION (2025-11-25), which has no resultType.
+    expect(errorResult('nope')).toEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { repair, repairMessage } from '../../src/library/repair/index.js';
-import { negotiatedVersion, ShapedFindingsError, shaped } from '../../src/library/shaped.js';
-import type { ProtocolVersion } from '../../src/spec/versions.js';
+import {
+  DEFAULT_SHAPED_PROTOCOL_VERSION,
+  negotiatedVersion,
+  ShapedFindingsError,
+  shaped,
+} from '../../src/library/shaped.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../src/spec/versions.js';
 import { PNG_1X1, WAV } from './support/shapes.js';
 
 interface RepairCase {
@@ -369,7 +374,7 @@ describe('shaped()', () => {
     await expect(shaped(handler, { outputSchema, mode: 'development' })()).rejects.toThrow(/outputSchema/);
   });
 
-  it('reads the version from a v2 envelope, an HTTP header, or falls back to 2025-03-26', () => {
+  it('reads the version from a v2 envelope, an HTTP header, or falls back to the shared default, 2025-11-25', () => {
     expect(
       negotiatedVersion({
         mcpReq: { envelope: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
@@ -381,14 +386,15 @@ describe('shaped()', () => {
     expect(
       negotiatedVersion({
         http: {
-          req: new Request('http://127.0.0.1/', { headers: { 'mcp-protocol-version': '2025-11-25' } }),
+          req: new Request('http://127.0.0.1/', { headers: { 'mcp-protocol-version': '2025-03-26' } }),
         },
       }),
-    ).toBe('2025-11-25');
+    ).toBe('2025-03-26');
     expect(negotiatedVersion({}, { protocolVersion: () => '2024-10-07' })).toBe('2024-11-05');
-    expect(negotiatedVersion({})).toBe('2025-03-26');
-    expect(negotiatedVersion({}, { server: { getNegotiatedProtocolVersion: () => '2025-11-25' } })).toBe(
-      '2025-11-25',
+    expect(negotiatedVersion({})).toBe('2025-11-25');
+    expect(DEFAULT_SHAPED_PROTOCOL_VERSION).toBe(DEFAULT_PROTOCOL_VERSION);
+    expect(negotiatedVersion({}, { server: { getNegotiatedProtocolVersion: () => '2025-06-18' } })).toBe(
+      '2025-06-18',
     );
   });
 });

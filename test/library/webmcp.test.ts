@@ -23,6 +23,18 @@ const PAYLOADS: [string, string, string[]][] = [
     '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>',
     ['img[onerror]'],
   ],
+  // Inert to a scripting parser, a live image to DOMParser or a template: removed with its content.
+  ['noscript content', '<noscript><img src=x onerror=alert(1)></noscript><p>x</p>', ['<noscript>']],
+  // The fragment parse drops <body>, but a client rendering a document would run its handler.
+  ['body onload', '<html><head></head><!-- c --><body onload="alert(1)"><p>x</p>', ['body[onload]']],
+  // Only iframes honour srcdoc, and they go as a whole; on any other element it is still removed.
+  ['srcdoc elsewhere', '<p srcdoc="<img src=x onerror=alert(1)>">x</p>', ['p[srcdoc]']],
+  ['frameset', '<frameset onload=alert(1)><frame src="javascript:alert(1)"></frameset>', ['<frameset>']],
+  [
+    'svg use of a data: document',
+    '<svg><use href="data:image/svg+xml,<svg id=\'x\'><image href=1 onerror=alert(1) /></svg>#x"/></svg>',
+    ['use[href=data:'],
+  ],
   [
     'svg animate values',
     '<svg><a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a></svg>',

@@ -93,7 +93,7 @@ describe('mcp-shape proxy', () => {
     expect(log).toContain('envelope-extra-member at /requestId');
     expect(log).toContain('tools/call get_balance: block-type-unknown');
     expect(log).toMatch(/not JSON, not forwarded: broken-stdio server starting/);
-  });
+  }, 90_000);
 
   it('keeps every repair in the --report JSON report as it happens', async () => {
     const report = join(mkdtempSync(join(tmpdir(), 'mcp-shape-proxy-')), 'repairs.json');
@@ -115,14 +115,14 @@ describe('mcp-shape proxy', () => {
       protocolVersion: '2025-11-25',
       tool: 'screenshot',
     });
-  });
+  }, 90_000);
 
   it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {
     const missing = await runCli(['proxy', '--', 'no-such-mcp-server-binary']);
     expect(missing.code).toBe(3);
-    expect(missing.stderr.trim()).toBe('mcp-shape: could not start no-such-mcp-server-binary: ENOENT');
+    expect(missing.stderr.trim()).toBe('mcp-shape: command not found: no-such-mcp-server-binary');
     const none = await runCli(['proxy']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/give the server command after --/);
-  });
+  }, 90_000);
 });

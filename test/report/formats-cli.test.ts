@@ -39,15 +39,16 @@ describe('report formats on the command line', () => {
     expect(run.stdout).toContain('envelope-extra-member');
   });
 
-  it('check --format markdown and html render the findings of the same response', async () => {
+  it('check --format markdown and html render the findings of the same response', {
+    timeout: 120_000,
+  }, async () => {
     const markdown = await runCli(['check', '-', '--format', 'markdown', '--protocol', '2025-06-18'], {
       input: BROKEN_RESPONSE,
     });
     expect(markdown.code).toBe(1);
     const links = marked.lexer(markdown.stdout).filter((t): t is Tokens.Table => t.type === 'table')[1];
-    expect(links?.rows.map((r) => r[0]?.text)).toContain(
-      '[`envelope-extra-member`](docs/rules/envelope-extra-member.md)',
-    );
+    expect(links?.rows.map((r) => r[0]?.text)).toContain('`envelope-extra-member`');
+    expect(markdown.stdout).not.toContain('docs/rules/');
 
     const html = await runCli(['check', '-', '--format', 'html', '--protocol', '2025-06-18'], {
       input: BROKEN_RESPONSE,

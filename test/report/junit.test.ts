@@ -106,7 +106,12 @@ describe('JUnit report', () => {
       'fix: Remove "requestId" from the envelope; move vendor data into `result._meta`. (repairable)',
     );
     expect(body).toContain('breaks: TypeScript SDK v1 client (drops the message (call hangs))');
-    expect(body).toContain('docs: docs/rules/envelope-extra-member.md');
+    // No homepage in package.json: the rule's title stands in for a link that would be dead in CI.
+    expect(body).toContain('rule: JSON-RPC messages must not carry extra top-level members');
+    expect(body).not.toContain('docs:');
+    expect(renderJunit(report, { docsBaseUrl: 'https://example.test/rules/' })).toContain(
+      'docs: https://example.test/rules/envelope-extra-member.md',
+    );
     expect(line5?.failure?.type).toBe('warning');
     expect(line5?.failure?.message).toBe(
       '1 warning: structuredContent has no text block carrying the same data',

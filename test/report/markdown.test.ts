@@ -36,8 +36,11 @@ function cellText(cell: Tokens.TableCell): string {
 }
 
 describe('Markdown report', () => {
-  it('check: summary table, rules table, findings grouped by location with docs links, fix and clients', () => {
-    const tokens = marked.lexer(renderMarkdown(checkReport()));
+  it('check: summary table, rules table, findings grouped by location with title, fix and clients inline', () => {
+    const markdown = renderMarkdown(checkReport());
+    // package.json has no homepage, so there is no page to link to: no dead relative links.
+    expect(markdown).not.toContain('docs/rules');
+    const tokens = marked.lexer(markdown);
     const [title] = tokensOf<Tokens.Heading>(tokens, 'heading');
     expect(title?.depth).toBe(2);
     expect(title?.text).toBe('mcp-shape check: ❌ 3 errors, 1 warning in 8 documents');
@@ -47,9 +50,8 @@ describe('Markdown report', () => {
     expect(summary?.rows.map((r) => r.map((c) => c.text))).toEqual([['3', '1', '1', '8']]);
     expect(rules?.header.map((c) => c.text)).toEqual(['Rule', 'Severity', 'Findings', 'Title']);
     expect(rules?.rows.map((r) => [r[0]?.text, r[2]?.text])).toEqual([
-      ['[`block-mime-type-missing`](docs/rules/block-mime-type-missing.md)', '2'],
-      ['[`envelope-extra-member`](docs/rules/envelope-extra-member.md)', '1'],
-      // Rules outside the catalog have no docs page, so they are not linked.
+      ['`block-mime-type-missing`', '2'],
+      ['`envelope-extra-member`', '1'],
       ['`result-text-mirror-missing`', '1'],
       ['`result-image-beside-structured`', '1'],
     ]);
@@ -68,7 +70,7 @@ describe('Markdown report', () => {
     expect(lists.map((l) => l.items.length)).toEqual([3, 1, 1]);
     const first = lists[0]?.items[0];
     const links = tokensOf<Tokens.Link>(first?.tokens ?? [], 'link');
-    expect(links.map((l) => l.href)).toEqual(['docs/rules/envelope-extra-member.md']);
+    expect(links).toEqual([]);
     expect(tokensOf<Tokens.Codespan>(first?.tokens ?? [], 'codespan').map((c) => c.text)).toEqual([
       'envelope-extra-member',
       '/requestId',
@@ -81,13 +83,14 @@ describe('Markdown report', () => {
     expect(tokensOf<Tokens.List>(lists[2]?.items[0]?.tokens ?? [], 'list')).toEqual([]);
   });
 
-  it('links rule docs under a configurable base', () => {
+  it('links catalog rules under a docs base (the homepage), and never rules outside the catalog', () => {
     const tokens = marked.lexer(
       renderMarkdown(checkReport(), { docsBaseUrl: 'https://example.test/docs/rules' }),
     );
-    expect(tokensOf<Tokens.Link>(tokens, 'link')[0]?.href).toBe(
-      'https://example.test/docs/rules/block-mime-type-missing.md',
-    );
+    const hrefs = tokensOf<Tokens.Link>(tokens, 'link').map((l) => l.href);
+    expect(hrefs[0]).toBe('https://example.test/docs/rules/block-mime-type-missing.md');
+    expect(hrefs).toContain('https://example.test/docs/rules/envelope-extra-member.md');
+    expect(hrefs.some((h) => h.includes('result-text-mirror-missing'))).toBe(false);
   });
 
   it('audit: command details in a collapsed JSON block', () => {

@@ -1,9 +1,13 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { scanPaths } from '../../src/scan/index.js';
+import { REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport, validateReport } from '../support/report-schema.js';
 
 describe('docs/report-schema.json', () => {
-  it('describes what `check --format json` prints, with findings and without', async () => {
+  it('describes what `check --format json` prints, with findings and without', {
+    timeout: 120_000,
+  }, async () => {
     const broken = await runCli(['check', '-', '--format', 'json', '--protocol', '2025-06-18'], {
       input: JSON.stringify({
         jsonrpc: '2.0',
@@ -19,6 +23,13 @@ describe('docs/report-schema.json', () => {
       input: JSON.stringify({ content: [], resultType: 'complete' }),
     });
     expectValidReport(JSON.parse(clean.stdout));
+  });
+
+  it('describes a scan report: code frames, branch conditions and the returns a defect reaches', async () => {
+    const { report } = await scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT });
+    const locations = report.findings.map((f) => f.location ?? {});
+    expect(locations.some((l) => l.snippet && l.reaches && l.when && l.endLine)).toBe(true);
+    expectValidReport(JSON.parse(JSON.stringify(report)));
   });
 
   it('rejects a report that breaks the finding shape', () => {

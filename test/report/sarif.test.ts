@@ -1,7 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { buildSarif, renderSarif } from '../../src/report/sarif.js';
@@ -9,27 +6,7 @@ import { RULES } from '../../src/rules/catalog.js';
 import { scanPaths } from '../../src/scan/index.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { REPO_ROOT } from '../support/cli.js';
-
-// ajv-formats ships CJS with `exports.default`; under NodeNext the default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => void;
-
-const sharedDir = join(REPO_ROOT, '../shared');
-const schemaFile = join(sharedDir, 'spec/sarif/sarif-schema-2.1.0.json');
-
-/**
- * The official schema declares draft-04 (`$schema`, `id`). Ajv 8 has no draft-04 class, but the
- * schema uses nothing draft-04-specific (no boolean exclusiveMinimum/Maximum), so the draft-07 class
- * validates it once the top-level `id` is read as `$id`.
- */
-function sarifValidator() {
-  const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
-  expect(schema.$schema).toBe('http://json-schema.org/draft-04/schema#');
-  const { $schema: _draft, id, ...rest } = schema;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  return ajv.compile<unknown>({ ...rest, $id: String(id) });
-}
+import { HAS_SARIF_SCHEMA, sarifValidator } from '../support/sarif-schema.js';
 
 async function scanReport() {
   return (await scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT })).report;
@@ -56,7 +33,7 @@ async function checkReport() {
   );
 }
 
-describe.skipIf(!existsSync(sharedDir))(
+describe.skipIf(!HAS_SARIF_SCHEMA)(
   'SARIF is valid against the official 2.1.0 schema (skipped: ../shared is absent)',
   () => {
     it('for a scan report (physical locations)', async () => {
@@ -81,11 +58,20 @@ describe.skipIf(!existsSync(sharedDir))(
   },
 );
 
+/** Every value of a `uri`, `helpUri` or `informationUri` property in a SARIF log. */
+function uriValues(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(uriValues);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    /^(uri|helpUri|informationUri)$/.test(key) && typeof v === 'string' ? [v] : uriValues(v),
+  );
+}
+
 describe('SARIF content', () => {
   it('describes every catalog rule from the catalog', async () => {
     const log = buildSarif(await checkReport(), {
       cwd: REPO_ROOT,
-      docsBaseUri: 'https://example.org/mcp-shape/',
+      docsBaseUrl: 'https://example.org/mcp-shape/docs/rules/',
     });
     const driver = log.runs[0]?.tool.driver;
     expect(driver?.name).toBe('mcp-shape');
@@ -97,12 +83,31 @@ describe('SARIF content', () => {
       fullDescription: { text: rule?.rationale },
       helpUri: 'https://example.org/mcp-shape/docs/rules/block-mime-type-missing.md',
       defaultConfiguration: { level: 'error' },
-      properties: { docs: 'docs/rules/block-mime-type-missing.md' },
+      properties: { tags: ['mcp', 'block', 'correctness'] },
     });
-    expect(mime?.help?.text).toContain(`How to fix: ${rule?.fix}`);
-    expect(mime?.help?.text).toContain('Wrong: ');
+    // help carries the whole rule doc, in plain text and in Markdown.
+    for (const section of ['Why', 'Clients affected', 'How to fix', 'Wrong:', 'Right:']) {
+      expect(mime?.help?.text).toContain(`\n${section}`);
+    }
+    expect(mime?.help?.text).toContain(rule?.rationale);
+    expect(mime?.help?.text).toContain(rule?.fix);
     expect(mime?.help?.markdown).toContain('## Examples');
     expect(mime?.help?.markdown).toContain('## How to fix');
+    expect(mime?.help?.markdown).toContain('## Clients affected');
+    // security-severity only where the defect is a security problem.
+    const secured = driver?.rules?.filter((r) => r.properties?.['security-severity'] !== undefined);
+    expect(secured?.map((r) => r.id)).toEqual(RULES.filter((r) => r.security).map((r) => r.id));
+    expect(secured?.length).toBeGreaterThan(0);
+    for (const r of secured ?? []) expect(r.properties?.tags).toContain('security');
+  });
+
+  it('links nothing without a homepage: no helpUri, no informationUri, and no file: URI anywhere', async () => {
+    const log = buildSarif(await scanReport(), { cwd: REPO_ROOT });
+    expect(log.runs[0]?.tool.driver.rules?.some((r) => r.helpUri !== undefined)).toBe(false);
+    expect(log.runs[0]?.tool.driver.informationUri).toBeUndefined();
+    // (Rule examples quote MCP resource URIs such as file:///a.txt in help text; those are data.)
+    expect(uriValues(log).filter((u) => u.startsWith('file:'))).toEqual([]);
+    expect(uriValues(log).length).toBeGreaterThan(0);
   });
 
   it('gives check findings a logical location by JSON Pointer and the file without a region', async () => {
@@ -168,7 +173,15 @@ describe('SARIF content', () => {
       },
       message: { text: 'the return of tool "mcp_endpoint" this value reaches' },
     });
+    // The message names it with an embedded link to that related location.
+    expect(gateway?.message.text).toContain(
+      'reaches the return of tool "mcp_endpoint" at [fixtures/scan/python/gateway.py:18](0)',
+    );
     expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning']));
-    expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toMatch(/^file:\/\/.*\/$/);
+    // The base is the repository root, named but not given as a path of this machine.
+    expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toBeUndefined();
+    for (const result of results) {
+      expect(result.partialFingerprints?.['mcpShape/v1']).toMatch(/^[0-9a-f]{32}:\d+$/);
+    }
   });
 });

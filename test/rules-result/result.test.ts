@@ -54,6 +54,11 @@ describe('result-content-missing', () => {
     expect(hits(rule, 'result', { toolResult: 'x' }, v25)).toEqual([]);
   });
 
+  it('holds a result of an unknown resultType to content, as the 2026-07-28 schema does', () => {
+    expect(hits(rule, 'result', { resultType: 'weird' })).toEqual([['default', '/content']]);
+    expect(hits(rule, 'result', { resultType: 'task' })).toEqual([]);
+  });
+
   it('derives content from structuredContent, from payload members, or leaves it empty', () => {
     expect(repairOnce(rule, 'result', { structuredContent: { a: 1 } }, v25).doc).toEqual({
       structuredContent: { a: 1 },

@@ -273,7 +273,7 @@ describe('mcp-shape scan (CLI)', { timeout: 120_000 }, () => {
   it('exits 2 with one line for a missing path or a bad option', async () => {
     const missing = await runCli(['scan', 'no/such/dir']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe('mcp-shape: cannot scan no/such/dir: no such file or directory');
+    expect(missing.stderr.trim()).toBe('mcp-shape: no such file or directory: no/such/dir');
     const badFormat = await runCli(['scan', '--format', 'xml', 'fixtures/scan/ts']);
     expect(badFormat.code).toBe(2);
     const badSize = await runCli(['scan', '--max-file-size', 'big', 'fixtures/scan/ts']);
@@ -281,7 +281,9 @@ describe('mcp-shape scan (CLI)', { timeout: 120_000 }, () => {
     expect(badSize.stderr).toContain('expected a positive number of megabytes');
   });
 
-  it('scans the rest and exits 2 naming each file it could not scan, one line each', async () => {
+  it('scans the rest, naming each file it could not scan, one line each; they count as warnings for --fail-on', {
+    timeout: 120_000,
+  }, async () => {
     const good = write(
       'server.ts',
       `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -297,14 +299,24 @@ server.tool('t', async () => 'plain text');\n`,
     writeFileSync(join(dir, 'blob.js'), Buffer.from([0x6d, 0x63, 0x70, 0, 0xff, 0xfe, 0]));
     writeFileSync(join(dir, 'big.js'), `// @modelcontextprotocol/sdk\n${'x;\n'.repeat(400_000)}`);
     symlinkSync(join(dir, 'nowhere.ts'), join(dir, 'dangling.ts'));
-    const run = await runCli(['scan', dir, '--max-file-size', '1', '--format', 'json']);
-    expect(run.code).toBe(2);
+    const run = await runCli([
+      'scan',
+      dir,
+      '--max-file-size',
+      '1',
+      '--format',
+      'json',
+      '--fail-on',
+      'warning',
+    ]);
+    // The one finding is an error, and the files left out count as warnings, so warning fails.
+    expect(run.code).toBe(1);
     expect(run.stderr.replaceAll(`${dir}/`, '').trim().split('\n')).toEqual([
       'mcp-shape: big.js: not scanned: 1.1 MB is over the 1.0 MB limit (--max-file-size)',
       'mcp-shape: blob.js: not scanned: binary file',
       'mcp-shape: broken.mjs:2:25: syntax error: Unexpected token',
       'mcp-shape: broken.py:2:7: syntax error: missing )',
-      'mcp-shape: dangling.ts: cannot read: ENOENT',
+      'mcp-shape: dangling.ts: cannot read: no such file',
     ]);
     const report = JSON.parse(run.stdout);
     // What could be scanned still is, and the report says what was left out.
@@ -316,6 +328,31 @@ server.tool('t', async () => 'plain text');\n`,
       line: 2,
       column: 25,
     });
+    // Under the default --fail-on error, only the error finding fails the run; --fail-on never exits 0.
+    const lenient = await runCli(['scan', dir, '--max-file-size', '1', '--fail-on', 'never']);
+    expect(lenient.code).toBe(0);
+  });
+
+  it('does not let files it could not parse fail a run that asks to fail on errors only', {
+    timeout: 180_000,
+  }, async () => {
+    const dir = dirname(
+      write(
+        'server.ts',
+        `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('t', async () => ({ content: [{ type: 'text', text: 'ok' }] }));\n`,
+      ),
+    );
+    writeFileSync(join(dir, 'vendored.mjs'), `import '@modelcontextprotocol/sdk';\nconst x = (;\n`);
+    const errorsOnly = await runCli(['scan', dir]);
+    expect(errorsOnly.code).toBe(0);
+    expect(errorsOnly.stderr).toContain('vendored.mjs:2:');
+    const warnings = await runCli(['scan', dir, '--fail-on', 'warning']);
+    expect(warnings.code).toBe(1);
+    const excluded = await runCli(['scan', dir, '--fail-on', 'warning', '--exclude', 'vendored.mjs']);
+    expect(excluded.stderr).toBe('');
+    expect(excluded.code).toBe(0);
   });
 
   it('does not hang on or read what is not a regular file', async () => {
@@ -346,9 +383,16 @@ server.tool('t', async () => 'plain text');\n`,
   it('--help names every format, the verdict and the exit codes', async () => {
     const run = await runCli(['scan', '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`output format: ${supportedFormats().join(', ')}`);
+    // Commander wraps option descriptions to the terminal width.
+    const flat = run.stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain(`output format: ${supportedFormats().join(', ')}`);
     expect(run.stdout).toMatch(/pass {2}every return statement of every tool handler returns/);
-    expect(run.stdout).toContain('Exit codes: 0 no error finding, 1 error findings, 2 usage or input error');
+    expect(flat).toContain(
+      'Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it, 2 usage or input error',
+    );
+    for (const option of ['--exclude <glob>', '--include <glob>', '--no-gitignore', '--fail-on <severity>']) {
+      expect(run.stdout).toContain(option);
+    }
   });
 
   it('writes SARIF to --out', async () => {

@@ -1,10 +1,31 @@
-/** Runs the real `mcp-shape` command line from source in a child process, as a user would. */
+/**
+ * Runs the real `mcp-shape` command line in a child process, as a user would: the sources bundled at
+ * the start of the test run (test/support/cli-bundle.ts, built by the global setup).
+ */
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 export const REPO_ROOT = join(import.meta.dirname, '../..');
-const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The CLI bundle the global setup built for this run. */
+    cliBundle: string;
+  }
+}
+
+/** `node` arguments that start the command line with `args`, for tests that spawn it themselves. */
+export function cliArgs(args: readonly string[]): string[] {
+  return [inject('cliBundle'), ...args];
+}
+
+/**
+ * Timeout for a test that spawns the CLI: a second or more per spawn on a loaded 2-core machine, so a
+ * test of several spawns needs more than vitest's default.
+ */
+export const CLI_TEST_TIMEOUT = 120_000;
 
 export interface CliRun {
   readonly code: number | null;
@@ -20,7 +41,7 @@ export interface RunOptions {
 }
 
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
-  return runNode(['--import', 'tsx', BIN, ...args], options);
+  return runNode(cliArgs(args), options);
 }
 
 /** Runs `node …args` without colours and collects its output; killed after `timeoutMs`. */

@@ -1,20 +1,22 @@
 /** `mcp-shape audit`: connects to a live server, over stdio or HTTP, and audits what it sends. */
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
 import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
+import { placeFindings, registrationIndex } from '../../audit/source-locations.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { exitCodeFor } from '../../report/build.js';
-import type { Report, ReportFormat } from '../../report/index.js';
-import type { ProtocolVersion } from '../../spec/versions.js';
-import { EXIT, UserError } from '../errors.js';
+import { systemErrorWords } from '../../core/system-error.js';
+import type { Report } from '../../report/index.js';
+import { terminalSafe } from '../../report/terminal.js';
+import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
+import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
-import { emitReport } from '../output.js';
+import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 
 /** Repeatable options have no default: commander would print "(default: [])" in --help. */
-interface AuditFlags {
+interface AuditFlags extends PolicyFlags {
   url?: string;
   header?: string[];
   protocol?: ProtocolVersion[];
@@ -24,8 +26,7 @@ interface AuditFlags {
   maxCallsPerTool: number;
   timeout: number;
   maxResponseSize: number;
-  format: ReportFormat;
-  out?: string;
+  source?: string;
 }
 
 function collect<T>(parse: (value: string) => T) {
@@ -72,9 +73,7 @@ export function loadArgsFile(path: string): Map<string, JsonObject[]> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UserError(
-      `cannot read --args ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    throw new UserError(`${systemErrorWords(error)}: ${path} (--args)`);
   }
   let value: unknown;
   try {
@@ -115,7 +114,7 @@ function progressLine(): { update(text: string): void; clear(): void } {
 }
 
 export function auditCommand(): Command {
-  return new Command('audit')
+  const command = new Command('audit')
     .description(
       'Audit a live MCP server: every protocol version it accepts, its tools, and what its tools return.',
     )
@@ -162,42 +161,87 @@ export function auditCommand(): Command {
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')
+    .option(
+      '--source <dir>',
+      "the server's source: place findings at each tool's registration line (for SARIF code scanning)",
+    );
+  return addPolicyOptions(command, 'audit', {
+    protocol: { option: 'protocol', convert: (v: string[]) => v.map((p) => parseProtocolVersion(p)) },
+    call: { option: 'call' },
+    callAll: { option: 'callAll' },
+    args: { option: 'args' },
+    // Until audit has an --explore switch, exploring is what --max-calls-per-tool > 1 does.
+    explore: {
+      option: 'maxCallsPerTool',
+      convert: (v: boolean) => (v ? DEFAULTS.maxCallsPerTool : 1),
+    },
+    source: { option: 'source' },
+  })
     .addHelpText(
       'after',
       `
 Only tools annotated readOnlyHint: true are called unless --call, --call-all or --args says otherwise.
 Arguments not given in --args are synthesized from each tool's inputSchema and checked before sending.
 
-Exit codes: 0 no error finding, 1 error findings, 2 usage error,
-            3 the server could not be started (stdio) or reached (HTTP).`,
+SARIF: audit findings name a tool, not a source line, so without --source DIR the SARIF is for
+archives, not GitHub code scanning. With it, findings about a tool are placed at the line that
+registers the tool (found as mcp-shape scan finds handlers); findings about the whole server keep
+their logical location only.
+
+Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
+            2 usage error, 3 the server could not be started (stdio) or reached (HTTP).`,
     )
-    .action(async (server: string[], flags: AuditFlags) => {
-      process.exitCode = await audit(server, flags);
+    .action(async (server: string[], flags: AuditFlags, self: Command) => {
+      process.exitCode = await audit(server, flags, self);
     });
+}
+
+function checkSourceDir(dir: string | undefined): void {
+  if (dir === undefined) return;
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    throw new UserError(`--source ${dir}: no such directory`);
+  }
+  if (!isDirectory) throw new UserError(`--source ${dir}: not a directory`);
+}
+
+/** With --source, findings about a tool move to its registration line. */
+async function placedAtSource(report: Report, dir: string | undefined): Promise<Report> {
+  if (dir === undefined) return report;
+  const { report: placed, unmatched } = placeFindings(report, await registrationIndex(dir));
+  if (unmatched.length > 0) {
+    process.stderr.write(
+      `mcp-shape: --source ${dir}: no registration found for ${unmatched.length === 1 ? 'tool' : 'tools'} ${terminalSafe(unmatched.join(', '))}\n`,
+    );
+  }
+  return placed;
 }
 
 function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
   if (flags.url && server.length > 0)
-    throw new UserError('give either --url or a command after --, not both');
+    throw new UsageError('give either --url or a command after --, not both');
   if (flags.url) {
     try {
       new URL(flags.url);
     } catch {
-      throw new UserError(`--url ${flags.url} is not a URL`);
+      throw new UsageError(`--url ${flags.url} is not a URL`);
     }
     const headers = flags.header ?? [];
     for (const h of headers)
-      if (h.indexOf(':') <= 0) throw new UserError(`--header "${h}" is not "Name: value"`);
+      if (h.indexOf(':') <= 0) throw new UsageError(`--header "${h}" is not "Name: value"`);
     return { kind: 'http', url: flags.url, headers };
   }
-  if (flags.header) throw new UserError('--header applies to --url; a stdio server gets no HTTP headers');
+  if (flags.header) throw new UsageError('--header applies to --url; a stdio server gets no HTTP headers');
   const [command, ...args] = server;
-  if (!command) throw new UserError('nothing to audit: give a server command after -- or --url URL');
+  if (!command) throw new UsageError('nothing to audit: give a server command after -- or --url URL');
   return { kind: 'stdio', command, args };
 }
 
-async function audit(server: string[], flags: AuditFlags): Promise<number> {
+async function audit(server: string[], flags: AuditFlags, self: Command): Promise<number> {
   const target = targetOf(server, flags);
+  checkSourceDir(flags.source);
   const args = flags.args ? loadArgsFile(flags.args) : undefined;
   const progress = progressLine();
   // Servers run in their own process groups, so Ctrl-C does not reach them: stop them ourselves.
@@ -231,6 +275,6 @@ async function audit(server: string[], flags: AuditFlags): Promise<number> {
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);
   }
-  emitReport(report, flags.format, flags.out);
-  return exitCodeFor(report);
+  report = await placedAtSource(report, flags.source);
+  return finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
 }

@@ -3,16 +3,20 @@
  * front of a Streamable HTTP server, behind a repairing proxy.
  */
 
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseHeaders } from '../../audit/http-body.js';
 import type { Finding } from '../../core/finding.js';
+import { systemErrorWords } from '../../core/system-error.js';
+import type { ProxyEvent } from '../../proxy/events.js';
 import { type HttpProxyOptions, type RunningHttpProxy, startHttpProxy } from '../../proxy/http.js';
-import { type ProxyEvent, ProxyStartError, runStdioProxy } from '../../proxy/stdio.js';
+import { Recorder } from '../../proxy/record.js';
+import { DEFAULT_GRACE_MS, ProxyStartError, runStdioProxy } from '../../proxy/stdio.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
+import { oneLine } from '../../report/terminal.js';
 import { getRule } from '../../rules/catalog.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
-import { EXIT, UserError } from '../errors.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { EXIT, UsageError, UserError } from '../errors.js';
 import { PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 
@@ -23,6 +27,19 @@ interface ProxyFlags {
   protocol?: ProtocolVersion;
   quiet?: boolean;
   report?: string;
+  record?: string;
+  grace?: number;
+  timeout?: number;
+}
+
+function seconds(name: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (value.trim() === '' || !Number.isFinite(number) || number < 0) {
+      throw new InvalidArgumentError(`${name} takes a number of seconds, e.g. 2 or 0.5`);
+    }
+    return number;
+  };
 }
 
 export function proxyCommand(): Command {
@@ -42,31 +59,58 @@ export function proxyCommand(): Command {
       'with --url: HTTP header "Name: value" to send upstream with every request (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--timeout <seconds>',
+      'with --url: fail a request when the server sends nothing for this long (default: no limit)',
+      seconds('--timeout'),
+    )
+    .option(
+      '--grace <seconds>',
+      `stdio: how long the server gets to exit after its input closes or a signal, before SIGTERM, then SIGKILL (default ${DEFAULT_GRACE_MS / 1000})`,
+      seconds('--grace'),
+    )
     .addOption(
       new Option(
         '--protocol <version>',
-        `${PROTOCOL_HELP}; default: the version the client and server negotiate (until then ${LATEST_PROTOCOL_VERSION})`,
+        `${PROTOCOL_HELP}; default: the version the client and server negotiate (until then ${DEFAULT_PROTOCOL_VERSION})`,
       ).argParser(protocolOption),
     )
-    .option('--quiet', 'do not log repairs on standard error')
+    .option('--quiet', 'do not log repairs and dropped messages on standard error')
     .option('--report <file>', 'keep a JSON report of every repair in FILE, updated as repairs happen')
+    .option(
+      '--record <file>',
+      'write every message both ways to FILE as a JSONL session recording (mcp-shape check reads it)',
+    )
     .addHelpText(
       'after',
       `
 Point the client at mcp-shape instead of the server, e.g. in a client's configuration:
   "command": "npx", "args": ["mcp-shape", "proxy", "--", "node", "server.js"]
 
-Client messages pass through unchanged. Server messages are repaired for the negotiated protocol
-version; a message that needs nothing is forwarded byte for byte. Lines that are not JSON are not
-forwarded (they would break the client) but logged on standard error. The server's standard error
-passes through. Exit code: the server's, or 3 when it cannot be started.
+Client messages pass through unchanged. Each server message is judged by its envelope first
+(request, notification, response) and repaired for the negotiated protocol version. A message that
+needs nothing is forwarded byte for byte; so is one that repair cannot make acceptable (it is logged
+with the reason). Only a newline ends a stdio message. Lines that are not JSON, and JSON that is not a
+JSON-RPC message (null, 42, [], {}), are not forwarded (they would break the client) but logged on
+standard error. The server's standard error passes through.
+
+Lifecycle (stdio): the server runs in its own process group. When it exits, every request it left
+unanswered gets a JSON-RPC error (-32000, "server exited with code N"), and the proxy exits with the
+server's code (3 when it cannot be started). When the client closes its input, the proxy closes the
+server's, then sends SIGTERM and SIGKILL --grace seconds apart. SIGINT, SIGTERM and SIGHUP are
+forwarded to the server's process group and escalated the same way. A watchdog kills the group if the
+proxy itself is killed, even with SIGKILL (Linux and macOS; not on Windows).
 
 With --url, the proxy listens on --listen and prints "listening on http://HOST:PORT/mcp" on standard
 error; point the client there. Requests (POST, GET, DELETE) go upstream with their body and the
 Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID and Authorization headers
-(plus --header). JSON responses are repaired whole, SSE streams event by event as they arrive; other
-responses, and messages that are not JSON, pass through unchanged (the latter are logged). An
-unreachable server gets the client a 502 with a JSON-RPC error. Runs until interrupted; exit code 0.`,
+(plus --header). Each Mcp-Session-Id is its own conversation (version, pending requests, tools);
+DELETE ends it. A request without a session id is handled on its own, for the version in its
+MCP-Protocol-Version header. JSON responses are repaired whole, SSE streams event by event as they
+arrive, with keep-alive comments while idle; other responses pass through unchanged, and so does a
+JSON body that is no JSON-RPC message (logged). If the server cannot be reached, times out
+(--timeout) or breaks off a stream, each unanswered request gets a JSON-RPC error (a 502 when no
+response was started). Runs until interrupted; exit code 0.`,
     )
     .action(async (server: string[], flags: ProxyFlags) => {
       process.exitCode = await runProxy(server, flags);
@@ -75,56 +119,73 @@ unreachable server gets the client a 502 with a JSON-RPC error. Runs until inter
 
 async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
   const [command, ...args] = server;
-  if (command && flags.url) throw new UserError('give either --url or a server command after --, not both');
+  if (command && flags.url) throw new UsageError('give either --url or a server command after --, not both');
   if (!command && !flags.url)
-    throw new UserError(
+    throw new UsageError(
       'give the server command after --, e.g. mcp-shape proxy -- node server.js, or --url URL',
     );
-  if (!flags.url && (flags.listen || flags.header))
-    throw new UserError('--listen and --header apply to --url; a stdio server is proxied over stdio');
+  if (!flags.url && (flags.listen || flags.header || flags.timeout !== undefined))
+    throw new UsageError(
+      '--listen, --header and --timeout apply to --url; a stdio server is proxied over stdio',
+    );
+  if (flags.url && flags.grace !== undefined)
+    throw new UsageError('--grace applies to a stdio server; with --url there is no process to stop');
   const repairs = repairLog(flags);
-  const session = {
-    protocolVersion: flags.protocol ?? LATEST_PROTOCOL_VERSION,
+  const recorder = flags.record ? await openRecording(flags.record) : undefined;
+  const events = {
+    protocolVersion: flags.protocol ?? DEFAULT_PROTOCOL_VERSION,
     fixedVersion: flags.protocol !== undefined,
     onRepaired: repairs.onRepaired,
+    onLog: repairs.log,
+    ...(recorder ? { recorder } : {}),
   };
-  if (flags.url) return runHttp(flags.url, flags, session, repairs.log);
   try {
+    if (flags.url) return await runHttp(flags.url, flags, events);
     const code = await runStdioProxy({
       command: command as string,
       args,
-      ...session,
-      onUnparsed: (line) =>
-        repairs.log(`server wrote a line that is not JSON, not forwarded: ${line.slice(0, 200)}`),
+      ...events,
+      ...(flags.grace !== undefined ? { graceMs: flags.grace * 1000 } : {}),
     });
-    repairs.saveReport();
+    // Something left holding the event loop (a reader that never drains) must not keep the proxy up.
+    setTimeout(() => process.exit(code), 2_000).unref();
     return code;
   } catch (error) {
     if (error instanceof ProxyStartError) throw new UserError(error.message, EXIT.unreachable);
     throw error;
+  } finally {
+    repairs.saveReport();
+    await recorder?.close();
   }
 }
 
-/** Serves until SIGINT or SIGTERM; exit code 0 then. */
+async function openRecording(path: string): Promise<Recorder> {
+  try {
+    return await Recorder.open(path);
+  } catch (error) {
+    throw new UserError(`cannot write --record: ${systemErrorWords(error)}: ${path}`);
+  }
+}
+
+/** Serves until SIGINT, SIGTERM or SIGHUP; exit code 0 then. */
 async function runHttp(
   url: string,
   flags: ProxyFlags,
-  session: Pick<HttpProxyOptions, 'protocolVersion' | 'fixedVersion' | 'onRepaired'>,
-  log: (line: string) => void,
+  events: Pick<HttpProxyOptions, 'protocolVersion' | 'fixedVersion' | 'onRepaired' | 'onLog' | 'recorder'>,
 ): Promise<number> {
   let upstream: URL;
   try {
     upstream = new URL(url);
   } catch {
-    throw new UserError(`--url ${url} is not a URL`);
+    throw new UsageError(`--url ${url} is not a URL`);
   }
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
-    throw new UserError(`--url ${url} is not an http(s) URL`);
+    throw new UsageError(`--url ${url} is not an http(s) URL`);
   let headers: Record<string, string>;
   try {
     headers = parseHeaders(flags.header ?? []);
   } catch (error) {
-    throw new UserError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
   const { host, port } = parseListen(flags.listen ?? '127.0.0.1:0');
   let proxy: RunningHttpProxy;
@@ -134,21 +195,18 @@ async function runHttp(
       host,
       port,
       headers,
-      ...session,
-      onUnparsed: (text) =>
-        log(`server sent a message that is not JSON, forwarded as is: ${text.slice(0, 200)}`),
-      onUnreachable: (reason) => log(reason),
+      ...events,
+      ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
     });
   } catch (error) {
-    throw new UserError(
-      `cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? error}`,
-    );
+    throw new UserError(`${systemErrorWords(error)}: ${host}:${port}`);
   }
   // Printed even with --quiet: with port 0 it is the only way to learn where to connect.
   process.stderr.write(`mcp-shape proxy: listening on ${proxy.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
+    process.once('SIGHUP', resolve);
   });
   await proxy.close();
   return EXIT.clean;
@@ -157,7 +215,7 @@ async function runHttp(
 function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
   const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new UserError(`--listen ${value} is not HOST:PORT`);
+  if (!match || port > 65535) throw new UsageError(`--listen ${value} is not HOST:PORT`);
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 
@@ -165,11 +223,16 @@ function parseListen(value: string): { host: string; port: number } {
 function repairLog(flags: ProxyFlags) {
   const repaired: Finding[] = [];
   let messages = 0;
+  // Server text (a dropped line, a tool name) may hold escape sequences: only our bytes reach the terminal.
   const log = (line: string) => {
-    if (!flags.quiet) process.stderr.write(`mcp-shape proxy: ${line}\n`);
+    if (!flags.quiet) process.stderr.write(`mcp-shape proxy: ${oneLine(line, { width: 400 })}\n`);
   };
-  // Rewritten after every repair, not only at exit: clients often kill their server without waiting.
+  // Rewritten as repairs happen, not only at exit: clients often kill their server without waiting.
+  // At most twice a second, so that a flood of repairs does not rewrite a growing file each time.
+  let scheduled: NodeJS.Timeout | undefined;
   const saveReport = () => {
+    clearTimeout(scheduled);
+    scheduled = undefined;
     if (!flags.report) return;
     const report = buildReport('repair', repaired, messages, { summary: { repairedMessages: messages } });
     writeOutput(flags.report, renderJson(report));
@@ -177,9 +240,10 @@ function repairLog(flags: ProxyFlags) {
   const onRepaired = (event: ProxyEvent) => {
     messages++;
     const what = event.tool ? `${event.method} ${event.tool}` : (event.method ?? 'message');
+    const connection = event.connection ? `[${event.connection}] ` : '';
     for (const fix of event.fixes) {
       log(
-        `[${event.protocolVersion}] ${what}: ${fix.rule} at ${fix.pointer || '(root)'}: ${fix.description}`,
+        `${connection}[${event.protocolVersion}] ${what}: ${fix.rule} at ${fix.pointer || '(root)'}: ${fix.description}`,
       );
       repaired.push({
         rule: fix.rule,
@@ -193,7 +257,7 @@ function repairLog(flags: ProxyFlags) {
         },
       });
     }
-    saveReport();
+    if (flags.report) scheduled ??= setTimeout(saveReport, messages === 1 ? 0 : 500);
   };
   return { log, saveReport, onRepaired };
 }

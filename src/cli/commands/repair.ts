@@ -1,21 +1,28 @@
 /** `mcp-shape repair [FILE|-]`: writes a repaired copy of a saved result, response or session. */
 
 import { Command, Option } from 'commander';
-import { classifyDocument } from '../../check/index.js';
+import { classifyDocument, type SessionLine } from '../../check/index.js';
 import type { Finding } from '../../core/finding.js';
+import { isObject } from '../../core/json.js';
+import { isRecordedFrame } from '../../core/recording.js';
 import { type Fix, repair, repairMessage } from '../../library/repair/index.js';
 import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
 import { getRule } from '../../rules/catalog.js';
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
-import { UserError } from '../errors.js';
-import { PROTOCOL_HELP, protocolOption } from '../options.js';
+import { isJsonRpcShaped } from '../../rules/support/envelope.js';
+import {
+  assumedProtocolVersion,
+  DEFAULT_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from '../../spec/versions.js';
+import { UsageError } from '../errors.js';
+import { PROTOCOL_DEFAULT_HELP, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface RepairFlags {
-  protocol: ProtocolVersion;
+  protocol?: ProtocolVersion;
   tools?: string;
   tool?: string;
   out?: string;
@@ -28,9 +35,9 @@ export function repairCommand(): Command {
     .description('Write a repaired copy of a saved tools/call result, JSON-RPC response or JSONL session.')
     .argument('[file]', 'JSON or JSONL file; "-" or nothing reads standard input')
     .addOption(
-      new Option('--protocol <version>', PROTOCOL_HELP)
-        .argParser(protocolOption)
-        .default(LATEST_PROTOCOL_VERSION),
+      new Option('--protocol <version>', `${PROTOCOL_HELP}; ${PROTOCOL_DEFAULT_HELP}`).argParser(
+        protocolOption,
+      ),
     )
     .option('--tools <file>', 'a tools/list result or response, for outputSchema-aware repairs')
     .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
@@ -55,6 +62,8 @@ interface Outcome {
   readonly text: string;
   readonly fixes: { fix: Fix; protocolVersion: ProtocolVersion; line?: number }[];
   readonly unrepaired: number;
+  /** Lines left as they were, and why (listed on standard error with the repairs). */
+  readonly notes?: readonly string[];
 }
 
 async function runRepairCommand(file: string | undefined, flags: RepairFlags): Promise<number> {
@@ -63,33 +72,36 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   const tools = flags.tools ? await loadTools(flags.tools) : undefined;
   const tool = flags.tool ? tools?.get(flags.tool) : tools?.size === 1 ? [...tools.values()][0] : undefined;
   if (flags.tool && !tool)
-    throw new UserError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
+    throw new UsageError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
 
   let outcome: Outcome;
   if (input.kind === 'jsonl') {
-    outcome = await repairSession(input.lines, flags.protocol);
+    outcome = await repairSession(input.lines, flags.protocol ?? DEFAULT_PROTOCOL_VERSION);
   } else if (classifyDocument(input.value) === 'message' || classifyDocument(input.value) === 'batch') {
     const request = tool ? { method: 'tools/call', params: { name: tool.name } } : undefined;
+    const version = flags.protocol ?? assumedProtocolVersion(input.value);
     const run = await repairMessage(input.value, {
-      protocolVersion: flags.protocol,
+      protocolVersion: version,
       request,
       tools: tools ? [...tools.values()] : undefined,
     });
     outcome = {
       text: `${JSON.stringify(run.message, null, 2)}\n`,
-      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),
+      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
       unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
     };
   } else {
-    const run = await repair(input.value, { protocolVersion: flags.protocol, tool });
+    const version = flags.protocol ?? assumedProtocolVersion(input.value);
+    const run = await repair(input.value, { protocolVersion: version, tool });
     outcome = {
       text: `${JSON.stringify(run.result, null, 2)}\n`,
-      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: flags.protocol })),
+      fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
       unrepaired: 0,
     };
   }
 
   if (!flags.quiet) {
+    for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
     for (const { fix, line } of outcome.fixes) {
       process.stderr.write(
         `${line ? `line ${line}: ` : ''}${fix.rule} at ${fix.pointer || '(root)'}: ${fix.description}${fix.lossy ? ' (data lost)' : ''}\n`,
@@ -103,26 +115,52 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   return outcome.unrepaired > 0 ? 1 : 0;
 }
 
-/** A session's requests teach the session its version and tools; its responses are repaired. */
-async function repairSession(
-  lines: readonly { line: number; value: unknown }[],
-  version: ProtocolVersion,
-): Promise<Outcome> {
-  const session = new ProxySession(version);
+/**
+ * A session's requests teach it its version and tools (per connection, in a recording); its responses
+ * are repaired. A recorded line keeps its wrapper with the repaired `message`. Lines that are not
+ * JSON-RPC messages are copied unchanged and count as unrepaired.
+ */
+async function repairSession(lines: readonly SessionLine[], version: ProtocolVersion): Promise<Outcome> {
+  const sessions = new Map<string, ProxySession>();
   const out: string[] = [];
   const fixes: Outcome['fixes'] = [];
-  for (const { line, value } of lines) {
-    const raw = JSON.stringify(value);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value) {
-      session.observeClient(raw);
-      out.push(raw);
+  const notes: string[] = [];
+  let unrepaired = 0;
+  for (const { line, text, json, value } of lines) {
+    const recorded = json && isRecordedFrame(value) ? value : undefined;
+    // A banner, a cut-off line or a JSON log line is no message to repair (repairing a log line's
+    // members away would lose it); it is copied as it is.
+    if (!json || !isJsonRpcShaped(recorded ? recorded.message : value)) {
+      out.push(text);
+      unrepaired++;
+      notes.push(`line ${line}: not a JSON-RPC message, copied unchanged`);
       continue;
     }
-    const outcome = await session.repairServer(raw);
-    out.push(outcome.line ?? raw);
+    const message = recorded ? recorded.message : value;
+    const key = recorded?.connection ?? '';
+    const session = sessions.get(key) ?? new ProxySession({ protocolVersion: version });
+    sessions.set(key, session);
+    const raw = JSON.stringify(message);
+    if (recorded?.from === 'client' || (!recorded && isObject(message) && 'method' in message)) {
+      session.fromClient(raw);
+      out.push(text);
+      continue;
+    }
+    const outcome = await session.fromServer(raw);
+    if (outcome.kind === 'drop' || outcome.fixes.length === 0) {
+      // Left as it is: nothing to repair, or (with a reason) nothing repair can make acceptable.
+      out.push(text);
+      if (outcome.kind === 'forward' && outcome.reason) {
+        unrepaired++;
+        notes.push(`line ${line}: ${outcome.reason}`);
+      }
+      continue;
+    }
     for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
+    if (recorded) out.push(JSON.stringify({ ...recorded, message: JSON.parse(outcome.text) }));
+    else out.push(outcome.text);
   }
-  return { text: `${out.join('\n')}\n`, fixes, unrepaired: 0 };
+  return { text: `${out.join('\n')}\n`, fixes, unrepaired, notes };
 }
 
 function toFinding(file: string) {

@@ -1,20 +1,26 @@
 /** `mcp-shape scan [PATH...]`: static analysis of MCP server source (TS/JS and Python). */
 
 import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { exitCodeFor } from '../../report/build.js';
-import type { ReportFormat } from '../../report/index.js';
-import { DEFAULT_MAX_FILE_SIZE, SCAN_DEFAULT_PROTOCOL, scanPaths } from '../../scan/index.js';
-import type { ProtocolVersion } from '../../spec/versions.js';
+import { repositoryRoot } from '../../config/repository.js';
+import { DEFAULT_MAX_FILE_SIZE, scanPaths } from '../../scan/index.js';
+import { createPathFilter, type GlobList } from '../../scan/path-filter.js';
+import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
-import { emitReport } from '../output.js';
+import { addPolicyOptions, configOf, finishReport, type PolicyFlags } from '../policy.js';
 
-interface ScanFlags {
+interface ScanFlags extends PolicyFlags {
   protocol: ProtocolVersion;
-  format: ReportFormat;
-  out?: string;
   maxFileSize: number;
+  include?: string[];
+  exclude?: string[];
+  gitignore: boolean;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 const MB = 1024 * 1024;
@@ -27,7 +33,7 @@ function megabytesOption(value: string): number {
 }
 
 export function scanCommand(): Command {
-  return new Command('scan')
+  const command = new Command('scan')
     .description(
       'Find MCP tool handlers in TS/JS and Python source and check what they return, with the same rules as check.',
     )
@@ -35,7 +41,7 @@ export function scanCommand(): Command {
     .addOption(
       new Option('--protocol <version>', PROTOCOL_HELP)
         .argParser(protocolOption)
-        .default(SCAN_DEFAULT_PROTOCOL, SCAN_DEFAULT_PROTOCOL),
+        .default(DEFAULT_PROTOCOL_VERSION, DEFAULT_PROTOCOL_VERSION),
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')
@@ -44,11 +50,27 @@ export function scanCommand(): Command {
         .argParser(megabytesOption)
         .default(DEFAULT_MAX_FILE_SIZE, String(DEFAULT_MAX_FILE_SIZE / MB)),
     )
+    .option(
+      '--exclude <glob>',
+      'leave out files and directories matching GLOB when walking (repeatable)',
+      collect,
+    )
+    .option('--include <glob>', 'when walking, scan only files matching GLOB (repeatable)', collect)
+    .option('--no-gitignore', 'also scan what .gitignore files ignore');
+  return addPolicyOptions(command, 'scan', {
+    protocol: { option: 'protocol', convert: (v: string) => parseProtocolVersion(v) },
+    include: { option: 'include' },
+    exclude: { option: 'exclude' },
+    gitignore: { option: 'gitignore' },
+  })
     .addHelpText(
       'after',
       `
 Directories are walked for .ts/.tsx/.mts/.cts/.js/.jsx/.mjs/.cjs and .py files, skipping
-node_modules, .git, virtualenvs, dist and build (name a path inside one to scan it anyway).
+node_modules, .git, virtualenvs, dist and build, what .gitignore ignores, and what --exclude
+matches (name a path inside one to scan it anyway). Globs are relative to the working directory
+(or, from the configuration file, to its directory); one without "/" matches a name at any depth:
+  --exclude 'fixtures/**' --exclude '*.test.ts' --include 'src/**'
 
 Verdict of the check mcp-server.tool-definitions.return-content-types:
   pass  every return statement of every tool handler returns a properly typed content array
@@ -59,31 +81,56 @@ The text report ends with it; json, markdown and html carry it as details.verdic
 the run's summary. The exit code follows the findings, as in check.
 
 Files that cannot be scanned (unreadable, binary, over --max-file-size, syntax errors) are
-listed on standard error, one line each, and in details.unscanned.
+listed on standard error, one line each, and in details.unscanned. They count as warnings for
+--fail-on: the default (error) does not fail on them, --fail-on warning does. When no file at
+all could be scanned, the exit code is 2.
 
-Exit codes: 0 no error finding, 1 error findings, 2 usage or input error (a missing path,
-a file that could not be scanned).`,
+Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
+2 usage or input error (a missing path, a bad option or configuration).`,
     )
-    .action(async (paths: string[], flags: ScanFlags) => {
-      process.exitCode = await runScan(paths.length > 0 ? paths : ['.'], flags);
+    .action(async (paths: string[], flags: ScanFlags, self: Command) => {
+      process.exitCode = await runScan(paths.length > 0 ? paths : ['.'], flags, self);
     });
 }
 
-async function runScan(paths: string[], flags: ScanFlags): Promise<number> {
+/** Globs from the command line are relative to the working directory, from the configuration to its file. */
+function globList(
+  self: Command,
+  key: 'include' | 'exclude',
+  patterns: string[] | undefined,
+): GlobList | undefined {
+  if (!patterns) return undefined;
+  const config = configOf(self);
+  const base =
+    self.getOptionValueSource(key) === 'config' && config ? dirname(resolve(config.file)) : process.cwd();
+  return { patterns, base };
+}
+
+async function runScan(paths: string[], flags: ScanFlags, self: Command): Promise<number> {
   const missing = paths.find((p) => !existsSync(p));
-  if (missing) throw new UserError(`cannot scan ${missing}: no such file or directory`);
+  if (missing) throw new UserError(`no such file or directory: ${missing}`);
+  const anchor = paths[0] as string;
+  const filter = createPathFilter({
+    cwd: process.cwd(),
+    roots: paths,
+    include: globList(self, 'include', flags.include),
+    exclude: globList(self, 'exclude', flags.exclude),
+    gitignoreRoot: flags.gitignore ? repositoryRoot(resolve(anchor)) : undefined,
+  });
   const { report, files, unscanned } = await scanPaths(paths, {
     protocolVersion: flags.protocol,
     maxFileSize: flags.maxFileSize,
+    filter,
   });
   if (files.length === 0 && unscanned.length === 0) {
-    throw new UserError(`no TS/JS or Python files under ${paths.join(', ')}`);
+    const filtered = flags.include || flags.exclude ? ' (after --include/--exclude and .gitignore)' : '';
+    throw new UserError(`no TS/JS or Python files under ${paths.join(', ')}${filtered}`);
   }
   for (const u of unscanned) {
     const at = u.line === undefined ? '' : `:${u.line}:${u.column}`;
     process.stderr.write(`mcp-shape: ${u.file}${at}: ${u.reason}\n`);
   }
-  emitReport(report, flags.format, flags.out);
-  // A scan that left files out is incomplete: that is an input error, whatever the rest found.
-  return unscanned.length > 0 ? EXIT.usage : exitCodeFor(report);
+  // Nothing could be scanned at all: there is no report to speak of, only bad input.
+  if (files.every((f) => f.error !== undefined)) return EXIT.usage;
+  return finishReport(self, report, { anchor, incomplete: unscanned.length });
 }

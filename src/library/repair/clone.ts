@@ -1,55 +1,359 @@
 /**
- * The one deep copy repair makes. `structuredClone` would keep class instances and throw on functions;
- * a tool result is JSON on the wire, so the copy keeps only what JSON.stringify would send, as plain
- * objects and arrays, with non-finite numbers as null and BigInts as strings, as JSON has them. Keys are defined, not assigned, so an own `__proto__` key stays a key.
+ * Values as they travel on the wire. A tool result is JSON when it is sent, so repair judges and copies
+ * what `JSON.stringify` would send: plain objects and arrays, `toJSON()` applied, non-finite numbers as
+ * null, `undefined`, functions and symbols left out. What `JSON.stringify` would throw on instead (a
+ * circular reference, a BigInt, a getter or `toJSON` that throws) is made sendable here and noted, so
+ * the caller can report it as a fix.
+ *
+ * Everything here is iterative: a handler's value or a server's message may be nested 100,000 levels
+ * deep, and a recursive walk would overflow the stack. `structuredClone` would keep class instances and
+ * throw on functions, so it is no help.
  */
 
-export function cloneJson(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'function' || typeof value === 'symbol') return undefined;
-  if (typeof value === 'bigint') return value.toString();
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => cloneJson(item) ?? null);
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') {
-    try {
-      return cloneJson(toJSON.call(value));
-    } catch {
-      return undefined;
-    }
-  }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = cloneJson((value as Record<string, unknown>)[key]);
-    if (item === undefined) continue;
-    Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+import { escapeSegment } from '../../core/pointer.js';
+import type { Fix } from './engine.js';
+
+/** Something `cloneJson` changed relative to what was asked for, because JSON could not carry it. */
+export interface WireNote {
+  /** JSON Pointer of the value, relative to the cloned root. */
+  readonly pointer: string;
+  readonly description: string;
+  readonly lossy: boolean;
 }
 
-/** JSON text of any value; never throws (cycles and BigInts become a placeholder). */
-export function safeJson(value: unknown, space?: number): string {
+/**
+ * Objects reached a second time through shared references (not cycles) before the walk gives up: a
+ * value built from shared parts can describe an exponentially large JSON text (`a = [b, b]`,
+ * `b = [c, c]`…), which would take forever to copy or send. Parsed JSON has no shared references.
+ */
+const MAX_REVISITS = 100_000;
+
+type Container = unknown[] | Record<string, unknown>;
+
+interface Frame {
+  readonly source: object;
+  readonly out: Container;
+  /** Member names of an object; undefined for an array. */
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  index: number;
+  /** The key of this container in its parent (unused for the root). */
+  readonly key: string | number;
+}
+
+function define(out: Container, key: string | number, value: unknown): void {
+  if (Array.isArray(out)) out.push(value);
+  // Defined, not assigned, so an own `__proto__` key stays a key.
+  else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function describeError(error: unknown): string {
   try {
-    return (
-      JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), space) ??
-      String(value)
-    );
+    return error instanceof Error ? error.message : String(error);
   } catch {
-    return String(value);
+    return 'an unprintable error';
+  }
+}
+
+/**
+ * A deep copy of `value` as JSON would carry it. Never throws, for any value. `notes` (when given)
+ * collects what had to change because JSON.stringify would have thrown: circular references (left out),
+ * BigInts (sent as strings), getters or `toJSON` methods that throw and objects that cannot be read
+ * (left out).
+ */
+export function cloneJson(value: unknown, notes?: WireNote[]): unknown {
+  const stack: Frame[] = [];
+  const ancestors = new Set<object>();
+  const seen = new WeakSet<object>();
+  let revisits = 0;
+  let gaveUp = false;
+
+  const pointer = (key?: string | number): string => {
+    let out = '';
+    for (let i = 1; i < stack.length; i++) out += `/${escapeSegment((stack[i] as Frame).key)}`;
+    return key === undefined ? out : `${out}/${escapeSegment(key)}`;
+  };
+  const note = (key: string | number | undefined, description: string, lossy = true): void => {
+    notes?.push({ pointer: pointer(key), description, lossy });
+  };
+
+  /**
+   * The wire form of one value: a primitive, a fresh container (pushed on the stack to be filled), or
+   * `undefined` when JSON leaves it out.
+   */
+  const convert = (input: unknown, key: string | number | undefined): unknown => {
+    let item = input;
+    if (typeof item === 'object' && item !== null) {
+      let toJSON: unknown;
+      try {
+        toJSON = (item as { toJSON?: unknown }).toJSON;
+      } catch (error) {
+        note(key, `left out an object that cannot be read (${describeError(error)})`);
+        return undefined;
+      }
+      if (typeof toJSON === 'function') {
+        try {
+          item = toJSON.call(item, key === undefined ? '' : String(key));
+        } catch (error) {
+          note(key, `left out a value whose toJSON() threw (${describeError(error)})`);
+          return undefined;
+        }
+      }
+    }
+    try {
+      // Number, String, Boolean and BigInt objects are sent as their primitive value.
+      if (item instanceof Number || item instanceof String || item instanceof Boolean) item = item.valueOf();
+      else if (typeof BigInt === 'function' && item instanceof BigInt) item = item.valueOf();
+    } catch (error) {
+      note(key, `left out an object that cannot be read (${describeError(error)})`);
+      return undefined;
+    }
+    switch (typeof item) {
+      case 'number':
+        // JSON writes -0 as 0, and non-finite numbers as null.
+        return Number.isFinite(item) ? item + 0 : null;
+      case 'string':
+      case 'boolean':
+        return item;
+      case 'bigint':
+        note(key, `sent the BigInt ${item} as a string (JSON has no BigInt)`, false);
+        return item.toString();
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined;
+    }
+    if (item === null) return null;
+    const source = item as object;
+    if (ancestors.has(source)) {
+      note(key, 'left out a circular reference (JSON cannot carry one)');
+      return undefined;
+    }
+    if (seen.has(source) && ++revisits > MAX_REVISITS) {
+      if (!gaveUp) note(key, `stopped copying: shared references repeat more than ${MAX_REVISITS} objects`);
+      gaveUp = true;
+      return undefined;
+    }
+    seen.add(source);
+    try {
+      const isArray = Array.isArray(source);
+      const keys = isArray ? undefined : Object.keys(source);
+      const length = isArray ? (source as unknown[]).length : (keys as string[]).length;
+      const out: Container = isArray ? [] : {};
+      stack.push({ source, out, keys, length, index: 0, key: key ?? '' });
+      ancestors.add(source);
+      return out;
+    } catch (error) {
+      note(key, `left out an object that cannot be read (${describeError(error)})`);
+      return undefined;
+    }
+  };
+
+  const root = convert(value, undefined);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.index >= frame.length || gaveUp) {
+      stack.pop();
+      ancestors.delete(frame.source);
+      continue;
+    }
+    const index = frame.index++;
+    const key = frame.keys ? (frame.keys[index] as string) : index;
+    let child: unknown;
+    try {
+      child = (frame.source as Record<string | number, unknown>)[key];
+    } catch (error) {
+      note(key, `left out a member whose getter threw (${describeError(error)})`);
+      if (!frame.keys) define(frame.out, key, null);
+      continue;
+    }
+    const copy = convert(child, key);
+    if (copy !== undefined) define(frame.out, key, copy);
+    else if (!frame.keys) define(frame.out, key, null); // arrays keep their length, as JSON does
+  }
+  return root;
+}
+
+/**
+ * Whether `value` is already exactly what JSON would carry: plain objects and arrays of strings, finite
+ * numbers, booleans and null, with no circular reference, no `toJSON`, and nothing that throws when
+ * read. Values from `JSON.parse` always are. Never throws.
+ */
+export function isPlainJson(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  const ancestors = new Set<object>();
+  const seen = new WeakSet<object>();
+  let revisits = 0;
+  try {
+    while (pending.length > 0) {
+      const item = pending.pop();
+      switch (typeof item) {
+        case 'string':
+        case 'boolean':
+          continue;
+        case 'number':
+          if (!Number.isFinite(item)) return false;
+          continue;
+        case 'object':
+          break;
+        default:
+          return false;
+      }
+      if (item === null) continue;
+      if (item instanceof Exit) {
+        ancestors.delete(item.container);
+        continue;
+      }
+      if (ancestors.has(item)) return false;
+      if (seen.has(item) && ++revisits > MAX_REVISITS) return false;
+      seen.add(item);
+      const proto = Object.getPrototypeOf(item);
+      if (Array.isArray(item)) {
+        if (proto !== Array.prototype) return false;
+        ancestors.add(item);
+        pending.push(new Exit(item));
+        for (let i = 0; i < item.length; i++) {
+          if (!Object.hasOwn(item, i)) return false; // a hole is sent as null
+          pending.push(item[i]);
+        }
+        continue;
+      }
+      if (proto !== Object.prototype && proto !== null) return false;
+      if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return false;
+      ancestors.add(item);
+      pending.push(new Exit(item));
+      for (const key of Object.keys(item)) pending.push((item as Record<string, unknown>)[key]);
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** Marks where a walk leaves a container, which then stops being an ancestor. */
+class Exit {
+  constructor(readonly container: object) {}
+}
+
+/**
+ * The value as the wire would carry it: the value itself when it is plain JSON already (always, for
+ * parsed JSON), else a plain copy, with a fix (rule `value-not-serializable`) for each thing JSON could
+ * not carry as given. Never throws.
+ */
+export function toWire(value: unknown): { value: unknown; fixes: Fix[] } {
+  if (isPlainJson(value)) return { value, fixes: [] };
+  const notes: WireNote[] = [];
+  const copy = cloneJson(value, notes);
+  const fixes = notes.map((n) => ({
+    rule: 'value-not-serializable',
+    pointer: n.pointer,
+    description: n.description,
+    ...(n.lossy ? { lossy: true } : {}),
+  }));
+  return { value: copy, fixes };
+}
+
+/**
+ * JSON text of a plain JSON value (what `cloneJson` returns, or `JSON.parse` does), at any depth: the
+ * native `JSON.stringify` first, and an iterative writer when the value is nested too deeply for it.
+ * The output is the same either way. `mapString` may shorten strings (for previews).
+ */
+export function stringifyJson(value: unknown, mapString?: (text: string) => string): string {
+  try {
+    const text = mapString
+      ? JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? mapString(v) : v))
+      : JSON.stringify(value);
+    if (text !== undefined) return text;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  return stringifyDeep(value, mapString);
+}
+
+/** Text the iterative writer emits as is: brackets and separators, queued among the values. */
+class Emit {
+  constructor(
+    readonly text: string,
+    /** The container this closes, which stops being an ancestor. */
+    readonly closes?: object,
+  ) {}
+}
+
+const COMMA = new Emit(',');
+
+/** The iterative writer behind stringifyJson: an explicit stack of values and punctuation. */
+function stringifyDeep(value: unknown, mapString?: (text: string) => string): string {
+  const parts: string[] = [];
+  const pending: unknown[] = [value];
+  const ancestors = new Set<object>();
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item instanceof Emit) {
+      parts.push(item.text);
+      if (item.closes) ancestors.delete(item.closes);
+      continue;
+    }
+    if (typeof item === 'string') {
+      parts.push(JSON.stringify(mapString ? mapString(item) : item));
+      continue;
+    }
+    if (typeof item !== 'object' || item === null) {
+      // numbers (non-finite ones as null), booleans, null; what JSON leaves out never gets here
+      parts.push(
+        typeof item === 'number' || typeof item === 'boolean' ? String(JSON.stringify(item)) : 'null',
+      );
+      continue;
+    }
+    if (ancestors.has(item)) throw new TypeError('Converting circular structure to JSON');
+    ancestors.add(item);
+    // Children are queued in reverse, with their separators, so that they pop in order.
+    const queued: unknown[] = [];
+    if (Array.isArray(item)) {
+      parts.push('[');
+      for (let i = 0; i < item.length; i++) {
+        const child: unknown = item[i];
+        if (i > 0) queued.push(COMMA);
+        queued.push(
+          child === undefined || typeof child === 'function' || typeof child === 'symbol' ? null : child,
+        );
+      }
+      queued.push(new Emit(']', item));
+    } else {
+      parts.push('{');
+      for (const key of Object.keys(item)) {
+        const child = (item as Record<string, unknown>)[key];
+        if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
+        queued.push(new Emit(`${queued.length > 0 ? ',' : ''}${JSON.stringify(key)}:`), child);
+      }
+      queued.push(new Emit('}', item));
+    }
+    for (let i = queued.length - 1; i >= 0; i--) pending.push(queued[i]);
+  }
+  return parts.join('');
+}
+
+/** JSON text of any value; never throws (what cannot be sent is left out, as cloneJson says). */
+export function safeJson(value: unknown): string {
+  try {
+    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    if (text !== undefined) return text;
+  } catch {
+    // a cycle, a throwing getter, or nesting too deep for the native writer
+  }
+  try {
+    return stringifyJson(cloneJson(value) ?? null);
+  } catch {
+    return 'null';
   }
 }
 
 /** JSON of a value with long strings shortened, to describe dropped data without pasting megabytes. */
 export function previewJson(value: unknown, maxString = 200): string {
+  const shorten = (v: string) =>
+    v.length > maxString ? `${v.slice(0, maxString)}… (${v.length} characters)` : v;
   try {
-    const text = JSON.stringify(value, (_key, v: unknown) => {
-      if (typeof v === 'string' && v.length > maxString) {
-        return `${v.slice(0, maxString)}… (${v.length} characters)`;
-      }
-      return typeof v === 'bigint' ? v.toString() : v;
-    });
-    return text ?? String(value);
+    return stringifyJson(cloneJson(value) ?? null, shorten);
   } catch {
-    return String(value);
+    return 'null';
   }
 }

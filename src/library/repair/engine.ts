@@ -90,6 +90,22 @@ function findingKey(f: EngineFinding): string {
   return `${f.rule}\u0000${f.pointer}\u0000${f.messageId}`;
 }
 
+/**
+ * Thrown when a repair needs more validation passes than the caller's budget allows: the proxy gives
+ * each message a budget and forwards it unchanged past it, so no message can stall the stream.
+ */
+export class RepairBudgetExceeded extends Error {
+  constructor(readonly budget: number) {
+    super(`repair needed more than ${budget} validation passes`);
+    this.name = 'RepairBudgetExceeded';
+  }
+}
+
+export interface RepairLimits {
+  /** Validation passes the repair may make; past it, runRepair throws RepairBudgetExceeded. */
+  readonly budget?: number;
+}
+
 export interface RepairRun {
   readonly document: unknown;
   readonly fixes: Fix[];
@@ -97,12 +113,23 @@ export interface RepairRun {
   readonly remaining: EngineFinding[];
 }
 
-export async function runRepair(input: unknown, target: RepairTarget): Promise<RepairRun> {
+export async function runRepair(
+  input: unknown,
+  target: RepairTarget,
+  limits: RepairLimits = {},
+): Promise<RepairRun> {
   const sniffer = new PayloadSniffer();
   const first = target.validate(input, await sniffer.sniff(input, target.resultPath(input)));
   if (!first.some(needsRepair)) return { document: input, fixes: [], remaining: [] };
 
-  const state: LoopState = { document: cloneJson(input), fixes: [], target, sniffer };
+  const state: LoopState = {
+    document: cloneJson(input),
+    fixes: [],
+    target,
+    sniffer,
+    budget: limits.budget ?? Number.POSITIVE_INFINITY,
+    validations: 0,
+  };
   convertWebMcpBlocks(state);
   let remaining: EngineFinding[] = [];
   // The fallback's text blocks can invite rule repairs (a text mirror, say), so the two phases run
@@ -123,9 +150,12 @@ interface LoopState {
   readonly fixes: Fix[];
   readonly target: RepairTarget;
   readonly sniffer: PayloadSniffer;
+  readonly budget: number;
+  validations: number;
 }
 
 async function validateState(state: LoopState) {
+  if (++state.validations > state.budget) throw new RepairBudgetExceeded(state.budget);
   const sniffed = await state.sniffer.sniff(state.document, state.target.resultPath(state.document));
   return { findings: state.target.validate(state.document, sniffed), sniffed };
 }

@@ -118,25 +118,46 @@ export function applyFallback(
   };
 }
 
-/** Outside a tool result only extra envelope members can be dropped safely; anything else is a rule's job. */
+/** Envelope members the fallback keeps: they make a response what it is. */
+const ENVELOPE = ['jsonrpc', 'id', 'result', 'error'];
+
+/**
+ * Outside a tool result only stray envelope members can be dropped safely: extra ones, and `result` or
+ * `error` on a request or notification (which carries neither: the client would drop the whole message).
+ * Anything else is a rule's job.
+ */
 function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep {
   const [member] = error.path;
-  if (
-    isObject(document) &&
-    typeof member === 'string' &&
-    !['jsonrpc', 'id', 'result', 'error'].includes(member) &&
-    Object.hasOwn(document, member)
-  ) {
-    delete document[member];
-    return { kind: 'envelope', document, description: `removed top-level member "${member}"` };
+  if (isObject(document) && typeof member === 'string' && Object.hasOwn(document, member)) {
+    const stray =
+      !ENVELOPE.includes(member) ||
+      ((member === 'result' || member === 'error') && Object.hasOwn(document, 'method'));
+    if (stray) {
+      const value = document[member];
+      delete document[member];
+      return {
+        kind: 'envelope',
+        document,
+        description: `removed top-level member "${member}"${
+          member === 'result' || member === 'error'
+            ? ` from a ${Object.hasOwn(document, 'id') ? 'request' : 'notification'} (it was ${previewJson(value, 60)})`
+            : ''
+        }`,
+      };
+    }
   }
   throw new UnrepairableError(error);
 }
 
-/** Raised when the fallback has no safe move; the loop stops and reports what is left. */
-export class UnrepairableError extends Error {
+/**
+ * Raised when the fallback has no safe move; the loop stops and reports what is left. Not an Error: it
+ * is control flow, thrown once per unrepairable message, and an Error's stack trace would cost more
+ * than the whole fallback step (the proxy meets such messages by the thousand).
+ */
+export class UnrepairableError {
+  readonly message: string;
   constructor(readonly finding: EngineFinding) {
-    super(`cannot repair ${finding.rule} at ${finding.pointer || '/'}`);
+    this.message = `cannot repair ${finding.rule} at ${finding.pointer || '/'}`;
   }
 }
 

@@ -17,7 +17,7 @@
 
 import { decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { features, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../../spec/versions.js';
 import { cloneJson } from '../repair/clone.js';
 import type { Fix } from '../repair/engine.js';
 import { repair } from '../repair/index.js';
@@ -31,6 +31,7 @@ export { type HtmlRemoval, type SanitizedHtml, sanitizeHtml } from './html.js';
 export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export interface WebMcpOptions {
+  /** The negotiated protocol version; default: DEFAULT_PROTOCOL_VERSION (2025-11-25). */
   readonly protocolVersion?: ProtocolVersion;
   /** Images whose decoded size exceeds this are reported. Default 5 MB. */
   readonly maxImageBytes?: number;
@@ -72,7 +73,7 @@ export async function convertWebMcp<V extends ProtocolVersion = ProtocolVersion>
   input: unknown,
   options: WebMcpOptions & { protocolVersion?: V } = {},
 ): Promise<WebMcpResult<V>> {
-  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const source = Array.isArray(input) ? { content: input } : isObject(input) ? input : { content: [input] };
   const result = cloneJson(source) as JsonObject;
   const fixes: WebMcpReport[] = [];

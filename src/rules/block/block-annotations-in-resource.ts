@@ -20,7 +20,8 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-content',
       detail: '`resource.annotations` is stripped by the contents schema (plain z.object)',
-      source: 'shared/reference/spec-versions.md §3 and §11 (probe of sdk 1.32.2)',
+      source:
+        '@modelcontextprotocol/sdk 1.32.2 dist/esm/types.js (resource contents are z.object, unknown keys stripped); reproduced',
     },
   ],
   messages: {

@@ -37,7 +37,8 @@ export default defineRule({
       client: 'zed',
       effect: 'rejects-call',
       detail: 'serde `missing field `mimeType`` (`mime_type: String`)',
-      source: 'zed crates/context_server/src/types.rs (inferred; client-compat.md §1)',
+      source:
+        'zed-industries/zed crates/context_server/src/types.rs (`mime_type: String` required; inferred from the parser types)',
     },
     {
       client: 'vscode-copilot',

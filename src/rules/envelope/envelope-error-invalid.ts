@@ -31,13 +31,15 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-message',
       detail: 'error with non-integer `code` → message dropped, call times out (McpError -32001)',
-      source: 'shared/reference/spec-versions.md §11 (probe of sdk 1.32.2)',
+      source:
+        '@modelcontextprotocol/sdk 1.32.2 dist/esm/types.js (JSON-RPC envelopes are .strict(): the transport drops the message); reproduced, the call times out',
     },
     {
       client: 'ts-sdk-v2',
       effect: 'drops-message',
       detail: 'envelope schemas are `.strict()`; the call times out',
-      source: 'shared/reference/spec-versions.md §11 (probe of 2.4.0)',
+      source:
+        '@modelcontextprotocol/client 2.4.0 (envelope schemas are .strict()); reproduced, the call times out',
     },
     {
       client: 'python-sdk',

@@ -25,7 +25,8 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-message',
       detail: '`transport.onerror` gets ZodError "Unrecognized key"; the call times out with McpError -32001',
-      source: 'shared/reference/spec-versions.md §11 (probe of sdk 1.32.2)',
+      source:
+        '@modelcontextprotocol/sdk 1.32.2 dist/esm/types.js (JSON-RPC envelopes are .strict(): the transport drops the message); reproduced, the call times out',
     },
     ...SDK_DROPS_ENVELOPE.filter((impact) => impact.client !== 'ts-sdk-v1'),
   ],

@@ -1,5 +1,5 @@
 import { isObject, type JsonObject } from '../../core/json.js';
-import { ALL_VERSIONS } from '../../spec/versions.js';
+import { ALL_VERSIONS, KNOWN_RESULT_TYPES } from '../../spec/versions.js';
 import { MIRRORED_WEATHER, serialize, subjectObject } from '../support/call-tool-result.js';
 import { CLINE_REQUIRES_CONTENT, pythonRejectsResult } from '../support/clients.js';
 import { defineRule } from '../types.js';
@@ -9,8 +9,15 @@ const RESERVED = new Set(['content', 'structuredContent', 'isError', 'resultType
 
 /** Results of another kind that a tools/call may legitimately return instead of a CallToolResult. */
 function isOtherResultKind(result: JsonObject, resultTypeRequired: boolean): boolean {
-  // 2026-07-28: InputRequiredResult (and extension results such as `task`) carry no content.
-  if (resultTypeRequired && typeof result.resultType === 'string' && result.resultType !== 'complete')
+  // 2026-07-28: InputRequiredResult (and extension results such as `task`) carry no content. An unknown
+  // resultType proves no other kind: it is judged as the CallToolResult the schema holds it to.
+  const { resultType } = result;
+  if (
+    resultTypeRequired &&
+    typeof resultType === 'string' &&
+    resultType !== 'complete' &&
+    KNOWN_RESULT_TYPES.includes(resultType)
+  )
     return true;
   // 2025-11-25 task-augmented calls answer with CreateTaskResult `{ task }`.
   return isObject(result.task);
@@ -37,7 +44,7 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-content',
       detail: '`content` defaults to `[]`: the call succeeds and shows nothing',
-      source: 'shared/reference/client-compat.md §3 (probe)',
+      source: 'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema); reproduced',
     },
   ],
   messages: {

@@ -22,7 +22,7 @@ export default defineRule({
       client: 'claude-desktop',
       effect: 'rejects-call',
       detail: '`Error occurred during tool execution`',
-      source: 'GopherSecurity/gopher-mcp #202 (client-compat.md §4 row 18)',
+      source: 'GopherSecurity/gopher-mcp #202',
     },
     pythonRejectsResult('`content` must be a list'),
   ],

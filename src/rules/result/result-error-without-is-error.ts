@@ -76,19 +76,19 @@ export default defineRule({
       client: 'gemini-cli',
       effect: 'misreads',
       detail: 'only `isError` makes `isMCPToolError` report the call as failed',
-      source: 'gemini-cli packages/core/src/tools/mcp-tool.ts (client-compat.md §2)',
+      source: 'google-gemini/gemini-cli packages/core/src/tools/mcp-tool.ts',
     },
     {
       client: 'zed',
       effect: 'misreads',
       detail: 'only `isError` turns the result into a tool error (`Err(text)`) for the model',
-      source: 'zed crates/agent/src/tools/context_server_registry.rs (client-compat.md §2)',
+      source: 'zed-industries/zed crates/agent/src/tools/context_server_registry.rs',
     },
     {
       client: 'vscode-copilot',
       effect: 'misreads',
       detail: '`toolResultDetails.isError` is set only from `isError`',
-      source: 'vscode mcpLanguageModelToolContribution.ts (client-compat.md §2)',
+      source: 'microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts',
     },
   ],
   messages: {

@@ -30,7 +30,8 @@ export default defineRule({
       client: 'gemini-cli',
       effect: 'rejects-call',
       detail: 'the SDK 1.23 ZodError becomes a tool error',
-      source: 'client-compat.md §2 (gemini-cli mcp-tool.ts + probe)',
+      source:
+        'google-gemini/gemini-cli packages/core/src/tools/mcp-tool.ts (isMCPToolError), SDK 1.23.0 pinned; reproduced',
     },
     pythonRejectsResult('`isError: bool`'),
   ],

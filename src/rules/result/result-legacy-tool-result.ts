@@ -23,7 +23,7 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-content',
       detail: 'accepted with `content: []`: the tool output is lost',
-      source: 'shared/reference/client-compat.md §3 (probe)',
+      source: 'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema); reproduced',
     },
     pythonRejectsResult('`content` field required'),
   ],

@@ -19,13 +19,14 @@ export default defineRule({
       client: 'codex',
       effect: 'drops-content',
       detail: 'only structuredContent reaches the model; the image is lost',
-      source: 'client-compat.md §5.3',
+      source:
+        'openai/codex codex-rs/protocol/src/models.rs (CallToolResult::as_function_call_output_payload)',
     },
     {
       client: 'claude-code',
       effect: 'drops-content',
       detail: 'images silently dropped when structuredContent is present (before 2.1.128)',
-      source: 'anthropics/claude-code #54737 (client-compat.md §4 row 27)',
+      source: 'anthropics/claude-code #54737',
     },
   ],
   messages: {

@@ -97,14 +97,14 @@ export default defineRule({
       client: 'claude-desktop',
       effect: 'limits',
       detail: '`result exceeds maximum length of 1048576`',
-      source: 'PrefectHQ/fastmcp #1036 (client-compat.md §4 row 33)',
+      source: 'PrefectHQ/fastmcp #1036',
     },
     {
       client: 'claude-code',
       effect: 'limits',
       detail:
         '`image exceeds 5 MB maximum`; `image dimensions exceed max allowed size: 8000 pixels`; output over 25,000 tokens is refused (MAX_MCP_OUTPUT_TOKENS)',
-      source: 'anthropics/claude-code #11181, #2146, #5147, #20605, #9152 (client-compat.md §4 rows 30–32)',
+      source: 'anthropics/claude-code #11181, #2146, #5147, #20605, #9152',
     },
   ],
   messages: {

@@ -20,7 +20,8 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'drops-content',
       detail: 'unknown block members are stripped: the structured data is lost',
-      source: 'shared/reference/spec-versions.md §11 (probe)',
+      source:
+        '@modelcontextprotocol/sdk 1.32.2 dist/esm/types.js (content blocks are z.object, unknown keys stripped); reproduced',
     },
   ],
   messages: {

@@ -24,7 +24,8 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'rejects-call',
       detail: 'McpError -32600 `Tool t has an output schema but did not return structured content`',
-      source: 'client-compat.md §3 (probe); microsoft/wassette #263',
+      source:
+        'modelcontextprotocol/typescript-sdk v1.29.0 src/client/index.ts (callTool); microsoft/wassette #263',
     },
     {
       client: 'python-sdk',
@@ -36,7 +37,8 @@ export default defineRule({
       client: 'gemini-cli',
       effect: 'rejects-call',
       detail: 'the SDK McpError -32600 becomes a tool error',
-      source: 'client-compat.md §2 (src + probe)',
+      source:
+        'google-gemini/gemini-cli packages/core/src/tools/mcp-client.ts (McpCallableTool.callTool on SDK 1.23.0); reproduced',
     },
   ],
   messages: {

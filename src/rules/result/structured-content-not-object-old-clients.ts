@@ -23,7 +23,7 @@ export default defineRule({
       client: 'claude-code',
       effect: 'rejects-call',
       detail: '`Invalid input: expected record, received array`',
-      source: 'naw103/foremerge PR #28 (client-compat.md §4 row 22)',
+      source: 'naw103/foremerge PR #28',
     },
     {
       client: 'claude-desktop',
@@ -35,7 +35,7 @@ export default defineRule({
       client: 'gemini-cli',
       effect: 'rejects-call',
       detail: 'tool error `Invalid input: expected record, received null`',
-      source: 'google-gemini/gemini-cli #15375 (client-compat.md §4 row 23)',
+      source: 'google-gemini/gemini-cli #15375',
     },
     pythonRejectsResult('`structuredContent: dict`'),
   ],

@@ -29,7 +29,7 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'rejects-call',
       detail: 'ZodError `expected record, received array` (or `received null`)',
-      source: 'shared/reference/client-compat.md §3 (probe)',
+      source: 'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema); reproduced',
     },
     {
       client: 'claude-code',

@@ -77,13 +77,15 @@ export default defineRule({
       effect: 'rejects-call',
       detail:
         "McpError -32602 `Structured content does not match the tool's output schema`, also with isError",
-      source: 'client-compat.md §3 (probe); yamadashy/repomix #833',
+      source:
+        'modelcontextprotocol/typescript-sdk v1.29.0 src/client/index.ts (callTool validates even on isError); yamadashy/repomix #833',
     },
     {
       client: 'gemini-cli',
       effect: 'rejects-call',
       detail: 'the SDK McpError becomes a tool error',
-      source: 'client-compat.md §2 (src + probe)',
+      source:
+        'google-gemini/gemini-cli packages/core/src/tools/mcp-client.ts (McpCallableTool.callTool on SDK 1.23.0); reproduced',
     },
     {
       client: 'python-sdk',
@@ -95,7 +97,7 @@ export default defineRule({
       client: 'claude-code',
       effect: 'rejects-call',
       detail: '`Output validation error: Invalid structured content for tool directory_tree`',
-      source: 'modelcontextprotocol/servers PR #3099 (client-compat.md §4 row 25)',
+      source: 'modelcontextprotocol/servers PR #3099',
     },
   ],
   messages: {

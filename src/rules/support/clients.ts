@@ -1,6 +1,7 @@
 /**
  * Client impacts that several result and tool rules share, so the evidence is written once.
- * Every entry names its source in shared/reference (client-compat.md, spec-versions.md).
+ * Every entry names its public source (a repository path at a version, an issue, or the SDK build that
+ * was probed), which the rule docs print; the team's notes that collected them are in ../shared/reference.
  */
 
 import type { ClientImpact } from '../../clients/catalog.js';
@@ -11,7 +12,8 @@ export function sdkV1RejectsResult(detail: string): ClientImpact {
     client: 'ts-sdk-v1',
     effect: 'rejects-call',
     detail: `\`callTool()\` rejects with ${detail}`,
-    source: 'shared/reference/client-compat.md §3 (probe of 1.23 and 1.29)',
+    source:
+      'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema), src/shared/protocol.ts (a failed safeParse rejects the call); reproduced with 1.23.0 and 1.29.0',
   };
 }
 
@@ -21,7 +23,7 @@ export function pythonRejectsResult(detail: string): ClientImpact {
     client: 'python-sdk',
     effect: 'rejects-call',
     detail: `pydantic ValidationError: ${detail}`,
-    source: 'python-sdk v1.29 src/mcp/types.py (client-compat.md §2)',
+    source: 'modelcontextprotocol/python-sdk v1.29.0 src/mcp/types.py',
   };
 }
 
@@ -30,7 +32,7 @@ export const CLINE_REQUIRES_CONTENT: ClientImpact = {
   client: 'cline',
   effect: 'rejects-call',
   detail: '`expected array … path ["content"] Required`',
-  source: 'cloudflare/mcp-server-cloudflare #12 (client-compat.md §4 row 19)',
+  source: 'cloudflare/mcp-server-cloudflare #12',
 };
 
 /** A tools/list result that fails the TypeScript SDK v1 `ToolSchema`: every tool of the server is lost. */
@@ -39,7 +41,7 @@ export function sdkV1RejectsToolsList(detail: string): ClientImpact {
     client: 'ts-sdk-v1',
     effect: 'rejects-call',
     detail: `\`listTools()\` rejects (${detail}): no tool of the server is usable`,
-    source: 'shared/reference/spec-versions.md §11 (ToolSchema in sdk 1.32.2 types.js)',
+    source: '@modelcontextprotocol/sdk 1.32.2 dist/esm/types.js (ToolSchema)',
   };
 }
 
@@ -49,19 +51,19 @@ export const STRUCTURED_ONLY_CLIENTS: readonly ClientImpact[] = [
     client: 'codex',
     effect: 'drops-content',
     detail: 'sends only structuredContent to the model when it is present',
-    source: 'client-compat.md §5.3 (codex-rs/protocol/src/models.rs)',
+    source: 'openai/codex codex-rs/protocol/src/models.rs (CallToolResult::as_function_call_output_payload)',
   },
   {
     client: 'claude-code',
     effect: 'drops-content',
     detail: 'sends only structuredContent to the model (anthropics/claude-code #54737, #55677)',
-    source: 'client-compat.md §4 rows 27–28',
+    source: 'anthropics/claude-code #54737, #55677, #59480',
   },
   {
     client: 'vscode-copilot',
     effect: 'drops-content',
     detail: 'text blocks are not sent to the model when structuredContent is present',
-    source: 'vscode mcpLanguageModelToolContribution.ts (client-compat.md §1)',
+    source: 'microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts',
   },
 ];
 
@@ -71,30 +73,30 @@ export const CONTENT_ONLY_CLIENTS: readonly ClientImpact[] = [
     client: 'claude-desktop',
     effect: 'drops-content',
     detail: 'shows no output for a result whose content is empty (seuros/action_mcp #181)',
-    source: 'client-compat.md §4 row 29',
+    source: 'seuros/action_mcp #181',
   },
   {
     client: 'gemini-cli',
     effect: 'drops-content',
     detail: 'structuredContent is ignored for the model; only content is transformed',
-    source: 'gemini-cli packages/core/src/tools/mcp-tool.ts (client-compat.md §2)',
+    source: 'google-gemini/gemini-cli packages/core/src/tools/mcp-tool.ts',
   },
   {
     client: 'goose',
     effect: 'drops-content',
     detail: 'provider formatters do not forward structuredContent',
-    source: 'goose providers/formats/openai.rs, anthropic.rs (client-compat.md §2)',
+    source: 'block/goose crates/goose/src/providers/formats/openai.rs, anthropic.rs',
   },
   {
     client: 'zed',
     effect: 'drops-content',
     detail: '`structured_content` is parsed but unused',
-    source: 'zed crates/context_server/src/types.rs (client-compat.md §2)',
+    source: 'zed-industries/zed crates/context_server/src/types.rs',
   },
   {
     client: 'continue',
     effect: 'drops-content',
     detail: 'structuredContent is ignored',
-    source: 'continue core/tools/callTool.ts (client-compat.md §2)',
+    source: 'continuedev/continue core/tools/callTool.ts',
   },
 ];

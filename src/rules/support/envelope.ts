@@ -11,6 +11,19 @@ export function messageKind(message: unknown): MessageKind {
   return 'response';
 }
 
+/** The members that make a JSON object a JSON-RPC message; an object with none of them is some other JSON. */
+export const JSONRPC_MEMBERS: readonly string[] = ['jsonrpc', 'method', 'id', 'result', 'error'];
+
+/**
+ * Whether a parsed frame is at least shaped like JSON-RPC: an object with one of its members (the
+ * envelope rules judge the rest), or an array (a batch, judged by envelope-batch). A string, a number,
+ * or an object such as a JSON log line `{"level":30,"msg":"listening"}` is not.
+ */
+export function isJsonRpcShaped(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  return isObject(value) && JSONRPC_MEMBERS.some((member) => Object.hasOwn(value, member));
+}
+
 export function isErrorResponse(message: JsonObject): boolean {
   return Object.hasOwn(message, 'error') && !Object.hasOwn(message, 'result');
 }
@@ -24,13 +37,15 @@ export const SDK_DROPS_ENVELOPE: readonly ClientImpact[] = [
     client: 'ts-sdk-v1',
     effect: 'drops-message',
     detail: '`JSONRPCMessageSchema.parse` fails in the transport; the call times out with McpError -32001',
-    source: 'shared/reference/spec-versions.md §11 (probe of sdk 1.32.2)',
+    source:
+      '@modelcontextprotocol/sdk 1.32.2 dist/esm/types.js (JSON-RPC envelopes are .strict(): the transport drops the message); reproduced, the call times out',
   },
   {
     client: 'ts-sdk-v2',
     effect: 'drops-message',
     detail: 'envelope schemas are still `.strict()`; the call times out',
-    source: 'shared/reference/spec-versions.md §11 (probe of 2.4.0)',
+    source:
+      '@modelcontextprotocol/client 2.4.0 (envelope schemas are .strict()); reproduced, the call times out',
   },
   {
     client: 'claude-code',

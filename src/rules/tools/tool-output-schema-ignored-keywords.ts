@@ -50,7 +50,8 @@ export default defineRule({
       client: 'ts-sdk-v1',
       effect: 'misreads',
       detail: 'default `AjvJsonSchemaValidator` is draft-07: the keyword is not enforced',
-      source: 'shared/reference/spec-versions.md §11',
+      source:
+        '@modelcontextprotocol/sdk 1.32.2 validation/ajv (AjvJsonSchemaValidator uses the Ajv draft-07 class)',
     },
   ],
   messages: {

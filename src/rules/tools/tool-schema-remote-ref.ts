@@ -59,6 +59,10 @@ export default defineRule({
   messages: {
     default: '{{field}} references another document ({{ref}}); clients must not fetch it',
   },
+  security: {
+    severity: 5.3,
+    why: 'A client that dereferenced it would fetch a URL the server chose: a request to internal hosts or a tracker, and a schema an attacker can swap.',
+  },
   fix: 'Inline the referenced schema under `$defs` and refer to it as `#/$defs/<name>`.',
   examples: {
     wrong: {

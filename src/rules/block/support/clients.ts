@@ -1,11 +1,12 @@
 /**
- * Client impacts that several block rules share. The evidence is in shared/reference/client-compat.md
- * (§1 matrix A, §2 matrix B, §3 SDK probe); each rule picks the ones that apply and adds its own.
+ * Client impacts that several block rules share, each naming its public source; the team's notes that
+ * collected the evidence are ../shared/reference/client-compat.md. Each rule picks the ones that apply.
  */
 
 import type { ClientImpact } from '../../../clients/catalog.js';
 
-const SDK_PROBE = 'shared/reference/client-compat.md §3 (probe of 1.23 and 1.29)';
+const SDK_PROBE =
+  'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema), src/shared/protocol.ts (a failed safeParse rejects the call); reproduced with 1.23.0 and 1.29.0';
 
 /** The v1 TypeScript SDK parses every block with a closed Zod union; one bad block fails `callTool()`. */
 export function tsSdkRejects(

@@ -1,0 +1,261 @@
+/**
+ * The stdio proxy against a direct connection, side by side in one run: a raw NDJSON client talks to a
+ * raw NDJSON server either directly or through `mcp-shape proxy` (compiled, as users run it).
+ *
+ * - Small calls: round-trip latency of a tools/call whose result needs no repair, p50 and p99, the two
+ *   paths measured in alternating rounds so that load on the machine hits both alike.
+ * - 5 MB results: relay throughput (results per second, one call at a time) through the proxy ÷ direct.
+ * - 50 MB results: the proxy's peak resident memory (VmHWM) relaying them, against the message size,
+ *   both for results that need no repair and for ones that do (a stray `requestId`).
+ * The client splits lines and parses each answer, as any client must; the server builds each answer
+ * once and reuses its text, so the server costs both paths the same.
+ */
+
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchResult, Suite } from '../measure.js';
+import { REPO_ROOT } from '../paths.js';
+
+/** The CLI as users run it: `npm run bench` builds dist before running. */
+const BIN = join(REPO_ROOT, 'dist/cli/bin.js');
+const VERSION = '2025-11-25';
+
+/**
+ * The server: answers initialize, and tools/call with a text result of `size` bytes (`stray` adds a
+ * `requestId` member, which the proxy must remove). Results are cached by size, so building them does
+ * not count.
+ */
+const SERVER = `
+const cache = new Map();
+const result = (size) => {
+  if (!cache.has(size)) cache.set(size, JSON.stringify({ content: [{ type: 'text', text: 'x'.repeat(size) }] }));
+  return cache.get(size);
+};
+let rest = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  const lines = (rest + chunk).split('\\n');
+  rest = lines.pop();
+  for (const line of lines) {
+    const m = JSON.parse(line);
+    if (m.method === 'initialize') {
+      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bench', version: '1' } } }) + '\\n');
+    } else if (m.method === 'tools/call') {
+      const { size, stray } = m.params.arguments;
+      process.stdout.write('{"jsonrpc":"2.0","id":' + JSON.stringify(m.id) + (stray ? ',"requestId":"r"' : '') + ',"result":' + result(size) + '}\\n');
+    }
+  }
+});
+`;
+
+interface Peer {
+  readonly child: ChildProcessWithoutNullStreams;
+  initialize(): Promise<number>;
+  call(args: { size: number; stray?: boolean }): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A raw client over a spawned process: one call at a time, each answer parsed. */
+function peer(command: string, args: string[]): Peer {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  let waiting: ((bytes: number) => void) | undefined;
+  let failed: ((error: Error) => void) | undefined;
+  child.once('exit', (code) => failed?.(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`)));
+  let chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      chunks.push(chunk.subarray(start, end));
+      const text = Buffer.concat(chunks).toString('utf8');
+      chunks = [];
+      start = end + 1;
+      JSON.parse(text);
+      waiting?.(text.length);
+    }
+    if (start < chunk.length) chunks.push(chunk.subarray(start));
+  });
+  let id = 0;
+  const send = (message: object) =>
+    new Promise<number>((resolve, reject) => {
+      waiting = resolve;
+      failed = reject;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, ...message })}\n`);
+    });
+  return {
+    child,
+    initialize: () =>
+      send({
+        method: 'initialize',
+        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      }),
+    call: (args) => send({ method: 'tools/call', params: { name: 'blob', arguments: args } }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+async function connect(serverFile: string, proxied: boolean): Promise<Peer> {
+  const server = [process.execPath, serverFile];
+  const p = proxied
+    ? peer(process.execPath, [BIN, 'proxy', '--quiet', '--', ...server])
+    : peer(process.execPath, [serverFile]);
+  // initialize teaches the proxy the version; the first answer also waits out start-up.
+  await p.initialize();
+  return p;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+}
+
+async function roundTrips(peerOf: Peer, calls: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const start = performance.now();
+    await peerOf.call({ size: 64 });
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** Peak resident memory of a process so far, in bytes (Linux: VmHWM). */
+function peakRss(pid: number | undefined): number | undefined {
+  const file = `/proc/${pid}/status`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(file, 'utf8'));
+  return match ? Number(match[1]) * 1024 : undefined;
+}
+
+/** CPU time a process has used so far, in milliseconds (Linux: utime + stime, in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  // The command name may hold spaces; the fields after its closing parenthesis do not.
+  const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function currentRss(pid: number | undefined): number | undefined {
+  const file = `/proc/${pid}/status`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(file, 'utf8'));
+  return match ? Number(match[1]) * 1024 : undefined;
+}
+
+const MB = 1024 * 1024;
+
+export const suite: Suite = {
+  name: 'proxy',
+  async run(): Promise<BenchResult[]> {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run the bench with npm run bench`);
+    const serverFile = join(mkdtempSync(join(tmpdir(), 'mcp-shape-bench-')), 'server.cjs');
+    writeFileSync(serverFile, SERVER);
+    const results: BenchResult[] = [];
+
+    // Small calls: alternating rounds of 500 calls each, after a warm-up.
+    const direct = await connect(serverFile, false);
+    const proxied = await connect(serverFile, true);
+    await roundTrips(direct, 500);
+    await roundTrips(proxied, 500);
+    const directTimes: number[] = [];
+    const proxiedTimes: number[] = [];
+    const cpuBefore = cpuMs(proxied.child.pid);
+    for (let round = 0; round < 6; round++) {
+      directTimes.push(...(await roundTrips(direct, 500)));
+      proxiedTimes.push(...(await roundTrips(proxied, 500)));
+    }
+    const cpuAfter = cpuMs(proxied.child.pid);
+    directTimes.sort((a, b) => a - b);
+    proxiedTimes.sort((a, b) => a - b);
+    const p50 = [percentile(directTimes, 50), percentile(proxiedTimes, 50)] as const;
+    const p99 = [percentile(directTimes, 99), percentile(proxiedTimes, 99)] as const;
+    results.push(
+      {
+        kind: 'measurement',
+        title: `small tools/call round trip, direct: p50 ${p50[0].toFixed(3)} ms, p99 ${p99[0].toFixed(3)} ms; through the proxy: p50 ${p50[1].toFixed(3)} ms, p99 ${p99[1].toFixed(3)} ms (${directTimes.length} calls each)`,
+        value: p50[1] - p50[0],
+        unit: 'ms p50 overhead',
+        target: { atMost: 0.1 },
+      },
+      {
+        kind: 'measurement',
+        title: 'small tools/call round trip: p99 overhead through the proxy',
+        value: p99[1] - p99[0],
+        unit: 'ms',
+      },
+    );
+    if (cpuBefore !== undefined && cpuAfter !== undefined) {
+      results.push({
+        kind: 'measurement',
+        title: 'proxy CPU time per small call (request and answer), less sensitive to load than latency',
+        value: ((cpuAfter - cpuBefore) / proxiedTimes.length) * 1000,
+        unit: 'µs',
+        note: 'from /proc utime+stime, 10 ms ticks over all the calls',
+      });
+    }
+
+    // 5 MB results, one call at a time: alternating rounds, each timed whole.
+    const size = 5 * MB;
+    const rate = async (p: Peer, calls: number) => {
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) await p.call({ size });
+      return (calls / (performance.now() - start)) * 1000;
+    };
+    await rate(direct, 2);
+    await rate(proxied, 2);
+    const directRates: number[] = [];
+    const proxiedRates: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      directRates.push(await rate(direct, 6));
+      proxiedRates.push(await rate(proxied, 6));
+    }
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const [directRate, proxiedRate] = [median(directRates), median(proxiedRates)];
+    results.push({
+      kind: 'measurement',
+      title: `5 MB results relayed: direct ${(directRate * 5).toFixed(0)} MB/s, through the proxy ${(proxiedRate * 5).toFixed(0)} MB/s (proxy ÷ direct)`,
+      value: proxiedRate / directRate,
+      unit: '×',
+      target: { atLeast: 0.8 },
+    });
+    await direct.close();
+    await proxied.close();
+
+    // 50 MB results: a fresh proxy per case, so that each peak is its own.
+    for (const stray of [false, true]) {
+      const p = await connect(serverFile, true);
+      const idle = currentRss(p.child.pid);
+      for (let i = 0; i < 4; i++) await p.call({ size: 50 * MB, stray });
+      const peak = peakRss(p.child.pid);
+      await p.close();
+      if (peak === undefined || idle === undefined) {
+        results.push({
+          kind: 'measurement',
+          title: 'proxy peak RSS with 50 MB results: not measured (needs /proc)',
+          value: 0,
+          unit: '×',
+        });
+        continue;
+      }
+      results.push({
+        kind: 'measurement',
+        title: `proxy peak RSS relaying 50 MB results ${stray ? 'that need a repair (requestId)' : 'that need none'}: ${(peak / MB).toFixed(0)} MB (idle after start-up: ${(idle / MB).toFixed(0)} MB; growth ${((peak - idle) / MB).toFixed(0)} MB = ${((peak - idle) / (50 * MB)).toFixed(2)}× the message)`,
+        value: peak / (50 * MB),
+        unit: '× the message',
+        target: { atMost: 3 },
+      });
+    }
+    return results;
+  },
+};

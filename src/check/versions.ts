@@ -1,0 +1,77 @@
+/**
+ * The version matrix of a check: the verdict of the same input under every protocol version, and the
+ * one line that says where it changes (`valid for 2024-11-05 … 2025-11-25; fails 2026-07-28: …`).
+ * A document that passes the assumed version may still fail clients that negotiate another one; this
+ * is how the report says so without the user having to ask. Pure data; reporters render it.
+ */
+
+import type { Finding } from '../core/finding.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
+
+export interface VersionVerdict {
+  readonly protocolVersion: ProtocolVersion;
+  /** `fail` when the input has an error-severity finding under this version (the exit code's rule). */
+  readonly verdict: 'pass' | 'fail';
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+  /** The distinct messages of the error findings, at most MAX_REASONS of them. */
+  readonly reasons: readonly string[];
+}
+
+export interface VersionMatrix {
+  /** Whether the user asked for every version (`--protocol all`) rather than one. */
+  readonly all: boolean;
+  readonly versions: readonly VersionVerdict[];
+}
+
+const MAX_REASONS = 3;
+
+export function versionVerdict(
+  protocolVersion: ProtocolVersion,
+  findings: readonly Finding[],
+): VersionVerdict {
+  const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
+  const errors = count('error');
+  const reasons = [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.message))];
+  return {
+    protocolVersion,
+    verdict: errors > 0 ? 'fail' : 'pass',
+    errors,
+    warnings: count('warning'),
+    infos: count('info'),
+    reasons: reasons.slice(0, MAX_REASONS),
+  };
+}
+
+/**
+ * `valid for 2024-11-05 … 2025-11-25; fails 2026-07-28: the result has no resultType; …`, or undefined
+ * when every version gives the same verdict. Failing versions that fail for the same first reason are
+ * named together; `(+N more)` counts the other error findings of that version.
+ */
+export function versionVerdictLine(matrix: readonly VersionVerdict[]): string | undefined {
+  const passing = matrix.filter((v) => v.verdict === 'pass');
+  if (passing.length === 0 || passing.length === matrix.length) return undefined;
+  const groups = new Map<string, ProtocolVersion[]>();
+  for (const row of matrix) {
+    if (row.verdict === 'pass') continue;
+    const reason = `${row.reasons[0] ?? 'error findings'}${row.errors > 1 ? ` (+${row.errors - 1} more)` : ''}`;
+    groups.set(reason, [...(groups.get(reason) ?? []), row.protocolVersion]);
+  }
+  const fails = [...groups].map(([reason, versions]) => `fails ${versionList(versions)}: ${reason}`);
+  return [`valid for ${versionList(passing.map((v) => v.protocolVersion))}`, ...fails].join('; ');
+}
+
+/** Versions in release order, runs of three or more consecutive ones written `first … last`. */
+export function versionList(versions: readonly ProtocolVersion[]): string {
+  const indexes = [...new Set(versions.map((v) => PROTOCOL_VERSIONS.indexOf(v)))].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < indexes.length; ) {
+    let j = i;
+    while (j + 1 < indexes.length && indexes[j + 1] === (indexes[j] as number) + 1) j++;
+    const run = indexes.slice(i, j + 1).map((k) => PROTOCOL_VERSIONS[k] as ProtocolVersion);
+    parts.push(run.length >= 3 ? `${run[0]} … ${run[run.length - 1]}` : run.join(', '));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

@@ -1,0 +1,75 @@
+/**
+ * Applies the whole policy to a finished report: rule settings, the baseline, what fails the run and
+ * what is shown. Pure; every command's report goes through it (src/cli/policy.ts).
+ */
+
+import type { Finding, Severity } from '../core/finding.js';
+import { buildReport } from '../report/build.js';
+import type { Report } from '../report/types.js';
+import { applyBaseline, type Baseline, type BaselineEntry } from './baseline.js';
+import { applyRuleSettings, atLeast, type FailOn, fails, type RuleSetting } from './severity.js';
+
+export interface Policy {
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  readonly failOn: FailOn;
+  readonly minSeverity: Severity;
+  readonly baseline?: { readonly file: string; readonly baseline: Baseline };
+  /**
+   * Inputs the command could not check (files a scan could not parse). They count as warnings for
+   * `failOn`: a scan that left files out is not proven clean, but one broken vendored file must not
+   * fail every build that only asks to fail on errors.
+   */
+  readonly incomplete?: number;
+}
+
+export interface PolicyOutcome {
+  /** The report as shown: findings filtered, counts recomputed, what was hidden said in summary/details. */
+  readonly report: Report;
+  /** The run fails (exit 1) under `failOn`. */
+  readonly failed: boolean;
+  /** Findings after rule settings, before the baseline: what `--write-baseline` records. */
+  readonly effective: readonly Finding[];
+}
+
+/** What the policy hid, as carried in `details.baseline` and the summary. */
+export interface BaselineDetails {
+  readonly file: string;
+  readonly hidden: number;
+  readonly stale: readonly BaselineEntry[];
+}
+
+export function applyPolicy(report: Report, policy: Policy): PolicyOutcome {
+  const effective = applyRuleSettings(report.findings, policy.rules);
+  const outcome = policy.baseline ? applyBaseline(effective, policy.baseline.baseline) : undefined;
+  const current = outcome ? outcome.kept : effective;
+  const failingSeverities: Severity[] = current.map((f) => f.severity);
+  if ((policy.incomplete ?? 0) > 0) failingSeverities.push('warning');
+  const failed = fails(failingSeverities, policy.failOn);
+
+  const shown = current.filter((f) => atLeast(f.severity, policy.minSeverity));
+  const belowMinSeverity = current.length - shown.length;
+  const { errors: _e, warnings: _w, infos: _i, checked, ...extraSummary } = report.summary;
+  const summary: Record<string, unknown> = { ...extraSummary, failOn: policy.failOn };
+  if (belowMinSeverity > 0) {
+    summary.minSeverity = policy.minSeverity;
+    summary.belowMinSeverity = belowMinSeverity;
+  }
+  const details: Record<string, unknown> = { ...report.details };
+  if (outcome && policy.baseline) {
+    summary.baseline = { hidden: outcome.hidden.length, stale: outcome.stale.length };
+    const baselineDetails: BaselineDetails = {
+      file: policy.baseline.file,
+      hidden: outcome.hidden.length,
+      stale: outcome.stale,
+    };
+    details.baseline = baselineDetails;
+  }
+  return {
+    report: buildReport(report.command, shown, checked, {
+      summary,
+      ...(Object.keys(details).length > 0 ? { details } : {}),
+    }),
+    failed,
+    effective,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Server frames handled one at a time, in arrival order, with flow control: once more than a little is
+ * waiting (64 frames, or 1 MB of them), the source is paused until all of it is handled, so a slow
+ * repair or a client that stops reading holds the server back instead of piling its output up in
+ * memory. Below that the source keeps flowing: pausing and resuming a pipe for every small message
+ * would cost two system calls per message on the proxy's hot path. Shared by the stdio and SSE relays.
+ */
+
+import type { Writable } from 'node:stream';
+
+/** Resolves once the stream can take more, or is gone. */
+export function whenWritable(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+}
+
+export interface Pausable {
+  pause(): unknown;
+  resume(): unknown;
+}
+
+const MAX_WAITING_ITEMS = 64;
+const MAX_WAITING_SIZE = 1 << 20;
+
+export class OrderedQueue<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+  private waitingSize = 0;
+  private running = false;
+  private paused = false;
+  private sourceEnded = false;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly source: Pausable,
+    /** Handles one item; a throw is a bug in the caller and only skips that item. */
+    private readonly handle: (item: T) => Promise<void>,
+    /** The size of an item, in characters, for the flow-control limit. */
+    private readonly sizeOf: (item: T) => number = () => 0,
+  ) {}
+
+  /** Adds the items a chunk completed, pausing the source while too much waits. */
+  push(items: Iterable<T>): void {
+    for (const item of items) {
+      this.items.push(item);
+      this.waitingSize += this.sizeOf(item);
+    }
+    if (this.head >= this.items.length) return;
+    if (
+      !this.paused &&
+      (this.items.length - this.head > MAX_WAITING_ITEMS || this.waitingSize > MAX_WAITING_SIZE)
+    ) {
+      this.paused = true;
+      this.source.pause();
+    }
+    void this.run();
+  }
+
+  /** The source has ended: nothing will be resumed any more. */
+  endOfSource(): void {
+    this.sourceEnded = true;
+  }
+
+  get idle(): boolean {
+    return !this.running && this.head >= this.items.length;
+  }
+
+  /** Resolves once every item pushed so far is handled. */
+  drained(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private async run(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    while (this.head < this.items.length) {
+      const item = this.items[this.head] as T;
+      this.items[this.head++] = undefined; // let a handled 50 MB frame go
+      this.waitingSize -= this.sizeOf(item);
+      try {
+        await this.handle(item);
+      } catch {
+        // handle() reports its own failures; the order and the flow must survive them
+      }
+    }
+    this.items = [];
+    this.head = 0;
+    this.waitingSize = 0;
+    this.running = false;
+    if (this.paused && !this.sourceEnded) this.source.resume();
+    this.paused = false;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `proxy --record FILE`: every frame both ways, in the session recording format of
+ * src/core/recording.ts (which `check` reads). `message` is the frame as it arrived, written as its own
+ * JSON text rather than re-serialized, so a 50 MB result is not built twice and `1.0` stays `1.0`; a
+ * repaired message adds `forwarded` and `fixes`, a frame that was not forwarded adds `dropped`.
+ */
+
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { RecordedFix, RecordedFrame } from '../core/recording.js';
+import { stringifyJson } from '../library/repair/clone.js';
+import { NOT_JSON } from './parse.js';
+import type { ServerOutcome } from './session.js';
+
+type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded'>;
+
+export class Recorder {
+  private constructor(private readonly out: Writable) {}
+
+  /** Opens FILE for writing; resolves once it is open, rejects with the reason it cannot be. */
+  static open(path: string): Promise<Recorder> {
+    const out = createWriteStream(path, { flags: 'w' });
+    return new Promise((resolve, reject) => {
+      out.once('open', () => resolve(new Recorder(out)));
+      out.once('error', reject);
+    });
+  }
+
+  /** A recorder on any stream (tests). */
+  static on(out: Writable): Recorder {
+    return new Recorder(out);
+  }
+
+  client(text: string, parsed: unknown, where: Pick<Head, 'connection' | 'transport'>): void {
+    this.write({ time: new Date().toISOString(), from: 'client', ...where }, text, parsed);
+  }
+
+  server(text: string, outcome: ServerOutcome, where: Pick<Head, 'connection' | 'transport'>): void {
+    const head: Head = { time: new Date().toISOString(), from: 'server', ...where };
+    if (outcome.kind === 'drop') {
+      this.write({ ...head, dropped: outcome.reason }, text, outcome.message ?? NOT_JSON);
+      return;
+    }
+    if (outcome.fixes.length === 0) {
+      this.write(head, text, outcome.message);
+      return;
+    }
+    const fixes: RecordedFix[] = outcome.fixes.map((f) => ({ rule: f.rule, description: f.description }));
+    this.write({ ...head, fixes }, text, outcome.message, outcome.text);
+  }
+
+  /** Resolves once everything written is on disk. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.out.once('error', () => resolve());
+      this.out.end(() => resolve());
+    });
+  }
+
+  private write(head: Head, text: string, parsed: unknown, forwarded?: string): void {
+    const start = JSON.stringify(head).slice(0, -1);
+    if (parsed === NOT_JSON) {
+      this.out.write(`${start},"frame":${JSON.stringify(text)}}\n`);
+      return;
+    }
+    if (forwarded !== undefined) this.out.write(`${start},"forwarded":${forwarded}`);
+    else this.out.write(start);
+    this.out.write(`,"message":`);
+    // The frame's own text is JSON already; a carriage return in it (JSON whitespace) would still
+    // split the line for readers that treat \r as a line end, so such a frame is written anew.
+    this.out.write(text.includes('\r') ? stringifyJson(parsed) : text.trim());
+    this.out.write('}\n');
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Sessions as they really are: plain NDJSON captured with `tee` (a banner, blank lines, a JSON log line,
+ * a cut-off last line) and the recordings `audit --record` and `proxy --record` write. Lines that are
+ * not messages are findings at their line and checking goes on; only an unreadable file is an input
+ * error.
+ */
+
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkInput, parseInput } from '../../src/check/index.js';
+import type { Finding } from '../../src/core/finding.js';
+import { type RecordedFrame, recordFrame, recordingLine } from '../../src/core/recording.js';
+import { CLI_TEST_TIMEOUT, REPO_ROOT, runCli } from '../support/cli.js';
+import { expectValidReport } from '../support/report-schema.js';
+import { scratchDir } from '../support/scratch.js';
+
+const SESSIONS = join(REPO_ROOT, 'fixtures/sessions');
+const { dir, file } = scratchDir('session');
+
+/** `rule@line` of each finding, with its tool when it has one, in report order. */
+function where(findings: readonly Finding[]): string[] {
+  return findings.map((f) => `${f.rule}@${f.location?.line}${f.location?.tool ? `/${f.location.tool}` : ''}`);
+}
+
+async function check(text: string, file = 'session.jsonl') {
+  return checkInput(parseInput(text, { session: file.endsWith('.jsonl') }), { file });
+}
+
+const jsonl = (entries: readonly unknown[]) => entries.map((e) => JSON.stringify(e)).join('\n');
+
+describe('checking a session captured with tee', { timeout: CLI_TEST_TIMEOUT }, () => {
+  it('reports the banner, blank line, non-JSON-RPC values and cut-off line where they are, and judges the rest', async () => {
+    const run = await runCli(['check', join(SESSIONS, 'tee-capture.jsonl'), '--format', 'json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expectValidReport(report);
+    expect(report.summary).toMatchObject({ checked: 15, kind: 'session' });
+    expect(where(report.findings)).toEqual([
+      'frame-not-json@1', // the start-up banner
+      'frame-not-json@4', // a blank line
+      'frame-not-jsonrpc@6', // "ready"
+      'frame-not-jsonrpc@9', // a JSON log line
+      // The messages between them were still paired and judged, with the version initialize negotiated
+      // and the outputSchema tools/list gave.
+      'envelope-extra-member@13/count',
+      'structured-content-schema-mismatch@13/count',
+      'frame-not-json@15', // the capture ends inside a response
+    ]);
+    const byLine = new Map(report.findings.map((f: Finding) => [f.location?.line, f]));
+    expect(byLine.get(1)).toMatchObject({
+      message: 'stdout line is not JSON: "Weather MCP server v1.2 listening on stdio"',
+      location: { protocolVersion: '2025-11-25' },
+    });
+    expect(byLine.get(4)).toMatchObject({ message: expect.stringMatching(/^empty line on stdout/) });
+    expect(byLine.get(6)).toMatchObject({
+      message: 'frame is JSON but not a JSON-RPC message: a bare string',
+    });
+    expect(byLine.get(9)).toMatchObject({
+      message: expect.stringContaining(
+        'it has none of jsonrpc, method, id, result, error (members: "level", "time", "msg")',
+      ),
+      location: { protocolVersion: '2025-06-18' },
+    });
+  });
+
+  it('reads a capture that is not named .jsonl, and from standard input, as long as one line is a message', async () => {
+    const text = `Server listening\n${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [] } })}\n`;
+    const run = await runCli(['check', '-', '--format', 'json'], { input: text });
+    expect(run.code).toBe(1);
+    expect(where(JSON.parse(run.stdout).findings)).toEqual(['frame-not-json@1']);
+    expect((await check(text, 'capture.log')).findings.map((f) => f.rule)).toEqual(['frame-not-json']);
+  });
+
+  it('keeps a broken single document an input error with its position', async () => {
+    expect(() => parseInput('{\n  "content": [\n    {"type": "text", "text": }\n  ]\n}')).toThrow(
+      /invalid JSON at line 3, column 30/,
+    );
+    // Named .jsonl, the same text is a session: each line a frame.
+    const lines = await check('{\n  "content": []\n}', 'pretty.jsonl');
+    expect(where(lines.findings)).toEqual(['frame-not-json@1', 'frame-not-json@2', 'frame-not-json@3']);
+  });
+
+  it('pairs requests of either side by who sent them when the direction is recorded', async () => {
+    // The server asks the client (a sampling request, id 1) while the client's own request 1 is pending.
+    const frames = [
+      recordFrame(
+        'client',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'pic' } }),
+      ),
+      recordFrame(
+        'server',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sampling/createMessage', params: {} }),
+      ),
+      recordFrame(
+        'client',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, result: { role: 'assistant', content: {} } }),
+      ),
+      recordFrame(
+        'server',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'image', data: 'x' }] } }),
+      ),
+    ];
+    const outcome = await check(frames.map(recordingLine).join(''));
+    // The image finding belongs to the tools/call answered on line 4, not to the sampling exchange.
+    expect(outcome.findings.length).toBeGreaterThan(0);
+    expect(new Set(where(outcome.findings).map((w) => w.split('@')[1]))).toEqual(new Set(['4/pic']));
+  });
+});
+
+describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
+  it('pairs and negotiates per connection, as an audit records one connection per version', async () => {
+    const run = await runCli(['check', join(SESSIONS, 'audit-recording.jsonl'), '--format', 'json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expectValidReport(report);
+    expect(report.summary.checked).toBe(9);
+    expect(
+      report.findings.map((f: Finding) => [
+        f.rule,
+        f.location?.line,
+        f.location?.protocolVersion,
+        f.location?.tool,
+      ]),
+    ).toEqual([
+      ['frame-not-json', 1, '2025-11-25', undefined],
+      // Both connections numbered their call 2; each answer is paired with its own connection's request.
+      ['structured-content-not-object-old-clients', 8, '2026-07-28', 'squares'],
+      ['structured-content-not-object', 9, '2025-06-18', 'primes'],
+    ]);
+  });
+
+  it('judges what the server sent, not what the proxy forwarded', async () => {
+    const run = await runCli(['check', join(SESSIONS, 'proxy-recording.jsonl'), '--format', 'json']);
+    expect(run.code).toBe(1);
+    const findings = JSON.parse(run.stdout).findings;
+    expect(where(findings)).toEqual(['envelope-extra-member@2/balance', 'frame-not-json@3']);
+    expect(findings[1].message).toBe('stdout line is not JSON: "DEBUG balance looked up"');
+  });
+
+  it('reads what recordFrame() writes, for every transport, and skips blank lines between frames', async () => {
+    const at = new Date('2026-11-22T10:00:00Z');
+    const http = { connection: 'session-a', transport: 'http' } as const;
+    const entries: RecordedFrame[] = [
+      recordFrame('client', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), http, at),
+      recordFrame('server', '<html>502 Bad Gateway</html>', http, at),
+      recordFrame('server', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } }), http, at),
+      recordFrame('server', 'data: {', { transport: 'sse' }, at),
+      recordFrame('server', '42', { transport: 'sse' }, at),
+    ];
+    const text = entries.map(recordingLine).join('\n');
+    const outcome = await check(text);
+    expect(outcome.checked).toBe(5);
+    expect(outcome.findings.map((f) => [f.rule, f.location?.line, f.message])).toEqual([
+      ['frame-not-json', 3, 'HTTP response body is not JSON: "<html>502 Bad Gateway</html>"'],
+      ['frame-not-json', 7, 'SSE event data is not JSON: "data: {"'],
+      ['frame-not-jsonrpc', 9, 'frame is JSON but not a JSON-RPC message: a bare integer'],
+    ]);
+    // No http-content-type finding: a recording keeps no Content-Type to judge.
+  });
+
+  it('accepts a { message } wrapper without a direction', async () => {
+    const outcome = await check(
+      jsonl([
+        { message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } } },
+        { message: { jsonrpc: '2.0', id: 1, extra: 1, result: { content: [] } } },
+      ]),
+    );
+    expect(where(outcome.findings)).toEqual(['envelope-extra-member@2/t']);
+  });
+
+  it('checks the messages of a batch each in turn', async () => {
+    const outcome = await checkInput(
+      parseInput(
+        JSON.stringify([
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } },
+          { jsonrpc: '2.0', id: 1, requestId: 1, result: { content: [] } },
+        ]),
+      ),
+      { protocolVersion: '2025-03-26' },
+    );
+    expect(outcome.checked).toBe(2);
+    expect(outcome.findings.map((f) => [f.rule, f.location?.tool])).toEqual([['envelope-extra-member', 'a']]);
+  });
+
+  it('an unreadable file is the only input error: one line, exit 2', async () => {
+    const unreadable = file('secret.jsonl', '{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    chmodSync(unreadable, 0o000);
+    const runs = [
+      await runCli(['check', join(dir, 'missing.jsonl')]),
+      await runCli(['check', dir]),
+      ...(process.getuid?.() === 0 ? [] : [await runCli(['check', unreadable])]),
+    ];
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^mcp-shape: [^\n]+\n$/);
+    }
+    expect(runs[0]?.stderr).toContain('no such file');
+    expect(runs[1]?.stderr).toContain('is a directory');
+  });
+});

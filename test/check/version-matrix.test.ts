@@ -1,0 +1,165 @@
+/**
+ * The version matrix: `check` judges its input under every protocol version, says in one line where the
+ * verdict changes, and `--protocol all` reports every version. The line and the matrix are data in the
+ * report (summary.versionVerdict, details.versionMatrix) and every format renders them.
+ */
+
+import { parse } from 'parse5';
+import { describe, expect, it } from 'vitest';
+import { checkWithMatrix, parseInput } from '../../src/check/index.js';
+import { versionList, versionVerdict, versionVerdictLine } from '../../src/check/versions.js';
+import { checkReport } from '../../src/cli/commands/check.js';
+import type { Finding } from '../../src/core/finding.js';
+import { renderReport } from '../../src/report/index.js';
+import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
+import { expectValidReport } from '../support/report-schema.js';
+import { scratchDir } from '../support/scratch.js';
+
+const TODAY = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'sunny' }] } };
+const LINE =
+  'valid for 2024-11-05 … 2025-11-25; fails 2026-07-28: the result has no "resultType"; protocol 2026-07-28 requires it';
+
+const error = (message: string): Finding => ({ rule: 'x', severity: 'error', message, pointer: '' });
+
+describe('versionList and versionVerdictLine', () => {
+  it('writes runs of three or more versions as a range', () => {
+    expect(versionList(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])).toBe(
+      '2024-11-05 … 2025-11-25',
+    );
+    expect(versionList(['2025-11-25', '2024-11-05', '2025-03-26'])).toBe(
+      '2024-11-05, 2025-03-26, 2025-11-25',
+    );
+    expect(versionList(['2025-06-18', '2026-07-28', '2025-11-25'])).toBe('2025-06-18 … 2026-07-28');
+  });
+
+  it('says nothing when every version agrees', () => {
+    const all = (findings: Finding[]) =>
+      (['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const).map((v) =>
+        versionVerdict(v, findings),
+      );
+    expect(versionVerdictLine(all([]))).toBeUndefined();
+    expect(versionVerdictLine(all([error('broken')]))).toBeUndefined();
+  });
+
+  it('names failing versions together when they fail for the same reason, counting the rest', () => {
+    const matrix = [
+      versionVerdict('2024-11-05', [error('no audio'), error('no links')]),
+      versionVerdict('2025-03-26', [error('no links')]),
+      versionVerdict('2025-06-18', [{ ...error('advice'), severity: 'info' }]),
+      versionVerdict('2025-11-25', []),
+      versionVerdict('2026-07-28', [error('no links')]),
+    ];
+    expect(matrix[2]).toMatchObject({ verdict: 'pass', errors: 0, infos: 1, reasons: [] });
+    expect(versionVerdictLine(matrix)).toBe(
+      'valid for 2025-06-18, 2025-11-25; fails 2024-11-05: no audio (+1 more); fails 2025-03-26, 2026-07-28: no links',
+    );
+  });
+});
+
+describe('check and the version matrix', { timeout: CLI_TEST_TIMEOUT }, () => {
+  it('adds the line to the report of a document whose verdict depends on the version, in every format', async () => {
+    const outcome = await checkWithMatrix(parseInput(JSON.stringify(TODAY)), { file: 'today.json' });
+    const report = checkReport(outcome);
+    expectValidReport(JSON.parse(renderReport(report, 'json')));
+    expect(report.summary.versionVerdict).toBe(LINE);
+    expect(report.details?.versionMatrix).toEqual({
+      all: false,
+      versions: [
+        ...['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'].map((protocolVersion) => ({
+          protocolVersion,
+          verdict: 'pass',
+          errors: 0,
+          warnings: 0,
+          infos: 0,
+          reasons: [],
+        })),
+        {
+          protocolVersion: '2026-07-28',
+          verdict: 'fail',
+          errors: 1,
+          warnings: 0,
+          infos: 0,
+          reasons: ['the result has no "resultType"; protocol 2026-07-28 requires it'],
+        },
+      ],
+    });
+
+    expect(renderReport(report, 'text', { color: false })).toContain(`${LINE}\n✔ 0 errors`);
+    const markdown = renderReport(report, 'markdown');
+    expect(markdown).toContain('**Protocol versions:** valid for 2024-11-05 … 2025-11-25; fails 2026-07-28');
+    expect(markdown).toMatch(/\| 2026-07-28 \| ❌ fail \| 1 \| 0 \| 0 \| the result has no "resultType"/);
+    const html = renderReport(report, 'html');
+    expect(parse(html).childNodes.some((n) => n.nodeName === 'html')).toBe(true);
+    expect(html).toContain('<p class="version-verdict">valid for 2024-11-05 … 2025-11-25; fails 2026-07-28');
+    expect(html).toContain('<tr data-version="2026-07-28"><td>2026-07-28</td><td class="fail">fail</td>');
+    const junit = renderReport(report, 'junit');
+    expect(junit).toContain('<property name="protocol versions" value="valid for 2024-11-05 … 2025-11-25;');
+    expect(junit).toContain(
+      '<property name="protocol 2026-07-28" value="fail: 1 error, 0 warnings, 0 infos"/>',
+    );
+    const sarif = JSON.parse(renderReport(report, 'sarif'));
+    const invocation = sarif.runs[0].invocations[0];
+    expect(invocation.properties.summary.versionVerdict).toBe(LINE);
+    expect(invocation.properties.versionMatrix.versions).toHaveLength(5);
+  });
+
+  it('says nothing more when every version gives the same verdict', async () => {
+    const report = checkReport(
+      await checkWithMatrix(parseInput(JSON.stringify({ content: 'not an array' })), { file: 'x.json' }),
+    );
+    expect(report.summary.versionVerdict).toBeUndefined();
+    expect(renderReport(report, 'text', { color: false })).not.toContain('valid for');
+    expect(renderReport(report, 'markdown')).not.toContain('Protocol versions');
+  });
+
+  it('--protocol all reports the findings of every version and prints the matrix', async () => {
+    const path = scratchDir('matrix').file('today.json', TODAY);
+    const json = await runCli(['check', path, '--protocol', 'all', '--format', 'json']);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expectValidReport(report);
+    expect(report.findings).toMatchObject([
+      { rule: 'result-type-invalid', location: { protocolVersion: '2026-07-28' } },
+    ]);
+    expect(report.summary).toMatchObject({
+      checked: 1,
+      protocolVersions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
+      versionVerdict: LINE,
+    });
+    expect(report.details.versionMatrix.all).toBe(true);
+
+    const text = await runCli(['check', path, '--protocol', 'all']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(
+      [
+        'protocol    verdict  errors  warnings  infos',
+        '2024-11-05  pass          0         0      0',
+        '2025-03-26  pass          0         0      0',
+        '2025-06-18  pass          0         0      0',
+        '2025-11-25  pass          0         0      0',
+        '2026-07-28  fail          1         0      0  the result has no "resultType"; protocol 2026-07-28 requires it',
+      ].join('\n'),
+    );
+    expect(text.stdout).toContain(LINE);
+  });
+
+  it('--protocol all on a session that negotiates its version: one verdict, findings not repeated', async () => {
+    const session = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18' } },
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+      },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } },
+      { jsonrpc: '2.0', id: 1, requestId: 1, result: { content: [] } },
+    ];
+    const input = parseInput(session.map((m) => JSON.stringify(m)).join('\n'));
+    const outcome = await checkWithMatrix(input, { protocolVersion: 'all' });
+    expect(outcome.versionVerdict).toBeUndefined();
+    expect(outcome.matrix.versions.every((v) => v.verdict === 'fail')).toBe(true);
+    expect(outcome.findings.map((f) => [f.rule, f.location?.line, f.location?.protocolVersion])).toEqual([
+      ['envelope-extra-member', 4, '2025-06-18'],
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { isAbsoluteUri, lastPathSegment } from '../../src/core/uri.js';
+
+describe('isAbsoluteUri()', () => {
+  it('accepts what format "uri" accepts: a scheme and the rest', () => {
+    for (const uri of [
+      'file:///a/b.txt',
+      'https://example.com/a?b#c',
+      'urn:isbn:0451450523',
+      'ui://widget/1',
+    ]) {
+      expect(isAbsoluteUri(uri), uri).toBe(true);
+    }
+  });
+
+  it('rejects relative references, spaces and the empty string', () => {
+    for (const uri of ['a/b.txt', '/abs/path', 'http://x.org/a b', '', '//host/path']) {
+      expect(isAbsoluteUri(uri), uri).toBe(false);
+    }
+  });
+});
+
+describe('lastPathSegment()', () => {
+  it('is the last non-empty path segment, decoded, without query or fragment', () => {
+    expect(lastPathSegment('file:///project/src/main.rs')).toBe('main.rs');
+    expect(lastPathSegment('https://example.com/docs/My%20File.pdf?x=1#p2')).toBe('My File.pdf');
+    expect(lastPathSegment('https://example.com/a/b/')).toBe('b');
+  });
+
+  it('is undefined when the URI has no path', () => {
+    expect(lastPathSegment('https://example.com/')).toBeUndefined();
+    expect(lastPathSegment('urn:')).toBeUndefined();
+  });
+
+  it('keeps a segment whose percent-encoding does not decode', () => {
+    expect(lastPathSegment('https://example.com/bad%E0%A4')).toBe('bad%E0%A4');
+  });
+});

@@ -1,0 +1,300 @@
+/**
+ * The repair path against hostile values: whatever a handler returns or a server sends (cycles, throwing
+ * getters, BigInts, class instances, revoked proxies, 100,000 levels of nesting), repair, repairMessage,
+ * toolResult, convertWebMcp and cloneJson return, never throw, and judge the value as it would be sent.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cloneJson, isPlainJson, stringifyJson, toWire } from '../../src/library/repair/clone.js';
+import { repair, repairMessage, repairParsedMessage } from '../../src/library/repair/index.js';
+import { toolResult } from '../../src/library/tool-result.js';
+import { convertWebMcp } from '../../src/library/webmcp/index.js';
+import { sdkV1Parse } from './support/oracles.js';
+
+const DEEP = 100_000;
+
+function deepObject(depth: number): unknown {
+  let value: unknown = { leaf: true };
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+function deepArray(depth: number): unknown {
+  let value: unknown = [];
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
+
+function cyclic(): Record<string, unknown> {
+  const block: Record<string, unknown> = { type: 'text', text: 'hi' };
+  const value: Record<string, unknown> = { content: [block] };
+  value.self = value;
+  block.parent = value.content;
+  return value;
+}
+
+class Account {
+  readonly id = 7;
+  readonly balance = 12n;
+  get secret(): string {
+    return 'not sent: a prototype getter is not an own property';
+  }
+}
+
+function throwingGetter(): Record<string, unknown> {
+  return Object.defineProperty({ ok: 1 }, 'boom', {
+    enumerable: true,
+    get() {
+      throw new Error('getter exploded');
+    },
+  });
+}
+
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/** Shared parts that would expand to 2^60 values when written out. */
+function exponential(): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < 60; i++) value = [value, value];
+  return value;
+}
+
+const HOSTILE: [string, () => unknown][] = [
+  ['a cycle', cyclic],
+  ['a throwing getter', throwingGetter],
+  [
+    'a throwing toJSON',
+    () => ({
+      a: {
+        toJSON() {
+          throw new Error('toJSON exploded');
+        },
+      },
+    }),
+  ],
+  ['a BigInt', () => ({ n: 10n ** 30n })],
+  ['a class instance', () => new Account()],
+  ['a Map, a Date and a Set', () => ({ m: new Map([[1, 2]]), d: new Date(0), s: new Set([1]) })],
+  ['a revoked proxy inside', () => ({ x: revokedProxy() })],
+  ['a revoked proxy', revokedProxy],
+  ['a symbol, a function and undefined', () => ({ s: Symbol('s'), f: () => 1, u: undefined })],
+  ['NaN and Infinity', () => ({ a: Number.NaN, b: [Number.POSITIVE_INFINITY] })],
+  ['an own __proto__ key', () => JSON.parse('{"__proto__":{"polluted":true},"content":[]}')],
+  ['objects nested 100,000 deep', () => deepObject(DEEP)],
+  ['arrays nested 100,000 deep', () => deepArray(DEEP)],
+  [
+    'a result whose structuredContent is nested 100,000 deep',
+    () => ({ content: [], structuredContent: deepObject(DEEP) }),
+  ],
+  ['shared parts that expand exponentially', exponential],
+  [
+    'a rejected promise',
+    () => {
+      const promise = Promise.reject(new Error('handler failed'));
+      promise.catch(() => {}); // handled where it is awaited; this only keeps the runner quiet
+      return promise;
+    },
+  ],
+  [
+    'a thenable whose then throws',
+    () =>
+      Object.fromEntries([
+        [
+          'then',
+          () => {
+            throw new Error('bad then');
+          },
+        ],
+      ]),
+  ],
+];
+
+describe('cloneJson', () => {
+  it('copies what JSON.stringify would send, for any JSON-like value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(cloneJson(value)).toEqual(JSON.parse(JSON.stringify(value) ?? 'null'));
+        expect(isPlainJson(value)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('follows JSON.stringify for class instances, toJSON, wrappers and what JSON leaves out', () => {
+    const value = {
+      a: new Account(),
+      d: new Date(0),
+      n: Object(3),
+      f: () => 1,
+      u: undefined,
+      x: [undefined, Symbol('s')],
+    };
+    const copy = cloneJson(value);
+    expect(copy).toEqual({
+      a: { id: 7, balance: '12' },
+      d: '1970-01-01T00:00:00.000Z',
+      n: 3,
+      x: [null, null],
+    });
+    expect(Object.getPrototypeOf((copy as { a: object }).a)).toBe(Object.prototype);
+    expect(isPlainJson(value)).toBe(false);
+  });
+
+  it('leaves out circular references, throwing getters and unreadable objects, and says where', () => {
+    const notes: Parameters<typeof cloneJson>[1] = [];
+    const copy = cloneJson({ c: cyclic(), g: throwingGetter(), p: revokedProxy(), b: 5n }, notes);
+    expect(copy).toEqual({ c: { content: [{ type: 'text', text: 'hi' }] }, g: { ok: 1 }, b: '5' });
+    expect(notes).toEqual([
+      { pointer: '/c/content/0/parent', description: expect.stringContaining('circular'), lossy: true },
+      { pointer: '/c/self', description: expect.stringContaining('circular'), lossy: true },
+      { pointer: '/g/boom', description: expect.stringContaining('getter exploded'), lossy: true },
+      { pointer: '/p', description: expect.stringContaining('cannot be read'), lossy: true },
+      { pointer: '/b', description: 'sent the BigInt 5 as a string (JSON has no BigInt)', lossy: false },
+    ]);
+    expect(() => JSON.stringify(copy)).not.toThrow();
+  });
+
+  it('copies and writes 100,000 levels of nesting without recursion', () => {
+    for (const value of [deepObject(DEEP), deepArray(DEEP)]) {
+      const copy = cloneJson(value);
+      expect(copy === value).toBe(false); // toBe's failure message would recurse into both
+      const text = stringifyJson(copy);
+      // The native writer cannot, which is why stringifyJson has its own.
+      expect(() => JSON.stringify(copy)).toThrow(RangeError);
+      expect(text.length).toBeGreaterThan(DEEP * 2);
+      expect(JSON.parse(text)).toBeTruthy();
+      expect(stringifyJson(JSON.parse(text))).toBe(text);
+    }
+  });
+
+  it('stops copying shared parts that would expand without bound, and says so', () => {
+    const { fixes } = toWire(exponential());
+    expect(fixes.map((f) => f.description)).toEqual([expect.stringContaining('shared references')]);
+  });
+
+  it('stringifyJson writes what JSON.stringify writes, also in its iterative writer', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const expected = JSON.stringify(value);
+        expect(stringifyJson(value)).toBe(expected);
+        // Nest it past the native writer's reach: the iterative writer must agree on the inner text.
+        let deep: unknown = value;
+        for (let i = 0; i < 20_000; i++) deep = [deep];
+        expect(stringifyJson(deep)).toBe(`${'['.repeat(20_000)}${expected}${']'.repeat(20_000)}`);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('the repair path never throws', () => {
+  for (const [name, make] of HOSTILE) {
+    it(`toolResult: ${name} becomes a result the SDK client accepts`, async () => {
+      const result = await toolResult(make(), { protocolVersion: '2025-11-25' });
+      const wire = JSON.parse(stringifyJson(result));
+      expect(sdkV1Parse(wire)).toEqual({ ok: true });
+    });
+
+    it(`repair, repairMessage and convertWebMcp: ${name}`, async () => {
+      const repaired = await repair(make(), { protocolVersion: '2025-11-25' });
+      expect(repaired.abandoned).toBeUndefined();
+      expect(() => stringifyJson(repaired.result)).not.toThrow();
+      const message = await repairMessage({ jsonrpc: '2.0', id: 1, requestId: 'x', result: make() });
+      expect(message.abandoned).toBeUndefined();
+      expect(message.fixes.map((f) => f.rule)).toContain('envelope-extra-member');
+      const converted = await convertWebMcp([{ type: 'table', headers: ['v'], rows: [[make()]] }, make()]);
+      expect(() => stringifyJson(converted.result)).not.toThrow();
+    });
+  }
+
+  it('reports what the wire could not carry as value-not-serializable fixes', async () => {
+    const { fixes, result } = await repair(cyclic(), { protocolVersion: '2025-11-25' });
+    expect(fixes.filter((f) => f.rule === 'value-not-serializable').map((f) => f.pointer)).toEqual([
+      '/content/0/parent',
+      '/self',
+    ]);
+    expect(sdkV1Parse(result)).toEqual({ ok: true });
+  });
+
+  it('repairs a deep message that needs a repair (the stdio proxy crash): only the stray member goes', async () => {
+    const structured = `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    const text = `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`;
+    const { message, fixes } = await repairMessage(JSON.parse(text), { protocolVersion: '2025-06-18' });
+    expect(fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
+    expect(stringifyJson(message)).toBe(text.replace('"requestId":"r",', ''));
+  });
+});
+
+describe('envelope first', () => {
+  it('a notification with a stray result is one bounded repair, never treated as a result', async () => {
+    const started = performance.now();
+    const { message, fixes, remaining } = await repairMessage({
+      jsonrpc: '2.0',
+      method: 'x',
+      result: { content: [] },
+    });
+    expect(message).toEqual({ jsonrpc: '2.0', method: 'x' });
+    expect(fixes).toEqual([
+      expect.objectContaining({ rule: 'envelope-result-and-error', pointer: '/result', lossy: true }),
+    ]);
+    expect(remaining).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a request with a stray error keeps its id and method; nothing inside the member is repaired', async () => {
+    const { message, fixes } = await repairMessage({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'sampling/createMessage',
+      params: {},
+      error: { code: 'x', requestId: 1 },
+      result: { content: [{ type: 'object' }], structuredContent: [1] },
+    });
+    expect(message).toEqual({ jsonrpc: '2.0', id: 4, method: 'sampling/createMessage', params: {} });
+    expect(fixes.map((f) => f.pointer)).toEqual(['/result', '/error']);
+  });
+
+  it('gives up past its work budget, returning the message unchanged', async () => {
+    const input = { jsonrpc: '2.0', id: 1, requestId: 'x', result: { content: [{ type: 'object', a: 1 }] } };
+    const run = await repairParsedMessage(input, { protocolVersion: '2025-06-18' }, { budget: 1 });
+    expect(run.message).toBe(input);
+    expect(run.fixes).toEqual([]);
+    expect(run.abandoned).toBe('repair needed more than 1 validation passes');
+    const unlimited = await repairParsedMessage(input, { protocolVersion: '2025-06-18' });
+    expect(unlimited.abandoned).toBeUndefined();
+    expect(unlimited.fixes.length).toBeGreaterThan(1);
+  });
+});
+
+describe('any value at all', () => {
+  it('toolResult and repair never throw on fc.anything(), and their output is sendable', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withBoxedValues: true,
+          withNullPrototype: true,
+          withObjectString: true,
+          withSparseArray: true,
+        }),
+        async (value) => {
+          const shaped = await toolResult(value, { protocolVersion: '2025-06-18' });
+          expect(sdkV1Parse(JSON.parse(stringifyJson(shaped)))).toEqual({ ok: true });
+          const repaired = await repair(value, { protocolVersion: '2025-06-18' });
+          expect(repaired.abandoned).toBeUndefined();
+          expect(() => stringifyJson(toWire(repaired.result).value ?? null)).not.toThrow();
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,250 @@
+/**
+ * The HTTP proxy keeps one conversation per Mcp-Session-Id: four official SDK clients on two protocol
+ * versions at once, with overlapping request ids, are each repaired for their own version. Also the
+ * time limits: none unless --timeout asks, keep-alive comments on idle streams, and a JSON-RPC error on
+ * the right id when the upstream fails before answering or in the middle of a stream.
+ */
+
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningHttpProxy, startHttpProxy } from '../../src/proxy/http.js';
+import { Recorder } from '../../src/proxy/record.js';
+import { type SessionServer, startSessionServer } from './support/session-server.js';
+
+const proxies: RunningHttpProxy[] = [];
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+});
+
+async function proxyTo(
+  upstream: string,
+  extra: { timeoutMs?: number; keepAliveMs?: number; recorder?: Recorder } = {},
+) {
+  const log: string[] = [];
+  const proxy = await startHttpProxy({
+    upstream,
+    host: '127.0.0.1',
+    port: 0,
+    protocolVersion: '2025-11-25',
+    onLog: (line) => log.push(line),
+    ...extra,
+  });
+  proxies.push(proxy);
+  return { proxy, log };
+}
+
+describe('one conversation per client', () => {
+  let upstream: SessionServer;
+  beforeAll(async () => {
+    upstream = await startSessionServer();
+  });
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  it('the upstream is unusable for the SDK client on its own (every response has requestId)', async () => {
+    const client = new Client({ name: 'direct', version: '1.0.0' });
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(new URL(upstream.url)), { timeout: 3_000 }),
+    ).rejects.toThrow();
+    await client.close().catch(() => {});
+  }, 30_000);
+
+  it('repairs four SDK clients on two versions at once, each for its own version', async () => {
+    const recording = new PassThrough();
+    let recorded = '';
+    recording.setEncoding('utf8').on('data', (text: string) => {
+      recorded += text;
+    });
+    const { proxy } = await proxyTo(upstream.url, { recorder: Recorder.on(recording) });
+    const names = ['old-a', 'new-a', 'old-b', 'new-b'];
+    const clients = names.map((name) => ({ name, client: new Client({ name, version: '1.0.0' }) }));
+    const transports = clients.map(() => new StreamableHTTPClientTransport(new URL(proxy.url)));
+    // Connected one after the other on purpose: the last to initialize must not decide for the others.
+    for (const [i, { client }] of clients.entries())
+      await client.connect(transports[i] as StreamableHTTPClientTransport);
+    expect(clients.map(({ client }) => client.getServerVersion()?.name)).toEqual(
+      Array(4).fill('session-server'),
+    );
+    expect(proxy.sessions()).toHaveLength(4);
+    const sessionIds = new Set(transports.map((t) => t.sessionId));
+
+    // Ten calls each, all in flight together: the request ids 2…11 collide across the four clients.
+    const calls = clients.flatMap(({ name, client }) =>
+      Array.from({ length: 10 }, async (_, n) => {
+        const account = `${name}-${n}`;
+        const result = await client.callTool({ name: 'balance', arguments: { account } });
+        return { name, account, result };
+      }),
+    );
+    for (const { name, account, result } of await Promise.all(calls)) {
+      const data = { account, balance: account.length };
+      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(data) }]);
+      if (name.startsWith('old')) {
+        // 2025-03-26 has no structuredContent: the object is carried as text only.
+        expect(result.structuredContent).toBeUndefined();
+      } else {
+        expect(result.structuredContent).toEqual(data);
+      }
+    }
+    // Each session spoke its own version to the upstream, as the SDK client declared it.
+    const spoken = [...upstream.versions.values()].map((v) => [...v].sort().join(','));
+    expect(spoken.sort()).toEqual(['2025-03-26', '2025-03-26', '2025-11-25', '2025-11-25']);
+
+    // DELETE ends a session's state in the proxy too.
+    const [first] = transports;
+    const id = first?.sessionId as string;
+    await first?.terminateSession();
+    expect(upstream.deleted).toContain(id);
+    expect(proxy.sessions()).not.toContain(id);
+    expect(proxy.sessions()).toHaveLength(3);
+    await Promise.all(clients.map(({ client }) => client.close()));
+
+    // --record: every frame is filed under its session, the initialize exchange included.
+    const entries = recorded
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { from: string; connection: string; message: { method?: string } });
+    expect(new Set(entries.map((e) => e.connection))).toEqual(sessionIds);
+    for (const id of sessionIds) {
+      const mine = entries.filter((e) => e.connection === id);
+      expect(mine[0]?.message.method).toBe('initialize');
+      expect(mine.filter((e) => e.from === 'server')).toHaveLength(11); // initialize and 10 calls
+    }
+  }, 120_000);
+});
+
+/** A one-route upstream whose handler the test writes. */
+async function upstreamWith(
+  handle: (res: ServerResponse, body: string) => void,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => handle(res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  servers.push(server);
+  return { url: `http://127.0.0.1:${port}/mcp`, server };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+const post = (url: string, body: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
+
+const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+const event = (message: object) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+describe('time limits and upstream failures', () => {
+  it('imposes no time limit of its own: Node’s 300 s request timeout is off, the upstream has none', async () => {
+    const { url } = await upstreamWith((res) => res.writeHead(202).end());
+    const { proxy } = await proxyTo(url);
+    expect(proxy.server.requestTimeout).toBe(0);
+    expect(proxy.server.timeout).toBe(0);
+  });
+
+  it('keeps an idle SSE stream alive with comments while a slow tool runs, without a timeout', async () => {
+    const { url } = await upstreamWith((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        event({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 1, progress: 1 },
+        }),
+      );
+      setTimeout(() => res.end(event({ jsonrpc: '2.0', id: 1, result: {} })), 1_500);
+    });
+    const { proxy } = await proxyTo(url, { keepAliveMs: 100 });
+    const text = await (await post(proxy.url, ping(1))).text();
+    expect(text).toContain(': keep-alive\n\n');
+    expect(text.endsWith(event({ jsonrpc: '2.0', id: 1, result: {} }))).toBe(true);
+  }, 30_000);
+
+  it('--timeout: an upstream silent before its headers gets the request a JSON-RPC error (502)', async () => {
+    const { url } = await upstreamWith(() => {
+      // never answers
+    });
+    const { proxy, log } = await proxyTo(url, { timeoutMs: 300 });
+    const response = await post(proxy.url, ping(5));
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32000, message: 'mcp-shape proxy: the server sent nothing for 0.3 s (--timeout)' },
+    });
+    expect(log).toContain('the server sent nothing for 0.3 s (--timeout)');
+  }, 30_000);
+
+  it('--timeout: a stream gone silent mid-way ends with an error for each request still unanswered', async () => {
+    const { url } = await upstreamWith((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event({ jsonrpc: '2.0', id: 1, result: {} }));
+      // …and nothing more: request 2 is never answered.
+    });
+    const { proxy } = await proxyTo(url, { timeoutMs: 300 });
+    const text = await (await post(proxy.url, [ping(1), ping(2)])).text();
+    expect(text).toBe(
+      event({ jsonrpc: '2.0', id: 1, result: {} }) +
+        event({
+          jsonrpc: '2.0',
+          id: 2,
+          error: { code: -32000, message: 'mcp-shape proxy: the server sent nothing for 0.3 s (--timeout)' },
+        }),
+    );
+  }, 30_000);
+
+  it('an upstream that breaks off its stream: the unanswered request gets an error, not silence', async () => {
+    const { url } = await upstreamWith((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': starting\n\n');
+      setTimeout(() => res.socket?.destroy(), 100);
+    });
+    const { proxy } = await proxyTo(url);
+    const text = await (await post(proxy.url, ping(3))).text();
+    const [data] = /data: (.*)/.exec(text)?.slice(1) ?? [];
+    expect(JSON.parse(data ?? 'null')).toMatchObject({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32000, message: expect.stringContaining("the server's response broke off") },
+    });
+  }, 30_000);
+
+  it('without --timeout, a slow JSON answer simply arrives', async () => {
+    const { url } = await upstreamWith((res) =>
+      setTimeout(
+        () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"jsonrpc":"2.0","id":4,"result":{}}'),
+        1_000,
+      ),
+    );
+    const { proxy } = await proxyTo(url);
+    expect(await (await post(proxy.url, ping(4))).json()).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+  }, 30_000);
+});

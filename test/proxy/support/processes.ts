@@ -1,0 +1,117 @@
+/**
+ * Real processes for the proxy tests: the proxy CLI started as a user's client would, and `ps` to prove
+ * that nothing it started is left behind. Everything waits on events or polls with generous deadlines:
+ * several test suites share two cores, so no step may assume speed.
+ */
+
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../support/cli.js';
+
+export const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+export const LIFECYCLE_SERVER = join(REPO_ROOT, 'test/proxy/support/lifecycle-server.mjs');
+
+export interface ProcessRow {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly stat: string;
+  readonly args: string;
+}
+
+/** Every process on the machine that is not a zombie (a zombie has exited; it only awaits its reaper). */
+export function livingProcesses(): ProcessRow[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return out
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), stat: m[3] as string, args: m[4] as string }))
+    .filter((row) => !row.stat.startsWith('Z'));
+}
+
+/** Polls `ps` until no living process matches; resolves with what is still there at the deadline. */
+export async function processesLeft(
+  match: (row: ProcessRow) => boolean,
+  timeoutMs = 30_000,
+): Promise<ProcessRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = livingProcesses().filter(match);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface RunningProxy {
+  readonly child: ChildProcessWithoutNullStreams;
+  stderr(): string;
+  /** Lines the proxy wrote to its standard output so far. */
+  lines(): string[];
+  /** Resolves once standard error contains `text`. */
+  stderrContains(text: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once `count` lines have arrived on standard output. */
+  linesArrived(count: number, timeoutMs?: number): Promise<string[]>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `mcp-shape proxy …args` from source, with pipes on all three streams. */
+export function startProxy(args: readonly string[]): RunningProxy {
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'proxy', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  const waiters: (() => void)[] = [];
+  const notify = () => {
+    for (const waiter of waiters.splice(0)) waiter();
+  };
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+    notify();
+  });
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+    notify();
+  });
+  child.stdin.on('error', () => {});
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      notify();
+      resolve({ code, signal });
+    }),
+  );
+  const lines = () => stdout.split('\n').filter((line) => line !== '');
+  const until = (done: () => boolean, what: () => string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what()}; stderr so far:\n${stderr}`)), timeoutMs);
+      const check = () => {
+        if (done()) {
+          clearTimeout(timer);
+          resolve();
+        } else waiters.push(check);
+      };
+      check();
+    });
+  return {
+    child,
+    stderr: () => stderr,
+    lines,
+    stderrContains: (text, timeoutMs = 60_000) =>
+      until(
+        () => stderr.includes(text),
+        () => `stderr never said "${text}"`,
+        timeoutMs,
+      ),
+    linesArrived: async (count, timeoutMs = 60_000) => {
+      await until(
+        () => lines().length >= count,
+        () => `only ${lines().length} of ${count} lines arrived`,
+        timeoutMs,
+      );
+      return lines();
+    },
+    exited,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The generators reach every rule: documents of every subject, drawn from the mutation families of
+ * arbitraries.ts and documents.ts (each with a known weight), go through the engine entry point of
+ * their subject, and every rule of the catalog must fire at least once. The counts are printed, so a
+ * rule that fires rarely is visible before it stops firing.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RULES } from '../../src/rules/catalog.js';
+import type { Subject } from '../../src/rules/types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
+import { runFrame, runMessage, runSession, runToolResult, runToolsList } from '../../src/validate/engine.js';
+import { sniffResult } from '../../src/validate/index.js';
+import { anyResult, MUTATION_FAMILIES } from './arbitraries.js';
+import {
+  anyFrame,
+  anyMessage,
+  anySessionEvent,
+  anyToolsList,
+  FRAME_FAMILIES,
+  familyFrequencies,
+  MESSAGE_FAMILIES,
+  SESSION_FAMILIES,
+  TOOLS_LIST_FAMILIES,
+} from './documents.js';
+import { runs } from './runs.js';
+
+/**
+ * Samples per protocol version. A rule of one family in one version is then expected a dozen times or
+ * more, so a run that misses it by chance is rarer than one in 100 000.
+ */
+const PER_VERSION = {
+  results: runs(1000, 0.5),
+  messages: runs(300, 0.5),
+  toolsLists: runs(500, 0.5),
+  frames: runs(100, 0.5),
+  sessions: runs(400, 0.5),
+};
+
+function sample<T>(
+  arbitrary: (v: ProtocolVersion) => fc.Arbitrary<T>,
+  perVersion: number,
+): [ProtocolVersion, T][] {
+  return PROTOCOL_VERSIONS.flatMap((v) =>
+    fc.sample(arbitrary(v), perVersion).map((x) => [v, x] as [ProtocolVersion, T]),
+  );
+}
+
+describe('every rule of the catalog fires on generated documents', () => {
+  it('counts firings per rule and fails naming any rule that never fired', { timeout: 300_000 }, async () => {
+    const fired = new Map<string, number>(RULES.map((rule) => [rule.id, 0]));
+    const count = (findings: readonly { rule: string }[]) => {
+      for (const rule of new Set(findings.map((f) => f.rule))) fired.set(rule, (fired.get(rule) ?? 0) + 1);
+    };
+
+    for (const [version, { result, tool }] of sample(anyResult, PER_VERSION.results)) {
+      count(runToolResult(result, { version, tool, sniffed: await sniffResult(result) }));
+    }
+    for (const [version, { document }] of sample(anyMessage, PER_VERSION.messages)) {
+      const { message, request, tool } = document;
+      const sniffed = await sniffResult(
+        typeof message === 'object' && message !== null && 'result' in message ? message.result : undefined,
+        ['result'],
+      );
+      count(runMessage(message, { version, request, tool, sniffed }));
+    }
+    for (const [version, { document }] of sample(anyToolsList, PER_VERSION.toolsLists)) {
+      count(runToolsList(document, { version }));
+    }
+    for (const [version, { document }] of sample(anyFrame, PER_VERSION.frames))
+      count(runFrame(document, { version }));
+    for (const [version, { document }] of sample(anySessionEvent, PER_VERSION.sessions)) {
+      count(runSession(document, { version }));
+    }
+
+    const bySubject = new Map<Subject, string[]>();
+    for (const rule of RULES) {
+      bySubject.set(rule.subject, [
+        ...(bySubject.get(rule.subject) ?? []),
+        `${rule.id} ${fired.get(rule.id)}`,
+      ]);
+    }
+    const families = [
+      ['result and block', MUTATION_FAMILIES],
+      ['tools/list', TOOLS_LIST_FAMILIES],
+      ['message', MESSAGE_FAMILIES],
+      ['frame', FRAME_FAMILIES],
+      ['session', SESSION_FAMILIES],
+    ] as const;
+    console.log(
+      [
+        `rule firings (documents in which the rule reported at least once), ${PROTOCOL_VERSIONS.length} versions:`,
+        ...[...bySubject].map(([subject, counts]) => `  ${subject}: ${counts.join(', ')}`),
+        'mutation families and the probability of drawing each per mutation slot:',
+        ...families.map(
+          ([name, list]) =>
+            `  ${name}: ${familyFrequencies(list)
+              .map((f) => `${f.family} ${(100 * f.probability).toFixed(1)}%`)
+              .join(', ')}`,
+        ),
+      ].join('\n'),
+    );
+    const never = RULES.filter((rule) => fired.get(rule.id) === 0).map((rule) => rule.id);
+    expect(never, 'rules the generators never made fire').toEqual([]);
+  });
+});
