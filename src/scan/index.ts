@@ -7,7 +7,7 @@
 
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import type { Finding, ReachedReturn, SourceSnippet } from '../core/finding.js';
 import { systemErrorWords } from '../core/system-error.js';
 import { buildReport } from '../report/build.js';
@@ -347,10 +347,11 @@ export async function collectFiles(
       unreadable.push({ file: path, reason: `cannot read: ${errorCode(error)}` });
       continue;
     }
-    // A test directory named on the command line is scanned: the user asked for it.
-    const namedTests = resolve(path)
-      .split(sep)
-      .some((part) => TEST_DIRECTORIES.has(part));
+    // A test directory named on the command line is scanned: the user asked for it. Only what was
+    // typed counts (and the directory itself, for `.`): a checkout under ~/tests/ is not test code.
+    const namedTests = [...path.split(/[\\/]/), basename(resolve(path))].some((part) =>
+      TEST_DIRECTORIES.has(part),
+    );
     if (info.isDirectory()) await walk(path, !options.includeTests && !namedTests);
     else if (info.isFile()) files.push(path);
     else unreadable.push({ file: path, reason: 'not a regular file or directory' });
