@@ -71,7 +71,7 @@ describe('test code', () => {
     const { report, verdict, skippedTests } = await scanPaths([dir], { cwd: dir });
     expect(report.findings).toEqual([]);
     expect(verdict.status).toBe('pass');
-    expect(skippedTests.sort()).toEqual([
+    expect([...skippedTests].sort()).toEqual([
       'pkg/__tests__',
       'src/conftest.py',
       'src/server.spec.mjs',
