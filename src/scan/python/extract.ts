@@ -81,7 +81,9 @@ function decoratorName(
 }
 
 function keyword(mod: PyModule, call: PyNode | undefined, name: string): PyNode | undefined {
-  for (const a of field(call ?? ({} as PyNode), 'arguments')?.children ?? []) {
+  // `@mcp.tool` without parentheses (FastMCP 2) has no call and so no keywords.
+  if (!call) return undefined;
+  for (const a of field(call, 'arguments')?.children ?? []) {
     if (a.type === 'keyword_argument' && text(mod, field(a, 'name') ?? a) === name) return field(a, 'value');
   }
   return undefined;
