@@ -4,8 +4,8 @@
  * shares, and the budget of the function being analysed.
  */
 
-import { readFileSync, statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, relative, sep } from 'node:path';
 import { Budget } from './abstract/budget.js';
 import { FrozenHeap } from './abstract/heap.js';
 import type { SourceFile } from './abstract/value.js';
@@ -71,21 +71,40 @@ export class Project {
   }
 
   private readonly existence = new Map<string, boolean>();
+  private readonly listings = new Map<string, ReadonlySet<string>>();
 
-  /** Whether a file exists (import resolution tries several names, often the same ones). */
+  /**
+   * Whether a file exists. Import resolution tries many names (every ancestor directory, for every
+   * `import json`), nearly all absent: one directory listing answers them all, where a stat each
+   * cost a system call apiece (a fifth of a Python scan's time).
+   */
   exists(absolute: string): boolean {
     if (this.files.has(absolute)) return true;
     if (this.missing.has(absolute)) return false;
     let known = this.existence.get(absolute);
     if (known === undefined) {
-      try {
-        known = statSync(absolute).isFile();
-      } catch {
-        known = false;
-      }
+      known = this.listing(dirname(absolute)).has(basename(absolute)) && isFile(absolute);
       this.existence.set(absolute, known);
     }
     return known;
+  }
+
+  /** The names in a directory; empty when it does not exist, known from its parent's listing. */
+  private listing(dir: string): ReadonlySet<string> {
+    let names = this.listings.get(dir);
+    if (!names) {
+      const parent = dirname(dir);
+      if (parent !== dir && !this.listing(parent).has(basename(dir))) names = NO_NAMES;
+      else {
+        try {
+          names = new Set(readdirSync(dir));
+        } catch {
+          names = NO_NAMES;
+        }
+      }
+      this.listings.set(dir, names);
+    }
+    return names;
   }
 
   get budget(): Budget {
@@ -100,5 +119,15 @@ export class Project {
     } finally {
       this.budgets.pop();
     }
+  }
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+function isFile(absolute: string): boolean {
+  try {
+    return statSync(absolute).isFile();
+  } catch {
+    return false;
   }
 }

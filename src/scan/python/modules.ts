@@ -34,13 +34,13 @@ export function resolvePythonImport(
   if (level > 0) {
     let base = dirname(from);
     for (let i = 1; i < level; i++) base = dirname(base);
-    return candidates(base, parts).find((c) => isProjectPath(c) && project.exists(c));
+    return candidates(base, parts).find((c) => project.exists(c) && isProjectPath(c));
   }
   if (parts.length === 0) return undefined;
   let dir = dirname(from);
   for (let i = 0; i < MAX_ANCESTORS; i++) {
     for (const root of [dir, join(dir, 'src')]) {
-      const found = candidates(root, parts).find((c) => isProjectPath(c) && project.exists(c));
+      const found = candidates(root, parts).find((c) => project.exists(c) && isProjectPath(c));
       if (found) return found;
     }
     const parent = dirname(dir);
