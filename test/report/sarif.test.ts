@@ -177,7 +177,8 @@ describe('SARIF content', () => {
     expect(gateway?.message.text).toContain(
       'reaches the return of tool "mcp_endpoint" at [fixtures/scan/python/gateway.py:18](0)',
     );
-    expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning']));
+    // Info (a gateway's transport-level error) is a note.
+    expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning', 'note']));
     // The base is the repository root, named but not given as a path of this machine.
     expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toBeUndefined();
     for (const result of results) {
