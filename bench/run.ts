@@ -24,6 +24,12 @@ function fmt(n: number): string {
   return n.toFixed(n >= 10 ? 0 : 2);
 }
 
+function microseconds(n: number): string {
+  if (n < 10) return n.toFixed(2);
+  if (n < 100) return n.toFixed(1);
+  return Math.round(n).toLocaleString('en-US');
+}
+
 function print(result: BenchResult): void {
   if (result.kind === 'measurement') {
     const goal = result.target;
@@ -40,15 +46,23 @@ function print(result: BenchResult): void {
     const width = Math.max(...result.samples.map((s) => s.name.length));
     for (const s of result.samples) {
       const ratio = s === ours ? '' : `   ${ours.name} is ${(ours.opsPerSec / s.opsPerSec).toFixed(2)}× this`;
-      console.log(`    ${s.name.padEnd(width)}  ${fmt(s.opsPerSec).padStart(8)} ops/s${ratio}`);
+      const micros = `${microseconds(1e6 / s.opsPerSec)} µs`.padStart(12);
+      console.log(`    ${s.name.padEnd(width)}  ${fmt(s.opsPerSec).padStart(8)} ops/s ${micros}${ratio}`);
     }
     for (const t of result.targets ?? []) {
       const other = others.find((o) => o.name === t.against);
       if (!other) continue;
-      const ratio = ours.opsPerSec / other.opsPerSec;
-      console.log(
-        `    target ≥ ${t.atLeast}× ${t.against}: ${ratio.toFixed(2)}× ${ratio >= t.atLeast ? 'met' : 'MISSED'}`,
-      );
+      // Faster is a ratio of operations per second; "at most N× the time" is the inverse ratio.
+      const speed = ours.opsPerSec / other.opsPerSec;
+      if (t.atLeast !== undefined) {
+        const met = speed >= t.atLeast ? 'met' : 'MISSED';
+        console.log(`    target ≥ ${t.atLeast}× as fast as ${t.against}: ${speed.toFixed(2)}× ${met}`);
+      }
+      if (t.atMost !== undefined) {
+        const time = 1 / speed;
+        const met = time <= t.atMost ? 'met' : 'MISSED';
+        console.log(`    target ≤ ${t.atMost}× the time of ${t.against}: ${time.toFixed(2)}× ${met}`);
+      }
     }
   }
   if (result.note) console.log(`    note: ${result.note}`);

@@ -20,6 +20,9 @@ export {
   type ValidateOptions,
   type ValidateResultOptions,
   validateMessage,
+  validateMessageSync,
   validateToolResult,
+  validateToolResultSync,
   validateToolsList,
+  validateToolsListSync,
 } from './validate/index.js';

@@ -1,79 +1,133 @@
 /**
- * Validator throughput against the official TypeScript SDK's `CallToolResultSchema.safeParse`, Ajv with
- * the official schema, and `JSON.parse` of the same bytes. Sniffing and outputSchema validation are
- * measured as separate lines.
+ * Validator speed against the official TypeScript SDK's `CallToolResultSchema.safeParse` (what every SDK
+ * client applies to a tools/call result), measured side by side on the corpora of issue 11, plus the
+ * floor of an exact text-mirror check (one `JSON.stringify(structuredContent)`), time per KB across
+ * sizes, and the proxy's per-message cost against the SDK client's own check of the same message.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv } from 'ajv';
-import { sniffBase64 } from '../../src/core/sniff.js';
-import { validateToolResult } from '../../src/validate/index.js';
-import { allCorpora, cycler } from '../corpora.js';
+import { CallToolResultSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProxySession } from '../../src/proxy/session.js';
+import { DEFAULT_PROTOCOL_VERSION } from '../../src/spec/versions.js';
+import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import {
+  brokenCorpus,
+  type Corpus,
+  cycler,
+  imageCorpus,
+  mixedCorpus,
+  sizedImageCorpus,
+  sizedStructuredCorpus,
+  smallTextCorpus,
+  structuredCorpus,
+} from '../corpora.js';
 import { type BenchResult, type Candidate, compare, type Suite } from '../measure.js';
-import { SHARED_DIR } from '../paths.js';
 
-const VERSION = '2025-06-18';
-const SHARED_SCHEMA = join(SHARED_DIR, 'spec', VERSION, 'schema.json');
+const VERSION = DEFAULT_PROTOCOL_VERSION;
+const SDK = 'SDK CallToolResultSchema.safeParse';
+const OURS = 'validateToolResultSync';
+const ASYNC = 'validateToolResult (async)';
+const STRINGIFY = 'JSON.stringify(structuredContent)';
 
-/** Ajv compiled from the official schema's CallToolResult, as a client using the schema directly would. */
-function officialValidator(): ((value: unknown) => boolean) | undefined {
-  if (!existsSync(SHARED_SCHEMA)) return undefined;
-  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-  ajv.addSchema(JSON.parse(readFileSync(SHARED_SCHEMA, 'utf8')), 'mcp');
-  return ajv.getSchema('mcp#/definitions/CallToolResult');
+/** The speed-ups issue 11 asks of the validator over the SDK parse, by corpus. */
+const SDK_TARGETS: Readonly<Record<string, number>> = {
+  'small text (57 B)': 3,
+  '100 mixed blocks': 3,
+  '1 MB PNG': 1,
+};
+
+function validatorCandidates(corpus: Corpus, tool?: Record<string, unknown>): Candidate[] {
+  const next = cycler(corpus.results);
+  const options = { protocolVersion: VERSION, ...(tool ? { tool } : {}) };
+  const candidates: Candidate[] = [
+    { name: OURS, run: () => validateToolResultSync(next(), options) },
+    { name: ASYNC, run: () => validateToolResult(next(), options) },
+    { name: SDK, run: () => CallToolResultSchema.safeParse(next()) },
+  ];
+  if (corpus.results[0]?.structuredContent !== undefined) {
+    candidates.push({ name: STRINGIFY, run: () => JSON.stringify(next().structuredContent) });
+  }
+  return candidates;
+}
+
+async function corpusComparison(corpus: Corpus, tool?: Record<string, unknown>): Promise<BenchResult> {
+  const atLeast = SDK_TARGETS[corpus.name];
+  const targets: { against: string; atLeast?: number; atMost?: number }[] = [];
+  if (atLeast !== undefined) targets.push({ against: SDK, atLeast });
+  if (corpus.results[0]?.structuredContent !== undefined && !tool) {
+    targets.push({ against: STRINGIFY, atMost: 1.3 });
+  }
+  const title = `${corpus.name}${tool ? ' with its outputSchema' : ''}: validation (${VERSION})`;
+  return compare(title, validatorCandidates(corpus, tool), { targets });
+}
+
+/** The proxy per tools/call response: the request teaches it the method, then the response is checked. */
+async function proxyComparison(corpus: Corpus): Promise<BenchResult> {
+  const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search' } });
+  const lines = corpus.bytes.map((bytes) => `{"jsonrpc":"2.0","id":1,"result":${bytes}}`);
+  const nextLine = cycler(lines);
+  const session = new ProxySession({ protocolVersion: VERSION, fixedVersion: true });
+  return compare(`${corpus.name}: proxy per message vs the SDK client's own check of it`, [
+    {
+      name: 'proxy: ProxySession.fromClient + fromServer',
+      run: () => {
+        session.fromClient(request);
+        return session.fromServer(nextLine());
+      },
+    },
+    {
+      name: 'SDK client: JSON.parse + message + result parse',
+      run: () => {
+        const message = JSON.parse(nextLine());
+        JSONRPCMessageSchema.safeParse(message);
+        return CallToolResultSchema.safeParse(message.result);
+      },
+    },
+    { name: 'direct relay: JSON.parse', run: () => JSON.parse(nextLine()) },
+  ]);
+}
+
+const SIZES = [10 * 1024, 100 * 1024, 400 * 1024, 1024 * 1024, 10 * 1024 * 1024];
+
+/** Time per KB of serialized result, across sizes: a flat line means no size cliff. */
+async function perKilobyte(kind: 'image' | 'structured'): Promise<BenchResult[]> {
+  const corpora = SIZES.map((size) =>
+    kind === 'image' ? sizedImageCorpus(size) : sizedStructuredCorpus(size),
+  );
+  const candidates = corpora.map((corpus) => {
+    const next = cycler(corpus.results);
+    return { name: corpus.name, run: () => validateToolResultSync(next(), { protocolVersion: VERSION }) };
+  });
+  const { samples } = await compare(`${kind}: time per KB`, candidates, { rounds: 5, roundMs: 300 });
+  const perKb = samples.map((s, i) => {
+    const kb = (corpora[i]?.bytes[0]?.length ?? 1) / 1024;
+    return 1e6 / s.opsPerSec / kb;
+  });
+  const results: BenchResult[] = samples.map((s, i) => ({
+    kind: 'measurement',
+    title: `${kind}: ${OURS} per KB, ${s.name}`,
+    value: perKb[i] ?? 0,
+    unit: 'µs/KB',
+  }));
+  results.push({
+    kind: 'measurement',
+    title: `${kind}: slowest ÷ fastest time per KB from 10 KB to 10 MB`,
+    value: Math.max(...perKb) / Math.min(...perKb),
+    unit: '×',
+    target: { atMost: 1.5 },
+  });
+  return results;
 }
 
 export const suite: Suite = {
   name: 'validate',
   async run() {
     const results: BenchResult[] = [];
-    const ajvValidate = officialValidator();
-    for (const corpus of allCorpora()) {
-      const next = cycler(corpus.results);
-      const nextBytes = cycler(corpus.bytes);
-      const candidates: Candidate[] = [
-        {
-          name: 'mcp-shape validateToolResult',
-          run: () => validateToolResult(next(), { protocolVersion: VERSION }),
-        },
-        { name: 'SDK CallToolResultSchema.safeParse', run: () => CallToolResultSchema.safeParse(next()) },
-        { name: 'JSON.parse of the same bytes', run: () => JSON.parse(nextBytes()) },
-      ];
-      if (ajvValidate) candidates.push({ name: 'ajv + official schema', run: () => ajvValidate(next()) });
-      const targets = [{ against: 'SDK CallToolResultSchema.safeParse', atLeast: 3 }];
-      if (corpus.name !== 'small text') targets.push({ against: 'JSON.parse of the same bytes', atLeast: 1 });
-      results.push(
-        await compare(`${corpus.name}: full validation (${VERSION}, MIME sniffing included)`, candidates, {
-          targets,
-          note: ajvValidate ? undefined : 'ajv line skipped: ../shared/spec is absent',
-        }),
-      );
-      if (corpus.tool) {
-        const tool = corpus.tool;
-        results.push(
-          await compare(`${corpus.name}: with outputSchema validation`, [
-            {
-              name: 'mcp-shape validateToolResult + outputSchema',
-              run: () => validateToolResult(next(), { protocolVersion: VERSION, tool }),
-            },
-            {
-              name: 'mcp-shape validateToolResult',
-              run: () => validateToolResult(next(), { protocolVersion: VERSION }),
-            },
-          ]),
-        );
-      }
-      if (corpus.name.includes('image')) {
-        const data = () => (next().content as { data: string }[])[0]?.data ?? '';
-        results.push(
-          await compare(`${corpus.name}: MIME sniffing alone`, [
-            { name: 'sniffBase64 (file-type)', run: () => sniffBase64(data()) },
-          ]),
-        );
-      }
-    }
+    const main = [smallTextCorpus(), mixedCorpus(), structuredCorpus(), imageCorpus(), brokenCorpus()];
+    for (const corpus of main) results.push(await corpusComparison(corpus));
+    const structured = main[2] as Corpus;
+    results.push(await corpusComparison(structured, structured.tool));
+    for (const corpus of main) results.push(await proxyComparison(corpus));
+    results.push(...(await perKilobyte('structured')), ...(await perKilobyte('image')));
     return results;
   },
 };

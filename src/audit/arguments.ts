@@ -1,12 +1,226 @@
 /**
  * Arguments for tools the user gave none for, synthesized from the tool's inputSchema: the schema's
  * own hints first (const, default, examples, enum), then the smallest value its constraints allow.
- * Enum and boolean parameters are the ones whose values most often change the shape of a result, so
- * they are explored: call i gives each of them its i-th value, up to the per-tool call budget.
+ * One call per tool by default, with the required parameters only. With `explore`, enum and boolean
+ * parameters (the ones whose values most often change the shape of a result) are explored: call i
+ * gives each of them its i-th value, up to the per-tool call budget.
+ *
+ * Calling a tool must not change the world, so whatever the schema suggests, unless the user named
+ * the tool with --call:
+ * - a boolean named like consent or force (`confirm`, `force`, `yes`, `overwrite`, …) is never `true`;
+ * - a boolean named like a dry run (`dry_run`, `preview`, `simulate`, …) is always `true`, sent even
+ *   when optional;
+ * - an enum or const value that names a mutation (`set`, `delete`, `create`, `apply`, …) is never sent.
+ * A required parameter that has no other value makes the tool one the audit does not call.
  * The caller checks every argument object against the schema with Ajv before sending it.
  */
 
 import { isObject, type JsonObject } from '../core/json.js';
+
+/** Words that make a boolean a consent to something irreversible: it is never set to true. */
+const CONSENT_WORDS = new Set([
+  'confirm',
+  'confirmed',
+  'confirmation',
+  'force',
+  'forced',
+  'yes',
+  'overwrite',
+  'delete',
+  'purge',
+  'approve',
+  'approved',
+  'accept',
+  'accepted',
+  'consent',
+  'agree',
+  'agreed',
+  'destructive',
+  'dangerous',
+  'unsafe',
+  'noconfirm',
+  'autoapprove',
+  'really',
+  'sure',
+  'commit',
+  'apply',
+  'execute',
+  'wipe',
+  'drop',
+  'remove',
+  'erase',
+  'reset',
+  'truncate',
+  'kill',
+  'destroy',
+  'cascade',
+  'prune',
+  'replace',
+  'permanent',
+  'permanently',
+  'irreversible',
+  'skip',
+  'bypass',
+  'ignore',
+  'override',
+]);
+
+/** Words that make a boolean a dry run: it is always set to true. */
+const DRY_RUN_WORDS = new Set([
+  'dry',
+  'dryrun',
+  'preview',
+  'simulate',
+  'simulation',
+  'whatif',
+  'noop',
+  'validate',
+  'plan',
+]);
+
+/** Words that make an enum or const value a mutation: it is never sent. */
+const MUTATION_WORDS = new Set([
+  'set',
+  'delete',
+  'del',
+  'create',
+  'update',
+  'write',
+  'apply',
+  'remove',
+  'rm',
+  'drop',
+  'insert',
+  'put',
+  'post',
+  'patch',
+  'add',
+  'destroy',
+  'kill',
+  'reset',
+  'purge',
+  'truncate',
+  'overwrite',
+  'move',
+  'mv',
+  'rename',
+  'replace',
+  'restart',
+  'stop',
+  'start',
+  'deploy',
+  'install',
+  'uninstall',
+  'upgrade',
+  'downgrade',
+  'execute',
+  'exec',
+  'run',
+  'send',
+  'publish',
+  'push',
+  'commit',
+  'merge',
+  'approve',
+  'reject',
+  'cancel',
+  'revoke',
+  'grant',
+  'enable',
+  'disable',
+  'scale',
+  'rollback',
+  'restore',
+  'clear',
+  'wipe',
+  'erase',
+  'format',
+  'shutdown',
+  'reboot',
+  'terminate',
+  'edit',
+  'modify',
+  'upsert',
+  'save',
+  'store',
+  'import',
+  'upload',
+  'transfer',
+  'pay',
+  'buy',
+  'sell',
+  'submit',
+  'lock',
+  'unlock',
+  'archive',
+  'attach',
+  'detach',
+  'mount',
+  'unmount',
+  'evict',
+  'drain',
+  'cordon',
+  'uncordon',
+  'label',
+  'annotate',
+  'taint',
+  'expose',
+  'rollout',
+  'sync',
+  'prune',
+  'revert',
+  'resize',
+  'assign',
+  'unassign',
+  'invite',
+  'ban',
+  'mute',
+  'block',
+  'unblock',
+  'close',
+  'reopen',
+  'transition',
+  'trigger',
+  'migrate',
+]);
+
+/** `dryRun`, `dry_run`, `skip-confirmation` → their lower-case words. */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+export function isConsentName(name: string): boolean {
+  return wordsOf(name).some((w) => CONSENT_WORDS.has(w));
+}
+
+export function isDryRunName(name: string): boolean {
+  const words = wordsOf(name);
+  return words.some((w) => DRY_RUN_WORDS.has(w)) && !words.some((w) => CONSENT_WORDS.has(w));
+}
+
+/** A value that names a mutation: `set`, `delete_all`, `forceDelete`, `POST`. */
+export function isMutationValue(value: unknown): boolean {
+  return typeof value === 'string' && wordsOf(value).some((w) => MUTATION_WORDS.has(w));
+}
+
+export interface SynthesisOptions {
+  /** Largest number of calls (with `explore`). */
+  readonly budget: number;
+  /** Explore enum and boolean parameters beyond the first call. */
+  readonly explore?: boolean;
+  /** The user named the tool with --call: its consent booleans and mutation values may be sent. */
+  readonly named?: boolean;
+}
+
+/** The calls to make, or why the tool is not called. */
+export type ArgumentPlan = { readonly args: JsonObject[] } | { readonly skip: string };
+
+/** Thrown inside synthesis when a required parameter has no value that is safe to send. */
+class NoSafeValue extends Error {}
 
 const FORMAT_VALUES: Readonly<Record<string, string>> = {
   email: 'user@example.com',
@@ -35,7 +249,20 @@ const FORMAT_VALUES: Readonly<Record<string, string>> = {
 const MAX_DEPTH = 8;
 
 class Synthesizer {
-  constructor(private readonly root: unknown) {}
+  constructor(
+    private readonly root: unknown,
+    private readonly named: boolean,
+  ) {}
+
+  /** Whether a value may be sent for the parameter `name` (undefined: not a named parameter). */
+  safe(value: unknown, name: string | undefined): boolean {
+    if (this.named) return true;
+    if (isMutationValue(value)) return false;
+    if (name === undefined || typeof value !== 'boolean') return true;
+    if (isConsentName(name)) return value === false;
+    if (isDryRunName(name)) return value === true;
+    return true;
+  }
 
   /** Follows a local `$ref` (`#/…`); remote references are never fetched. */
   private resolve(schema: JsonObject): JsonObject {
@@ -55,26 +282,53 @@ class Synthesizer {
     return current;
   }
 
-  /** The values worth trying for a parameter, best first; only enum and boolean give more than one. */
-  choices(schemaIn: unknown): unknown[] {
+  /**
+   * The values worth trying for a parameter, best first; only enum and boolean give more than one.
+   * Only safe values; none when the parameter has no safe value.
+   */
+  choices(schemaIn: unknown, name: string): unknown[] {
     if (!isObject(schemaIn)) return [];
     const schema = this.resolve(schemaIn);
-    const first = this.value(schema, 0);
-    if (Object.hasOwn(schema, 'const')) return [schema.const];
-    if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-      return [first, ...schema.enum.filter((v) => JSON.stringify(v) !== JSON.stringify(first))];
+    let first: unknown;
+    try {
+      first = this.value(schema, 0, name);
+    } catch (error) {
+      if (error instanceof NoSafeValue) return [];
+      throw error;
     }
-    if (schema.type === 'boolean') return [first, !first];
-    return [first];
+    if (Object.hasOwn(schema, 'const')) return [schema.const];
+    let values: unknown[] = [first];
+    if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+      values = [first, ...schema.enum.filter((v) => JSON.stringify(v) !== JSON.stringify(first))];
+    } else if (schema.type === 'boolean') values = [first, !first];
+    return values.filter((v) => this.safe(v, name));
   }
 
-  value(schemaIn: unknown, depth: number): unknown {
+  /**
+   * The preferred value for a schema; `name` is the parameter it is for, which decides what is safe.
+   * Throws NoSafeValue when every candidate is unsafe.
+   */
+  value(schemaIn: unknown, depth: number, name?: string): unknown {
     if (!isObject(schemaIn) || depth > MAX_DEPTH) return null;
     const schema = this.resolve(schemaIn);
-    if (Object.hasOwn(schema, 'const')) return schema.const;
-    if (Object.hasOwn(schema, 'default')) return schema.default;
-    if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-    if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+    if (Object.hasOwn(schema, 'const')) {
+      if (!this.safe(schema.const, name)) throw new NoSafeValue();
+      return schema.const;
+    }
+    const enumValues = Array.isArray(schema.enum) ? schema.enum.filter((v) => this.safe(v, name)) : undefined;
+    if (Array.isArray(schema.enum) && schema.enum.length > 0 && enumValues?.length === 0)
+      throw new NoSafeValue();
+    const hinted = [
+      ...(Object.hasOwn(schema, 'default') ? [schema.default] : []),
+      ...(Array.isArray(schema.examples) ? schema.examples.slice(0, 1) : []),
+    ].filter(
+      (v) =>
+        this.safe(v, name) &&
+        (enumValues === undefined || enumValues.some((e) => JSON.stringify(e) === JSON.stringify(v))),
+    );
+    if (hinted.length > 0) return hinted[0];
+    if (enumValues && enumValues.length > 0) return enumValues[0];
+    if (name !== undefined && !this.named && isDryRunName(name) && acceptsBoolean(schema)) return true;
     for (const key of ['anyOf', 'oneOf'] as const) {
       const branches = schema[key];
       if (Array.isArray(branches) && branches.length > 0) {
@@ -98,6 +352,7 @@ class Synthesizer {
       case 'number':
         return number(schema, type === 'integer');
       case 'boolean':
+        if (!this.safe(false, name)) throw new NoSafeValue();
         return false;
       case 'null':
         return null;
@@ -148,14 +403,43 @@ class Synthesizer {
     const required = Array.isArray(schema.required)
       ? schema.required.filter((r) => typeof r === 'string')
       : [];
-    for (const name of required) out[name] = this.value(properties[name] ?? {}, depth + 1);
+    for (const name of required) {
+      try {
+        out[name] = this.value(properties[name] ?? {}, depth + 1, name);
+      } catch (error) {
+        if (error instanceof NoSafeValue) throw new NoSafeValue(depth === 0 ? name : error.message);
+        throw error;
+      }
+    }
+    // Optional values are best left out; a dry-run switch is the exception: it makes the call safer.
+    const optional = (name: string) => {
+      try {
+        out[name] = this.value(properties[name], depth + 1, name);
+      } catch (error) {
+        if (!(error instanceof NoSafeValue)) throw error;
+      }
+    };
+    if (!this.named) {
+      for (const [name, property] of Object.entries(properties))
+        if (
+          !Object.hasOwn(out, name) &&
+          isDryRunName(name) &&
+          isObject(property) &&
+          acceptsBoolean(this.resolve(property))
+        )
+          optional(name);
+    }
     const minProperties = typeof schema.minProperties === 'number' ? schema.minProperties : 0;
     for (const name of Object.keys(properties)) {
       if (Object.keys(out).length >= minProperties) break;
-      out[name] = this.value(properties[name], depth + 1);
+      if (!Object.hasOwn(out, name)) optional(name);
     }
     return out;
   }
+}
+
+function acceptsBoolean(schema: JsonObject): boolean {
+  return schema.type === 'boolean' || (Array.isArray(schema.type) && schema.type.includes('boolean'));
 }
 
 function number(schema: JsonObject, integer: boolean): number {
@@ -206,20 +490,32 @@ function patternCandidate(pattern: string, preferred: string, min: number, max: 
 }
 
 /**
- * Up to `budget` argument objects for a tool. The first uses each parameter's preferred value; later
- * ones rotate the enum and boolean parameters through their other values.
+ * The argument objects for a tool: one, with each required parameter's preferred safe value; with
+ * `explore`, up to `budget`, the later ones rotating the enum and boolean parameters through their
+ * other safe values. `skip` when a required parameter has no value that is safe to send.
  */
-export function synthesizeArguments(inputSchema: unknown, budget: number): JsonObject[] {
-  const synth = new Synthesizer(inputSchema);
-  const base = synth.value(isObject(inputSchema) ? inputSchema : { type: 'object' }, 0);
+export function synthesizeArguments(inputSchema: unknown, options: SynthesisOptions): ArgumentPlan {
+  const synth = new Synthesizer(inputSchema, options.named ?? false);
+  let base: unknown;
+  try {
+    base = synth.value(isObject(inputSchema) ? inputSchema : { type: 'object' }, 0);
+  } catch (error) {
+    if (!(error instanceof NoSafeValue)) throw error;
+    const parameter = error.message ? `required parameter "${error.message}"` : 'a required parameter';
+    return {
+      skip: `its ${parameter} has no value that is safe to send (each names a mutation or a consent); name the tool with --call to call it, or give its arguments with --args`,
+    };
+  }
   const first: JsonObject = isObject(base) ? base : {};
+  if (!options.explore) return { args: [first] };
   const properties = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {};
   const explored = Object.entries(properties)
-    .map(([name, schema]) => [name, synth.choices(schema)] as const)
+    .map(([name, schema]) => [name, synth.choices(schema, name)] as const)
     .filter(([, choices]) => choices.length > 1);
   const calls: JsonObject[] = [first];
   const seen = new Set([JSON.stringify(first)]);
   const rounds = Math.max(0, ...explored.map(([, c]) => c.length));
+  const budget = Math.max(1, options.budget);
   for (let i = 1; i < rounds && calls.length < budget; i++) {
     const next: JsonObject = { ...first };
     for (const [name, choices] of explored) next[name] = choices[i % choices.length];
@@ -229,5 +525,5 @@ export function synthesizeArguments(inputSchema: unknown, budget: number): JsonO
       calls.push(next);
     }
   }
-  return calls.slice(0, Math.max(1, budget));
+  return { args: calls.slice(0, budget) };
 }

@@ -11,6 +11,8 @@ import type { Frame } from '../rules/types.js';
 export type ChannelKind = 'stdio' | 'streamable-http' | 'http+sse';
 
 export type ChannelEvent =
+  /** Bytes arrived (a chunk, not necessarily a whole frame): the server is alive and sending. */
+  | { readonly kind: 'activity' }
   | { readonly kind: 'frame'; readonly frame: Frame }
   /** A frame longer than the size cap; its bytes were discarded without being parsed. */
   | { readonly kind: 'oversize'; readonly bytes: number; readonly limit: number }
@@ -47,6 +49,8 @@ export class StartError extends Error {
   constructor(
     message: string,
     readonly what: 'start' | 'reach',
+    /** What the server wrote to stderr before it failed (stdio), for the user to see the cause. */
+    readonly stderr: string = '',
   ) {
     super(message);
     this.name = 'StartError';
@@ -84,6 +88,9 @@ export abstract class BaseChannel {
   protected emit(event: ChannelEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+
+  /** For body readers: call on every chunk received. */
+  protected readonly activity = (): void => this.emit({ kind: 'activity' });
 
   stderrTail(): string {
     return '';

@@ -4,7 +4,10 @@
  */
 
 import type { Finding, Severity } from '../core/finding.js';
+import { pointerPattern } from '../report/fold.js';
 import { PROTOCOL_VERSIONS } from '../spec/versions.js';
+
+export { pointerPattern };
 
 export interface VersionDifference {
   readonly rule: string;
@@ -22,11 +25,6 @@ export interface VersionDifference {
    * lacks), `newer` the other way round (a newer version's stricter rules), `some` when they interleave.
    */
   readonly reaches: 'older' | 'newer' | 'some';
-}
-
-/** A pointer with its array indexes wildcarded: the same defect in sibling items (content/1, content/2). */
-export function pointerPattern(pointer: string): string {
-  return pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 }
 
 function rank(version: string): number {

@@ -15,6 +15,8 @@ import { publicFinding } from '../validate/index.js';
 
 export type AuditEvent =
   | { readonly event: 'timeout'; readonly method: string; readonly ms: number }
+  /** Every answer, with its latency: audit-timeout names the clients that would have given up. */
+  | { readonly event: 'answered'; readonly method: string; readonly ms: number }
   | { readonly event: 'server-exited'; readonly method: string; readonly detail: string }
   | { readonly event: 'response-too-large'; readonly bytes: number; readonly limit: number }
   | {
@@ -32,7 +34,14 @@ export type AuditEvent =
   | { readonly event: 'tools-capability-missing'; readonly count: number }
   | { readonly event: 'tools-list-failed'; readonly detail: string }
   | { readonly event: 'pagination-loop'; readonly cursor: string }
-  | { readonly event: 'call-error'; readonly tool: string; readonly code: string; readonly detail: string };
+  | { readonly event: 'call-error'; readonly tool: string; readonly code: string; readonly detail: string }
+  /** The server refused the arguments of a call: a JSON-RPC -32602 about the input, or an SDK's input check. */
+  | {
+      readonly event: 'arguments-rejected';
+      readonly tool: string;
+      readonly detail: string;
+      readonly from: 'synthesized' | '--args';
+    };
 
 /** The findings the catalog makes of an event, placed at `location` (and `pointer` in the response). */
 export function auditFindings(event: AuditEvent, location: Location, pointer = ''): Finding[] {

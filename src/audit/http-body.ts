@@ -22,12 +22,21 @@ async function pump(response: Response, onChunk: (chunk: Uint8Array) => void): P
   }
 }
 
-/** Reads a whole body as UTF-8, aborting once it passes `limit` bytes. */
-export async function readCapped(response: Response, limit: number, abort: () => void): Promise<string> {
+/**
+ * Reads a whole body as UTF-8, aborting once it passes `limit` bytes. `activity` hears of every
+ * chunk, so a slow body still counts as a server that is answering.
+ */
+export async function readCapped(
+  response: Response,
+  limit: number,
+  abort: () => void,
+  activity: () => void = () => {},
+): Promise<string> {
   const decoder = new TextDecoder();
   let bytes = 0;
   let text = '';
   await pump(response, (chunk) => {
+    activity();
     bytes += chunk.byteLength;
     if (bytes > limit) {
       abort();
@@ -47,6 +56,7 @@ export async function readEventStream(
   limit: number,
   onEvent: (event: EventSourceMessage) => void,
   abort: () => void,
+  activity: () => void = () => {},
 ): Promise<void> {
   const decoder = new TextDecoder();
   let sinceLastEvent = 0;
@@ -57,6 +67,7 @@ export async function readEventStream(
     },
   });
   await pump(response, (chunk) => {
+    activity();
     sinceLastEvent += chunk.byteLength;
     if (sinceLastEvent > limit) {
       abort();

@@ -75,10 +75,11 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
               this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
           },
           abort,
+          this.activity,
         );
         return;
       }
-      const body = await readCapped(response, this.maxFrameBytes, abort);
+      const body = await readCapped(response, this.maxFrameBytes, abort, this.activity);
       if (body.trim() === '') {
         if (!response.ok) throw new HttpStatusError(response.status, '');
         return; // 202 Accepted for notifications and responses

@@ -2,24 +2,29 @@
  * The audit: connect once per protocol version (a fresh process or HTTP session each), negotiate,
  * list every page of tools, decide which tools may be called, call them with the user's or
  * synthesized arguments, and validate every byte that comes back. Versions run in parallel; each
- * version's calls run one after another so a finding can be tied to its call.
+ * version's calls run one after another so a finding can be tied to its call, and every call is kept
+ * (arguments, raw response, latency) so a finding can be reproduced.
  */
 
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
+import { type RecordedFrame, recordFrame } from '../core/recording.js';
 import { createOutputSchemaCompiler } from '../core/schema.js';
 import { buildReport } from '../report/build.js';
+import { foldFindings } from '../report/fold.js';
+import { oneLine } from '../report/terminal.js';
 import type { Report } from '../report/types.js';
+import { sdkRejection } from '../rules/support/sdk-rejection.js';
 import { ALL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
-import { synthesizeArguments } from './arguments.js';
+import { type ArgumentPlan, synthesizeArguments } from './arguments.js';
 import { type Channel, type ChannelKind, StartError } from './channel.js';
 import { compareVersions } from './compare.js';
 import { type Connection, type HandshakeOutcome, handshake, paramsFor, validateExchange } from './connect.js';
-import { auditFindings } from './events.js';
+import { type AuditEvent, auditFindings } from './events.js';
 import { parseHeaders } from './http-body.js';
 import { StreamableHttpChannel } from './http-channel.js';
 import { type CallPolicy, decideCalls, type ToolDecision, unknownCallNames } from './selection.js';
-import { failureFindings, Session } from './session.js';
+import { type Exchange, failureFindings, Session } from './session.js';
 import { LegacySseChannel } from './sse-channel.js';
 import { StdioChannel, type StdioTarget } from './stdio-channel.js';
 
@@ -34,18 +39,30 @@ export interface AuditOptions {
   readonly call?: readonly string[];
   readonly callAll?: boolean;
   readonly args?: ReadonlyMap<string, readonly JsonObject[]>;
+  /** Explore enum and boolean parameters, up to `maxCallsPerTool` calls per tool. */
+  readonly explore?: boolean;
   readonly maxCallsPerTool?: number;
+  /** How long a request may go without a byte from the server. */
   readonly timeoutMs?: number;
   readonly maxResponseBytes?: number;
   /** A one-line description of what the audit is doing now, for a progress display. */
   readonly progress?: (text: string) => void;
+  /** Sees every frame of every connection, both ways, for `--record`. */
+  readonly record?: (entry: RecordedFrame) => void;
 }
 
 export const DEFAULTS = {
   maxCallsPerTool: 3,
-  timeoutMs: 15_000,
+  /** Just past the official SDK clients' 60 s, so an unanswered request is proven to fail there. */
+  timeoutMs: 61_000,
   maxResponseBytes: 16 * 1024 * 1024,
 } as const;
+
+/** The wait for one request ends at this multiple of the timeout, however busy the server keeps it. */
+const HARD_CAP_FACTOR = 4;
+
+/** Raw responses kept in the report are cut at this many bytes (their true size is kept too). */
+export const RESPONSE_KEEP_BYTES = 64 * 1024;
 
 /** How often a version's connection may be re-opened after a crash or hang before its calls stop. */
 const MAX_RECONNECTS = 5;
@@ -76,13 +93,47 @@ export interface ToolDetail {
   readonly skipped?: readonly string[];
 }
 
+/** What came back for a call, exactly as received (cut at RESPONSE_KEEP_BYTES). */
+export interface RawResponse {
+  readonly text: string;
+  /** The true size of the frame in UTF-8 bytes. */
+  readonly bytes: number;
+  readonly truncated: boolean;
+}
+
+/**
+ * One tools/call, so a finding can be reproduced: a finding's `location.protocolVersion` and
+ * `location.call` name exactly one of these.
+ */
+export interface CallRecord {
+  readonly protocolVersion: ProtocolVersion;
+  readonly tool: string;
+  /** `tool#n`, numbered per version. */
+  readonly call: string;
+  readonly arguments: JsonObject;
+  readonly argumentsFrom: 'synthesized' | '--args';
+  readonly latencyMs: number;
+  readonly outcome:
+    | 'result'
+    | 'isError'
+    | 'error'
+    | 'timeout'
+    | 'closed'
+    | 'oversize'
+    | 'http-error'
+    | 'unreachable';
+  readonly response?: RawResponse;
+}
+
 interface VersionRun {
   readonly requested: ProtocolVersion;
   connection?: Connection;
   handshake?: HandshakeOutcome;
   findings: Finding[];
   tools: JsonObject[];
-  calls: number;
+  calls: CallRecord[];
+  /** Connections opened for this version; labels them in the recording. */
+  connections: number;
   reconnects: number;
   stderr: string[];
   status: VersionStatus;
@@ -94,6 +145,35 @@ function describeTarget(target: AuditTarget): string {
   return target.kind === 'stdio' ? [target.command, ...target.args].join(' ') : target.url;
 }
 
+export function rawResponse(text: string): RawResponse {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= RESPONSE_KEEP_BYTES) return { text, bytes, truncated: false };
+  // Cut on a character boundary: decoding a cut UTF-8 sequence would add a replacement character.
+  const cut = Buffer.from(text, 'utf8')
+    .subarray(0, RESPONSE_KEEP_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  return { text: cut, bytes, truncated: true };
+}
+
+function outcomeOf(exchange: Exchange): CallRecord['outcome'] {
+  const failure = exchange.failure;
+  if (failure) return failure.kind === 'http' ? 'http-error' : failure.kind;
+  const response = exchange.response;
+  if (isObject(response?.result)) return response.result.isError === true ? 'isError' : 'result';
+  return 'error';
+}
+
+/** The message of a JSON-RPC error, or the first text of an isError result. */
+function errorText(response: JsonObject | undefined): string | undefined {
+  if (isObject(response?.error))
+    return typeof response.error.message === 'string' ? response.error.message : undefined;
+  const result = response?.result;
+  if (!isObject(result) || result.isError !== true || !Array.isArray(result.content)) return undefined;
+  const block = result.content.find((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string');
+  return isObject(block) ? String(block.text) : undefined;
+}
+
 class Auditor {
   private httpKind: ChannelKind | undefined;
   private readonly headers: Record<string, string>;
@@ -101,6 +181,7 @@ class Auditor {
   private readonly maxResponseBytes: number;
   private readonly maxCallsPerTool: number;
   private readonly schemas = createOutputSchemaCompiler();
+  private readonly startedAt = new Date();
 
   constructor(private readonly options: AuditOptions) {
     this.headers = options.target.kind === 'http' ? parseHeaders(options.target.headers ?? []) : {};
@@ -125,13 +206,33 @@ class Auditor {
       : new StreamableHttpChannel(target.url, this.headers, this.maxResponseBytes);
   }
 
+  /** A session on a new channel, its frames recorded under the run's next connection label. */
+  private session(channel: Channel, run: VersionRun, sink: (f: Finding) => void): Session {
+    const session = new Session(
+      channel,
+      run.requested,
+      { timeoutMs: this.timeoutMs, hardCapMs: this.timeoutMs * HARD_CAP_FACTOR },
+      sink,
+    );
+    const record = this.options.record;
+    if (record) {
+      run.connections++;
+      const connection = `${run.requested}#${run.connections}`;
+      const sent = channel.kind === 'stdio' ? 'stdio' : 'http';
+      session.tap = (from, text, transport) =>
+        record(recordFrame(from, text, { connection, transport: transport ?? sent }));
+    }
+    return session;
+  }
+
   /** Opens a channel and negotiates; findings go to `sink`. Throws StartError when nothing is there. */
-  async connect(requested: ProtocolVersion, sink: (f: Finding) => void): Promise<Connection> {
+  async connect(run: VersionRun, sink: (f: Finding) => void): Promise<Connection> {
+    const requested = run.requested;
     let channel = this.channel();
     await channel.open();
     // Held back until the transport is settled: a failed Streamable HTTP probe is no finding.
     const held: Finding[] = [];
-    let session = new Session(channel, requested, this.timeoutMs, (f) => held.push(f));
+    let session = this.session(channel, run, (f) => held.push(f));
     let outcome = await handshake(session, requested, (f) => held.push(f));
     // Streamable HTTP answers a POST; a 2024-11-05 HTTP+SSE server rejects it with a 4xx.
     if (
@@ -147,7 +248,7 @@ class Auditor {
       channel = this.channel();
       await channel.open();
       held.length = 0;
-      session = new Session(channel, requested, this.timeoutMs, (f) => held.push(f));
+      session = this.session(channel, run, (f) => held.push(f));
       outcome = await handshake(session, requested, (f) => held.push(f));
     }
     for (const f of held) sink(f);
@@ -172,7 +273,7 @@ class Auditor {
 
   async handshakeVersion(run: VersionRun): Promise<void> {
     this.progress(`${run.requested}: connecting`);
-    const connection = await this.connect(run.requested, (f) => run.findings.push(f));
+    const connection = await this.connect(run, (f) => run.findings.push(f));
     run.connection = connection;
     run.handshake = connection.handshake;
     if (connection.handshake.status === 'refused') {
@@ -237,16 +338,21 @@ class Auditor {
   }
 
   /** Argument objects for one tool in one version, or why it cannot be called there. */
-  argumentsFor(tool: JsonObject, version: ProtocolVersion): { args: JsonObject[] } | { skip: string } {
+  argumentsFor(tool: JsonObject, decision: ToolDecision, version: ProtocolVersion): ArgumentPlan {
     const name = String(tool.name);
     const given = this.options.args?.get(name);
     if (given) return { args: [...given] };
-    const candidates = synthesizeArguments(tool.inputSchema, this.maxCallsPerTool);
+    const plan = synthesizeArguments(tool.inputSchema, {
+      budget: this.maxCallsPerTool,
+      explore: this.options.explore ?? false,
+      named: decision.called && decision.because === '--call',
+    });
+    if ('skip' in plan) return { skip: `${version}: ${plan.skip}` };
     const compiled = this.schemas.compile(tool.inputSchema ?? { type: 'object' }, version);
-    if (!compiled.ok) return { args: candidates };
-    const valid = candidates.filter((args) => compiled.validate(args).length === 0);
+    if (!compiled.ok) return plan;
+    const valid = plan.args.filter((args) => compiled.validate(args).length === 0);
     if (valid.length > 0) return { args: valid };
-    const [error] = compiled.validate(candidates[0]);
+    const [error] = compiled.validate(plan.args[0]);
     return {
       skip: `${version}: no synthesized arguments satisfy the inputSchema (${error?.instancePath || '/'} ${error?.message ?? ''}); give them with --args`,
     };
@@ -256,60 +362,103 @@ class Auditor {
     run: VersionRun,
     decisions: readonly ToolDecision[],
     skipped: Map<string, string[]>,
-    counts: Map<string, number>,
   ): Promise<void> {
     const byName = new Map(run.tools.map((t) => [String(t.name), t]));
+    const skip = (name: string, why: string) => skipped.set(name, [...(skipped.get(name) ?? []), why]);
     for (const decision of decisions) {
       if (!decision.called) continue;
       const tool = byName.get(decision.name);
       if (!tool) continue;
-      const plan = this.argumentsFor(tool, this.effectiveVersion(run));
+      const plan = this.argumentsFor(tool, decision, this.effectiveVersion(run));
       if ('skip' in plan) {
-        skipped.set(decision.name, [...(skipped.get(decision.name) ?? []), plan.skip]);
+        skip(decision.name, plan.skip);
         continue;
       }
       for (const [i, args] of plan.args.entries()) {
         const connection = await this.liveConnection(run);
         if (!connection) {
-          skipped.set(decision.name, [
-            ...(skipped.get(decision.name) ?? []),
-            `${run.requested}: the server could not be restarted`,
-          ]);
+          skip(decision.name, `${run.requested}: the server could not be restarted`);
           return;
         }
-        const { session } = connection;
-        const call = `${decision.name}#${i + 1}`;
-        session.context = { tool: decision.name, call };
-        this.progress(`${run.requested}: calling ${call}`);
-        const exchange = await session.request(
-          'tools/call',
-          paramsFor(session, { name: decision.name, arguments: args }),
-          { name: decision.name },
-        );
-        run.calls++;
-        counts.set(decision.name, (counts.get(decision.name) ?? 0) + 1);
-        if (exchange.failure) {
-          run.findings.push(
-            ...failureFindings(exchange.failure, `tools/call ${decision.name}`, session.location()),
-          );
-          // A server that hung or crashed is not trusted with the next call: start a fresh one.
-          await this.close(run);
-        } else {
-          for (const f of await validateExchange(exchange, session, run.tools)) run.findings.push(f);
-          const error = exchange.response?.error;
-          if (isObject(error) && !isObject(exchange.response?.result)) {
-            const event = {
-              event: 'call-error',
-              tool: decision.name,
-              code: String(error.code),
-              detail: String(error.message),
-            } as const;
-            run.findings.push(...auditFindings(event, session.location(), '/error'));
-          }
-        }
-        session.context = {};
+        await this.callOnce(run, connection, decision.name, `${decision.name}#${i + 1}`, args);
       }
     }
+  }
+
+  private async callOnce(
+    run: VersionRun,
+    connection: Connection,
+    tool: string,
+    call: string,
+    args: JsonObject,
+  ): Promise<void> {
+    const { session } = connection;
+    session.context = { tool, call };
+    this.progress(`${run.requested}: calling ${call}`);
+    const exchange = await session.request(
+      'tools/call',
+      paramsFor(session, { name: tool, arguments: args }),
+      {
+        name: tool,
+      },
+    );
+    const argumentsFrom = this.options.args?.has(tool) ? '--args' : 'synthesized';
+    run.calls.push({
+      protocolVersion: session.version,
+      tool,
+      call,
+      arguments: args,
+      argumentsFrom,
+      latencyMs: exchange.latencyMs,
+      outcome: outcomeOf(exchange),
+      ...(exchange.raw !== undefined
+        ? { response: rawResponse(exchange.raw) }
+        : exchange.failure?.kind === 'oversize'
+          ? { response: { text: '', bytes: exchange.failure.bytes, truncated: true } }
+          : {}),
+    });
+    if (exchange.failure) {
+      run.findings.push(...failureFindings(exchange.failure, `tools/call ${tool}`, session.location()));
+      // A server that hung or crashed is not trusted with the next call: start a fresh one.
+      await this.close(run);
+    } else {
+      const findings = await validateExchange(exchange, session, run.tools);
+      run.findings.push(...findings);
+      // The server's SDK refusing the result is reported by result-rejected-by-server; the error that
+      // carried the refusal is no separate finding.
+      if (!findings.some((f) => f.rule === 'result-rejected-by-server')) {
+        const event = this.callErrorEvent(exchange.response, tool, argumentsFrom);
+        if (event)
+          run.findings.push(
+            ...auditFindings(event, session.location(), event.event === 'call-error' ? '/error' : ''),
+          );
+      }
+    }
+    session.context = {};
+  }
+
+  /**
+   * A JSON-RPC error, or an isError result that rejects the arguments, as an event: the arguments
+   * may be at fault (ours are synthesized), so these are information, not defects.
+   */
+  private callErrorEvent(
+    response: JsonObject | undefined,
+    tool: string,
+    argumentsFrom: CallRecord['argumentsFrom'],
+  ): AuditEvent | undefined {
+    const text = errorText(response);
+    const error = response?.error;
+    const code = isObject(error) ? error.code : undefined;
+    const rejection = text === undefined ? undefined : sdkRejection(text);
+    const aboutInput =
+      rejection?.kind === 'arguments' ||
+      (code === -32602 && text !== undefined && /argument|param|input|required|invalid/i.test(text));
+    if (aboutInput) {
+      const detail = rejection?.problem ?? (text ?? '').split('\n')[0] ?? '';
+      return { event: 'arguments-rejected', tool, detail, from: argumentsFrom };
+    }
+    if (!isObject(error) || isObject(response?.result)) return undefined;
+    return { event: 'call-error', tool, code: String(error.code), detail: String(error.message) };
   }
 
   private effectiveVersion(run: VersionRun): ProtocolVersion {
@@ -324,7 +473,7 @@ class Auditor {
     run.reconnects++;
     this.progress(`${run.requested}: restarting the server`);
     try {
-      const connection = await this.connect(run.requested, () => {});
+      const connection = await this.connect(run, () => {});
       if (connection.handshake.status !== 'ok') {
         run.connection = connection;
         await this.close(run);
@@ -344,7 +493,8 @@ class Auditor {
       requested,
       findings: [],
       tools: [],
-      calls: 0,
+      calls: [],
+      connections: 0,
       reconnects: 0,
       stderr: [],
       status: 'audited',
@@ -364,10 +514,9 @@ class Auditor {
         policy,
       );
       const skipped = new Map<string, string[]>();
-      const counts = new Map<string, number>();
-      await Promise.all(audited.map((r) => this.callTools(r, decisions, skipped, counts)));
+      await Promise.all(audited.map((r) => this.callTools(r, decisions, skipped)));
       await Promise.all(runs.map((r) => this.close(r)));
-      return this.report(runs, decisions, skipped, counts, unknownCallNames(decisions, policy));
+      return this.report(runs, decisions, skipped, unknownCallNames(decisions, policy));
     } finally {
       await Promise.all(runs.map((r) => this.close(r).catch(() => {})));
     }
@@ -400,18 +549,17 @@ class Auditor {
     const answeredAny = runs.some((r) => r.handshake?.status === 'ok' || r.handshake?.status === 'refused');
     if (answeredAny) return;
     if (startError) throw startError;
-    // Started, but nothing ever answered: for exit code 3, say what happened to the first version.
+    // Started, but nothing ever answered: for exit code 3, say what happened to the first version,
+    // with what the server wrote to stderr before it went (the cause is often above the last line).
     const firstFailure = runs.find((r) => r.handshake?.status === 'failed');
-    const stderr = runs
-      .flatMap((r) => r.stderr)
-      .join('\n')
-      .trim()
-      .split('\n')
-      .pop();
+    const stderr = runs.flatMap((r) => r.stderr).find((s) => s.trim() !== '') ?? '';
     const what = this.options.target.kind === 'stdio' ? 'start' : 'reach';
+    // The command is cut short so the reason after it is never what gets cut.
+    const target = oneLine(describeTarget(this.options.target), { width: 120 });
     throw new StartError(
-      `could not ${what} ${describeTarget(this.options.target)}: no handshake completed (${firstFailure?.detail ?? 'no answer'})${stderr ? `; stderr: ${stderr}` : ''}`,
+      `could not ${what} ${target}: no handshake completed (${firstFailure?.detail ?? 'no answer'})`,
       what,
+      stderr,
     );
   }
 
@@ -438,33 +586,35 @@ class Auditor {
     runs: readonly VersionRun[],
     decisions: readonly ToolDecision[],
     skipped: ReadonlyMap<string, string[]>,
-    counts: ReadonlyMap<string, number>,
     unknownCalls: readonly string[],
   ): Report {
     const findings = runs.flatMap((r) => r.findings);
     const audited = runs.filter((r) => r.status === 'audited');
+    const calls = audited.flatMap((r) => r.calls);
     const versions: VersionDetail[] = runs.map((r) => ({
       requested: r.requested,
       status: r.status,
       ...(r.handshake?.status === 'ok' ? { answered: r.handshake.answered } : {}),
       ...(r.sameAs ? { sameAs: r.sameAs } : {}),
       ...(r.detail ? { detail: r.detail } : {}),
-      ...(r.status === 'audited' ? { tools: r.tools.length, calls: r.calls } : {}),
+      ...(r.status === 'audited' ? { tools: r.tools.length, calls: r.calls.length } : {}),
     }));
+    const callsOf = (name: string) => calls.filter((c) => c.tool === name).length;
     const tools: ToolDetail[] = decisions.map((d) => ({
       name: d.name,
-      called: d.called && (counts.get(d.name) ?? 0) > 0,
+      called: d.called && callsOf(d.name) > 0,
       ...(d.called ? { because: d.because } : { reason: d.reason }),
       versions: audited.filter((r) => r.tools.some((t) => t.name === d.name)).map((r) => r.requested),
-      calls: counts.get(d.name) ?? 0,
+      calls: callsOf(d.name),
       ...(skipped.has(d.name) ? { skipped: skipped.get(d.name) } : {}),
     }));
     const serverInfo = runs
       .map((r) => (r.handshake?.status === 'ok' ? r.handshake.serverInfo : undefined))
       .find(Boolean);
     const stderr = [...new Set(runs.flatMap((r) => r.stderr))];
-    const calls = audited.reduce((n, r) => n + r.calls, 0);
-    return buildReport('audit', findings, calls, {
+    // The same defect in several versions, calls or sibling places is one finding listing them all.
+    const folded = foldFindings(findings);
+    return buildReport('audit', folded, calls.length, {
       summary: {
         versionsAudited: audited.length,
         toolsListed: tools.length,
@@ -474,8 +624,10 @@ class Auditor {
         target: describeTarget(this.options.target),
         transport: this.transport,
         ...(serverInfo ? { server: serverInfo } : {}),
+        startedAt: this.startedAt.toISOString(),
         versions,
         tools,
+        calls,
         comparison: compareVersions(
           findings,
           audited.map((r) => ({

@@ -1,8 +1,10 @@
 /**
  * Which tools an audit may call. Calling a tool can change the world, so by default only tools that
- * say they do not (`readOnlyHint: true`) are called; the user opts others in by name, with --call-all,
- * or by giving arguments for them in --args. Annotations are looked up across every version's listing,
- * because 2024-11-05 has no annotations at all and the tools are the same.
+ * say they do not (`readOnlyHint: true`, and `destructiveHint` not `true`) are called; the user opts
+ * others in by name (--call), with --call-all, or by giving arguments for them in --args. A tool that
+ * claims both read-only and destructive contradicts itself, so it is called only when named (--call or
+ * --args), never by --call-all. Annotations are looked up across every version's listing, because
+ * 2024-11-05 has no annotations at all and the tools are the same.
  */
 
 import { isObject, type JsonObject } from '../core/json.js';
@@ -42,16 +44,22 @@ export function decideCalls(
   }
   const decisions: ToolDecision[] = [];
   for (const [name, versions] of byName) {
+    const readOnly = versions.some((t) => hint(t, 'readOnlyHint') === true);
+    const destructive = versions.some((t) => hint(t, 'destructiveHint') === true);
     if (policy.args.has(name)) decisions.push({ name, called: true, because: '--args' });
     else if (policy.call.includes(name)) decisions.push({ name, called: true, because: '--call' });
+    else if (readOnly && destructive)
+      decisions.push({
+        name,
+        called: false,
+        reason: `annotated readOnlyHint: true and destructiveHint: true, which contradict each other; use --call ${name} or --args to call it`,
+      });
     else if (policy.callAll) decisions.push({ name, called: true, because: '--call-all' });
-    else if (versions.some((t) => hint(t, 'readOnlyHint') === true))
-      decisions.push({ name, called: true, because: 'readOnlyHint' });
+    else if (readOnly) decisions.push({ name, called: true, because: 'readOnlyHint' });
     else {
-      const destructive = versions.some((t) => hint(t, 'destructiveHint') === true);
-      const readOnly = versions.map((t) => hint(t, 'readOnlyHint')).find((v) => v !== undefined);
+      const declared = versions.map((t) => hint(t, 'readOnlyHint')).find((v) => v !== undefined);
       const why =
-        readOnly === false
+        declared === false
           ? destructive
             ? 'annotated readOnlyHint: false, destructiveHint: true'
             : 'annotated readOnlyHint: false'

@@ -10,12 +10,13 @@ import { isObject, type JsonObject } from '../core/json.js';
 import type { Frame } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
-import { publicFinding, validateMessage } from '../validate/index.js';
+import { publicFinding, validateMessageSync } from '../validate/index.js';
 import { type Channel, HttpStatusError, OversizeError, type SendHints, StartError } from './channel.js';
 import { auditFindings } from './events.js';
 
 export type Failure =
-  | { readonly kind: 'timeout'; readonly ms: number }
+  /** No answer: `ms` waited in all; `cap` when the hard cap ended a wait the server kept alive. */
+  | { readonly kind: 'timeout'; readonly ms: number; readonly cap?: boolean }
   | { readonly kind: 'closed'; readonly detail: string }
   | { readonly kind: 'oversize'; readonly bytes: number; readonly limit: number }
   | { readonly kind: 'http'; readonly status: number; readonly body: string }
@@ -25,8 +26,25 @@ export interface Exchange {
   readonly request: JsonObject;
   /** The response message exactly as received (it may be malformed). */
   readonly response?: JsonObject;
+  /** The frame that carried the response, as received (for a batch: the whole batch). */
+  readonly raw?: string;
   readonly failure?: Failure;
+  /** From sending the request to its answer (or to giving up). */
+  readonly latencyMs: number;
 }
+
+/** How long a request may take: idle time since the last byte, and a hard cap on the whole wait. */
+export interface Waiting {
+  readonly timeoutMs: number;
+  readonly hardCapMs: number;
+}
+
+/** Sees every frame both ways, for `audit --record`; `text` is exactly what went over the wire. */
+export type FrameTap = (
+  from: 'client' | 'server',
+  text: string,
+  transport: Frame['transport'] | undefined,
+) => void;
 
 /** Where findings of the current activity belong (tool and call are set while calling a tool). */
 export interface SessionContext {
@@ -37,7 +55,10 @@ export interface SessionContext {
 interface Pending {
   readonly request: JsonObject;
   readonly resolve: (exchange: Exchange) => void;
-  readonly timer: NodeJS.Timeout;
+  readonly sentAt: number;
+  /** What the latency finding calls the request: `tools/call get_weather`, `initialize`. */
+  readonly label: string;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export class Session {
@@ -51,16 +72,21 @@ export class Session {
   /** Ids of requests that timed out, so a late answer is not reported as unmatched. */
   private readonly abandoned = new Set<string>();
   private readonly validations: Promise<void>[] = [];
+  /** When the server last sent a byte: a request's wait runs from here (or from sending it). */
+  private lastActivity = 0;
+  /** Set by the auditor for `--record`. */
+  tap: FrameTap | undefined;
 
   constructor(
     readonly channel: Channel,
     version: ProtocolVersion,
-    private readonly timeoutMs: number,
+    private readonly waiting: Waiting,
     private report: (finding: Finding) => void,
   ) {
     this.version = version;
     channel.onEvent((event) => {
-      if (event.kind === 'frame') this.onFrame(event.frame);
+      if (event.kind === 'activity') this.lastActivity = Date.now();
+      else if (event.kind === 'frame') this.onFrame(event.frame);
       else if (event.kind === 'oversize') this.onOversize(event.bytes, event.limit);
       else this.onClosed(event.detail);
     });
@@ -79,29 +105,62 @@ export class Session {
     const id = this.nextId++;
     const request: JsonObject = { jsonrpc: '2.0', id, method, params };
     if (this.closedDetail)
-      return Promise.resolve({ request, failure: { kind: 'closed', detail: this.closedDetail } });
+      return Promise.resolve({
+        request,
+        failure: { kind: 'closed', detail: this.closedDetail },
+        latencyMs: 0,
+      });
+    const label =
+      method === 'tools/call' && typeof params.name === 'string' ? `${method} ${params.name}` : method;
     return new Promise<Exchange>((resolve) => {
       const key = String(id);
-      const timer = setTimeout(() => {
-        this.pending.delete(key);
-        this.abandoned.add(key);
-        // Be a good client: tell the server to stop working on it.
-        void this.notify('notifications/cancelled', { requestId: id, reason: 'timeout' }).catch(() => {});
-        resolve({ request, failure: { kind: 'timeout', ms: this.timeoutMs } });
-      }, this.timeoutMs);
-      this.pending.set(key, { request, resolve, timer });
-      this.channel
-        .send(request, { protocolVersion: this.version, method, ...hints })
-        .catch((error: unknown) => {
-          this.settle(key, { request, failure: failureOf(error) });
-        });
+      const pending: Pending = { request, resolve, sentAt: Date.now(), label, timer: undefined };
+      this.pending.set(key, pending);
+      this.arm(key, pending);
+      this.send(request, { protocolVersion: this.version, method, ...hints }).catch((error: unknown) => {
+        this.settle(key, { request, failure: failureOf(error), latencyMs: Date.now() - pending.sentAt });
+      });
+    });
+  }
+
+  /**
+   * The wait for an answer ends after `timeoutMs` without a byte from the server, or after `hardCapMs`
+   * in all: a server that streams progress (or floods notifications) is waited for, but not forever.
+   */
+  private arm(key: string, pending: Pending): void {
+    const { timeoutMs, hardCapMs } = this.waiting;
+    const now = Date.now();
+    const waited = now - pending.sentAt;
+    const idle = now - Math.max(pending.sentAt, this.lastActivity);
+    if (idle < timeoutMs && waited < hardCapMs) {
+      pending.timer = setTimeout(
+        () => this.arm(key, pending),
+        Math.min(timeoutMs - idle, hardCapMs - waited),
+      );
+      return;
+    }
+    this.pending.delete(key);
+    this.abandoned.add(key);
+    // Be a good client: tell the server to stop working on it.
+    const requestId = pending.request.id as number;
+    void this.notify('notifications/cancelled', { requestId, reason: 'timeout' }).catch(() => {});
+    pending.resolve({
+      request: pending.request,
+      failure: { kind: 'timeout', ms: waited, ...(waited >= hardCapMs ? { cap: true } : {}) },
+      latencyMs: waited,
     });
   }
 
   async notify(method: string, params?: JsonObject): Promise<void> {
     if (this.closedDetail) return;
     const message: JsonObject = { jsonrpc: '2.0', method, ...(params ? { params } : {}) };
-    await this.channel.send(message, { protocolVersion: this.version, method });
+    await this.send(message, { protocolVersion: this.version, method });
+  }
+
+  /** Every message we send goes through here, so `--record` sees exactly what the server got. */
+  private send(message: JsonObject, hints: SendHints): Promise<void> {
+    this.tap?.('client', JSON.stringify(message), undefined);
+    return this.channel.send(message, hints);
   }
 
   /** Waits for the validation of unsolicited messages received so far. */
@@ -109,15 +168,23 @@ export class Session {
     await Promise.all(this.validations);
   }
 
-  private settle(key: string, exchange: Exchange): void {
+  private settle(key: string, exchange: Omit<Exchange, 'latencyMs'> & { latencyMs?: number }): void {
     const pending = this.pending.get(key);
     if (!pending) return;
     clearTimeout(pending.timer);
     this.pending.delete(key);
-    pending.resolve(exchange);
+    const latencyMs = exchange.latencyMs ?? Date.now() - pending.sentAt;
+    if (exchange.response) {
+      // How long the answer took is judged against each client's own patience (audit-timeout).
+      const answered = { event: 'answered', method: pending.label, ms: latencyMs } as const;
+      for (const f of auditFindings(answered, this.location())) this.report(f);
+    }
+    pending.resolve({ ...exchange, latencyMs });
   }
 
   private onFrame(frame: Frame): void {
+    this.tap?.('server', frame.text, frame.transport);
+    this.lastActivity = Date.now();
     for (const f of runFrame(frame, { version: this.version })) {
       this.report({ ...publicFinding(f), location: this.location() });
     }
@@ -130,19 +197,19 @@ export class Session {
     if (Array.isArray(value)) {
       // A batch: the envelope rules judge the array, then each member is handled on its own.
       this.validate(value);
-      for (const member of value) if (isObject(member)) this.onMessage(member, false);
+      for (const member of value) if (isObject(member)) this.onMessage(member, frame.text, false);
     } else if (isObject(value)) {
-      this.onMessage(value, true);
+      this.onMessage(value, frame.text, true);
     }
   }
 
-  private onMessage(message: JsonObject, validateUnsolicited: boolean): void {
+  private onMessage(message: JsonObject, raw: string, validateUnsolicited: boolean): void {
     const hasMethod = Object.hasOwn(message, 'method');
     if (!hasMethod && Object.hasOwn(message, 'id')) {
       const key = String(message.id);
       const pending = this.pending.get(key);
       if (pending) {
-        this.settle(key, { request: pending.request, response: message });
+        this.settle(key, { request: pending.request, response: message, raw });
         return;
       }
       // `id: null` is how JSON-RPC reports an error it could not tie to a request; not a stray answer.
@@ -158,19 +225,30 @@ export class Session {
     if (hasMethod && Object.hasOwn(message, 'id')) this.answerServerRequest(message);
   }
 
-  /** We declare no client capabilities, so the only request we serve is ping. */
+  /**
+   * We declare no client capabilities, so the only request we serve is ping (which every party must
+   * answer); sampling, elicitation, roots and anything else get a JSON-RPC error each, at once, so a
+   * server that waits on its own request is not left hanging by us.
+   */
   private answerServerRequest(request: JsonObject): void {
-    const reply =
+    const reply: JsonObject =
       request.method === 'ping'
         ? { jsonrpc: '2.0', id: request.id, result: {} }
-        : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } };
-    void this.channel.send(reply as JsonObject, { protocolVersion: this.version }).catch(() => {});
+        : {
+            jsonrpc: '2.0',
+            id: request.id,
+            error: {
+              code: -32601,
+              message: `Method not found: the audit client serves no ${String(request.method)}`,
+            },
+          };
+    void this.send(reply, { protocolVersion: this.version }).catch(() => {});
   }
 
   private validate(message: unknown): void {
     const location = this.location();
     this.validations.push(
-      validateMessage(message, { protocolVersion: this.version }).then((findings) => {
+      Promise.resolve(validateMessageSync(message, { protocolVersion: this.version })).then((findings) => {
         for (const f of findings) this.report({ ...f, location });
       }),
     );

@@ -4,7 +4,7 @@
  * from the scan's handler index (every tool handler `scanPaths` finds, with its file and line).
  */
 
-import type { Finding } from '../core/finding.js';
+import type { Finding, Location } from '../core/finding.js';
 import type { Report } from '../report/types.js';
 import { type ScanOptions, scanPaths } from '../scan/index.js';
 
@@ -38,17 +38,27 @@ export interface Placed {
  */
 export function placeFindings(report: Report, index: ReadonlyMap<string, Registration>): Placed {
   const unmatched = new Set<string>();
-  const findings = report.findings.map((finding): Finding => {
-    const tool = finding.location?.tool;
-    if (tool === undefined) return finding;
+  const place = (location: Location | undefined): Location | undefined => {
+    const tool = location?.tool;
+    if (tool === undefined) return location;
     const registration = index.get(tool);
     if (!registration) {
       unmatched.add(tool);
-      return finding;
+      return location;
     }
+    return { ...location, file: registration.file, line: registration.line };
+  };
+  const findings = report.findings.map((finding): Finding => {
+    const location = place(finding.location);
+    // A folded finding's places are tools too (the same defect in several tools): each at its own line.
+    const occurrences = finding.occurrences?.map((o) => {
+      const at = place(o.location);
+      return at ? { ...o, location: at } : o;
+    });
     return {
       ...finding,
-      location: { ...finding.location, file: registration.file, line: registration.line },
+      ...(location ? { location } : {}),
+      ...(occurrences ? { occurrences } : {}),
     };
   });
   return { report: { ...report, findings }, unmatched: [...unmatched].sort() };

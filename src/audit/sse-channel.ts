@@ -57,6 +57,7 @@ export class LegacySseChannel extends BaseChannel implements Channel {
         }
       },
       () => this.stream.abort(),
+      this.activity,
     )
       .catch((error: unknown) => {
         if (error instanceof Error && error.name === 'OversizeError') {

@@ -116,7 +116,10 @@ export class StdioChannel extends BaseChannel implements Channel {
       (text) => this.emit({ kind: 'frame', frame: { transport: 'stdio', text } }),
       (bytes) => this.emit({ kind: 'oversize', bytes, limit: this.maxFrameBytes }),
     );
-    child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.activity();
+      lines.push(chunk);
+    });
     // A last line cut short because we stopped the server (after a timeout, say) is our doing, not a
     // frame the server sent; one left by a server that exited on its own is reported.
     child.stdout?.on('end', () => {

@@ -6,7 +6,7 @@
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { ALL_VERSIONS, assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
-import { validateMessage, validateToolResult, validateToolsList } from '../validate/index.js';
+import { validateMessageSync, validateToolResultSync, validateToolsListSync } from '../validate/index.js';
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
 import { checkSession } from './session.js';
@@ -85,7 +85,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         options.tool && typeof options.tool.name === 'string'
           ? { method: 'tools/call', params: { name: options.tool.name } }
           : undefined;
-      const findings = await validateMessage(value, {
+      const findings = validateMessageSync(value, {
         protocolVersion: version,
         request,
         tools: options.tools ? [...options.tools.values()] : undefined,
@@ -94,14 +94,14 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
     }
     case 'tools-list':
       return {
-        findings: locate(await validateToolsList(value, { protocolVersion: version })),
+        findings: locate(validateToolsListSync(value, { protocolVersion: version })),
         checked: 1,
         kind: 'tools/list result',
         protocolVersions: [version],
       };
     case 'tool-result':
       return {
-        findings: locate(await validateToolResult(value, { protocolVersion: version, tool: options.tool })),
+        findings: locate(validateToolResultSync(value, { protocolVersion: version, tool: options.tool })),
         checked: 1,
         kind: 'tool result',
         protocolVersions: [version],

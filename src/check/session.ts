@@ -18,6 +18,7 @@
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
+import { stringifyJson } from '../library/repair/clone.js';
 import { getRule } from '../rules/catalog.js';
 import { isJsonRpcShaped } from '../rules/support/envelope.js';
 import type { Frame, Rule } from '../rules/types.js';
@@ -29,7 +30,7 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
-import { publicFinding, validateMessage } from '../validate/index.js';
+import { publicFinding, validateMessageSync } from '../validate/index.js';
 import type { SessionLine } from './parse.js';
 
 export interface SessionResult {
@@ -114,7 +115,7 @@ function entryOf(line: SessionLine): Entry {
     if (Object.hasOwn(recorded, 'message')) {
       return {
         ...base,
-        text: JSON.stringify(recorded.message) ?? 'null',
+        text: stringifyJson(recorded.message),
         message: { value: recorded.message },
       };
     }
@@ -165,7 +166,7 @@ export async function checkSession(
         findings.push({ ...publicFinding(f), location: at });
       }
     } else {
-      findings.push(...(await judgeMessage(entry.message.value, entry, connection, options)));
+      findings.push(...judgeMessage(entry.message.value, entry, connection, options));
     }
     if (!versions.includes(connection.version)) versions.push(connection.version);
   }
@@ -187,22 +188,22 @@ function locationOf(
 }
 
 /** Validates a message (each member of a batch on its own, after the batch rules judge the array). */
-async function judgeMessage(
+function judgeMessage(
   message: unknown,
   entry: Entry,
   connection: Connection,
   options: SessionOptions,
-): Promise<Finding[]> {
+): Finding[] {
   if (Array.isArray(message)) {
     const at = locationOf(options, entry, connection);
-    const findings: Finding[] = (await validateMessage(message, { protocolVersion: connection.version })).map(
+    const findings: Finding[] = validateMessageSync(message, { protocolVersion: connection.version }).map(
       (f) => ({
         ...f,
         location: at,
       }),
     );
     for (const member of message) {
-      if (isObject(member)) findings.push(...(await judgeMessage(member, entry, connection, options)));
+      if (isObject(member)) findings.push(...judgeMessage(member, entry, connection, options));
     }
     return findings;
   }
@@ -212,7 +213,7 @@ async function judgeMessage(
     ...(toolName ? { tool: toolName } : {}),
     ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
   });
-  const findings = await validateMessage(message, {
+  const findings = validateMessageSync(message, {
     protocolVersion: connection.version,
     request,
     tools: [...connection.tools.values()],

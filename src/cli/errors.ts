@@ -16,11 +16,16 @@ export const EXIT = {
   unreachable: 3,
 } as const;
 
-/** Input that cannot be used (an unreadable file, a document that is not JSON), or an unreachable server. */
+/**
+ * Input that cannot be used (an unreadable file, a document that is not JSON), or an unreachable server.
+ * `detail`: lines that explain the one line (a failed server's last stderr lines), printed indented
+ * under it.
+ */
 export class UserError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.usage,
+    readonly detail: readonly string[] = [],
   ) {
     super(message);
     this.name = 'UserError';
@@ -49,4 +54,14 @@ export function errorLine(message: string, helpFor?: string): string {
       .join(' '),
   );
   return `mcp-shape: ${text}${helpFor ? ` (see ${helpFor} --help)` : ''}\n`;
+}
+
+/**
+ * The lines under an error's one line, each indented and terminal-safe (they are usually a server's
+ * words), cut at 400 characters.
+ */
+export function detailLines(detail: readonly string[]): string {
+  return detail
+    .map((line) => `  ${terminalSafe(line.replace(/[\r\n]+/g, ' ').replace(/\t/g, ' ')).slice(0, 400)}\n`)
+    .join('');
 }

@@ -7,7 +7,7 @@ import { checkCommand } from './commands/check.js';
 import { proxyCommand } from './commands/proxy.js';
 import { repairCommand } from './commands/repair.js';
 import { scanCommand } from './commands/scan.js';
-import { EXIT, errorLine, UsageError, UserError } from './errors.js';
+import { detailLines, EXIT, errorLine, UsageError, UserError } from './errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -71,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (error instanceof UserError) {
       const helpFor = error instanceof UsageError ? commandPath(context.command ?? program) : undefined;
-      process.stderr.write(errorLine(error.message, helpFor));
+      process.stderr.write(errorLine(error.message, helpFor) + detailLines(error.detail));
       return error.exitCode;
     }
     throw error;

@@ -105,7 +105,8 @@ export function configSchema(rules: readonly Rule[]): JsonSchema {
           minLength: 1,
         },
         explore: {
-          description: 'Explore enum and boolean parameters with extra calls per tool.',
+          description:
+            'Explore enum and boolean parameters, up to --max-calls-per-tool calls per tool, never with consent or mutation values (`--explore`).',
           type: 'boolean',
         },
         source: {

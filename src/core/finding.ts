@@ -53,6 +53,14 @@ export interface FixSuggestion {
   readonly automatic: boolean;
 }
 
+/** One place a folded finding was seen. */
+export interface Occurrence {
+  readonly pointer: string;
+  readonly location?: Location;
+  /** The message there, when it differs from the finding's (it names another protocol version). */
+  readonly message?: string;
+}
+
 export interface Finding {
   /** Stable rule id, e.g. `block-mime-type-missing`. */
   readonly rule: string;
@@ -62,6 +70,11 @@ export interface Finding {
   readonly pointer: string;
   readonly location?: Location;
   readonly fix?: FixSuggestion;
+  /**
+   * When the same defect was seen in several places (versions, calls, sibling blocks) and folded
+   * into this one finding: every place, this finding's own `pointer` and `location` first.
+   */
+  readonly occurrences?: readonly Occurrence[];
   /**
    * The finding's identity across runs (src/policy/fingerprint.ts), set by the command line for
    * baselines and SARIF `partialFingerprints`.

@@ -1,10 +1,13 @@
 /**
- * MIME sniffing of base64 payloads with `file-type`. file-type is asynchronous, so the validator sniffs
- * every payload up front (`sniffPayloads`) and hands the rules a synchronous lookup.
+ * What the bytes of a base64 payload are. The formats clients handle are recognised synchronously
+ * (./magic.ts), so the synchronous validators sniff every payload without waiting; `file-type` (which is
+ * asynchronous) is asked only for bytes the fast sniffer cannot place, by the asynchronous entry points.
  */
 
 import { fileTypeFromBuffer } from 'file-type/core';
 import { decodeBase64Prefix } from './base64.js';
+import { type ByteSource, SNIFF_HEADER_BYTES, sniffMagic } from './magic.js';
+import { memoByString } from './run-memo.js';
 
 /** What the bytes are. `mimeType` is `undefined` when no known signature matched. */
 export interface Sniffed {
@@ -15,41 +18,67 @@ export interface Sniffed {
   readonly head?: string;
 }
 
-/** file-type reads at most this many bytes for its signatures. */
-const HEADER_BYTES = 4100;
+/** Sniffs bytes (a Uint8Array, or a binary string as `atob` returns) with the synchronous sniffer only. */
+export function sniffSync(bytes: ByteSource): Sniffed {
+  return withText(sniffMagic(bytes), bytes);
+}
+
+/**
+ * Sniffs bytes with the synchronous sniffer, then with file-type when it has no answer: file-type knows
+ * formats outside the fast sniffer's list (TIFF, PSD, AIFF, archives…).
+ */
+export async function sniffBytes(bytes: Uint8Array): Promise<Sniffed> {
+  const fast = sniffSync(bytes);
+  return fast.mimeType === undefined ? withText(await fileTypeMime(bytes), bytes) : fast;
+}
+
+/** file-type's answer for the first bytes; a detector that throws on a corrupt container means "unknown". */
+export async function fileTypeMime(bytes: Uint8Array): Promise<string | undefined> {
+  const header = bytes.length > SNIFF_HEADER_BYTES ? bytes.subarray(0, SNIFF_HEADER_BYTES) : bytes;
+  try {
+    return (await fileTypeFromBuffer(header))?.mime;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function sniffBase64(value: string): Promise<Sniffed | undefined> {
-  const bytes = decodeBase64Prefix(value, HEADER_BYTES);
+  const bytes = decodeBase64Prefix(value, SNIFF_HEADER_BYTES);
   if (!bytes || bytes.length === 0) return undefined;
   return sniffBytes(bytes);
 }
 
-export async function sniffBytes(bytes: Uint8Array): Promise<Sniffed> {
-  const header = bytes.length > HEADER_BYTES ? bytes.subarray(0, HEADER_BYTES) : bytes;
-  let mimeType: string | undefined;
-  try {
-    mimeType = (await fileTypeFromBuffer(header))?.mime;
-  } catch {
-    // A truncated or corrupt container can make a detector throw; that is "unknown", not a crash.
-    mimeType = undefined;
-  }
-  const head = looksLikeText(header);
+export function sniffBase64Sync(value: string): Sniffed | undefined {
+  const bytes = decodeBase64Prefix(value, SNIFF_HEADER_BYTES);
+  if (!bytes || bytes.length === 0) return undefined;
+  return sniffSync(bytes);
+}
+
+function withText(mimeType: string | undefined, bytes: ByteSource): Sniffed {
+  const head = looksLikeText(bytes);
   return head === undefined ? { mimeType, text: false } : { mimeType, text: true, head };
 }
 
-function looksLikeText(bytes: Uint8Array): string | undefined {
-  const sample = bytes.subarray(0, 512);
-  for (const b of sample) {
+const TEXT_SAMPLE = 512;
+
+function byteAt(bytes: ByteSource, i: number): number {
+  return typeof bytes === 'string' ? bytes.charCodeAt(i) : (bytes[i] as number);
+}
+
+function looksLikeText(bytes: ByteSource): string | undefined {
+  const length = Math.min(bytes.length, TEXT_SAMPLE);
+  for (let i = 0; i < length; i++) {
+    const b = byteAt(bytes, i);
     if (b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) return undefined;
   }
+  const sample = new Uint8Array(length);
+  for (let i = 0; i < length; i++) sample[i] = byteAt(bytes, i);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(sample);
   } catch {
     // The sample may end inside a multi-byte character; retry without the last 3 bytes.
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(
-        sample.subarray(0, Math.max(0, sample.length - 3)),
-      );
+      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, Math.max(0, length - 3)));
     } catch {
       return undefined;
     }
@@ -80,8 +109,9 @@ const ALIASES: Record<string, string> = {
 
 /** Canonical form of a MIME type for comparison: lower case, no parameters, aliases folded. */
 export function canonicalMimeType(mimeType: string): string {
-  const bare = (mimeType.split(';')[0] ?? '').trim().toLowerCase();
-  return ALIASES[bare] ?? bare;
+  const semicolon = mimeType.indexOf(';');
+  const bare = (semicolon < 0 ? mimeType : mimeType.slice(0, semicolon)).trim().toLowerCase();
+  return Object.hasOwn(ALIASES, bare) ? (ALIASES[bare] as string) : bare;
 }
 
 export function sameMediaType(declared: string, sniffed: string): boolean {
@@ -99,9 +129,8 @@ export function sameMediaType(declared: string, sniffed: string): boolean {
 const MIME_TYPE =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:[ \t]*;[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*$/;
 
-export function isWellFormedMimeType(value: string): boolean {
-  return MIME_TYPE.test(value);
-}
+/** Memoized per validation: three block rules ask about each mimeType. */
+export const isWellFormedMimeType = memoByString((value: string): boolean => MIME_TYPE.test(value));
 
 /** `image`, `audio`, `text`… of a media type (lower case), or `undefined` for a malformed one. */
 export function mediaFamily(mimeType: string): string | undefined {

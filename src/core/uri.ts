@@ -5,13 +5,13 @@
  */
 
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { memoByString } from './run-memo.js';
 
 /** ajv-formats' `uri` is a function (its type admits a RegExp or an object, which `uri` never is). */
 const uriFormat = fullFormats.uri as (value: string) => boolean;
 
-export function isAbsoluteUri(value: string): boolean {
-  return uriFormat(value);
-}
+/** Memoized per validation: a result's links often share URIs, and the format's regex is long. */
+export const isAbsoluteUri = memoByString((value: string): boolean => uriFormat(value));
 
 /** The last non-empty path segment of a URI, percent-decoded when possible, e.g. a file name. */
 export function lastPathSegment(uri: string): string | undefined {

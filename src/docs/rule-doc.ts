@@ -21,6 +21,14 @@ function exampleBlock(example: Example): string {
   return `\`\`\`${lang}\n${value}\n\`\`\``;
 }
 
+/** `error`, or `error; warning for "…"` when some messages carry another severity. */
+function severityCell(rule: Rule): string {
+  const other = Object.entries(rule.messageSeverity ?? {}).filter(([, s]) => s !== rule.severity);
+  if (other.length === 0) return rule.severity;
+  const by = other.map(([id, s]) => `${s} for "${cell(placeholders(rule.messages[id] ?? id))}"`);
+  return `${rule.severity}; ${by.join('; ')}`;
+}
+
 function versionsLine(rule: Rule): string {
   if (rule.versions.length === PROTOCOL_VERSIONS.length) return 'all versions';
   return rule.versions.join(', ');
@@ -35,7 +43,7 @@ export function renderRuleDoc(rule: Rule): string {
     '',
     '| | |',
     '|---|---|',
-    `| Severity | ${rule.severity} |`,
+    `| Severity | ${severityCell(rule)} |`,
     `| Applies to | ${rule.subject} |`,
     `| Protocol versions | ${versionsLine(rule)} |`,
     `| Automatic repair | ${rule.repair ? 'yes' : 'no'} |`,

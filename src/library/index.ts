@@ -22,6 +22,8 @@ export {
   type RepairResult,
   repair,
   repairMessage,
+  repairMessageSync,
+  repairSync,
 } from './repair/index.js';
 export {
   DEFAULT_SHAPED_PROTOCOL_VERSION,

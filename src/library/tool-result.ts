@@ -36,7 +36,7 @@ import { errorResult } from './builders.js';
 import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
 import { cloneJson, safeJson, toWire } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
-import { repair } from './repair/index.js';
+import { repair, repairOwned } from './repair/index.js';
 import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
 export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
@@ -181,20 +181,22 @@ async function bytesResult(bytes: Uint8Array, version: ProtocolVersion): Promise
   return { content: [{ type: 'resource', resource }] };
 }
 
+/** The result, and the JSON text of its structuredContent: the validation reuses the mirror as is. */
 function structuredResult(
   value: unknown,
   version: ProtocolVersion,
-): { result: JsonObject; wrapped: boolean } {
+): { result: JsonObject; wrapped: boolean; knownJson?: ReadonlyMap<object, string> } {
   const json = cloneJson(value) ?? null;
   const mode = features(version).structuredContent;
   if (mode === 'none')
     return { result: { content: [{ type: 'text', text: safeJson(json) }] }, wrapped: false };
   const wrapped = mode === 'object' && !isObject(json);
   const structured = wrapped ? { result: json } : json;
-  return {
-    result: { content: [{ type: 'text', text: safeJson(structured) }], structuredContent: structured },
-    wrapped,
-  };
+  const text = safeJson(structured);
+  const result = { content: [{ type: 'text', text }], structuredContent: structured };
+  return isObject(structured) || Array.isArray(structured)
+    ? { result, wrapped, knownJson: new Map([[structured, text]]) }
+    : { result, wrapped };
 }
 
 export async function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
@@ -263,6 +265,7 @@ async function shapeResolved<V extends ProtocolVersion>(
     return { result: safeErrorResult(resolved, version) as CallToolResult<V>, fixes: [] };
 
   let result: JsonObject;
+  let knownJson: ReadonlyMap<object, string> | undefined;
   let fixes: Fix[] = [];
   if (resolved === undefined) {
     result = { content: [] };
@@ -301,14 +304,20 @@ async function shapeResolved<V extends ProtocolVersion>(
     } else {
       const structured = structuredResult(wire, version);
       result = structured.result;
+      knownJson = structured.knownJson;
       if (outputSchema !== undefined) {
         const subject = schemaSubject(outputSchema, result, cloneJson(wire), structured.wrapped);
         checkOutputSchema(outputSchema, subject, version);
       }
     }
   }
-  // Blocks the version lacks, sizes and the like are the validator's business: repair settles them.
-  const { result: conformant } = await repair(withResultType(result, version), { protocolVersion: version });
+  // Blocks the version lacks, sizes and the like are the validator's business: repair settles them, in
+  // place, since the result was built here.
+  const { result: conformant } = await repairOwned(
+    withResultType(result, version),
+    { protocolVersion: version },
+    knownJson,
+  );
   if (outputSchema !== undefined) checkResultAgainstSchema(conformant as JsonObject, outputSchema, version);
   return { result: conformant as CallToolResult<V>, fixes };
 }

@@ -18,7 +18,7 @@
 import { isObject, type JsonObject, jsonTypeOf } from '../core/json.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import type { Fix } from '../library/repair/engine.js';
-import { repairParsedMessage } from '../library/repair/index.js';
+import { repairParsedMessageSync } from '../library/repair/index.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { NOT_JSON, parseFrame } from './parse.js';
@@ -133,8 +133,11 @@ export class ProxySession {
     }
   }
 
-  /** The outcome for one server frame. Never throws. */
-  async fromServer(text: string): Promise<ServerOutcome> {
+  /**
+   * The outcome for one server frame, at once: validation and repair are synchronous, so a frame costs
+   * no promise. Never throws.
+   */
+  fromServer(text: string): ServerOutcome {
     let message: unknown;
     try {
       message = parseFrame(text);
@@ -143,7 +146,7 @@ export class ProxySession {
       }
       const invalid = notJsonRpc(message);
       if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
-      return Array.isArray(message) ? await this.batch(text, message) : await this.single(text, message);
+      return Array.isArray(message) ? this.batch(text, message) : this.single(text, message);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
@@ -170,8 +173,8 @@ export class ProxySession {
     };
   }
 
-  private async single(text: string, message: unknown): Promise<ServerOutcome> {
-    const outcome = await this.repairOne(message);
+  private single(text: string, message: unknown): ServerOutcome {
+    const outcome = this.repairOne(message);
     if (outcome.reason !== undefined || outcome.fixes.length === 0) {
       // An untouched message goes out as the bytes it came in as.
       return this.unchanged(text, message, outcome.reason, outcome.answering);
@@ -187,9 +190,9 @@ export class ProxySession {
   }
 
   /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
-  private async batch(text: string, members: unknown[]): Promise<ServerOutcome> {
+  private batch(text: string, members: unknown[]): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
-    for (const member of members) outcomes.push(await this.repairOne(member));
+    for (const member of members) outcomes.push(this.repairOne(member));
     const fixes = outcomes.flatMap((o) => (o.reason === undefined ? o.fixes : []));
     const reasons = outcomes.flatMap((o) => (o.reason === undefined ? [] : [o.reason]));
     if (fixes.length === 0) return this.unchanged(text, members, reasons[0]);
@@ -204,7 +207,7 @@ export class ProxySession {
     };
   }
 
-  private async repairOne(message: unknown): Promise<RepairOutcome> {
+  private repairOne(message: unknown): RepairOutcome {
     const isResponse = isObject(message) && !Object.hasOwn(message, 'method');
     const key = isResponse ? idKey(message.id) : undefined;
     const request = key === undefined ? undefined : this.pending.get(key);
@@ -214,7 +217,8 @@ export class ProxySession {
       const negotiated = negotiatedVersion(request, message.result);
       if (negotiated) this.use(negotiated);
     }
-    const run = await repairParsedMessage(
+    // Not repaired in place: `message` is what the server sent, and recordings keep it.
+    const run = repairParsedMessageSync(
       message,
       { protocolVersion: this.version, request, tools: [...this.tools.values()] },
       { budget: this.budget },

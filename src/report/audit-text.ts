@@ -1,95 +1,241 @@
 /**
- * The terminal report of an audit: the versions the server negotiated, then findings grouped by
- * version and tool (repeats of one finding across calls folded into one line), the tools that were
- * not called and why, what differs between versions, and the tail of the server's stderr.
+ * The terminal report of an audit, short enough to read: what was audited (one line), the versions
+ * and tools (a line per group), then each defect once, however many versions, calls and sibling
+ * places it was seen in (the audit folds them), with where, the fix and the clients it breaks.
+ * Everything the server said (its name, tool names, messages, stderr) is shown on one line, cut at a
+ * sensible width and escaped for the terminal; the JSON report keeps every value whole.
  */
 
 import pc from 'picocolors';
-import { pointerPattern, type VersionDifference } from '../audit/compare.js';
-import type { ToolDetail, VersionDetail } from '../audit/run.js';
-import type { Finding, Severity } from '../core/finding.js';
-import { clientsAffected } from './text.js';
+import type { CallRecord, ToolDetail, VersionDetail } from '../audit/run.js';
+import type { Finding, Location, Severity } from '../core/finding.js';
+import { PROTOCOL_VERSIONS } from '../spec/versions.js';
+import { breaksLine } from './clients.js';
+import { oneLine, terminalSafe } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 
 export interface AuditTextOptions {
   readonly color?: boolean;
 }
 
-interface Folded {
-  readonly finding: Finding;
-  readonly calls: string[];
-  readonly pointers: Set<string>;
-  count: number;
-}
+type Colors = ReturnType<typeof pc.createColors>;
 
-/**
- * One line per defect: the same rule and message at the same place in other calls, or at sibling
- * places (content/1, content/2, …), fold into the first occurrence.
- */
-function fold(findings: readonly Finding[]): Folded[] {
-  const byKey = new Map<string, Folded>();
-  for (const f of findings) {
-    const key = [f.rule, pointerPattern(f.pointer), f.message].join('\u0000');
-    const folded = byKey.get(key) ?? { finding: f, calls: [], pointers: new Set<string>(), count: 0 };
-    folded.count++;
-    folded.pointers.add(f.pointer);
-    if (f.location?.call && !folded.calls.includes(f.location.call)) folded.calls.push(f.location.call);
-    byKey.set(key, folded);
-  }
-  return [...byKey.values()].sort(
-    (a, b) =>
-      SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
-      a.finding.rule.localeCompare(b.finding.rule) ||
-      a.finding.pointer.localeCompare(b.finding.pointer),
-  );
-}
+/** Names listed on one line before `+N more`. */
+const MAX_NAMES = 8;
+/** Calls (or tools) listed in a finding's `where` before `+N more`. */
+const MAX_PLACES = 3;
+const INDENT = '        ';
+/** Messages quote the server, but are ours too: wider than a bare server string, still one line. */
+const MESSAGE_WIDTH = 240;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-type Colors = ReturnType<typeof pc.createColors>;
-type Line = (c: Colors, paint: Record<Severity, (s: string) => string>) => string;
+const rank = (version: string) => PROTOCOL_VERSIONS.indexOf(version as never);
+
+function byVersion(a: string, b: string): number {
+  return rank(a) - rank(b);
+}
+
+/** `a, b, c +4 more`, each name made safe. */
+function names(list: readonly string[], max = MAX_NAMES): string {
+  const shown = list.slice(0, max).map((n) => oneLine(n, { width: 60 }));
+  return `${shown.join(', ')}${list.length > max ? ` +${list.length - max} more` : ''}`;
+}
 
 /**
- * The versions side by side, from a client's point of view: which clients cannot connect or are
- * answered with another version, then each finding that only some versions have, said as the clients
- * it reaches (older ones, newer ones, or some) and the clients it spares.
+ * Versions as a reader scans them: a run of three or more consecutive audited versions is
+ * `first … last`, anything else is listed.
  */
-function comparisonLines(
-  versions: readonly VersionDetail[],
-  differences: readonly VersionDifference[],
-): Line[] {
-  const lines: Line[] = [];
-  for (const v of versions) {
-    const why = (fallback: string) => (c: Colors) => c.dim(`(${v.detail ?? fallback})`);
-    if (v.status === 'refused')
-      lines.push(
-        (c) =>
-          `${v.requested}: ${c.red('refused')}; a client that speaks only ${v.requested} cannot connect ${why('refused')(c)}`,
-      );
-    else if (v.status === 'failed')
-      lines.push(
-        (c) =>
-          `${v.requested}: ${c.red('no answer')}; ${v.requested} clients cannot connect ${why('failed')(c)}`,
-      );
-    else if (v.answered && v.answered !== v.requested)
-      lines.push(
-        () =>
-          `${v.requested}: answered with ${v.answered}; a ${v.requested} client works only if it also speaks ${v.answered}, else it disconnects`,
-      );
+function versionList(versions: readonly string[], audited: readonly string[]): string {
+  const sorted = [...new Set(versions)].sort(byVersion);
+  const order = [...audited].sort(byVersion);
+  const positions = sorted.map((v) => order.indexOf(v));
+  const consecutive = positions.every((p, i) => p !== -1 && (i === 0 || p === (positions[i - 1] ?? -2) + 1));
+  if (consecutive && sorted.length >= 3) return `${sorted[0]} … ${sorted[sorted.length - 1]}`;
+  return sorted.join(', ');
+}
+
+function occurrencesOf(finding: Finding): { pointer: string; location?: Location }[] {
+  return finding.occurrences && finding.occurrences.length > 0
+    ? [...finding.occurrences]
+    : [{ pointer: finding.pointer, ...(finding.location ? { location: finding.location } : {}) }];
+}
+
+function distinct<T>(values: readonly (T | undefined)[]): T[] {
+  return [...new Set(values.filter((v): v is T => v !== undefined))];
+}
+
+interface Context {
+  readonly c: Colors;
+  readonly paint: Record<Severity, (s: string) => string>;
+  readonly versions: readonly VersionDetail[];
+  readonly tools: readonly ToolDetail[];
+  /** Versions audited, as the server answered them. */
+  readonly audited: readonly string[];
+}
+
+/** Which clients a defect seen in only some versions reaches: `older clients only` and the like. */
+function reach(
+  present: readonly string[],
+  toolsOfFinding: readonly string[],
+  ctx: Context,
+): string | undefined {
+  const answeredOf = (requested: string) =>
+    ctx.versions.find((v) => v.requested === requested)?.answered ?? requested;
+  let comparable = ctx.audited;
+  if (toolsOfFinding.length > 0) {
+    const listing = ctx.tools.filter((t) => toolsOfFinding.includes(t.name)).flatMap((t) => t.versions);
+    // A tool the report does not describe is compared across every audited version.
+    if (listing.length > 0) comparable = ctx.audited.filter((v) => listing.map(answeredOf).includes(v));
   }
-  for (const d of differences) {
+  const absent = comparable.filter((v) => !present.includes(v));
+  // Versions that were refused or failed say so themselves; they are no comparison.
+  if (absent.length === 0 || present.length === 0 || present.some((v) => !ctx.audited.includes(v)))
+    return undefined;
+  const newestPresent = Math.max(...present.map(rank));
+  const oldestPresent = Math.min(...present.map(rank));
+  if (newestPresent < Math.min(...absent.map(rank))) return 'older clients only';
+  if (oldestPresent > Math.max(...absent.map(rank))) return 'newer clients only';
+  return `not in ${absent.sort(byVersion).join(', ')}`;
+}
+
+/**
+ * Where a finding was seen: `at /result/content/1/type +2 more · in 2024-11-05, 2025-03-26 (older
+ * clients only), 2 calls (get-resource-links#1)`. Without a pointer or calls, only the versions.
+ */
+function where(finding: Finding, ctx: Context): { line: string; versionsOnly: boolean } {
+  const occurrences = occurrencesOf(finding);
+  const pointers = distinct(occurrences.map((o) => o.pointer)).filter((p) => p !== '');
+  const present = distinct(occurrences.map((o) => o.location?.protocolVersion));
+  const labels = distinct(occurrences.map((o) => o.location?.call));
+  const tools = distinct(occurrences.map((o) => o.location?.tool));
+  const parts: string[] = [];
+  if (pointers.length > 0) {
+    const first = oneLine(pointers[0] ?? '', { width: 80 });
+    parts.push(`at ${first}${pointers.length > 1 ? ` +${pointers.length - 1} more` : ''}`);
+  }
+  const inWhat: string[] = [];
+  if (present.length > 0) {
+    const qualifier = reach(present, tools, ctx);
+    inWhat.push(`${versionList(present, ctx.audited)}${qualifier ? ` (${qualifier})` : ''}`);
+  }
+  if (labels.length > 0) {
+    // Labels repeat across versions (get#1 in each); the count is of calls made.
+    const made = distinct(
+      occurrences.map((o) =>
+        o.location?.call ? `${o.location.protocolVersion} ${o.location.call}` : undefined,
+      ),
+    ).length;
+    inWhat.push(`${plural(made, 'call')} (${names(labels, MAX_PLACES)})`);
+    // The same defect outside any call: the handshake's or tools/list's response, a stray frame.
+    const elsewhere = occurrences.filter((o) => !o.location?.call).length;
+    if (elsewhere > 0) inWhat.push(`${plural(elsewhere, 'other message')}`);
+  } else if (tools.length > 0) {
+    inWhat.push(`${tools.length === 1 ? 'tool' : 'tools'} ${names(tools, MAX_PLACES)}`);
+  }
+  if (inWhat.length > 0) parts.push(`in ${inWhat.join(', ')}`);
+  return {
+    line: parts.join(' · '),
+    versionsOnly: pointers.length === 0 && labels.length === 0 && tools.length === 0,
+  };
+}
+
+/** A text of the finding (message, fix) naming every version it was folded across, not only the first. */
+function withVersions(text: string, finding: Finding): string {
+  const first = finding.location?.protocolVersion;
+  const versions = distinct(occurrencesOf(finding).map((o) => o.location?.protocolVersion)).sort(byVersion);
+  if (!first || versions.length < 2 || !text.includes(first)) return text;
+  const joined = `${versions.slice(0, -1).join(', ')} and ${versions[versions.length - 1]}`;
+  return text.split(first).join(joined);
+}
+
+function findingLines(finding: Finding, ctx: Context): string[] {
+  const { c, paint } = ctx;
+  const place = where(finding, ctx);
+  const inline = place.versionsOnly && place.line ? c.dim(` · ${place.line}`) : '';
+  const lines = [
+    `${paint[finding.severity](finding.severity.padEnd(7))} ${oneLine(withVersions(finding.message, finding), { width: MESSAGE_WIDTH })}  ${c.dim(finding.rule)}${inline}`,
+  ];
+  if (!place.versionsOnly && place.line) lines.push(`${INDENT}${c.dim(place.line)}`);
+  if (finding.fix)
+    lines.push(`${INDENT}${c.dim('fix:')} ${oneLine(withVersions(finding.fix.description, finding))}`);
+  const breaks = finding.severity === 'info' ? undefined : breaksLine(finding);
+  if (breaks) lines.push(`${INDENT}${c.dim('breaks:')} ${breaks}`);
+  return lines;
+}
+
+function versionsLine(ctx: Context): string {
+  const { c } = ctx;
+  const parts: string[] = [];
+  const audited = ctx.versions.filter((v) => v.status === 'audited');
+  if (audited.length > 0) {
+    const counts = new Set(audited.map((v) => `${v.tools ?? 0}/${v.calls ?? 0}`));
+    const [one] = audited;
+    const each =
+      counts.size === 1 && one
+        ? `${plural(one.tools ?? 0, 'tool')}, ${plural(one.calls ?? 0, 'call')}${audited.length > 1 ? ' each' : ''}`
+        : audited
+            .map((v) => `${v.answered ?? v.requested}: ${v.tools ?? 0} tools, ${v.calls ?? 0} calls`)
+            .join('; ');
+    const answered = audited.map((v) => v.answered ?? v.requested);
+    const renamed = audited.filter((v) => v.answered && v.answered !== v.requested);
+    const asked = renamed.map((v) => `${v.requested} answered ${v.answered}`).join(', ');
+    parts.push(`${versionList(answered, answered)} audited (${each}${asked ? `; ${asked}` : ''})`);
+  }
+  const sameAs = ctx.versions.filter((v) => v.status === 'same-as');
+  for (const target of distinct(sameAs.map((v) => v.sameAs))) {
+    const group = sameAs.filter((v) => v.sameAs === target).map((v) => v.requested);
+    parts.push(c.dim(`${group.join(', ')} answered as ${target} (same audit)`));
+  }
+  for (const v of ctx.versions.filter((x) => x.status === 'refused'))
+    parts.push(c.dim(`${v.requested} not supported (${oneLine(v.detail ?? 'refused', { width: 80 })})`));
+  for (const v of ctx.versions.filter((x) => x.status === 'failed'))
+    parts.push(c.red(`${v.requested} failed: ${oneLine(v.detail ?? 'no answer', { width: 100 })}`));
+  return `${c.bold('versions')}    ${parts.join(' · ')}`;
+}
+
+/** A tool's reason, with its own name replaced, so tools with the same reason share a line. */
+function sharedReason(tool: ToolDetail): string {
+  const reason = tool.reason ?? tool.skipped?.[0]?.replace(/^\d{4}-\d{2}-\d{2}: /, '') ?? 'not called';
+  return reason.split(`--call ${tool.name}`).join('--call NAME');
+}
+
+function toolLines(ctx: Context, unknown: readonly string[]): string[] {
+  const { c } = ctx;
+  const lines: string[] = [];
+  const called = ctx.tools.filter((t) => t.called);
+  for (const because of distinct(called.map((t) => t.because))) {
+    const group = called.filter((t) => t.because === because);
+    const total = group.reduce((n, t) => n + t.calls, 0);
     lines.push(
-      (c, paint) =>
-        `${paint[d.severity](d.severity)} ${d.rule}${d.tool ? ` in tool ${d.tool}` : ''}${d.pointer ? c.dim(` at ${d.pointer}`) : ''}: reaches only ${d.reaches === 'some' ? 'some' : d.reaches} clients (${d.presentIn.join(', ')}), not ${d.absentIn.join(', ')}`,
+      `${c.green('called')}      ${names(group.map((t) => t.name))} ${c.dim(`(${because}; ${plural(total, 'call')})`)}`,
     );
   }
-  if (lines.length === 0)
+  const notCalled = ctx.tools.filter((t) => !t.called);
+  for (const reason of distinct(notCalled.map(sharedReason))) {
+    const group = notCalled.filter((t) => sharedReason(t) === reason);
+    lines.push(`${c.dim('not called')}  ${names(group.map((t) => t.name))}${c.dim(`: ${oneLine(reason)}`)}`);
+  }
+  const partly = called.filter((t) => (t.skipped?.length ?? 0) > 0);
+  for (const t of partly) {
+    const why = distinct((t.skipped ?? []).map((s) => s.replace(/^\d{4}-\d{2}-\d{2}: /, '')));
     lines.push(
-      () => 'every version the server accepts behaves the same: no finding is specific to one version',
+      `${c.yellow('skipped')}     ${oneLine(t.name, { width: 60 })}${c.dim(` in some versions: ${oneLine(why.join('; '))}`)}`,
+    );
+  }
+  if (unknown.length > 0)
+    lines.push(
+      `${c.yellow('unknown')}     ${names(unknown)} ${c.dim('(named in --call/--args, not listed by the server)')}`,
     );
   return lines;
+}
+
+/** The server's stderr explains a crash, a hang or a failed start; on a clean audit it is noise. */
+function wentWrong(report: Report, versions: readonly VersionDetail[]): boolean {
+  const failures = new Set(['audit-server-exited', 'audit-timeout', 'audit-response-too-large']);
+  return report.findings.some((f) => failures.has(f.rule)) || versions.some((v) => v.status === 'failed');
 }
 
 export function renderAuditText(report: Report, options: AuditTextOptions = {}): string {
@@ -102,104 +248,44 @@ export function renderAuditText(report: Report, options: AuditTextOptions = {}):
   const details = report.details ?? {};
   const versions = (details.versions ?? []) as VersionDetail[];
   const tools = (details.tools ?? []) as ToolDetail[];
-  const comparison = (details.comparison ?? []) as VersionDifference[];
+  const calls = (details.calls ?? []) as CallRecord[];
+  const audited = distinct(
+    versions.filter((v) => v.status === 'audited').map((v) => v.answered ?? v.requested),
+  );
+  const ctx: Context = { c, paint, versions, tools, audited };
   const out: string[] = [];
 
   const server = details.server as { name?: unknown; version?: unknown } | undefined;
-  out.push(c.bold(`mcp-shape audit of ${String(details.target)}`));
+  const about = [
+    String(details.transport ?? ''),
+    ...(server ? [`${String(server.name ?? '?')} ${String(server.version ?? '')}`.trim()] : []),
+    ...(typeof details.startedAt === 'string'
+      ? [details.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')]
+      : []),
+  ].filter((s) => s !== '');
   out.push(
-    c.dim(
-      `transport ${String(details.transport)}${server ? ` · server ${String(server.name)} ${String(server.version)}` : ''}`,
-    ),
+    `${c.bold(`mcp-shape audit of ${oneLine(String(details.target ?? ''), { width: 100 })}`)} ${c.dim(`(${oneLine(about.join(' · '), { width: 100 })})`)}`,
   );
-  out.push('');
+  if (versions.length > 0) out.push(versionsLine(ctx));
+  out.push(...toolLines(ctx, (details.unknownTools ?? []) as string[]));
 
-  out.push(c.bold('Protocol versions'));
-  for (const v of versions) {
-    const counts = report.findings.filter((f) => f.location?.protocolVersion === (v.answered ?? v.requested));
-    let line: string;
-    switch (v.status) {
-      case 'audited':
-        line = `${v.answered !== v.requested ? `answered ${v.answered} · ` : ''}${plural(v.tools ?? 0, 'tool')}, ${plural(v.calls ?? 0, 'call')}, ${plural(counts.filter((f) => f.severity === 'error').length, 'error')}`;
-        break;
-      case 'same-as':
-        line = c.dim(`answered ${v.answered}: same as the ${v.sameAs} audit`);
-        break;
-      case 'refused':
-        line = c.dim(`not supported (${v.detail ?? 'refused'})`);
-        break;
-      case 'failed':
-        line = c.red(`failed: ${v.detail ?? 'no answer'}`);
-        break;
-    }
-    out.push(`  ${v.requested}  ${line}`);
-  }
-
-  const byVersion = new Map<string, Finding[]>();
-  for (const f of report.findings) {
-    const version = f.location?.protocolVersion ?? '(no version)';
-    byVersion.set(version, [...(byVersion.get(version) ?? []), f]);
-  }
-  for (const [version, findings] of byVersion) {
-    out.push('');
-    out.push(c.bold(c.underline(`Protocol ${version}`)));
-    const byTool = new Map<string, Finding[]>();
-    for (const f of findings) {
-      const tool = f.location?.tool ?? '';
-      byTool.set(tool, [...(byTool.get(tool) ?? []), f]);
-    }
-    for (const tool of [...byTool.keys()].sort()) {
-      out.push(`  ${tool ? `tool ${c.bold(tool)}` : 'session (handshake, tools/list, stream)'}`);
-      for (const { finding, calls, count, pointers } of fold(byTool.get(tool) ?? [])) {
-        const more = pointers.size > 1 ? ` +${pointers.size - 1} more` : '';
-        const where = finding.pointer === '' ? '' : `${c.dim(`${finding.pointer}${more}`)}  `;
-        const times = count > 1 ? c.dim(` ×${count}`) : '';
-        const callList =
-          calls.length > 0 ? c.dim(` (${calls.slice(0, 3).join(', ')}${calls.length > 3 ? ', …' : ''})`) : '';
-        out.push(
-          `    ${paint[finding.severity](finding.severity.padEnd(7))} ${where}${finding.message}  ${c.dim(finding.rule)}${times}${callList}`,
-        );
-        if (finding.fix) out.push(`            ${c.dim('fix:')} ${finding.fix.description}`);
-        const clients = clientsAffected(finding.rule);
-        if (clients && finding.severity !== 'info') out.push(`            ${c.dim('breaks:')} ${clients}`);
-      }
-    }
-  }
-
-  const called = tools.filter((t) => t.called);
-  const notCalled = tools.filter((t) => !t.called);
-  out.push('');
-  out.push(c.bold('Tools'));
-  for (const t of called)
-    out.push(`  ${c.green('called')}      ${t.name} ${c.dim(`(${plural(t.calls, 'call')}, ${t.because})`)}`);
-  for (const t of notCalled)
-    out.push(`  ${c.dim('not called')}  ${t.name} ${c.dim(`— ${t.reason ?? t.skipped?.join('; ') ?? ''}`)}`);
-  for (const t of tools)
-    for (const s of t.skipped ?? [])
-      if (t.called) out.push(`  ${c.yellow('skipped')}     ${t.name} ${c.dim(`— ${s}`)}`);
-  const unknown = (details.unknownTools ?? []) as string[];
-  if (unknown.length > 0)
-    out.push(
-      `  ${c.yellow('unknown')}     ${unknown.join(', ')} ${c.dim('(named in --call/--args, not listed by the server)')}`,
-    );
-
-  if (versions.length > 1) {
-    out.push('');
-    out.push(c.bold('Version comparison: what clients of each version meet'));
-    for (const line of comparisonLines(versions, comparison)) out.push(`  ${line(c, paint)}`);
-  }
+  const findings = [...report.findings].sort(
+    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule),
+  );
+  if (findings.length > 0) out.push('');
+  for (const finding of findings) out.push(...findingLines(finding, ctx));
 
   const stderr = (details.stderrTail ?? []) as string[];
-  if (stderr.length > 0) {
-    out.push('');
-    out.push(c.bold('Server stderr (last lines)'));
+  if (stderr.length > 0 && wentWrong(report, versions)) {
+    out.push('', c.bold('server stderr (last lines)'));
     for (const block of stderr)
-      for (const line of block.split('\n').slice(-8)) out.push(c.dim(`  | ${line}`));
+      for (const line of block.split('\n').slice(-8))
+        out.push(c.dim(`  | ${terminalSafe(line).slice(0, 200)}`));
   }
 
   out.push('');
-  const { errors, warnings, infos, checked } = report.summary;
-  const line = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')} in ${plural(checked, 'call')} across ${plural(Number(report.summary.versionsAudited ?? 0), 'version')}`;
+  const { errors, warnings, infos } = report.summary;
+  const line = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')} in ${plural(calls.length || report.summary.checked, 'call')} across ${plural(Number(report.summary.versionsAudited ?? 0), 'version')}`;
   out.push(
     errors > 0 ? c.red(c.bold(`✖ ${line}`)) : warnings > 0 ? c.yellow(`⚠ ${line}`) : c.green(`✔ ${line}`),
   );

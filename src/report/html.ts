@@ -12,13 +12,16 @@ import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Severity } from '../core/finding.js';
 import { SEVERITIES } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { affectedClients, clientsText } from './clients.js';
 import { codeFrameHtml } from './code-frame.js';
+import { detailsForPeople } from './details.js';
+import { placesText } from './fold.js';
+import { auditHeaderHtml, auditSectionsHtml, callFactHtml, esc, rulesSummaryHtml } from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { scanVerdictHtml } from './scan-verdict.js';
-import { clientsAffected } from './text.js';
+import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
 import { failureReason, showMatrix, versionVerdictOf } from './version-matrix.js';
-import { escapeHtml as esc } from './xml.js';
 
 export interface HtmlOptions {
   /** URL of the rule docs directory; default: from the package homepage, else no links. */
@@ -72,6 +75,14 @@ button { font: inherit; padding: .2rem .75rem; border: 1px solid var(--line); bo
 .versions th, .versions td { border: 1px solid var(--line); padding: .25rem .75rem; text-align: left; }
 .versions .pass { color: var(--ok); } .versions .fail { color: var(--error); }
 .ok { color: var(--ok); }
+.facts { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; margin: 0 0 1rem; }
+.facts dt { color: var(--muted); font-size: .85em; }
+.facts dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+table { border-collapse: collapse; margin: 1rem 0; width: 100%; }
+caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+th, td { border: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th { background: var(--panel); }
+.status.refused, .status.failed { color: var(--error); }
 `;
 
 const SCRIPT = `
@@ -128,17 +139,20 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <body>
 <header>
 <h1>${esc(title)}</h1>
+${auditHeaderHtml(report)}
 <p class="verdict">${esc(verdict(report))}</p>
 ${scanVerdictHtml(report)}
 </header>
 ${summary(report)}
 ${versionsHtml(report)}
+${rulesSummaryHtml(report.findings, options.docsBaseUrl)}
+${auditSectionsHtml(report, options.docsBaseUrl)}
 ${report.findings.length > 0 ? toolbar(report) : '<p class="ok">No findings.</p>'}
 <main>
 ${groupFindings(report.findings)
   .map(
     (group) =>
-      `<section class="group">\n<h2>${esc(group.label || '(document)')}</h2>\n${group.findings.map((f) => findingHtml(f, options)).join('\n')}\n</section>`,
+      `<section class="group">\n<h2>${esc(group.label || '(document)')}</h2>\n${group.findings.map((f) => findingHtml(f, options, report)).join('\n')}\n</section>`,
   )
   .join('\n')}
 <p id="filtered-out" class="empty" hidden>No findings match the severity filter.</p>
@@ -185,7 +199,7 @@ function toolbar(report: Report): string {
 </div>`;
 }
 
-function findingHtml(finding: Finding, options: HtmlOptions): string {
+function findingHtml(finding: Finding, options: HtmlOptions, report: Report): string {
   const rule = getRule(finding.rule);
   const where = finding.pointer === '' ? '(root)' : finding.pointer;
   const body: string[] = [];
@@ -196,9 +210,13 @@ function findingHtml(finding: Finding, options: HtmlOptions): string {
       `<dt>Fix</dt><dd>${esc(finding.fix.description)}${finding.fix.automatic ? ' <em>(automatic with <code>mcp-shape repair</code>)</em>' : ''}</dd>`,
     );
   }
-  const affected = clientsAffected(finding.rule);
+  const call = callFactHtml(finding, report);
+  if (call) facts.push(call);
+  const places = placesText(finding, 50);
+  if (places) facts.push(`<dt>Seen ${finding.occurrences?.length} times</dt><dd>${esc(places)}</dd>`);
+  const affected = clientsText(finding);
   if (rule && affected) {
-    const items = rule.clients.map(
+    const items = affectedClients(finding).map(
       (c) =>
         `<li><strong>${esc(CLIENTS[c.client].name)}</strong>: ${inlineMarkdown(c.detail)} <small>(${esc(c.source)})</small></li>`,
     );
@@ -259,5 +277,5 @@ function detailsHtml(report: Report): string {
   // The version matrix is shown as a table above; the rest of the details as JSON.
   const { versionMatrix: _shown, ...details } = report.details ?? {};
   if (Object.keys(details).length === 0) return '';
-  return `<details class="report-details"><summary>Details</summary><pre>${esc(JSON.stringify(details, null, 2))}</pre></details>`;
+  return `<details class="report-details"><summary>Details</summary><pre>${esc(jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2)))}</pre></details>`;
 }

@@ -24,12 +24,19 @@
 
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
+import { clientsText } from './clients.js';
 import { codeFrameText } from './code-frame.js';
+import { unfold } from './fold.js';
 import { checkedNoun, plural, ruleDocsHref } from './outline.js';
-import { clientsAffected, groupLabel, sortFindings } from './text.js';
+import { terminalSafe } from './terminal.js';
+import { groupLabel, sortFindings } from './text.js';
 import type { Report } from './types.js';
 import { failureReason, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
-import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.js';
+import { escapeXmlAttribute, escapeXmlText } from './xml.js';
+
+// CI logs are read in terminals too: what the input said is escaped for them before XML.
+const attr = (value: string) => escapeXmlAttribute(terminalSafe(value));
+const text = (value: string) => escapeXmlText(terminalSafe(value));
 
 export interface JunitOptions {
   /** URL of the rule docs directory; default: from the package homepage, else no links. */
@@ -114,7 +121,8 @@ function buildSuites(report: Report): TestSuite[] {
   };
 
   const counted = new Set<string>();
-  for (const finding of sortFindings(report.findings)) {
+  // A folded finding fails every call it was seen in: each place is its own test case.
+  for (const finding of sortFindings(report.findings.flatMap(unfold))) {
     const location = finding.location;
     const suite = suiteFor(suiteLabel(location) || fallbackName);
     const name = unitLabel(report.command, location);
@@ -241,7 +249,7 @@ function describe(finding: Finding, options: JunitOptions): string {
   if (rule) lines.push(`rule: ${rule.title}`);
   if (finding.fix)
     lines.push(`fix: ${finding.fix.description}${finding.fix.automatic ? ' (repairable)' : ''}`);
-  const clients = clientsAffected(finding.rule);
+  const clients = clientsText(finding);
   if (clients) lines.push(`breaks: ${clients}`);
   const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
   if (href) lines.push(`docs: ${href}`);

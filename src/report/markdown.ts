@@ -10,10 +10,13 @@
 import type { Finding, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { VERDICT_CHECK, type Verdict } from '../scan/verdict.js';
+import { clientsText } from './clients.js';
 import { codeFrameMarkdown } from './code-frame.js';
+import { detailsForPeople } from './details.js';
+import { placesText } from './fold.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { verdictOf } from './scan-verdict.js';
-import { clientsAffected } from './text.js';
+import { jsonTerminalSafe, terminalSafe } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { failureReason, showMatrix, type VersionMatrix, versionVerdictOf } from './version-matrix.js';
 import { toXmlChars } from './xml.js';
@@ -47,7 +50,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       '',
       '<details><summary>Details</summary>',
       '',
-      ...codeBlock(JSON.stringify(details, null, 2), 'json'),
+      ...codeBlock(jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2)), 'json'),
       '',
       '</details>',
     );
@@ -121,7 +124,9 @@ function findingItem(finding: Finding, options: MarkdownOptions): string[] {
       `  - Fix: ${escapeMarkdown(finding.fix.description)}${finding.fix.automatic ? ' (automatic with `mcp-shape repair`)' : ''}`,
     );
   }
-  const clients = clientsAffected(finding.rule);
+  const places = placesText(finding);
+  if (places) lines.push(`  - Seen ${finding.occurrences?.length} times: ${escapeMarkdown(places)}`);
+  const clients = clientsText(finding);
   if (clients && finding.severity !== 'info') lines.push(`  - Clients affected: ${escapeMarkdown(clients)}`);
   lines.push(...codeFrameMarkdown(finding.location));
   return lines;
@@ -142,7 +147,7 @@ function ruleLink(ruleId: string, options: MarkdownOptions): string {
  * folds line breaks, which would end a table row or list item, and replaces control characters.
  */
 export function escapeMarkdown(text: string): string {
-  return toXmlChars(text)
+  return toXmlChars(terminalSafe(text))
     .replace(/\r\n?|\n/g, ' ')
     .replace(/[\\`*_[\]<>|~&#]/g, '\\$&');
 }
@@ -153,7 +158,7 @@ export function escapeMarkdown(text: string): string {
  * before it parses code spans.
  */
 export function codeSpan(text: string): string {
-  const flat = toXmlChars(text).replace(/\r\n?|\n/g, ' ');
+  const flat = toXmlChars(terminalSafe(text.replace(/\r\n?|\n/g, ' ')));
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   // A padding space on each side is stripped by the parser; it keeps a backtick at either edge off

@@ -23,7 +23,9 @@ import { FINGERPRINT_KEY } from '../policy/fingerprint.js';
 import { fingerprintReport } from '../policy/fingerprint-report.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
+import { unfold } from './fold.js';
 import { readPackage, ruleDocsUrl, rulesDocsBase } from './rule-links.js';
+import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
 
 export interface SarifOptions {
@@ -228,11 +230,13 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
       ruleIndex: indexById.get(finding.rule) ?? 0,
       level: LEVEL[finding.severity],
       message: { text: resultMessage(finding, sentence) },
-      locations: [locationOf(finding, paths)],
+      // A folded finding is one result with every place it was seen.
+      locations: unfold(finding).map((place) => locationOf(place, paths)),
       ...(related ? { relatedLocations: related } : {}),
       partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint as string },
       properties: {
         pointer: finding.pointer,
+        ...(finding.occurrences ? { occurrences: finding.occurrences.length } : {}),
         ...(finding.location?.tool ? { tool: finding.location.tool } : {}),
         ...(finding.location?.protocolVersion ? { protocolVersion: finding.location.protocolVersion } : {}),
         ...(finding.location?.call ? { call: finding.location.call } : {}),
@@ -303,5 +307,5 @@ function notificationsFor(
 }
 
 export function renderSarif(report: Report, options: SarifOptions = {}): string {
-  return `${JSON.stringify(buildSarif(report, options), null, 2)}\n`;
+  return `${jsonTerminalSafe(JSON.stringify(buildSarif(report, options), null, 2))}\n`;
 }

@@ -53,3 +53,18 @@ function withoutDanglingSurrogate(text: string): string {
   const last = text.charCodeAt(text.length - 1);
   return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
 }
+
+/**
+ * Characters JSON.stringify leaves raw that a terminal still obeys: DEL, C1 controls (U+009B is a
+ * CSI introducer in UTF-8 terminals) and the reordering format characters. C0 controls are escaped
+ * by JSON.stringify already.
+ */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text with the characters a terminal would act on written as `\uXXXX` escapes: the same JSON
+ * value, safe to `cat`. For the JSON and SARIF reports and JSON quoted in Markdown or HTML.
+ */
+export function jsonTerminalSafe(json: string): string {
+  return json.replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

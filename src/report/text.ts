@@ -1,11 +1,10 @@
 /** The terminal report: findings grouped by where they happened, with the clients each one breaks. */
 
 import pc from 'picocolors';
-import { CLIENTS } from '../clients/catalog.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
-import { getRule } from '../rules/catalog.js';
+import { breaksLine, clientsText } from './clients.js';
 import { codeFrameText } from './code-frame.js';
-import { oneLine, terminalSafe } from './terminal.js';
+import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
 
@@ -13,14 +12,6 @@ export interface TextOptions {
   /** Use ANSI colours; default: picocolors' detection (TTY, NO_COLOR, FORCE_COLOR). */
   readonly color?: boolean;
 }
-
-const EFFECT_WORDS: Record<string, string> = {
-  'rejects-call': 'rejects the call',
-  'drops-message': 'drops the message (call hangs)',
-  'drops-content': 'drops content',
-  misreads: 'misreads it',
-  limits: 'over its limit',
-};
 
 export function groupLabel(location: Location | undefined): string {
   if (!location) return '';
@@ -49,11 +40,7 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 
 /** "Codex (rejects the call), TypeScript SDK v1 client (rejects the call)" for a rule id. */
 export function clientsAffected(ruleId: string): string | undefined {
-  const rule = getRule(ruleId);
-  if (!rule || rule.clients.length === 0) return undefined;
-  return rule.clients
-    .map((c) => `${CLIENTS[c.client].name} (${EFFECT_WORDS[c.effect] ?? c.effect})`)
-    .join(', ');
+  return clientsText({ rule: ruleId });
 }
 
 export function renderText(report: Report, options: TextOptions = {}): string {
@@ -69,18 +56,19 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     const group = groupLabel(finding.location);
     if (group !== currentGroup) {
       if (currentGroup !== undefined) out.push('');
-      out.push(color.underline(terminalSafe(group) || '(document)'));
+      // File names, tool names, pointers and messages quote the input: one line each, escaped.
+      out.push(color.underline(oneLine(group || '(document)', { width: 200 })));
       currentGroup = group;
     }
-    const where = finding.pointer === '' ? '(root)' : finding.pointer;
+    const where = finding.pointer === '' ? '(root)' : oneLine(finding.pointer, { width: 100 });
     out.push(
-      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(terminalSafe(where))}  ${terminalSafe(finding.message)}  ${color.dim(finding.rule)}`,
+      `  ${paint[finding.severity](finding.severity.padEnd(7))} ${color.dim(where)}  ${oneLine(finding.message, { width: 240 })}  ${color.dim(finding.rule)}`,
     );
     if (finding.fix)
       out.push(
-        `          ${color.dim('fix:')} ${terminalSafe(finding.fix.description)}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
+        `          ${color.dim('fix:')} ${oneLine(finding.fix.description, { width: 240 })}${finding.fix.automatic ? color.dim(' (repairable)') : ''}`,
       );
-    const clients = clientsAffected(finding.rule);
+    const clients = breaksLine(finding);
     if (clients && finding.severity !== 'info') out.push(`          ${color.dim('breaks:')} ${clients}`);
     out.push(
       ...codeFrameText(finding.location, '          ', { dim: color.dim, mark: paint[finding.severity] }),

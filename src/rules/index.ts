@@ -39,6 +39,7 @@ import resultMediaWithStructuredContent from './result/result-media-with-structu
 import resultMetaNotObject from './result/result-meta-not-object.js';
 import resultNotObject from './result/result-not-object.js';
 import resultOverClientLimits from './result/result-over-client-limits.js';
+import resultRejectedByServer from './result/result-rejected-by-server.js';
 import resultServerInfoInvalid from './result/result-server-info-invalid.js';
 import resultTypeInvalid from './result/result-type-invalid.js';
 import structuredContentInBlock from './result/structured-content-in-block.js';
@@ -49,6 +50,7 @@ import structuredContentSchemaMismatch from './result/structured-content-schema-
 import structuredContentTextMirrorMissing from './result/structured-content-text-mirror-missing.js';
 import structuredContentTextMismatch from './result/structured-content-text-mismatch.js';
 import structuredContentUnsupportedVersion from './result/structured-content-unsupported-version.js';
+import auditArgumentsRejected from './session/audit-arguments-rejected.js';
 import auditCallError from './session/audit-call-error.js';
 import auditDiscoverInvalid from './session/audit-discover-invalid.js';
 import auditDiscoverUnsupported from './session/audit-discover-unsupported.js';
@@ -63,6 +65,7 @@ import auditToolsCapabilityMissing from './session/audit-tools-capability-missin
 import auditToolsListFailed from './session/audit-tools-list-failed.js';
 import auditVersionRefused from './session/audit-version-refused.js';
 import auditVersionUnknown from './session/audit-version-unknown.js';
+import toolAnnotationsContradictory from './tools/tool-annotations-contradictory.js';
 import toolAnnotationsInvalid from './tools/tool-annotations-invalid.js';
 import toolFieldInvalid from './tools/tool-field-invalid.js';
 import toolInputSchemaInvalid from './tools/tool-input-schema-invalid.js';
@@ -122,6 +125,7 @@ export const RULES: readonly Rule[] = [
   resultMetaNotObject,
   resultNotObject,
   resultOverClientLimits,
+  resultRejectedByServer,
   resultServerInfoInvalid,
   resultTypeInvalid,
   structuredContentInBlock,
@@ -132,6 +136,7 @@ export const RULES: readonly Rule[] = [
   structuredContentTextMirrorMissing,
   structuredContentTextMismatch,
   structuredContentUnsupportedVersion,
+  auditArgumentsRejected,
   auditCallError,
   auditDiscoverInvalid,
   auditDiscoverUnsupported,
@@ -146,6 +151,7 @@ export const RULES: readonly Rule[] = [
   auditToolsListFailed,
   auditVersionRefused,
   auditVersionUnknown,
+  toolAnnotationsContradictory,
   toolAnnotationsInvalid,
   toolFieldInvalid,
   toolInputSchemaInvalid,

@@ -114,6 +114,11 @@ export interface RuleDefinition {
   readonly id: string;
   readonly subject: Subject;
   readonly severity: Severity;
+  /**
+   * Messages whose findings have another severity than the rule's: a rule that judges by degree
+   * (a late answer that only some clients give up on, say) words each degree as its own message.
+   */
+  readonly messageSeverity?: Readonly<Record<string, Severity>>;
   /** One line, imperative or descriptive: "Image and audio blocks need a mimeType". */
   readonly title: string;
   /** Why it matters: the spec text it enforces and what clients do. Markdown. */

@@ -1,19 +1,30 @@
 /**
- * The rule engine: walks a document, hands each node to the rules whose subject it is, and turns
- * their reports into findings. It is synchronous and pure; sniffing (asynchronous) happens before it
- * in validate/index.ts, and static analysis calls it directly on partial documents.
+ * The rule engine: walks a document once, hands each node to the rules whose subject it is, and turns
+ * their reports into findings. It is synchronous and pure. Facts several rules need (a payload's base64
+ * check and sniffed type, the JSON of structuredContent, a text's parse) are computed once per run, in
+ * the run's fact scope (core/run-memo.ts), and forgotten when it returns. The validators ask it to sniff
+ * payloads; static analysis calls it directly on partial documents, without sniffing.
  */
 
 import type { Finding, FixSuggestion } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { pathIsUncertain } from '../core/opaque.js';
+import { payloadFactsAt } from '../core/payload.js';
 import { type PathSegment, toPointer } from '../core/pointer.js';
-import { startRun } from '../core/run-memo.js';
+import { FactScope, runInScope } from '../core/run-memo.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/schema.js';
 import type { Sniffed } from '../core/sniff.js';
 import { RULES } from '../rules/index.js';
 import type { CheckContext, Frame, Report, Rule, SessionEvent, Subject } from '../rules/types.js';
-import { features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
+import { BLOCK_TYPES, features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
+import {
+  BLOCK_RULE_TYPES,
+  COVERED_BLOCK_RULES,
+  COVERED_FOR_SHORT_TEXT,
+  COVERED_RESULT_RULES,
+  resultShape,
+  Shape,
+} from './fast-path.js';
 
 /** A finding plus what the repair engine needs to act on it. */
 export interface EngineFinding extends Finding {
@@ -35,11 +46,71 @@ export interface EngineOptions {
   readonly tools?: ReadonlyMap<string, JsonObject>;
   readonly request?: JsonObject;
   readonly partial?: boolean;
-  /** Sniffed payloads by absolute JSON Pointer. */
-  readonly sniffed?: ReadonlyMap<string, Sniffed>;
+  /**
+   * What the bytes of the base64 payload at `holder[key]` are, for the rules that ask; without it they
+   * are unknown (static analysis). The validators pass the synchronous sniffer (`sniffSync`), with
+   * file-type's answers in the asynchronous ones.
+   */
+  readonly sniff?: PayloadSniffer;
+  /** The fact scope to run in: a repair passes one scope to all its runs. Default: a fresh one. */
+  readonly scope?: FactScope;
+  /** Findings of blocks checked in an earlier run that have not changed since (a repair's re-runs). */
+  readonly blockFindings?: BlockFindings;
   readonly schemas?: OutputSchemaCompiler;
   /** Restrict to these rules (default: the whole catalog). */
   readonly rules?: readonly Rule[];
+}
+
+/**
+ * The block rules' findings by block object, for the runs of one repair: block rules see only their
+ * block, so a block the repair did not touch, still at the same place, has the same findings. The repair
+ * engine forgets a block it changes in place, and everything when a repair reaches beyond one block.
+ */
+export class BlockFindings {
+  private readonly byBlock = new Map<object, { path: readonly PathSegment[]; findings: EngineFinding[] }>();
+
+  get(block: object, path: readonly PathSegment[]): EngineFinding[] | undefined {
+    const hit = this.byBlock.get(block);
+    return hit && samePath(hit.path, path) ? hit.findings : undefined;
+  }
+
+  set(block: object, path: readonly PathSegment[], findings: EngineFinding[]): void {
+    this.byBlock.set(block, { path, findings });
+  }
+
+  forget(block: unknown): void {
+    if (typeof block === 'object' && block !== null) this.byBlock.delete(block);
+  }
+
+  clear(): void {
+    this.byBlock.clear();
+  }
+}
+
+function samePath(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export type PayloadSniffer = (holder: object, key: string) => Sniffed | undefined;
+
+/** The synchronous sniffer: the payload facts, computed once per validation (see payloadFactsAt). */
+export const sniffSync: PayloadSniffer = (holder, key) => payloadFactsAt(holder, key)?.sniffed;
+
+/** The payload a relative path names, as its holder and key; `undefined` when the holder is missing. */
+export function payloadAt(
+  node: unknown,
+  path: readonly PathSegment[],
+): { holder: object; key: string } | undefined {
+  let holder = node;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (holder === null || typeof holder !== 'object') return undefined;
+    holder = (holder as Record<string | number, unknown>)[path[i] as string | number];
+  }
+  const key = path[path.length - 1];
+  if (holder === null || typeof holder !== 'object' || key === undefined) return undefined;
+  return { holder, key: String(key) };
 }
 
 let sharedSchemas: OutputSchemaCompiler | undefined;
@@ -49,31 +120,104 @@ function defaultSchemas(): OutputSchemaCompiler {
   return sharedSchemas;
 }
 
-type RuleTable = ReadonlyMap<Subject, readonly Rule[]>;
-
-/** Rules by version and subject, cached because the catalog is fixed at run time. */
-const ruleTables = new WeakMap<readonly Rule[], Map<ProtocolVersion, RuleTable>>();
-
-function ruleTable(rules: readonly Rule[], version: ProtocolVersion): RuleTable {
-  let byVersion = ruleTables.get(rules);
-  if (!byVersion) {
-    byVersion = new Map();
-    ruleTables.set(rules, byVersion);
-  }
-  let bySubject = byVersion.get(version);
-  if (!bySubject) {
-    const table = new Map<Subject, Rule[]>();
-    for (const rule of rules) {
-      if (!rule.versions.includes(version)) continue;
-      table.set(rule.subject, [...(table.get(rule.subject) ?? []), rule]);
-    }
-    bySubject = table;
-    byVersion.set(version, bySubject);
-  }
-  return bySubject;
+/**
+ * A rule with its check bound to it: the engine calls thousands of checks per result, and loading
+ * `check` from rule objects of many different shapes is a slow, megamorphic property access.
+ */
+interface CompiledRule {
+  readonly rule: Rule;
+  readonly check: Rule['check'];
 }
 
-const NO_RULES: readonly Rule[] = [];
+/** The rules of one subject in one version, in catalog order, compiled once. */
+interface Plan {
+  readonly all: readonly CompiledRule[];
+  /** Those that also run on partial documents from static analysis. */
+  readonly partial: readonly CompiledRule[];
+  /** Those that still run on a plain-text result (./fast-path.ts): the others report nothing there. */
+  readonly plainText: readonly CompiledRule[];
+  /** Those that still run on a plain-text result whose texts are all short. */
+  readonly shortPlainText: readonly CompiledRule[];
+  /** For blocks: those that can report on an object block of each standard type (BLOCK_RULE_TYPES). */
+  readonly byBlockType?: Readonly<Record<string, readonly CompiledRule[]>>;
+}
+
+type Plans = ReadonlyMap<Subject, Plan>;
+
+function byBlockType(all: readonly CompiledRule[]): Record<string, readonly CompiledRule[]> {
+  return Object.fromEntries(
+    BLOCK_TYPES.map((type) => [
+      type,
+      all.filter(({ rule }) => BLOCK_RULE_TYPES[rule.id]?.includes(type) ?? true),
+    ]),
+  );
+}
+
+/** The rules that can report on a block, by its type when it is an object of a standard type. */
+function blockRules(plan: Plan, block: unknown): readonly CompiledRule[] {
+  const type = isObject(block) ? block.type : undefined;
+  const byType = plan.byBlockType;
+  return typeof type === 'string' && byType !== undefined && Object.hasOwn(byType, type)
+    ? (byType[type] as readonly CompiledRule[])
+    : plan.all;
+}
+
+function planRules(plan: Plan, shape: Shape, partial: boolean): readonly CompiledRule[] {
+  if (shape === Shape.ShortPlainText) return plan.shortPlainText;
+  if (shape === Shape.PlainText) return plan.plainText;
+  return partial ? plan.partial : plan.all;
+}
+
+const COVERED: Partial<Record<Subject, ReadonlySet<string>>> = {
+  result: COVERED_RESULT_RULES,
+  block: COVERED_BLOCK_RULES,
+};
+
+/** Plans by version and subject, cached because the catalog is fixed at run time. */
+const compiled = new WeakMap<readonly Rule[], Map<ProtocolVersion, Plans>>();
+
+let lastPlans: { rules: readonly Rule[]; version: ProtocolVersion; plans: Plans } | undefined;
+
+function plansFor(rules: readonly Rule[], version: ProtocolVersion): Plans {
+  if (lastPlans?.rules === rules && lastPlans.version === version) return lastPlans.plans;
+  const plans = compilePlans(rules, version);
+  lastPlans = { rules, version, plans };
+  return plans;
+}
+
+function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
+  let byVersion = compiled.get(rules);
+  if (!byVersion) {
+    byVersion = new Map();
+    compiled.set(rules, byVersion);
+  }
+  let plans = byVersion.get(version);
+  if (!plans) {
+    const bySubject = new Map<Subject, Rule[]>();
+    for (const rule of rules) {
+      if (!rule.versions.includes(version)) continue;
+      bySubject.set(rule.subject, [...(bySubject.get(rule.subject) ?? []), rule]);
+    }
+    plans = new Map(
+      [...bySubject].map(([subject, rules]) => {
+        const all = rules.map((rule) => ({ rule, check: rule.check.bind(rule) }));
+        const covered = COVERED[subject];
+        const plan: Plan = {
+          all,
+          partial: all.filter(({ rule }) => !rule.needsCompleteDocument),
+          plainText: all.filter(({ rule }) => !covered?.has(rule.id)),
+          shortPlainText: all.filter(
+            ({ rule }) => !covered?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
+          ),
+          ...(subject === 'block' ? { byBlockType: byBlockType(all) } : {}),
+        };
+        return [subject, plan];
+      }),
+    );
+    byVersion.set(version, plans);
+  }
+  return plans;
+}
 
 export function formatTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
@@ -93,6 +237,7 @@ class NodeContext implements CheckContext {
   readonly schemas: OutputSchemaCompiler;
   tool: JsonObject | undefined;
   rule: Rule | undefined;
+  node: unknown;
   subjectPath: readonly PathSegment[] = [];
   resultPath: readonly PathSegment[] | undefined;
 
@@ -106,7 +251,7 @@ class NodeContext implements CheckContext {
   }
 
   sniffed(path: readonly PathSegment[]): Sniffed | undefined {
-    return this.run.options.sniffed?.get(toPointer([...this.subjectPath, ...path]));
+    return this.run.sniff(this.node, path);
   }
 
   report(report: Report): void {
@@ -117,17 +262,23 @@ class NodeContext implements CheckContext {
 class Run {
   readonly findings: EngineFinding[] = [];
   readonly schemas: OutputSchemaCompiler;
-  private readonly table: RuleTable;
+  private readonly plans: Plans;
   private readonly ctx: NodeContext;
 
   constructor(
     readonly root: unknown,
     readonly options: EngineOptions,
   ) {
-    startRun();
     this.schemas = options.schemas ?? defaultSchemas();
-    this.table = ruleTable(options.rules ?? RULES, options.version);
+    this.plans = plansFor(options.rules ?? RULES, options.version);
     this.ctx = new NodeContext(this);
+  }
+
+  /** What the bytes of the payload at `path` below `node` are, when the run sniffs and they decode. */
+  sniff(node: unknown, path: readonly PathSegment[]): Sniffed | undefined {
+    const sniff = this.options.sniff;
+    const payload = sniff && payloadAt(node, path);
+    return payload ? sniff(payload.holder, payload.key) : undefined;
   }
 
   apply(
@@ -136,24 +287,32 @@ class Run {
     subjectPath: readonly PathSegment[],
     resultPath: readonly PathSegment[] | undefined,
     tool?: JsonObject,
+    shape = Shape.Other,
   ): void {
-    const rules = this.table.get(subject) ?? NO_RULES;
+    const plan = this.plans.get(subject);
+    if (!plan) return;
+    const rules =
+      subject === 'block' && shape === Shape.Other && !this.ctx.partial
+        ? blockRules(plan, node)
+        : planRules(plan, shape, this.ctx.partial);
     if (rules.length === 0) return;
     const ctx = this.ctx;
     ctx.tool = tool;
+    ctx.node = node;
     ctx.subjectPath = subjectPath;
     ctx.resultPath = resultPath;
-    for (const rule of rules) {
-      if (ctx.partial && rule.needsCompleteDocument) continue;
+    for (let i = 0; i < rules.length; i++) {
+      const { rule, check } = rules[i] as CompiledRule;
       ctx.rule = rule;
       try {
-        rule.check(node, ctx);
+        check(node, ctx);
       } catch (error) {
         // A rule bug must not hide the other findings or crash a proxy; it becomes a finding itself.
         this.findings.push(internalError(rule, error, subjectPath, resultPath));
       }
     }
     ctx.rule = undefined;
+    ctx.node = undefined;
   }
 
   record(
@@ -172,7 +331,7 @@ class Run {
       : undefined;
     this.findings.push({
       rule: rule.id,
-      severity: rule.severity,
+      severity: rule.messageSeverity?.[messageId] ?? rule.severity,
       message: formatTemplate(template, data),
       pointer: toPointer(path),
       ...(fix ? { fix } : {}),
@@ -185,11 +344,42 @@ class Run {
   }
 
   toolResult(result: unknown, path: readonly PathSegment[], tool: JsonObject | undefined): void {
+    const shape = this.ctx.partial ? Shape.Other : resultShape(result, this.ctx.features, tool);
+    if (shape !== Shape.Other) {
+      this.plainTextResult(result as JsonObject, path, tool, shape);
+      return;
+    }
     this.apply('result', result, path, path, tool);
-    if (isObject(result) && Array.isArray(result.content)) {
-      result.content.forEach((block, i) => {
-        this.apply('block', block, [...path, 'content', i], path, tool);
-      });
+    if (!isObject(result) || !Array.isArray(result.content)) return;
+    const content = result.content;
+    const memo = this.options.blockFindings;
+    for (let i = 0; i < content.length; i++) {
+      const block = content[i];
+      const blockPath = [...path, 'content', i];
+      const known = memo && isObject(block) ? memo.get(block, blockPath) : undefined;
+      if (known) {
+        for (const finding of known) this.findings.push(finding);
+        continue;
+      }
+      const first = this.findings.length;
+      this.apply('block', block, blockPath, path, tool);
+      if (memo && isObject(block)) memo.set(block, blockPath, this.findings.slice(first));
+    }
+  }
+
+  /** A result of the plain-text shape: only the rules that could still report run. */
+  private plainTextResult(
+    result: JsonObject,
+    path: readonly PathSegment[],
+    tool: JsonObject | undefined,
+    shape: Shape,
+  ): void {
+    this.apply('result', result, path, path, tool, shape);
+    const blocks = this.plans.get('block');
+    if (!blocks || planRules(blocks, shape, false).length === 0) return;
+    const content = result.content as unknown[];
+    for (let i = 0; i < content.length; i++) {
+      this.apply('block', content[i], [...path, 'content', i], path, tool, shape);
     }
   }
 
@@ -254,32 +444,144 @@ export function responseKind(
   return undefined;
 }
 
+/**
+ * Whether the rules that still run on a plain-text result (./fast-path.ts) all stay silent on this one,
+ * checked without setting up a run: the common clean result then costs little more than the walk that
+ * recognised it. Any report, and the caller runs the engine properly.
+ */
+function quietPlainText(
+  result: JsonObject,
+  options: EngineOptions,
+  tool: JsonObject | undefined,
+  shape: Shape,
+): boolean {
+  const plans = plansFor(options.rules ?? RULES, options.version);
+  const resultPlan = plans.get('result');
+  const blockPlan = plans.get('block');
+  const resultRules = resultPlan ? planRules(resultPlan, shape, false) : NO_RULES;
+  const blockRules = blockPlan ? planRules(blockPlan, shape, false) : NO_RULES;
+  if (resultRules.length === 0 && blockRules.length === 0) return true;
+  const probe = new Probe(options, tool);
+  if (!probe.quiet(resultRules, result)) return false;
+  if (blockRules.length === 0) return true;
+  const content = result.content as unknown[];
+  for (let i = 0; i < content.length; i++) if (!probe.quiet(blockRules, content[i])) return false;
+  return true;
+}
+
+const NO_RULES: readonly CompiledRule[] = [];
+
+/** A check context that only notes whether anything was reported. */
+class Probe implements CheckContext {
+  readonly version: ProtocolVersion;
+  readonly features: VersionFeatures;
+  readonly request: JsonObject | undefined;
+  readonly partial = false;
+  private node: unknown;
+  private reported = false;
+
+  constructor(
+    private readonly options: EngineOptions,
+    readonly tool: JsonObject | undefined,
+  ) {
+    this.version = options.version;
+    this.features = features(options.version);
+    this.request = options.request;
+  }
+
+  get schemas(): OutputSchemaCompiler {
+    return this.options.schemas ?? defaultSchemas();
+  }
+
+  sniffed(path: readonly PathSegment[]): Sniffed | undefined {
+    const sniff = this.options.sniff;
+    const payload = sniff && payloadAt(this.node, path);
+    return payload ? sniff(payload.holder, payload.key) : undefined;
+  }
+
+  report(): void {
+    this.reported = true;
+  }
+
+  quiet(rules: readonly CompiledRule[], node: unknown): boolean {
+    this.node = node;
+    for (let i = 0; i < rules.length && !this.reported; i++) {
+      try {
+        (rules[i] as CompiledRule).check(node, this);
+      } catch {
+        // A failing rule becomes a finding in the full run.
+        return false;
+      }
+    }
+    return !this.reported;
+  }
+}
+
+function inRun(root: unknown, options: EngineOptions, walk: (run: Run) => void): EngineFinding[] {
+  return runInScope(options.scope ?? new FactScope(), () => {
+    const run = new Run(root, options);
+    walk(run);
+    return run.findings;
+  });
+}
+
 export function runToolResult(result: unknown, options: EngineOptions): EngineFinding[] {
-  const run = new Run(result, options);
-  run.toolResult(result, [], options.tool);
-  return run.findings;
+  const tool = options.tool;
+  if (!options.partial && !options.rules && isQuietPlainText(result, options.version, tool)) return [];
+  const shape = options.partial ? Shape.Other : resultShape(result, features(options.version), tool);
+  if (shape !== Shape.Other && quietPlainText(result as JsonObject, options, tool, shape)) return [];
+  return inRun(result, options, (run) => run.toolResult(result, [], tool));
+}
+
+/**
+ * Whether `result` is a plain-text result on which no rule of the catalog can report (./fast-path.ts):
+ * the answer for the commonest clean result, found without setting anything up.
+ */
+export function isQuietPlainText(
+  result: unknown,
+  version: ProtocolVersion,
+  tool: JsonObject | undefined,
+): boolean {
+  const shape = resultShape(result, features(version), tool);
+  if (shape === Shape.Other) return false;
+  let silent = silentFrom[version];
+  if (silent === undefined) {
+    silent = firstSilentShape(version);
+    silentFrom[version] = silent;
+  }
+  return shape >= silent;
+}
+
+/**
+ * By version, the first shape (in order of Shape: plain text, then short plain text, which is
+ * narrower) on which no result or block rule of the catalog runs; NEVER when some rule always runs.
+ */
+const silentFrom: Partial<Record<ProtocolVersion, number>> = {};
+const NEVER = 99;
+
+function firstSilentShape(version: ProtocolVersion): number {
+  const plans = plansFor(RULES, version);
+  const silent = (shape: Shape) =>
+    (['result', 'block'] as const).every((subject) => {
+      const plan = plans.get(subject);
+      return !plan || planRules(plan, shape, false).length === 0;
+    });
+  if (silent(Shape.PlainText)) return Shape.PlainText;
+  return silent(Shape.ShortPlainText) ? Shape.ShortPlainText : NEVER;
 }
 
 export function runToolsList(list: unknown, options: EngineOptions): EngineFinding[] {
-  const run = new Run(list, options);
-  run.toolsList(list, []);
-  return run.findings;
+  return inRun(list, options, (run) => run.toolsList(list, []));
 }
 
 export function runMessage(message: unknown, options: EngineOptions): EngineFinding[] {
-  const run = new Run(message, options);
-  run.message(message);
-  return run.findings;
+  return inRun(message, options, (run) => run.message(message));
 }
 
 export function runSession(event: SessionEvent, options: EngineOptions): EngineFinding[] {
-  const run = new Run(event, options);
-  run.apply('session', event, [], undefined);
-  return run.findings;
+  return inRun(event, options, (run) => run.apply('session', event, [], undefined));
 }
 
 export function runFrame(frame: Frame, options: EngineOptions): EngineFinding[] {
-  const run = new Run(frame, options);
-  run.apply('frame', frame, [], undefined);
-  return run.findings;
+  return inRun(frame, options, (run) => run.apply('frame', frame, [], undefined));
 }

@@ -1,15 +1,32 @@
 /**
- * The public validators. They never throw and report every problem, not only the first. They are
- * asynchronous because MIME sniffing (file-type) is; the rules themselves run synchronously.
+ * The public validators. They never throw and report every problem, not only the first.
+ *
+ * `validateToolResultSync` and `validateMessageSync` answer at once: payloads are sniffed by the
+ * synchronous sniffer (core/magic.ts), which knows the formats clients handle. The asynchronous
+ * `validateToolResult` and `validateMessage` return the same findings, except that for a payload whose
+ * format the synchronous sniffer cannot place (TIFF, PSD, AIFF, archives, UTF-16 text…) they ask
+ * file-type, so a mimeType that contradicts such bytes is reported by them alone.
  */
 
-import { base64Problem } from '../core/base64.js';
+import { decodeBase64Prefix } from '../core/base64.js';
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import { type PathSegment, toPointer } from '../core/pointer.js';
-import { type Sniffed, sniffBase64 } from '../core/sniff.js';
+import { SNIFF_HEADER_BYTES } from '../core/magic.js';
+import { payloadFactsAt } from '../core/payload.js';
+import { FactScope, runInScope } from '../core/run-memo.js';
+import { fileTypeMime, type Sniffed } from '../core/sniff.js';
 import { assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
-import { type EngineFinding, responseKind, runMessage, runToolResult, runToolsList } from './engine.js';
+import {
+  type EngineFinding,
+  type EngineOptions,
+  isQuietPlainText,
+  type PayloadSniffer,
+  responseKind,
+  runMessage,
+  runToolResult,
+  runToolsList,
+  sniffSync,
+} from './engine.js';
 
 export interface ValidateOptions {
   /**
@@ -41,73 +58,100 @@ export function publicFinding(f: EngineFinding): Finding {
   return out;
 }
 
+function publicFindings(findings: readonly EngineFinding[]): Finding[] {
+  if (findings.length === 0) return [];
+  const out: Finding[] = new Array(findings.length);
+  for (let i = 0; i < findings.length; i++) out[i] = publicFinding(findings[i] as EngineFinding);
+  return out;
+}
+
+/** Where a payload is: `holder[key]`. */
+export interface PayloadPlace {
+  readonly holder: JsonObject;
+  readonly key: string;
+}
+
 /**
- * Base64 payloads of a result's blocks, by absolute path. A plain loop into an array, not a generator:
- * this runs on every validation, and most results have no payload at all.
+ * Base64 payloads of a result's blocks: `data` of image and audio blocks, `blob` of embedded resources.
+ * A plain loop, not a generator: this runs on every asynchronous validation.
  */
-export function mediaPayloads(result: unknown, base: readonly PathSegment[]): [PathSegment[], string][] {
-  const payloads: [PathSegment[], string][] = [];
+export function mediaPayloads(result: unknown): PayloadPlace[] {
+  const payloads: PayloadPlace[] = [];
   if (!isObject(result) || !Array.isArray(result.content)) return payloads;
   const content = result.content;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
     if (!isObject(block)) continue;
     if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
-      payloads.push([[...base, 'content', i, 'data'], block.data]);
+      payloads.push({ holder: block, key: 'data' });
     } else if (
       block.type === 'resource' &&
       isObject(block.resource) &&
       typeof block.resource.blob === 'string'
     ) {
-      payloads.push([[...base, 'content', i, 'resource', 'blob'], block.resource.blob]);
+      payloads.push({ holder: block.resource, key: 'blob' });
     }
   }
   return payloads;
 }
 
-const NOTHING_SNIFFED: ReadonlyMap<string, Sniffed> = new Map();
+/** file-type's answers, by the object holding the payload. */
+export type FileTypeAnswers = ReadonlyMap<object, Sniffed>;
+
+const NO_ANSWERS: FileTypeAnswers = new Map();
 
 /**
- * Sniffs every base64 payload of a result. Returns synchronously when there is nothing to sniff, so a
- * text-only result never waits for a microtask.
+ * file-type's answers for the payloads the synchronous sniffer cannot place. Returns synchronously (and
+ * decodes nothing twice: the facts stay in `scope` for the validation) when every payload was placed,
+ * which is the common case.
  */
-export function sniffResult(
-  result: unknown,
-  base: readonly PathSegment[] = [],
-): ReadonlyMap<string, Sniffed> | Promise<ReadonlyMap<string, Sniffed>> {
-  let jobs: Promise<void>[] | undefined;
-  const sniffed = new Map<string, Sniffed>();
-  for (const [path, data] of mediaPayloads(result, base)) {
-    const problem = base64Problem(data);
-    if (problem !== undefined && problem !== 'non-canonical') continue;
-    jobs ??= [];
-    jobs.push(
-      sniffBase64(data).then((s) => {
-        if (s) sniffed.set(toPointer(path), s);
-      }),
-    );
-  }
-  return jobs ? Promise.all(jobs).then(() => sniffed) : NOTHING_SNIFFED;
+export function fileTypeAnswers(
+  payloads: readonly PayloadPlace[],
+  scope: FactScope,
+): FileTypeAnswers | Promise<FileTypeAnswers> {
+  const unplaced = runInScope(scope, () =>
+    payloads.filter(({ holder, key }) => {
+      const sniffed = payloadFactsAt(holder, key)?.sniffed;
+      return sniffed !== undefined && sniffed.mimeType === undefined;
+    }),
+  );
+  if (unplaced.length === 0) return NO_ANSWERS;
+  const answers = new Map<object, Sniffed>();
+  return Promise.all(
+    unplaced.map(async ({ holder, key }) => {
+      const payload = holder[key] as string;
+      const bytes = decodeBase64Prefix(payload, SNIFF_HEADER_BYTES);
+      const mimeType = bytes ? await fileTypeMime(bytes) : undefined;
+      const sniffed = runInScope(scope, () => payloadFactsAt(holder, key)?.sniffed);
+      if (mimeType !== undefined && sniffed) answers.set(holder, { ...sniffed, mimeType });
+    }),
+  ).then(() => answers);
 }
 
-/** Runs `check` once sniffing is done, without an extra microtask when there was nothing to sniff. */
-function afterSniffing(
-  sniff: () => ReadonlyMap<string, Sniffed> | Promise<ReadonlyMap<string, Sniffed>>,
-  check: (sniffed: ReadonlyMap<string, Sniffed>) => Finding[],
+/** The synchronous sniffer, overridden by file-type's answers for the payloads it could not place. */
+export function sniffWith(answers: FileTypeAnswers): PayloadSniffer {
+  return answers.size === 0 ? sniffSync : (holder, key) => answers.get(holder) ?? sniffSync(holder, key);
+}
+
+/** Runs `check` once file-type has answered, without an extra microtask when it was not needed. */
+function afterFileType(
+  payloads: () => readonly PayloadPlace[],
+  check: (scope: FactScope, sniff: PayloadSniffer) => Finding[],
 ): Promise<Finding[]> {
-  let pending: ReadonlyMap<string, Sniffed> | Promise<ReadonlyMap<string, Sniffed>>;
+  const scope = new FactScope();
+  let pending: FileTypeAnswers | Promise<FileTypeAnswers>;
   try {
-    pending = sniff();
+    pending = fileTypeAnswers(payloads(), scope);
   } catch {
-    pending = NOTHING_SNIFFED;
+    pending = NO_ANSWERS;
   }
   if (pending instanceof Promise) {
     return pending.then(
-      (sniffed) => guard(() => check(sniffed)),
-      () => guard(() => check(NOTHING_SNIFFED)),
+      (answers) => guard(() => check(scope, sniffWith(answers))),
+      () => guard(() => check(scope, sniffSync)),
     );
   }
-  return Promise.resolve(guard(() => check(pending as ReadonlyMap<string, Sniffed>)));
+  return Promise.resolve(guard(() => check(scope, sniffSync)));
 }
 
 export function toolsByName(tools: unknown): Map<string, JsonObject> {
@@ -123,51 +167,92 @@ function guard(fn: () => Finding[]): Finding[] {
   try {
     return fn();
   } catch (error) {
-    // The engine already isolates rules; this only catches a bug in the walk itself.
-    const detail = error instanceof Error ? error.message : String(error);
-    return [
-      { rule: 'internal-error', severity: 'error', message: `validation failed: ${detail}`, pointer: '' },
-    ];
+    return internalError(error);
   }
 }
 
-export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
-  return afterSniffing(
-    () => sniffResult(result),
-    (sniffed) =>
-      runToolResult(result, {
-        version: options.protocolVersion ?? assumedProtocolVersion(result),
-        tool: isObject(options.tool) ? options.tool : undefined,
-        sniffed,
-      }).map(publicFinding),
-  );
+/** The engine already isolates rules; this only reports a bug in the walk itself. */
+function internalError(error: unknown): Finding[] {
+  const detail = error instanceof Error ? error.message : String(error);
+  return [
+    { rule: 'internal-error', severity: 'error', message: `validation failed: ${detail}`, pointer: '' },
+  ];
 }
 
-export function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
-  return Promise.resolve(
-    guard(() =>
-      runToolsList(result, { version: options.protocolVersion ?? assumedProtocolVersion(result) }).map(
-        publicFinding,
+function resultOptions(options: ValidateResultOptions, version: ProtocolVersion): EngineOptions {
+  return { version, tool: isObject(options.tool) ? options.tool : undefined, sniff: sniffSync };
+}
+
+function messageOptions(options: ValidateMessageOptions, version: ProtocolVersion): EngineOptions {
+  return {
+    version,
+    request: isObject(options.request) ? options.request : undefined,
+    tools: toolsByName(options.tools),
+    sniff: sniffSync,
+  };
+}
+
+/** The payloads of a message's tools/call result, the only ones its rules sniff. */
+function messagePayloads(message: unknown, options: ValidateMessageOptions): PayloadPlace[] {
+  const request = isObject(options.request) ? options.request : undefined;
+  return isObject(message) &&
+    Object.hasOwn(message, 'result') &&
+    responseKind(message.result, request) === 'tools/call'
+    ? mediaPayloads(message.result)
+    : [];
+}
+
+/** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
+export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
+  // No closure and no option object beyond the engine's: this is the proxy's per-message path.
+  try {
+    const version = options.protocolVersion ?? assumedProtocolVersion(result);
+    if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
+    return publicFindings(runToolResult(result, resultOptions(options, version)));
+  } catch (error) {
+    return internalError(error);
+  }
+}
+
+/** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */
+export function validateMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
+  return guard(() =>
+    publicFindings(
+      runMessage(
+        message,
+        messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message)),
       ),
     ),
   );
 }
 
+/** Validates a tools/list result synchronously (tool definitions carry no payload to sniff). */
+export function validateToolsListSync(result: unknown, options: ValidateOptions = {}): Finding[] {
+  return guard(() =>
+    publicFindings(
+      runToolsList(result, { version: options.protocolVersion ?? assumedProtocolVersion(result) }),
+    ),
+  );
+}
+
+export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
+  const version = options.protocolVersion ?? assumedProtocolVersion(result);
+  return afterFileType(
+    () => mediaPayloads(result),
+    (scope, sniff) =>
+      publicFindings(runToolResult(result, { ...resultOptions(options, version), scope, sniff })),
+  );
+}
+
+export function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
+  return Promise.resolve(validateToolsListSync(result, options));
+}
+
 export function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
-  const request = isObject(options.request) ? options.request : undefined;
-  return afterSniffing(
-    () =>
-      isObject(message) &&
-      Object.hasOwn(message, 'result') &&
-      responseKind(message.result, request) === 'tools/call'
-        ? sniffResult(message.result, ['result'])
-        : NOTHING_SNIFFED,
-    (sniffed) =>
-      runMessage(message, {
-        version: options.protocolVersion ?? assumedProtocolVersion(message),
-        request,
-        tools: toolsByName(options.tools),
-        sniffed,
-      }).map(publicFinding),
+  const version = options.protocolVersion ?? assumedProtocolVersion(message);
+  return afterFileType(
+    () => messagePayloads(message, options),
+    (scope, sniff) =>
+      publicFindings(runMessage(message, { ...messageOptions(options, version), scope, sniff })),
   );
 }

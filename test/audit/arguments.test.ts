@@ -1,9 +1,26 @@
-/** Argument synthesis from inputSchema: hints first, minimal valid values, enum/boolean exploration. */
+/**
+ * Argument synthesis from inputSchema: hints first, minimal valid values, one call unless exploring,
+ * and never a value that consents to or asks for a change unless the user named the tool.
+ */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { synthesizeArguments } from '../../src/audit/arguments.js';
+import {
+  type ArgumentPlan,
+  isConsentName,
+  isMutationValue,
+  type SynthesisOptions,
+  synthesizeArguments,
+} from '../../src/audit/arguments.js';
+import type { JsonObject } from '../../src/core/json.js';
 import { createOutputSchemaCompiler } from '../../src/core/schema.js';
+
+function argsOf(plan: ArgumentPlan): JsonObject[] {
+  if ('skip' in plan) throw new Error(`skipped: ${plan.skip}`);
+  return plan.args;
+}
+const synth = (schema: unknown, budget = 1, options: Partial<SynthesisOptions> = {}) =>
+  argsOf(synthesizeArguments(schema, { budget, explore: budget > 1, ...options }));
 
 const schemas = createOutputSchemaCompiler();
 const valid = (schema: unknown, value: unknown) => {
@@ -25,7 +42,7 @@ describe('synthesizeArguments', () => {
       },
       required: ['a', 'b', 'c'],
     };
-    expect(synthesizeArguments(schema, 1)).toEqual([{ a: 'fixed', b: 7, c: 'Paris' }]);
+    expect(synth(schema)).toEqual([{ a: 'fixed', b: 7, c: 'Paris' }]);
   });
 
   it('picks minimal values that satisfy formats, bounds, multiples, lengths and patterns', () => {
@@ -45,7 +62,7 @@ describe('synthesizeArguments', () => {
       },
       required: ['email', 'when', 'id', 'count', 'ratio', 'code', 'name', 'tags', 'nested', 'maybe'],
     };
-    const [args] = synthesizeArguments(schema, 1);
+    const [args] = synth(schema);
     expect(valid(schema, args)).toEqual([]);
     expect(args).toMatchObject({ count: 4, ratio: 0.5, code: '0', tags: ['example', 'example'], maybe: 1 });
   });
@@ -57,7 +74,7 @@ describe('synthesizeArguments', () => {
       properties: { city: { $ref: '#/$defs/city' } },
       required: ['city'],
     };
-    expect(synthesizeArguments(schema, 1)).toEqual([{ city: 'Lyon' }]);
+    expect(synth(schema)).toEqual([{ city: 'Lyon' }]);
   });
 
   it('explores enum and boolean parameters up to the budget, without repeating a call', () => {
@@ -70,13 +87,15 @@ describe('synthesizeArguments', () => {
       },
       required: ['q'],
     };
-    expect(synthesizeArguments(schema, 3)).toEqual([
+    expect(synth(schema, 3)).toEqual([
       { q: 'example' },
       { q: 'example', mode: 'fast', verbose: true },
       { q: 'example', mode: 'exact', verbose: false },
     ]);
-    expect(synthesizeArguments(schema, 2)).toHaveLength(2);
-    expect(synthesizeArguments({ type: 'object', properties: { q: { type: 'string' } } }, 3)).toEqual([{}]);
+    expect(synth(schema, 2)).toHaveLength(2);
+    expect(synth({ type: 'object', properties: { q: { type: 'string' } } }, 3)).toEqual([{}]);
+    // Without --explore: one call, whatever the budget.
+    expect(argsOf(synthesizeArguments(schema, { budget: 3 }))).toEqual([{ q: 'example' }]);
   });
 
   it('always produces arguments that validate against simple generated schemas', () => {
@@ -115,10 +134,144 @@ describe('synthesizeArguments', () => {
         fc.boolean(),
         (properties, allRequired) => {
           const schema = { type: 'object', properties, required: allRequired ? Object.keys(properties) : [] };
-          for (const args of synthesizeArguments(schema, 3)) expect(valid(schema, args)).toEqual([]);
+          const plan = synthesizeArguments(schema, { budget: 3, explore: true });
+          if ('skip' in plan) {
+            // Only a required enum of nothing but mutations leaves nothing safe to send.
+            expect(Object.values(properties).some((p) => 'enum' in p && p.enum.every(isMutationValue))).toBe(
+              true,
+            );
+            return;
+          }
+          for (const args of plan.args) {
+            expect(valid(schema, args)).toEqual([]);
+            for (const [name, value] of Object.entries(args)) {
+              expect(isMutationValue(value), `${name}: ${JSON.stringify(value)}`).toBe(false);
+              if (isConsentName(name)) expect(value).not.toBe(true);
+            }
+          }
         },
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('never sends true to a consent or force boolean, nor explores it there', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        confirm: { type: 'boolean', default: true },
+        force: { type: 'boolean' },
+        skipConfirmation: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+      },
+      required: ['path', 'confirm'],
+    };
+    const calls = synth(schema, 5);
+    expect(calls[0]).toEqual({ path: 'example', confirm: false });
+    for (const call of calls) {
+      expect(call.confirm).not.toBe(true);
+      expect(call.force).not.toBe(true);
+      expect(call.skipConfirmation).not.toBe(true);
+    }
+    expect(calls.some((c) => c.verbose === true)).toBe(true);
+    // A consent that must be true leaves nothing safe to send.
+    const mustConsent = { type: 'object', properties: { yes: { const: true } }, required: ['yes'] };
+    expect(synthesizeArguments(mustConsent, { budget: 1 })).toEqual({
+      skip: expect.stringMatching(/required parameter "yes" has no value that is safe to send.*--call/),
+    });
+  });
+
+  it('never sends or explores an enum or const value that names a mutation', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        operation: { type: 'string', enum: ['set', 'get', 'delete', 'describe', 'scale-up', 'forceDelete'] },
+      },
+      required: ['name', 'operation'],
+    };
+    const calls = synth(schema, 6);
+    expect(calls.map((c) => c.operation)).toEqual(['get', 'describe']);
+    const onlyMutations = {
+      type: 'object',
+      properties: { action: { enum: ['create', 'update', 'POST'] } },
+      required: ['action'],
+    };
+    expect(synthesizeArguments(onlyMutations, { budget: 3, explore: true })).toMatchObject({
+      skip: expect.stringContaining('required parameter "action"'),
+    });
+    expect(
+      synthesizeArguments({ ...onlyMutations, properties: { action: { const: 'apply' } } }, { budget: 1 }),
+    ).toMatchObject({
+      skip: expect.any(String),
+    });
+    // A default or example that names a mutation gives way to a safe value.
+    const defaulted = {
+      type: 'object',
+      properties: { mode: { enum: ['write', 'read'], default: 'write' } },
+      required: ['mode'],
+    };
+    expect(synth(defaulted)).toEqual([{ mode: 'read' }]);
+  });
+
+  it('always sends a dry-run switch as true, even when it is optional', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        target: { type: 'string' },
+        dryRun: { type: 'boolean', default: false },
+        preview: { type: 'boolean' },
+      },
+      required: ['target'],
+    };
+    expect(synth(schema, 4)).toEqual([{ target: 'example', dryRun: true, preview: true }]);
+  });
+
+  it('lets a tool named with --call have its consent, mutation and dry-run values', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        operation: { enum: ['set', 'get'] },
+        confirm: { type: 'boolean' },
+        dry_run: { type: 'boolean' },
+      },
+      required: ['operation'],
+    };
+    const calls = synth(schema, 4, { named: true });
+    expect(calls[0]).toEqual({ operation: 'set' });
+    expect(calls.map((c) => [c.operation, c.confirm, c.dry_run])).toContainEqual(['get', true, true]);
+  });
+
+  it('recognizes consent names and mutation values by their words', () => {
+    for (const name of [
+      'confirm',
+      'force',
+      'yes',
+      'overwrite',
+      'delete',
+      'purge',
+      'approve',
+      'forceDelete',
+      'skip_confirmation',
+      'allow-overwrite',
+    ])
+      expect(isConsentName(name), name).toBe(true);
+    for (const name of ['verbose', 'recursive', 'includeHidden', 'limit'])
+      expect(isConsentName(name), name).toBe(false);
+    for (const value of [
+      'set',
+      'delete',
+      'create',
+      'update',
+      'write',
+      'apply',
+      'scale_up',
+      'DELETE',
+      'rollout-restart',
+    ])
+      expect(isMutationValue(value), value).toBe(true);
+    for (const value of ['get', 'list', 'describe', 'logs', 'status', 'settings', 'reader', 42])
+      expect(isMutationValue(value), String(value)).toBe(false);
   });
 });

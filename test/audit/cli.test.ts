@@ -43,17 +43,30 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
     expect(run.stderr.trim()).toBe('mcp-shape: command not found: mcp-shape-no-such-server');
   });
 
-  it('exits 3 when the server exits before any handshake, and says so', async () => {
+  it('exits 3 when the server exits before any handshake, with the last 20 lines of its stderr under the reason', async () => {
+    const lines = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`);
     const run = await cli([
       '--protocol',
       '2025-06-18',
       '--',
       process.execPath,
       '-e',
-      'console.error("boom"); process.exit(2)',
+      `console.error(${JSON.stringify(lines.join('\n'))}); console.error("Error: Cannot find module 'x'\\n    at load (x.js:1)"); console.error("Node.js v20"); process.exit(2)`,
     ]);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/could not start .*exited with code 2.*stderr: boom/);
+    const [reason, heading, ...tail] = run.stderr.trimEnd().split('\n');
+    expect(reason).toMatch(
+      /^mcp-shape: could not start .*: no handshake completed \(.*exited with code 2.*\)$/,
+    );
+    expect(heading).toBe('  server stderr (last 20 lines):');
+    expect(tail).toHaveLength(20);
+    // The cause sits above the last line, which is only the Node.js version.
+    expect(tail.slice(-3)).toEqual([
+      "  | Error: Cannot find module 'x'",
+      '  |     at load (x.js:1)',
+      '  | Node.js v20',
+    ]);
+    expect(tail[0]).toBe('  | line 9');
   });
 
   it('exits 3 when the URL cannot be reached, and says so', async () => {
@@ -84,11 +97,12 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
       fixture('conformant.mjs'),
     ]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/2025-06-18 {2}4 tools, 5 calls, 0 errors/);
+    expect(run.stdout).toContain('versions    2025-06-18, 2026-07-28 audited (4 tools, 3 calls each)\n');
+    expect(run.stdout).toContain('called      all_blocks, echo, get_weather (readOnlyHint; 6 calls)\n');
     expect(run.stdout).toMatch(
-      /not called {2}reset_counter — annotated readOnlyHint: false, destructiveHint: true/,
+      /not called {2}reset_counter: annotated readOnlyHint: false, destructiveHint: true; use --call NAME/,
     );
-    expect(run.stdout).toMatch(/✔ 0 errors, 0 warnings, 0 infos in 10 calls across 2 versions/);
+    expect(run.stdout).toMatch(/✔ 0 errors, 0 warnings, 0 infos in 6 calls across 2 versions\n$/);
   });
 
   it('writes the JSON report with locations to --out and exits 1 on error findings', async () => {

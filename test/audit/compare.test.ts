@@ -6,6 +6,7 @@ import type { VersionDetail } from '../../src/audit/run.js';
 import type { Finding } from '../../src/core/finding.js';
 import { renderAuditText } from '../../src/report/audit-text.js';
 import { buildReport } from '../../src/report/build.js';
+import { foldFindings } from '../../src/report/fold.js';
 
 const finding = (rule: string, version: string, pointer: string, tool = 'get_data'): Finding => ({
   rule,
@@ -86,23 +87,23 @@ describe('the terminal report compares versions from the clients’ side', () =>
     stderrTail: [],
   };
 
-  it('names the clients that cannot connect, that are answered with another version, and that a defect reaches', () => {
+  it('says which versions were answered with another, refused, and which clients a defect reaches', () => {
     const text = renderAuditText(buildReport('audit', findings, 2, { details }), { color: false });
-    const section = text.slice(text.indexOf('Version comparison'));
-    expect(section).toContain(
-      '2025-06-18: answered with 2025-03-26; a 2025-06-18 client works only if it also speaks 2025-03-26, else it disconnects',
+    const [, versionsLine] = text.split('\n');
+    expect(versionsLine).toBe(
+      'versions    2024-11-05, 2025-03-26 audited (1 tool, 1 call each) · 2025-06-18 answered as 2025-03-26 (same audit) · 2026-07-28 not supported (server/discover: -32601 Method not found)',
     );
-    expect(section).toContain(
-      '2026-07-28: refused; a client that speaks only 2026-07-28 cannot connect (server/discover: -32601 Method not found)',
-    );
-    expect(section).toContain(
-      'error block-type-unsupported-in-version in tool get_data at /result/content/*/type: reaches only older clients (2024-11-05), not 2025-03-26',
+    expect(text).toContain(
+      'at /result/content/0/type · in 2024-11-05 (older clients only), 1 call (get_data#1)',
     );
   });
 
-  it('says so when every version behaves the same', () => {
-    const same = { ...details, versions: versions.slice(0, 2), comparison: [] };
-    const text = renderAuditText(buildReport('audit', [], 2, { details: same }), { color: false });
-    expect(text).toContain('every version the server accepts behaves the same');
+  it('adds nothing about versions to a defect every version has', () => {
+    const both = [
+      finding('block-type-unknown', '2024-11-05', '/result/content/0/type'),
+      finding('block-type-unknown', '2025-03-26', '/result/content/0/type'),
+    ];
+    const text = renderAuditText(buildReport('audit', foldFindings(both), 2, { details }), { color: false });
+    expect(text).toContain('at /result/content/0/type · in 2024-11-05, 2025-03-26, 2 calls (get_data#1)\n');
   });
 });

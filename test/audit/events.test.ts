@@ -11,7 +11,8 @@ import { root } from './support.js';
 
 /** One event of each kind, keyed by kind so the compiler says when a kind is added without a sample. */
 const SAMPLES: { readonly [K in AuditEvent['event']]: [Extract<AuditEvent, { event: K }>, string] } = {
-  timeout: [{ event: 'timeout', method: 'tools/call slow', ms: 15000 }, 'audit-timeout'],
+  timeout: [{ event: 'timeout', method: 'tools/call slow', ms: 61000 }, 'audit-timeout'],
+  answered: [{ event: 'answered', method: 'tools/call slow', ms: 70000 }, 'audit-timeout'],
   'server-exited': [
     { event: 'server-exited', method: 'tools/call crash', detail: 'exited with code 1' },
     'audit-server-exited',
@@ -43,8 +44,12 @@ const SAMPLES: { readonly [K in AuditEvent['event']]: [Extract<AuditEvent, { eve
   'tools-list-failed': [{ event: 'tools-list-failed', detail: '-32603 boom' }, 'audit-tools-list-failed'],
   'pagination-loop': [{ event: 'pagination-loop', cursor: '"2"' }, 'audit-pagination-loop'],
   'call-error': [
-    { event: 'call-error', tool: 'get', code: '-32602', detail: 'bad arguments' },
+    { event: 'call-error', tool: 'get', code: '-32603', detail: 'backend down' },
     'audit-call-error',
+  ],
+  'arguments-rejected': [
+    { event: 'arguments-rejected', tool: 'get', detail: 'arguments.id: missing', from: 'synthesized' },
+    'audit-arguments-rejected',
   ],
 };
 
@@ -60,6 +65,46 @@ describe('audit events', () => {
     expect(findings[0]).toMatchObject({ pointer: '/error', location });
     expect(getRule(ruleId)?.subject).toBe('session');
     expect(existsSync(join(root, 'docs/rules', `${ruleId}.md`))).toBe(true);
+  });
+
+  describe("audit-timeout judges latency against each client's own default", () => {
+    const judge = (event: AuditEvent) =>
+      auditFindings(event, { protocolVersion: '2025-06-18', tool: 'slow', call: 'slow#1' });
+
+    it('says nothing of a 20 s answer: no client with a known default gives up that soon', () => {
+      expect(judge({ event: 'answered', method: 'tools/call slow', ms: 20_000 })).toEqual([]);
+    });
+
+    it('is an error naming exactly the 60 s clients when an answer takes 61 s', () => {
+      const [finding] = judge({ event: 'answered', method: 'tools/call slow', ms: 61_000 });
+      expect(finding).toMatchObject({ rule: 'audit-timeout', severity: 'error' });
+      expect(finding?.message).toBe(
+        'tools/call slow answered after 61 s, longer than TypeScript SDK v1 client (60 s), TypeScript SDK v2 client (60 s), Claude Desktop / claude.ai (60 s), Zed (60 s), Cline / Roo Code (60 s) wait by default',
+      );
+      expect((finding as { data?: { affected?: string } }).data?.affected).toBe(
+        'ts-sdk-v1,ts-sdk-v2,claude-desktop,zed,cline',
+      );
+    });
+
+    it('is a warning, naming no client, when nothing answered within a --timeout shorter than every default', () => {
+      const [unjudged] = judge({ event: 'timeout', method: 'tools/call slow', ms: 15_000 });
+      expect(unjudged).toMatchObject({ severity: 'warning' });
+      expect(unjudged?.message).toMatch(
+        /^no response to tools\/call slow within 15 s .*rerun with a longer --timeout/,
+      );
+      // Clients other than the official SDKs alone would make it a warning too; today every client
+      // with a known default waits at least as long as the SDKs, so that degree is declared, not met.
+      expect(getRule('audit-timeout')?.messageSeverity).toEqual({ clients: 'warning', unjudged: 'warning' });
+    });
+
+    it('names the 300 s clients too when the wait reached 5 minutes, and spares Gemini CLI (600 s)', () => {
+      const [finding] = judge({ event: 'timeout', method: 'tools/call slow', ms: 300_000 });
+      expect(finding?.message).toMatch(
+        /^tools\/call slow got no answer in 300 s, longer than .*OpenAI Codex \(300 s\), Goose \(300 s\) wait by default$/,
+      );
+      expect(finding?.message).not.toContain('Gemini');
+      expect(finding?.message).not.toContain('Python');
+    });
   });
 
   it('reports each missing member of an initialize result', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
 import { liveChildren } from '../../src/audit/children.js';
 import { runAudit } from '../../src/audit/run.js';
-import { errors, fixture, keys, toolsOf, versionsOf } from './support.js';
+import { errors, fixture, keys, places, toolsOf, versionsOf } from './support.js';
 
 describe('conformant fixture (stdio, every version)', () => {
   it('negotiates every version, lists every page, calls the read-only tools, and finds nothing', async () => {
@@ -20,14 +20,27 @@ describe('conformant fixture (stdio, every version)', () => {
       ['2026-07-28', 'audited', '2026-07-28', 4],
     ]);
     const tools = Object.fromEntries(toolsOf(report).map((t) => [t.name, t]));
-    // get_weather's units enum and echo's boolean are explored: two calls per version each.
-    expect(tools.get_weather).toMatchObject({ called: true, because: 'readOnlyHint', calls: 10 });
-    expect(tools.echo).toMatchObject({ called: true, calls: 10 });
+    // One call per tool and version: nothing is explored without --explore.
+    expect(tools.get_weather).toMatchObject({ called: true, because: 'readOnlyHint', calls: 5 });
+    expect(tools.echo).toMatchObject({ called: true, calls: 5 });
     expect(tools.all_blocks).toMatchObject({ called: true, calls: 5 });
     expect(tools.reset_counter?.called).toBe(false);
     expect(tools.reset_counter?.reason).toMatch(/destructiveHint: true; use --call reset_counter/);
-    expect(report.summary).toMatchObject({ errors: 0, warnings: 0, checked: 25, versionsAudited: 5 });
+    expect(report.summary).toMatchObject({ errors: 0, warnings: 0, checked: 15, versionsAudited: 5 });
     expect(liveChildren()).toBe(0);
+  });
+
+  it('explores enum and boolean parameters with --explore', async () => {
+    const report = await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [fixture('conformant.mjs')] },
+      versions: ['2025-06-18'],
+      explore: true,
+    });
+    const tools = Object.fromEntries(toolsOf(report).map((t) => [t.name, t]));
+    // get_weather's units enum and echo's boolean: two values each.
+    expect(tools.get_weather).toMatchObject({ calls: 2 });
+    expect(tools.echo).toMatchObject({ calls: 2 });
+    expect(report.findings).toEqual([]);
   });
 
   it('calls a destructive tool only when asked, with --args arguments', async () => {
@@ -84,9 +97,12 @@ describe('legacy JSON-RPC gateway (HTTP, Qortal defects)', () => {
         'envelope-extra-member@2024-11-05/get_transaction',
         'envelope-extra-member@2024-11-05/search_names',
       ]);
-      expect(report.findings.filter((f) => f.rule === 'block-type-unknown').map((f) => f.pointer)).toEqual([
-        '/result/content/0/type',
-        '/result/content/0/type',
+      // The same defect in two tools is one finding that lists both calls.
+      const [unknownType, ...more] = report.findings.filter((f) => f.rule === 'block-type-unknown');
+      expect(more).toEqual([]);
+      expect(unknownType?.occurrences?.map((o) => [o.pointer, o.location?.call])).toEqual([
+        ['/result/content/0/type', 'get_balance#1'],
+        ['/result/content/0/type', 'search_names#1'],
       ]);
       expect(keys(report.findings.filter((f) => f.rule === 'result-error-without-is-error'))).toEqual([
         'result-error-without-is-error@2024-11-05/get_transaction',
@@ -100,7 +116,7 @@ describe('legacy JSON-RPC gateway (HTTP, Qortal defects)', () => {
         ['2026-07-28', 'refused', undefined],
       ]);
       expect(toolsOf(report).find((t) => t.name === 'send_coin')).toMatchObject({ called: false });
-      for (const f of report.findings.filter((f) => f.location?.tool)) {
+      for (const f of places(report).filter((f) => f.location?.tool)) {
         expect(f.location?.call).toMatch(new RegExp(`^${f.location?.tool}#\\d+$`));
       }
     } finally {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveChildren } from '../../src/audit/children.js';
 import { runAudit } from '../../src/audit/run.js';
 import type { JsonObject } from '../../src/core/json.js';
+import { renderReport } from '../../src/report/index.js';
 import type { Report } from '../../src/report/types.js';
 import {
   errors,
@@ -22,6 +23,17 @@ import {
 } from './support.js';
 
 const LEGACY = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
+/**
+ * Lines of the text report of each audit below before reports were folded (measured on these same
+ * setups at commit e58ed8b): every finding repeated per version and call, every tool on a line.
+ * The report must now take at most a third of that.
+ */
+const LINES_BEFORE = { everything: 50, filesystem: 151, memory: 33 } as const;
+
+function textLines(report: Report): number {
+  return renderReport(report, 'text', { color: false }).trimEnd().split('\n').length;
+}
 /** Its default run takes 10 s; a short one exercises the same code (progress notifications). */
 const EVERYTHING_ARGS = new Map<string, JsonObject[]>([
   ['trigger-long-running-operation', [{ duration: 0.2, steps: 2 }]],
@@ -68,6 +80,7 @@ describe('@modelcontextprotocol/server-everything', () => {
     });
     expectEverythingAudit(report);
     expect(report.details?.transport).toBe('stdio');
+    expect(textLines(report)).toBeLessThanOrEqual(LINES_BEFORE.everything / 3);
   }, 90_000);
 
   describe('over HTTP', () => {
@@ -138,6 +151,7 @@ describe('@modelcontextprotocol/server-filesystem on a temp dir', () => {
     expect(tools.find((t) => t.name === 'read_media_file')).toMatchObject({ called: true, calls: 4 });
     expect(tools.filter((t) => t.called).length).toBeGreaterThanOrEqual(9);
     expect(errors(report)).toEqual([]);
+    expect(textLines(report)).toBeLessThanOrEqual(LINES_BEFORE.filesystem / 3);
     expect(liveChildren()).toBe(0);
   }, 90_000);
 });
@@ -162,6 +176,7 @@ describe('@modelcontextprotocol/server-memory', () => {
     ]);
     expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(keys(report.findings)).toEqual(['audit-discover-unsupported@2026-07-28/-']);
+    expect(textLines(report)).toBeLessThanOrEqual(LINES_BEFORE.memory / 3);
     expect(liveChildren()).toBe(0);
   }, 90_000);
 });

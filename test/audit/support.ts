@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ToolDetail, VersionDetail } from '../../src/audit/run.js';
 import type { Finding } from '../../src/core/finding.js';
+import { unfold } from '../../src/report/fold.js';
 import type { Report } from '../../src/report/types.js';
 
 export const root = join(import.meta.dirname, '../..');
@@ -61,15 +62,25 @@ export function toolsOf(report: Report): ToolDetail[] {
   return (report.details?.tools ?? []) as ToolDetail[];
 }
 
-/** `rule@version/tool` keys of the findings, deduplicated and sorted, for readable assertions. */
+/**
+ * `rule@version/tool` keys of every place the findings were seen (folded findings unfolded),
+ * deduplicated and sorted, for readable assertions.
+ */
 export function keys(findings: readonly Finding[]): string[] {
   return [
     ...new Set(
-      findings.map((f) => `${f.rule}@${f.location?.protocolVersion ?? '-'}/${f.location?.tool ?? '-'}`),
+      findings
+        .flatMap(unfold)
+        .map((f) => `${f.rule}@${f.location?.protocolVersion ?? '-'}/${f.location?.tool ?? '-'}`),
     ),
   ].sort();
 }
 
 export function errors(report: Report): Finding[] {
   return report.findings.filter((f) => f.severity === 'error');
+}
+
+/** Every place of every finding, as one finding each. */
+export function places(report: Report): Finding[] {
+  return report.findings.flatMap(unfold);
 }

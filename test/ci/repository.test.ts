@@ -370,8 +370,13 @@ describe('a repository with a server in a subfolder', () => {
     const args = ['audit', '--call-all', '--protocol', '2025-06-18', '--format', 'sarif'];
     const server = ['--', 'node', join(repo, SERVER_DIR, 'server.mjs')];
     const placed = await runCli([...args, '--source', SERVER_DIR, ...server], { cwd: repo });
-    expect(placed.code, placed.stderr).toBe(0);
+    // The SDK's McpServer refuses to send screenshot's image without mimeType: every call of it fails
+    // for every client (result-rejected-by-server), so the audit fails.
+    expect(placed.code, placed.stderr).toBe(1);
     const results = resultsOf(sarifOf(placed.stdout));
+    expect(results.filter((r) => r.level === 'error').map((r) => [r.ruleId, r.properties?.tool])).toEqual([
+      ['result-rejected-by-server', 'screenshot'],
+    ]);
     const byTool = new Map(results.map((r) => [r.properties?.tool, r.locations?.[0]?.physicalLocation]));
     const source = readFileSync(join(repo, SERVER_DIR, 'server.mjs'), 'utf8').split('\n');
     const lineOf = (tool: string) => source.findIndex((l) => l.startsWith(`server.tool('${tool}'`)) + 1;
@@ -396,7 +401,7 @@ describe('a repository with a server in a subfolder', () => {
     const configured = await runCli(['audit', '--config', config, '--format', 'sarif', ...server], {
       cwd: repo,
     });
-    expect(configured.code, configured.stderr).toBe(0);
+    expect(configured.code, configured.stderr).toBe(1);
     expect(fingerprints(sarifOf(configured.stdout))).toEqual(fingerprints(sarifOf(placed.stdout)));
     expect(
       resultsOf(sarifOf(configured.stdout)).map((r) => r.locations?.[0]?.physicalLocation?.region?.startLine),

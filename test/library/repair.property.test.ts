@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { repair } from '../../src/library/repair/index.js';
+import { type RepairResult, repair, repairSync } from '../../src/library/repair/index.js';
 import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
@@ -14,6 +14,17 @@ import {
 } from './support/shapes.js';
 
 const RUNS = 300;
+
+/** The guarantee is held for both entry points: the asynchronous repair() and repairSync(). */
+const REPAIRS: readonly (readonly [
+  string,
+  (input: unknown, options: RepairOptionsOf) => Promise<RepairResult>,
+])[] = [
+  ['repair', (input, options) => repair(input, options)],
+  ['repairSync', async (input, options) => repairSync(input, options)],
+];
+
+type RepairOptionsOf = { protocolVersion: ProtocolVersion; tool?: unknown };
 
 /** Every judge of the guarantee; returns what failed, so a counterexample shows why. */
 async function violations(output: unknown, version: ProtocolVersion, tool?: unknown): Promise<string[]> {
@@ -49,34 +60,42 @@ describe.each(ALL_VERSIONS)(
         ...Object.fromEntries(Object.entries(BROKEN_BLOCKS).map(([k, b]) => [k, { content: [b] }])),
       };
       const failures: string[] = [];
-      for (const [name, input] of Object.entries(inputs)) {
-        const { result } = await repair(input, { protocolVersion: version });
-        const problems = await violations(result, version);
-        if (problems.length > 0) failures.push(`${name}: ${problems.join(' | ')}`);
+      for (const [how, fix] of REPAIRS) {
+        for (const [name, input] of Object.entries(inputs)) {
+          const { result } = await fix(input, { protocolVersion: version });
+          const problems = await violations(result, version);
+          if (problems.length > 0) failures.push(`${how} ${name}: ${problems.join(' | ')}`);
+        }
       }
       expect(failures).toEqual([]);
     });
 
     it('every outputSchema near miss comes out accepted, for every tool', async () => {
       const failures: string[] = [];
-      for (const [toolName, tool] of Object.entries(TOOLS)) {
-        for (const [name, input] of Object.entries(SCHEMA_RESULTS)) {
-          const { result } = await repair(input, { protocolVersion: version, tool });
-          const problems = await violations(result, version, tool);
-          if (problems.length > 0) failures.push(`${toolName} / ${name}: ${problems.join(' | ')}`);
+      for (const [how, fix] of REPAIRS) {
+        for (const [toolName, tool] of Object.entries(TOOLS)) {
+          for (const [name, input] of Object.entries(SCHEMA_RESULTS)) {
+            const { result } = await fix(input, { protocolVersion: version, tool });
+            const problems = await violations(result, version, tool);
+            if (problems.length > 0) failures.push(`${how} ${toolName} / ${name}: ${problems.join(' | ')}`);
+          }
         }
       }
       expect(failures).toEqual([]);
     });
 
-    it('holds for arbitrary results, and repair is idempotent', async () => {
+    it('holds for arbitrary results, and repair is idempotent (repair and repairSync)', {
+      timeout: 120_000,
+    }, async () => {
       await fc.assert(
         fc.asyncProperty(anyToolCall, async ({ result: input, tool }) => {
-          const first = await repair(input, { protocolVersion: version, tool });
-          expect(await violations(first.result, version, tool)).toEqual([]);
-          const second = await repair(first.result, { protocolVersion: version, tool });
-          expect(second.fixes).toEqual([]);
-          expect(second.result).toBe(first.result);
+          for (const [how, fix] of REPAIRS) {
+            const first = await fix(input, { protocolVersion: version, tool });
+            expect(await violations(first.result, version, tool), how).toEqual([]);
+            const second = await fix(first.result, { protocolVersion: version, tool });
+            expect(second.fixes, how).toEqual([]);
+            expect(second.result, how).toBe(first.result);
+          }
         }),
         { numRuns: RUNS },
       );
@@ -94,13 +113,15 @@ describe.each(ALL_VERSIONS)(
         fc.asyncProperty(fc.array(fc.constantFrom(...blocks), { maxLength: 4 }), async (content) => {
           const input = version === '2026-07-28' ? { content, resultType: 'complete' } : { content };
           const snapshot = structuredClone(input);
-          const { result, fixes } = await repair(input, { protocolVersion: version });
           const findings = await validateToolResult(input, { protocolVersion: version });
-          if (findings.length === 0) {
-            expect(fixes).toEqual([]);
-            expect(result).toBe(input);
+          for (const [how, fix] of REPAIRS) {
+            const { result, fixes } = await fix(input, { protocolVersion: version });
+            if (findings.length === 0) {
+              expect(fixes, how).toEqual([]);
+              expect(result, how).toBe(input);
+            }
+            expect(input, how).toEqual(snapshot);
           }
-          expect(input).toEqual(snapshot);
         }),
         { numRuns: 100 },
       );

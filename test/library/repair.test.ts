@@ -173,11 +173,12 @@ const REPAIRS: Readonly<Record<string, RepairCase>> = {
         { ...text('b'), annotations: { priority: 0 } },
       ],
     },
+    // Both blocks are repaired in the same rounds, so block b's one fix comes right after block a's first.
     rules: [
       'block-annotations-invalid*',
       'block-annotations-invalid*',
-      'block-annotations-invalid',
       'block-annotations-invalid*',
+      'block-annotations-invalid',
     ],
   },
   'WebMCP html block → an embedded text/html resource after the safety pass': {

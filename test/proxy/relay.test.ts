@@ -79,34 +79,30 @@ describe('stdio relay', () => {
     for (const entry of entries) {
       expect(entry).toMatchObject({ time: expect.any(String), connection: 'stdio', transport: 'stdio' });
     }
+    // The script server writes without waiting for the client, so only each side's own order is fixed.
+    const client = entries.filter((e) => e.from === 'client');
+    const server = entries.filter((e) => e.from === 'server');
+    expect(entries).toHaveLength(client.length + server.length);
+    expect(client.map((e) => e.message)).toEqual([
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't' } },
+    ]);
     expect(
-      entries.map(({ from, dropped, fixes }) => ({
-        from,
-        dropped,
-        fixes: fixes?.map((f: { rule: string }) => f.rule),
-      })),
+      server.map(({ dropped, fixes }) => ({ dropped, fixes: fixes?.map((f: { rule: string }) => f.rule) })),
     ).toEqual(
       [
-        { from: 'client' },
-        { from: 'server' },
-        { from: 'server' },
-        { from: 'server' },
-        { from: 'server', dropped: 'JSON but not a JSON-RPC message: a bare integer' },
-        { from: 'server', fixes: ['envelope-extra-member'] },
+        {},
+        {},
+        {},
+        { dropped: 'JSON but not a JSON-RPC message: a bare integer' },
+        { fixes: ['envelope-extra-member'] },
       ].map((e) => ({ dropped: undefined, fixes: undefined, ...e })),
     );
-    expect(entries[0].message).toEqual({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 't' },
-    });
     // `message` is what the server sent, as it sent it; `forwarded` what the client got.
-    expect(entries[1].message).toEqual(JSON.parse(AS_SENT[0] as string));
+    expect(server[0].message).toEqual(JSON.parse(AS_SENT[0] as string));
     expect(readFileSync(file, 'utf8')).toContain('"n": 1.0');
-    expect(entries[4].message).toBe(42);
-    expect(entries[5].message).toEqual(JSON.parse(BROKEN));
-    expect(entries[5].forwarded).toEqual({
+    expect(server[3].message).toBe(42);
+    expect(server[4].message).toEqual(JSON.parse(BROKEN));
+    expect(server[4].forwarded).toEqual({
       jsonrpc: '2.0',
       id: 2,
       result: { content: [{ type: 'text', text: 'y' }] },

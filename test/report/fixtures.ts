@@ -144,8 +144,11 @@ export function scanReport(): Report {
 export const HOSTILE_MESSAGE =
   'text "</span><script>window.__injected = 1</script>" and \'"><img src=x onerror="window.__injected=2">\' | a`b`` ]]> &amp; \u0000\u0001\uD800 end';
 
-/** HOSTILE_MESSAGE as every reporter shows it: the NUL, U+0001 and lone surrogate become U+FFFD. */
-export const HOSTILE_MESSAGE_SHOWN = HOSTILE_MESSAGE.replace('\u0000\u0001\uD800', '\uFFFD\uFFFD\uFFFD');
+/**
+ * HOSTILE_MESSAGE as the document reporters show it: the NUL and U+0001 as `\x00` and `\x01`, as in a
+ * terminal, and the lone surrogate (which no document can carry) as U+FFFD.
+ */
+export const HOSTILE_MESSAGE_SHOWN = HOSTILE_MESSAGE.replace('\u0000\u0001\uD800', '\\x00\\x01\uFFFD');
 
 export function hostileReport(): Report {
   const findings: Finding[] = [

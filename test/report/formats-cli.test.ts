@@ -28,7 +28,8 @@ function junitTotals(xml: string): JunitTotals['testsuites'] {
     .testsuites;
 }
 
-describe('report formats on the command line', () => {
+// Each test spawns the CLI (through tsx): seconds each on two loaded cores.
+describe('report formats on the command line', { timeout: 90_000 }, () => {
   it('check --format junit fails the testcase of a broken response and exits 1', async () => {
     const run = await runCli(['check', '-', '--format', 'junit', '--protocol', '2025-06-18'], {
       input: BROKEN_RESPONSE,

@@ -152,7 +152,7 @@ describe('HTML report in chromium', () => {
     expect(text).toContain('JSON-RPC messages must not carry extra top-level members');
     expect(text).toContain('the official TypeScript SDK (v1 and v2) parses envelopes');
     expect(text).toContain('Remove "requestId" from the envelope');
-    expect(text).toContain('TypeScript SDK v1 client (drops the message (call hangs))');
+    expect(text).toContain('TypeScript SDK v1 client (drops the message: the call hangs)');
     await finding.locator('summary').click();
     expect(await body.isVisible()).toBe(false);
   });

@@ -105,7 +105,7 @@ describe('JUnit report', () => {
     expect(body).toContain(
       'fix: Remove "requestId" from the envelope; move vendor data into `result._meta`. (repairable)',
     );
-    expect(body).toContain('breaks: TypeScript SDK v1 client (drops the message (call hangs))');
+    expect(body).toContain('breaks: TypeScript SDK v1 client (drops the message: the call hangs)');
     // No homepage in package.json: the rule's title stands in for a link that would be dead in CI.
     expect(body).toContain('rule: JSON-RPC messages must not carry extra top-level members');
     expect(body).not.toContain('docs:');

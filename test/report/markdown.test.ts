@@ -78,7 +78,7 @@ describe('Markdown report', () => {
     ]);
     const [nested] = tokensOf<Tokens.List>(first?.tokens ?? [], 'list');
     expect(nested?.items.map((i) => i.text.split(':')[0])).toEqual(['Fix', 'Clients affected']);
-    expect(nested?.items[1]?.text).toContain('TypeScript SDK v1 client (drops the message (call hangs))');
+    expect(nested?.items[1]?.text).toContain('TypeScript SDK v1 client (drops the message: the call hangs)');
     // Info findings are advice: no "clients affected" line.
     expect(tokensOf<Tokens.List>(lists[2]?.items[0]?.tokens ?? [], 'list')).toEqual([]);
   });

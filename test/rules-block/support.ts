@@ -4,12 +4,18 @@
  */
 
 import { isObject, type JsonObject } from '../../src/core/json.js';
+import { FactScope } from '../../src/core/run-memo.js';
 import { repairContext } from '../../src/library/repair/engine.js';
 import { getRule } from '../../src/rules/catalog.js';
 import type { RepairOutcome } from '../../src/rules/types.js';
 import { features, type ProtocolVersion } from '../../src/spec/versions.js';
-import { type EngineFinding, runToolResult } from '../../src/validate/engine.js';
-import { sniffResult } from '../../src/validate/index.js';
+import {
+  type EngineFinding,
+  type PayloadSniffer,
+  payloadAt,
+  runToolResult,
+} from '../../src/validate/engine.js';
+import { fileTypeAnswers, mediaPayloads, sniffWith } from '../../src/validate/index.js';
 
 export const LATEST: ProtocolVersion = '2026-07-28';
 
@@ -26,9 +32,13 @@ export function resultOf(
   };
 }
 
+/** Sniffs a result's payloads as the asynchronous validators do: file-type where the fast sniffer has no answer. */
+async function snifferFor(result: unknown): Promise<PayloadSniffer> {
+  return sniffWith(await fileTypeAnswers(mediaPayloads(result), new FactScope()));
+}
+
 export async function check(result: unknown, version: ProtocolVersion = LATEST): Promise<EngineFinding[]> {
-  const sniffed = await sniffResult(result);
-  return runToolResult(result, { version, sniffed });
+  return runToolResult(result, { version, sniff: await snifferFor(result) });
 }
 
 export async function ruleFindings(ruleId: string, result: unknown, version: ProtocolVersion = LATEST) {
@@ -50,10 +60,13 @@ export async function repairOnce(
   const rule = getRule(ruleId);
   if (!rule?.repair) throw new Error(`${ruleId} has no repair`);
   const document = structuredClone(result);
-  const sniffed = await sniffResult(document);
-  const [finding] = runToolResult(document, { version, sniffed }).filter((f) => f.rule === ruleId);
+  const sniff = await snifferFor(document);
+  const [finding] = runToolResult(document, { version, sniff }).filter((f) => f.rule === ruleId);
   if (!finding) throw new Error(`${ruleId} reports nothing on ${JSON.stringify(result).slice(0, 200)}`);
-  const ctx = repairContext(finding, document, { version }, sniffed);
+  const ctx = repairContext(finding, document, { version }, (path) => {
+    const payload = payloadAt(document, path);
+    return payload && sniff(payload.holder, payload.key);
+  });
   return { outcome: rule.repair(ctx), document, finding };
 }
 

@@ -605,12 +605,14 @@ function resultFamilies(): [string, fc.Arbitrary<Mutation>][] {
     ],
     [
       'error payload without isError',
-      pick(['structuredContent', 'member', 'text']).map((where) =>
+      pick(['structuredContent', 'member', 'text', 'object', 'json', 'data']).map((where) =>
         result(`error in ${where}, isError unset`, (r) => {
           delete r.isError;
           if (where === 'structuredContent') r.structuredContent = { error: 'quota exceeded' };
           else if (where === 'member') r.error = { code: 429, message: 'quota exceeded' };
-          else r.content = [{ type: 'text', text: '{"error": "quota exceeded"}' }];
+          else if (where === 'text') r.content = [{ type: 'text', text: '{"error": "quota exceeded"}' }];
+          // A gateway's made-up block holding the error dict: the only content.
+          else r.content = [{ type: where, [where]: { error: 'quota exceeded' } }];
         }),
       ),
     ],

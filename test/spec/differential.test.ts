@@ -21,7 +21,13 @@ import type { Finding } from '../../src/core/finding.js';
 import { isObject, type JsonObject } from '../../src/core/json.js';
 import { getIn, parsePointer } from '../../src/core/pointer.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { validateMessage, validateToolResult } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
+import { disagreement, fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 import { anyResult } from './arbitraries.js';
 import { runs } from './runs.js';
 
@@ -359,7 +365,9 @@ describe.skipIf(!existsSync(sharedDir))(
         return compiled;
       };
 
-      it(`ties every error to a schema failure or a tightening of its kind on ${RUNS} generated results`, {
+      // The synchronous validator is held to the asynchronous one on every result, so the verdicts below
+      // hold for both.
+      it(`ties every error to a schema failure or a tightening of its kind on ${RUNS} generated results, sync and async`, {
         timeout: TIMEOUT,
       }, async () => {
         const counters = newCounters();
@@ -368,7 +376,11 @@ describe.skipIf(!existsSync(sharedDir))(
             const schemaOk = v().result(result) === true;
             const failures = schemaOk ? undefined : failurePaths(v().result.errors());
             const findings = await validateToolResult(result, { protocolVersion: version, tool });
+            const sync = validateToolResultSync(result, { protocolVersion: version, tool });
             const ours = errors(findings);
+            const context = `${JSON.stringify(result).slice(0, 600)}\ntool: ${JSON.stringify(tool)}\nmutations: ${mutations.join('; ')}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
+            const differs = disagreement(findings, sync, await fileTypeOnlyBlocks(result));
+            expect(differs, `sync and async validators disagree:\n${context}`).toBeUndefined();
             const problem = judge(counters, ours, failures, {
               version,
               document: result,
@@ -376,7 +388,6 @@ describe.skipIf(!existsSync(sharedDir))(
               resultPointer: '',
               tool,
             });
-            const context = `${JSON.stringify(result).slice(0, 600)}\ntool: ${JSON.stringify(tool)}\nmutations: ${mutations.join('; ')}\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
             expect(problem, context).toBeUndefined();
             if (schemaOk && v().strictByteResult(result) !== true) {
               expect(
@@ -395,7 +406,7 @@ describe.skipIf(!existsSync(sharedDir))(
         expect(counters.acceptedWithStricter).toBeGreaterThan(RUNS / 100);
       });
 
-      it('ties every error on generated responses to the envelope or result schema, or a tightening', {
+      it('ties every error on generated responses to the envelope or result schema, or a tightening, sync and async', {
         timeout: TIMEOUT,
       }, async () => {
         const counters = newCounters();
@@ -414,13 +425,19 @@ describe.skipIf(!existsSync(sharedDir))(
             const resultOk = v().result(result) === true;
             const resultFailures = resultOk ? [] : failurePaths(v().result.errors(), '/result');
             const failures = responseOk && resultOk ? undefined : [...responseFailures, ...resultFailures];
-            const ours = errors(
-              await validateMessage(message, {
-                protocolVersion: version,
-                request: { method: 'tools/call', params: { name: 'generated_tool' } },
-                tools: tool ? [tool] : [],
-              }),
+            const options = {
+              protocolVersion: version,
+              request: { method: 'tools/call', params: { name: 'generated_tool' } },
+              tools: tool ? [tool] : [],
+            };
+            const findings = await validateMessage(message, options);
+            const differs = disagreement(
+              findings,
+              validateMessageSync(message, options),
+              await fileTypeOnlyBlocks(message, ['result']),
             );
+            expect(differs, JSON.stringify(message).slice(0, 500)).toBeUndefined();
+            const ours = errors(findings);
             const problem = judge(counters, ours, failures, {
               version,
               document: message,
@@ -460,14 +477,20 @@ describe.skipIf(!existsSync(sharedDir))(
       const responses = read('CallToolResultResponse');
       const inputRequired = read('InputRequiredResult');
 
+      const latest = { protocolVersion: '2026-07-28' } as const;
       it.each(blocks)('%s', async (_name, block) => {
-        expect(errors(await validateToolResult({ resultType: 'complete', content: [block] }))).toEqual([]);
+        const result = { resultType: 'complete', content: [block] };
+        expect(errors(await validateToolResult(result))).toEqual([]);
+        expect(errors(validateToolResultSync(result, latest))).toEqual([]);
       });
       it.each([...results, ...inputRequired])('%s', async (_name, result) => {
         expect(errors(await validateToolResult(result))).toEqual([]);
+        expect(errors(validateToolResultSync(result, latest))).toEqual([]);
       });
       it.each(responses)('%s', async (_name, message) => {
-        expect(errors(await validateMessage(message, { request: { method: 'tools/call' } }))).toEqual([]);
+        const request = { method: 'tools/call' };
+        expect(errors(await validateMessage(message, { request }))).toEqual([]);
+        expect(errors(validateMessageSync(message, { ...latest, request }))).toEqual([]);
       });
       it('covers every content-block example type', () => {
         expect(blocks.length).toBeGreaterThanOrEqual(5);

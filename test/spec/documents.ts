@@ -157,7 +157,14 @@ export const TOOLS_LIST_FAMILIES: readonly Family<unknown>[] = [
   family(
     'tool annotations',
     fc
-      .constantFrom<unknown>('read-only', { readOnlyHint: 'yes' }, { destructiveHint: 1 }, { title: 5 })
+      .constantFrom<unknown>(
+        'read-only',
+        { readOnlyHint: 'yes' },
+        { destructiveHint: 1 },
+        { title: 5 },
+        // Valid hints that contradict each other (tool-annotations-contradictory).
+        { readOnlyHint: true, destructiveHint: true },
+      )
       .chain((annotations) =>
         toolEdit(`annotations ${JSON.stringify(annotations)}`, set('annotations', annotations)),
       ),
@@ -375,6 +382,44 @@ export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
     'a request carrying a result',
     fc.constant(messageEdit('method and result', (m) => Object.assign(m, { method: 'tools/call' }))),
   ),
+  family(
+    "the server's own SDK rejected the handler's result",
+    fc
+      .constantFrom(
+        // TypeScript SDK v1 and v2: a JSON-RPC error for a result that fails CallToolResultSchema…
+        {
+          error: {
+            code: -32602,
+            message:
+              'MCP error -32602: Invalid tools/call result: [{"expected":"object","code":"invalid_type","path":[],"message":"Invalid input: expected object, received string"}]',
+          },
+        },
+        // …and an isError result for structuredContent that fails the outputSchema; the Python SDK's.
+        {
+          result: {
+            content: [
+              {
+                type: 'text',
+                text: 'Output validation error: Invalid structured content for tool t: n: Invalid input: expected number, received string',
+              },
+            ],
+            isError: true,
+          },
+        },
+        {
+          result: {
+            content: [{ type: 'text', text: "Output validation error: 'warm' is not of type 'number'" }],
+            isError: true,
+          },
+        },
+      )
+      .map((answer) =>
+        messageEdit(`rejected: ${JSON.stringify(answer).slice(0, 40)}`, (m) => {
+          delete m.result;
+          return Object.assign(m, structuredClone(answer));
+        }),
+      ),
+  ),
 ];
 
 export function anyMessage(v: ProtocolVersion) {
@@ -483,6 +528,16 @@ export const SESSION_FAMILIES: readonly Family<SessionEvent>[] = [
       ['tools/list failed', { event: 'tools-list-failed', detail: '-32603 Internal error' }],
       ['pagination loop', { event: 'pagination-loop', cursor: '"page-2"' }],
       ['call error', { event: 'call-error', tool: 'get_weather', code: '-32603', detail: 'boom' }],
+      ['answered late', { event: 'answered', method: 'tools/call slow', ms: 75_000 }],
+      [
+        'arguments rejected',
+        {
+          event: 'arguments-rejected',
+          tool: 'get_weather',
+          detail: 'arguments.city: missing',
+          from: 'synthesized',
+        },
+      ],
     ] as const
   ).map(([name, observed]) =>
     family<SessionEvent>(name, fc.constant({ name, apply: () => ({ ...observed }) })),

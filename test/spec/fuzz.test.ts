@@ -12,7 +12,14 @@ import { parsePointer } from '../../src/core/pointer.js';
 import { ruleIds } from '../../src/rules/catalog.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { runMessage, runToolResult, runToolsList } from '../../src/validate/engine.js';
-import { validateMessage, validateToolResult, validateToolsList } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+  validateToolsList,
+  validateToolsListSync,
+} from '../../src/validate/index.js';
 import { anyResult, validBlock } from './arbitraries.js';
 
 const version = fc.constantFrom<ProtocolVersion>(...PROTOCOL_VERSIONS);
@@ -156,43 +163,44 @@ function expectWellFormed(findings: unknown, document: unknown): void {
 }
 
 const OPTIONS = { numRuns: 25_000 } as const;
-const TIMEOUT = 180_000;
+const TIMEOUT = 400_000;
 
 describe('fuzz: 100 000 random values through every validator', () => {
-  it('validateToolResult (25 000)', { timeout: TIMEOUT }, async () => {
+  it('validateToolResult and validateToolResultSync (25 000)', { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(resultish, version, junk, async (result, protocolVersion, tool) => {
         expectWellFormed(await validateToolResult(result, { protocolVersion, tool }), result);
+        expectWellFormed(validateToolResultSync(result, { protocolVersion, tool }), result);
       }),
       OPTIONS,
     );
   });
 
-  it('validateMessage (25 000)', { timeout: TIMEOUT }, async () => {
+  it('validateMessage and validateMessageSync (25 000)', { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(
         messageish,
         version,
         fc.oneof(fc.constant({ method: 'tools/call', params: { name: 'a' } }), junk),
         async (message, protocolVersion, request) => {
-          expectWellFormed(
-            await validateMessage(message, {
-              protocolVersion,
-              request,
-              tools: [{ name: 'a', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } }],
-            }),
-            message,
-          );
+          const options = {
+            protocolVersion,
+            request,
+            tools: [{ name: 'a', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } }],
+          };
+          expectWellFormed(await validateMessage(message, options), message);
+          expectWellFormed(validateMessageSync(message, options), message);
         },
       ),
       OPTIONS,
     );
   });
 
-  it('validateToolsList (20 000)', { timeout: TIMEOUT }, async () => {
+  it('validateToolsList and validateToolsListSync (20 000)', { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(toolsListish, version, async (list, protocolVersion) => {
         expectWellFormed(await validateToolsList(list, { protocolVersion }), list);
+        expectWellFormed(validateToolsListSync(list, { protocolVersion }), list);
       }),
       { numRuns: 20_000 },
     );

@@ -7,11 +7,19 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FactScope } from '../../src/core/run-memo.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { Subject } from '../../src/rules/types.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { runFrame, runMessage, runSession, runToolResult, runToolsList } from '../../src/validate/engine.js';
-import { sniffResult } from '../../src/validate/index.js';
+import {
+  type PayloadSniffer,
+  runFrame,
+  runMessage,
+  runSession,
+  runToolResult,
+  runToolsList,
+} from '../../src/validate/engine.js';
+import { fileTypeAnswers, mediaPayloads, sniffWith } from '../../src/validate/index.js';
 import { anyResult, MUTATION_FAMILIES } from './arbitraries.js';
 import {
   anyFrame,
@@ -38,6 +46,12 @@ const PER_VERSION = {
   sessions: runs(400, 0.5),
 };
 
+/** What the asynchronous validators do: the synchronous sniffer, with file-type where it cannot place. */
+async function sniffing(result: unknown): Promise<{ scope: FactScope; sniff: PayloadSniffer }> {
+  const scope = new FactScope();
+  return { scope, sniff: sniffWith(await fileTypeAnswers(mediaPayloads(result), scope)) };
+}
+
 function sample<T>(
   arbitrary: (v: ProtocolVersion) => fc.Arbitrary<T>,
   perVersion: number,
@@ -55,15 +69,14 @@ describe('every rule of the catalog fires on generated documents', () => {
     };
 
     for (const [version, { result, tool }] of sample(anyResult, PER_VERSION.results)) {
-      count(runToolResult(result, { version, tool, sniffed: await sniffResult(result) }));
+      count(runToolResult(result, { version, tool, ...(await sniffing(result)) }));
     }
     for (const [version, { document }] of sample(anyMessage, PER_VERSION.messages)) {
       const { message, request, tool } = document;
-      const sniffed = await sniffResult(
+      const sniff = await sniffing(
         typeof message === 'object' && message !== null && 'result' in message ? message.result : undefined,
-        ['result'],
       );
-      count(runMessage(message, { version, request, tool, sniffed }));
+      count(runMessage(message, { version, request, tool, ...sniff }));
     }
     for (const [version, { document }] of sample(anyToolsList, PER_VERSION.toolsLists)) {
       count(runToolsList(document, { version }));

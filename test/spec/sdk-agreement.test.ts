@@ -17,7 +17,13 @@ import { base64Problem } from '../../src/core/base64.js';
 import type { Finding } from '../../src/core/finding.js';
 import { isIsoDateTimeWithOffset } from '../../src/rules/block/support/datetime.js';
 import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
-import { validateMessage, validateToolResult } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
+import { disagreement, fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 import { anyResult } from './arbitraries.js';
 import { runs } from './runs.js';
 
@@ -77,14 +83,19 @@ describe.each(SDKS)(
   'agreement with the TypeScript SDK $sdk parser',
   ({ result: resultSchema, message: messageSchema, differences }) => {
     describe.each(SDK_VERSIONS)('%s', (version) => {
-      it(`flags every result CallToolResultSchema rejects (${RUNS} generated results)`, {
+      // Both validators: the synchronous one is held to the asynchronous one on every result.
+      it(`flags every result CallToolResultSchema rejects (${RUNS} generated results, sync and async)`, {
         timeout: TIMEOUT,
       }, async () => {
         let rejected = 0;
         await fc.assert(
           fc.asyncProperty(anyResult(version), async ({ result, tool, mutations }) => {
             const parsed = resultSchema.safeParse(result);
-            const ours = errors(await validateToolResult(result, { protocolVersion: version, tool }));
+            const findings = await validateToolResult(result, { protocolVersion: version, tool });
+            const sync = validateToolResultSync(result, { protocolVersion: version, tool });
+            const differs = disagreement(findings, sync, await fileTypeOnlyBlocks(result));
+            expect(differs, JSON.stringify(result).slice(0, 600)).toBeUndefined();
+            const ours = errors(findings);
             const context = `${JSON.stringify(result).slice(0, 600)}\nmutations: ${mutations.join('; ')}\nsdk: ${
               parsed.success ? 'accepts' : parsed.error.issues[0]?.message
             }\nours: ${ours.map((f) => `${f.rule} ${f.pointer}`).join(', ')}`;
@@ -101,7 +112,9 @@ describe.each(SDKS)(
         expect(rejected).toBeGreaterThan(RUNS / 10);
       });
 
-      it('flags every response the SDK transport would drop or reject', { timeout: TIMEOUT }, async () => {
+      it('flags every response the SDK transport would drop or reject, sync and async', {
+        timeout: TIMEOUT,
+      }, async () => {
         const envelope = fc.record({
           jsonrpc: fc.constantFrom<unknown>('2.0', '2.0', '1.0'),
           id: fc.constantFrom<unknown>(1, 'a', null, 1.5),
@@ -112,10 +125,10 @@ describe.each(SDKS)(
             const message: Record<string, unknown> = { jsonrpc: env.jsonrpc, id: env.id, result };
             if (env.requestId !== undefined) message.requestId = env.requestId;
             const sdkOk = messageSchema.safeParse(message).success && resultSchema.safeParse(result).success;
-            const ours = errors(
-              await validateMessage(message, { protocolVersion: version, request: { method: 'tools/call' } }),
-            );
+            const options = { protocolVersion: version, request: { method: 'tools/call' } } as const;
+            const ours = errors(await validateMessage(message, options));
             if (!sdkOk) expect(ours.length, JSON.stringify(message).slice(0, 500)).toBeGreaterThan(0);
+            if (!sdkOk) expect(errors(validateMessageSync(message, options)).length).toBeGreaterThan(0);
           }),
           { numRuns: Math.ceil(RUNS / 3) },
         );

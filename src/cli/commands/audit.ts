@@ -1,15 +1,16 @@
 /** `mcp-shape audit`: connects to a live server, over stdio or HTTP, and audits what it sends. */
 
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
 import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
 import { placeFindings, registrationIndex } from '../../audit/source-locations.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { type RecordedFrame, recordingLine } from '../../core/recording.js';
 import { systemErrorWords } from '../../core/system-error.js';
 import type { Report } from '../../report/index.js';
-import { terminalSafe } from '../../report/terminal.js';
+import { oneLine, terminalSafe } from '../../report/terminal.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
@@ -23,6 +24,8 @@ interface AuditFlags extends PolicyFlags {
   call?: string[];
   callAll?: boolean;
   args?: string;
+  explore?: boolean;
+  record?: string;
   maxCallsPerTool: number;
   timeout: number;
   maxResponseSize: number;
@@ -94,20 +97,25 @@ export function loadArgsFile(path: string): Map<string, JsonObject[]> {
   return args;
 }
 
-/** A live status line on stderr, only when it is a terminal. */
-function progressLine(): { update(text: string): void; clear(): void } {
-  const tty = process.stderr.isTTY === true;
+/**
+ * A live status line on stderr, only when it is a terminal. The text names tools the server chose,
+ * so it is escaped like any untrusted text; only our own `\r\x1b[K` moves the cursor.
+ */
+export function progressLine(
+  stream: { isTTY?: boolean; columns?: number; write(text: string): unknown } = process.stderr,
+): { update(text: string): void; clear(): void } {
+  const tty = stream.isTTY === true;
   let shown = false;
   return {
     update(text) {
       if (!tty) return;
       // A terminal that reports no size (0 columns, as under `script` or some CI runners) gets 80.
-      const width = Math.max(20, (process.stderr.columns || 80) - 1);
-      process.stderr.write(`\r\x1b[K${`mcp-shape audit: ${text}`.slice(0, width)}`);
+      const width = Math.max(20, (stream.columns || 80) - 1);
+      stream.write(`\r\x1b[K${oneLine(`mcp-shape audit: ${text}`, { width })}`);
       shown = true;
     },
     clear() {
-      if (shown) process.stderr.write('\r\x1b[K');
+      if (shown) stream.write('\r\x1b[K');
       shown = false;
     },
   };
@@ -136,21 +144,28 @@ export function auditCommand(): Command {
     )
     .option(
       '--call <name>',
-      'also call this tool even if it is not annotated readOnlyHint: true (repeatable)',
+      'also call this tool, with consent and mutation values allowed in its arguments (repeatable)',
       collect(String),
     )
-    .option('--call-all', 'call every tool, including ones that may change data')
+    .option(
+      '--call-all',
+      'call every tool, including ones that may change data (not one whose annotations contradict themselves)',
+    )
     .option(
       '--args <file>',
       'JSON file: tool name → list of argument objects; listed tools are called with them',
     )
+    .option('--explore', 'explore enum and boolean parameters: up to --max-calls-per-tool calls per tool')
     .addOption(
-      new Option('--max-calls-per-tool <n>', 'calls per tool when exploring enum and boolean parameters')
+      new Option('--max-calls-per-tool <n>', 'with --explore, the most calls per tool')
         .argParser(positiveInteger)
         .default(DEFAULTS.maxCallsPerTool),
     )
     .addOption(
-      new Option('--timeout <seconds>', 'timeout of each request')
+      new Option(
+        '--timeout <seconds>',
+        'how long a request may go without a byte from the server (the wait ends at 4× this in all)',
+      )
         .argParser(seconds)
         .default(DEFAULTS.timeoutMs / 1000),
     )
@@ -161,6 +176,7 @@ export function auditCommand(): Command {
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output')
+    .option('--record <file>', 'write every frame of the session, both ways, as JSONL that `check` reads')
     .option(
       '--source <dir>',
       "the server's source: place findings at each tool's registration line (for SARIF code scanning)",
@@ -170,18 +186,26 @@ export function auditCommand(): Command {
     call: { option: 'call' },
     callAll: { option: 'callAll' },
     args: { option: 'args' },
-    // Until audit has an --explore switch, exploring is what --max-calls-per-tool > 1 does.
-    explore: {
-      option: 'maxCallsPerTool',
-      convert: (v: boolean) => (v ? DEFAULTS.maxCallsPerTool : 1),
-    },
+    explore: { option: 'explore' },
     source: { option: 'source' },
   })
     .addHelpText(
       'after',
       `
-Only tools annotated readOnlyHint: true are called unless --call, --call-all or --args says otherwise.
-Arguments not given in --args are synthesized from each tool's inputSchema and checked before sending.
+Which tools are called:
+  - by default, tools annotated readOnlyHint: true whose destructiveHint is not true;
+  - --call NAME and --args add the tools they name; --call-all adds every tool except one annotated
+    both readOnlyHint: true and destructiveHint: true (it contradicts itself: name it to call it).
+  Every other tool is listed as not called, with the reason.
+How they are called:
+  - once per tool and version, with the arguments from --args (one call per object), or else with
+    the required parameters only, from const, default, examples, enum or the smallest valid value;
+  - with --explore, up to --max-calls-per-tool calls, trying other enum and boolean values;
+  - unless --call names the tool, never true for a boolean named like consent or force (confirm,
+    force, yes, overwrite, delete, purge, approve, …), always true for one named like a dry run
+    (dry_run, preview, simulate, …), and never an enum or const value that names a mutation (set,
+    delete, create, update, write, apply, …); a tool whose required parameter has no other value
+    is not called.
 
 SARIF: audit findings name a tool, not a source line, so without --source DIR the SARIF is for
 archives, not GitHub code scanning. With it, findings about a tool are placed at the line that
@@ -239,10 +263,44 @@ function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
   return { kind: 'stdio', command, args };
 }
 
+/** Opens --record FILE for writing before the audit starts, so a bad path is a usage error. */
+function recorder(path: string | undefined): { record?: (entry: RecordedFrame) => void; close(): void } {
+  if (path === undefined) return { close() {} };
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw new UserError(`${systemErrorWords(error)}: ${path} (--record)`);
+  }
+  // Synchronous writes keep the frames in the order they were seen, whatever else is going on.
+  return { record: (entry) => writeSync(fd, recordingLine(entry)), close: () => closeSync(fd) };
+}
+
+/**
+ * The one-line reason, and under it the last 20 lines of what the server wrote to stderr: the cause of
+ * a failed start (a missing module, a bad flag) is usually above the last line.
+ */
+function startFailure(error: StartError): UserError {
+  const tail = error.stderr
+    .trimEnd()
+    .split('\n')
+    .slice(-20)
+    .filter((l) => l.trim() !== '');
+  const detail =
+    tail.length === 0
+      ? []
+      : [
+          `server stderr (last ${tail.length === 1 ? 'line' : `${tail.length} lines`}):`,
+          ...tail.map((l) => `| ${l}`),
+        ];
+  return new UserError(error.message, EXIT.unreachable, detail);
+}
+
 async function audit(server: string[], flags: AuditFlags, self: Command): Promise<number> {
   const target = targetOf(server, flags);
   checkSourceDir(flags.source);
   const args = flags.args ? loadArgsFile(flags.args) : undefined;
+  const recording = recorder(flags.record);
   const progress = progressLine();
   // Servers run in their own process groups, so Ctrl-C does not reach them: stop them ourselves.
   const onSigint = () => {
@@ -259,18 +317,21 @@ async function audit(server: string[], flags: AuditFlags, self: Command): Promis
       call: flags.call ?? [],
       callAll: flags.callAll ?? false,
       args,
+      explore: flags.explore ?? false,
       maxCallsPerTool: flags.maxCallsPerTool,
       timeoutMs: Math.round(flags.timeout * 1000),
       maxResponseBytes: flags.maxResponseSize,
       progress: (text) => progress.update(text),
+      ...(recording.record ? { record: recording.record } : {}),
     });
   } catch (error) {
     if (error instanceof StartError) {
       // The message says which: "could not start …" (stdio) or "could not reach …" (HTTP).
-      throw new UserError(error.message, EXIT.unreachable);
+      throw startFailure(error);
     }
     throw error;
   } finally {
+    recording.close();
     progress.clear();
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);

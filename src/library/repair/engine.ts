@@ -2,24 +2,43 @@
  * The repair loop shared by `repair()` (a CallToolResult) and `repairMessage()` (a JSON-RPC message).
  *
  * 1. Validate the input. With nothing to repair, return the input object itself, with no fixes.
- * 2. Otherwise deep-copy it once, and apply rule repairs one finding at a time, re-validating after
- *    each, until no repairable finding is left. Repairs of warnings run too (the text mirror, for
- *    instance); a repair that returns `undefined` is not tried again at that place.
+ * 2. Otherwise deep-copy it once (unless the caller owns it), and apply the rules' repairs in rounds:
+ *    every repairable finding of a validation whose subject does not overlap another's is fixed in the
+ *    same round, then the document is validated again, reusing what did not change (payload facts are
+ *    kept for the whole repair, untouched blocks keep their findings), until a round has nothing left
+ *    to fix. Repairs of warnings run too (the text mirror, for instance); a repair that returns
+ *    `undefined` is not tried again until something else changed.
  * 3. Then the generic fallback (./fallback.ts) handles every error no rule could repair: it replaces a
  *    broken block by a text block saying what was dropped, moves a broken result member into text, and
  *    as a last resort rebuilds the result around its data as text. Every fallback step is a lossy fix.
  *
  * Both phases are bounded, so a rule whose repair does not make progress cannot hang a server.
+ *
+ * The loop is synchronous: payloads are sniffed by the synchronous sniffer. `runRepair` (asynchronous)
+ * also asks file-type about payloads that sniffer cannot place, and repairs again with its answers.
  */
 
 import { isObject, type JsonObject } from '../../core/json.js';
+import { payloadFactsAt } from '../../core/payload.js';
 import { getIn, type PathSegment, toPointer } from '../../core/pointer.js';
-import { type Sniffed, sniffBase64 } from '../../core/sniff.js';
+import { FactScope, runInScope } from '../../core/run-memo.js';
+import type { Sniffed } from '../../core/sniff.js';
 import { getRule } from '../../rules/catalog.js';
 import type { RepairContext } from '../../rules/types.js';
 import { features, type ProtocolVersion } from '../../spec/versions.js';
-import type { EngineFinding } from '../../validate/engine.js';
-import { mediaPayloads } from '../../validate/index.js';
+import {
+  BlockFindings,
+  type EngineFinding,
+  type EngineOptions,
+  type PayloadSniffer,
+  payloadAt,
+} from '../../validate/engine.js';
+import {
+  type FileTypeAnswers,
+  fileTypeAnswers,
+  mediaPayloads,
+  type PayloadPlace,
+} from '../../validate/index.js';
 import { convertBlock } from '../webmcp/blocks.js';
 import { cloneJson } from './clone.js';
 import { applyFallback, type FallbackStep, UnrepairableError } from './fallback.js';
@@ -35,51 +54,31 @@ export interface Fix {
   readonly lossy?: boolean;
 }
 
+/** What the engine's runs need besides the document: the scope, sniffing, and reusable findings. */
+export type RunOptions = Pick<EngineOptions, 'scope' | 'sniff' | 'blockFindings'>;
+
 /** What the loop needs to know about the document it repairs. */
 export interface RepairTarget {
   readonly version: ProtocolVersion;
   readonly tool?: JsonObject;
   /** Path of the CallToolResult inside the document (`[]` for a bare result, `['result']` in a response). */
   resultPath(document: unknown): readonly PathSegment[] | undefined;
-  validate(document: unknown, sniffed: ReadonlyMap<string, Sniffed>): EngineFinding[];
+  validate(document: unknown, run: RunOptions): EngineFinding[];
+}
+
+export interface RepairOptions extends RepairLimits {
+  /** The caller built the input and hands it over: repair it in place instead of copying it first. */
+  readonly owned?: boolean;
+  /** JSON texts the caller made of objects in the input, so the validation need not make them again. */
+  readonly knownJson?: ReadonlyMap<object, string>;
 }
 
 const MAX_RULE_STEPS = 500;
 const MAX_REPAIRS_PER_FINDING = 3;
 const MAX_FALLBACK_STEPS = 200;
 const MAX_ROUNDS = 3;
-
-/**
- * Sniffs the media payloads of the result at `base`, reusing earlier answers: a repair loop validates
- * many times, and the payload strings rarely change between rounds.
- */
-export class PayloadSniffer {
-  private readonly cache = new Map<string, Sniffed | undefined>();
-
-  async sniff(document: unknown, base: readonly PathSegment[] | undefined): Promise<Map<string, Sniffed>> {
-    const out = new Map<string, Sniffed>();
-    if (base === undefined) return out;
-    const jobs: Promise<void>[] = [];
-    for (const [path, data] of mediaPayloads(getIn(document, base), base)) {
-      const pointer = toPointer(path);
-      if (this.cache.has(data)) {
-        const known = this.cache.get(data);
-        if (known) out.set(pointer, known);
-        continue;
-      }
-      jobs.push(
-        sniffBase64(data)
-          .catch(() => undefined)
-          .then((sniffed) => {
-            this.cache.set(data, sniffed);
-            if (sniffed) out.set(pointer, sniffed);
-          }),
-      );
-    }
-    await Promise.all(jobs);
-    return out;
-  }
-}
+/** Rounds of "repair, then ask file-type about payloads the repair produced" in `runRepair`. */
+const MAX_FILE_TYPE_PASSES = 3;
 
 function needsRepair(finding: EngineFinding): boolean {
   if (finding.severity === 'error') return true;
@@ -102,8 +101,22 @@ export class RepairBudgetExceeded extends Error {
 }
 
 export interface RepairLimits {
-  /** Validation passes the repair may make; past it, runRepair throws RepairBudgetExceeded. */
+  /**
+   * Validation passes the repair may make (the first validation, which finds whether anything needs
+   * repair, is free); past it, the repair throws RepairBudgetExceeded.
+   */
   readonly budget?: number;
+}
+
+/** The validation passes a repair has left, shared by every pass of `runRepair`. */
+class Budget {
+  private used = 0;
+
+  constructor(private readonly limit: number) {}
+
+  spend(): void {
+    if (++this.used > this.limit) throw new RepairBudgetExceeded(this.limit);
+  }
 }
 
 export interface RepairRun {
@@ -113,51 +126,123 @@ export interface RepairRun {
   readonly remaining: EngineFinding[];
 }
 
+/**
+ * What the bytes of a payload are, for the validations and repairs of one repair pass: file-type's
+ * answers where the caller has them, else the synchronous sniffer. Payloads it could not place are
+ * noted, so the asynchronous `runRepair` knows what to ask file-type.
+ */
+class Sniffer {
+  readonly unplaced = new Map<object, PayloadPlace>();
+
+  constructor(
+    private readonly scope: FactScope,
+    private readonly answers: FileTypeAnswers,
+  ) {}
+
+  readonly sniff: PayloadSniffer = (holder, key) => {
+    const answer = this.answers.get(holder);
+    if (answer) return answer;
+    const sniffed = runInScope(this.scope, () => payloadFactsAt(holder, key)?.sniffed);
+    if (sniffed && sniffed.mimeType === undefined)
+      this.unplaced.set(holder, { holder: holder as JsonObject, key });
+    return sniffed;
+  };
+}
+
+/** Repairs synchronously: payloads are sniffed by the synchronous sniffer only. */
+export function runRepairSync(input: unknown, target: RepairTarget, options: RepairOptions = {}): RepairRun {
+  return repairPass(input, target, options, new FactScope(), NO_ANSWERS, budgetOf(options)).run;
+}
+
+const NO_ANSWERS: FileTypeAnswers = new Map();
+
+function budgetOf(options: RepairLimits): Budget {
+  return new Budget(options.budget ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * Repairs, asking file-type about the payloads the synchronous sniffer cannot place (a TIFF without
+ * its mimeType, say), as the asynchronous validators do. Payloads a repair itself produces and the
+ * sniffer cannot place are asked about afterwards and the input repaired again with the answers,
+ * except when the caller handed over the input to repair in place.
+ */
 export async function runRepair(
   input: unknown,
   target: RepairTarget,
-  limits: RepairLimits = {},
+  options: RepairOptions = {},
 ): Promise<RepairRun> {
-  const sniffer = new PayloadSniffer();
-  const first = target.validate(input, await sniffer.sniff(input, target.resultPath(input)));
-  if (!first.some(needsRepair)) return { document: input, fixes: [], remaining: [] };
+  const scope = new FactScope();
+  const base = target.resultPath(input);
+  const answers = new Map(
+    await fileTypeAnswers(base === undefined ? [] : mediaPayloads(getIn(input, base)), scope),
+  );
+  const budget = budgetOf(options);
+  let pass = repairPass(input, target, options, scope, answers, budget);
+  for (let i = 0; i < MAX_FILE_TYPE_PASSES && !options.owned; i++) {
+    const asked = pass.unplaced.filter((payload) => !answers.has(payload));
+    const found = asked.length === 0 ? NO_ANSWERS : await fileTypeAnswers(asked, scope);
+    if (found.size === 0) break;
+    for (const [payload, sniffed] of found) answers.set(payload, sniffed);
+    pass = repairPass(input, target, options, scope, answers, budget);
+  }
+  return pass.run;
+}
+
+function repairPass(
+  input: unknown,
+  target: RepairTarget,
+  options: RepairOptions,
+  scope: FactScope,
+  answers: FileTypeAnswers,
+  budget: Budget,
+): { run: RepairRun; unplaced: PayloadPlace[] } {
+  const sniffer = new Sniffer(scope, answers);
+  const runOptions = { scope, sniff: sniffer.sniff };
+  scope.knownJson = options.knownJson;
+  const first = target.validate(input, runOptions);
+  // The caller's texts describe the input as it is; the first change may make them stale.
+  scope.knownJson = undefined;
+  if (!first.some(needsRepair)) {
+    return { run: { document: input, fixes: [], remaining: [] }, unplaced: [...sniffer.unplaced.values()] };
+  }
 
   const state: LoopState = {
-    document: cloneJson(input),
+    document: options.owned ? input : cloneJson(input),
     fixes: [],
     target,
     sniffer,
-    budget: limits.budget ?? Number.POSITIVE_INFINITY,
-    validations: 0,
+    run: { ...runOptions, blockFindings: new BlockFindings() },
+    budget,
   };
   convertWebMcpBlocks(state);
   let remaining: EngineFinding[] = [];
   // The fallback's text blocks can invite rule repairs (a text mirror, say), so the two phases run
   // again until the fallback has nothing left to do; otherwise repairing the output would change it.
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    await ruleRepairs(state);
-    const fallback = await fallbackRepairs(state);
+    ruleRepairs(state);
+    const fallback = fallbackRepairs(state);
     remaining = fallback.remaining;
     if (fallback.steps === 0) break;
   }
-  return state.fixes.length === 0
-    ? { document: input, fixes: [], remaining }
-    : { document: state.document, fixes: state.fixes, remaining };
+  const run =
+    state.fixes.length === 0
+      ? { document: input, fixes: [], remaining }
+      : { document: state.document, fixes: state.fixes, remaining };
+  return { run, unplaced: [...sniffer.unplaced.values()] };
 }
 
 interface LoopState {
   document: unknown;
   readonly fixes: Fix[];
   readonly target: RepairTarget;
-  readonly sniffer: PayloadSniffer;
-  readonly budget: number;
-  validations: number;
+  readonly sniffer: Sniffer;
+  readonly run: RunOptions & { readonly blockFindings: BlockFindings };
+  readonly budget: Budget;
 }
 
-async function validateState(state: LoopState) {
-  if (++state.validations > state.budget) throw new RepairBudgetExceeded(state.budget);
-  const sniffed = await state.sniffer.sniff(state.document, state.target.resultPath(state.document));
-  return { findings: state.target.validate(state.document, sniffed), sniffed };
+function validateState(state: LoopState): EngineFinding[] {
+  state.budget.spend();
+  return state.target.validate(state.document, state.run);
 }
 
 /**
@@ -181,16 +266,35 @@ function convertWebMcpBlocks(state: LoopState): void {
   });
 }
 
-/** Phase 1: the rules' own repairs, one finding at a time. */
-async function ruleRepairs(state: LoopState): Promise<void> {
+/** Whether one path is the other or lies inside it: two repairs there could interfere. */
+function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The repairable findings of one validation that can be fixed together: at most one per subject, and
+ * none whose subject contains another's (a result-level repair may rebuild the blocks it holds).
+ */
+function batch(candidates: readonly EngineFinding[]): EngineFinding[] {
+  const chosen: EngineFinding[] = [];
+  for (const finding of candidates) {
+    if (chosen.every((other) => !overlaps(other.subjectPath, finding.subjectPath))) chosen.push(finding);
+  }
+  return chosen;
+}
+
+/** Phase 1: the rules' own repairs, all non-conflicting ones of a validation at a time. */
+function ruleRepairs(state: LoopState): void {
   // A repair that declined may succeed once another repair changed the document (a mimeType can be
   // sniffed once a data: prefix is gone), so declines are forgotten after every change. A repair that
   // keeps "succeeding" at the same place is not making progress and is cut off.
-  const declined = new Set<string>();
+  let declined = new Set<string>();
   const applied = new Map<string, number>();
+  let findings = validateState(state);
   for (let step = 0; step < MAX_RULE_STEPS; step++) {
-    const { findings, sniffed } = await validateState(state);
-    const candidate = findings.find((f) => {
+    const candidates = findings.filter((f) => {
       const key = findingKey(f);
       return (
         getRule(f.rule)?.repair !== undefined &&
@@ -199,25 +303,35 @@ async function ruleRepairs(state: LoopState): Promise<void> {
         (applied.get(key) ?? 0) < MAX_REPAIRS_PER_FINDING
       );
     });
-    if (!candidate) return;
-    const key = findingKey(candidate);
-    const outcome = applyRuleRepair(candidate, state.document, state.target, sniffed);
-    if (outcome) {
-      state.fixes.push({ rule: candidate.rule, pointer: candidate.pointer, ...outcome });
+    if (candidates.length === 0) return;
+    const declinedNow = new Set<string>();
+    let changed = false;
+    for (const finding of batch(candidates)) {
+      const key = findingKey(finding);
+      const touched = getIn(state.document, finding.subjectPath);
+      const outcome = applyRuleRepair(finding, state);
+      if (!outcome) {
+        declinedNow.add(key);
+        continue;
+      }
+      state.fixes.push({ rule: finding.rule, pointer: finding.pointer, ...outcome });
       applied.set(key, (applied.get(key) ?? 0) + 1);
-      declined.clear();
-    } else {
-      declined.add(key);
+      changed = true;
+      // A block rule's repair changes its block (and at most members of the result, which no block rule
+      // reads); any other repair may change anything below its subject.
+      if (getRule(finding.rule)?.subject === 'block') state.run.blockFindings.forget(touched);
+      else state.run.blockFindings.clear();
     }
+    declined = changed ? declinedNow : new Set([...declined, ...declinedNow]);
+    findings = validateState(state);
   }
 }
 
 /** Phase 2: whatever errors are left, handled generically and lossily. */
-async function fallbackRepairs(state: LoopState): Promise<{ steps: number; remaining: EngineFinding[] }> {
+function fallbackRepairs(state: LoopState): { steps: number; remaining: EngineFinding[] } {
   let rebuilt = false;
   for (let step = 0; step < MAX_FALLBACK_STEPS; step++) {
-    const { findings } = await validateState(state);
-    const remaining = findings.filter((f) => f.severity === 'error');
+    const remaining = validateState(state).filter((f) => f.severity === 'error');
     const error = remaining[0];
     if (!error) return { steps: step, remaining };
     let fallback: FallbackStep;
@@ -232,6 +346,8 @@ async function fallbackRepairs(state: LoopState): Promise<{ steps: number; remai
       if (failure instanceof UnrepairableError) return { steps: step, remaining };
       throw failure;
     }
+    // Fallback steps replace blocks and result members; they never edit a block in place, so the
+    // findings of the blocks they leave alone still hold.
     state.document = fallback.document;
     // A second rebuild would produce the same result; the last resort also marks it as an error.
     rebuilt ||= fallback.kind === 'rebuild';
@@ -242,16 +358,19 @@ async function fallbackRepairs(state: LoopState): Promise<{ steps: number; remai
       lossy: true,
     });
   }
-  const { findings } = await validateState(state);
-  return { steps: MAX_FALLBACK_STEPS, remaining: findings.filter((f) => f.severity === 'error') };
+  const remaining = validateState(state).filter((f) => f.severity === 'error');
+  return { steps: MAX_FALLBACK_STEPS, remaining };
 }
+
+/** Sniffs the value at a path of the document, for a repair. */
+export type PathSniffer = (absolutePath: readonly PathSegment[]) => Sniffed | undefined;
 
 /** What a rule's `repair` gets for one finding; exported so rule tests build it the same way. */
 export function repairContext(
   finding: EngineFinding,
   document: unknown,
   target: Pick<RepairTarget, 'version' | 'tool'>,
-  sniffed: ReadonlyMap<string, Sniffed>,
+  sniffed: PathSniffer,
 ): RepairContext {
   return {
     version: target.version,
@@ -263,19 +382,21 @@ export function repairContext(
     findingPath: finding.path,
     messageId: finding.messageId,
     data: finding.data,
-    sniffed: (path) => sniffed.get(toPointer(path)),
+    sniffed,
   };
 }
 
 function applyRuleRepair(
   finding: EngineFinding,
-  document: unknown,
-  target: RepairTarget,
-  sniffed: ReadonlyMap<string, Sniffed>,
+  state: LoopState,
 ): { description: string; lossy?: boolean } | undefined {
   const rule = getRule(finding.rule);
   if (!rule?.repair) return undefined;
-  const ctx = repairContext(finding, document, target, sniffed);
+  const document = state.document;
+  const ctx = repairContext(finding, document, state.target, (path) => {
+    const payload = payloadAt(document, path);
+    return payload && state.sniffer.sniff(payload.holder, payload.key);
+  });
   try {
     const outcome = rule.repair(ctx);
     if (!outcome) return undefined;

@@ -3,7 +3,11 @@
  * negotiated protocol version, saying what changed. The guarantee (tested for every version in
  * test/library): no error-severity finding on the output, the official schema and the official SDK v1
  * client parser accept it, repair is idempotent, and a result with nothing to repair comes back as the
- * very same object with no fixes.
+ * very same object with no fixes. Repair never throws: when it gives up, it says why (`abandoned`).
+ *
+ * `repairSync()` and `repairMessageSync()` give the same guarantee without waiting: they sniff payloads
+ * with the synchronous sniffer only, as `validateToolResultSync` does (the proxy uses them on every
+ * message). The asynchronous ones also ask file-type about formats that sniffer cannot place.
  */
 
 import type { Finding } from '../../core/finding.js';
@@ -18,8 +22,10 @@ import {
   type Fix,
   RepairBudgetExceeded,
   type RepairLimits,
+  type RepairRun,
   type RepairTarget,
   runRepair,
+  runRepairSync,
   toolDefinition,
 } from './engine.js';
 
@@ -54,24 +60,83 @@ function reason(error: unknown): string {
   }
 }
 
+function resultTarget(document: unknown, options: RepairOptions): RepairTarget {
+  const version = options.protocolVersion ?? assumedProtocolVersion(document);
+  const tool = toolDefinition(options.tool);
+  return {
+    version,
+    tool,
+    resultPath: () => [],
+    validate: (document, run) => runToolResult(document, { version, tool, ...run }),
+  };
+}
+
+/**
+ * Repairs `result` as the wire would carry it (toWire: a copy, with a fix per thing JSON could not
+ * carry, unless it is plain JSON already), never throwing.
+ */
+function repairResult<V extends ProtocolVersion>(
+  result: unknown,
+  options: RepairOptions,
+  run: (wire: unknown, target: RepairTarget, copied: boolean) => RepairRun,
+): RepairResult<V> {
+  try {
+    const wire = toWire(result);
+    const repaired = run(wire.value, resultTarget(wire.value, options), wire.value !== result);
+    const fixes = wire.fixes.length > 0 ? [...wire.fixes, ...repaired.fixes] : repaired.fixes;
+    return { result: repaired.document as CallToolResult<V>, fixes };
+  } catch (error) {
+    return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
+  }
+}
+
 export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
+  let wire: { value: unknown; fixes: Fix[] };
   try {
-    const wire = toWire(result);
-    const version = options.protocolVersion ?? assumedProtocolVersion(wire.value);
-    const tool = toolDefinition(options.tool);
-    const target: RepairTarget = {
-      version,
-      tool,
-      resultPath: () => [],
-      validate: (document, sniffed) => runToolResult(document, { version, tool, sniffed }),
-    };
-    const run = await runRepair(wire.value, target);
-    return { result: run.document as CallToolResult<V>, fixes: [...wire.fixes, ...run.fixes] };
+    wire = toWire(result);
   } catch (error) {
     return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
+  }
+  const value = wire.value;
+  let run: RepairRun;
+  try {
+    run = await runRepair(value, resultTarget(value, options));
+  } catch (error) {
+    return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
+  }
+  const fixes = wire.fixes.length > 0 ? [...wire.fixes, ...run.fixes] : run.fixes;
+  return { result: run.document as CallToolResult<V>, fixes };
+}
+
+/** `repair()` without waiting: payloads are sniffed by the synchronous sniffer only. */
+export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
+  result: unknown,
+  options: RepairOptions & { protocolVersion?: V } = {},
+): RepairResult<V> {
+  // A copy toWire made is repair's own: it is repaired in place rather than copied again.
+  return repairResult<V>(result, options, (wire, target, copied) =>
+    runRepairSync(wire, target, { owned: copied }),
+  );
+}
+
+/**
+ * `repair()` of a result the caller built and hands over (toolResult()): repaired in place, not copied,
+ * and validated with the JSON texts the caller already made (its text mirror).
+ * @internal
+ */
+export async function repairOwned(
+  result: unknown,
+  options: RepairOptions,
+  knownJson?: ReadonlyMap<object, string>,
+): Promise<RepairResult> {
+  try {
+    const run = await runRepair(result, resultTarget(result, options), { owned: true, knownJson });
+    return { result: run.document as CallToolResult, fixes: run.fixes };
+  } catch (error) {
+    return { result: result as CallToolResult, fixes: [], abandoned: reason(error) };
   }
 }
 
@@ -105,9 +170,24 @@ export async function repairMessage(
   } catch (error) {
     return { message, fixes: [], remaining: [], abandoned: reason(error) };
   }
-  const run = await repairParsedMessage(wire.value, options);
+  return withWireFixes(message, wire.fixes, await repairParsedMessage(wire.value, options));
+}
+
+/** `repairMessage()` without waiting: payloads are sniffed by the synchronous sniffer only. */
+export function repairMessageSync(message: unknown, options: RepairMessageOptions = {}): RepairMessageResult {
+  let wire: { value: unknown; fixes: Fix[] };
+  try {
+    wire = toWire(message);
+  } catch (error) {
+    return { message, fixes: [], remaining: [], abandoned: reason(error) };
+  }
+  const owned = wire.value !== message;
+  return withWireFixes(message, wire.fixes, repairParsedMessageSync(wire.value, options, { owned }));
+}
+
+function withWireFixes(message: unknown, wireFixes: Fix[], run: RepairMessageResult): RepairMessageResult {
   if (run.abandoned !== undefined) return { ...run, message };
-  return wire.fixes.length > 0 ? { ...run, fixes: [...wire.fixes, ...run.fixes] } : run;
+  return wireFixes.length > 0 ? { ...run, fixes: [...wireFixes, ...run.fixes] } : run;
 }
 
 /**
@@ -120,9 +200,37 @@ function insideStrayMember(finding: EngineFinding): boolean {
 }
 
 /**
+ * The repair target of a message. The envelope is classified first: only a response carries a result,
+ * so a message with `method` is never repaired as one, whatever its `result` member looks like.
+ */
+function messageTarget(message: unknown, options: RepairMessageOptions): RepairTarget {
+  const version = options.protocolVersion ?? assumedProtocolVersion(message);
+  const kind = messageKind(message);
+  const request = kind === 'response' && isObject(options.request) ? options.request : undefined;
+  const tools = toolsByName(options.tools);
+  return {
+    version,
+    resultPath: (document) =>
+      kind === 'response' &&
+      isObject(document) &&
+      Object.hasOwn(document, 'result') &&
+      (request?.method === 'tools/call' || responseKind(document.result, request) === 'tools/call')
+        ? ['result']
+        : undefined,
+    validate: (document, run) => {
+      const findings = runMessage(document, { version, request, tools, ...run });
+      return kind === 'response' ? findings : findings.filter((f) => !insideStrayMember(f));
+    },
+  };
+}
+
+function messageResultOf(run: RepairRun): RepairMessageResult {
+  return { message: run.document, fixes: run.fixes, remaining: run.remaining.map(publicFinding) };
+}
+
+/**
  * repairMessage() for a message that is plain JSON already (parsed from the wire, as the proxy has it),
- * with a work budget. The envelope is classified first: only a response carries a result, so a message
- * with `method` is never repaired as one, whatever its `result` member looks like.
+ * with a work budget.
  */
 export async function repairParsedMessage(
   message: unknown,
@@ -130,26 +238,24 @@ export async function repairParsedMessage(
   limits: RepairLimits = {},
 ): Promise<RepairMessageResult> {
   try {
-    const version = options.protocolVersion ?? assumedProtocolVersion(message);
-    const kind = messageKind(message);
-    const request = kind === 'response' && isObject(options.request) ? options.request : undefined;
-    const tools = toolsByName(options.tools);
-    const target: RepairTarget = {
-      version,
-      resultPath: (document) =>
-        kind === 'response' &&
-        isObject(document) &&
-        Object.hasOwn(document, 'result') &&
-        (request?.method === 'tools/call' || responseKind(document.result, request) === 'tools/call')
-          ? ['result']
-          : undefined,
-      validate: (document, sniffed) => {
-        const findings = runMessage(document, { version, request, tools, sniffed });
-        return kind === 'response' ? findings : findings.filter((f) => !insideStrayMember(f));
-      },
-    };
-    const run = await runRepair(message, target, limits);
-    return { message: run.document, fixes: run.fixes, remaining: run.remaining.map(publicFinding) };
+    return messageResultOf(await runRepair(message, messageTarget(message, options), limits));
+  } catch (error) {
+    return { message, fixes: [], remaining: [], abandoned: reason(error) };
+  }
+}
+
+/**
+ * repairParsedMessage() without waiting, as the proxy runs it on every message. With `owned`, the
+ * message is the caller's to give away (the proxy parsed it) and is repaired in place, not copied; the
+ * caller must then not use it after an abandoned repair.
+ */
+export function repairParsedMessageSync(
+  message: unknown,
+  options: RepairMessageOptions,
+  limits: RepairLimits & { readonly owned?: boolean } = {},
+): RepairMessageResult {
+  try {
+    return messageResultOf(runRepairSync(message, messageTarget(message, options), limits));
   } catch (error) {
     return { message, fixes: [], remaining: [], abandoned: reason(error) };
   }

@@ -1,4 +1,3 @@
-import { base64Problem } from '../../core/base64.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
 import { base64Fields, canonicalizeBase64At } from './support/block.js';
@@ -25,8 +24,8 @@ export default defineRule({
     right: { value: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
   },
   check(block, ctx) {
-    for (const { path, value } of base64Fields(block)) {
-      if (base64Problem(value) !== 'non-canonical') continue;
+    for (const { path, value, facts } of base64Fields(block)) {
+      if (facts.problem !== 'non-canonical') continue;
       const reason = /\s/.test(value) ? 'it contains whitespace' : 'the = padding is missing';
       ctx.report({ path, data: { field: path.join('.'), reason } });
     }

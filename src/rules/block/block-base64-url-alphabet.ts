@@ -1,4 +1,3 @@
-import { base64Problem } from '../../core/base64.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
 import { base64Fields, canonicalizeBase64At } from './support/block.js';
@@ -25,8 +24,8 @@ export default defineRule({
     right: { value: { type: 'image', data: '/9j/4AAQSkZJRg==', mimeType: 'image/jpeg' } },
   },
   check(block, ctx) {
-    for (const { path, value } of base64Fields(block)) {
-      if (base64Problem(value) === 'base64url') ctx.report({ path, data: { field: path.join('.') } });
+    for (const { path, facts } of base64Fields(block)) {
+      if (facts.problem === 'base64url') ctx.report({ path, data: { field: path.join('.') } });
     }
   },
   repair(ctx) {

@@ -1,5 +1,7 @@
 import { decodeBase64Prefix, decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
+import { payloadFactsAt } from '../../core/payload.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { compactJson } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
@@ -14,59 +16,138 @@ const CLAUDE_CODE_MAX_TOKENS = 25_000;
 const CLAUDE_IMAGE_MAX_PIXELS = 8000;
 /** A common rough tokenizer ratio; the message says it is an estimate. */
 const CHARS_PER_TOKEN = 4;
+/** JSON escapes make a UTF-16 unit at most 6 bytes (`\u0001`); UTF-8 needs at most 3 for any other. */
+const MAX_BYTES_PER_UNIT = 6;
 
 /**
- * Serialized size in UTF-16 code units, without building the JSON string: results with megabytes of
- * base64 would otherwise be copied once more just to be measured. Escapes are not counted, so this is
- * a lower bound that is exact for typical (ASCII, escape-free) payloads.
+ * The serialized size of a result, measured in one walk without building its JSON: results with
+ * megabytes of base64 would otherwise be copied once more just to be measured.
+ * - `units`: UTF-16 units, escapes not counted (exact for typical, escape-free payloads); the token
+ *   estimate uses it.
+ * - `atMostBytes`: an upper bound of the UTF-8 bytes. Canonical base64 (known from the payload facts
+ *   the base64 rules compute anyway) is ASCII without escapes, so it counts exactly; structuredContent
+ *   counts by its JSON text, which the text-mirror rules build in the same run anyway.
  */
-function serializedLength(value: unknown): number {
-  if (typeof value === 'string') return value.length + 2;
-  if (Array.isArray(value)) {
-    let n = 2 + Math.max(0, value.length - 1);
-    for (const item of value) n += serializedLength(item);
-    return n;
-  }
-  if (isObject(value)) {
-    let n = 2;
+interface Size {
+  units: number;
+  atMostBytes: number;
+}
+
+function measure(
+  value: unknown,
+  size: Size,
+  structured: string | undefined,
+  holder?: object,
+  key?: string,
+): void {
+  if (typeof value === 'string') {
+    size.units += value.length + 2;
+    size.atMostBytes += isCanonicalPayload(holder, key)
+      ? value.length + 2
+      : value.length * MAX_BYTES_PER_UNIT + 2;
+  } else if (Array.isArray(value)) {
+    const structure = 2 + Math.max(0, value.length - 1);
+    size.units += structure;
+    size.atMostBytes += structure;
+    for (const item of value) measure(item, size, undefined);
+  } else if (isObject(value)) {
     let members = 0;
-    for (const key in value) {
-      const v = value[key];
-      if (v === undefined || !Object.hasOwn(value, key)) continue;
-      n += key.length + 3 + serializedLength(v);
+    for (const member in value) {
+      const v = value[member];
+      if (v === undefined || !Object.hasOwn(value, member)) continue;
       members++;
+      size.units += member.length + 3;
+      size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
+      if (structured !== undefined && member === 'structuredContent') {
+        size.units += structured.length;
+        size.atMostBytes += structured.length * 3;
+      } else measure(v, size, undefined, value, member);
     }
-    return n + Math.max(0, members - 1);
+    const structure = 2 + Math.max(0, members - 1);
+    size.units += structure;
+    size.atMostBytes += structure;
+  } else {
+    const text = String(value);
+    size.units += text.length;
+    size.atMostBytes += text.length;
   }
-  return String(value).length;
 }
 
 /**
- * Serialized size of a result. structuredContent is measured by its JSON text, which the text-mirror
- * rules build in the same run anyway (compactJson is memoized per run): exact, and cheaper than a walk.
+ * The string at `holder[key]` is a base64 payload the base64 rules found canonical (their facts are
+ * shared): ASCII without escapes, one byte per character.
  */
-function resultLength(result: JsonObject): number {
-  if (!Object.hasOwn(result, 'structuredContent')) return serializedLength(result);
-  const { structuredContent, ...others } = result;
-  const json = compactJson(structuredContent);
-  if (json === undefined) return serializedLength(result);
-  const othersLength = serializedLength(others);
-  const separator = othersLength > '{}'.length ? 1 : 0;
-  return othersLength + separator + '"structuredContent":'.length + json.length;
-}
-
-/** UTF-8 size of the serialized result, computed exactly only when the cheap bounds cannot decide. */
-function serializedBytes(result: unknown, units: number, limit: number): number {
-  // UTF-8 needs at least one byte per UTF-16 unit and at most three.
-  if (units > limit || units * 3 <= limit) return units;
-  return new TextEncoder().encode(JSON.stringify(result)).length;
+function isCanonicalPayload(holder: object | undefined, key: string | undefined): boolean {
+  if (holder === undefined || (key !== 'data' && key !== 'blob')) return false;
+  const facts = payloadFactsAt(holder, key);
+  return facts !== undefined && facts.problem === undefined;
 }
 
 /**
- * Width and height from a PNG header (IHDR is always the first chunk, at a fixed offset). Other formats
- * need a scan of their segments and are not measured.
+ * The exact UTF-8 bytes of `JSON.stringify(result)`, for the rare result whose bounds straddle the
+ * limit: strings are counted with an ASCII fast path, and the text that mirrors structuredContent from
+ * structuredContent's JSON, by its quotes and backslashes.
  */
-function pngDimensions(base64: string): { width: number; height: number } | undefined {
+function exactBytes(
+  value: unknown,
+  mirror: { json: string; bytes: number } | undefined,
+  top: boolean,
+  holder?: object,
+  key?: string,
+): number {
+  if (typeof value === 'string') {
+    if (mirror && value === mirror.json) return jsonOfJsonTextBytes(value, mirror.bytes);
+    return isCanonicalPayload(holder, key) ? value.length + 2 : jsonStringBytes(value);
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 'null'.length;
+  if (typeof value !== 'object' || value === null) return String(value).length;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return exactBytes(toJSON.call(value), mirror, false);
+  if (Array.isArray(value)) {
+    let bytes = 2 + Math.max(0, value.length - 1);
+    for (const item of value) bytes += omitted(item) ? 'null'.length : exactBytes(item, mirror, false);
+    return bytes;
+  }
+  let bytes = 2;
+  let members = 0;
+  for (const member in value) {
+    const v = (value as JsonObject)[member];
+    if (omitted(v) || !Object.hasOwn(value, member)) continue;
+    members++;
+    bytes += jsonStringBytes(member) + 1;
+    bytes +=
+      top && mirror && member === 'structuredContent'
+        ? mirror.bytes
+        : exactBytes(v, mirror, false, value, member);
+  }
+  return bytes + Math.max(0, members - 1);
+}
+
+/** What JSON.stringify leaves out of objects (and writes as null in arrays). */
+function omitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** UTF-8 size of the serialized result when it could exceed `limit`; a bound that decides it otherwise. */
+function serializedBytes(result: JsonObject, size: Size, json: string | undefined, limit: number): number {
+  if (size.units > limit || size.atMostBytes <= limit) return size.units;
+  return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) }, true);
+}
+
+/** structuredContent's JSON, which the text-mirror rules build in this run too; `undefined` when it has none. */
+function structuredJson(result: JsonObject): string | undefined {
+  return Object.hasOwn(result, 'structuredContent') && result.structuredContent !== undefined
+    ? compactJson(result.structuredContent)
+    : undefined;
+}
+
+/**
+ * Width and height of a PNG image. The payload facts have them from the decoded header; a payload atob
+ * rejects is still read as far as its first characters decode.
+ */
+function pngDimensions(block: JsonObject, base64: string): { width: number; height: number } | undefined {
+  const facts = payloadFactsAt(block, 'data');
+  if (facts && (facts.problem === undefined || facts.problem === 'non-canonical')) return facts.pngSize;
   const bytes = decodeBase64Prefix(base64, 24);
   if (!bytes || bytes.length < 24 || bytes[0] !== 0x89 || bytes[1] !== 0x50 || bytes[2] !== 0x4e)
     return undefined;
@@ -126,8 +207,11 @@ export default defineRule({
   needsCompleteDocument: true,
   check(result, ctx) {
     if (!isObject(result)) return;
-    const units = resultLength(result);
-    const bytes = serializedBytes(result, units, CLAUDE_DESKTOP_MAX_BYTES);
+    const json = structuredJson(result);
+    const size: Size = { units: 0, atMostBytes: 0 };
+    measure(result, size, json);
+    const units = size.units;
+    const bytes = serializedBytes(result, size, json, CLAUDE_DESKTOP_MAX_BYTES);
     if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
     const tokens = Math.ceil(units / CHARS_PER_TOKEN);
     if (tokens > CLAUDE_CODE_MAX_TOKENS) ctx.report({ messageId: 'tokens', data: { tokens } });
@@ -135,7 +219,7 @@ export default defineRule({
     result.content.forEach((block, index) => {
       if (!isObject(block) || block.type !== 'image' || typeof block.data !== 'string') return;
       const size = decodedLength(block.data);
-      const dimensions = pngDimensions(block.data);
+      const dimensions = pngDimensions(block, block.data);
       if (dimensions && Math.max(dimensions.width, dimensions.height) > CLAUDE_IMAGE_MAX_PIXELS) {
         ctx.report({
           messageId: 'dimensions',

@@ -5,7 +5,7 @@
 
 import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
 import { getIn } from '../../core/pointer.js';
-import { memoPerRun } from '../../core/run-memo.js';
+import { knownJson, memoByString, memoPerRun } from '../../core/run-memo.js';
 import type { RepairContext } from '../types.js';
 
 export interface TextBlock {
@@ -13,38 +13,37 @@ export interface TextBlock {
   readonly text: string;
 }
 
-/** The well-formed text blocks of `result.content`, with their indices. */
-export function textBlocks(result: JsonObject): TextBlock[] {
-  if (!Array.isArray(result.content)) return [];
+/**
+ * The well-formed text blocks of `result.content`, with their indices; found once per validation run,
+ * as several rules ask. Callers must not modify the array.
+ */
+export const textBlocks = memoPerRun((result: JsonObject): readonly TextBlock[] => {
+  const content = result.content;
+  if (!Array.isArray(content)) return [];
   const out: TextBlock[] = [];
-  result.content.forEach((block, index) => {
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index];
     if (isObject(block) && block.type === 'text' && typeof block.text === 'string') {
       out.push({ index, text: block.text });
     }
-  });
+  }
   return out;
-}
+});
 
 /**
  * The JSON value a text block carries, when it is a serialized JSON object or array. Bare scalars are
  * not treated as JSON text: "42" or "true" in a text block is far more often prose than a mirror.
  */
 export function jsonOfText(text: string): { readonly value: unknown } | undefined {
-  const cached = recentlyParsed.find((entry) => entry.text === text);
-  if (cached) return cached.parsed;
-  const parsed = parseJsonText(text);
-  recentlyParsed.unshift({ text, parsed });
-  if (recentlyParsed.length > RECENT_PARSES) recentlyParsed.pop();
-  return parsed;
+  return parsedText(text);
 }
 
 /**
- * Several rules read the same text mirror of one result, and a mirror can be megabytes: the last few
- * parses are kept so each text is parsed once per validation. Comparing the same string object is O(1).
- * The parsed values are shared, so callers must not mutate them.
+ * Several rules read the same text mirror of one result, and a mirror can be megabytes: each text is
+ * parsed once per validation. Within a validation the parsed values are shared, so callers must not
+ * mutate them.
  */
-const RECENT_PARSES = 4;
-const recentlyParsed: { text: string; parsed: { readonly value: unknown } | undefined }[] = [];
+const parsedText = memoByString(parseJsonText);
 
 function parseJsonText(text: string): { readonly value: unknown } | undefined {
   const trimmed = text.trim();
@@ -87,7 +86,8 @@ const stringifyObject = memoPerRun<object, string | undefined>(stringify);
  * rule all need the JSON of the same, possibly large, structuredContent.
  */
 export function compactJson(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? stringifyObject(value) : stringify(value);
+  if (typeof value !== 'object' || value === null) return stringify(value);
+  return knownJson(value) ?? stringifyObject(value);
 }
 
 /** Whether some text block mirrors `value`. */

@@ -5,6 +5,7 @@
 
 import { canonicalBase64 } from '../../../core/base64.js';
 import { isObject, type JsonObject } from '../../../core/json.js';
+import { type PayloadFacts, payloadFactsAt } from '../../../core/payload.js';
 import { getIn, type PathSegment, setIn } from '../../../core/pointer.js';
 import type { RepairContext } from '../../types.js';
 
@@ -38,19 +39,29 @@ export function syntheticUri(kind: string, ctx: RepairContext): string {
   return `urn:mcp-shape:${kind}:${String(index ?? 0)}`;
 }
 
+export interface Base64Field {
+  readonly path: PathSegment[];
+  readonly value: string;
+  /** The base64 check and sniffed type, computed once per validation for all the rules that ask. */
+  readonly facts: PayloadFacts;
+}
+
+const NO_FIELDS: readonly Base64Field[] = [];
+
 /** Where a block carries base64: `data` of image and audio blocks, `resource.blob` of embedded ones. */
-export function base64Fields(block: unknown): { path: PathSegment[]; value: string }[] {
-  if (!isObject(block)) return [];
+export function base64Fields(block: unknown): readonly Base64Field[] {
+  if (!isObject(block)) return NO_FIELDS;
   if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
-    return [{ path: ['data'], value: block.data }];
+    return [{ path: ['data'], value: block.data, facts: payloadFactsAt(block, 'data') as PayloadFacts }];
   }
   // With a string `text` the contents already parse as TextResourceContents and clients ignore the
   // blob; block-resource-text-and-blob reports the pair instead.
   const resource = block.type === 'resource' && isObject(block.resource) ? block.resource : undefined;
   if (resource && typeof resource.blob === 'string' && typeof resource.text !== 'string') {
-    return [{ path: ['resource', 'blob'], value: resource.blob }];
+    const facts = payloadFactsAt(resource, 'blob') as PayloadFacts;
+    return [{ path: ['resource', 'blob'], value: resource.blob, facts }];
   }
-  return [];
+  return NO_FIELDS;
 }
 
 /** The object that holds the payload's `mimeType`: the block itself, or `resource` for embedded blobs. */

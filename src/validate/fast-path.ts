@@ -1,0 +1,203 @@
+/**
+ * The shape most tool results have: `content` holding only text blocks (`{ type, text }`), optionally
+ * `isError`, and `resultType: "complete"` where the version requires it. On such a result most rules of
+ * the catalog have nothing to say, and calling each of them costs more than the SDK's whole parse of
+ * the result. One walk recognises the shape; the rules listed below are then skipped, because for this
+ * shape they provably report nothing. Every other rule, including any rule added later, still runs.
+ *
+ * The lists are claims about the rules' checks. test/validate/fast-path.test.ts holds them to it: on
+ * generated results of this shape (and near it) each covered rule, run on its own, reports nothing,
+ * and the rule modules are fingerprinted so that editing a covered rule fails that test until the claim
+ * is checked again.
+ */
+
+import type { JsonObject } from '../core/json.js';
+import type { BlockType, VersionFeatures } from '../spec/versions.js';
+
+/**
+ * The standard block types on which each block rule can report; a rule not listed may report on any
+ * block. A block that is an object with one of these types is checked only by the rules listed for its
+ * type (and the unlisted ones): an image block never meets the resource-link rule. Non-objects and other
+ * types meet every rule. Claims about the rules, tested and fingerprinted like the lists below.
+ */
+export const BLOCK_RULE_TYPES: Readonly<Record<string, readonly BlockType[]>> = {
+  'block-annotations-in-resource': ['resource'],
+  'block-base64-data-uri': ['image', 'audio', 'resource'],
+  'block-base64-invalid': ['image', 'audio', 'resource'],
+  'block-base64-non-canonical': ['image', 'audio', 'resource'],
+  'block-base64-url-alphabet': ['image', 'audio', 'resource'],
+  'block-data-invalid': ['image', 'audio'],
+  'block-mime-type-malformed': ['image', 'audio', 'resource_link', 'resource'],
+  'block-mime-type-mismatch': ['image', 'audio', 'resource'],
+  'block-mime-type-missing': ['image', 'audio'],
+  'block-mime-type-wrong-family': ['image', 'audio'],
+  'block-not-object': [],
+  'block-resource-invalid': ['resource'],
+  'block-resource-link-invalid': ['resource_link'],
+  'block-resource-text-and-blob': ['resource'],
+  'block-text-base64-image': ['text'],
+  'block-text-invalid': ['text'],
+  'block-type-unknown': [],
+  'block-type-unsupported-in-version': ['audio', 'resource_link'],
+  'block-uri-invalid': ['resource_link', 'resource'],
+};
+
+/** Result rules that report nothing on the shape. */
+export const COVERED_RESULT_RULES: ReadonlySet<string> = new Set([
+  'result-content-missing',
+  'result-content-not-array',
+  'result-error-without-is-error',
+  'result-input-required-invalid',
+  'result-is-error-not-boolean',
+  'result-legacy-tool-result',
+  'result-media-with-structured-content',
+  'result-meta-not-object',
+  'result-not-object',
+  'result-over-client-limits',
+  'result-server-info-invalid',
+  'result-type-invalid',
+  'structured-content-in-block',
+  'structured-content-missing-for-output-schema',
+  'structured-content-not-object',
+  'structured-content-not-object-old-clients',
+  'structured-content-schema-mismatch',
+  'structured-content-text-mirror-missing',
+  'structured-content-text-mismatch',
+  'structured-content-unsupported-version',
+]);
+
+/** Block rules that report nothing on a `{ type: "text", text: string }` block. */
+export const COVERED_BLOCK_RULES: ReadonlySet<string> = new Set([
+  'block-annotations-in-resource',
+  'block-annotations-invalid',
+  'block-base64-data-uri',
+  'block-base64-invalid',
+  'block-base64-non-canonical',
+  'block-base64-url-alphabet',
+  'block-data-invalid',
+  'block-meta-not-object',
+  'block-mime-type-malformed',
+  'block-mime-type-mismatch',
+  'block-mime-type-missing',
+  'block-mime-type-wrong-family',
+  'block-not-object',
+  'block-resource-invalid',
+  'block-resource-link-invalid',
+  'block-resource-text-and-blob',
+  'block-text-invalid',
+  'block-type-unknown',
+  'block-type-unsupported-in-version',
+  'block-uri-invalid',
+]);
+
+/**
+ * Text, plus a generous allowance for each block's own JSON, is at most this long in all: far below every
+ * size limit result-over-client-limits knows (25,000 tokens at 4 characters each, 1 MiB), even if every
+ * character were escaped into six bytes.
+ */
+const MAX_SIZE = 10_000;
+const BLOCK_ALLOWANCE = 40;
+
+/**
+ * Shorter texts cannot hold an image either: block-text-base64-image looks for a data: URL with at
+ * least 64 base64 characters, or 256 characters of bare base64.
+ */
+const SHORT_TEXT = 64;
+
+/** Also covered when every text is shorter than SHORT_TEXT. */
+export const COVERED_FOR_SHORT_TEXT: ReadonlySet<string> = new Set(['block-text-base64-image']);
+
+export enum Shape {
+  Other = 0,
+  PlainText = 1,
+  /** Plain text, every text shorter than SHORT_TEXT. */
+  ShortPlainText = 2,
+}
+
+/**
+ * Whether `result` has the plain-text shape, for a tool with no outputSchema. Members are enumerated,
+ * so a member the shape does not name (structuredContent, `_meta`, annotations, anything else) means
+ * another shape, and the full set of rules runs. Only plain objects qualify (their prototype is
+ * Object.prototype, so enumeration sees exactly their own members); the members the covered rules read
+ * are also read directly, as the rules do, so a non-enumerable one is not missed.
+ */
+export function resultShape(result: unknown, features: VersionFeatures, tool: JsonObject | undefined): Shape {
+  if (!isPlainObject(result)) return Shape.Other;
+  if (tool !== undefined && tool.outputSchema !== undefined) return Shape.Other;
+  if (
+    result.structuredContent !== undefined ||
+    result._meta !== undefined ||
+    result.toolResult !== undefined
+  ) {
+    return Shape.Other;
+  }
+  let hasContent = false;
+  let hasResultType = false;
+  let size = 0;
+  let longest = 0;
+  for (const key in result) {
+    const value = result[key];
+    if (key === 'content') {
+      if (!Array.isArray(value)) return Shape.Other;
+      for (let i = 0; i < value.length; i++) {
+        const length = plainTextBlock(value[i]);
+        if (length < 0) return Shape.Other;
+        size += length + BLOCK_ALLOWANCE;
+        if (length > longest) longest = length;
+      }
+      hasContent = true;
+    } else if (key === 'isError') {
+      if (typeof value !== 'boolean') return Shape.Other;
+    } else if (key === 'resultType') {
+      if (!features.resultTypeRequired || value !== 'complete') return Shape.Other;
+      hasResultType = true;
+    } else return Shape.Other;
+  }
+  if (!hasContent || hasResultType !== features.resultTypeRequired || size > MAX_SIZE) return Shape.Other;
+  if (mayCarryErrorPayload(result.content as JsonObject[])) return Shape.Other;
+  return longest < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
+}
+
+/**
+ * result-error-without-is-error reads a lone text block as a possible `{"error": …}` payload when it
+ * names an "error" member; such a result takes the full path.
+ */
+function mayCarryErrorPayload(content: readonly JsonObject[]): boolean {
+  const only = content.length === 1 ? content[0]?.text : undefined;
+  return typeof only === 'string' && only.includes('"error"');
+}
+
+/**
+ * An object whose prototype is Object.prototype. The `__proto__` accessor is read because V8 inlines it,
+ * where Object.getPrototypeOf is a call; an own `__proto__` member (JSON.parse makes one) is never
+ * Object.prototype itself, so such an object simply does not qualify.
+ */
+function isPlainObject(value: unknown): value is JsonObject {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    // biome-ignore lint/suspicious/noProto: the accessor is the cheap exact test here (see above)
+    (value as { __proto__?: unknown }).__proto__ === Object.prototype
+  );
+}
+
+/** The text's length for a `{ type: "text", text: string }` block with nothing else; -1 otherwise. */
+function plainTextBlock(block: unknown): number {
+  if (!isPlainObject(block)) return -1;
+  if (block.annotations !== undefined || block._meta !== undefined || block.structuredContent !== undefined) {
+    return -1;
+  }
+  let text = -1;
+  let typed = false;
+  for (const key in block) {
+    const value = block[key];
+    if (key === 'type') {
+      if (value !== 'text') return -1;
+      typed = true;
+    } else if (key === 'text') {
+      if (typeof value !== 'string') return -1;
+      text = value.length;
+    } else return -1;
+  }
+  return typed ? text : -1;
+}

@@ -1,0 +1,64 @@
+/**
+ * Repair in one pass (issue 11): the fixes of one validation are applied together, so the number of
+ * validation passes does not grow with the number of broken blocks. The work budget (a cap on passes,
+ * issue 10) makes that countable: a per-fix re-validation would need a pass per block and run out.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { validateToolResultSync } from '../../src/index.js';
+import {
+  repair,
+  repairParsedMessage,
+  repairParsedMessageSync,
+  repairSync,
+} from '../../src/library/repair/index.js';
+import { PNG_1X1 } from './support/shapes.js';
+
+const BLOCKS = 60;
+/**
+ * Passes a repair of independent block fixes needs: the one that finds them (all fixed together), the
+ * one that confirms nothing is left for the rules, and the fallback's look. Per-fix re-validation would
+ * take one per block.
+ */
+const FEW = 3;
+const V = { protocolVersion: '2025-11-25' } as const;
+
+/** Many blocks, each with its own independent defect (an image without a mimeType, a raw string). */
+function manyBroken(): Record<string, unknown> {
+  return {
+    content: Array.from({ length: BLOCKS }, (_, i) =>
+      i % 2 === 0 ? { type: 'image', data: PNG_1X1 } : { type: 'text', text: `t${i}`, annotations: 'x' },
+    ),
+  };
+}
+
+describe('repair applies the fixes of a validation together', () => {
+  it(`fixes ${BLOCKS} broken blocks within ${FEW} validation passes, sync and async`, async () => {
+    const message = () => ({ jsonrpc: '2.0', id: 1, result: manyBroken() });
+    const options = { ...V, request: { method: 'tools/call' } };
+    for (const run of [
+      repairParsedMessageSync(message(), options, { budget: FEW }),
+      await repairParsedMessage(message(), options, { budget: FEW }),
+    ]) {
+      expect(run.abandoned).toBeUndefined();
+      expect(run.fixes.length).toBeGreaterThanOrEqual(BLOCKS);
+      expect(run.remaining).toEqual([]);
+      const result = (run.message as { result: unknown }).result;
+      expect(validateToolResultSync(result, V).filter((f) => f.severity === 'error')).toEqual([]);
+    }
+    // The budget does count passes: one is not enough.
+    expect(repairParsedMessageSync(message(), options, { budget: 1 }).abandoned).toBe(
+      'repair needed more than 1 validation passes',
+    );
+  });
+
+  it('repairSync and repair give the same result and fixes', async () => {
+    const sync = repairSync(manyBroken(), V);
+    const async = await repair(manyBroken(), V);
+    expect(sync.result).toEqual(async.result);
+    expect(sync.fixes).toEqual(async.fixes);
+    // Nothing to repair: the very same object back, without a copy.
+    const clean = sync.result;
+    expect(repairSync(clean, V).result).toBe(clean);
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * Vitest setup file: with MCP_SHAPE_SEED set, every fast-check property draws from that seed, so a run
+ * can be repeated input for input. `.ci/run` sets it: CI judges a change by the same inputs every time,
+ * while local runs (no seed) keep exploring new ones. A failing property prints its seed and path either
+ * way; rerun with MCP_SHAPE_SEED=<seed> to see it again.
+ */
+
+import fc from 'fast-check';
+
+const seed = process.env.MCP_SHAPE_SEED;
+if (seed !== undefined && seed !== '') {
+  const value = Number(seed);
+  if (!Number.isSafeInteger(value)) throw new Error(`MCP_SHAPE_SEED must be an integer, got ${seed}`);
+  fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: value });
+}

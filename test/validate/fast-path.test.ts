@@ -1,0 +1,369 @@
+/**
+ * The fast path (src/validate/fast-path.ts) skips rules on plain-text results because they provably
+ * report nothing there. This holds the claim to the rules themselves: every covered rule, run on its
+ * own against generated results the fast path accepts (including near misses of the shape), reports
+ * nothing; and editing a covered rule's module fails the fingerprint test until the claim is checked
+ * again.
+ */
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { listRuleModules } from '../../scripts/rule-modules.js';
+import { isObject, type JsonObject } from '../../src/core/json.js';
+import { createOutputSchemaCompiler } from '../../src/core/schema.js';
+import { RULES } from '../../src/rules/catalog.js';
+import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
+import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
+import { payloadAt, runToolResult, sniffSync } from '../../src/validate/engine.js';
+import {
+  BLOCK_RULE_TYPES,
+  COVERED_BLOCK_RULES,
+  COVERED_FOR_SHORT_TEXT,
+  COVERED_RESULT_RULES,
+  resultShape,
+  Shape,
+} from '../../src/validate/fast-path.js';
+import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+
+const root = join(import.meta.dirname, '../..');
+
+/**
+ * sha256 (first 16 hex digits) of each covered rule's module, as checked. When one changes, read the
+ * rule's new check against the shape in src/validate/fast-path.ts, fix the fast path or drop the rule
+ * from its covered set, then update the fingerprint here.
+ */
+const CHECKED: Readonly<Record<string, string>> = {
+  'result-content-missing': '07d50ffb537de795',
+  'result-content-not-array': '7d65edebbccb2ef7',
+  'result-error-without-is-error': 'd6c10d0f5a946717',
+  'result-input-required-invalid': '041e6c7329cba16a',
+  'result-is-error-not-boolean': 'e01f441920fef074',
+  'result-legacy-tool-result': '80fb06c37a157530',
+  'result-media-with-structured-content': '2f323ea0cacdcbc3',
+  'result-meta-not-object': 'c4ce1722a036bc48',
+  'result-not-object': 'b8ee30c2f12e0cb1',
+  'result-over-client-limits': '58f9a7db84dc074c',
+  'result-server-info-invalid': '739dd99704d25c46',
+  'result-type-invalid': '1f565d3418709388',
+  'structured-content-in-block': 'f5e334c3e54c27ff',
+  'structured-content-missing-for-output-schema': '29a16f71d11604a7',
+  'structured-content-not-object': 'ff1158541cbdf1aa',
+  'structured-content-not-object-old-clients': '9e56330b72e33a18',
+  'structured-content-schema-mismatch': 'a517ea3f2588a907',
+  'structured-content-text-mirror-missing': 'def54557a4acef87',
+  'structured-content-text-mismatch': '20037258c4c4a6b6',
+  'structured-content-unsupported-version': '70b1fcd166c21554',
+  'block-annotations-in-resource': '7d4457a778a0ddd6',
+  'block-annotations-invalid': '5b5acf45f178f515',
+  'block-base64-data-uri': '96b6a083eaf803be',
+  'block-base64-invalid': '04c0b201d5af6e76',
+  'block-base64-non-canonical': '2c4ecc799cd571b5',
+  'block-base64-url-alphabet': '13ab57ff8dd921e9',
+  'block-data-invalid': '5e44cac4f530e3a6',
+  'block-meta-not-object': '3bb0edbb24e748cc',
+  'block-mime-type-malformed': '1ee460b8fb16b4d7',
+  'block-mime-type-mismatch': '09b3c37fb522c728',
+  'block-mime-type-missing': '73415a0195e2d8d6',
+  'block-mime-type-wrong-family': 'a708ef2ad54fbeb5',
+  'block-not-object': '5d2aa6dc2a947961',
+  'block-resource-invalid': 'c252645dc313ccab',
+  'block-resource-link-invalid': '9010b60c1e000a9f',
+  'block-resource-text-and-blob': 'c2aceaae8b106084',
+  'block-text-invalid': '7cf90ac1a344fd4c',
+  'block-type-unknown': 'a67848d6d85083aa',
+  'block-type-unsupported-in-version': '006ff0a1fe9b4146',
+  'block-uri-invalid': '220b7cd057189faf',
+  'block-text-base64-image': 'b3ebe7099cd5b8c6',
+};
+
+const COVERED = new Set([...COVERED_RESULT_RULES, ...COVERED_BLOCK_RULES, ...COVERED_FOR_SHORT_TEXT]);
+
+function fingerprint(id: string): string | undefined {
+  const module = listRuleModules(join(root, 'src/rules')).find((m) => m.endsWith(`/${id}.ts`));
+  if (!module) return undefined;
+  return createHash('sha256')
+    .update(readFileSync(join(root, 'src/rules', module)))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+const schemas = createOutputSchemaCompiler();
+
+/** Runs one rule's check on its own, as the engine would without the fast path; returns its reports. */
+function reports(
+  rule: Rule,
+  node: unknown,
+  version: ProtocolVersion,
+  tool: JsonObject | undefined,
+): Report[] {
+  const out: Report[] = [];
+  const ctx: CheckContext = {
+    version,
+    features: features(version),
+    tool,
+    partial: false,
+    schemas,
+    sniffed: (path) => {
+      const payload = payloadAt(node, path);
+      return payload && sniffSync(payload.holder, payload.key);
+    },
+    report: (report) => out.push(report),
+  };
+  rule.check(node, ctx);
+  return out;
+}
+
+const texts = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom(
+    '',
+    '{"error":"city not found"}',
+    'the "error" was temporary',
+    `data:image/png;base64,${'A'.repeat(80)}`,
+    // The shortest text block-text-base64-image reports: 84 characters.
+    `data:image/x;base64,${'A'.repeat(64)}`,
+    `iVBORw0KGgo${'A'.repeat(300)}`,
+    'x'.repeat(9_000),
+    'y'.repeat(20_000),
+  ),
+);
+
+const block = fc.oneof(
+  { weight: 6, arbitrary: texts.map((text) => ({ type: 'text', text })) },
+  fc.record(
+    {
+      type: fc.constantFrom<unknown>('text', 'Text', 'image', undefined, 3),
+      text: fc.oneof(texts, fc.constant<unknown>(7)),
+      annotations: fc.constantFrom<unknown>({ priority: 2 }, undefined),
+      _meta: fc.constantFrom<unknown>(5, undefined),
+      structuredContent: fc.constantFrom<unknown>({ a: 1 }, undefined),
+      extra: fc.constantFrom<unknown>('x', undefined),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+/** A result of the plain-text shape for `version`: what the fast path must accept and get right. */
+function plainResult(version: ProtocolVersion): fc.Arbitrary<JsonObject> {
+  return fc
+    .record(
+      {
+        content: fc.array(
+          texts.map((text) => ({ type: 'text', text })),
+          { maxLength: 4 },
+        ),
+        isError: fc.boolean(),
+        resultType: fc.constant(features(version).resultTypeRequired ? 'complete' : undefined),
+      },
+      { requiredKeys: ['content'] },
+    )
+    .map(compact);
+}
+
+/** Near misses: one member the shape does not allow, or a block that is not plain text. */
+const nearMiss = fc
+  .record(
+    {
+      content: fc.oneof({ weight: 5, arbitrary: fc.array(block, { maxLength: 4 }) }, fc.constant('text')),
+      isError: fc.constantFrom<unknown>(true, false, 'yes', undefined),
+      resultType: fc.constantFrom<unknown>('complete', 'input_required', undefined),
+      error: fc.constantFrom<unknown>('failed', undefined),
+      _meta: fc.constantFrom<unknown>({ a: 1 }, 4, undefined),
+      structuredContent: fc.constantFrom<unknown>({ a: 1 }, undefined),
+      toolResult: fc.constantFrom<unknown>('x', undefined),
+      extra: fc.constantFrom<unknown>(1, undefined),
+    },
+    { requiredKeys: ['content'] },
+  )
+  .map(compact);
+
+function compact(r: Record<string, unknown>): JsonObject {
+  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined));
+}
+
+const versioned = fc
+  .constantFrom(...PROTOCOL_VERSIONS)
+  .chain((version) =>
+    fc.record({ version: fc.constant(version), input: fc.oneof(plainResult(version), nearMiss) }),
+  );
+
+const tool = fc.constantFrom<JsonObject | undefined>(
+  undefined,
+  { name: 't', inputSchema: { type: 'object' } },
+  { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+);
+
+describe('the plain-text fast path', () => {
+  it('covers rules only as they were checked (fingerprints of the covered rule modules)', () => {
+    const current = Object.fromEntries([...COVERED].sort().map((id) => [id, fingerprint(id)]));
+    expect(current, 'a covered rule changed: see the comment on CHECKED').toEqual(
+      Object.fromEntries(Object.entries(CHECKED).sort()),
+    );
+  });
+
+  it('every covered rule reports nothing on the results the fast path accepts', { timeout: 120_000 }, () => {
+    const byId = new Map(RULES.map((r) => [r.id, r]));
+    let accepted = 0;
+    fc.assert(
+      fc.property(versioned, tool, ({ input, version }, t) => {
+        const shape = resultShape(input, features(version), t);
+        if (shape === Shape.Other) return;
+        accepted++;
+        const covered = (id: string) =>
+          COVERED_RESULT_RULES.has(id) ||
+          COVERED_BLOCK_RULES.has(id) ||
+          (shape === Shape.ShortPlainText && COVERED_FOR_SHORT_TEXT.has(id));
+        for (const [id, rule] of byId) {
+          if (!covered(id) || !rule.versions.includes(version)) continue;
+          const nodes = rule.subject === 'result' ? [input] : (input.content as unknown[]);
+          for (const node of nodes) {
+            expect(
+              reports(rule, node, version, t),
+              `${id} on ${JSON.stringify(input).slice(0, 300)}`,
+            ).toEqual([]);
+          }
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(accepted).toBeGreaterThan(600);
+  });
+
+  it('takes only plain objects: a class instance or a null-prototype object gets the full check', () => {
+    class Result {
+      content = [{ type: 'text', text: 'hi' }];
+    }
+    const bare = Object.assign(Object.create(null) as JsonObject, {
+      content: [{ type: 'text', text: 'hi' }],
+    });
+    const inherited = Object.create({ content: [{ type: 'text', text: 'hi' }] }) as JsonObject;
+    const f = features('2025-11-25');
+    expect(resultShape(new Result(), f, undefined)).toBe(Shape.Other);
+    expect(resultShape(bare, f, undefined)).toBe(Shape.Other);
+    expect(resultShape(inherited, f, undefined)).toBe(Shape.Other);
+    // An inherited `content` is no content: the full check says so.
+    expect(validateToolResultSync(inherited).map((x) => x.rule)).toContain('result-content-missing');
+    // A non-enumerable structuredContent is still read, as the rules read it.
+    const hidden = { content: [{ type: 'text', text: '{"a":2}' }] };
+    Object.defineProperty(hidden, 'structuredContent', { value: { a: 1 }, enumerable: false });
+    expect(resultShape(hidden, f, undefined)).toBe(Shape.Other);
+  });
+
+  it('answers the same before a run (the shortcut) as in one, and the async validator agrees', async () => {
+    await fc.assert(
+      fc.asyncProperty(versioned, tool, async ({ input, version }, t) => {
+        if (!isObject(input)) return;
+        // Custom rule lists never take the pre-run shortcut, but the walk still skips covered rules.
+        const full = runToolResult(input, { version, tool: t, rules: RULES.filter(() => true) });
+        const sync = validateToolResultSync(input, { protocolVersion: version, tool: t });
+        expect(sync.map((f) => `${f.rule} ${f.pointer}`)).toEqual(full.map((f) => `${f.rule} ${f.pointer}`));
+        expect(await validateToolResult(input, { protocolVersion: version, tool: t })).toEqual(sync);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+/** Real encoder output, so that sniffing rules have something to place. */
+const media = ['image.png', 'image.jpg', 'audio.wav'].map((name) =>
+  readFileSync(join(root, 'fixtures/media', name)).toString('base64'),
+);
+
+const strings = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(
+    ...media,
+    '',
+    'iVBORw0KGgo=',
+    'iVBORw0KGgoAAAANSUhEUg',
+    'data:image/png;base64,iVBORw0KGgo=',
+    'SGVsbG8_-w==',
+    'SGVsbG9=',
+    'AAAA',
+    'image/png',
+    'audio/wav',
+    'text/plain',
+    'image/',
+    'not a mime',
+    'file:///a.txt',
+    'https://example.com/a.png',
+    'not a uri',
+    `data:image/x;base64,${'A'.repeat(64)}`,
+    `iVBORw0KGgo${'A'.repeat(300)}`,
+  ),
+);
+const member = fc.oneof(
+  { weight: 4, arbitrary: strings },
+  fc.constantFrom<unknown>(3, null, true, [], {}, { audience: ['user'] }, { priority: 9 }),
+);
+/** Payloads and media types biased toward real media, so that the sniffing rules fire often. */
+const payload = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...media) }, member);
+const mimeType = fc.oneof(fc.constantFrom('image/png', 'image/jpeg', 'audio/wav'), member);
+const resource = fc.oneof(
+  member,
+  fc.record(
+    { uri: member, text: member, blob: payload, mimeType, annotations: member, _meta: member },
+    { requiredKeys: [] },
+  ),
+);
+
+/** An object block of a standard type, with any mix of the members blocks of every type carry. */
+const typedBlock = fc.record(
+  {
+    type: fc.constantFrom(...BLOCK_TYPES),
+    text: member,
+    data: payload,
+    mimeType,
+    uri: member,
+    name: member,
+    title: member,
+    size: member,
+    resource,
+    annotations: member,
+    _meta: member,
+  },
+  { requiredKeys: ['type'] },
+);
+
+describe('block rules by block type (BLOCK_RULE_TYPES)', () => {
+  it('lists only block rules of the catalog', () => {
+    const blockRules = new Set(RULES.filter((r) => r.subject === 'block').map((r) => r.id));
+    for (const id of Object.keys(BLOCK_RULE_TYPES)) expect(blockRules, id).toContain(id);
+    // Each listed rule's claim is fingerprinted with the covered rules above.
+    for (const id of Object.keys(BLOCK_RULE_TYPES)) expect(CHECKED, id).toHaveProperty(id);
+  });
+
+  it('a rule reports nothing on an object block of a type it is not listed for', { timeout: 120_000 }, () => {
+    const byId = new Map(RULES.map((r) => [r.id, r]));
+    const fired = new Set<string>();
+    fc.assert(
+      fc.property(fc.constantFrom(...PROTOCOL_VERSIONS), typedBlock, (version, node) => {
+        for (const [id, types] of Object.entries(BLOCK_RULE_TYPES)) {
+          const rule = byId.get(id) as Rule;
+          if (!rule.versions.includes(version)) continue;
+          const found = reports(rule, node, version, undefined);
+          if (found.length > 0) fired.add(id);
+          if (types.includes(node.type)) continue;
+          expect(found, `${id} on ${JSON.stringify(node).slice(0, 300)}`).toEqual([]);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+    // The generator reaches the rules it is meant to exercise (a test of the test).
+    const reachable = Object.entries(BLOCK_RULE_TYPES).filter(([, types]) => types.length > 0);
+    expect(reachable.filter(([id]) => !fired.has(id)).map(([id]) => id)).toEqual([]);
+  });
+
+  it('the engine runs every rule on a block when its type is not a standard one', () => {
+    const odd = { content: [{ type: 'video', data: 'AAAA' }, ['text'], { type: 'Image', data: '%%' }] };
+    const all = runToolResult(odd, { version: '2025-11-25', rules: RULES.filter(() => true) });
+    const sync = validateToolResultSync(odd, { protocolVersion: '2025-11-25' });
+    expect(sync.map((f) => `${f.rule} ${f.pointer}`)).toEqual(all.map((f) => `${f.rule} ${f.pointer}`));
+    expect(sync.map((f) => f.rule)).toEqual(
+      expect.arrayContaining(['block-type-unknown', 'block-not-object']),
+    );
+  });
+});
