@@ -107,6 +107,14 @@ describe('test code', () => {
     const included = await runCli(['scan', '.', '--include-tests', '--format', 'json'], { cwd: dir });
     expect(included.code).toBe(1);
     expect(JSON.parse(included.stdout).summary.errors).toBe(3);
+    writeFileSync(join(dir, 'mcp-shape.config.json'), '{ "scan": { "includeTests": true } }');
+    try {
+      const configured = await runCli(['scan', '.', '--format', 'json'], { cwd: dir });
+      expect(configured.code).toBe(1);
+      expect(JSON.parse(configured.stdout).summary.errors).toBe(3);
+    } finally {
+      rmSync(join(dir, 'mcp-shape.config.json'));
+    }
     const onlyTests = await runCli(['scan', 'pkg'], { cwd: dir });
     expect(onlyTests.code).toBe(2);
     expect(onlyTests.stderr).toBe(

@@ -67,6 +67,7 @@ export function scanCommand(): Command {
     include: { option: 'include' },
     exclude: { option: 'exclude' },
     gitignore: { option: 'gitignore' },
+    includeTests: { option: 'includeTests' },
   })
     .addHelpText(
       'after',
