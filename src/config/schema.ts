@@ -87,7 +87,8 @@ export function configSchema(rules: readonly Rule[]): JsonSchema {
         exclude: stringList('Globs of files and directories to leave out when walking directories.'),
         gitignore: { description: 'Leave out what .gitignore files ignore. Default: true.', type: 'boolean' },
         includeTests: {
-          description: 'Also scan test code, which a directory walk leaves out by default (`--include-tests`).',
+          description:
+            'Also scan test code, which a directory walk leaves out by default (`--include-tests`).',
           type: 'boolean',
         },
       }),
