@@ -21,9 +21,12 @@ import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
+  COVERED_MEDIA_BLOCK_RULES,
   COVERED_RESULT_RULES,
+  isPlainMediaBlock,
   resultShape,
   Shape,
+  textBlockShape,
 } from './fast-path.js';
 
 /** A finding plus what the repair engine needs to act on it. */
@@ -140,6 +143,8 @@ interface Plan {
   readonly shortPlainText: readonly CompiledRule[];
   /** For blocks: those that can report on an object block of each standard type (BLOCK_RULE_TYPES). */
   readonly byBlockType?: Readonly<Record<string, readonly CompiledRule[]>>;
+  /** For blocks: those that still run on a plain media block (./fast-path.ts). */
+  readonly plainMedia?: readonly CompiledRule[];
 }
 
 type Plans = ReadonlyMap<Subject, Plan>;
@@ -153,8 +158,15 @@ function byBlockType(all: readonly CompiledRule[]): Record<string, readonly Comp
   );
 }
 
-/** The rules that can report on a block, by its type when it is an object of a standard type. */
-function blockRules(plan: Plan, block: unknown): readonly CompiledRule[] {
+/**
+ * The rules that can report on a block: fewer on a plain text or plain media block (./fast-path.ts),
+ * else those for its type when it is an object of a standard type.
+ */
+function blockRules(plan: Plan, block: unknown, run: Run): readonly CompiledRule[] {
+  const text = textBlockShape(block);
+  if (text !== Shape.Other) return planRules(plan, text, false);
+  const sniff = run.options.sniff;
+  if (sniff && plan.plainMedia && isPlainMediaBlock(block, run.features, sniff)) return plan.plainMedia;
   const type = isObject(block) ? block.type : undefined;
   const byType = plan.byBlockType;
   return typeof type === 'string' && byType !== undefined && Object.hasOwn(byType, type)
@@ -209,7 +221,12 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
           shortPlainText: all.filter(
             ({ rule }) => !covered?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
           ),
-          ...(subject === 'block' ? { byBlockType: byBlockType(all) } : {}),
+          ...(subject === 'block'
+            ? {
+                byBlockType: byBlockType(all),
+                plainMedia: all.filter(({ rule }) => !COVERED_MEDIA_BLOCK_RULES.has(rule.id)),
+              }
+            : {}),
         };
         return [subject, plan];
       }),
@@ -262,6 +279,7 @@ class NodeContext implements CheckContext {
 class Run {
   readonly findings: EngineFinding[] = [];
   readonly schemas: OutputSchemaCompiler;
+  readonly features: VersionFeatures;
   private readonly plans: Plans;
   private readonly ctx: NodeContext;
 
@@ -272,6 +290,7 @@ class Run {
     this.schemas = options.schemas ?? defaultSchemas();
     this.plans = plansFor(options.rules ?? RULES, options.version);
     this.ctx = new NodeContext(this);
+    this.features = this.ctx.features;
   }
 
   /** What the bytes of the payload at `path` below `node` are, when the run sniffs and they decode. */
@@ -293,7 +312,7 @@ class Run {
     if (!plan) return;
     const rules =
       subject === 'block' && shape === Shape.Other && !this.ctx.partial
-        ? blockRules(plan, node)
+        ? blockRules(plan, node, this)
         : planRules(plan, shape, this.ctx.partial);
     if (rules.length === 0) return;
     const ctx = this.ctx;
