@@ -236,10 +236,54 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
   return plans;
 }
 
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** A message template split at its `{{name}}` placeholders: `literals` has one more entry than `names`. */
+interface Template {
+  readonly literals: readonly string[];
+  readonly names: readonly string[];
+  /** Each placeholder as written, kept when the data has no such member. */
+  readonly wholes: readonly string[];
+}
+
+/**
+ * Templates split once: every finding formats its rule's message and fix, and a regex replace with a
+ * callback per finding was a tenth of the time of repairing a broken result. The templates come from
+ * the rule catalog, a fixed set; the bound only keeps a caller with endless templates from growing it.
+ */
+const templates = new Map<string, Template>();
+const MAX_TEMPLATES = 2_000;
+
+function splitTemplate(template: string): Template {
+  const literals: string[] = [];
+  const names: string[] = [];
+  const wholes: string[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    literals.push(template.slice(last, match.index));
+    names.push(match[1] as string);
+    wholes.push(match[0]);
+    last = match.index + match[0].length;
+  }
+  literals.push(template.slice(last));
+  return { literals, names, wholes };
+}
+
 export function formatTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-    Object.hasOwn(data, name) ? String(data[name]) : whole,
-  );
+  let split = templates.get(template);
+  if (split === undefined) {
+    split = splitTemplate(template);
+    if (templates.size < MAX_TEMPLATES) templates.set(template, split);
+  }
+  const { literals, names, wholes } = split;
+  if (names.length === 0) return template;
+  let out = literals[0] as string;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    out += Object.hasOwn(data, name) ? String(data[name]) : (wholes[i] as string);
+    out += literals[i + 1] as string;
+  }
+  return out;
 }
 
 /**
