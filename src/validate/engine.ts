@@ -464,11 +464,16 @@ class Run {
   }
 
   private toolFor(): JsonObject | undefined {
-    if (this.options.tool) return this.options.tool;
-    const params = this.options.request?.params;
-    const name = isObject(params) ? params.name : undefined;
-    return typeof name === 'string' ? this.options.tools?.get(name) : undefined;
+    return toolOf(this.options);
   }
+}
+
+/** The tool a message's tools/call result answers: the given one, else the request's, by name. */
+function toolOf(options: EngineOptions): JsonObject | undefined {
+  if (options.tool) return options.tool;
+  const params = options.request?.params;
+  const name = isObject(params) ? params.name : undefined;
+  return typeof name === 'string' ? options.tools?.get(name) : undefined;
 }
 
 function internalError(
@@ -639,6 +644,30 @@ export function runToolsList(list: unknown, options: EngineOptions): EngineFindi
 
 export function runMessage(message: unknown, options: EngineOptions): EngineFinding[] {
   return inRun(message, options, (run) => run.message(message));
+}
+
+/**
+ * Whether `runMessage(message, options)` would find nothing, answered without setting up a run for
+ * the commonest message, a response carrying a plain-text tools/call result (./fast-path.ts): the
+ * message rules are probed (they run, but no finding is built), then the result as runToolResult
+ * would. `false` means "run it and see", never "it has findings". The repairing proxy asks this of
+ * every message before it sets up a repair.
+ */
+export function isQuietMessage(message: unknown, options: EngineOptions): boolean {
+  if (options.partial || options.rules || !isObject(message) || !Object.hasOwn(message, 'result')) {
+    return false;
+  }
+  const result = message.result;
+  if (responseKind(result, options.request) !== 'tools/call') return false;
+  const tool = toolOf(options);
+  const shape = resultShape(result, features(options.version), tool);
+  if (shape === Shape.Other) return false;
+  const messagePlan = plansFor(RULES, options.version).get('message');
+  if (messagePlan && !new Probe(options, undefined).quiet(messagePlan.all, message)) return false;
+  return (
+    isQuietPlainText(result, options.version, tool) ||
+    quietPlainText(result as JsonObject, options, tool, shape)
+  );
 }
 
 export function runSession(event: SessionEvent, options: EngineOptions): EngineFinding[] {

@@ -17,7 +17,13 @@ import { createOutputSchemaCompiler } from '../../src/core/schema.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
 import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { payloadAt, runToolResult, sniffSync } from '../../src/validate/engine.js';
+import {
+  isQuietMessage,
+  payloadAt,
+  runMessage,
+  runToolResult,
+  sniffSync,
+} from '../../src/validate/engine.js';
 import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
@@ -28,7 +34,12 @@ import {
   resultShape,
   Shape,
 } from '../../src/validate/fast-path.js';
-import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import {
+  toolsByName,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -506,5 +517,62 @@ describe('the plain media block fast path', () => {
       ),
       { numRuns: 1500 },
     );
+  });
+});
+
+/** Responses (and near misses of one) carrying results at and around the plain-text shape. */
+const mostlyPlain = fc.constantFrom(...PROTOCOL_VERSIONS).chain((version) =>
+  fc.record({
+    version: fc.constant(version),
+    input: fc.oneof({ weight: 3, arbitrary: plainResult(version) }, nearMiss),
+  }),
+);
+const message = mostlyPlain.chain(({ version, input }) =>
+  fc
+    .record(
+      {
+        jsonrpc: fc.constantFrom<unknown>(...Array(8).fill('2.0'), '1.0', undefined),
+        id: fc.constantFrom<unknown>(...Array(6).fill(1), 'a', null, undefined, 2.5),
+        result: fc.oneof({ weight: 5, arbitrary: fc.constant<unknown>(input) }, fc.constant<unknown>([])),
+        method: fc.constantFrom<unknown>(...Array(8).fill(undefined), 'tools/call'),
+        error: fc.constantFrom<unknown>(...Array(8).fill(undefined), { code: 1, message: 'x' }),
+        requestId: fc.constantFrom<unknown>(...Array(8).fill(undefined), 1),
+      },
+      { requiredKeys: [] },
+    )
+    .map((m) => ({ version, message: compact(m) })),
+);
+const request = fc.constantFrom<JsonObject | undefined>(
+  undefined,
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'u' } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+);
+const tools = fc.constantFrom<JsonObject[]>(
+  [],
+  [{ name: 't', inputSchema: { type: 'object' } }],
+  [{ name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } }],
+);
+
+describe('the quiet-message shortcut (isQuietMessage)', () => {
+  it('says quiet only of messages the engine finds nothing in', { timeout: 120_000 }, () => {
+    let quiet = 0;
+    let loud = 0;
+    fc.assert(
+      fc.property(message, request, tools, ({ version, message }, req, defs) => {
+        const options = { version, request: req, tools: toolsByName(defs), sniff: sniffSync };
+        const findings = runMessage(message, options);
+        if (findings.length > 0) loud++;
+        if (!isQuietMessage(message, options)) return;
+        quiet++;
+        expect(findings.map((f) => `${f.rule} ${f.pointer}`)).toEqual([]);
+        expect(validateMessageSync(message, { protocolVersion: version, request: req, tools: defs })).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 3000 },
+    );
+    expect(quiet).toBeGreaterThan(100);
+    expect(loud).toBeGreaterThan(200);
   });
 });
