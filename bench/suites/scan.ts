@@ -1,158 +1,222 @@
 /**
- * Static scan throughput in source lines per second, on one core (everything here is synchronous
- * except tree-sitter's one-time wasm load). Files are read before timing, so disk I/O is excluded.
- * - TS/JS: every .js/.mjs/.cjs/.ts/.mts/.cts file (not .d.ts) under node_modules/@modelcontextprotocol:
- *   once as `mcp-shape scan` runs (files that mention nothing MCP are skipped before parsing), and once
- *   parsing and analyzing every file, which is the cost per MCP-relevant line.
- * - Python: a generated FastMCP/low-level/gateway module (the fixtures' patterns repeated with fresh
- *   names), because no Python MCP corpus is installed here.
+ * Static scan throughput in source lines per second of CPU time (user + system, so load from other
+ * processes on the machine does not count). Files are read before timing.
+ * - TS/JS: every .js/.mjs/.cjs/.ts/.mts/.cts file (not .d.ts) under node_modules/@modelcontextprotocol,
+ *   scanned as `mcp-shape scan` does (files that mention nothing MCP are skipped before parsing; the
+ *   rest are parsed and analysed as one project, imports followed).
+ * - Python: every .py fixture under fixtures/scan, replicated under fresh directory names until the
+ *   corpus is large enough to time (no Python MCP corpus is installed here).
+ * Each is measured for the value analysis of this checkout and for the pattern-matching analysis it
+ * replaced (the scanner at LEGACY_REVISION, built from git into .bench/legacy), side by side, with
+ * the parse alone as the floor.
  */
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { analyzeExtracted, SCAN_DEFAULT_PROTOCOL } from '../../src/scan/analyze.js';
-import { scanSource } from '../../src/scan/index.js';
-import { extractJsSource } from '../../src/scan/js/index.js';
-import { extractPythonSource } from '../../src/scan/python/index.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseSync } from 'oxc-parser';
+import { type ScanInput, scanSources } from '../../src/scan/index.js';
+import { parsePython, pythonParser } from '../../src/scan/python/parser.js';
 import { mentionsMcp } from '../../src/scan/source.js';
-import type { BenchResult, Suite } from '../measure.js';
+import type { BenchResult, Measurement, Suite } from '../measure.js';
 import { REPO_ROOT } from '../paths.js';
 
-interface SourceFile {
-  readonly file: string;
-  readonly source: string;
+/** The last commit whose scanner matched patterns instead of following values (issue 8). */
+const LEGACY_REVISION = 'e58ed8ba45a785e95b147b47211667d3728225ae';
+
+const JS_FILE = /\.(m|c)?(j|t)s$/;
+const PYTHON_LINES = 40_000;
+
+interface Corpus {
+  readonly inputs: ScanInput[];
   readonly lines: number;
 }
 
-const JS_FILE = /\.(m|c)?(j|t)s$/;
-
-function jsCorpus(): SourceFile[] {
-  const root = join(REPO_ROOT, 'node_modules/@modelcontextprotocol');
-  const files: SourceFile[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (JS_FILE.test(entry.name) && !/\.d\.(m|c)?ts$/.test(entry.name)) {
-        const source = readFileSync(full, 'utf8');
-        files.push({ file: full, source, lines: source.split('\n').length });
-      }
-    }
-  };
-  walk(root);
-  return files;
+function lineCount(source: string): number {
+  let n = 1;
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
-/** A Python module with `tools` FastMCP tools, a low-level dispatcher and a gateway per 50 tools. */
-function pythonCorpus(tools: number): SourceFile {
-  const parts = [
-    'import json',
-    'from mcp.server.fastmcp import FastMCP, Image',
-    'from mcp.server.lowlevel import Server',
-    'import mcp.types as types',
-    'mcp = FastMCP("bench")',
-    'server = Server("bench")',
-    '',
-  ];
-  for (let i = 0; i < tools; i++) {
-    parts.push(
-      '@mcp.tool()',
-      `def tool_${i}(path: str, limit: int = 10) -> dict[str, int]:`,
-      `    """Tool number ${i}."""`,
-      '    if not path:',
-      `        return {"error": "path is required for tool ${i}"}`,
-      `    data = {"count": limit, "index": ${i}}`,
-      '    return data',
-      '',
-    );
-    if (i % 50 === 0) {
-      parts.push(
-        '@server.call_tool()',
-        `async def dispatch_${i}(name: str, arguments: dict):`,
-        `    if name == "echo_${i}":`,
-        '        return [types.TextContent(type="text", text=arguments["message"])]',
-        `    elif name == "image_${i}":`,
-        '        return [types.ImageContent(type="image", data=arguments["png"], mimeType="image/png")]',
-        '    raise ValueError(name)',
-        '',
-        `def gateway_${i}(body):`,
-        '    payload = {"jsonrpc": "2.0", "id": body["id"], "result": {"content": [{"type": "text", "text": "ok"}]}}',
-        '    return payload',
-        '',
-      );
+function walk(dir: string, accept: (name: string) => boolean, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, accept, out);
+    else if (accept(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+function jsCorpus(): Corpus {
+  const files = walk(
+    join(REPO_ROOT, 'node_modules/@modelcontextprotocol'),
+    (name) => JS_FILE.test(name) && !/\.d\.(m|c)?ts$/.test(name),
+  );
+  const inputs = files.map((absolute) => ({
+    path: relative(REPO_ROOT, absolute),
+    absolute,
+    text: readFileSync(absolute, 'utf8'),
+  }));
+  return { inputs, lines: inputs.reduce((n, i) => n + lineCount(i.text), 0) };
+}
+
+/** The Python fixtures, copied under `copyN/` directories until the corpus has PYTHON_LINES lines. */
+function pythonCorpus(): Corpus {
+  const root = join(REPO_ROOT, 'fixtures/scan');
+  const files = walk(root, (name) => name.endsWith('.py')).map((absolute) => ({
+    rel: relative(root, absolute),
+    text: readFileSync(absolute, 'utf8'),
+  }));
+  const inputs: ScanInput[] = [];
+  let lines = 0;
+  for (let copy = 0; lines < PYTHON_LINES && files.length > 0; copy++) {
+    for (const f of files) {
+      // A virtual absolute path: each copy's relative imports resolve among the in-memory copies.
+      const path = `copy${copy}/${f.rel}`;
+      inputs.push({ path, absolute: join('/virtual', path), text: f.text });
+      lines += lineCount(f.text);
     }
   }
-  const source = parts.join('\n');
-  return { file: 'generated.py', source, lines: parts.length };
+  return { inputs, lines };
 }
 
-/** Median lines/s over `rounds` passes of `pass` over `lines` lines. */
-async function linesPerSecond(
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** Median lines per CPU-second over `rounds` passes (after one warm-up pass). */
+async function linesPerCpuSecond(
   lines: number,
   rounds: number,
-  pass: () => Promise<void> | void,
+  pass: () => Promise<unknown> | unknown,
 ): Promise<number> {
-  await pass(); // warm-up: JIT, and tree-sitter's wasm load
+  await pass();
   const rates: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const start = performance.now();
+    const start = cpuSeconds();
     await pass();
-    rates.push((lines / (performance.now() - start)) * 1000);
+    rates.push(lines / Math.max(1e-6, cpuSeconds() - start));
   }
   rates.sort((a, b) => a - b);
   return rates[Math.floor(rates.length / 2)] ?? 0;
 }
 
+type LegacyScanSource = (file: string, source: string) => Promise<unknown>;
+
+/**
+ * The legacy scanner: src/ at LEGACY_REVISION from git, bundled with esbuild (packages stay
+ * external, so it runs on the same oxc-parser and tree-sitter). Undefined without git history.
+ */
+async function legacyScanner(): Promise<{ scanSource: LegacyScanSource } | { missing: string }> {
+  const dir = join(REPO_ROOT, '.bench/legacy');
+  const bundle = join(dir, 'scan.mjs');
+  try {
+    if (!existsSync(bundle)) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const archive = execFileSync('git', ['archive', LEGACY_REVISION, 'src', 'package.json'], {
+        cwd: REPO_ROOT,
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      execFileSync('tar', ['-x', '-C', dir], { input: archive });
+      const esbuild = await import('esbuild');
+      await esbuild.build({
+        entryPoints: [join(dir, 'src/scan/index.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile: bundle,
+        packages: 'external',
+        logLevel: 'silent',
+        absWorkingDir: REPO_ROOT,
+        nodePaths: [join(REPO_ROOT, 'node_modules')],
+      });
+    }
+    return (await import(pathToFileURL(bundle).href)) as { scanSource: LegacyScanSource };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    return {
+      missing: `legacy scanner unavailable (${reason}); needs git history with ${LEGACY_REVISION.slice(0, 8)}`,
+    };
+  }
+}
+
+function measurement(title: string, value: number, note: string, target?: number): Measurement {
+  return {
+    kind: 'measurement',
+    title,
+    value,
+    unit: 'lines/s (CPU)',
+    ...(target ? { target: { atLeast: target } } : {}),
+    note,
+  };
+}
+
 export const suite: Suite = {
   name: 'scan',
   async run(): Promise<BenchResult[]> {
+    const legacy = await legacyScanner();
+    const results: BenchResult[] = [];
+
     const js = jsCorpus();
-    const jsLines = js.reduce((n, f) => n + f.lines, 0);
-    const bytes = js.reduce((n, f) => n + f.source.length, 0);
-    const asScanned = await linesPerSecond(jsLines, 5, async () => {
-      for (const f of js) await scanSource(f.file, f.source);
+    const mcpJs = js.inputs.filter((i) => mentionsMcp(i.text));
+    const jsNote = `node_modules/@modelcontextprotocol: ${js.inputs.length} files, ${js.lines.toLocaleString('en')} lines; ${mcpJs.length} mention MCP and are parsed`;
+    const jsNew = await linesPerCpuSecond(js.lines, 3, () => scanSources(js.inputs, { cwd: REPO_ROOT }));
+    results.push(measurement('TS/JS scan, value analysis (this checkout)', jsNew, jsNote, 100_000));
+    const jsParse = await linesPerCpuSecond(js.lines, 3, () => {
+      for (const i of mcpJs) parseSync(i.path, i.text, { preserveParens: false });
     });
-    const everyFile = await linesPerSecond(jsLines, 3, () => {
-      for (const f of js) {
+    results.push(
+      measurement(
+        'TS/JS parse alone (oxc), the same files',
+        jsParse,
+        'the floor: parsing the files that mention MCP',
+      ),
+    );
+
+    const py = pythonCorpus();
+    const parser = await pythonParser();
+    const pyNote = `fixtures/scan/**/*.py replicated: ${py.inputs.length} files, ${py.lines.toLocaleString('en')} lines`;
+    const pyNew = await linesPerCpuSecond(py.lines, 3, () => scanSources(py.inputs, { cwd: REPO_ROOT }));
+    results.push(measurement('Python scan, value analysis (this checkout)', pyNew, pyNote, 50_000));
+    const pyParse = await linesPerCpuSecond(py.lines, 3, () => {
+      for (const i of py.inputs) {
         try {
-          analyzeExtracted(extractJsSource(f.file, f.source), { version: SCAN_DEFAULT_PROTOCOL });
+          parsePython(parser, i.text);
         } catch {
-          // A file oxc cannot parse counts its lines all the same; none in this corpus today.
+          // A fixture with a syntax error still costs its parse.
         }
       }
     });
-    const parsedFiles = js.filter((f) => mentionsMcp(f.source)).length;
+    results.push(measurement('Python parse alone (tree-sitter wasm + compact tree)', pyParse, 'the floor'));
 
-    const py = pythonCorpus(2000);
-    const pyRate = await linesPerSecond(py.lines, 5, async () => {
-      analyzeExtracted(await extractPythonSource(py.source), { version: SCAN_DEFAULT_PROTOCOL });
+    if ('missing' in legacy) {
+      results.push(measurement('legacy pattern-matching scanner', 0, legacy.missing));
+      return results;
+    }
+    const jsOld = await linesPerCpuSecond(js.lines, 3, async () => {
+      for (const i of js.inputs) await legacy.scanSource(i.path, i.text);
     });
-
-    const corpus = `${js.length} files, ${jsLines.toLocaleString('en')} lines, ${(bytes / 1e6).toFixed(1)} MB`;
-    return [
-      {
-        kind: 'measurement',
-        title: 'TS/JS scan as run (marker prefilter, then parse + analyze)',
-        value: asScanned,
-        unit: 'lines/s',
-        target: { atLeast: 100_000 },
-        note: `node_modules/@modelcontextprotocol: ${corpus}; ${parsedFiles} files mention MCP and are parsed`,
-      },
-      {
-        kind: 'measurement',
-        title: 'TS/JS parse (oxc) + analyze of every file, no prefilter',
-        value: everyFile,
-        unit: 'lines/s',
-        target: { atLeast: 100_000 },
-        note: corpus,
-      },
-      {
-        kind: 'measurement',
-        title: 'Python parse (tree-sitter wasm) + analyze',
-        value: pyRate,
-        unit: 'lines/s',
-        note: `generated module: 2000 FastMCP tools, 40 low-level dispatchers and gateways, ${py.lines.toLocaleString('en')} lines`,
-      },
-    ];
+    results.push(
+      measurement(
+        'TS/JS scan, legacy pattern matching',
+        jsOld,
+        `new ÷ old = ${(jsNew / jsOld).toFixed(2)}× (the cost of the value analysis)`,
+      ),
+    );
+    const pyOld = await linesPerCpuSecond(py.lines, 3, async () => {
+      for (const i of py.inputs) await legacy.scanSource(i.path, i.text);
+    });
+    results.push(
+      measurement(
+        'Python scan, legacy pattern matching',
+        pyOld,
+        `new ÷ old = ${(pyNew / pyOld).toFixed(2)}×`,
+      ),
+    );
+    return results;
   },
 };

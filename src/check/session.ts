@@ -18,6 +18,7 @@
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
+import { stringifyJson } from '../library/repair/clone.js';
 import { getRule } from '../rules/catalog.js';
 import { isJsonRpcShaped } from '../rules/support/envelope.js';
 import type { Frame, Rule } from '../rules/types.js';
@@ -114,7 +115,7 @@ function entryOf(line: SessionLine): Entry {
     if (Object.hasOwn(recorded, 'message')) {
       return {
         ...base,
-        text: JSON.stringify(recorded.message) ?? 'null',
+        text: stringifyJson(recorded.message),
         message: { value: recorded.message },
       };
     }

@@ -25,6 +25,7 @@ export interface CommandConfig {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly gitignore?: boolean;
+  readonly includeTests?: boolean;
   readonly call?: readonly string[];
   readonly callAll?: boolean;
   readonly args?: string;

@@ -86,6 +86,11 @@ export function configSchema(rules: readonly Rule[]): JsonSchema {
         include: stringList('Globs of files to scan when walking directories (default: every source file).'),
         exclude: stringList('Globs of files and directories to leave out when walking directories.'),
         gitignore: { description: 'Leave out what .gitignore files ignore. Default: true.', type: 'boolean' },
+        includeTests: {
+          description:
+            'Also scan test code, which a directory walk leaves out by default (`--include-tests`).',
+          type: 'boolean',
+        },
       }),
       audit: section('Settings for `mcp-shape audit`.', {
         protocol: {

@@ -17,6 +17,33 @@ export interface Location {
   readonly tool?: string;
   /** The call, for audits: an index or a label such as `get_weather#2`. */
   readonly call?: string;
+  /** `scan`: where the offending expression ends (1-based, inclusive line, exclusive column). */
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  /** `scan`: the source lines around the finding, for code frames. */
+  readonly snippet?: SourceSnippet;
+  /** `scan`: the branch conditions under which the offending value is produced. */
+  readonly when?: readonly string[];
+  /** `scan`: the tool returns the defect reaches (one defect reached by three tools lists three). */
+  readonly reaches?: readonly ReachedReturn[];
+}
+
+/** Lines of a source file, as read (untrusted: reporters escape them). */
+export interface SourceSnippet {
+  /** The line number of `lines[0]`. */
+  readonly startLine: number;
+  readonly lines: readonly string[];
+  /** When lines are too long to show whole: the 1-based column each shown line starts at. */
+  readonly firstColumn?: number;
+}
+
+export interface ReachedReturn {
+  readonly tool: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** The return statement's line, when it is not in the finding's own snippet. */
+  readonly snippet?: SourceSnippet;
 }
 
 export interface FixSuggestion {

@@ -2,20 +2,25 @@
  * The ESLint plugin (`mcp-shape/eslint`). Each catalog rule that static analysis can report is an
  * ESLint rule of the same id (`mcp-shape/block-mime-type-missing`), so configs can turn rules on and
  * off one by one and the docs links match the CLI's. All of them share one analysis per file: the
- * same handler extraction and evaluation as `mcp-shape scan` (ESLint's ESTree is what oxc-parser
- * produces with `preserveParens: false`), cached on the AST object.
+ * same value analysis as `mcp-shape scan` (ESLint's ESTree is what oxc-parser produces with
+ * `preserveParens: false`), following helpers into the files the linted file imports, cached on the
+ * AST object. A defect whose fix is in another file is reported at the return in this file that it
+ * reaches, naming where to fix it.
  *
  * Settings: `settings: { mcpShape: { protocolVersion: '2025-06-18' } }` (default: scan's default).
  */
 
 import { createRequire } from 'node:module';
+import { isAbsolute } from 'node:path';
 import type { ESLint, Rule as EslintRule, Linter } from 'eslint';
 import type { Program } from 'oxc-parser';
 import { ruleDocsUrl } from '../report/rule-links.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
-import { analyzeExtracted, SCAN_DEFAULT_PROTOCOL, type StaticFinding } from '../scan/analyze.js';
-import { extractJs } from '../scan/js/extract.js';
+import { analyze, SCAN_DEFAULT_PROTOCOL, type StaticFinding } from '../scan/analyze.js';
+import { DEFAULT_MAX_FILE_SIZE } from '../scan/index.js';
+import { JsFrontEnd } from '../scan/js/index.js';
+import { displayPath, Project } from '../scan/project.js';
 import { mentionsMcp } from '../scan/source.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 
@@ -28,7 +33,16 @@ export const STATIC_RULES: readonly Rule[] = RULES.filter(
   (r) => STATIC_SUBJECTS.has(r.subject) && !r.needsCompleteDocument,
 );
 
-type Cache = WeakMap<object, Map<ProtocolVersion, readonly StaticFinding<number>[]>>;
+/** A finding as ESLint reports it in the linted file. */
+interface LintFinding {
+  readonly rule: string;
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+  readonly pointer: string;
+}
+
+type Cache = WeakMap<object, Map<ProtocolVersion, readonly LintFinding[]>>;
 const cache: Cache = new WeakMap();
 
 function protocolOf(context: EslintRule.RuleContext): ProtocolVersion {
@@ -37,8 +51,46 @@ function protocolOf(context: EslintRule.RuleContext): ProtocolVersion {
   return (typeof requested === 'string' && parseProtocolVersion(requested)) || SCAN_DEFAULT_PROTOCOL;
 }
 
+function where(f: StaticFinding['site']): string {
+  return `${f.file.path}:${f.file.lines.position(f.start).line}`;
+}
+
+/**
+ * Findings of one file: those whose fix is in it at the literal, and those whose fix is in an
+ * imported file at each return of this file that they reach.
+ */
+function lintFindings(findings: readonly StaticFinding[], fileId: number): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const f of findings) {
+    const tools = f.reaches.map((r) => `"${r.tool}"`);
+    const reached =
+      tools.length > 0 ? ` in tool${tools.length === 1 ? '' : 's'} ${[...new Set(tools)].join(', ')}` : '';
+    if (f.site.file.id === fileId) {
+      out.push({
+        rule: f.rule,
+        start: f.site.start,
+        end: f.site.end,
+        message: `${f.message}${reached}`,
+        pointer: f.pointer,
+      });
+      continue;
+    }
+    for (const r of f.reaches) {
+      if (r.site.file.id !== fileId) continue;
+      out.push({
+        rule: f.rule,
+        start: r.site.start,
+        end: r.site.end,
+        message: `${f.message} (fix at ${where(f.site)}) in tool "${r.tool}"`,
+        pointer: f.pointer,
+      });
+    }
+  }
+  return out;
+}
+
 /** Findings for the file being linted, computed once per AST and protocol version. */
-function findingsFor(context: EslintRule.RuleContext): readonly StaticFinding<number>[] {
+function findingsFor(context: EslintRule.RuleContext): readonly LintFinding[] {
   const { sourceCode } = context;
   const ast = sourceCode.ast;
   const protocolVersion = protocolOf(context);
@@ -49,10 +101,17 @@ function findingsFor(context: EslintRule.RuleContext): readonly StaticFinding<nu
   }
   let findings = perVersion.get(protocolVersion);
   if (!findings) {
-    findings = mentionsMcp(sourceCode.text)
-      ? analyzeExtracted(extractJs(ast as unknown as Program, sourceCode.text), { version: protocolVersion })
-          .findings
-      : [];
+    findings = [];
+    if (mentionsMcp(sourceCode.text)) {
+      const cwd = context.cwd;
+      const filename = context.filename;
+      const absolute = isAbsolute(filename) ? filename : undefined;
+      const project = new Project({ cwd, maxFileSize: DEFAULT_MAX_FILE_SIZE });
+      const js = new JsFrontEnd(project);
+      const file = project.add(absolute ? displayPath(absolute, cwd) : filename, absolute, sourceCode.text);
+      const mod = js.add(file, ast as unknown as Program);
+      findings = lintFindings(analyze(js.extract(mod), { version: protocolVersion }).findings, file.id);
+    }
     perVersion.set(protocolVersion, findings);
   }
   return findings;
@@ -69,7 +128,7 @@ function eslintRule(rule: Rule): EslintRule.RuleModule {
         // Only with a homepage: ESLint shows the URL as is, and a file: path would be dead elsewhere.
         ...(docsUrl ? { url: docsUrl } : {}),
       },
-      messages: { finding: '{{message}}{{tool}} ({{pointer}})' },
+      messages: { finding: '{{message}} ({{pointer}})' },
       schema: [],
     },
     create(context) {
@@ -78,11 +137,13 @@ function eslintRule(rule: Rule): EslintRule.RuleModule {
           for (const finding of findingsFor(context)) {
             if (finding.rule !== rule.id) continue;
             context.report({
-              loc: context.sourceCode.getLocFromIndex(finding.at),
+              loc: {
+                start: context.sourceCode.getLocFromIndex(finding.start),
+                end: context.sourceCode.getLocFromIndex(Math.max(finding.start, finding.end)),
+              },
               messageId: 'finding',
               data: {
                 message: finding.message,
-                tool: finding.tool ? ` in tool "${finding.tool}"` : '',
                 pointer: finding.pointer === '' ? 'the whole result' : finding.pointer,
               },
             });

@@ -4,8 +4,9 @@
  * A fingerprint must survive what does not change the defect: lines inserted above it, edits
  * elsewhere in the file, the directory the command runs from, the protocol version a live server was
  * audited at. So it is built from what names the defect, never from line numbers or messages:
- * - source findings (scan): rule, repository-relative file, the enclosing tool (or function), the
- *   JSON Pointer into the evaluated value, and the finding's source line with whitespace normalized;
+ * - source findings (scan): rule, repository-relative file, the enclosing tool (or, for a helper in
+ *   another file or shared by several tools, the enclosing function), the JSON Pointer into the
+ *   evaluated value, and the finding's source line with whitespace normalized;
  * - document findings (check, audit): rule, tool, the pointer, and for check the repository-relative
  *   file (an audit's file, from `--source`, is where the tool is registered: it may come and go).
  *
@@ -90,13 +91,32 @@ export function identityOf(finding: Finding, context: FingerprintContext): reado
     ];
   }
   const lines = where.file && where.line ? context.sourceLines?.(where.file) : undefined;
-  const snippet = lines && where.line ? normalizeSnippet(lines[where.line - 1] ?? '') : '';
-  const scope = where.tool
-    ? `tool:${where.tool}`
-    : lines && where.line
-      ? `function:${enclosingFunction(lines, where.line) ?? ''}`
-      : '';
+  const line = where.line ? (lines?.[where.line - 1] ?? snippetLine(where, where.line)) : undefined;
+  const snippet = line !== undefined ? normalizeSnippet(line) : '';
+  const scope =
+    where.tool && ownedByTool(where)
+      ? `tool:${where.tool}`
+      : lines && where.line
+        ? `function:${enclosingFunction(lines, where.line) ?? ''}`
+        : '';
   return ['source', finding.rule, file, scope, finding.pointer, snippet];
+}
+
+/**
+ * Whether a scan finding belongs to its tool: it reaches no other tool's return and sits in the
+ * tool's file. A defect in a helper (another file, or shared by several tools) belongs to the helper
+ * function, where the fix goes: which tool happens to be listed first must not change its identity.
+ */
+function ownedByTool(where: Location): boolean {
+  const reaches = where.reaches ?? [];
+  return reaches.every((r) => r.tool === where.tool && r.file === where.file);
+}
+
+/** The finding's line from the snippet the scan kept, when the file cannot be read any more. */
+function snippetLine(where: Location, line: number): string | undefined {
+  const snippet = where.snippet;
+  if (!snippet || snippet.firstColumn) return undefined;
+  return snippet.lines[line - snippet.startLine];
 }
 
 function hash(parts: readonly string[]): string {

@@ -13,10 +13,12 @@ import type { Finding, Severity } from '../core/finding.js';
 import { SEVERITIES } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { affectedClients, clientsText } from './clients.js';
+import { codeFrameHtml } from './code-frame.js';
 import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
 import { auditHeaderHtml, auditSectionsHtml, callFactHtml, esc, rulesSummaryHtml } from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { scanVerdictHtml } from './scan-verdict.js';
 import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
 import { failureReason, showMatrix, versionVerdictOf } from './version-matrix.js';
@@ -67,6 +69,8 @@ button { font: inherit; padding: .2rem .75rem; border: 1px solid var(--line); bo
 .body dd { margin: 0; }
 .body ul { margin: .25rem 0; padding-left: 1.25rem; }
 .empty { color: var(--muted); font-style: italic; }
+.frame .ctx { color: var(--muted); } .frame .caret { color: var(--error); }
+.scan-verdict.pass .status { color: var(--ok); } .scan-verdict.fail .status { color: var(--error); }
 .versions table { border-collapse: collapse; margin: .5rem 0 1rem; }
 .versions th, .versions td { border: 1px solid var(--line); padding: .25rem .75rem; text-align: left; }
 .versions .pass { color: var(--ok); } .versions .fail { color: var(--error); }
@@ -137,6 +141,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <h1>${esc(title)}</h1>
 ${auditHeaderHtml(report)}
 <p class="verdict">${esc(verdict(report))}</p>
+${scanVerdictHtml(report)}
 </header>
 ${summary(report)}
 ${versionsHtml(report)}
@@ -224,7 +229,7 @@ function findingHtml(finding: Finding, options: HtmlOptions, report: Report): st
     ? `<a href="${esc(href)}" rel="noopener noreferrer">${esc(finding.rule)}</a>`
     : esc(finding.rule);
   facts.push(`<dt>Rule</dt><dd>${ruleId}</dd>`);
-  body.push(`<dl>${facts.join('')}</dl>`);
+  body.push(codeFrameHtml(finding.location), `<dl>${facts.join('')}</dl>`);
   return `<details class="finding ${finding.severity}" data-severity="${finding.severity}">
 <summary><span class="sev ${finding.severity}">${finding.severity}</span><code class="pointer">${esc(where)}</code><span class="message">${esc(finding.message)}</span><code class="rule-id">${esc(finding.rule)}</code></summary>
 <div class="body">${body.join('\n')}</div>

@@ -32,11 +32,11 @@ export interface RenderOptions {
 
 const RENDERERS: Partial<Record<ReportFormat, Renderer>> = {
   text: (report, options) => {
-    // Audit groups by version and tool; scan appends its verdict; check uses the plain grouping.
+    // Audit groups by version and tool; scan opens with its verdict; check uses the plain grouping.
     if (report.command === 'audit') return renderAuditText(report, options);
     const verdict = report.command === 'scan' ? verdictOf(report.details) : undefined;
     if (!verdict) return renderText(report, options);
-    return `${report.findings.length > 0 ? `${renderText(report, options)}\n` : ''}${renderVerdict(verdict)}`;
+    return `${renderVerdict(verdict)}\n${renderText(report, options)}`;
   },
   json: (report) => renderJson(report),
   junit: (report, options) => renderJunit(report, options),

@@ -25,6 +25,7 @@
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { clientsText } from './clients.js';
+import { codeFrameText } from './code-frame.js';
 import { unfold } from './fold.js';
 import { checkedNoun, plural, ruleDocsHref } from './outline.js';
 import { terminalSafe } from './terminal.js';
@@ -252,5 +253,6 @@ function describe(finding: Finding, options: JunitOptions): string {
   if (clients) lines.push(`breaks: ${clients}`);
   const href = ruleDocsHref(finding.rule, options.docsBaseUrl);
   if (href) lines.push(`docs: ${href}`);
+  lines.push(...codeFrameText(finding.location, ''));
   return lines.join('\n');
 }

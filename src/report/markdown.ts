@@ -11,6 +11,7 @@ import type { Finding, Severity } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 import { VERDICT_CHECK, type Verdict } from '../scan/verdict.js';
 import { clientsText } from './clients.js';
+import { codeFrameMarkdown } from './code-frame.js';
 import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
@@ -127,6 +128,7 @@ function findingItem(finding: Finding, options: MarkdownOptions): string[] {
   if (places) lines.push(`  - Seen ${finding.occurrences?.length} times: ${escapeMarkdown(places)}`);
   const clients = clientsText(finding);
   if (clients && finding.severity !== 'info') lines.push(`  - Clients affected: ${escapeMarkdown(clients)}`);
+  lines.push(...codeFrameMarkdown(finding.location));
   return lines;
 }
 

@@ -17,7 +17,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type * as Sarif from 'sarif';
 import { repositoryRoot, rootRelative } from '../config/repository.js';
-import type { Finding, Severity } from '../core/finding.js';
+import type { Finding, Location as FindingLocation, Severity } from '../core/finding.js';
 import { renderRuleDoc, renderRuleDocText } from '../docs/rule-doc.js';
 import { FINGERPRINT_KEY } from '../policy/fingerprint.js';
 import { fingerprintReport } from '../policy/fingerprint-report.js';
@@ -105,11 +105,70 @@ function physicalLocation(
   artifact: Sarif.ArtifactLocation,
   line: number | undefined,
   column: number | undefined,
+  where?: FindingLocation,
 ): Sarif.PhysicalLocation {
+  const snippet = where?.snippet;
+  const region: Sarif.Region | undefined = line
+    ? {
+        startLine: line,
+        ...(column ? { startColumn: column } : {}),
+        ...(where?.endLine ? { endLine: where.endLine } : {}),
+        ...(where?.endColumn ? { endColumn: where.endColumn } : {}),
+      }
+    : undefined;
+  // Scan findings carry their source lines: the offending line as the region's snippet, the lines
+  // around it as the context region (code scanning shows them without the checkout). A window cut
+  // from a long line (firstColumn) is not the line, so it is left out.
+  const whole = snippet && !snippet.firstColumn ? snippet : undefined;
+  const offending = whole && line ? whole.lines[line - whole.startLine] : undefined;
+  if (region && offending !== undefined) region.snippet = { text: offending };
+  const context: Sarif.Region | undefined = whole
+    ? {
+        startLine: whole.startLine,
+        endLine: whole.startLine + whole.lines.length - 1,
+        snippet: { text: whole.lines.join('\n') },
+      }
+    : undefined;
   return {
     artifactLocation: artifact,
-    ...(line ? { region: { startLine: line, ...(column ? { startColumn: column } : {}) } } : {}),
+    ...(region ? { region } : {}),
+    ...(context ? { contextRegion: context } : {}),
   };
+}
+
+/** SARIF message text is Markdown-like: brackets would start an embedded link (§3.11.6). */
+function plainText(text: string): string {
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The returns a scan finding reaches, as related locations, and the sentence naming them with
+ * embedded links (`at [server.ts:31](0)`), which code scanning shows as links to those lines.
+ */
+function reached(finding: Finding, paths: Paths): { sentence: string; related?: Sarif.Location[] } {
+  const related: Sarif.Location[] = [];
+  const items: string[] = [];
+  for (const r of finding.location?.reaches ?? []) {
+    const artifact = artifactLocation(r.file, paths);
+    if (!artifact) continue;
+    const id = related.length;
+    related.push({
+      id,
+      physicalLocation: physicalLocation(artifact, r.line, r.column),
+      message: { text: `the return of tool "${plainText(r.tool)}" this value reaches` },
+    });
+    items.push(`"${plainText(r.tool)}" at [${plainText(artifact.uri ?? r.file)}:${r.line}](${id})`);
+  }
+  if (items.length === 0) return { sentence: '' };
+  const list = items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  const what = items.length === 1 ? 'the return of tool' : 'the returns of tools';
+  return { sentence: `; reaches ${what} ${list}`, related };
+}
+
+function resultMessage(finding: Finding, sentence: string): string {
+  if (!sentence) return finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message;
+  const text = `${plainText(finding.message)}${sentence}`;
+  return finding.fix ? `${text}. Fix: ${plainText(finding.fix.description)}` : text;
 }
 
 function locationOf(finding: Finding, paths: Paths): Sarif.Location {
@@ -125,7 +184,7 @@ function locationOf(finding: Finding, paths: Paths): Sarif.Location {
       },
     ],
   };
-  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column);
+  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column, where);
   return location;
 }
 
@@ -164,22 +223,26 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
       rules.push({ id: finding.rule, shortDescription: { text: finding.rule } });
     }
   }
-  const results: Sarif.Result[] = findings.map((finding) => ({
-    ruleId: finding.rule,
-    ruleIndex: indexById.get(finding.rule) ?? 0,
-    level: LEVEL[finding.severity],
-    message: { text: finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message },
-    // A folded finding is one result with every place it was seen.
-    locations: unfold(finding).map((place) => locationOf(place, paths)),
-    partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint as string },
-    properties: {
-      pointer: finding.pointer,
-      ...(finding.occurrences ? { occurrences: finding.occurrences.length } : {}),
-      ...(finding.location?.tool ? { tool: finding.location.tool } : {}),
-      ...(finding.location?.protocolVersion ? { protocolVersion: finding.location.protocolVersion } : {}),
-      ...(finding.location?.call ? { call: finding.location.call } : {}),
-    },
-  }));
+  const results: Sarif.Result[] = findings.map((finding) => {
+    const { sentence, related } = reached(finding, paths);
+    return {
+      ruleId: finding.rule,
+      ruleIndex: indexById.get(finding.rule) ?? 0,
+      level: LEVEL[finding.severity],
+      message: { text: resultMessage(finding, sentence) },
+      // A folded finding is one result with every place it was seen.
+      locations: unfold(finding).map((place) => locationOf(place, paths)),
+      ...(related ? { relatedLocations: related } : {}),
+      partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint as string },
+      properties: {
+        pointer: finding.pointer,
+        ...(finding.occurrences ? { occurrences: finding.occurrences.length } : {}),
+        ...(finding.location?.tool ? { tool: finding.location.tool } : {}),
+        ...(finding.location?.protocolVersion ? { protocolVersion: finding.location.protocolVersion } : {}),
+        ...(finding.location?.call ? { call: finding.location.call } : {}),
+      },
+    };
+  });
   // informationUri, like helpUri, only names a page anyone can open.
   const homepage = rulesDocsBase(pkg.homepage) ? pkg.homepage : undefined;
   return {

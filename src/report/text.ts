@@ -3,6 +3,7 @@
 import pc from 'picocolors';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { breaksLine, clientsText } from './clients.js';
+import { codeFrameText } from './code-frame.js';
 import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
@@ -69,6 +70,9 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       );
     const clients = breaksLine(finding);
     if (clients && finding.severity !== 'info') out.push(`          ${color.dim('breaks:')} ${clients}`);
+    out.push(
+      ...codeFrameText(finding.location, '          ', { dim: color.dim, mark: paint[finding.severity] }),
+    );
   }
   if (out.length > 0) out.push('');
   // check: the verdict under every version (--protocol all), and where it differs.

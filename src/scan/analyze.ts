@@ -1,7 +1,10 @@
 /**
- * The language-neutral half of `scan`: the JS and Python front ends find tool handlers and evaluate
- * what they return into partial values; this module applies the framework's wrapping, runs the same
- * rule engine as `check` with `partial: true`, and maps every finding back to a source position.
+ * The language-neutral half of `scan`: the front ends (js/, python/) find tool handlers and compute
+ * the abstract values each return may produce; this module turns those values into concrete partial
+ * documents, applies the framework's wrapping, judges them with the same rule engine as `check`
+ * (`partial: true`: nothing is reported about what the source does not fix), proves or refutes
+ * "typed" for the verdict, and maps every finding back to the literal that causes it and the
+ * returns it reaches. No rule logic lives here: ids and messages are the catalog's.
  */
 
 import type { FixSuggestion, Severity } from '../core/finding.js';
@@ -11,81 +14,111 @@ import type { PathSegment } from '../core/pointer.js';
 import type { Rule } from '../rules/types.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
+import { concretize } from './abstract/concretize.js';
+import type { Heap } from './abstract/heap.js';
+import type { Guard, Site, Value } from './abstract/value.js';
 import { asCallToolResult, type Framework, type WrapOptions } from './frameworks.js';
-import { fingerprint, markOpen, SerializedOpaque, TypedOpaque, type ValuePositions } from './values.js';
+import { proveResult } from './proof.js';
+import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
- * Static code serves every client, so the default is the newest version clients negotiate today
+ * Static code serves every client, so the default is the version clients negotiate today
  * (2025-11-25): structuredContent must still be an object there, and results need no `resultType`,
  * which 2026-07-28 SDKs add themselves.
  */
 export const SCAN_DEFAULT_PROTOCOL: ProtocolVersion = DEFAULT_PROTOCOL_VERSION;
 
-/** One value a return statement may produce (a conditional or a helper can give several). */
-export interface Outcome<P> {
-  readonly value: unknown;
-  readonly at: P;
+/** One return statement of a handler: every value it may produce, and the heap they live in. */
+export interface ReturnSite {
+  readonly site: Site;
+  readonly value: Value;
+  readonly heap: Heap;
+  /** Set when the return could not be analysed at all (analysis budget, a handler out of reach). */
+  readonly unresolved?: string;
+  /** A gateway's return: the JSON-RPC response carrying the result, whose own defects count too. */
+  readonly envelope?: StandaloneDocument;
 }
 
-export interface ReturnSite<P> {
-  readonly at: P;
-  readonly outcomes: readonly Outcome<P>[];
-}
-
-export interface HandlerSite<P> {
+export interface HandlerSite {
   /** The tool name, or a label such as `(tools/call handler)` when the source does not fix it. */
   readonly tool: string;
   readonly framework: Framework;
-  readonly at: P;
-  readonly returns: readonly ReturnSite<P>[];
+  /** The registration (or the gateway function). */
+  readonly site: Site;
+  readonly returns: readonly ReturnSite[];
   readonly wrap?: WrapOptions;
 }
 
 /** A value built outside a handler return that the rules can still check. */
-export interface StandaloneDocument<P> {
+export interface StandaloneDocument {
   readonly kind: 'message' | 'result' | 'block';
-  readonly value: unknown;
-  readonly at: P;
+  readonly value: Value;
+  readonly heap: Heap;
+  readonly site: Site;
   /** The enclosing function, for messages. */
   readonly owner?: string;
+  /**
+   * The HTTP status a message is sent with, when the source sets one (400 or more; 0 when the
+   * status is chosen at run time): a JSON-RPC error for a transport-level failure (401/404/405/500
+   * handlers), as the SDK's transports send.
+   */
+  readonly httpStatus?: number;
 }
 
-export interface Extracted<P> {
-  readonly handlers: readonly HandlerSite<P>[];
-  readonly documents: readonly StandaloneDocument<P>[];
-  readonly positions: ValuePositions<P>;
+export interface Extracted {
+  readonly handlers: readonly HandlerSite[];
+  readonly documents: readonly StandaloneDocument[];
 }
 
-export interface StaticFinding<P> {
+/** A return a defect reaches: the tool and its return statement. */
+export interface Reach {
+  readonly tool: string;
+  readonly site: Site;
+}
+
+export interface StaticFinding {
   readonly rule: string;
   readonly severity: Severity;
+  /** The catalog's message. */
   readonly message: string;
   readonly pointer: string;
   readonly fix?: FixSuggestion;
-  readonly at: P;
-  readonly tool?: string;
+  /** The literal or expression to fix. */
+  readonly site: Site;
+  /** The branch conditions under which the offending value arises. */
+  readonly guards: readonly Guard[];
+  /** Every handler return the defect reaches (none for standalone documents). */
+  readonly reaches: readonly Reach[];
+  /** The function that builds a standalone document. */
+  readonly owner?: string;
+  /** Why the severity differs from the catalog's (a transport-level error response). */
+  readonly note?: string;
 }
 
-/** `typed`: a content array the rules accept; `invalid`: an error finding; `unresolved`: not statically known. */
+/** `typed`: proven valid content; `invalid`: an error finding; `unresolved`: not statically known. */
 export type ReturnStatus = 'typed' | 'invalid' | 'unresolved';
 
-export interface ReturnSummary<P> {
-  readonly at: P;
+export interface ReturnSummary {
+  readonly site: Site;
   readonly status: ReturnStatus;
+  /** Why an unresolved return is not proven. */
+  readonly reason?: string;
+  /** Typed only thanks to a declared type (`Promise<CallToolResult>`, `-> list[TextContent]`). */
+  readonly byDeclaration?: boolean;
   /** Error findings for this return, for the verdict detail. */
-  readonly problems: readonly StaticFinding<P>[];
+  readonly problems: readonly StaticFinding[];
 }
 
-export interface HandlerSummary<P> {
+export interface HandlerSummary {
   readonly tool: string;
   readonly framework: Framework;
-  readonly at: P;
-  readonly returns: readonly ReturnSummary<P>[];
+  readonly site: Site;
+  readonly returns: readonly ReturnSummary[];
 }
 
-export interface StaticAnalysis<P> {
-  readonly findings: readonly StaticFinding<P>[];
-  readonly handlers: readonly HandlerSummary<P>[];
+export interface StaticAnalysis {
+  readonly findings: readonly StaticFinding[];
+  readonly handlers: readonly HandlerSummary[];
 }
 
 export interface AnalyzeOptions {
@@ -96,13 +129,12 @@ export interface AnalyzeOptions {
 const STATUS_RANK: Record<ReturnStatus, number> = { typed: 0, unresolved: 1, invalid: 2 };
 
 /**
- * Opaque values whose JSON type is known become a representative of that type at the places where the
- * type alone decides a rule: a template string returned as the whole result, `content: JSON.stringify(x)`,
- * `structuredContent: rows.map(…)`. Empty containers are marked open so nothing is inferred about
- * their members.
+ * An unknown value whose JSON type is known, at a place where the type alone decides a rule: a
+ * template string returned as the whole result, `content: JSON.stringify(x)`, `structuredContent:
+ * rows.map(…)`. Containers become open and empty so nothing is inferred about their members.
  */
-function concretize(value: unknown): unknown {
-  if (!(value instanceof TypedOpaque)) return value;
+function representative(value: unknown): unknown {
+  if (!(value instanceof UnknownValue) || value.declared) return value;
   switch (value.kind) {
     case 'string':
       return value.source;
@@ -114,118 +146,187 @@ function concretize(value: unknown): unknown {
       return markOpen([]);
     case 'object':
       return markOpen({});
+    default:
+      return value;
   }
 }
 
 /**
- * Members whose presence alone is the defect (`error: message` without isError, a legacy
- * `toolResult`). The engine drops findings whose path ends on an opaque value, so an unknown value
- * here becomes its source text: the rules only need to see that something is there.
+ * Members whose presence alone is the defect (`error: <any string>` without isError, a legacy
+ * `toolResult`). The engine drops findings whose path ends on an unknown value, so an unknown value
+ * of a fitting type stands in as its source text: the rules only need to see that something is there.
  */
-const PRESENCE_MEMBERS = ['error', 'toolResult'];
+function presence(holder: Record<string, unknown>, key: string): void {
+  const value = holder[key];
+  // A boolean or number could be `false`/`0`, which is no error; anything else is a payload.
+  if (value instanceof UnknownValue && value.kind !== 'boolean' && value.kind !== 'number')
+    holder[key] = value.source || key;
+}
 
-function concretizeResult(result: unknown): unknown {
-  const root = concretize(result);
+function concretizeResult(result: unknown, positions: ValuePositions): unknown {
+  const root = representative(result);
   if (!isObject(root) || isOpaque(root)) return root;
-  const mirrors = serializationsOfStructuredContent(root);
+  const mirrors = mirrorsOfStructuredContent(root, positions);
   for (const key of ['content', 'structuredContent', 'isError']) {
     if (Object.hasOwn(root, key)) {
-      const inner = concretize(root[key]);
+      const inner = representative(root[key]);
       if (inner !== root[key]) root[key] = inner;
     }
   }
-  for (const key of PRESENCE_MEMBERS) {
-    const value = root[key];
-    if (isOpaque(value)) root[key] = value.source;
-  }
+  presence(root, 'error');
+  presence(root, 'toolResult');
+  if (isObject(root.structuredContent) && !isOpaque(root.structuredContent))
+    presence(root.structuredContent, 'error');
   // Exactly the text the mirror rules compare structuredContent with.
   for (const block of mirrors) block.text = JSON.stringify(root.structuredContent);
   return root;
 }
 
 /**
- * Text blocks whose text is `JSON.stringify(E)` / `json.dumps(E)` of the same value `structuredContent`
- * is built from (`text: JSON.stringify(sc)` next to `structuredContent: sc`, or a framework's own
- * mirror). The value of `E` is unknown, so the text is too, but it certainly mirrors structuredContent;
- * without this, every mirror of a value computed at run time would be reported as missing. Matched by
- * fingerprint, taken before `concretize` changes structuredContent.
+ * Text blocks whose text is `JSON.stringify(E)` / `json.dumps(E)` of the value `structuredContent` is
+ * built from (or a framework's own mirror): unknown text, but certainly the mirror. Without this,
+ * every mirror of a value computed at run time would be reported as missing.
  */
-function serializationsOfStructuredContent(root: Record<string, unknown>): Record<string, unknown>[] {
+function mirrorsOfStructuredContent(
+  root: Record<string, unknown>,
+  positions: ValuePositions,
+): Record<string, unknown>[] {
   if (!Object.hasOwn(root, 'structuredContent') || !Array.isArray(root.content)) return [];
-  const of = fingerprint(root.structuredContent);
+  const of = positions.keyOf(root.structuredContent);
+  if (of === undefined) return [];
   return root.content.filter(
     (block): block is Record<string, unknown> =>
       isObject(block) && !isOpaque(block) && block.text instanceof SerializedOpaque && block.text.of === of,
   );
 }
 
-/**
- * Whether a checked result is the verdict's "properly typed": a statically known content array, or
- * the CreateTaskResult `{ task }` that answers a task-augmented call (2025-11-25 on), whose content
- * arrives later through tasks/result.
- */
-function isTypedResult(result: unknown): boolean {
-  if (!isObject(result) || isOpaque(result)) return false;
-  return Array.isArray(result.content) || (result.content === undefined && Object.hasOwn(result, 'task'));
+function engineOptions(options: AnalyzeOptions): {
+  version: ProtocolVersion;
+  partial: true;
+  rules?: readonly Rule[];
+} {
+  return { version: options.version, partial: true, ...(options.rules ? { rules: options.rules } : {}) };
 }
 
-export function analyzeExtracted<P>(extracted: Extracted<P>, options: AnalyzeOptions): StaticAnalysis<P> {
-  const findings = new FindingSet<P>();
-  const engine = {
-    version: options.version,
-    partial: true,
-    ...(options.rules ? { rules: options.rules } : {}),
-  };
-  const handlers: HandlerSummary<P>[] = extracted.handlers.map((handler) => ({
+export function analyze(extracted: Extracted, options: AnalyzeOptions): StaticAnalysis {
+  const findings = new FindingSet();
+  const positions = new ValuePositions();
+  const engine = engineOptions(options);
+  const handlers: HandlerSummary[] = extracted.handlers.map((handler) => ({
     tool: handler.tool,
     framework: handler.framework,
-    at: handler.at,
-    returns: handler.returns.map((site) => {
-      let status: ReturnStatus = site.outcomes.length === 0 ? 'unresolved' : 'typed';
-      const problems: StaticFinding<P>[] = [];
-      for (const outcome of site.outcomes) {
-        const wrapped = concretizeResult(asCallToolResult(handler.framework, outcome.value, handler.wrap));
-        const located = locateAll(
-          runToolResult(wrapped, engine),
-          extracted.positions,
-          wrapped,
-          outcome.at,
-          handler.tool,
-        );
-        for (const f of located) findings.add(f);
-        const errors = located.filter((f) => f.severity === 'error');
-        problems.push(...errors);
-        const outcomeStatus: ReturnStatus =
-          errors.length > 0 ? 'invalid' : isTypedResult(wrapped) ? 'typed' : 'unresolved';
-        if (STATUS_RANK[outcomeStatus] > STATUS_RANK[status]) status = outcomeStatus;
-      }
-      return { at: site.at, status, problems };
-    }),
+    site: handler.site,
+    returns: handler.returns.map((ret) =>
+      judgeReturn(handler, ret, positions, engine, findings, options.version),
+    ),
   }));
   for (const doc of extracted.documents) {
-    for (const f of checkDocument(doc, extracted.positions, engine)) findings.add(f);
+    for (const f of checkDocument(doc, positions, engine)) findings.add(f, undefined);
   }
   return { findings: findings.list(), handlers };
 }
 
-function checkDocument<P>(
-  doc: StandaloneDocument<P>,
-  positions: ValuePositions<P>,
-  engine: { version: ProtocolVersion; partial: boolean; rules?: readonly Rule[] },
-): StaticFinding<P>[] {
-  if (doc.kind === 'message') {
-    const message = presenceOnly(doc.value);
-    return locateAll(runMessage(message, engine), positions, message, doc.at, doc.owner);
+function judgeReturn(
+  handler: HandlerSite,
+  ret: ReturnSite,
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  findings: FindingSet,
+  version: ProtocolVersion,
+): ReturnSummary {
+  if (ret.unresolved !== undefined)
+    return { site: ret.site, status: 'unresolved', reason: ret.unresolved, problems: [] };
+  const reach: Reach = { tool: handler.tool, site: ret.site };
+  const { docs, incomplete } = concretize(ret.value, ret.heap, positions);
+  let status: ReturnStatus = 'typed';
+  let reason: string | undefined;
+  let byDeclaration = false;
+  const problems: StaticFinding[] = [];
+  const ctx = { site: ret.site, keyOf: (v: unknown) => positions.keyOf(v) };
+  for (const doc of docs) {
+    const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
+    const located = locateAll(runToolResult(wrapped, engine), positions, wrapped, ret.site);
+    for (const f of located) findings.add(f, reach);
+    const errors = located.filter((f) => f.severity === 'error');
+    problems.push(...errors);
+    let outcome: ReturnStatus;
+    if (errors.length > 0) outcome = 'invalid';
+    else {
+      const proof = proveResult(wrapped, version);
+      if (proof.proven) {
+        outcome = 'typed';
+        byDeclaration ||= proof.byDeclaration;
+      } else {
+        outcome = 'unresolved';
+        reason ??= proof.reason;
+      }
+    }
+    if (STATUS_RANK[outcome] > STATUS_RANK[status]) status = outcome;
   }
-  if (doc.kind === 'result') {
-    const result = concretizeResult(doc.value);
-    return locateAll(runToolResult(result, engine), positions, result, doc.at, doc.owner);
+  if (ret.envelope) {
+    // A response the client drops (an extra member, a bad id) fails the tool whatever its result says.
+    const errors = checkDocument(ret.envelope, positions, engine).filter((f) => f.severity === 'error');
+    for (const f of errors) findings.add(f, reach);
+    if (errors.length > 0) {
+      problems.push(...errors);
+      status = 'invalid';
+    }
   }
-  // A lone block is checked inside an open result, keeping only what the block rules say about it.
-  const holder = markOpen({ content: [doc.value] });
-  return locateAll(runToolResult(holder, engine), positions, holder, doc.at, doc.owner).filter((f) =>
-    f.pointer.startsWith('/content/0'),
-  );
+  if (status === 'typed' && incomplete) {
+    status = 'unresolved';
+    reason = 'too many combinations of possible values to check them all';
+  }
+  return {
+    site: ret.site,
+    status,
+    ...(status === 'unresolved' && reason ? { reason } : {}),
+    ...(status === 'typed' && byDeclaration ? { byDeclaration } : {}),
+    problems,
+  };
+}
+
+function checkDocument(
+  doc: StandaloneDocument,
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+): StaticFinding[] {
+  const out: StaticFinding[] = [];
+  const { docs } = concretize(doc.value, doc.heap, positions);
+  for (const value of docs) {
+    if (doc.kind === 'message') {
+      const message = presenceOnly(value);
+      for (const f of locateAll(runMessage(message, engine), positions, message, doc.site, doc.owner)) {
+        out.push(doc.httpStatus !== undefined ? asTransportError(f, doc.httpStatus) : f);
+      }
+    } else if (doc.kind === 'result') {
+      const result = concretizeResult(value, positions);
+      out.push(...locateAll(runToolResult(result, engine), positions, result, doc.site, doc.owner));
+    } else {
+      // A lone block is checked inside an open result, keeping only what the block rules say about it.
+      const holder = markOpen({ content: [value] });
+      out.push(
+        ...locateAll(runToolResult(holder, engine), positions, holder, doc.site, doc.owner).filter((f) =>
+          f.pointer.startsWith('/content/0'),
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * `{"jsonrpc": "2.0", "error": …, "id": null}` sent with an HTTP error status is what the SDK's own
+ * transports send for a request they cannot read; clients act on the HTTP status. The id rule is
+ * about responses to requests, so here it is advice, not an error.
+ */
+function asTransportError(f: StaticFinding, status: number): StaticFinding {
+  if (f.rule !== 'envelope-id-invalid') return f;
+  const sent = status > 0 ? `HTTP status ${status}` : 'an HTTP error status';
+  return {
+    ...f,
+    severity: 'info',
+    note: `sent with ${sent} for a transport-level failure, as the SDK's transports do; clients act on the status`,
+  };
 }
 
 /** The members JSON-RPC 2.0 defines; anything else on an envelope is wrong whatever its value. */
@@ -233,8 +334,7 @@ const JSONRPC_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 
 
 /**
  * `payload["requestId"] = request_id`: the value is unknown, but an extra envelope member is wrong
- * for its presence alone. The engine drops findings whose path ends on an opaque value, so such
- * members get a placeholder value (the evaluated object is private to this check).
+ * for its presence alone, so such members get a placeholder value.
  */
 function presenceOnly(message: unknown): unknown {
   if (!isObject(message) || isOpaque(message)) return message;
@@ -244,39 +344,50 @@ function presenceOnly(message: unknown): unknown {
   return message;
 }
 
-function locateAll<P>(
+function locateAll(
   found: readonly EngineFinding[],
-  positions: ValuePositions<P>,
+  positions: ValuePositions,
   root: unknown,
-  rootAt: P,
-  tool: string | undefined,
-): StaticFinding<P>[] {
+  rootAt: Site,
+  owner?: string,
+): StaticFinding[] {
   return found
     .filter((f) => f.messageId !== 'internal')
-    .map((f) => ({
-      rule: f.rule,
-      severity: f.severity,
-      message: f.message,
-      pointer: f.pointer,
-      ...(f.fix ? { fix: f.fix } : {}),
-      at: positions.locate(root, rootAt, f.path as readonly PathSegment[]),
-      ...(tool ? { tool } : {}),
-    }));
+    .map((f) => {
+      const placed = positions.locate(root, rootAt, f.path as readonly PathSegment[]);
+      return {
+        rule: f.rule,
+        severity: f.severity,
+        message: f.message,
+        pointer: f.pointer,
+        ...(f.fix ? { fix: f.fix } : {}),
+        site: placed.site,
+        guards: placed.guards,
+        reaches: [],
+        ...(owner ? { owner } : {}),
+      };
+    });
 }
 
-/** Findings without repeats: a helper shared by several handlers is reported once per defect. */
-class FindingSet<P> {
-  private readonly seen = new Set<string>();
-  private readonly items: StaticFinding<P>[] = [];
+/**
+ * Findings without repeats: one defect (a rule at one literal) is one finding, however many tools'
+ * returns it reaches; those returns are listed on it.
+ */
+class FindingSet {
+  private readonly byKey = new Map<string, { finding: StaticFinding; reaches: Reach[] }>();
 
-  add(finding: StaticFinding<P>): void {
-    const key = `${finding.rule}\u0000${JSON.stringify(finding.at)}\u0000${finding.message}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.items.push(finding);
+  add(finding: StaticFinding, reach: Reach | undefined): void {
+    const key = `${finding.rule}\u0000${finding.site.file.id}:${finding.site.start}:${finding.site.end}\u0000${finding.message}`;
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      entry = { finding, reaches: [] };
+      this.byKey.set(key, entry);
+    }
+    if (reach && !entry.reaches.some((r) => r.tool === reach.tool && r.site === reach.site))
+      entry.reaches.push(reach);
   }
 
-  list(): StaticFinding<P>[] {
-    return this.items;
+  list(): StaticFinding[] {
+    return [...this.byKey.values()].map(({ finding, reaches }) => ({ ...finding, reaches }));
   }
 }

@@ -4,8 +4,9 @@
  * is not flagged for it, and one that passes the return value through is.
  */
 
-import { isOpaque, Opaque } from '../core/opaque.js';
-import { kindOf, markOpen, modelName, serialized, TypedOpaque } from './values.js';
+import { isOpaque } from '../core/opaque.js';
+import type { Site } from './abstract/value.js';
+import { isFullyKnown, kindOf, modelName, SerializedOpaque, UnknownValue } from './values.js';
 
 export type Framework =
   /** TypeScript SDK v1/v2 `McpServer.tool/registerTool` and low-level `setRequestHandler`: no wrapping. */
@@ -32,6 +33,14 @@ export interface WrapOptions {
   readonly structuredDict?: boolean;
 }
 
+/** What a framework model needs to describe the values it builds. */
+export interface WrapContext {
+  /** The return the value comes from. */
+  readonly site: Site;
+  /** The abstract identity of a concrete value, so a serialized mirror is recognised. */
+  keyOf(value: unknown): string | undefined;
+}
+
 /** Python SDK models that are content blocks (`isinstance(x, ContentBlock)`). */
 const BLOCK_MODELS = new Set([
   'TextContent',
@@ -41,13 +50,24 @@ const BLOCK_MODELS = new Set([
   'ResourceLink',
 ]);
 
-function text(source: string): unknown {
-  return { type: 'text', text: new TypedOpaque(source, 'string') };
+/** The text block a framework makes of a string it was given. */
+function text(value: unknown, ctx: WrapContext): unknown {
+  return {
+    type: 'text',
+    text:
+      typeof value === 'string'
+        ? value
+        : new UnknownValue(sourceOf(value), 'a string known only at run time', ctx.site, 'string'),
+  };
 }
 
 /** The text block a framework serializes a value into: exact when the value is fully known. */
-function jsonText(value: unknown, source: string): unknown {
-  return { type: 'text', text: serialized(value, source) };
+function jsonText(value: unknown, source: string, ctx: WrapContext): unknown {
+  const known = isFullyKnown(value) && value !== undefined;
+  return {
+    type: 'text',
+    text: known ? JSON.stringify(value) : new SerializedOpaque(source, ctx.site, ctx.keyOf(value) ?? source),
+  };
 }
 
 function sourceOf(value: unknown): string {
@@ -55,25 +75,30 @@ function sourceOf(value: unknown): string {
 }
 
 /** The CallToolResult a client receives when the handler returns `value`. */
-export function asCallToolResult(framework: Framework, value: unknown, options: WrapOptions = {}): unknown {
+export function asCallToolResult(
+  framework: Framework,
+  value: unknown,
+  ctx: WrapContext,
+  options: WrapOptions = {},
+): unknown {
   switch (framework) {
     case 'mcp-sdk':
     case 'gateway':
       return value;
     case 'fastmcp-ts':
-      return fastmcpTs(value);
+      return fastmcpTs(value, ctx);
     case 'fastmcp-python':
-      return fastmcpPython(value, options);
+      return fastmcpPython(value, options, ctx);
     case 'mcp-python-lowlevel':
-      return lowlevelPython(value);
+      return lowlevelPython(value, ctx);
   }
 }
 
 /** FastMCP TS `tool.execute` dispatch: nullish → no content, string → text, `{type}` → one block, else as is. */
-function fastmcpTs(value: unknown): unknown {
+function fastmcpTs(value: unknown, ctx: WrapContext): unknown {
   const kind = kindOf(value);
   if (kind === 'null' || kind === 'undefined') return { content: [] };
-  if (kind === 'string') return { content: [text(sourceOf(value))] };
+  if (kind === 'string') return { content: [text(value, ctx)] };
   if (kind === 'object' && !isOpaque(value) && Object.hasOwn(value as object, 'type'))
     return { content: [value] };
   return value;
@@ -84,25 +109,40 @@ function fastmcpTs(value: unknown): unknown {
  * block, lists and tuples flattened item by item, anything else serialized to a text block. With a
  * `dict[str, …]` return annotation the dict is also sent as structuredContent.
  */
-function fastmcpPython(value: unknown, options: WrapOptions): unknown {
+function fastmcpPython(value: unknown, options: WrapOptions, ctx: WrapContext): unknown {
   const model = modelName(value);
-  if (model === 'CallToolResult') return value;
-  const result: Record<string, unknown> = { content: fastmcpPythonContent(value) };
+  if (model === 'CallToolResult' || model === 'ToolResult') return value;
+  const result: Record<string, unknown> = { content: fastmcpPythonContent(value, ctx) };
   if (options.structuredDict && kindOf(value) === 'object' && model === undefined)
     result.structuredContent = value;
   return result;
 }
 
-function fastmcpPythonContent(value: unknown): unknown[] {
+function fastmcpPythonContent(value: unknown, ctx: WrapContext): unknown[] {
   const model = modelName(value);
   if (value === null || value === undefined) return [];
   if (model && BLOCK_MODELS.has(model)) return [value];
-  if (model === 'Image' || model === 'Audio') return [new Opaque(`${model}(…) converted by FastMCP`)];
-  if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item));
-  if (value instanceof TypedOpaque && value.kind === 'array') return markOpen([]);
+  if (model === 'Image' || model === 'Audio' || model === 'File') return [fastmcpMedia(model, ctx)];
+  if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item, ctx));
   return [
-    kindOf(value) === 'string' ? text(sourceOf(value)) : jsonText(value, 'pydantic_core.to_json(result)'),
+    kindOf(value) === 'string' ? text(value, ctx) : jsonText(value, 'pydantic_core.to_json(result)', ctx),
   ];
+}
+
+/** FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType of the file's suffix. */
+function fastmcpMedia(model: string, ctx: WrapContext): unknown {
+  const media = (reason: string) => new UnknownValue(`${model}(…)`, reason, ctx.site, 'string');
+  if (model === 'File') {
+    return {
+      type: 'resource',
+      resource: { uri: media('a file URI'), blob: media('file bytes'), mimeType: media('a MIME type') },
+    };
+  }
+  return {
+    type: model === 'Image' ? 'image' : 'audio',
+    data: media('base64 data FastMCP encodes'),
+    mimeType: media(`the MIME type FastMCP derives for ${model}`),
+  };
 }
 
 /**
@@ -110,17 +150,20 @@ function fastmcpPythonContent(value: unknown): unknown[] {
  * (content, structured), a dict is structured content mirrored as JSON text, any other iterable is the
  * content list. A `str` is iterable too, but its characters are not content blocks: the call fails.
  */
-function lowlevelPython(value: unknown): unknown {
+function lowlevelPython(value: unknown, ctx: WrapContext): unknown {
   const model = modelName(value);
-  if (model === 'CallToolResult' || isOpaque(value)) {
-    if (value instanceof TypedOpaque && value.kind === 'array') return { content: value };
-    return value;
+  if (model === 'CallToolResult' || model === 'ToolResult') return value;
+  if (isOpaque(value)) {
+    // Anything but a dict, a 2-tuple or a CallToolResult is iterated as the content list.
+    const result =
+      value instanceof UnknownValue && (value.kind === 'object' || value.declared?.proves === 'result');
+    return result ? value : { content: value };
   }
   if (model === 'tuple' && Array.isArray(value) && value.length === 2) {
     return { content: value[0], structuredContent: value[1] };
   }
   if (kindOf(value) === 'object' && model === undefined) {
-    return { content: [jsonText(value, 'json.dumps(result)')], structuredContent: value };
+    return { content: [jsonText(value, 'json.dumps(result)', ctx)], structuredContent: value };
   }
   if (Array.isArray(value)) return { content: value };
   return value;

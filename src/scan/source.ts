@@ -23,6 +23,14 @@ export class LineMap {
     return this.starts.length;
   }
 
+  /** The text of a 1-based line, without its line break. */
+  lineText(source: string, line: number): string {
+    const start = this.starts[line - 1];
+    if (start === undefined) return '';
+    const next = this.starts[line];
+    return source.slice(start, next === undefined ? source.length : next - 1).replace(/\r$/, '');
+  }
+
   position(offset: number): { line: number; column: number } {
     let lo = 0;
     let hi = this.starts.length - 1;

@@ -1,29 +1,70 @@
 /**
- * Partial values built by the static evaluators (JS and Python), and the side table that maps every
- * value back to the source that produced it. The rule engine sees plain JSON plus `Opaque` leaves
- * (core/opaque.ts); a finding's path is then walked through this table to a source position.
+ * Concrete partial documents: what the rule engine sees. The value analysis (abstract/) produces
+ * sets of abstract values; concretize.ts turns them into plain JSON with `Opaque` leaves (what the
+ * source does not fix) and open containers (core/opaque.ts), and records in a side table where in
+ * the source each container and member came from, and under which branch conditions. A finding's
+ * path is walked through that table back to the literal to fix.
  */
 
 import { isOpen, OPEN, Opaque } from '../core/opaque.js';
 import type { PathSegment } from '../core/pointer.js';
+import type { Declared, Guard, JsonKind, Site } from './abstract/value.js';
 
-export type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
+export type { JsonKind };
 
 /**
- * An unknown value whose JSON type the source does fix: a template literal is a string, `xs.map(…)`
- * an array. The engine treats it as opaque like any other; the framework models use the type (a
- * FastMCP tool returning any string is fine, an SDK handler returning one is not).
+ * A value the source does not fix, with why (`the parameter "args"`, `the result of fetch()`), the
+ * JSON type when certain (a template literal is a string) and the declared type, if any.
  */
-export class TypedOpaque extends Opaque {
+export class UnknownValue extends Opaque {
+  /** Where the value comes from; not enumerable, so rules that walk a document never walk a file. */
+  declare readonly site: Site;
+
   constructor(
     source: string,
-    readonly kind: JsonKind,
+    readonly reason: string,
+    site: Site,
+    readonly kind?: JsonKind,
+    readonly declared?: Declared,
+    /** Identity of the abstract value, to recognise two uses of one expression. */
+    readonly key?: string,
+    /** A string certainly not empty (`f"no such file: {p}"`). */
+    readonly nonEmpty?: boolean,
   ) {
     super(source);
+    Object.defineProperty(this, 'site', { value: site, enumerable: false });
+  }
+
+  /** Two serializations of one unknown value agree (the structuredContent mirror compares JSON). */
+  toJSON(): unknown {
+    return { $unknown: this.source };
   }
 }
 
-/** An object built by a constructor the scanner knows (`TextContent(...)`, `CallToolResult(...)`). */
+/**
+ * The text of `JSON.stringify(x)` when `x` is not fully known: unknown, but certainly the JSON of `x`.
+ * `of` identifies the abstract value of `x`, so a text block holding it is recognised as the mirror
+ * of a `structuredContent` built from the same value (see analyze.ts).
+ */
+export class SerializedOpaque extends UnknownValue {
+  constructor(
+    source: string,
+    site: Site,
+    readonly of: string,
+  ) {
+    super(
+      source,
+      'the JSON text of a value known only at run time',
+      site,
+      'string',
+      undefined,
+      undefined,
+      true,
+    );
+  }
+}
+
+/** An object built by a model the scanner knows (`TextContent(...)`, `CallToolResult(...)`), or `tuple`. */
 export const MODEL: unique symbol = Symbol('mcp-shape.model');
 
 export function modelName(value: unknown): string | undefined {
@@ -36,7 +77,7 @@ export function markOpen<T extends object>(value: T): T {
 }
 
 export function kindOf(value: unknown): JsonKind | 'null' | 'opaque' | 'undefined' {
-  if (value instanceof TypedOpaque) return value.kind;
+  if (value instanceof UnknownValue) return value.kind ?? 'opaque';
   if (value instanceof Opaque) return 'opaque';
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
@@ -45,126 +86,89 @@ export function kindOf(value: unknown): JsonKind | 'null' | 'opaque' | 'undefine
   return t === 'string' || t === 'number' || t === 'boolean' ? t : 'object';
 }
 
-interface Placed<P> {
-  readonly self: P;
-  readonly keys: Map<PathSegment, P>;
+export interface Placement {
+  readonly site: Site;
+  readonly guards: readonly Guard[];
 }
 
-/**
- * Where each evaluated container and each of its members came from. Keyed by object identity, so
- * the same table serves values reached through variables and helper functions.
- */
-export class ValuePositions<P> {
-  private readonly table = new WeakMap<object, Placed<P>>();
+interface Placed {
+  readonly self: Placement;
+  readonly keys: Map<PathSegment, Placement>;
+}
 
-  /** Records a container built at `self`; members are added with `member`. */
-  container<T extends object>(value: T, self: P): T {
-    this.table.set(value, { self, keys: new Map() });
+const NO_GUARDS: readonly Guard[] = [];
+
+/**
+ * Where each concrete container and member came from, keyed by object identity, so one table serves
+ * every document built from the same abstract values.
+ */
+export class ValuePositions {
+  private readonly table = new WeakMap<object, Placed>();
+  /** The abstract identity of containers, for the structuredContent mirror. */
+  private readonly keys = new WeakMap<object, string>();
+
+  container<T extends object>(value: T, site: Site, guards: readonly Guard[] = NO_GUARDS, key?: string): T {
+    this.table.set(value, { self: { site, guards }, keys: new Map() });
+    if (key !== undefined) this.keys.set(value, key);
     return value;
   }
 
-  member(container: object, key: PathSegment, at: P): void {
-    this.table.get(container)?.keys.set(key, at);
+  member(container: object, key: PathSegment, site: Site, guards: readonly Guard[] = NO_GUARDS): void {
+    this.table.get(container)?.keys.set(key, { site, guards });
+  }
+
+  keyOf(value: unknown): string | undefined {
+    if (value instanceof UnknownValue) return value.key;
+    return typeof value === 'object' && value !== null ? this.keys.get(value) : undefined;
+  }
+
+  siteOf(value: unknown): Site | undefined {
+    if (value instanceof UnknownValue) return value.site;
+    return typeof value === 'object' && value !== null ? this.table.get(value)?.self.site : undefined;
   }
 
   /**
-   * The source position of the value at `path` inside `root`: the deepest member the table knows.
-   * Containers the table does not know (wrappers a framework model added) are walked through.
+   * The source of the value at `path` inside `root`: the deepest member the table knows, and the
+   * branch conditions met on the way. Containers the table does not know (wrappers a framework
+   * model added) are walked through.
    */
-  locate(root: unknown, rootAt: P, path: readonly PathSegment[]): P {
-    let at = this.table.get(root as object)?.self ?? rootAt;
+  locate(root: unknown, rootAt: Site, path: readonly PathSegment[]): Placement {
+    const rootPlaced = typeof root === 'object' && root !== null ? this.table.get(root) : undefined;
+    let site = rootPlaced?.self.site ?? rootAt;
+    const guards: Guard[] = [...(rootPlaced?.self.guards ?? [])];
     let node: unknown = root;
     for (const key of path) {
       if (node === null || typeof node !== 'object') break;
-      const placed = this.table.get(node);
-      const memberAt = placed?.keys.get(key);
-      if (memberAt !== undefined) at = memberAt;
+      const member = this.table.get(node)?.keys.get(key);
+      if (member) {
+        site = member.site;
+        guards.push(...member.guards);
+      }
       node = (node as Record<PathSegment, unknown>)[key];
       // A container built elsewhere (`content: [block]`) is located where it was built: that is
       // where a missing member has to be added.
       const inner = typeof node === 'object' && node !== null ? this.table.get(node) : undefined;
-      if (inner) at = inner.self;
+      if (inner) {
+        site = inner.self.site;
+        guards.push(...inner.self.guards);
+      } else if (node instanceof UnknownValue) site = node.site;
     }
-    return at;
+    return { site, guards: dedupeGuards(guards) };
   }
 }
 
-/**
- * One of several possible values (`a ? b : c`, a helper with several returns): unknown which, but
- * typed when all candidates share a JSON type.
- */
-export function commonKind(candidates: readonly unknown[], source: string): Opaque {
-  const kinds = new Set(candidates.map(kindOf));
-  const [kind] = kinds;
-  return kinds.size === 1 &&
-    (kind === 'string' || kind === 'number' || kind === 'boolean' || kind === 'array' || kind === 'object')
-    ? new TypedOpaque(source, kind)
-    : new Opaque(source);
-}
-
-/**
- * The object or array at `path` inside an evaluated value, for applying a mutation such as
- * `result["content"].append(…)`; undefined when the path leaves what evaluation knows.
- */
-export function containerAt(value: unknown, path: readonly string[]): object | undefined {
-  let node: unknown = value;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null || node instanceof Opaque) return undefined;
-    node = (node as Record<string, unknown>)[key];
+function dedupeGuards(guards: readonly Guard[]): Guard[] {
+  const out: Guard[] = [];
+  for (const g of guards) {
+    if (!out.some((o) => o.site === g.site && o.holds === g.holds)) out.push(g);
   }
-  return typeof node === 'object' && node !== null && !(node instanceof Opaque) ? node : undefined;
+  return out.slice(-2);
 }
 
 /** No opaque leaf and no open container anywhere: the value is exactly what the program produces. */
 export function isFullyKnown(value: unknown): boolean {
   if (value instanceof Opaque) return false;
   if (typeof value !== 'object' || value === null) return true;
-  if ((value as { [OPEN]?: boolean })[OPEN] === true) return false;
+  if (isOpen(value)) return false;
   return Object.values(value).every(isFullyKnown);
-}
-
-/**
- * The text of `JSON.stringify(x)` when `x` is not fully known: unknown, but certainly the JSON of `x`.
- * `of` is the fingerprint of `x`, so a text block holding it can be recognised as the mirror of a
- * `structuredContent` built from the same expression (see analyze.ts).
- */
-export class SerializedOpaque extends TypedOpaque {
-  constructor(
-    source: string,
-    readonly of: string,
-  ) {
-    super(source, 'string');
-  }
-}
-
-const OPAQUE_TAG = '\u0000opaque';
-const OPEN_TAG = '\u0000open';
-
-/**
- * A string that is equal for two partial values exactly when they have the same known members, the
- * same unknown leaves (by source text and type) and the same open containers: two evaluations of one
- * expression (`JSON.stringify(sc)` and `structuredContent: sc`) agree, different expressions do not.
- */
-export function fingerprint(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) => {
-      if (v instanceof Opaque) return { [OPAQUE_TAG]: v.source, kind: kindOf(v) };
-      // Copies without the OPEN symbol (object spread would keep it, and recurse here for ever).
-      if (isOpen(v))
-        return Array.isArray(v)
-          ? [...v, OPEN_TAG]
-          : { ...Object.fromEntries(Object.entries(v as object)), [OPEN_TAG]: true };
-      return v;
-    }) ?? 'undefined'
-  );
-}
-
-/**
- * `JSON.stringify(x, null, indent)` / `json.dumps(x)`: the exact text when `x` is fully known, else a
- * `SerializedOpaque` that remembers which value it serializes.
- */
-export function serialized(value: unknown, source: string, indent?: string | number): unknown {
-  return isFullyKnown(value) && value !== undefined
-    ? JSON.stringify(value, null, indent)
-    : new SerializedOpaque(source, fingerprint(value));
 }

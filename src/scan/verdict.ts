@@ -3,9 +3,11 @@
  * tool handlers and their return statements, count those that return a properly typed content array,
  * pass only when all of them do, fail naming each tool and what is wrong, skip when there are no tools.
  *
- * "All of them" is taken literally: a return whose value the source does not fix
- * (`return await upstream.callTool(…)`) is not proven to be typed, so it keeps the verdict from
- * passing. It is listed apart from the wrong ones, since nothing is known to be wrong with it.
+ * "All of them" is taken literally: a return counts as typed only when every value it may produce is
+ * proven to be a valid content array, or when a declared type proves what the analysis cannot see
+ * ("typed by declaration"). A return whose value the source does not fix (`return await
+ * upstream.callTool(…)`) keeps the verdict from passing; it is listed apart from the wrong ones, with
+ * the reason, since nothing is known to be wrong with it.
  */
 
 import type { ReturnStatus } from './analyze.js';
@@ -18,7 +20,14 @@ export interface ScannedReturn {
   readonly line: number;
   readonly column: number;
   readonly status: ReturnStatus;
-  /** Error findings for this return: "image block has no mimeType". */
+  /** Why an unresolved return is not proven. */
+  readonly reason?: string;
+  /** Typed thanks to a declared type (`Promise<CallToolResult>`, `-> list[TextContent]`). */
+  readonly byDeclaration?: boolean;
+  /**
+   * Error findings for this return, each with the branch it arises in and where to fix it:
+   * `unknown content block type "object" … when \`isinstance(result, str)\` is false (server.py:29)`.
+   */
   readonly problems: readonly string[];
 }
 
@@ -37,6 +46,7 @@ export interface ToolTally {
   readonly line: number;
   readonly returns: number;
   readonly typed: number;
+  readonly typedByDeclaration: number;
   readonly invalid: number;
   readonly unresolved: number;
 }
@@ -46,15 +56,17 @@ export interface Verdict {
   readonly status: 'pass' | 'fail' | 'skip';
   readonly handlers: number;
   readonly returns: number;
-  /** Returns whose statically known value is a content array the rules accept. */
+  /** Returns proven to produce a content array of valid blocks. */
   readonly typed: number;
+  /** Of those, the ones proven by a declared type rather than by their value. */
+  readonly typedByDeclaration: number;
   readonly invalid: number;
   /** Returns whose value the source does not fix (`return await fetchResult()`): not proven typed. */
   readonly unresolved: number;
   readonly detail: string;
-  /** One line per wrong return: `screenshot: image block has no mimeType (src/server.ts:12:7)`. */
+  /** One line per defect of a wrong return: `Tool 'screenshot': image block has no mimeType (src/server.ts:14)`. */
   readonly problems: readonly string[];
-  /** One line per unresolved return: `proxy (src/server.ts:30:5)`. */
+  /** One line per unresolved return, with why: `proxy (src/server.ts:30:5): the result of upstream.callTool() …`. */
   readonly unproven: readonly string[];
   readonly tools: readonly ToolTally[];
 }
@@ -69,25 +81,32 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
     line: h.line,
     returns: h.returns.length,
     typed: h.returns.filter((r) => r.status === 'typed').length,
+    typedByDeclaration: h.returns.filter((r) => r.status === 'typed' && r.byDeclaration).length,
     invalid: h.returns.filter((r) => r.status === 'invalid').length,
     unresolved: h.returns.filter((r) => r.status === 'unresolved').length,
   }));
-  const sum = (key: 'returns' | 'typed' | 'invalid' | 'unresolved') => tools.reduce((n, t) => n + t[key], 0);
+  const sum = (key: 'returns' | 'typed' | 'typedByDeclaration' | 'invalid' | 'unresolved') =>
+    tools.reduce((n, t) => n + t[key], 0);
   const counts = {
     returns: sum('returns'),
     typed: sum('typed'),
+    typedByDeclaration: sum('typedByDeclaration'),
     invalid: sum('invalid'),
     unresolved: sum('unresolved'),
   };
-  const problems = handlers.flatMap((h) =>
-    h.returns
-      .filter((r) => r.status === 'invalid')
-      .map((r) => `${h.tool}: ${[...new Set(r.problems)].join('; ')} (${r.file}:${r.line}:${r.column})`),
-  );
+  const problems = [
+    ...new Set(
+      handlers.flatMap((h) =>
+        h.returns
+          .filter((r) => r.status === 'invalid')
+          .flatMap((r) => r.problems.map((p) => `Tool '${h.tool}': ${p}`)),
+      ),
+    ),
+  ];
   const unproven = handlers.flatMap((h) =>
     h.returns
       .filter((r) => r.status === 'unresolved')
-      .map((r) => `${h.tool} (${r.file}:${r.line}:${r.column})`),
+      .map((r) => `${h.tool} (${r.file}:${r.line}:${r.column})${r.reason ? `: ${r.reason}` : ''}`),
   );
   const base = {
     check: VERDICT_CHECK,
@@ -100,10 +119,13 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
   if (handlers.length === 0) {
     return { ...base, status: 'skip', detail: 'skip: no MCP server tool handlers found' };
   }
-  const tally = `${counts.typed} of ${counts.returns} return statements in ${handlers.length} tool handler${handlers.length === 1 ? '' : 's'} return a properly typed content array`;
+  const declared =
+    counts.typedByDeclaration > 0 ? ` (${counts.typedByDeclaration} typed by declaration)` : '';
+  const tally = `${counts.typed} of ${counts.returns} return statements in ${handlers.length} tool handler${handlers.length === 1 ? '' : 's'} return a properly typed content array${declared}`;
   if (counts.typed === counts.returns) return { ...base, status: 'pass', detail: `pass: ${tally}` };
   const parts = [tally];
-  if (counts.invalid > 0) parts.push(`${counts.invalid} do not: ${listed(problems)}`);
+  if (counts.invalid > 0)
+    parts.push(`${counts.invalid} ${counts.invalid === 1 ? 'does' : 'do'} not: ${listed(problems)}`);
   if (counts.unresolved > 0) {
     parts.push(
       `${counts.unresolved} ${counts.unresolved === 1 ? 'is' : 'are'} not proven (the value is not known statically; check at run time with \`mcp-shape audit\`): ${listed(unproven)}`,

@@ -30,6 +30,22 @@ describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(JSON.parse(run.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [] } });
   });
 
+  it('repairs a document nested 100,000 levels deep, and a session line as deep, without a stack trace', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const envelope = `{"jsonrpc":"2.0","id":1,"requestId":"x","result":{"content":[],"structuredContent":${deep}}}`;
+    const single = await runCli(['repair', file('deep.json', envelope), '--quiet']);
+    expect(single.stderr).toBe('');
+    expect(single.code).toBe(0);
+    expect(single.stdout).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"result":${deep}}}}\n`,
+    );
+    const recorded = `{"time":"2026-11-22T00:00:00Z","from":"server","message":${envelope}}\n`;
+    const session = await runCli(['repair', file('deep.jsonl', recorded), '--quiet']);
+    expect(session.stderr).toBe('');
+    expect(session.stdout).toContain(`"structuredContent":{"result":${deep}}`);
+    expect(session.stdout).not.toContain('requestId');
+  });
+
   it('repairs the responses of a JSONL session for the version it negotiated, and writes --report', async () => {
     const lines = [
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26' } },

@@ -114,6 +114,38 @@ describe('fingerprints', () => {
     expect(reversed).toEqual([fingerprints[1], fingerprints[0]]);
   });
 
+  it('a defect in a helper belongs to the helper, whichever tools reach it and in what order', () => {
+    const context = sourceContext({ 'src/server.ts': SOURCE });
+    const reach = (tool: string, line: number) => ({ tool, file: 'src/server.ts', line, column: 1 });
+    const [one, two, reordered] = fingerprintFindings(
+      [
+        finding(5, { tool: 'a', reaches: [reach('a', 20)] }),
+        finding(5, { tool: 'b', reaches: [reach('b', 30), reach('a', 20)] }, 'block-data-invalid'),
+        finding(5, { tool: 'a', reaches: [reach('a', 20), reach('b', 30)] }, 'block-data-invalid'),
+      ],
+      context,
+    );
+    // Reached by one tool in its own file: the tool's; reached by two: the helper function's.
+    expect(one?.fingerprint).toBe(fingerprintFindings([finding(5, { tool: 'a' })], context)[0]?.fingerprint);
+    expect(two?.fingerprint?.split(':')[0]).toBe(reordered?.fingerprint?.split(':')[0]);
+    // Helper in another file than the tool it reaches: the helper's function, not the tool.
+    const elsewhere = (tool: string) =>
+      fingerprintFindings(
+        [finding(5, { tool, reaches: [{ tool, file: 'src/tools.ts', line: 3, column: 1 }] })],
+        context,
+      )[0]?.fingerprint;
+    expect(elsewhere('a')).toBe(elsewhere('renamed'));
+  });
+
+  it('use the snippet the scan kept when the file cannot be read any more', () => {
+    const gone = sourceContext({});
+    const withSnippet = (text: string) =>
+      fingerprintFindings([finding(5, { tool: 'a', snippet: { startLine: 4, lines: ['x', text] } })], gone)[0]
+        ?.fingerprint;
+    expect(withSnippet("  return { type: 'image' };")).toBe(withSnippet("return  { type: 'image' };"));
+    expect(withSnippet("  return { type: 'image' };")).not.toBe(withSnippet("  return { type: 'audio' };"));
+  });
+
   it('for audits ignore the protocol version, call, line and file (from --source); for check keep the file', () => {
     const live = (version: string, call: string, file?: string): Finding => ({
       rule: 'block-mime-type-missing',

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { scanPaths } from '../../src/scan/index.js';
+import { REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport, validateReport } from '../support/report-schema.js';
 
 describe('docs/report-schema.json', () => {
@@ -21,6 +23,13 @@ describe('docs/report-schema.json', () => {
       input: JSON.stringify({ content: [], resultType: 'complete' }),
     });
     expectValidReport(JSON.parse(clean.stdout));
+  });
+
+  it('describes a scan report: code frames, branch conditions and the returns a defect reaches', async () => {
+    const { report } = await scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT });
+    const locations = report.findings.map((f) => f.location ?? {});
+    expect(locations.some((l) => l.snippet && l.reaches && l.when && l.endLine)).toBe(true);
+    expectValidReport(JSON.parse(JSON.stringify(report)));
   });
 
   it('rejects a report that breaks the finding shape', () => {

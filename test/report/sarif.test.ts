@@ -151,13 +151,34 @@ describe('SARIF content', () => {
     const log = buildSarif(await scanReport(), { cwd: REPO_ROOT });
     const results = log.runs[0]?.results ?? [];
     const gateway = results.find(
-      (r) => r.ruleId === 'envelope-extra-member' && r.properties?.tool === 'mcp_endpoint',
+      (r) =>
+        r.ruleId === 'envelope-extra-member' &&
+        r.locations?.[0]?.physicalLocation?.artifactLocation?.uri === 'fixtures/scan/python/gateway.py',
     );
-    expect(gateway?.locations?.[0]?.physicalLocation).toEqual({
+    // The region is the offending expression with its line as the snippet; the context region
+    // carries the lines around it, so code scanning shows the code without the checkout.
+    const offending = '        payload["requestId"] = body["id"]  # expect: envelope-extra-member';
+    expect(gateway?.locations?.[0]?.physicalLocation).toMatchObject({
       artifactLocation: { uri: 'fixtures/scan/python/gateway.py', uriBaseId: '%SRCROOT%' },
-      region: { startLine: 29, startColumn: 9 },
+      region: { startLine: 29, startColumn: 9, snippet: { text: offending } },
+      contextRegion: { startLine: 27, endLine: 31 },
     });
-    expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning']));
+    expect(gateway?.locations?.[0]?.physicalLocation?.contextRegion?.snippet?.text).toContain(offending);
+    // The return the defect reaches is a related location (for a gateway: the envelope answering
+    // tools/call).
+    expect(gateway?.relatedLocations?.[0]).toMatchObject({
+      physicalLocation: {
+        artifactLocation: { uri: 'fixtures/scan/python/gateway.py' },
+        region: { startLine: 18 },
+      },
+      message: { text: 'the return of tool "mcp_endpoint" this value reaches' },
+    });
+    // The message names it with an embedded link to that related location.
+    expect(gateway?.message.text).toContain(
+      'reaches the return of tool "mcp_endpoint" at [fixtures/scan/python/gateway.py:18](0)',
+    );
+    // Info (a gateway's transport-level error) is a note.
+    expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning', 'note']));
     // The base is the repository root, named but not given as a path of this machine.
     expect(log.runs[0]?.originalUriBaseIds?.['%SRCROOT%']?.uri).toBeUndefined();
     for (const result of results) {

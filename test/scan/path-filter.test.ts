@@ -27,7 +27,8 @@ for (const [path, text] of Object.entries({
 }
 
 async function walk(options: Parameters<typeof createPathFilter>[0]): Promise<string[]> {
-  const { files } = await collectFiles([root], createPathFilter(options));
+  // Test files too: what is filtered here is the walk's filter, not the default leaving-out of tests.
+  const { files } = await collectFiles([root], createPathFilter(options), { includeTests: true });
   return files.map((f) => f.slice(root.length + 1)).sort();
 }
 

@@ -5,6 +5,7 @@ import { classifyDocument, type SessionLine } from '../../check/index.js';
 import type { Finding } from '../../core/finding.js';
 import { isObject } from '../../core/json.js';
 import { isRecordedFrame } from '../../core/recording.js';
+import { stringifyJson } from '../../library/repair/clone.js';
 import { type Fix, repairMessageSync, repairSync } from '../../library/repair/index.js';
 import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
@@ -59,6 +60,19 @@ Exit codes: 0 repaired (or nothing to repair), 1 an error was left that no repai
     });
 }
 
+/**
+ * The repaired document, indented; a document nested too deeply for the native writer's indentation
+ * (it recurses) comes out compact from the iterative one instead of crashing.
+ */
+function documentText(value: unknown): string {
+  try {
+    return `${JSON.stringify(value, null, 2)}\n`;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return `${stringifyJson(value)}\n`;
+  }
+}
+
 interface Outcome {
   readonly text: string;
   readonly fixes: { fix: Fix; protocolVersion: ProtocolVersion; line?: number }[];
@@ -87,7 +101,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
       tools: tools ? [...tools.values()] : undefined,
     });
     outcome = {
-      text: `${JSON.stringify(run.message, null, 2)}\n`,
+      text: documentText(run.message),
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
       unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
     };
@@ -95,7 +109,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
     const run = repairSync(input.value, { protocolVersion: version, tool });
     outcome = {
-      text: `${JSON.stringify(run.result, null, 2)}\n`,
+      text: documentText(run.result),
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
       unrepaired: 0,
     };
@@ -142,7 +156,7 @@ async function repairSession(lines: readonly SessionLine[], version: ProtocolVer
     const key = recorded?.connection ?? '';
     const session = sessions.get(key) ?? new ProxySession({ protocolVersion: version });
     sessions.set(key, session);
-    const raw = JSON.stringify(message);
+    const raw = stringifyJson(message);
     if (recorded?.from === 'client' || (!recorded && isObject(message) && 'method' in message)) {
       session.fromClient(raw);
       out.push(text);
@@ -159,7 +173,7 @@ async function repairSession(lines: readonly SessionLine[], version: ProtocolVer
       continue;
     }
     for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
-    if (recorded) out.push(JSON.stringify({ ...recorded, message: JSON.parse(outcome.text) }));
+    if (recorded) out.push(stringifyJson({ ...recorded, message: JSON.parse(outcome.text) }));
     else out.push(outcome.text);
   }
   return { text: `${out.join('\n')}\n`, fixes, unrepaired, notes };

@@ -17,6 +17,7 @@ interface ScanFlags extends PolicyFlags {
   include?: string[];
   exclude?: string[];
   gitignore: boolean;
+  includeTests?: boolean;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -56,12 +57,17 @@ export function scanCommand(): Command {
       collect,
     )
     .option('--include <glob>', 'when walking, scan only files matching GLOB (repeatable)', collect)
-    .option('--no-gitignore', 'also scan what .gitignore files ignore');
+    .option('--no-gitignore', 'also scan what .gitignore files ignore')
+    .option(
+      '--include-tests',
+      'also scan test code (test/, tests/, __tests__/, *.test.*, *.spec.*, test_*.py, *_test.py, conftest.py)',
+    );
   return addPolicyOptions(command, 'scan', {
     protocol: { option: 'protocol', convert: (v: string) => parseProtocolVersion(v) },
     include: { option: 'include' },
     exclude: { option: 'exclude' },
     gitignore: { option: 'gitignore' },
+    includeTests: { option: 'includeTests' },
   })
     .addHelpText(
       'after',
@@ -77,8 +83,14 @@ Verdict of the check mcp-server.tool-definitions.return-content-types:
   fail  some return is wrong (named with the tool and what is wrong), or its value is not
         known statically ("not proven"; check those at run time with mcp-shape audit)
   skip  no tool handler found
-The text report ends with it; json, markdown and html carry it as details.verdict, sarif as
-the run's summary. The exit code follows the findings, as in check.
+The text, html and markdown reports open with it (json carries it as details.verdict, sarif as
+the run's summary); each finding shows the offending code with a caret under the expression, the
+branch it arises in and the tool returns it reaches.
+
+Test code is not a server: walking a directory leaves out test/, tests/ and __tests__/
+directories and *.test.*, *.spec.*, test_*.py, *_test.py and conftest.py files (listed in
+details.skippedTests) unless --include-tests is given; a test file named on the command line is
+scanned. The exit code follows the findings, as in check.
 
 Files that cannot be scanned (unreadable, binary, over --max-file-size, syntax errors) are
 listed on standard error, one line each, and in details.unscanned. They count as warnings for
@@ -117,14 +129,19 @@ async function runScan(paths: string[], flags: ScanFlags, self: Command): Promis
     exclude: globList(self, 'exclude', flags.exclude),
     gitignoreRoot: flags.gitignore ? repositoryRoot(resolve(anchor)) : undefined,
   });
-  const { report, files, unscanned } = await scanPaths(paths, {
+  const { report, files, unscanned, skippedTests } = await scanPaths(paths, {
     protocolVersion: flags.protocol,
     maxFileSize: flags.maxFileSize,
     filter,
+    ...(flags.includeTests ? { includeTests: true } : {}),
   });
   if (files.length === 0 && unscanned.length === 0) {
     const filtered = flags.include || flags.exclude ? ' (after --include/--exclude and .gitignore)' : '';
-    throw new UserError(`no TS/JS or Python files under ${paths.join(', ')}${filtered}`);
+    const tests =
+      skippedTests.length > 0
+        ? ` (${skippedTests.length} test ${skippedTests.length === 1 ? 'path' : 'paths'} left out; --include-tests scans them)`
+        : '';
+    throw new UserError(`no TS/JS or Python files under ${paths.join(', ')}${filtered}${tests}`);
   }
   for (const u of unscanned) {
     const at = u.line === undefined ? '' : `:${u.line}:${u.column}`;

@@ -1,16 +1,42 @@
 /**
- * Finds tool handlers in an ESTree program and evaluates what each return statement produces:
- * - SDK v1/v2 `McpServer`: `server.tool(name, …, cb)` and `server.registerTool(name, config, cb)`;
+ * Finds tool handlers in a TS/JS module and has the interpreter compute what each return produces:
+ * - SDK v1/v2 `McpServer`: `server.tool(name, …, cb)`, `server.registerTool(name, config, cb)`, and
+ *   `server.experimental.tasks.registerToolTask(name, config, { createTask, getTaskResult })` (task
+ *   results stored with `taskStore.storeTaskResult(id, status, result)` count as its returns);
  * - low-level `server.setRequestHandler(CallToolRequestSchema | 'tools/call', cb)`, with returns
  *   attributed to the tool named by the enclosing `switch (name)` case or `if (name === '…')`;
  * - FastMCP for TypeScript: `server.addTool({ name, execute })`;
- * - JSON-RPC envelope literals (`{ jsonrpc: '2.0', … }`) anywhere, with later member assignments.
+ * - JSON-RPC envelope literals (`{ jsonrpc: '2.0', … }`) anywhere: checked as messages, and when one
+ *   carries a tools/call result, that result is a return of the function building it (a gateway).
+ * Registrations are found by their shape; their arguments are evaluated by the interpreter in the
+ * function that makes them, so handlers passed by name, imported, or built by a helper are followed.
  */
 
-import type { CallExpression, Expression, Node, Program } from 'oxc-parser';
-import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
-import type { Framework } from '../frameworks.js';
+import type { CallExpression, Expression, Node, ObjectExpression, Program } from 'oxc-parser';
+import { Budget } from '../abstract/budget.js';
+import { sourceText } from '../abstract/concretize.js';
+import { provenBy } from '../abstract/declared.js';
+import { Heap } from '../abstract/heap.js';
 import {
+  constantStrings,
+  type FunctionValue,
+  join,
+  NOTHING,
+  type Site,
+  type Value,
+} from '../abstract/value.js';
+import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
+import {
+  budgetReason,
+  gatewayEnvelope,
+  httpErrorStatus,
+  isolated,
+  unresolvedHandler,
+} from '../extraction.js';
+import type { Framework } from '../frameworks.js';
+import type { Project } from '../project.js';
+import {
+  endOf,
   type FunctionLike,
   forEachChild,
   isFunction,
@@ -19,209 +45,463 @@ import {
   staticKey,
   unwrap,
 } from './ast.js';
-import { JsEvaluator } from './evaluate.js';
-import { indexProgram, type Scope } from './scope.js';
+import type { JsInterpreter, JsModule, JsRun } from './interpret.js';
+import type { ScopedCall } from './scope.js';
 
-const LOW_LEVEL_LABEL = '(tools/call handler)';
+export const LOW_LEVEL_LABEL = '(tools/call handler)';
 
-interface Registration {
-  readonly tool: string;
-  readonly framework: Framework;
-  readonly handler: Expression | undefined;
-  readonly at: number;
-  /** Low-level handlers serve many tools: split their returns by the tool name they test. */
-  readonly dispatch: boolean;
+type Kind = 'tool' | 'registerTool' | 'lowLevel' | 'addTool' | 'task' | 'taskResult';
+
+interface Candidate {
+  readonly call: CallExpression;
+  readonly kind: Kind;
+  readonly owner: FunctionLike | Program;
 }
 
-function isCallToolSchema(node: Expression): boolean {
-  const bare = unwrap(node);
+function isCallToolSchema(node: Node): boolean {
+  const bare = unwrap(node as Expression);
   if (bare.type === 'Identifier') return bare.name === 'CallToolRequestSchema';
   if (bare.type === 'Literal') return bare.value === 'tools/call';
   return memberName(bare) === 'CallToolRequestSchema';
 }
 
-function plainArguments(call: CallExpression): Expression[] | undefined {
-  const args: Expression[] = [];
-  for (const a of call.arguments) {
-    if (a.type === 'SpreadElement') return undefined;
-    args.push(a);
-  }
-  return args;
-}
-
-/** A function, or a reference the scanner cannot follow (an import, `this.handle`, a wrapper call). */
-function couldBeHandler(ev: JsEvaluator, node: Expression, scope: Scope): boolean {
-  if (ev.resolveFunction(node, scope)) return true;
-  const bare = unwrap(node);
-  return bare.type === 'Identifier' || bare.type === 'MemberExpression' || bare.type === 'CallExpression';
-}
-
-function toolName(ev: JsEvaluator, node: Expression | undefined, scope: Scope): string {
-  if (!node) return '(unnamed tool)';
-  const value = ev.evaluate(node, scope);
-  return typeof value === 'string' ? value : ev.text(node);
-}
-
-function registration(ev: JsEvaluator, call: CallExpression, scope: Scope): Registration | undefined {
+/** The registration a call looks like, by its shape alone. */
+function candidateKind(call: CallExpression): Kind | undefined {
   const callee = unwrap(call.callee);
   if (callee.type !== 'MemberExpression') return undefined;
   const method = memberName(callee);
-  const args = plainArguments(call);
-  if (!args || args.length === 0) return undefined;
-  const at = offsetOf(call);
+  const args = call.arguments;
+  if (args.some((a) => a.type === 'SpreadElement')) return undefined;
   switch (method) {
     case 'tool':
-    case 'registerTool': {
-      if (args.length < 2) return undefined;
-      const handler = args.at(-1);
-      const name = args[0];
-      if (!handler || !name || !couldBeHandler(ev, handler, scope)) return undefined;
-      return { tool: toolName(ev, name, scope), framework: 'mcp-sdk', handler, at, dispatch: false };
-    }
-    case 'setRequestHandler': {
-      const [schema] = args;
-      if (!schema || !isCallToolSchema(schema) || args.length < 2) return undefined;
-      return { tool: LOW_LEVEL_LABEL, framework: 'mcp-sdk', handler: args.at(-1), at, dispatch: true };
-    }
-    case 'addTool': {
-      const [first] = args;
-      const definition = first ? ev.resolveObject(first, scope) : undefined;
-      if (!definition) return undefined;
-      let handler: Expression | undefined;
-      let name: Expression | undefined;
-      for (const p of definition.node.properties) {
-        if (p.type !== 'Property') continue;
-        const key = staticKey(p.key, p.computed);
-        if (key === 'execute') handler = p.value;
-        if (key === 'name') name = p.value;
-      }
-      if (!handler) return undefined;
-      return {
-        tool: toolName(ev, name, definition.scope),
-        framework: 'fastmcp-ts',
-        handler,
-        at,
-        dispatch: false,
-      };
-    }
+      return args.length >= 2 ? 'tool' : undefined;
+    case 'registerTool':
+      return args.length >= 2 ? 'registerTool' : undefined;
+    case 'setRequestHandler':
+      return args.length >= 2 && args[0] && isCallToolSchema(args[0]) ? 'lowLevel' : undefined;
+    case 'addTool':
+      return args.length >= 1 ? 'addTool' : undefined;
+    case 'registerToolTask':
+      return args.length >= 3 ? 'task' : undefined;
+    case 'storeTaskResult':
+      return args.length >= 3 ? 'taskResult' : undefined;
     default:
       return undefined;
   }
 }
 
-/** `switch (request.params.name)`, `if (name === 'x')`: the dispatch tests of low-level handlers. */
-function mentionsName(ev: JsEvaluator, node: Node): boolean {
-  return /name/i.test(ev.text(node));
+function site(mod: JsModule, node: Node): Site {
+  return { file: mod.file, start: offsetOf(node), end: endOf(node) };
 }
 
-function testedToolName(ev: JsEvaluator, test: Expression): string | undefined {
+/** Functions among a value's variants, and whether something else (unknown) is there too. */
+function functionsOf(value: Value): { fns: FunctionValue[]; other: boolean } {
+  const fns: FunctionValue[] = [];
+  let other = false;
+  for (const v of value) {
+    if (v.k === 'fn') fns.push(v.fn);
+    else other = true;
+  }
+  return { fns, other };
+}
+
+function toolName(value: Value | undefined, fallback: string): string {
+  const names = value ? constantStrings(value) : undefined;
+  return names && names.length > 0 ? [...new Set(names)].join(' / ') : fallback;
+}
+
+/** Members of an object argument (`addTool({ name, execute })`, a task handler object). */
+function member(
+  record: { args: readonly Value[]; heap: Heap },
+  index: number,
+  key: string,
+): Value | undefined {
+  let out: Value = NOTHING;
+  for (const v of record.args[index] ?? []) {
+    if (v.k !== 'ref') continue;
+    const state = record.heap.get(v.id);
+    const m = state?.props.get(key);
+    if (m) out = join(out, m.value);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** `switch (request.params.name)`, `if (name === 'x')`: the dispatch tests of low-level handlers. */
+function mentionsName(text: string): boolean {
+  return /name/i.test(text);
+}
+
+function textOf(mod: JsModule, node: Node): string {
+  return mod.file.text.slice(offsetOf(node), endOf(node));
+}
+
+function testedToolName(mod: JsModule, test: Expression): string | undefined {
   const bare = unwrap(test);
   if (bare.type !== 'BinaryExpression' || (bare.operator !== '===' && bare.operator !== '=='))
     return undefined;
   const left = unwrap(bare.left as Expression);
   const right = unwrap(bare.right);
-  if (right.type === 'Literal' && typeof right.value === 'string' && mentionsName(ev, left))
+  if (right.type === 'Literal' && typeof right.value === 'string' && mentionsName(textOf(mod, left)))
     return right.value;
-  if (left.type === 'Literal' && typeof left.value === 'string' && mentionsName(ev, right)) return left.value;
+  if (left.type === 'Literal' && typeof left.value === 'string' && mentionsName(textOf(mod, right)))
+    return left.value;
   return undefined;
 }
 
-interface FoundReturn {
-  readonly tool: string | undefined;
-  readonly site: ReturnSite<number>;
-}
-
-/** Return statements of a handler (not of nested functions), tagged with the tool they serve. */
-function handlerReturns(ev: JsEvaluator, fn: FunctionLike, dispatch: boolean): FoundReturn[] {
-  const scope = ev.scopeOf(fn);
+/**
+ * The tool each return statement of a dispatching handler serves (by its enclosing case), and each
+ * `storeTaskResult` call, which may sit in a function the handler starts.
+ */
+function dispatchTools(mod: JsModule, fn: FunctionLike): Map<Node, string> {
+  const tools = new Map<Node, string>();
   const body = fn.body;
-  if (!scope || !body) return [];
-  if (body.type !== 'BlockStatement') {
-    return [{ tool: undefined, site: { at: offsetOf(body), outcomes: ev.outcomes(body, scope) } }];
-  }
-  const found: FoundReturn[] = [];
-  const walk = (node: Node, current: Scope, tool: string | undefined): void => {
-    if (isFunction(node) || node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return;
-    const inner = ev.scopeOf(node) ?? current;
+  if (body?.type !== 'BlockStatement') return tools;
+  const walk = (node: Node, tool: string | undefined, nested: boolean): void => {
+    if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return;
+    if (isFunction(node)) {
+      forEachChild(node, (child) => walk(child, tool, true));
+      return;
+    }
     switch (node.type) {
       case 'ReturnStatement':
-        if (node.argument) {
-          found.push({ tool, site: { at: offsetOf(node), outcomes: ev.outcomes(node.argument, inner) } });
-        }
-        return;
+        if (tool && !nested) tools.set(node, tool);
+        break;
+      case 'CallExpression':
+        if (tool && memberName(node.callee) === 'storeTaskResult') tools.set(node, tool);
+        break;
       case 'SwitchStatement': {
-        if (!dispatch || !mentionsName(ev, node.discriminant)) break;
+        if (!mentionsName(textOf(mod, node.discriminant))) break;
         let pending: string[] = [];
         for (const c of node.cases) {
           if (c.test?.type === 'Literal' && typeof c.test.value === 'string') pending.push(c.test.value);
           const caseTool = pending.length > 0 ? pending.join('/') : tool;
-          for (const statement of c.consequent) walk(statement, inner, caseTool);
+          for (const statement of c.consequent) walk(statement, caseTool, nested);
           if (c.consequent.length > 0) pending = [];
         }
         return;
       }
       case 'IfStatement': {
-        const tested = dispatch ? testedToolName(ev, node.test) : undefined;
+        const tested = testedToolName(mod, node.test);
         if (tested === undefined) break;
-        walk(node.consequent, inner, tested);
-        if (node.alternate) walk(node.alternate, inner, tool);
+        walk(node.consequent, tested, nested);
+        if (node.alternate) walk(node.alternate, tool, nested);
         return;
       }
     }
-    forEachChild(node, (child) => walk(child, inner, tool));
+    forEachChild(node, (child) => walk(child, tool, nested));
   };
-  for (const statement of body.body) walk(statement, scope, undefined);
-  return found;
+  for (const statement of body.body) walk(statement, undefined, false);
+  return tools;
 }
 
-/** The function body has a `throw` of its own (the SDK turns it into an isError result). */
-function throws(fn: FunctionLike): boolean {
-  let found = false;
-  const walk = (node: Node): void => {
-    if (found || isFunction(node)) return;
-    if (node.type === 'ThrowStatement') found = true;
-    else forEachChild(node, walk);
-  };
-  if (fn.body) forEachChild(fn.body, walk);
-  return found;
+/**
+ * `return await extra.taskStore.getTaskResult(id)`: the result the task stored, which is judged
+ * where it is stored (`storeTaskResult`), not as an unknown value here.
+ */
+function storedTaskResult(value: Value): boolean {
+  return (
+    value.length > 0 && value.every((v) => v.k === 'unknown' && /\.getTaskResult\(/.test(sourceText(v.site)))
+  );
 }
 
-function handlerSites(ev: JsEvaluator, reg: Registration, scope: Scope): HandlerSite<number>[] {
-  const fn = reg.handler ? ev.resolveFunction(reg.handler, scope) : undefined;
-  if (!fn) {
-    // A handler we cannot follow (`this.handle.bind(this)`, a wrapper from another module) still counts.
-    return [
-      { tool: reg.tool, framework: reg.framework, at: reg.at, returns: [{ at: reg.at, outcomes: [] }] },
-    ];
+export class JsExtractor {
+  /** `storeTaskResult` calls inside a low-level handler, by the tool their branch serves. */
+  private readonly sinkTools = new Map<Node, string>();
+
+  constructor(
+    private readonly project: Project,
+    private readonly interp: JsInterpreter,
+  ) {}
+
+  /** Handlers, and standalone documents (envelopes), of one scanned module. */
+  extract(
+    mod: JsModule,
+    candidates: readonly Candidate[],
+    envelopes: readonly { node: ObjectExpression; owner: FunctionLike | Program }[],
+  ): Extracted {
+    const handlers: HandlerSite[] = [];
+    const documents: StandaloneDocument[] = [];
+    for (const c of candidates) {
+      if (c.kind === 'taskResult') continue;
+      this.ensureEvaluated(mod, c.owner, c.call);
+      const record = this.interp.recorded.get(c.call);
+      const at = site(mod, c.call);
+      if (!record) {
+        handlers.push(
+          this.unreached(
+            c.kind === 'lowLevel' ? LOW_LEVEL_LABEL : '(unnamed tool)',
+            at,
+            'the registration is never reached',
+          ),
+        );
+        continue;
+      }
+      handlers.push(...this.handlersOf(mod, c, record, at));
+    }
+    // A task's result is what its handler stores (`taskStore.storeTaskResult(id, status, result)`):
+    // a return of the tool whose handler stored it, or a result document when no handler did.
+    for (const c of candidates) {
+      if (c.kind !== 'taskResult') continue;
+      const record = this.interp.recorded.get(c.call);
+      const value = record?.args[2];
+      if (!record || !value) continue;
+      const at = site(mod, c.call);
+      const tool = this.sinkTools.get(c.call) ?? record.tool;
+      if (tool === undefined) {
+        documents.push({ kind: 'result', value, heap: record.heap, site: at });
+        continue;
+      }
+      const ret: ReturnSite = { site: at, value, heap: record.heap };
+      const existing = handlers.find((h) => h.tool === tool && h.framework === 'mcp-sdk');
+      if (existing) (existing.returns as ReturnSite[]).push(ret);
+      else handlers.push({ tool, framework: 'mcp-sdk', site: at, returns: [ret] });
+    }
+    documents.push(...this.envelopes(mod, envelopes, handlers));
+    return { handlers, documents };
   }
-  const found = handlerReturns(ev, fn, reg.dispatch);
-  if (found.length === 0 && !fn.generator && !throws(fn)) {
-    // A handler that neither returns nor throws resolves to undefined.
-    found.push({
-      tool: undefined,
-      site: { at: offsetOf(fn), outcomes: [{ value: undefined, at: offsetOf(fn) }] },
-    });
+
+  /** The registration's function has been interpreted (so its arguments were recorded). */
+  private ensureEvaluated(mod: JsModule, owner: FunctionLike | Program, call: CallExpression): void {
+    if (this.interp.recorded.has(call)) return;
+    this.isolated(() => this.interp.moduleRun(mod));
+    if (this.interp.recorded.has(call) || owner.type === 'Program') return;
+    // Outermost first: a registration inside a callback (`tools.forEach(t => server.tool(…))`) is
+    // best evaluated while the enclosing function runs the callback with real items.
+    const chain: FunctionLike[] = [];
+    for (
+      let f: FunctionLike | Program | undefined = owner;
+      f && f.type !== 'Program';
+      f = mod.index.parentOf.get(f)
+    )
+      chain.unshift(f);
+    for (const f of chain) {
+      this.isolated(() => this.interp.rootRun(f, mod));
+      if (this.interp.recorded.has(call)) return;
+    }
   }
-  const byTool = new Map<string, ReturnSite<number>[]>();
-  for (const r of found) {
-    const tool = r.tool ?? reg.tool;
-    byTool.set(tool, [...(byTool.get(tool) ?? []), r.site]);
+
+  private isolated(work: () => unknown): void {
+    isolated(this.project, work);
   }
-  return [...byTool].map(([tool, returns]) => ({ tool, framework: reg.framework, at: reg.at, returns }));
+
+  private unreached(tool: string, at: Site, reason: string): HandlerSite {
+    return unresolvedHandler(this.project, tool, 'mcp-sdk', at, reason);
+  }
+
+  private handlersOf(
+    mod: JsModule,
+    c: Candidate,
+    record: { args: readonly Value[]; heap: Heap },
+    at: Site,
+  ): HandlerSite[] {
+    const [first] = record.args;
+    switch (c.kind) {
+      case 'tool':
+      case 'registerTool':
+        return this.analyze(
+          mod,
+          toolName(first, sourceText(site(mod, c.call.arguments[0] as Node))),
+          'mcp-sdk',
+          at,
+          record.args.at(-1),
+          false,
+        );
+      case 'lowLevel':
+        return this.analyze(mod, LOW_LEVEL_LABEL, 'mcp-sdk', at, record.args.at(-1), true);
+      case 'addTool': {
+        const name = member(record, 0, 'name');
+        const execute = member(record, 0, 'execute');
+        if (!execute)
+          return [
+            this.unreached(
+              toolName(name, '(unnamed tool)'),
+              at,
+              'the tool definition is not known statically',
+            ),
+          ];
+        return this.analyze(mod, toolName(name, '(unnamed tool)'), 'fastmcp-ts', at, execute, false);
+      }
+      case 'task': {
+        const tool = toolName(first, sourceText(site(mod, c.call.arguments[0] as Node)));
+        const create = member(record, 2, 'createTask');
+        const result = member(record, 2, 'getTaskResult');
+        const out: HandlerSite[] = [];
+        if (create) out.push(...this.analyze(mod, tool, 'mcp-sdk', at, create, false));
+        if (result) out.push(...this.analyze(mod, tool, 'mcp-sdk', at, result, false, storedTaskResult));
+        if (out.length === 0) return [this.unreached(tool, at, 'the task handler is not known statically')];
+        return merge(out);
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** Interprets each function a handler value may be, and collects its returns per tool. */
+  private analyze(
+    _mod: JsModule,
+    tool: string,
+    framework: Framework,
+    at: Site,
+    handler: Value | undefined,
+    dispatch: boolean,
+    skip?: (value: Value) => boolean,
+  ): HandlerSite[] {
+    const { fns, other } = functionsOf(handler ?? []);
+    if (fns.length === 0 || (other && fns.length === 0)) {
+      const source = handler?.[0] ? sourceText(handler[0].site) : 'the handler';
+      return [this.unreached(tool, at, `the handler \`${source}\` is not known statically`)];
+    }
+    const byTool = new Map<string, ReturnSite[]>();
+    const add = (name: string, ret: ReturnSite) => byTool.set(name, [...(byTool.get(name) ?? []), ret]);
+    for (const fnValue of fns) {
+      const node = fnValue.node as FunctionLike;
+      const fnModule = (fnValue.closure as JsRun).module;
+      const tools = dispatch ? dispatchTools(fnModule, node) : new Map<Node, string>();
+      for (const [call, name] of tools) if (call.type === 'CallExpression') this.sinkTools.set(call, name);
+      let run: JsRun | undefined;
+      this.interp.handlerTool = tool;
+      try {
+        run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue));
+      } catch (error) {
+        const reason = budgetReason(error);
+        add(tool, {
+          site: site(fnModule, node),
+          value: NOTHING,
+          heap: new Heap(this.project.frozen),
+          unresolved: reason,
+        });
+        continue;
+      } finally {
+        this.interp.handlerTool = undefined;
+      }
+      if (node.generator) {
+        add(tool, {
+          site: site(fnModule, node),
+          value: NOTHING,
+          heap: new Heap(this.project.frozen),
+          unresolved: 'a generator handler',
+        });
+        continue;
+      }
+      if (run.returns.size === 0 && run.fellThrough) {
+        // A handler that neither returns nor throws resolves to undefined.
+        add(tool, {
+          site: site(fnModule, node),
+          value: [{ k: 'undef', site: site(fnModule, node) }],
+          heap: new Heap(this.project.frozen),
+        });
+      }
+      for (const [statement, { value, heap }] of run.returns) {
+        if (skip?.(value)) continue;
+        const node = statement as Node;
+        const returnType = (fnValue.node as { returnType?: Node | null }).returnType;
+        const declared = returnType ? provenBy(value, textOf(fnModule, returnType)) : value;
+        add(tools.get(node) ?? tool, { site: site(fnModule, node), value: declared, heap });
+      }
+    }
+    return [...byTool].map(([name, returns]) => ({ tool: name, framework, site: at, returns }));
+  }
+
+  /** Envelope literals: their final values (after later member assignments) as messages. */
+  private envelopes(
+    mod: JsModule,
+    literals: readonly { node: ObjectExpression; owner: FunctionLike | Program }[],
+    handlers: HandlerSite[],
+  ): StandaloneDocument[] {
+    const documents: StandaloneDocument[] = [];
+    for (const { node, owner } of literals) {
+      if (isRequest(mod, node)) continue;
+      if (!this.interp.allocations.has(node)) {
+        this.isolated(() =>
+          owner.type === 'Program' ? this.interp.moduleRun(mod) : this.interp.rootRun(owner, mod),
+        );
+      }
+      const ids = this.interp.allocations.get(node);
+      const at = site(mod, node);
+      if (!ids || ids.size === 0) continue;
+      gatewayEnvelope(
+        this.project,
+        {
+          ids,
+          at,
+          owner: ownerName(owner),
+          ownerSite: site(mod, owner),
+          httpStatus: httpErrorStatus(mod.file.text, offsetOf(node), endOf(node)),
+        },
+        handlers,
+        documents,
+      );
+    }
+    return documents;
+  }
 }
 
-export function extractJs(program: Program, source: string): Extracted<number> {
-  const index = indexProgram(program);
-  const ev = new JsEvaluator(source, index);
-  const handlers: HandlerSite<number>[] = [];
-  for (const { call, scope } of index.calls) {
-    const reg = registration(ev, call, scope);
-    if (reg) handlers.push(...handlerSites(ev, reg, scope));
+function merge(sites: HandlerSite[]): HandlerSite[] {
+  const byTool = new Map<string, HandlerSite>();
+  for (const s of sites) {
+    const known = byTool.get(s.tool);
+    byTool.set(s.tool, known ? { ...known, returns: [...known.returns, ...s.returns] } : s);
   }
-  const documents: StandaloneDocument<number>[] = index.envelopes.map((e) => ({
-    kind: 'message',
-    value: e.binding ? ev.bindingValue(e.binding, e.node) : ev.evaluate(e.node, e.scope),
-    at: offsetOf(e.node),
-  }));
-  return { handlers, documents, positions: ev.positions };
+  return [...byTool.values()];
+}
+
+function ownerName(owner: FunctionLike | Program): string {
+  if (owner.type === 'Program') return '(module)';
+  if ((owner.type === 'FunctionDeclaration' || owner.type === 'FunctionExpression') && owner.id)
+    return owner.id.name;
+  return '(JSON-RPC handler)';
+}
+
+/** Calls that send a request: a client's `post`/`send`/`request`, `fetch`, `axios.post`. */
+const REQUEST_METHODS = new Set(['post', 'put', 'patch', 'request', 'send', 'call']);
+const CLIENT_RECEIVER = /client|session|http|request|axios|agent|api\b|supertest/i;
+
+/** `x` itself, or `x` inside `JSON.stringify(x)` or `{ body: x }` / `{ json: x }`. */
+function carries(argument: Node, node: Node): boolean {
+  const bare = unwrap(argument as Expression);
+  if (bare === node) return true;
+  if (bare.type === 'CallExpression' && memberName(bare.callee) === 'stringify') {
+    const [first] = bare.arguments;
+    return first !== undefined && carries(first, node);
+  }
+  if (bare.type === 'ObjectExpression') {
+    return bare.properties.some(
+      (p) =>
+        p.type === 'Property' &&
+        ['body', 'json', 'data'].includes(staticKey(p.key, p.computed) ?? '') &&
+        carries(p.value, node),
+    );
+  }
+  return false;
+}
+
+/**
+ * An object that is a request, not a response: it has `method`, or it is passed to a client's
+ * `post`/`send`/`request` or to `fetch` (a test posting `{ jsonrpc, id }` to a server).
+ */
+function isRequest(mod: JsModule, node: ObjectExpression): boolean {
+  if (node.properties.some((p) => p.type === 'Property' && staticKey(p.key, p.computed) === 'method'))
+    return true;
+  const start = offsetOf(node);
+  for (const { call } of mod.index.calls) {
+    if (offsetOf(call) > start || endOf(call) < endOf(node)) continue;
+    const callee = unwrap(call.callee);
+    const sends =
+      callee.type === 'Identifier'
+        ? callee.name === 'fetch' || callee.name === 'request'
+        : callee.type === 'MemberExpression' &&
+          REQUEST_METHODS.has(memberName(callee) ?? '') &&
+          CLIENT_RECEIVER.test(textOf(mod, callee.object));
+    if (sends && call.arguments.some((a) => carries(a, node))) return true;
+  }
+  return false;
+}
+
+export function candidates(mod: JsModule): Candidate[] {
+  const out: Candidate[] = [];
+  for (const { call, owner } of mod.index.calls as readonly ScopedCall[]) {
+    const kind = candidateKind(call);
+    if (kind) out.push({ call, kind, owner });
+  }
+  return out;
 }

@@ -1,22 +1,102 @@
-/** The TS/JS front end: parse with oxc-parser (ESTree, as ESLint sees it) and extract handlers. */
+/** The TS/JS front end: parse with oxc-parser (ESTree, as ESLint sees it), find handlers, interpret them. */
 
+import type { Node, Program } from 'oxc-parser';
 import { parseSync } from 'oxc-parser';
+import type { SourceFile } from '../abstract/value.js';
 import type { Extracted } from '../analyze.js';
+import type { Project } from '../project.js';
 import { SyntaxErrorInSource } from '../source.js';
-import { extractJs } from './extract.js';
-
-export { extractJs };
+import { candidates, JsExtractor } from './extract.js';
+import { JsInterpreter, type JsModule } from './interpret.js';
 
 /**
  * Parses TS/JS source; the dialect follows the file extension (`.ts`, `.tsx`, `.mts`, `.js`, …).
  * oxc recovers from some errors and keeps the program; when it cannot, the body is empty and the file
  * is reported as unparsable rather than scanned as if it had no handlers.
  */
-export function extractJsSource(file: string, source: string): Extracted<number> {
-  const parsed = parseSync(file, source, { preserveParens: false });
+export function parseJs(path: string, source: string): Program {
+  const deep = nestingBeyond(source, MAX_NESTING);
+  if (deep !== undefined) {
+    throw new SyntaxErrorInSource(`nested more than ${MAX_NESTING} levels deep; not parsed`, deep);
+  }
+  const parsed = parseSync(path, source, { preserveParens: false });
   const fatal = parsed.errors.find((e) => e.severity === 'Error');
   if (fatal && parsed.program.body.length === 0) {
     throw new SyntaxErrorInSource(fatal.message, fatal.labels[0]?.start ?? 0);
   }
-  return extractJs(parsed.program, source);
+  return parsed.program;
+}
+
+/**
+ * Brackets nested deeper than this are not parsed: oxc's native parser recurses on them and, some
+ * ten thousand levels down, overflows the native stack, which kills the process (no exception to
+ * catch). Hand-written code nests a few dozen levels.
+ */
+export const MAX_NESTING = 1000;
+
+/**
+ * Where brackets first nest deeper than `limit`, skipping strings and comments (roughly: a
+ * template's `${…}` counts as text, regular expressions as code); undefined when they never do.
+ */
+export function nestingBeyond(source: string, limit: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x28 || c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x29 || c === 0x5d || c === 0x7d) {
+      if (depth > 0) depth--;
+    } else if (c === 0x22 || c === 0x27 || c === 0x60) {
+      // A string: to its closing quote (an unclosed one ends the line, except for templates).
+      for (i++; i < source.length; i++) {
+        const d = source.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === c || (d === 0x0a && c !== 0x60)) break;
+      }
+    } else if (c === 0x2f && source.charCodeAt(i + 1) === 0x2f) {
+      const end = source.indexOf('\n', i);
+      i = end === -1 ? source.length : end;
+    } else if (c === 0x2f && source.charCodeAt(i + 1) === 0x2a) {
+      const end = source.indexOf('*/', i + 2);
+      i = end === -1 ? source.length : end + 1;
+    }
+  }
+  return undefined;
+}
+
+/** An imported file is followed only if it parses; otherwise its values stay unknown. */
+function parseImported(file: SourceFile): Program | undefined {
+  try {
+    return parseJs(file.absolute ?? file.path, file.text);
+  } catch {
+    return undefined;
+  }
+}
+
+export class JsFrontEnd {
+  private readonly calls = new Set<Node>();
+  private readonly objects = new Set<Node>();
+  readonly interpreter: JsInterpreter;
+  private readonly extractor: JsExtractor;
+
+  constructor(project: Project) {
+    this.interpreter = new JsInterpreter(project, parseImported, this.calls, this.objects);
+    this.extractor = new JsExtractor(project, this.interpreter);
+  }
+
+  /**
+   * Registers a scanned file (parsing it unless the program is given, as ESLint does). Every scanned
+   * file is added before any is extracted, so registrations made through another file are watched.
+   */
+  add(file: SourceFile, program?: Program): JsModule {
+    const mod = this.interpreter.module(file, program ?? parseJs(file.absolute ?? file.path, file.text));
+    if (!mod) throw new Error(`cannot index ${file.path}`);
+    for (const c of candidates(mod)) this.calls.add(c.call);
+    for (const e of mod.index.envelopes) this.objects.add(e.node);
+    return mod;
+  }
+
+  extract(mod: JsModule): Extracted {
+    return this.extractor.extract(mod, candidates(mod), mod.index.envelopes);
+  }
 }

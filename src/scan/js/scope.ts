@@ -1,60 +1,67 @@
 /**
- * One walk over a program that records what the evaluator needs: lexical scopes with their
- * bindings, the mutations applied to each binding (`result.isError = true`, `content.push(…)`,
- * `payload["requestId"] = …`), the calls that may register tool handlers, and JSON-RPC envelope
- * literals. Name resolution is lexical and file-local, which is all a static scan can trust.
+ * One walk over a program that records what the interpreter needs: lexical scopes with their
+ * bindings (so every name resolves to one declaration, as the language does), the calls that may
+ * register tool handlers, and JSON-RPC envelope literals. Values are not computed here: the
+ * interpreter (interpret.ts) follows them flow-sensitively.
  */
 
 import type {
-  AssignmentTarget,
   BindingPattern,
   CallExpression,
-  Expression,
+  Class,
+  ImportDeclaration,
   Node,
   ObjectExpression,
   ParamPattern,
   Program,
-  VariableDeclarator,
 } from 'oxc-parser';
-import { type FunctionLike, forEachChild, isFunction, memberName, staticKey, unwrap } from './ast.js';
+import { type FunctionLike, forEachChild, isFunction, staticKey } from './ast.js';
 
-export type BindingKind = 'const' | 'let' | 'var' | 'function' | 'param' | 'import' | 'class' | 'pattern';
+export type BindingKind = 'const' | 'let' | 'var' | 'function' | 'param' | 'import' | 'class' | 'catch';
 
-/** A change to (part of) a binding's value somewhere in the file. */
-export type Mutation =
-  | {
-      readonly op: 'set';
-      readonly path: readonly string[];
-      readonly value: Expression;
-      readonly target: Node;
-      readonly scope: Scope;
-    }
-  | {
-      readonly op: 'push';
-      readonly path: readonly string[];
-      readonly items: readonly Expression[];
-      readonly scope: Scope;
-    }
-  /** Something the evaluator cannot follow changed members at `path` (a computed key, Object.assign). */
-  | { readonly op: 'open'; readonly path: readonly string[] };
+export interface ImportRef {
+  readonly source: string;
+  /** The exported name, `default`, or `*` for a namespace import. */
+  readonly name: string;
+}
 
 export interface Binding {
   readonly name: string;
   readonly kind: BindingKind;
   readonly scope: Scope;
-  /** The initializer of a simple `const x = …` / `let x = …`. */
-  readonly init?: Expression;
-  /** The function itself, for function declarations and `const f = () => …`. */
-  readonly fn?: FunctionLike;
-  readonly mutations: Mutation[];
-  /** Assigned again after its declaration (`x = …`, `x++`). */
-  reassigned: boolean;
+  readonly import?: ImportRef;
+  /** The class declaration, for `class` bindings. */
+  readonly node?: Node;
+  /**
+   * Changed by another function than the one declaring it: reassigned (`value`) or its object
+   * changed (`members`: `cache[k] = v`, `items.push(x)`), at a time the analysis cannot place.
+   */
+  changedElsewhere?: 'value' | 'members';
 }
+
+/** Methods that change the array, map or set they are called on. */
+const MUTATORS = new Set([
+  'push',
+  'unshift',
+  'splice',
+  'pop',
+  'shift',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'set',
+  'delete',
+  'clear',
+  'add',
+]);
 
 export class Scope {
   readonly bindings = new Map<string, Binding>();
   constructor(
     readonly parent: Scope | undefined,
+    /** The function or program whose run holds this scope's variables. */
+    readonly owner: FunctionLike | Program,
     /** Function scopes receive `var` declarations. */
     readonly isFunction: boolean,
   ) {}
@@ -77,64 +84,74 @@ export class Scope {
 export interface ScopedCall {
   readonly call: CallExpression;
   readonly scope: Scope;
+  /** The innermost function (or the program) the call is in. */
+  readonly owner: FunctionLike | Program;
 }
 
 export interface EnvelopeLiteral {
   readonly node: ObjectExpression;
   readonly scope: Scope;
-  /** Set when the literal initializes a variable: evaluate the binding, so later mutations count. */
-  readonly binding?: Binding;
+  readonly owner: FunctionLike | Program;
 }
 
 export interface ProgramIndex {
+  readonly program: Program;
   readonly root: Scope;
-  /** The scope each function and block opens. */
+  /** The scope each function, block, loop, switch and catch clause opens. */
   readonly scopeOf: Map<Node, Scope>;
+  /** The function each function node is nested in (the program for top-level ones). */
+  readonly parentOf: Map<FunctionLike, FunctionLike | Program>;
+  /** The class each method (and arrow-valued field) belongs to, for `this`. */
+  readonly classOf: Map<FunctionLike, Class>;
   readonly calls: readonly ScopedCall[];
   readonly envelopes: readonly EnvelopeLiteral[];
 }
-
-interface PendingMutation {
-  readonly name: string;
-  readonly scope: Scope;
-  readonly mutation: Mutation;
-}
-
-const MUTATING_ARRAY_METHODS = new Set(['splice', 'fill', 'copyWithin']);
 
 function hasJsonrpcKey(node: ObjectExpression): boolean {
   return node.properties.some((p) => p.type === 'Property' && staticKey(p.key, p.computed) === 'jsonrpc');
 }
 
-/** `a.b['c']` → { root: 'a', path: ['b','c'] }; `undefined` when a step is not static. */
-function memberPath(target: Expression): { root: string; path: string[]; dynamic: boolean } | undefined {
-  const path: string[] = [];
-  let dynamic = false;
-  let node = unwrap(target);
-  while (node.type === 'MemberExpression') {
-    const name = memberName(node);
-    if (name === undefined) {
-      dynamic = true;
-      path.length = 0;
-    } else path.unshift(name);
-    node = unwrap(node.object);
-  }
-  return node.type === 'Identifier' ? { root: node.name, path, dynamic } : undefined;
-}
-
 export function indexProgram(program: Program): ProgramIndex {
-  const root = new Scope(undefined, true);
+  const root = new Scope(undefined, program, true);
   const scopeOf = new Map<Node, Scope>([[program, root]]);
+  const parentOf = new Map<FunctionLike, FunctionLike | Program>();
+  const classOf = new Map<FunctionLike, Class>();
   const calls: ScopedCall[] = [];
   const envelopes: EnvelopeLiteral[] = [];
-  const pending: PendingMutation[] = [];
-  const reassigned: { name: string; scope: Scope }[] = [];
 
-  function declare(scope: Scope, name: string, kind: BindingKind, extra: Partial<Binding> = {}): Binding {
+  const writes: { name: string; scope: Scope; owner: FunctionLike | Program; what: 'value' | 'members' }[] =
+    [];
+
+  /** `x = …` and `x.y = …`, `x[k] = …`: the variable written, and whether its value or its members. */
+  function write(target: Node, scope: Scope, owner: FunctionLike | Program): void {
+    let node = target;
+    let what: 'value' | 'members' = 'value';
+    while (
+      node.type === 'MemberExpression' ||
+      node.type === 'TSNonNullExpression' ||
+      node.type === 'ParenthesizedExpression'
+    ) {
+      if (node.type === 'MemberExpression') what = 'members';
+      node =
+        (node as { object?: Node; expression?: Node }).object ?? (node as { expression: Node }).expression;
+    }
+    if (node.type === 'Identifier') writes.push({ name: node.name, scope, owner, what });
+    else if (node.type === 'ObjectPattern' || node.type === 'ArrayPattern') {
+      forEachChild(node, (child) => write(child, scope, owner));
+    } else if (node.type === 'Property' || node.type === 'AssignmentPattern' || node.type === 'RestElement') {
+      const inner =
+        (node as { value?: Node; left?: Node; argument?: Node }).value ??
+        (node as { left?: Node }).left ??
+        (node as { argument?: Node }).argument;
+      if (inner) write(inner, scope, owner);
+    }
+  }
+
+  function declare(scope: Scope, name: string, kind: BindingKind, extra: Partial<Binding> = {}): void {
     const target = kind === 'var' ? scope.functionScope() : scope;
-    const binding: Binding = { name, kind, scope: target, mutations: [], reassigned: false, ...extra };
-    target.bindings.set(name, binding);
-    return binding;
+    // A `var` or function declared twice is one variable; keep the first declaration.
+    if (target.bindings.has(name) && (kind === 'var' || kind === 'function')) return;
+    target.bindings.set(name, { name, kind, scope: target, ...extra });
   }
 
   function declarePattern(scope: Scope, pattern: BindingPattern | ParamPattern, kind: BindingKind): void {
@@ -144,11 +161,11 @@ export function indexProgram(program: Program): ProgramIndex {
         break;
       case 'ObjectPattern':
         for (const p of pattern.properties)
-          declarePattern(scope, p.type === 'RestElement' ? p.argument : p.value, 'pattern');
+          declarePattern(scope, p.type === 'RestElement' ? p.argument : p.value, kind);
         break;
       case 'ArrayPattern':
         for (const e of pattern.elements)
-          if (e) declarePattern(scope, e.type === 'RestElement' ? e.argument : e, 'pattern');
+          if (e) declarePattern(scope, e.type === 'RestElement' ? e.argument : e, kind);
         break;
       case 'AssignmentPattern':
         declarePattern(scope, pattern.left, kind);
@@ -162,86 +179,44 @@ export function indexProgram(program: Program): ProgramIndex {
     }
   }
 
-  function declarator(scope: Scope, kind: 'const' | 'let' | 'var', d: VariableDeclarator): void {
-    if (d.id.type !== 'Identifier') {
-      declarePattern(scope, d.id, 'pattern');
-      return;
-    }
-    const init = d.init ?? undefined;
-    const bare = init ? unwrap(init) : undefined;
-    const binding = declare(scope, d.id.name, kind, {
-      ...(init ? { init } : {}),
-      ...(bare && isFunction(bare) ? { fn: bare } : {}),
-    });
-    if (bare?.type === 'ObjectExpression' && hasJsonrpcKey(bare))
-      envelopes.push({ node: bare, scope, binding });
-  }
-
-  function assignment(scope: Scope, left: AssignmentTarget, right: Expression): void {
-    const bare = unwrap(left as Expression);
-    if (bare.type === 'Identifier') {
-      reassigned.push({ name: bare.name, scope });
-      return;
-    }
-    if (bare.type !== 'MemberExpression') return;
-    const target = memberPath(bare);
-    if (!target) return;
-    if (target.dynamic || target.path.length === 0) {
-      pending.push({ name: target.root, scope, mutation: { op: 'open', path: target.path.slice(0, -1) } });
-      return;
-    }
-    pending.push({
-      name: target.root,
-      scope,
-      mutation: { op: 'set', path: target.path, value: right, target: bare, scope },
-    });
-  }
-
-  function call(scope: Scope, node: CallExpression): void {
-    calls.push({ call: node, scope });
-    const callee = unwrap(node.callee);
-    if (callee.type !== 'MemberExpression') return;
-    const method = memberName(callee);
-    const args = node.arguments;
-    // Object.assign(target, …) changes members nobody can list statically.
-    if (method === 'assign' && callee.object.type === 'Identifier' && callee.object.name === 'Object') {
-      const first = args[0];
-      const target = first && first.type !== 'SpreadElement' ? memberPath(first) : undefined;
-      if (target) pending.push({ name: target.root, scope, mutation: { op: 'open', path: target.path } });
-      return;
-    }
-    const target = memberPath(callee.object);
-    if (!target || target.dynamic) return;
-    if (method === 'push' || method === 'unshift') {
-      const items = args.filter((a): a is Expression => a.type !== 'SpreadElement');
-      const mutation: Mutation =
-        items.length === args.length
-          ? { op: 'push', path: target.path, items, scope }
-          : { op: 'open', path: target.path };
-      pending.push({ name: target.root, scope, mutation });
-    } else if (method && MUTATING_ARRAY_METHODS.has(method)) {
-      pending.push({ name: target.root, scope, mutation: { op: 'open', path: target.path } });
+  function imports(scope: Scope, node: ImportDeclaration): void {
+    if (node.importKind === 'type') return;
+    const source = String(node.source.value);
+    for (const s of node.specifiers) {
+      const name =
+        s.type === 'ImportDefaultSpecifier'
+          ? 'default'
+          : s.type === 'ImportNamespaceSpecifier'
+            ? '*'
+            : s.imported.type === 'Identifier'
+              ? s.imported.name
+              : String(s.imported.value);
+      declare(scope, s.local.name, 'import', { import: { source, name } });
     }
   }
 
-  function visit(node: Node, scope: Scope): void {
+  // Iterative over an explicit stack: a deeply nested file must not overflow the call stack here.
+  const stack: { node: Node; scope: Scope; owner: FunctionLike | Program }[] = [];
+  const push = (node: Node, scope: Scope, owner: FunctionLike | Program) =>
+    stack.push({ node, scope, owner });
+
+  function visit(node: Node, scope: Scope, owner: FunctionLike | Program): void {
     switch (node.type) {
       case 'FunctionDeclaration':
       case 'FunctionExpression':
       case 'ArrowFunctionExpression': {
-        if (node.type === 'FunctionDeclaration' && node.id)
-          declare(scope, node.id.name, 'function', { fn: node });
-        const inner = new Scope(scope, true);
+        if (node.type === 'FunctionDeclaration' && node.id) declare(scope, node.id.name, 'function');
+        parentOf.set(node, owner);
+        const inner = new Scope(scope, node, true);
         scopeOf.set(node, inner);
-        if (node.type === 'FunctionExpression' && node.id)
-          declare(inner, node.id.name, 'function', { fn: node });
+        if (node.type === 'FunctionExpression' && node.id) declare(inner, node.id.name, 'function');
         for (const param of node.params) declarePattern(inner, param, 'param');
         const body = node.body;
         if (!body) return;
         if (body.type === 'BlockStatement') {
           scopeOf.set(body, inner);
-          for (const statement of body.body) visit(statement, inner);
-        } else visit(body, inner);
+          for (let i = body.body.length - 1; i >= 0; i--) push(body.body[i] as Node, inner, node);
+        } else push(body, inner, node);
         return;
       }
       case 'BlockStatement':
@@ -250,53 +225,94 @@ export function indexProgram(program: Program): ProgramIndex {
       case 'ForOfStatement':
       case 'SwitchStatement':
       case 'StaticBlock': {
-        const inner = new Scope(scope, false);
+        const inner = new Scope(scope, owner, false);
         scopeOf.set(node, inner);
-        forEachChild(node, (child) => visit(child, inner));
+        pushChildren(node, inner, owner);
         return;
       }
       case 'CatchClause': {
-        const inner = new Scope(scope, false);
+        const inner = new Scope(scope, owner, false);
         scopeOf.set(node, inner);
         scopeOf.set(node.body, inner);
-        if (node.param) declarePattern(inner, node.param, 'param');
-        for (const statement of node.body.body) visit(statement, inner);
+        if (node.param) declarePattern(inner, node.param, 'catch');
+        for (let i = node.body.body.length - 1; i >= 0; i--) push(node.body.body[i] as Node, inner, owner);
         return;
       }
       case 'VariableDeclaration': {
         const kind = node.kind === 'var' ? 'var' : node.kind === 'let' ? 'let' : 'const';
-        for (const d of node.declarations) declarator(scope, kind, d);
+        for (const d of node.declarations) declarePattern(scope, d.id, kind);
         break;
       }
       case 'ClassDeclaration':
-        if (node.id) declare(scope, node.id.name, 'class');
+      case 'ClassExpression':
+        scopeOf.set(node, scope);
+        if (node.type === 'ClassDeclaration' && node.id) declare(scope, node.id.name, 'class', { node });
+        for (const element of node.body.body) {
+          if (element.type === 'MethodDefinition' || element.type === 'TSAbstractMethodDefinition') {
+            classOf.set(element.value, node);
+          } else if (element.type === 'PropertyDefinition' && element.value && isFunction(element.value)) {
+            classOf.set(element.value, node);
+          }
+        }
         break;
       case 'ImportDeclaration':
-        for (const s of node.specifiers) declare(scope, s.local.name, 'import');
+        imports(scope, node);
         return;
-      case 'AssignmentExpression':
-        assignment(scope, node.left, node.right);
-        break;
-      case 'UpdateExpression': {
-        const target = unwrap(node.argument as Expression);
-        if (target.type === 'Identifier') reassigned.push({ name: target.name, scope });
+      case 'CallExpression': {
+        calls.push({ call: node, scope, owner });
+        const callee = node.callee;
+        if (callee.type === 'MemberExpression') {
+          const method = staticKey(callee.property, callee.computed);
+          const [first] = node.arguments;
+          if (method && MUTATORS.has(method)) write(callee, scope, owner);
+          else if (
+            method === 'assign' &&
+            callee.object.type === 'Identifier' &&
+            callee.object.name === 'Object' &&
+            first
+          ) {
+            write(
+              { type: 'MemberExpression', object: first, property: first, computed: true } as unknown as Node,
+              scope,
+              owner,
+            );
+          }
+        }
         break;
       }
-      case 'CallExpression':
-        call(scope, node);
+      case 'AssignmentExpression':
+        write(node.left, scope, owner);
+        break;
+      case 'UpdateExpression':
+        write(node.argument, scope, owner);
+        break;
+      case 'UnaryExpression':
+        if (node.operator === 'delete') write(node.argument, scope, owner);
         break;
       case 'ObjectExpression':
-        if (hasJsonrpcKey(node) && !envelopes.some((e) => e.node === node)) envelopes.push({ node, scope });
+        if (hasJsonrpcKey(node)) envelopes.push({ node, scope, owner });
         break;
     }
-    forEachChild(node, (child) => visit(child, scope));
+    pushChildren(node, scope, owner);
   }
 
-  for (const statement of program.body) visit(statement, root);
-  for (const p of pending) p.scope.resolve(p.name)?.mutations.push(p.mutation);
-  for (const r of reassigned) {
-    const binding = r.scope.resolve(r.name);
-    if (binding) binding.reassigned = true;
+  function pushChildren(node: Node, scope: Scope, owner: FunctionLike | Program): void {
+    const children: Node[] = [];
+    forEachChild(node, (child) => children.push(child));
+    for (let i = children.length - 1; i >= 0; i--) push(children[i] as Node, scope, owner);
   }
-  return { root, scopeOf, calls, envelopes };
+
+  for (let i = program.body.length - 1; i >= 0; i--) push(program.body[i] as Node, root, program);
+  for (let item = stack.pop(); item; item = stack.pop()) visit(item.node, item.scope, item.owner);
+  for (const w of writes) {
+    const binding = w.scope.resolve(w.name);
+    if (!binding || binding.scope.functionScope().owner === w.owner) continue;
+    if (w.what === 'value' || binding.changedElsewhere === undefined) binding.changedElsewhere = w.what;
+  }
+  // Calls and envelopes in source order (the stack visits them in order already; keep it explicit).
+  return { program, root, scopeOf, parentOf, classOf, calls, envelopes };
+}
+
+export function isFunctionNode(node: unknown): node is FunctionLike {
+  return isFunction(node as Node);
 }

@@ -1,203 +1,168 @@
 /**
- * Finds Python tool handlers and hand-rolled MCP payloads:
- * - FastMCP `@mcp.tool()` / `@mcp.tool` / `mcp.add_tool(fn)` (Python SDK and the `fastmcp` package);
- * - the low-level `@server.call_tool()` handler, its returns split by `if name == "…"` / `match name`;
- * - gateways: any other function that builds `{"content": [...]}` results, content blocks
- *   (`{"type": "text", "text": …}`) or JSON-RPC envelopes (`{"jsonrpc": "2.0", …}`), including
- *   members added later (`payload["requestId"] = …`).
+ * Finds Python tool handlers and hand-built MCP payloads, and has the interpreter compute what each
+ * return produces:
+ * - FastMCP `@mcp.tool()` / `@mcp.tool` / `mcp.add_tool(fn)` (the Python SDK's `mcp.server.fastmcp`
+ *   and the standalone `fastmcp` package), with FastMCP's conversion of return values;
+ * - the low-level `@server.call_tool()` handler, its returns split by `if name == "…"` / `match name`,
+ *   with the low-level server's conversion (a dict becomes structuredContent);
+ * - hand-rolled JSON-RPC gateways (FastAPI, Flask, Starlette, plain): `{"jsonrpc": "2.0", …}`
+ *   envelopes anywhere, checked as messages after every later change (`payload["requestId"] = …`);
+ *   when one carries a tools/call result, that result is a return of the function building it.
+ *   Result dicts (`{"content": [...]}`) and content blocks built outside handlers are checked too.
  */
 
-import type { Node, Tree } from 'web-tree-sitter';
+import { Budget } from '../abstract/budget.js';
+import { provenBy } from '../abstract/declared.js';
+import { Heap, type ObjState } from '../abstract/heap.js';
+import {
+  constantStrings,
+  type FunctionValue,
+  join,
+  NOTHING,
+  ref,
+  type Site,
+  type Value,
+} from '../abstract/value.js';
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
+import {
+  budgetReason,
+  gatewayEnvelope,
+  httpErrorStatus,
+  isolated,
+  unresolvedHandler,
+} from '../extraction.js';
 import type { Framework } from '../frameworks.js';
-import { dottedName, PyEvaluator, PyScope, targetPath } from './evaluate.js';
+import type { Project } from '../project.js';
+import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
+import { field, fields, type PyNode } from './parser.js';
 
-const LOW_LEVEL_LABEL = '(call_tool handler)';
+export const PY_LOW_LEVEL_LABEL = '(call_tool handler)';
 
 /** Keys that make a dict with a `type` key a content block rather than, say, a JSON Schema. */
 const BLOCK_KEYS = ['text', 'data', 'mimeType', 'uri', 'resource'];
 
-interface Index {
-  readonly scopes: Map<number, PyScope>;
-  readonly module: PyScope;
-  readonly functions: Node[];
-  /** `mcp.add_tool(fn)` registrations: function names. */
-  readonly addedTools: Set<string>;
-}
-
-function indexTree(root: Node): Index {
-  const module = new PyScope(undefined);
-  const scopes = new Map<number, PyScope>();
-  const functions: Node[] = [];
-  const addedTools = new Set<string>();
-
-  const declareTargets = (target: Node | null, scope: PyScope): void => {
-    if (!target) return;
-    if (target.type === 'identifier') scope.binding(target.text).unknown = true;
-    else for (const child of target.namedChildren) declareTargets(child, scope);
-  };
-
-  const visit = (node: Node, scope: PyScope): void => {
-    switch (node.type) {
-      case 'function_definition': {
-        const name = node.childForFieldName('name')?.text;
-        if (name) scope.binding(name).fn = node;
-        const inner = new PyScope(scope);
-        scopes.set(node.id, inner);
-        functions.push(node);
-        for (const param of node.childForFieldName('parameters')?.namedChildren ?? []) {
-          const target =
-            param?.type === 'identifier'
-              ? param
-              : (param?.childForFieldName('name') ?? param?.namedChildren[0]);
-          declareTargets(target ?? null, inner);
-        }
-        const body = node.childForFieldName('body');
-        if (body) visit(body, inner);
-        return;
-      }
-      case 'class_definition': {
-        const body = node.childForFieldName('body');
-        if (body) visit(body, new PyScope(scope));
-        return;
-      }
-      case 'lambda':
-        return;
-      case 'assignment': {
-        const left = node.childForFieldName('left');
-        const right = node.childForFieldName('right');
-        if (left?.type === 'identifier') {
-          if (right) scope.binding(left.text).values.push(right);
-        } else if (left && (left.type === 'subscript' || left.type === 'attribute') && right) {
-          const target = targetPath(left);
-          const binding = target ? scope.resolve(target.root) : undefined;
-          if (target && binding) {
-            binding.mutations.push(
-              target.dynamic || target.path.length === 0
-                ? { op: 'open', path: target.path }
-                : { op: 'set', path: target.path, value: right, target: left },
-            );
-          }
-        } else declareTargets(left, scope);
-        break;
-      }
-      case 'augmented_assignment': {
-        const left = node.childForFieldName('left');
-        if (left?.type === 'identifier') scope.binding(left.text).unknown = true;
-        break;
-      }
-      case 'for_statement':
-      case 'for_in_clause':
-        declareTargets(node.childForFieldName('left'), scope);
-        break;
-      case 'as_pattern_target':
-      case 'import_statement':
-      case 'import_from_statement':
-        for (const name of node.descendantsOfType(['identifier']))
-          if (name) scope.binding(name.text).unknown = true;
-        return;
-      case 'call':
-        callMutation(node, scope, addedTools);
-        break;
-    }
-    for (const child of node.namedChildren) if (child) visit(child, scope);
-  };
-  visit(root, module);
-  return { scopes, module, functions, addedTools };
-}
-
-/** `x.append(v)`, `x["content"].extend(…)`, `x.update(…)`, and `mcp.add_tool(fn)`. */
-function callMutation(node: Node, scope: PyScope, addedTools: Set<string>): void {
-  const fn = node.childForFieldName('function');
-  if (fn?.type !== 'attribute') return;
-  const method = fn.childForFieldName('attribute')?.text;
-  const args =
-    node.childForFieldName('arguments')?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
-  if (method === 'add_tool' && args[0]?.type === 'identifier') {
-    addedTools.add(args[0].text);
-    return;
-  }
-  const receiver = fn.childForFieldName('object');
-  const target = receiver
-    ? (targetPath(receiver) ??
-      (receiver.type === 'identifier' ? { root: receiver.text, path: [], dynamic: false } : undefined))
-    : undefined;
-  if (!target || target.dynamic) return;
-  const binding = scope.resolve(target.root);
-  if (!binding) return;
-  const [item] = args;
-  if (method === 'append' && item && args.length === 1 && item.type !== 'keyword_argument') {
-    binding.mutations.push({ op: 'push', path: target.path, item });
-  } else if (method && ['extend', 'insert', 'update', 'setdefault'].includes(method)) {
-    binding.mutations.push({ op: 'open', path: target.path });
-  }
-}
-
-interface Decoration {
+interface Registration {
   readonly framework: Framework;
+  /** The `def` node, or the `add_tool(…)` call whose first argument is the function. */
+  readonly node: PyNode;
   readonly tool: string | undefined;
+  readonly call?: PyNode;
 }
 
-/** `@mcp.tool()`, `@mcp.tool(name="x")`, `@mcp.tool`, `@server.call_tool()`. */
-function decoration(decorator: Node): Decoration | undefined {
-  const expression = decorator.namedChildren[0];
+export interface Discovery {
+  readonly registrations: readonly Registration[];
+  /** Dict literals (and `dict(…)` calls) that may be envelopes, results or blocks. */
+  readonly payloads: readonly PyNode[];
+  readonly functions: readonly PyNode[];
+}
+
+function text(mod: PyModule, node: PyNode): string {
+  return mod.tree.source.slice(node.start, node.end);
+}
+
+function stringLiteral(mod: PyModule, node: PyNode | undefined): string | undefined {
+  if (node?.type !== 'string' || node.children.some((c) => c.type === 'interpolation')) return undefined;
+  return node.children
+    .filter((c) => c.type === 'string_content')
+    .map((c) => text(mod, c))
+    .join('');
+}
+
+/** The dotted name of a decorator's callee: `mcp.tool`, `server.call_tool`. */
+function decoratorName(
+  mod: PyModule,
+  decorator: PyNode,
+): { name: string; call: PyNode | undefined } | undefined {
+  const [expression] = decorator.children;
   if (!expression) return undefined;
-  const callee = expression.type === 'call' ? expression.childForFieldName('function') : expression;
-  const name = dottedName(callee);
-  const method = name?.slice(name.lastIndexOf('.') + 1);
-  if (method === 'call_tool') return { framework: 'mcp-python-lowlevel', tool: undefined };
-  if (method !== 'tool' || !name?.includes('.')) return undefined;
-  let tool: string | undefined;
-  if (expression.type === 'call') {
-    for (const arg of expression.childForFieldName('arguments')?.namedChildren ?? []) {
-      if (arg?.type === 'keyword_argument' && arg.childForFieldName('name')?.text === 'name') {
-        const value = arg.childForFieldName('value');
-        tool = value?.type === 'string' ? value.text.replace(/^[a-zA-Z]*["']+|["']+$/g, '') : undefined;
-      }
-    }
+  const callee = expression.type === 'call' ? field(expression, 'function') : expression;
+  if (!callee || (callee.type !== 'attribute' && callee.type !== 'identifier')) return undefined;
+  return { name: text(mod, callee), call: expression.type === 'call' ? expression : undefined };
+}
+
+function keyword(mod: PyModule, call: PyNode | undefined, name: string): PyNode | undefined {
+  // `@mcp.tool` without parentheses (FastMCP 2) has no call and so no keywords.
+  if (!call) return undefined;
+  for (const a of field(call, 'arguments')?.children ?? []) {
+    if (a.type === 'keyword_argument' && text(mod, field(a, 'name') ?? a) === name) return field(a, 'value');
   }
-  return { framework: 'fastmcp-python', tool };
-}
-
-function decorations(fn: Node): Node[] {
-  const parent = fn.parent;
-  return parent?.type === 'decorated_definition'
-    ? parent.namedChildren.filter((c): c is Node => c?.type === 'decorator')
-    : [];
-}
-
-/** `def f(...) -> dict[str, Any]`: FastMCP also sends the dict as structuredContent. */
-function returnsStrDict(fn: Node): boolean {
-  const annotation = fn.childForFieldName('return_type')?.text.replace(/\s+/g, '') ?? '';
-  return /^(dict|Dict|typing\.Dict)\[str,/.test(annotation);
-}
-
-function stringLiteral(node: Node | null): string | undefined {
-  if (node?.type !== 'string') return undefined;
-  const content = node.namedChildren.filter((c) => c?.type === 'string_content');
-  return node.namedChildren.some((c) => c?.type === 'interpolation')
-    ? undefined
-    : content.map((c) => c?.text).join('');
-}
-
-/** `if name == "x":` and `match name: case "x":` in low-level handlers. */
-function testedName(condition: Node | null): string | undefined {
-  if (condition?.type !== 'comparison_operator') return undefined;
-  const [left, right] = condition.namedChildren;
-  if (!left || !right || !/==/.test(condition.text)) return undefined;
-  if (/name/i.test(left.text)) return stringLiteral(right);
-  if (/name/i.test(right.text)) return stringLiteral(left);
   return undefined;
 }
 
-interface FoundReturn {
-  readonly tool: string | undefined;
-  readonly statement: Node;
+/** One pass over the tree: handlers, payload literals and functions. */
+export function discover(mod: PyModule): Discovery {
+  const registrations: Registration[] = [];
+  const payloads: PyNode[] = [];
+  const functions: PyNode[] = [];
+  const stack: PyNode[] = [mod.tree.root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    switch (node.type) {
+      case 'decorated_definition': {
+        const definition = field(node, 'definition');
+        if (definition?.type !== 'function_definition') break;
+        for (const decorator of node.children.filter((c) => c.type === 'decorator')) {
+          const named = decoratorName(mod, decorator);
+          const method = named?.name.slice(named.name.lastIndexOf('.') + 1);
+          if (!named?.name.includes('.')) continue;
+          if (method === 'call_tool')
+            registrations.push({ framework: 'mcp-python-lowlevel', node: definition, tool: undefined });
+          else if (method === 'tool') {
+            registrations.push({
+              framework: 'fastmcp-python',
+              node: definition,
+              tool: stringLiteral(mod, keyword(mod, named.call, 'name')),
+            });
+          }
+        }
+        break;
+      }
+      case 'function_definition':
+        functions.push(node);
+        break;
+      case 'call': {
+        const callee = field(node, 'function');
+        const method = callee?.type === 'attribute' ? field(callee, 'attribute') : undefined;
+        if (method && text(mod, method) === 'add_tool') {
+          registrations.push({
+            framework: 'fastmcp-python',
+            node,
+            tool: stringLiteral(mod, keyword(mod, node, 'name')),
+            call: node,
+          });
+        }
+        if (callee?.type === 'identifier' && text(mod, callee) === 'dict' && keyword(mod, node, 'jsonrpc'))
+          payloads.push(node);
+        break;
+      }
+      case 'dictionary':
+        if (node.children.some((pair) => pair.type === 'pair' && isPayloadKey(mod, field(pair, 'key'))))
+          payloads.push(node);
+        break;
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as PyNode);
+  }
+  return { registrations, payloads, functions };
 }
 
-function dispatchReturns(fn: Node): FoundReturn[] {
-  const found: FoundReturn[] = [];
-  const visit = (node: Node, tool: string | undefined): void => {
+function isPayloadKey(mod: PyModule, key: PyNode | undefined): boolean {
+  const name = stringLiteral(mod, key);
+  return name === 'jsonrpc' || name === 'content' || name === 'type';
+}
+
+/** `if name == "x":` in low-level handlers. */
+function testedName(mod: PyModule, condition: PyNode | undefined): string | undefined {
+  if (condition?.type !== 'comparison_operator') return undefined;
+  const [left, right] = condition.children;
+  if (!left || !right || !/==/.test(mod.tree.source.slice(left.end, right.start))) return undefined;
+  if (/name/i.test(text(mod, left))) return stringLiteral(mod, right);
+  if (/name/i.test(text(mod, right))) return stringLiteral(mod, left);
+  return undefined;
+}
+
+/** The tool each return statement of a low-level handler serves, by its `if`/`match` branch. */
+function dispatchTools(mod: PyModule, fn: PyNode): Map<PyNode, string> {
+  const tools = new Map<PyNode, string>();
+  const visit = (node: PyNode, tool: string | undefined): void => {
     switch (node.type) {
       case 'function_definition':
       case 'decorated_definition':
@@ -205,153 +170,280 @@ function dispatchReturns(fn: Node): FoundReturn[] {
       case 'lambda':
         return;
       case 'return_statement':
-        found.push({ tool, statement: node });
+        if (tool) tools.set(node, tool);
         return;
       case 'if_statement':
       case 'elif_clause': {
-        const tested = testedName(node.childForFieldName('condition'));
-        const consequence = node.childForFieldName('consequence');
+        const tested = testedName(mod, field(node, 'condition'));
+        const consequence = field(node, 'consequence');
         if (tested === undefined || !consequence) break;
         visit(consequence, tested);
-        for (const alt of node.childrenForFieldName('alternative')) if (alt) visit(alt, tool);
+        for (const alt of fields(node, 'alternative')) visit(alt, tool);
         return;
       }
       case 'match_statement': {
-        if (!/name/i.test(node.childForFieldName('subject')?.text ?? '')) break;
-        for (const clause of node.descendantsOfType('case_clause')) {
-          if (!clause) continue;
-          const pattern = clause.namedChildren.find((c) => c?.type === 'case_pattern');
-          const literal = pattern?.descendantsOfType('string')[0] ?? null;
-          const body = clause.childForFieldName('consequence');
-          if (body) visit(body, stringLiteral(literal) ?? tool);
+        const subject = field(node, 'subject');
+        if (!subject || !/name/i.test(text(mod, subject))) break;
+        for (const clause of field(node, 'body')?.children ?? []) {
+          if (clause.type !== 'case_clause') continue;
+          const pattern = clause.children.find((c) => c.type === 'case_pattern');
+          const literal = pattern?.children.find((c) => c.type === 'string');
+          const body = field(clause, 'consequence') ?? clause.children.find((c) => c.type === 'block');
+          if (body) visit(body, stringLiteral(mod, literal) ?? tool);
         }
         return;
       }
     }
-    for (const child of node.namedChildren) if (child) visit(child, tool);
+    for (const child of node.children) visit(child, tool);
   };
-  const body = fn.childForFieldName('body');
+  const body = field(fn, 'body');
   if (body) visit(body, undefined);
-  return found;
+  return tools;
 }
 
-function isEnvelope(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Object.hasOwn(value, 'jsonrpc');
+/** `def f(...) -> dict[str, Any]`: FastMCP also sends the dict as structuredContent. */
+function returnsStrDict(mod: PyModule, fn: PyNode): boolean {
+  const annotation = field(fn, 'return_type');
+  const type = annotation ? text(mod, annotation).replace(/\s+/g, '') : '';
+  return /^(dict|Dict|typing\.Dict)\[str,/.test(type);
 }
 
-function isResult(value: unknown): boolean {
+function functionName(mod: PyModule, fn: PyNode): string {
+  const name = field(fn, 'name');
+  return name ? text(mod, name) : '(anonymous)';
+}
+
+function enclosingDef(node: PyNode): PyNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition') return p;
+  return undefined;
+}
+
+export class PyExtractor {
+  constructor(
+    private readonly project: Project,
+    private readonly interp: PyInterpreter,
+  ) {}
+
+  private site(mod: PyModule, node: PyNode): Site {
+    return { file: mod.file, start: node.start, end: node.end };
+  }
+
+  private isolated(work: () => unknown): void {
+    isolated(this.project, work);
+  }
+
+  extract(mod: PyModule, found: Discovery): Extracted {
+    const handlers: HandlerSite[] = [];
+    const handlerDefs = new Set<PyNode>();
+    this.isolated(() => this.interp.moduleRun(mod));
+    for (const registration of found.registrations) {
+      const at = this.site(mod, registration.node);
+      let fnValues: FunctionValue[] = [];
+      if (registration.call) {
+        const owner = enclosingDef(registration.call);
+        if (owner) this.isolated(() => this.interp.rootRun(owner, mod));
+        const record = this.interp.recorded.get(registration.call);
+        fnValues = (record?.args[0] ?? []).flatMap((v) => (v.k === 'fn' ? [v.fn] : []));
+        if (fnValues.length === 0) {
+          handlers.push(
+            this.unreached(
+              registration.tool ?? '(unnamed tool)',
+              registration.framework,
+              at,
+              'the tool function is not known statically',
+            ),
+          );
+          continue;
+        }
+      } else {
+        let value: FunctionValue | undefined;
+        this.isolated(() => {
+          value = this.interp.functionValue(registration.node, mod);
+        });
+        if (!value) {
+          handlers.push(
+            this.unreached(
+              registration.tool ?? functionName(mod, registration.node),
+              registration.framework,
+              at,
+              'the function it is defined in could not be analysed',
+            ),
+          );
+          continue;
+        }
+        fnValues = [value];
+      }
+      for (const fnValue of fnValues) {
+        const node = fnValue.node as PyNode;
+        handlerDefs.add(node);
+        handlers.push(...this.analyze(mod, registration, fnValue, at));
+      }
+    }
+    const documents = this.payloads(mod, found, handlerDefs, handlers);
+    return { handlers, documents };
+  }
+
+  private unreached(tool: string, framework: Framework, at: Site, reason: string): HandlerSite {
+    return unresolvedHandler(this.project, tool, framework, at, reason);
+  }
+
+  private analyze(
+    _mod: PyModule,
+    registration: Registration,
+    fnValue: FunctionValue,
+    at: Site,
+  ): HandlerSite[] {
+    const node = fnValue.node as PyNode;
+    const fnModule = (fnValue.closure as PyRun).module;
+    const fallback =
+      registration.framework === 'mcp-python-lowlevel'
+        ? PY_LOW_LEVEL_LABEL
+        : (registration.tool ?? functionName(fnModule, node));
+    const tools =
+      registration.framework === 'mcp-python-lowlevel'
+        ? dispatchTools(fnModule, node)
+        : new Map<PyNode, string>();
+    const wrap = returnsStrDict(fnModule, node) ? { structuredDict: true } : undefined;
+    const annotation = field(node, 'return_type');
+    const byTool = new Map<string, ReturnSite[]>();
+    const add = (name: string, ret: ReturnSite) => byTool.set(name, [...(byTool.get(name) ?? []), ret]);
+    let run: PyRun | undefined;
+    this.interp.handlerTool = fallback;
+    try {
+      const validated = registration.framework === 'fastmcp-python';
+      run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue, validated));
+    } catch (error) {
+      const reason = budgetReason(error);
+      add(fallback, {
+        site: this.site(fnModule, node),
+        value: NOTHING,
+        heap: new Heap(this.project.frozen),
+        unresolved: reason,
+      });
+    } finally {
+      this.interp.handlerTool = undefined;
+    }
+    if (run) {
+      const withDeclared = (value: Value): Value =>
+        provenBy(value, annotation ? text(fnModule, annotation) : undefined);
+      if (run.returns.size === 0 && run.fellThrough) {
+        add(fallback, {
+          site: this.site(fnModule, node),
+          value: [{ k: 'null', site: this.site(fnModule, node) }],
+          heap: new Heap(this.project.frozen),
+        });
+      }
+      for (const [returned, { value, heap }] of run.returns) {
+        const statement = returned as PyNode;
+        add(tools.get(statement) ?? fallback, {
+          site: this.site(fnModule, statement),
+          value: withDeclared(value),
+          heap,
+        });
+      }
+    }
+    return [...byTool].map(([tool, returns]) => ({
+      tool,
+      framework: registration.framework,
+      site: at,
+      returns,
+      ...(wrap ? { wrap } : {}),
+    }));
+  }
+
+  /** Envelopes, results and blocks built outside handlers, each at its final value. */
+  private payloads(
+    mod: PyModule,
+    found: Discovery,
+    handlerDefs: ReadonlySet<PyNode>,
+    handlers: HandlerSite[],
+  ): StandaloneDocument[] {
+    if (found.payloads.length === 0) return [];
+    // Every function builds its payloads with parameters unknown; functions calling others (a route
+    // calling its result helper) show the values that actually flow.
+    for (const fn of found.functions)
+      if (!handlerDefs.has(fn)) this.isolated(() => this.interp.rootRun(fn, mod));
+    const documents: StandaloneDocument[] = [];
+    const claimed = new Set<PyNode>();
+    const heap = new Heap(this.project.frozen);
+    for (const node of found.payloads) {
+      if (claimed.has(node)) continue;
+      const owner = enclosingDef(node);
+      const ids = this.interp.allocations.get(node);
+      if (!ids || ids.size === 0) continue;
+      const at = this.site(mod, node);
+      const value: Value = [...ids].map((id) => ref(at, id)[0] as Value[number]);
+      const states = [...ids].map((id) => heap.get(id)).filter((s): s is ObjState => s !== undefined);
+      const ownerName = owner ? functionName(mod, owner) : '(module)';
+      if (states.some((s) => s.props.has('jsonrpc'))) {
+        if (isRequest(mod, node, states)) continue;
+        claim(node, claimed);
+        gatewayEnvelope(
+          this.project,
+          {
+            ids,
+            at,
+            owner: ownerName,
+            ownerSite: owner ? this.site(mod, owner) : at,
+            httpStatus: httpErrorStatus(mod.tree.source, node.start, node.end),
+          },
+          handlers,
+          documents,
+        );
+        continue;
+      }
+      // Payloads in handlers are judged as what the handler returns.
+      if (!owner || handlerDefs.has(owner)) continue;
+      if (states.some((s) => s.props.has('content'))) {
+        claim(node, claimed);
+        documents.push({ kind: 'result', value, heap, site: at, owner: ownerName });
+      } else if (states.some(isBlock)) {
+        documents.push({ kind: 'block', value, heap, site: at, owner: ownerName });
+      }
+    }
+    return documents;
+  }
+}
+
+function isBlock(state: ObjState): boolean {
+  const type = state.props.get('type')?.value;
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Array.isArray((value as { content?: unknown }).content)
+    type !== undefined && constantStrings(type) !== undefined && BLOCK_KEYS.some((k) => state.props.has(k))
   );
 }
 
-function isBlock(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return typeof record.type === 'string' && BLOCK_KEYS.some((k) => Object.hasOwn(record, k));
-}
-
-export function extractPython(tree: Tree): Extracted<number> {
-  const index = indexTree(tree.rootNode);
-  const ev = new PyEvaluator(index.scopes);
-  const handlers: HandlerSite<number>[] = [];
-  const documents: StandaloneDocument<number>[] = [];
-
-  for (const fn of index.functions) {
-    const scope = ev.scopeOf(fn);
-    if (!scope) continue;
-    const name = fn.childForFieldName('name')?.text ?? '(anonymous)';
-    const decorated = decorations(fn)
-      .map(decoration)
-      .find((d) => d !== undefined);
-    const registered: Decoration | undefined =
-      decorated ??
-      (index.addedTools.has(name) ? { framework: 'fastmcp-python', tool: undefined } : undefined);
-    if (registered) {
-      const byTool = new Map<string, ReturnSite<number>[]>();
-      const found =
-        registered.framework === 'mcp-python-lowlevel'
-          ? dispatchReturns(fn)
-          : ev.returnsOf(fn).map((statement) => ({ tool: undefined, statement }));
-      const fallback =
-        registered.framework === 'mcp-python-lowlevel' ? LOW_LEVEL_LABEL : (registered.tool ?? name);
-      for (const r of found) {
-        const value = r.statement.namedChildren[0];
-        const outcomes = value ? ev.outcomes(value, scope) : [{ value: null, at: r.statement.startIndex }];
-        const tool = r.tool ?? fallback;
-        byTool.set(tool, [...(byTool.get(tool) ?? []), { at: r.statement.startIndex, outcomes }]);
-      }
-      for (const [tool, returns] of byTool) {
-        handlers.push({
-          tool,
-          framework: registered.framework,
-          at: fn.startIndex,
-          returns,
-          ...(returnsStrDict(fn) ? { wrap: { structuredDict: true } } : {}),
-        });
-      }
-      continue;
-    }
-    gateway(fn, name, scope, ev, handlers, documents);
+/** Dicts nested in a claimed payload are judged as part of it. */
+function claim(node: PyNode, claimed: Set<PyNode>): void {
+  const stack = [node];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    claimed.add(n);
+    stack.push(...n.children);
   }
-  return { handlers, documents, positions: ev.positions };
 }
+
+/** Calls that send a request: a client's `post`/`send`/`request`, `requests.post`, `httpx.post`. */
+export const REQUEST_METHODS = new Set(['post', 'put', 'patch', 'request', 'send', 'stream', 'call']);
+export const CLIENT_RECEIVER = /client|session|http|requests|axios|agent|api\b|fetch/i;
 
 /**
- * A function that is not a registered handler but builds MCP payloads itself. Its results count as
- * tool returns (framework `gateway`: sent as built); its envelopes and lone blocks are checked too.
+ * An object that is a request, not a response: it has `method`, or it is passed to a client's
+ * `post`/`send`/`request` (`client.post("/mcp", json={"jsonrpc": "2.0", "id": 12})` in a test).
  */
-function gateway(
-  fn: Node,
-  name: string,
-  scope: PyScope,
-  ev: PyEvaluator,
-  handlers: HandlerSite<number>[],
-  documents: StandaloneDocument<number>[],
-): void {
-  const dicts = ownDictionaries(fn);
-  if (dicts.length === 0) return;
-  const returns: ReturnSite<number>[] = [];
-  const claimed = new Set<number>();
-  for (const dict of dicts) {
-    if (claimed.has(dict.id)) continue;
-    const assigned =
-      dict.parent?.type === 'assignment' && dict.parent.childForFieldName('left')?.type === 'identifier';
-    const binding = assigned ? scope.resolve(dict.parent?.childForFieldName('left')?.text ?? '') : undefined;
-    const value = binding ? ev.bindingValue(binding, dict) : ev.evaluate(dict, scope);
-    if (isEnvelope(value)) {
-      documents.push({ kind: 'message', value, at: dict.startIndex, owner: name });
-      // A tools/call response built here: its result is one of the gateway's tool returns.
-      const result = (value as { result?: unknown }).result;
-      if (isResult(result))
-        returns.push({ at: dict.startIndex, outcomes: [{ value: result, at: dict.startIndex }] });
-      for (const inner of dict.descendantsOfType('dictionary')) if (inner) claimed.add(inner.id);
-    } else if (isResult(value)) {
-      returns.push({ at: dict.startIndex, outcomes: [{ value, at: dict.startIndex }] });
-      for (const inner of dict.descendantsOfType('dictionary')) if (inner) claimed.add(inner.id);
-    } else if (isBlock(value)) {
-      documents.push({ kind: 'block', value, at: dict.startIndex, owner: name });
-    }
-  }
-  if (returns.length > 0) handlers.push({ tool: name, framework: 'gateway', at: fn.startIndex, returns });
+function isRequest(mod: PyModule, node: PyNode, states: readonly ObjState[]): boolean {
+  if (states.some((s) => s.props.has('method'))) return true;
+  let argument: PyNode = node;
+  if (argument.parent?.type === 'keyword_argument') argument = argument.parent;
+  const call = argument.parent?.type === 'argument_list' ? argument.parent.parent : undefined;
+  const callee = call?.type === 'call' ? field(call, 'function') : undefined;
+  if (callee?.type !== 'attribute') return false;
+  const method = field(callee, 'attribute');
+  const receiver = field(callee, 'object');
+  return (
+    method !== undefined &&
+    receiver !== undefined &&
+    REQUEST_METHODS.has(text(mod, method)) &&
+    CLIENT_RECEIVER.test(text(mod, receiver))
+  );
 }
 
-/** Dict literals in a function body, outermost first, excluding nested functions. */
-function ownDictionaries(fn: Node): Node[] {
-  const found: Node[] = [];
-  const walk = (node: Node): void => {
-    for (const child of node.namedChildren) {
-      if (!child) continue;
-      if (['function_definition', 'decorated_definition', 'class_definition', 'lambda'].includes(child.type))
-        continue;
-      if (child.type === 'dictionary') found.push(child);
-      walk(child);
-    }
-  };
-  const body = fn.childForFieldName('body');
-  if (body) walk(body);
-  return found;
-}
+export { join };

@@ -1,38 +1,59 @@
-/** The Python front end: parse with tree-sitter and extract handlers and hand-built payloads. */
+/** The Python front end: parse with tree-sitter, find handlers and payloads, interpret them. */
 
-import type { Node } from 'web-tree-sitter';
+import type { Parser } from 'web-tree-sitter';
+import type { SourceFile } from '../abstract/value.js';
 import type { Extracted } from '../analyze.js';
-import { SyntaxErrorInSource } from '../source.js';
-import { extractPython } from './extract.js';
-import { pythonParser } from './parser.js';
+import type { Project } from '../project.js';
+import { type Discovery, discover, PyExtractor } from './extract.js';
+import { PyInterpreter, type PyModule } from './interpret.js';
+import type { PyNode } from './parser.js';
+import { parsePython, pythonParser } from './parser.js';
 
-export async function extractPythonSource(source: string): Promise<Extracted<number>> {
-  const parser = await pythonParser();
-  const tree = parser.parse(source);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  try {
-    // tree-sitter always returns a tree, with ERROR and MISSING nodes where the source is broken.
-    // Python would refuse to run such a file, and handlers read from a repaired tree are guesses.
-    const broken = firstSyntaxError(tree.rootNode);
-    if (broken) {
-      throw new SyntaxErrorInSource(
-        broken.isMissing ? `missing ${broken.type}` : 'invalid syntax',
-        broken.startIndex,
-      );
-    }
-    return extractPython(tree);
-  } finally {
-    // Trees live in wasm memory, outside the garbage collector.
-    tree.delete();
-  }
-}
+export type { PyModule };
 
-function firstSyntaxError(node: Node): Node | undefined {
-  if (node.isError || node.isMissing) return node;
-  if (!node.hasError) return undefined;
-  for (const child of node.children) {
-    const found = child ? firstSyntaxError(child) : undefined;
-    if (found) return found;
+export class PyFrontEnd {
+  private readonly calls = new Set<PyNode>();
+  private readonly objects = new Set<PyNode>();
+  private readonly found = new Map<PyModule, Discovery>();
+  readonly interpreter: PyInterpreter;
+  private readonly extractor: PyExtractor;
+
+  private constructor(
+    project: Project,
+    private readonly parser: Parser,
+  ) {
+    this.interpreter = new PyInterpreter(
+      project,
+      (file) => {
+        try {
+          return parsePython(parser, file.text);
+        } catch {
+          // An imported file that does not parse is not followed; its values stay unknown.
+          return undefined;
+        }
+      },
+      this.calls,
+      this.objects,
+    );
+    this.extractor = new PyExtractor(project, this.interpreter);
   }
-  return node;
+
+  static async create(project: Project): Promise<PyFrontEnd> {
+    return new PyFrontEnd(project, await pythonParser());
+  }
+
+  /** Registers a scanned file; throws `SyntaxErrorInSource` when it does not parse. */
+  add(file: SourceFile): PyModule {
+    const mod = this.interpreter.module(file, parsePython(this.parser, file.text));
+    if (!mod) throw new Error(`cannot index ${file.path}`);
+    const found = discover(mod);
+    this.found.set(mod, found);
+    for (const r of found.registrations) if (r.call) this.calls.add(r.call);
+    for (const p of found.payloads) this.objects.add(p);
+    return mod;
+  }
+
+  extract(mod: PyModule): Extracted {
+    return this.extractor.extract(mod, this.found.get(mod) ?? discover(mod));
+  }
 }

@@ -1,0 +1,206 @@
+/**
+ * From abstract values to the concrete partial documents the rule engine checks. A value with
+ * several variants is a choice; documents are generated until every variant of every choice met has
+ * appeared in at least one of them (a covering set, not the full product, which can explode), so
+ * every possible block is judged. Each document's containers and members are recorded in
+ * `ValuePositions` with their source ranges and branch conditions.
+ */
+
+import {
+  isFullyKnown,
+  MODEL,
+  markOpen,
+  SerializedOpaque,
+  UnknownValue,
+  type ValuePositions,
+} from '../values.js';
+import type { Heap, ObjState } from './heap.js';
+import { type Site, type Value, type Variant, variantKey } from './value.js';
+
+export interface Concretized {
+  readonly docs: readonly unknown[];
+  /** Some variant could not be placed in any document within the limit: not everything was judged. */
+  readonly incomplete: boolean;
+}
+
+const MAX_DOCS = 32;
+const MAX_DEPTH = 64;
+const MAX_NODES = 20_000;
+const MAX_SOURCE = 80;
+
+/** The source text of a site, on one line and cut for messages. */
+export function sourceText(site: Site): string {
+  const text = site.file.text.slice(site.start, site.end).replace(/\s+/g, ' ').trim();
+  return text.length > MAX_SOURCE ? `${text.slice(0, MAX_SOURCE - 1)}…` : text;
+}
+
+/** A stable identity for an abstract value: two uses of one expression agree. */
+export function valueKey(value: Value): string {
+  const [only] = value;
+  if (value.length === 1 && only?.k === 'ref') return `r${only.id}`;
+  return value.map(variantKey).sort().join('|');
+}
+
+class Builder {
+  /** Times each choice (a value with several variants) has been resolved so far. */
+  private readonly visits = new Map<Value, number>();
+  private nodes = 0;
+
+  constructor(
+    private readonly heap: Heap,
+    private readonly positions: ValuePositions,
+  ) {}
+
+  /** Every choice met has shown each of its variants. */
+  covered(): boolean {
+    for (const [value, count] of this.visits) if (count < value.length) return false;
+    return true;
+  }
+
+  startDocument(): void {
+    this.nodes = 0;
+  }
+
+  private choose(value: Value): Variant | undefined {
+    if (value.length <= 1) return value[0];
+    const i = this.visits.get(value) ?? 0;
+    this.visits.set(value, i + 1);
+    return value[i % value.length];
+  }
+
+  /** The concrete value, and the site a finding about it as a member should point at. */
+  value(value: Value, depth: number, stack: readonly number[]): { out: unknown; variant?: Variant } {
+    const variant = this.choose(value);
+    if (!variant) return { out: undefined };
+    return { out: this.variant(variant, depth, stack), variant };
+  }
+
+  private variant(v: Variant, depth: number, stack: readonly number[]): unknown {
+    if (++this.nodes > MAX_NODES) {
+      return new UnknownValue(sourceText(v.site), 'the value is too large to check statically', v.site);
+    }
+    switch (v.k) {
+      case 'str':
+        return (
+          v.value ??
+          new UnknownValue(
+            sourceText(v.site),
+            'a string known only at run time',
+            v.site,
+            'string',
+            undefined,
+            variantKey(v),
+            v.nonEmpty,
+          )
+        );
+      case 'num':
+        return (
+          v.value ?? new UnknownValue(sourceText(v.site), 'a number known only at run time', v.site, 'number')
+        );
+      case 'bool':
+        return (
+          v.value ??
+          new UnknownValue(sourceText(v.site), 'a boolean known only at run time', v.site, 'boolean')
+        );
+      case 'null':
+        return null;
+      case 'undef':
+        return v.soft
+          ? new UnknownValue(sourceText(v.site), 'a value that may be missing at run time', v.site)
+          : undefined;
+      case 'fn':
+        return undefined;
+      case 'unknown':
+        return new UnknownValue(sourceText(v.site), v.reason, v.site, v.kind, v.declared, variantKey(v));
+      case 'json': {
+        const { out } = this.value(v.of, depth + 1, stack);
+        if (isFullyKnown(out)) return JSON.stringify(out);
+        return new SerializedOpaque(sourceText(v.site), v.site, valueKey(v.of));
+      }
+      case 'ref':
+        return this.object(v, depth, stack);
+    }
+  }
+
+  private object(v: Variant & { k: 'ref' }, depth: number, stack: readonly number[]): unknown {
+    const state = this.heap.get(v.id);
+    if (!state) return new UnknownValue(sourceText(v.site), 'an object the analysis lost track of', v.site);
+    if (stack.includes(v.id))
+      return new UnknownValue(sourceText(state.site), 'a circular structure', state.site);
+    if (depth > MAX_DEPTH)
+      return new UnknownValue(sourceText(state.site), 'nested too deeply to check statically', state.site);
+    const inner = [...stack, v.id];
+    const key = `r${v.id}`;
+    return state.kind === 'array'
+      ? this.array(state, v, depth, inner, key)
+      : this.record(state, v, depth, inner, key);
+  }
+
+  private record(state: ObjState, v: Variant, depth: number, stack: readonly number[], key: string): unknown {
+    const out = this.positions.container<Record<string, unknown>>({}, state.site, v.guards, key);
+    if (state.model) (out as { [MODEL]?: string })[MODEL] = state.model;
+    for (const [name, member] of state.props) {
+      const { out: child, variant } = this.value(member.value, depth + 1, stack);
+      if (child === undefined) continue;
+      out[name] = child;
+      this.positions.member(out, name, leafSite(variant, member.site), variant?.guards);
+    }
+    if (state.open) markOpen(out);
+    return out;
+  }
+
+  private array(state: ObjState, v: Variant, depth: number, stack: readonly number[], key: string): unknown {
+    const out = this.positions.container<unknown[]>([], state.site, v.guards, key);
+    if (state.model) (out as { [MODEL]?: string })[MODEL] = state.model;
+    for (const member of state.items) {
+      const { out: child, variant } = this.value(member.value, depth + 1, stack);
+      this.positions.member(out, out.length, leafSite(variant, member.site), variant?.guards);
+      out.push(child === undefined ? null : child);
+    }
+    // Items of unknown number: one representative of each possibility, so each is judged.
+    for (const variant of state.rest ?? []) {
+      const child = this.variant(variant, depth + 1, stack);
+      this.positions.member(out, out.length, leafSite(variant, variant.site), variant.guards);
+      out.push(child === undefined ? null : child);
+    }
+    if (state.open) markOpen(out);
+    return out;
+  }
+}
+
+/**
+ * Where a finding about a member points: a known string, number or boolean at its literal
+ * (`"object"`, possibly in the caller that passed it), anything else (null, unknown, an object)
+ * where the member was set.
+ */
+function leafSite(variant: Variant | undefined, memberSite: Site): Site {
+  if (!variant) return memberSite;
+  switch (variant.k) {
+    case 'str':
+    case 'num':
+    case 'bool':
+      return variant.value === undefined ? memberSite : variant.site;
+    default:
+      return memberSite;
+  }
+}
+
+/** The documents that together show every possible variant of `value` (up to a limit). */
+export function concretize(value: Value, heap: Heap, positions: ValuePositions): Concretized {
+  const builder = new Builder(heap, positions);
+  const docs: unknown[] = [];
+  for (let i = 0; i < MAX_DOCS; i++) {
+    builder.startDocument();
+    docs.push(builder.value(value, 0, []).out);
+    if (builder.covered()) return { docs, incomplete: false };
+  }
+  return { docs, incomplete: true };
+}
+
+/** Where the document built from the first variant starts (the return's own site otherwise). */
+export function siteOfValue(value: Value, heap: Heap): Site | undefined {
+  const [first] = value;
+  if (!first) return undefined;
+  if (first.k === 'ref') return heap.get(first.id)?.site ?? first.site;
+  return first.site;
+}

@@ -1,0 +1,340 @@
+/**
+ * The abstract values of `scan`'s value analysis. An expression evaluates to a *set* of variants
+ * (`Value`): every value it may produce at run time is described by at least one of them. A variant
+ * is a string, number or boolean (its exact value when the source fixes it), null, undefined (a
+ * member that is absent), a reference to an abstract object or array in the heap (heap.ts), a
+ * function, or unknown with the reason why. Every variant remembers the source range that produced
+ * it, so a finding can point at the literal to fix, and the branch conditions under which it arose.
+ */
+
+import type { LineMap } from '../source.js';
+
+/** A source file of the scanned project. */
+export interface SourceFile {
+  /** Index in the project, for cheap keys. */
+  readonly id: number;
+  /** The path shown in reports (relative to the working directory). */
+  readonly path: string;
+  /** Absolute path on disk, for resolving imports; undefined for sources given as text. */
+  readonly absolute: string | undefined;
+  readonly text: string;
+  readonly lines: LineMap;
+}
+
+/** A source range: UTF-16 offsets into `file.text`. */
+export interface Site {
+  readonly file: SourceFile;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A branch condition a variant depends on: `isinstance(result, str)` is false. */
+export interface Guard {
+  readonly text: string;
+  readonly holds: boolean;
+  readonly site: Site;
+}
+
+export type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
+
+/**
+ * A type the source declares for a value the analysis cannot see: `Promise<CallToolResult>`,
+ * `-> list[TextContent]`. `proves` says what the declaration guarantees when the value is unknown.
+ */
+export interface Declared {
+  readonly type: string;
+  readonly proves: 'result' | 'block' | 'blocks';
+}
+
+/** A function value: the function node of the front end, and the run its free variables live in. */
+export interface FunctionValue {
+  readonly node: object;
+  /** The front end's environment for free variables (a finished or running interpretation). */
+  readonly closure: unknown;
+  /** `this`/`self` for bound methods. */
+  readonly self?: Value;
+  /** A name for messages: `lookup`, `Tools.render`. */
+  readonly name: string;
+}
+
+interface Base {
+  readonly site: Site;
+  readonly guards?: readonly Guard[];
+}
+
+export type Variant =
+  | (Base & { readonly k: 'str'; readonly value?: string; readonly nonEmpty?: boolean })
+  | (Base & { readonly k: 'num'; readonly value?: number })
+  | (Base & { readonly k: 'bool'; readonly value?: boolean })
+  | (Base & { readonly k: 'null' })
+  /**
+   * `undefined`, or a member that is absent. `soft`: it comes from a path the analysis cannot tell
+   * apart from others (a member that only some of the objects a variable may be have), so it may
+   * not happen at all: judged as unknown, never as a certain absence.
+   */
+  | (Base & { readonly k: 'undef'; readonly soft?: boolean })
+  | (Base & { readonly k: 'ref'; readonly id: number })
+  | (Base & { readonly k: 'fn'; readonly fn: FunctionValue })
+  /** `JSON.stringify(x)`, `json.dumps(x)`: a string that is the JSON of `of`. */
+  | (Base & { readonly k: 'json'; readonly of: Value })
+  | (Base & {
+      readonly k: 'unknown';
+      readonly reason: string;
+      readonly kind?: JsonKind;
+      readonly declared?: Declared;
+    });
+
+/** Every value an expression may produce; never empty (an impossible value is `NOTHING` only transiently). */
+export type Value = readonly Variant[];
+
+export const NOTHING: Value = [];
+
+/** More variants than this and a value collapses to unknown: the analysis must stay bounded. */
+export const MAX_VARIANTS = 24;
+
+/** Constant strings longer than this are treated as unknown strings (concatenation in a loop). */
+const MAX_CONSTANT_STRING = 64 * 1024;
+
+export function str(site: Site, value?: string): Value {
+  if (value !== undefined && value.length > MAX_CONSTANT_STRING) return [{ k: 'str', site, nonEmpty: true }];
+  return [{ k: 'str', site, ...(value === undefined ? {} : { value }) }];
+}
+
+/** A string whose text the source does not fix but which is certainly not empty (`f"no {x}"`). */
+export function someString(site: Site, nonEmpty: boolean): Value {
+  return [{ k: 'str', site, ...(nonEmpty ? { nonEmpty } : {}) }];
+}
+
+export function num(site: Site, value?: number): Value {
+  return [{ k: 'num', site, ...(value === undefined ? {} : { value }) }];
+}
+
+export function bool(site: Site, value?: boolean): Value {
+  return [{ k: 'bool', site, ...(value === undefined ? {} : { value }) }];
+}
+
+export function nul(site: Site): Value {
+  return [{ k: 'null', site }];
+}
+
+export function undef(site: Site): Value {
+  return [{ k: 'undef', site }];
+}
+
+/** An absence the analysis is not sure of (see `soft` on the `undef` variant). */
+export function maybeUndef(site: Site): Value {
+  return [{ k: 'undef', site, soft: true }];
+}
+
+export function ref(site: Site, id: number): Value {
+  return [{ k: 'ref', site, id }];
+}
+
+export function fn(site: Site, value: FunctionValue): Value {
+  return [{ k: 'fn', site, fn: value }];
+}
+
+export function json(site: Site, of: Value): Value {
+  return [{ k: 'json', site, of }];
+}
+
+export function unknown(site: Site, reason: string, kind?: JsonKind, declared?: Declared): Value {
+  return [
+    {
+      k: 'unknown',
+      site,
+      reason,
+      ...(kind ? { kind } : {}),
+      ...(declared ? { declared } : {}),
+    },
+  ];
+}
+
+/** The JSON type of a variant, when certain (`undefined` for unknown without a kind and functions). */
+export function kindOfVariant(v: Variant): JsonKind | 'null' | 'undefined' | undefined {
+  switch (v.k) {
+    case 'str':
+    case 'json':
+      return 'string';
+    case 'num':
+      return 'number';
+    case 'bool':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'undef':
+      return 'undefined';
+    case 'unknown':
+      return v.kind;
+    default:
+      return undefined;
+  }
+}
+
+/** The one kind every variant shares, if any. */
+export function commonKind(value: Value): ReturnType<typeof kindOfVariant> {
+  let kind: ReturnType<typeof kindOfVariant>;
+  for (const [i, v] of value.entries()) {
+    const k = kindOfVariant(v);
+    if (i === 0) kind = k;
+    else if (k !== kind) return undefined;
+  }
+  return kind;
+}
+
+/** The string constants of a value, when every variant is one. */
+export function constantStrings(value: Value): string[] | undefined {
+  const out: string[] = [];
+  for (const v of value) {
+    if (v.k !== 'str' || v.value === undefined) return undefined;
+    out.push(v.value);
+  }
+  return out;
+}
+
+/** The single string constant of a value, if it has exactly that. */
+export function constantString(value: Value): string | undefined {
+  const [only] = value;
+  return value.length === 1 && only?.k === 'str' ? only.value : undefined;
+}
+
+export function isStringLike(value: Value): boolean {
+  return value.length > 0 && value.every((v) => kindOfVariant(v) === 'string');
+}
+
+/**
+ * Identity of a variant for de-duplication: the same kind and value from the same place. Guards are
+ * left out on purpose: the same literal reached on two paths is one variant.
+ */
+export function variantKey(v: Variant): string {
+  const at = `${v.site.file.id}:${v.site.start}`;
+  switch (v.k) {
+    case 'str':
+      return v.value === undefined
+        ? `s?${at}`
+        : `s=${v.value.length > 64 ? `${v.value.slice(0, 64)}#${v.value.length}` : v.value}@${at}`;
+    case 'num':
+      return `n${v.value ?? '?'}@${at}`;
+    case 'bool':
+      return `b${v.value ?? '?'}@${at}`;
+    case 'null':
+      return `z@${at}`;
+    case 'undef':
+      return v.soft ? 'u~' : 'u';
+    case 'ref':
+      return `r${v.id}`;
+    case 'fn':
+      return `f${v.fn.name}@${at}`;
+    case 'json':
+      return `j@${at}`;
+    case 'unknown':
+      return `?${v.kind ?? ''}${v.declared?.type ?? ''}@${at}`;
+  }
+}
+
+function withGuard(v: Variant, guard: Guard): Variant {
+  const guards = v.guards ?? [];
+  if (guards.some((g) => g.site === guard.site && g.holds === guard.holds)) return v;
+  // The innermost conditions explain a value best; older ones are dropped past two.
+  return { ...v, guards: [...guards, guard].slice(-2) };
+}
+
+/** The variants of `value`, each marked as produced only when `guard` holds. */
+export function guarded(value: Value, guard: Guard | undefined): Value {
+  return guard ? value.map((v) => withGuard(v, guard)) : value;
+}
+
+/**
+ * The union of two values. Variants of `a` missing from `b` get `guardA` (and the other way round),
+ * so a value assigned in one branch of an `if` says which branch.
+ */
+export function join(a: Value, b: Value, guardA?: Guard, guardB?: Guard): Value {
+  if (a === b) return a;
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const keysB = new Set(b.map(variantKey));
+  const keysA = new Set<string>();
+  const out: Variant[] = [];
+  for (const v of a) {
+    const key = variantKey(v);
+    keysA.add(key);
+    out.push(guardA && !keysB.has(key) ? withGuard(v, guardA) : v);
+  }
+  for (const v of b) {
+    const key = variantKey(v);
+    if (keysA.has(key)) continue;
+    keysA.add(key);
+    out.push(guardB ? withGuard(v, guardB) : v);
+  }
+  return capped(out);
+}
+
+export function joinAll(values: readonly Value[]): Value {
+  let out: Value = NOTHING;
+  for (const v of values) out = join(out, v);
+  return out;
+}
+
+/** Objects and functions are kept further than scalars: each may hold a defect of its own. */
+const MAX_STRUCTURED_VARIANTS = 64;
+
+/**
+ * Too many possibilities collapse: scalars into one unknown per JSON type first (their exact values
+ * rarely matter), then, past `MAX_STRUCTURED_VARIANTS`, everything into one unknown.
+ */
+export function capped(value: Variant[]): Value {
+  if (value.length <= MAX_VARIANTS) return value;
+  const [first] = value;
+  if (!first) return value;
+  const reason = `more than ${MAX_VARIANTS} possible values`;
+  const kept: Variant[] = [];
+  const scalars = new Map<string, Variant>();
+  for (const v of value) {
+    if (v.k === 'str' || v.k === 'num' || v.k === 'bool' || v.k === 'json') {
+      const kind = kindOfVariant(v) as JsonKind;
+      if (!scalars.has(kind)) scalars.set(kind, { k: 'unknown', site: v.site, reason, kind });
+    } else kept.push(v);
+  }
+  kept.push(...scalars.values());
+  if (kept.length <= MAX_STRUCTURED_VARIANTS) return kept;
+  const kind = commonKind(value);
+  return unknown(first.site, reason, kind === 'null' || kind === 'undefined' ? undefined : kind);
+}
+
+/** The variants that may be truthy / falsy at run time (JS and Python agree on these for JSON). */
+export function mayBeFalsy(v: Variant): boolean {
+  switch (v.k) {
+    case 'str':
+      return v.value === undefined ? !v.nonEmpty : v.value === '';
+    case 'num':
+      return v.value === undefined || v.value === 0;
+    case 'bool':
+      return v.value !== true;
+    case 'null':
+    case 'undef':
+    case 'unknown':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function mayBeTruthy(v: Variant): boolean {
+  switch (v.k) {
+    case 'str':
+      return v.value === undefined || v.value !== '';
+    case 'num':
+      return v.value === undefined || v.value !== 0;
+    case 'bool':
+      return v.value !== false;
+    case 'null':
+    case 'undef':
+      return false;
+    default:
+      return true;
+  }
+}
+
+export function isNullish(v: Variant): boolean {
+  return v.k === 'null' || v.k === 'undef';
+}

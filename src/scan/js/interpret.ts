@@ -1,0 +1,2067 @@
+/**
+ * The value analysis for TS/JS: an abstract interpreter over ESTree (oxc-parser's, or the one ESLint
+ * hands the plugin). Each expression evaluates to a set of abstract values (abstract/value.ts);
+ * statements are followed in order, through `if`/`switch`/`try`/loops (each loop body twice, then
+ * joined), early returns, reassignments and mutations of objects (`push`, member assignment,
+ * `Object.assign`, spreads). Calls to functions of the project (same file, or imported through a
+ * relative import) are interpreted with their arguments bound, with a recursion guard; what the
+ * project does not contain (packages, the network) stays unknown, with the reason why.
+ */
+
+import type {
+  ArrayExpression,
+  CallExpression,
+  Class,
+  Expression,
+  NewExpression,
+  Node,
+  ObjectExpression,
+  ParamPattern,
+  Program,
+} from 'oxc-parser';
+import { BudgetExceeded, MAX_NESTING } from '../abstract/budget.js';
+import { sourceText } from '../abstract/concretize.js';
+import { provenBy } from '../abstract/declared.js';
+import { Heap, type Member, newArray, newObject, type ObjState } from '../abstract/heap.js';
+import { type Exit, Interpreter, Run } from '../abstract/interpreter.js';
+import {
+  appendItems,
+  assignFrom,
+  escapeTo,
+  flatten,
+  itemOf,
+  objectsOf,
+  readMember,
+  spreadInto,
+  writeMember,
+} from '../abstract/objects.js';
+import { cloneState, joinAllStates, joinStates, type State } from '../abstract/state.js';
+import {
+  bool,
+  constantString,
+  type FunctionValue,
+  fn,
+  type Guard,
+  isNullish,
+  type JsonKind,
+  join,
+  json,
+  kindOfVariant,
+  mayBeFalsy,
+  mayBeTruthy,
+  maybeUndef,
+  NOTHING,
+  nul,
+  num,
+  ref,
+  type Site,
+  type SourceFile,
+  someString,
+  str,
+  undef,
+  unknown,
+  type Value,
+  type Variant,
+} from '../abstract/value.js';
+import type { Project } from '../project.js';
+import { endOf, type FunctionLike, isFunction, memberName, offsetOf, staticKey, unwrap } from './ast.js';
+import { resolveJsImport } from './modules.js';
+import { type Binding, indexProgram, type ProgramIndex, type Scope } from './scope.js';
+
+export interface JsModule {
+  readonly file: SourceFile;
+  readonly index: ProgramIndex;
+  run?: JsRun;
+  /** Why the module's top level could not be interpreted. */
+  failed?: string;
+  /** `export default …` and CommonJS `module.exports`, set by the module's run. */
+  defaultExport?: Value;
+  moduleObject?: number;
+}
+
+interface Jump {
+  readonly loop: boolean;
+  readonly label?: string;
+  readonly breaks: State<Binding>[];
+  readonly continues: State<Binding>[];
+}
+
+/** One interpretation of a function body (or of a module's top level). */
+export class JsRun extends Run<Binding> {
+  readonly jumps: Jump[] = [];
+  /** The label of the labeled statement about to run, for the loop it labels. */
+  pendingLabel: string | undefined;
+
+  constructor(
+    override readonly fn: FunctionLike | Program,
+    readonly module: JsModule,
+    readonly closure: JsRun | undefined,
+    readonly self: Value | undefined,
+    heap: Heap,
+  ) {
+    super(fn, heap);
+  }
+}
+
+/** A call the front end watches (a tool registration), with its evaluated arguments. */
+export interface RecordedCall {
+  readonly args: readonly Value[];
+  readonly heap: Heap;
+  /** The tool whose handler was being analysed when the call ran, if any. */
+  readonly tool: string | undefined;
+}
+
+const MAX_CALL_DEPTH = 20;
+
+/** Global functions whose result type is certain. */
+const GLOBAL_KINDS = new Map<string, JsonKind>(
+  Object.entries({
+    String: 'string',
+    Number: 'number',
+    Boolean: 'boolean',
+    parseInt: 'number',
+    parseFloat: 'number',
+    encodeURIComponent: 'string',
+    encodeURI: 'string',
+    decodeURIComponent: 'string',
+    btoa: 'string',
+    atob: 'string',
+    isNaN: 'boolean',
+    isFinite: 'boolean',
+  }) as [string, JsonKind][],
+);
+
+/** `Namespace.fn(…)` globals whose result type is certain. */
+const STATIC_KINDS = new Map<string, JsonKind>(
+  Object.entries({
+    'JSON.parse': 'object',
+    'Object.keys': 'array',
+    'Object.values': 'array',
+    'Object.entries': 'array',
+    'Object.fromEntries': 'object',
+    'Array.isArray': 'boolean',
+    'Number.isInteger': 'boolean',
+    'Number.isFinite': 'boolean',
+    'Date.now': 'number',
+    'Buffer.byteLength': 'number',
+  }) as [string, JsonKind][],
+);
+
+/** Methods whose result type is certain whatever the receiver. */
+const METHOD_KINDS = new Map<string, JsonKind>(
+  Object.entries({
+    toString: 'string',
+    toFixed: 'string',
+    toPrecision: 'string',
+    toISOString: 'string',
+    toLocaleString: 'string',
+    toLocaleDateString: 'string',
+    toLocaleTimeString: 'string',
+    toDateString: 'string',
+    toUTCString: 'string',
+    toUpperCase: 'string',
+    toLowerCase: 'string',
+    trim: 'string',
+    trimStart: 'string',
+    trimEnd: 'string',
+    padStart: 'string',
+    padEnd: 'string',
+    replace: 'string',
+    replaceAll: 'string',
+    substring: 'string',
+    repeat: 'string',
+    normalize: 'string',
+    charAt: 'string',
+    join: 'string',
+    split: 'array',
+    includes: 'boolean',
+    startsWith: 'boolean',
+    endsWith: 'boolean',
+    some: 'boolean',
+    every: 'boolean',
+    has: 'boolean',
+    test: 'boolean',
+    indexOf: 'number',
+    lastIndexOf: 'number',
+    findIndex: 'number',
+    getTime: 'number',
+    keys: 'array',
+  }) as [string, JsonKind][],
+);
+
+/** Calls that read their arguments and never change them: objects passed to them stay as they are. */
+const PURE_RECEIVERS = new Set([
+  'console',
+  'JSON',
+  'Math',
+  'Object',
+  'Array',
+  'Number',
+  'String',
+  'Date',
+  'Promise',
+]);
+const PURE_METHODS = new Set([
+  'log',
+  'debug',
+  'info',
+  'warn',
+  'warning',
+  'error',
+  'trace',
+  'fatal',
+  'verbose',
+  'json',
+  'send',
+  'end',
+  'write',
+  'writeHead',
+  'status',
+  'setHeader',
+  'header',
+  'set',
+  'has',
+  'get',
+  'stringify',
+  'emit',
+  'resolve',
+  'reject',
+  'storeTaskResult',
+]);
+
+/** Array methods whose callback builds or reads each item. */
+const ITERATING = new Set([
+  'map',
+  'flatMap',
+  'forEach',
+  'filter',
+  'reduce',
+  'find',
+  'findLast',
+  'some',
+  'every',
+]);
+
+export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
+  private readonly modules = new Map<string, JsModule>();
+  private readonly byProgram = new Map<Program, JsModule>();
+  private readonly rootRuns = new Map<FunctionLike | Program, JsRun>();
+  /** Abstract instances of classes, for `this` in a method analysed on its own. */
+  private readonly instances = new Map<Class, Value>();
+  private readonly classes = new Map<number, Class>();
+  readonly recorded = new Map<Node, RecordedCall>();
+
+  constructor(
+    project: Project,
+    private readonly parse: (file: SourceFile) => Program | undefined,
+    readonly watchedCalls: ReadonlySet<Node> = new Set(),
+    watchedObjects: ReadonlySet<Node> = new Set(),
+  ) {
+    super(project, watchedObjects);
+  }
+
+  // ── modules ────────────────────────────────────────────────────────────────────────────────
+
+  /** The module of a file, parsing and indexing it once. */
+  module(file: SourceFile, program?: Program): JsModule | undefined {
+    const key = file.absolute ?? `\u0000${file.path}`;
+    const known = this.modules.get(key);
+    if (known) return known;
+    const parsed = program ?? this.parse(file);
+    if (!parsed) return undefined;
+    const mod: JsModule = { file, index: indexProgram(parsed) };
+    this.modules.set(key, mod);
+    this.byProgram.set(parsed, mod);
+    return mod;
+  }
+
+  /** The module's top level, interpreted once; its final state holds the module's bindings. */
+  moduleRun(mod: JsModule): JsRun | undefined {
+    if (mod.run) return mod.run;
+    if (mod.failed) return undefined;
+    const heap = new Heap(this.project.frozen);
+    const run = new JsRun(mod.index.program, mod, undefined, undefined, heap);
+    mod.run = run;
+    const moduleSite = this.siteIn(mod.file, mod.index.program);
+    const exportsId = heap.alloc({ ...newObject(moduleSite), open: 'CommonJS exports' });
+    const moduleObject = newObject(moduleSite);
+    mod.moduleObject = heap.alloc({
+      ...moduleObject,
+      props: new Map([['exports', { value: ref(moduleSite, exportsId), site: moduleSite }]]),
+    });
+    this.isolated(
+      run,
+      () => this.body(mod.index.program.body, mod.index.root),
+      (error) => {
+        mod.failed = error;
+      },
+    );
+    return mod.failed ? undefined : run;
+  }
+
+  /**
+   * A function analysed on its own, with unknown parameters: the function that registers tools or
+   * builds JSON-RPC responses. Its free variables come from the enclosing function's own run.
+   */
+  rootRun(fnNode: FunctionLike | Program, mod: JsModule): JsRun | undefined {
+    if (fnNode.type === 'Program') return this.moduleRun(mod);
+    const known = this.rootRuns.get(fnNode);
+    if (known) return known;
+    const parent = mod.index.parentOf.get(fnNode) ?? mod.index.program;
+    const closure = this.rootRun(parent, mod);
+    if (!closure) return undefined;
+    const run = new JsRun(fnNode, mod, closure, this.selfFor(fnNode, mod), new Heap(this.project.frozen));
+    this.rootRuns.set(fnNode, run);
+    this.isolated(
+      run,
+      () => {
+        this.bindParams(fnNode, undefined);
+        this.functionBody(fnNode);
+      },
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Interprets a handler (or any function value) with the given arguments, as the framework calls
+   * it: its returns are recorded per return statement on the returned run.
+   */
+  runFunction(value: FunctionValue, args?: readonly Value[]): JsRun {
+    const node = value.node as FunctionLike;
+    const closure = value.closure as JsRun;
+    const run = new JsRun(node, closure.module, closure, value.self, new Heap(this.project.frozen));
+    this.within(run, () => {
+      this.bindParams(node, args);
+      this.functionBody(node);
+      this.finish(run);
+    });
+    run.state?.heap.freeze();
+    return run;
+  }
+
+  private siteIn(file: SourceFile, node: Node): Site {
+    return { file, start: offsetOf(node), end: endOf(node) };
+  }
+
+  protected site(node: Node): Site {
+    return this.siteIn(this.current.module.file, node);
+  }
+
+  protected runSite(run: JsRun): Site {
+    return this.siteIn(run.module.file, run.fn);
+  }
+
+  // ── variables ──────────────────────────────────────────────────────────────────────────────
+
+  private runOf(binding: Binding): JsRun | undefined {
+    const owner = binding.scope.functionScope().owner;
+    for (let run: JsRun | undefined = this.current; run; run = run.closure) {
+      if (run.fn === owner) return run;
+    }
+    return undefined;
+  }
+
+  private lookup(binding: Binding, at: Site): Value {
+    if (binding.import) return this.importValue(binding, at);
+    const run = this.runOf(binding);
+    if (!run) {
+      const owner = binding.scope.functionScope().owner;
+      const mod = owner.type === 'Program' ? this.byProgram.get(owner) : undefined;
+      if (mod) {
+        const moduleRun = this.moduleRun(mod);
+        const value = moduleRun?.state?.vars.get(binding);
+        if (value) return this.laterValue(binding, value, at);
+      }
+      return unknown(at, `"${binding.name}" is known only when its function runs`);
+    }
+    const value = run.state?.vars.get(binding);
+    if (value) return run.done && run !== this.current ? this.laterValue(binding, value, at) : value;
+    if (binding.kind === 'class' && binding.node) return this.classValue(binding.node as Class, at);
+    if (run.done || run !== this.current) {
+      return unknown(at, `"${binding.name}" is set where the analysis cannot follow`);
+    }
+    return undef(at);
+  }
+
+  /**
+   * A variable of a finished run, read later by one of its closures (a handler registered in it).
+   * If another function changes it (`cache[k] = v` in one handler, read in another), it may hold
+   * anything by then: its objects are open to this reader, a reassigned one may be any value.
+   */
+  private laterValue(binding: Binding, value: Value, at: Site): Value {
+    if (binding.changedElsewhere === 'value') {
+      return join(value, unknown(at, `"${binding.name}", which another function reassigns at run time`));
+    }
+    if (binding.changedElsewhere === 'members') {
+      escapeTo(this.heap, [value], `"${binding.name}" is changed by another function at run time`, (id) =>
+        this.classes.has(id),
+      );
+    }
+    return value;
+  }
+
+  private assignVar(binding: Binding, value: Value): void {
+    const run = this.runOf(binding);
+    if (!run?.state) return;
+    if (run === this.current) run.state.vars.set(binding, value);
+    else {
+      // A closure changing an outer variable: the outer function may read either value later.
+      const old = run.state.vars.get(binding);
+      run.state.vars.set(binding, old ? join(old, value) : value);
+    }
+  }
+
+  private identifier(name: string, scope: Scope, at: Site): Value {
+    const binding = scope.resolve(name);
+    if (binding) return this.lookup(binding, at);
+    switch (name) {
+      case 'undefined':
+        return undef(at);
+      case 'NaN':
+      case 'Infinity':
+        return num(at);
+      case 'module': {
+        const id = this.current.module.moduleObject;
+        return id === undefined ? unknown(at, 'the module object') : ref(at, id);
+      }
+      case 'exports': {
+        const id = this.current.module.moduleObject;
+        const moduleState = id === undefined ? undefined : this.heap.get(id);
+        return moduleState?.props.get('exports')?.value ?? unknown(at, 'the module exports');
+      }
+      default:
+        return unknown(at, `the global "${name}"`);
+    }
+  }
+
+  // ── imports and exports ──────────────────────────────────────────────────────────────────────
+
+  private importValue(binding: Binding, at: Site): Value {
+    const { source, name } = binding.import as { source: string; name: string };
+    const target = this.importedModule(this.current.module, source);
+    if (!target) {
+      return unknown(
+        at,
+        source.startsWith('.')
+          ? `"${binding.name}" is imported from ${source}, which cannot be read`
+          : `"${binding.name}" comes from the package ${source}`,
+      );
+    }
+    if (name === '*') return this.namespace(target, at);
+    return this.exportValue(target, name, at, new Set());
+  }
+
+  private importedModule(from: JsModule, source: string): JsModule | undefined {
+    const origin = from.file.absolute;
+    if (!origin) return undefined;
+    const path = resolveJsImport(this.project, origin, source);
+    const file = path ? this.project.load(path) : undefined;
+    return file ? this.module(file) : undefined;
+  }
+
+  private namespace(mod: JsModule, at: Site): Value {
+    const props = new Map<string, Member>();
+    for (const name of this.exportNames(mod))
+      props.set(name, { value: this.exportValue(mod, name, at, new Set()), site: at });
+    return ref(at, this.heap.alloc({ ...newObject(at), props }));
+  }
+
+  private exportNames(mod: JsModule): string[] {
+    const names: string[] = [];
+    for (const statement of mod.index.program.body) {
+      if (statement.type === 'ExportDefaultDeclaration') names.push('default');
+      if (statement.type !== 'ExportNamedDeclaration') continue;
+      for (const s of statement.specifiers)
+        names.push(s.exported.type === 'Identifier' ? s.exported.name : String(s.exported.value));
+      const d = statement.declaration;
+      if (d?.type === 'VariableDeclaration') {
+        for (const decl of d.declarations) if (decl.id.type === 'Identifier') names.push(decl.id.name);
+      } else if (d && 'id' in d && d.id?.type === 'Identifier') names.push(d.id.name);
+    }
+    return names;
+  }
+
+  private exportValue(mod: JsModule, name: string, at: Site, seen: Set<JsModule>): Value {
+    if (seen.has(mod)) return unknown(at, `"${name}" is re-exported in a cycle`);
+    seen.add(mod);
+    const run = this.moduleRun(mod);
+    if (!run) return unknown(at, `"${name}": ${mod.failed ?? 'the module could not be analysed'}`);
+    const finalVar = (local: string): Value | undefined => {
+      const binding = mod.index.root.bindings.get(local);
+      if (!binding) return undefined;
+      if (binding.import) {
+        const target = this.importedModule(mod, binding.import.source);
+        if (!target) return unknown(at, `"${local}" comes from ${binding.import.source}`);
+        return binding.import.name === '*'
+          ? this.namespace(target, at)
+          : this.exportValue(target, binding.import.name, at, seen);
+      }
+      const value = run.state?.vars.get(binding);
+      if (value) return this.laterValue(binding, value, at);
+      return binding.kind === 'class' && binding.node
+        ? this.classValue(binding.node as Class, at)
+        : undefined;
+    };
+    for (const statement of mod.index.program.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && name === 'default')
+        return mod.defaultExport ?? unknown(at, 'the default export');
+      if (statement.type === 'ExportNamedDeclaration') {
+        for (const s of statement.specifiers) {
+          const exported = s.exported.type === 'Identifier' ? s.exported.name : String(s.exported.value);
+          if (exported !== name) continue;
+          const local = s.local.type === 'Identifier' ? s.local.name : String(s.local.value);
+          if (statement.source) {
+            const target = this.importedModule(mod, String(statement.source.value));
+            return target
+              ? this.exportValue(target, local, at, seen)
+              : unknown(at, `"${name}" comes from ${statement.source.value}`);
+          }
+          return finalVar(local) ?? unknown(at, `the export "${name}"`);
+        }
+        const d = statement.declaration;
+        const declares =
+          d?.type === 'VariableDeclaration'
+            ? d.declarations.some((decl) => decl.id.type === 'Identifier' && decl.id.name === name)
+            : d !== null && d !== undefined && 'id' in d && d.id?.type === 'Identifier' && d.id.name === name;
+        if (declares) return finalVar(name) ?? unknown(at, `the export "${name}"`);
+      }
+    }
+    for (const statement of mod.index.program.body) {
+      if (statement.type === 'ExportAllDeclaration' && !statement.exported) {
+        const target = this.importedModule(mod, String(statement.source.value));
+        if (target && this.exportNames(target).includes(name))
+          return this.exportValue(target, name, at, seen);
+      }
+    }
+    // CommonJS: `module.exports = …` / `exports.name = …`.
+    const moduleId = mod.moduleObject;
+    const heap = run.state?.heap ?? new Heap(this.project.frozen);
+    const exportsValue = moduleId === undefined ? undefined : heap.get(moduleId)?.props.get('exports')?.value;
+    if (exportsValue) {
+      if (name === 'default') return exportsValue;
+      return this.readMember(exportsValue, name, at, heap);
+    }
+    return unknown(at, `"${name}" is not exported by ${mod.file.path}`);
+  }
+
+  // ── functions, classes and `this` ────────────────────────────────────────────────────────────
+
+  private functionValue(node: FunctionLike, name: string): Value {
+    const self = node.type === 'ArrowFunctionExpression' ? this.current.self : undefined;
+    return fn(this.site(node), { node, closure: this.current, name, ...(self ? { self } : {}) });
+  }
+
+  /** `this` for a method analysed on its own: an instance whose methods are known, fields not. */
+  private selfFor(fnNode: FunctionLike, mod: JsModule): Value | undefined {
+    const cls = mod.index.classOf.get(fnNode);
+    if (!cls) return undefined;
+    const known = this.instances.get(cls);
+    if (known) return known;
+    const at = this.siteIn(mod.file, cls);
+    const id = this.project.frozen.nextId();
+    const value = ref(at, id);
+    this.instances.set(cls, value);
+    const closure = this.rootRun(mod.index.parentOf.get(fnNode) ?? mod.index.program, mod) ?? this.current;
+    const props = new Map<string, Member>();
+    for (const element of cls.body.body) {
+      if (element.type !== 'MethodDefinition' || element.static || element.kind !== 'method') continue;
+      const key = staticKey(element.key, element.computed);
+      if (key)
+        props.set(key, { value: fn(at, { node: element.value, closure, self: value, name: key }), site: at });
+    }
+    this.project.frozen.set(id, { ...newObject(at, cls.id?.name), props, open: 'fields set at run time' });
+    return value;
+  }
+
+  private classValue(cls: Class, at: Site): Value {
+    const id = this.heap.alloc(newObject(at));
+    this.classes.set(id, cls);
+    const props = new Map<string, Member>();
+    for (const element of cls.body.body) {
+      if (element.type !== 'MethodDefinition' || !element.static || element.kind !== 'method') continue;
+      const key = staticKey(element.key, element.computed);
+      if (key)
+        props.set(key, {
+          value: fn(at, { node: element.value, closure: this.current, self: ref(at, id), name: key }),
+          site: at,
+        });
+    }
+    this.heap.set(id, {
+      ...newObject(at, `class ${cls.id?.name ?? ''}`.trim()),
+      props,
+      open: 'static members set at run time',
+    });
+    return ref(at, id);
+  }
+
+  private construct(cls: Class, args: readonly Value[], at: Site): Value {
+    const id = this.heap.alloc(newObject(at));
+    const self = ref(at, id);
+    const props = new Map<string, Member>();
+    let init: FunctionLike | undefined;
+    for (const element of cls.body.body) {
+      if (element.type === 'MethodDefinition' && !element.static) {
+        const key = staticKey(element.key, element.computed);
+        if (element.kind === 'constructor') init = element.value;
+        else if (key && element.kind === 'method')
+          props.set(key, {
+            value: fn(at, { node: element.value, closure: this.current, self, name: key }),
+            site: at,
+          });
+      }
+    }
+    this.heap.set(id, {
+      ...newObject(at, cls.id?.name),
+      props,
+      ...(cls.superClass ? { open: 'members of the superclass' } : {}),
+    });
+    for (const element of cls.body.body) {
+      if (element.type === 'PropertyDefinition' && !element.static && element.value) {
+        const key = staticKey(element.key, element.computed);
+        const value = isFunction(element.value)
+          ? fn(this.site(element.value), {
+              node: element.value,
+              closure: this.current,
+              self,
+              name: key ?? 'field',
+            })
+          : this.ev(
+              element.value,
+              this.current.module.index.scopeOf.get(cls) ?? this.current.module.index.root,
+            );
+        if (key) this.writeMember(self, key, value, this.site(element));
+      }
+    }
+    if (init)
+      this.call(
+        fn(at, { node: init, closure: this.current, self, name: 'constructor' }),
+        args,
+        self,
+        at,
+        'constructor',
+      );
+    return self;
+  }
+
+  /** Binds parameters to arguments; `args` undefined: the framework supplies them (unknown). */
+  private bindParams(node: FunctionLike, args: readonly Value[] | undefined): void {
+    const scope = this.current.module.index.scopeOf.get(node);
+    if (!scope) return;
+    node.params.forEach((param: ParamPattern, i: number) => {
+      if (param.type === 'RestElement') {
+        const at = this.site(param);
+        const id = args
+          ? this.heap.alloc({ ...newArray(at), items: args.slice(i).map((value) => ({ value, site: at })) })
+          : this.heap.alloc({ ...newArray(at), open: `the arguments of ${sourceText(at)}` });
+        this.bindPattern(param.argument, ref(at, id), scope);
+        return;
+      }
+      const pattern = param.type === 'TSParameterProperty' ? param.parameter : param;
+      const value = args ? (args[i] ?? undef(this.site(pattern))) : this.parameterValue(pattern);
+      this.bindPattern(pattern, value, scope);
+    });
+  }
+
+  /** An argument the caller (the framework) supplies: unknown, named after the parameter. */
+  private parameterValue(pattern: Node): Value {
+    const name = pattern.type === 'Identifier' ? pattern.name : sourceText(this.site(pattern));
+    return unknown(this.site(pattern), `the parameter "${name}"`);
+  }
+
+  /** Interprets a function's body in the current run (parameters already bound). */
+  private functionBody(node: FunctionLike): void {
+    const body = node.body;
+    if (!body) return;
+    if (node.generator) {
+      this.recordReturn(body, unknown(this.site(node), 'a generator'));
+      return;
+    }
+    if (body.type === 'BlockStatement') {
+      const scope = this.current.module.index.scopeOf.get(body) ?? this.current.module.index.root;
+      this.body(body.body, scope);
+    } else {
+      const scope = this.current.module.index.scopeOf.get(node) ?? this.current.module.index.root;
+      this.recordReturn(body, this.ev(body, scope));
+    }
+  }
+
+  /**
+   * Calls a function value: a new run with the arguments bound, sharing the caller's heap. The
+   * result joins every return (and `undefined` when the end is reachable).
+   */
+  private call(
+    callee: Value,
+    args: readonly Value[],
+    self: Value | undefined,
+    at: Site,
+    text: string,
+  ): Value {
+    let result: Value = NOTHING;
+    for (const v of callee) {
+      if (!this.current.state) break;
+      result = join(result, this.callVariant(v, args, self, at, text));
+    }
+    return result.length > 0 ? result : undef(at);
+  }
+
+  private callVariant(
+    v: Variant,
+    args: readonly Value[],
+    self: Value | undefined,
+    at: Site,
+    text: string,
+  ): Value {
+    if (v.k === 'ref') {
+      const cls = this.classes.get(v.id);
+      if (cls) return this.construct(cls, args, at);
+    }
+    if (v.k !== 'fn') {
+      this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
+      return unknown(at, `the result of ${text}(), which is not part of the scanned project`);
+    }
+    const node = v.fn.node as FunctionLike;
+    if (!isFunction(node as Node)) return unknown(at, `the result of ${text}()`);
+    if (this.active.includes(node)) return unknown(at, `a recursive call to ${v.fn.name}()`);
+    if (this.active.length > MAX_CALL_DEPTH) return unknown(at, 'calls nested too deeply to follow');
+    const closure = v.fn.closure as JsRun;
+    const run = new JsRun(node, closure.module, closure, v.fn.self ?? self, this.heap);
+    this.within(run, () => {
+      this.bindParams(node, args);
+      this.functionBody(node);
+      this.finish(run);
+    });
+    let value: Value = NOTHING;
+    for (const r of run.returns.values()) value = join(value, r.value);
+    // Falling off the end next to explicit returns is often a path that cannot happen (an
+    // exhaustive if/else-if chain): a soft undefined. With no return at all, it is certain.
+    if (run.fellThrough) value = join(value, run.returns.size > 0 ? maybeUndef(at) : undef(at));
+    if (run.state) this.state.heap = run.state.heap;
+    return this.declare(value, (node as { returnType?: Node | null }).returnType, closure.module.file);
+  }
+
+  /** Unknown variants of `value` are proven by a declared TypeScript type, when it is an MCP type. */
+  private declare(value: Value, annotation: Node | null | undefined, file: SourceFile): Value {
+    return annotation ? provenBy(value, file.text.slice(offsetOf(annotation), endOf(annotation))) : value;
+  }
+
+  // ── objects ─────────────────────────────────────────────────────────────────────────────────
+
+  readMember(object: Value, key: string | undefined, at: Site, heap = this.heap): Value {
+    return readMember(heap, object, key, at, undef(at));
+  }
+
+  private writeMember(object: Value, key: string | undefined, value: Value, at: Site): void {
+    writeMember(this.heap, object, key, value, at);
+  }
+
+  /** Objects passed where the analysis cannot follow may be changed there (classes stay as they are). */
+  private escape(values: readonly Value[], reason: string): void {
+    escapeTo(this.heap, values, reason, (id) => this.classes.has(id));
+  }
+
+  private objects(value: Value): { id: number; state: ObjState }[] {
+    return objectsOf(this.heap, value);
+  }
+
+  private objectLiteral(node: ObjectExpression, scope: Scope): Value {
+    const at = this.site(node);
+    const props = new Map<string, Member>();
+    let open: string | undefined;
+    for (const p of node.properties) {
+      if (p.type === 'SpreadElement') {
+        const spread = this.ev(p.argument, scope);
+        open = spreadInto(props, spread, this.heap, this.site(p)) ?? open;
+        continue;
+      }
+      let key = staticKey(p.key, p.computed);
+      if (key === undefined && p.computed) key = constantString(this.ev(p.key as Expression, scope));
+      if (key === undefined || p.kind !== 'init') {
+        open = `a member with a computed name (${sourceText(this.site(p.key))})`;
+        continue;
+      }
+      const value = isFunction(p.value) ? this.functionValue(p.value, key) : this.ev(p.value, scope);
+      props.delete(key);
+      props.set(key, { value, site: this.site(p.value) });
+    }
+    return ref(at, this.allocate(node, { ...newObject(at), props, ...(open ? { open } : {}) }));
+  }
+
+  private arrayLiteral(node: ArrayExpression, scope: Scope): Value {
+    const at = this.site(node);
+    const items: Member[] = [];
+    let rest: Value | undefined;
+    let open: string | undefined;
+    for (const element of node.elements) {
+      if (element === null) {
+        items.push({ value: undef(at), site: at });
+      } else if (element.type === 'SpreadElement') {
+        const spread = this.ev(element.argument, scope);
+        const arrays = this.objects(spread).filter((o) => o.state.kind === 'array');
+        const single = spread.length === 1 && arrays.length === 1 ? arrays[0]?.state : undefined;
+        if (single && !rest) {
+          items.push(...single.items);
+          if (single.rest) rest = single.rest;
+          if (single.open) open = single.open;
+        } else {
+          for (const { state } of arrays) {
+            for (const m of state.items) rest = rest ? join(rest, m.value) : m.value;
+            if (state.rest) rest = rest ? join(rest, state.rest) : state.rest;
+            if (state.open) open = state.open;
+          }
+          if (spread.some((v) => v.k !== 'ref' && !isNullish(v)))
+            open = `items spread from ${sourceText(this.site(element.argument))}`;
+        }
+      } else {
+        const value = this.ev(element, scope);
+        if (rest) rest = join(rest, value);
+        else items.push({ value, site: this.site(element) });
+      }
+    }
+    return ref(
+      at,
+      this.allocate(node, { ...newArray(at), items, ...(rest ? { rest } : {}), ...(open ? { open } : {}) }),
+    );
+  }
+
+  // ── statements ───────────────────────────────────────────────────────────────────────────────
+
+  /** A list of statements in one scope, with function declarations hoisted. */
+  private body(statements: readonly Node[], scope: Scope): void {
+    for (const statement of statements) {
+      if (statement.type === 'FunctionDeclaration' && statement.id) this.hoist(statement, scope);
+      if (
+        (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') &&
+        statement.declaration?.type === 'FunctionDeclaration' &&
+        statement.declaration.id
+      ) {
+        this.hoist(statement.declaration, scope);
+      }
+    }
+    for (const statement of statements) {
+      if (!this.current.state) return;
+      this.exec(statement, scope);
+    }
+  }
+
+  private hoist(node: FunctionLike & { id: { name: string } | null }, scope: Scope): void {
+    const name = node.id?.name;
+    const binding = name ? scope.bindings.get(name) : undefined;
+    if (binding && this.current.state)
+      this.current.state.vars.set(binding, this.functionValue(node, name ?? 'function'));
+  }
+
+  private exec(node: Node, scope: Scope): void {
+    if (!this.current.state) return;
+    this.project.budget.tick();
+    switch (node.type) {
+      case 'ExpressionStatement':
+        this.ev(node.expression, scope);
+        return;
+      case 'VariableDeclaration':
+        for (const d of node.declarations) {
+          let value = d.init ? this.ev(d.init, scope) : undef(this.site(d));
+          const annotation = (d.id as { typeAnnotation?: Node | null }).typeAnnotation;
+          value = this.declare(value, annotation, this.current.module.file);
+          if (this.current.state) this.bindPattern(d.id, value, scope);
+        }
+        return;
+      case 'ReturnStatement':
+        this.recordReturn(node, node.argument ? this.ev(node.argument, scope) : undef(this.site(node)));
+        return;
+      case 'ThrowStatement':
+        this.ev(node.argument, scope);
+        this.throwHere();
+        return;
+      case 'BlockStatement':
+        this.body(node.body, this.current.module.index.scopeOf.get(node) ?? scope);
+        return;
+      case 'IfStatement':
+        this.ifStatement(node.test, node.consequent, node.alternate, scope, node);
+        return;
+      case 'SwitchStatement':
+        this.switchStatement(node, this.current.module.index.scopeOf.get(node) ?? scope);
+        return;
+      case 'ForStatement': {
+        const inner = this.current.module.index.scopeOf.get(node) ?? scope;
+        if (node.init) {
+          if (node.init.type === 'VariableDeclaration') this.exec(node.init, inner);
+          else this.ev(node.init, inner);
+        }
+        this.loop(
+          node,
+          () => {
+            if (node.test) this.ev(node.test, inner);
+          },
+          () => {
+            this.exec(node.body, inner);
+          },
+          () => {
+            if (node.update) this.ev(node.update, inner);
+          },
+        );
+        return;
+      }
+      case 'ForOfStatement':
+      case 'ForInStatement': {
+        const inner = this.current.module.index.scopeOf.get(node) ?? scope;
+        const iterable = this.ev(node.right, scope);
+        const item =
+          node.type === 'ForInStatement'
+            ? str(this.site(node.right))
+            : this.itemOf(iterable, this.site(node.right));
+        this.loop(
+          node,
+          () => {
+            const left = node.left;
+            if (left.type === 'VariableDeclaration') {
+              const declarator = left.declarations[0];
+              if (declarator) this.bindPattern(declarator.id, item, inner);
+            } else this.assign(left, item, inner);
+          },
+          () => this.exec(node.body, inner),
+          () => undefined,
+        );
+        return;
+      }
+      case 'WhileStatement':
+        this.loop(
+          node,
+          () => this.ev(node.test, scope),
+          () => this.exec(node.body, scope),
+          () => undefined,
+        );
+        return;
+      case 'DoWhileStatement':
+        this.exec(node.body, scope);
+        this.loop(
+          node,
+          () => this.ev(node.test, scope),
+          () => this.exec(node.body, scope),
+          () => undefined,
+        );
+        return;
+      case 'LabeledStatement': {
+        if (/(For|While|DoWhile|ForIn|ForOf)Statement$/.test(node.body.type))
+          this.current.pendingLabel = node.label.name;
+        const jump: Jump = { loop: false, label: node.label.name, breaks: [], continues: [] };
+        this.current.jumps.push(jump);
+        try {
+          this.exec(node.body, scope);
+        } finally {
+          this.current.jumps.pop();
+        }
+        this.current.state = joinAllStates([this.current.state, ...jump.breaks], this.site(node));
+        return;
+      }
+      case 'BreakStatement':
+      case 'ContinueStatement': {
+        const label = node.label?.name;
+        const jump = [...this.current.jumps]
+          .reverse()
+          .find((j) =>
+            label
+              ? j.label === label
+              : node.type === 'ContinueStatement'
+                ? j.loop
+                : j.loop || j.label === '\u0000switch',
+          );
+        if (jump && this.current.state)
+          (node.type === 'BreakStatement' ? jump.breaks : jump.continues).push(this.current.state);
+        this.current.state = undefined;
+        return;
+      }
+      case 'TryStatement':
+        this.tryStatement(node, scope);
+        return;
+      case 'ClassDeclaration':
+        if (node.id) {
+          const binding = scope.resolve(node.id.name);
+          if (binding) this.assignVar(binding, this.classValue(node, this.site(node)));
+        }
+        return;
+      case 'ExportNamedDeclaration':
+        if (node.declaration) this.exec(node.declaration, scope);
+        return;
+      case 'ExportDefaultDeclaration': {
+        const d = node.declaration;
+        let value: Value;
+        if (isFunction(d as Node)) {
+          const f = d as FunctionLike;
+          const name = f.type === 'FunctionDeclaration' && f.id ? f.id.name : 'default';
+          const binding =
+            f.type === 'FunctionDeclaration' && f.id ? scope.bindings.get(f.id.name) : undefined;
+          value = (binding && this.current.state?.vars.get(binding)) ?? this.functionValue(f, name);
+        } else if (d.type === 'ClassDeclaration' || d.type === 'ClassExpression') {
+          value = this.classValue(d, this.site(d));
+          if (d.id) {
+            const binding = scope.resolve(d.id.name);
+            if (binding) this.assignVar(binding, value);
+          }
+        } else value = this.ev(d as Expression, scope);
+        this.current.module.defaultExport = value;
+        return;
+      }
+      case 'WithStatement':
+        this.ev(node.object, scope);
+        this.exec(node.body, scope);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private guardOf(test: Node, holds: boolean): Guard {
+    return { text: sourceText(this.site(test)), holds, site: this.site(test) };
+  }
+
+  private ifStatement(
+    test: Expression,
+    consequent: Node,
+    alternate: Node | null,
+    scope: Scope,
+    node: Node,
+  ): void {
+    const condition = this.ev(test, scope);
+    const truthy = condition.some(mayBeTruthy);
+    const falsy = condition.some(mayBeFalsy);
+    if (!this.current.state) return;
+    if (truthy && !falsy) {
+      this.exec(consequent, scope);
+      return;
+    }
+    if (falsy && !truthy) {
+      if (alternate) this.exec(alternate, scope);
+      return;
+    }
+    this.fork(
+      this.site(node),
+      { whenTrue: this.guardOf(test, true), whenFalse: this.guardOf(test, false) },
+      () => {
+        this.refine(test, scope, true);
+        this.exec(consequent, scope);
+      },
+      () => {
+        this.refine(test, scope, false);
+        if (alternate) this.exec(alternate, scope);
+      },
+    );
+  }
+
+  /**
+   * Narrows variables in a branch by its condition: after `if (!result.ok) return …`, `result` is
+   * only what has a truthy `ok`; after `if (typeof x === 'string')`, `x` is a string. Without this,
+   * a value from the other branch would be judged where it cannot occur.
+   */
+  private refine(test: Expression, scope: Scope, holds: boolean): void {
+    if (!this.current.state) return;
+    const bare = unwrap(test);
+    switch (bare.type) {
+      case 'UnaryExpression':
+        if (bare.operator === '!') this.refine(bare.argument, scope, !holds);
+        return;
+      case 'LogicalExpression':
+        if ((bare.operator === '&&' && holds) || (bare.operator === '||' && !holds)) {
+          this.refine(bare.left, scope, holds);
+          this.refine(bare.right, scope, holds);
+        }
+        return;
+      case 'Identifier':
+        this.narrow(bare, scope, (v) => (holds ? mayBeTruthy(v) : mayBeFalsy(v)));
+        return;
+      case 'MemberExpression': {
+        const key = memberName(bare);
+        if (key !== undefined)
+          this.narrowMember(bare.object, key, scope, (m) => (holds ? mayBeTruthy(m) : mayBeFalsy(m)));
+        return;
+      }
+      case 'CallExpression': {
+        const callee = unwrap(bare.callee);
+        const [first] = bare.arguments;
+        if (
+          first &&
+          first.type !== 'SpreadElement' &&
+          callee.type === 'MemberExpression' &&
+          memberName(callee) === 'isArray'
+        ) {
+          this.narrow(first, scope, (v) => isArrayVariant(this.heap, v) === holds || v.k === 'unknown');
+        }
+        return;
+      }
+      case 'BinaryExpression': {
+        const op = bare.operator;
+        if (op !== '===' && op !== '==' && op !== '!==' && op !== '!=') return;
+        const equal = (op === '===' || op === '==') === holds;
+        const loose = op === '==' || op === '!=';
+        const left = unwrap(bare.left as Expression);
+        const right = unwrap(bare.right);
+        const [subject, literal] = isLiteral(right)
+          ? [left, right]
+          : isLiteral(left)
+            ? [right, left]
+            : [undefined, undefined];
+        if (!subject || !literal) return;
+        if (
+          subject.type === 'UnaryExpression' &&
+          subject.operator === 'typeof' &&
+          literal.type === 'Literal' &&
+          typeof literal.value === 'string'
+        ) {
+          const kind = literal.value;
+          this.narrow(
+            subject.argument,
+            scope,
+            (v) => v.k === 'unknown' || v.k === 'fn' || (typeOf(this.heap, v) === kind) === equal,
+          );
+          return;
+        }
+        const constant = literalValue(literal);
+        const test = (v: Variant) => (equal ? mayEqual(v, constant, loose) : mayDiffer(v, constant, loose));
+        if (subject.type === 'MemberExpression') {
+          const key = memberName(subject);
+          if (key !== undefined) this.narrowMember(subject.object, key, scope, test);
+        } else this.narrow(subject, scope, test);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Keeps the variants of a local variable that pass `keep` (never all of them away). */
+  private narrow(node: Expression, scope: Scope, keep: (v: Variant) => boolean): void {
+    const bare = unwrap(node);
+    if (bare.type !== 'Identifier') return;
+    const binding = scope.resolve(bare.name);
+    if (!binding || binding.import || this.runOf(binding) !== this.current) return;
+    const value = this.current.state?.vars.get(binding);
+    if (!value) return;
+    const kept = value.filter(keep);
+    if (kept.length > 0 && kept.length < value.length) this.current.state?.vars.set(binding, kept);
+    // No value the variable may have passes the test, and all of them are known: the branch is dead.
+    else if (kept.length === 0 && value.every((v) => v.k !== 'unknown' && !(v.k === 'undef' && v.soft))) {
+      this.current.state = undefined;
+    }
+  }
+
+  /** Keeps the objects a variable may be whose member `key` passes `keep`. */
+  private narrowMember(object: Expression, key: string, scope: Scope, keep: (v: Variant) => boolean): void {
+    this.narrow(object, scope, (v) => {
+      if (v.k !== 'ref') return true;
+      const state = this.heap.get(v.id);
+      if (state?.kind !== 'object') return true;
+      const member = state.props.get(key);
+      if (!member) return state.open !== undefined || keep({ k: 'undef', site: state.site });
+      return member.value.some(keep);
+    });
+  }
+
+  private switchStatement(node: Node & { type: 'SwitchStatement' }, scope: Scope): void {
+    this.ev(node.discriminant, scope);
+    const entry = this.current.state;
+    if (!entry) return;
+    const jump: Jump = { loop: false, label: '\u0000switch', breaks: [], continues: [] };
+    this.current.jumps.push(jump);
+    let fallthrough: State<Binding> | undefined;
+    let hasDefault = false;
+    /** Where control leaves the switch, each with the case it went through. */
+    const exits: Exit<Binding>[] = [];
+    try {
+      for (const c of node.cases) {
+        if (!c.test) hasDefault = true;
+        const guard: Guard | undefined = c.test
+          ? {
+              text: `${sourceText(this.site(node.discriminant))} is ${sourceText(this.site(c.test))}`,
+              holds: true,
+              site: this.site(c.test),
+            }
+          : undefined;
+        this.current.state = joinStates(fallthrough, cloneState(entry), this.site(c));
+        if (c.test) this.ev(c.test, scope);
+        const breaks = jump.breaks.length;
+        for (const statement of c.consequent) {
+          if (!this.current.state) break;
+          this.exec(statement, scope);
+        }
+        for (const state of jump.breaks.splice(breaks)) exits.push({ state, ...(guard ? { guard } : {}) });
+        fallthrough = this.current.state;
+        if (fallthrough && c === node.cases.at(-1))
+          exits.push({ state: fallthrough, ...(guard ? { guard } : {}) });
+      }
+    } finally {
+      this.current.jumps.pop();
+    }
+    if (!hasDefault) exits.push({ state: entry });
+    this.current.state = this.joinExits(exits, this.site(node));
+  }
+
+  /** A loop: the body twice (enough for values built across iterations to show), then joined. */
+  private loop(node: Node, head: () => void, body: () => void, update: () => void): void {
+    const label = this.current.pendingLabel;
+    this.current.pendingLabel = undefined;
+    const jump: Jump = { loop: true, ...(label ? { label } : {}), breaks: [], continues: [] };
+    const at = this.site(node);
+    /** Where the loop test fails: after the head, before the body. */
+    const ends: State<Binding>[] = [];
+    this.current.jumps.push(jump);
+    let passes: (State<Binding> | undefined)[];
+    try {
+      passes = this.iterations(at, () => {
+        head();
+        if (!this.current.state) return [];
+        const afterHead = this.current.state;
+        ends.push(cloneState(afterHead));
+        this.current.state = cloneState(afterHead);
+        jump.continues.length = 0;
+        body();
+        this.current.state = joinAllStates([this.current.state, ...jump.continues], at);
+        if (this.current.state) update();
+        return [];
+      });
+    } finally {
+      this.current.jumps.pop();
+    }
+    this.current.state = joinAllStates([...passes, ...ends, ...jump.breaks], at);
+  }
+
+  private tryStatement(node: Node & { type: 'TryStatement' }, scope: Scope): void {
+    const entry = this.current.state;
+    if (!entry) return;
+    const throws: State<Binding>[] = [];
+    this.current.tries.push(throws);
+    this.current.state = cloneState(entry);
+    try {
+      this.exec(node.block, scope);
+    } finally {
+      this.current.tries.pop();
+    }
+    const afterTry = this.current.state;
+    let afterCatch: State<Binding> | undefined;
+    if (node.handler) {
+      // Anything in the try block may throw: the catch block starts from what any point could see.
+      this.current.state = joinAllStates(
+        [cloneState(entry), afterTry && cloneState(afterTry), ...throws],
+        this.site(node.handler),
+      );
+      const inner = this.current.module.index.scopeOf.get(node.handler) ?? scope;
+      if (node.handler.param && this.current.state) {
+        this.bindPattern(
+          node.handler.param,
+          unknown(this.site(node.handler.param), 'the caught error'),
+          inner,
+        );
+      }
+      this.body(node.handler.body.body, inner);
+      afterCatch = this.current.state;
+    }
+    this.current.state = node.handler ? joinStates(afterTry, afterCatch, this.site(node)) : afterTry;
+    if (node.finalizer) {
+      if (!this.current.state) {
+        // Every path left the try (returned or threw); the finally block still runs, then control leaves.
+        this.current.state = cloneState(entry);
+        this.exec(node.finalizer, scope);
+        this.current.state = undefined;
+      } else this.exec(node.finalizer, scope);
+    }
+  }
+
+  // ── patterns and assignment ──────────────────────────────────────────────────────────────────
+
+  private bindPattern(pattern: Node, value: Value, scope: Scope): void {
+    switch (pattern.type) {
+      case 'Identifier': {
+        const binding = scope.resolve(pattern.name);
+        if (binding) this.assignVar(binding, value);
+        return;
+      }
+      case 'AssignmentPattern': {
+        const hasUndefined = value.some((v) => v.k === 'undef' || v.k === 'unknown');
+        const defined = value.filter((v) => v.k !== 'undef');
+        const fallback = hasUndefined ? this.ev(pattern.right as Expression, scope) : NOTHING;
+        this.bindPattern(pattern.left, join(defined, fallback), scope);
+        return;
+      }
+      case 'ObjectPattern': {
+        const used = new Set<string>();
+        for (const p of pattern.properties) {
+          if (p.type === 'RestElement') {
+            this.bindPattern(p.argument, this.restOf(value, used, this.site(p)), scope);
+            continue;
+          }
+          let key = staticKey(p.key, p.computed);
+          if (key === undefined && p.computed) key = constantString(this.ev(p.key as Expression, scope));
+          if (key !== undefined) used.add(key);
+          this.bindPattern(p.value, this.readMember(value, key, this.site(p.value)), scope);
+        }
+        return;
+      }
+      case 'ArrayPattern':
+        pattern.elements.forEach((element: Node | null, i: number) => {
+          if (!element) return;
+          if (element.type === 'RestElement') {
+            this.bindPattern(
+              element.argument,
+              this.arrayOf(this.itemOf(value, this.site(element)), this.site(element)),
+              scope,
+            );
+          } else this.bindPattern(element, this.readMember(value, String(i), this.site(element)), scope);
+        });
+        return;
+      case 'RestElement':
+        this.bindPattern(pattern.argument, value, scope);
+        return;
+      case 'TSParameterProperty':
+        this.bindPattern(pattern.parameter, value, scope);
+        return;
+      case 'MemberExpression':
+      case 'TSAsExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSNonNullExpression':
+      case 'TSTypeAssertion':
+        this.assign(pattern as Expression, value, scope);
+        return;
+    }
+  }
+
+  private restOf(value: Value, used: Set<string>, at: Site): Value {
+    const props = new Map<string, Member>();
+    let open: string | undefined;
+    for (const { state } of this.objects(value)) {
+      for (const [key, member] of state.props) if (!used.has(key)) props.set(key, member);
+      open = state.open ?? open;
+    }
+    if (value.some((v) => v.k === 'unknown')) open = `the rest of ${sourceText(at)}`;
+    return ref(at, this.heap.alloc({ ...newObject(at), props, ...(open ? { open } : {}) }));
+  }
+
+  private arrayOf(item: Value, at: Site): Value {
+    return ref(at, this.heap.alloc({ ...newArray(at), rest: item }));
+  }
+
+  private itemOf(iterable: Value, at: Site): Value {
+    return itemOf(this.heap, iterable, at);
+  }
+
+  private assign(target: Node, value: Value, scope: Scope): void {
+    const bare =
+      target.type === 'ObjectPattern' || target.type === 'ArrayPattern'
+        ? target
+        : unwrap(target as Expression);
+    switch (bare.type) {
+      case 'Identifier': {
+        const binding = scope.resolve(bare.name);
+        if (binding) this.assignVar(binding, value);
+        return;
+      }
+      case 'MemberExpression': {
+        const object = this.ev(bare.object, scope);
+        const key = this.memberKey(bare, scope);
+        this.writeMember(object, key, value, this.site(bare));
+        return;
+      }
+      case 'ObjectPattern':
+      case 'ArrayPattern':
+        this.bindPattern(bare, value, scope);
+        return;
+    }
+  }
+
+  private memberKey(node: Node & { type: 'MemberExpression' }, scope: Scope): string | undefined {
+    const name = memberName(node);
+    if (name !== undefined) return name;
+    if (!node.computed) return undefined;
+    const key = this.ev(node.property as Expression, scope);
+    const [only] = key;
+    if (key.length === 1 && only?.k === 'num' && only.value !== undefined) return String(only.value);
+    return constantString(key);
+  }
+
+  // ── expressions ──────────────────────────────────────────────────────────────────────────────
+
+  ev(node: Expression, scope: Scope): Value {
+    if (++this.nesting > MAX_NESTING) {
+      this.nesting--;
+      throw new BudgetExceeded('expressions nested too deeply');
+    }
+    try {
+      this.project.budget.tick();
+      return this.evaluate(node, scope);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private evaluate(node: Expression, scope: Scope): Value {
+    const at = this.site(node);
+    switch (node.type) {
+      case 'Literal': {
+        const value: unknown = node.value;
+        if (typeof value === 'string') return str(at, value);
+        if (typeof value === 'number') return num(at, value);
+        if (typeof value === 'boolean') return bool(at, value);
+        if (value === null && !('regex' in node && node.regex) && !('bigint' in node && node.bigint))
+          return nul(at);
+        return 'bigint' in node && node.bigint ? num(at) : unknown(at, 'a regular expression');
+      }
+      case 'TemplateLiteral': {
+        let text = '';
+        let constant = true;
+        let nonEmpty = false;
+        node.quasis.forEach((q, i) => {
+          const cooked = q.value.cooked ?? '';
+          text += cooked;
+          if (cooked !== '') nonEmpty = true;
+          const expression = node.expressions[i];
+          if (!expression) return;
+          const part = this.ev(expression, scope);
+          const [only] = part;
+          if (
+            part.length === 1 &&
+            only &&
+            (only.k === 'str' || only.k === 'num' || only.k === 'bool') &&
+            only.value !== undefined
+          ) {
+            text += String(only.value);
+            if (String(only.value) !== '') nonEmpty = true;
+          } else constant = false;
+        });
+        return constant ? str(at, text) : someString(at, nonEmpty);
+      }
+      case 'Identifier':
+        return this.identifier(node.name, scope, at);
+      case 'ThisExpression':
+        return this.current.self ?? unknown(at, '"this"');
+      case 'ObjectExpression':
+        return this.objectLiteral(node, scope);
+      case 'ArrayExpression':
+        return this.arrayLiteral(node, scope);
+      case 'ArrowFunctionExpression':
+      case 'FunctionExpression':
+        return this.functionValue(
+          node,
+          node.type === 'FunctionExpression' && node.id ? node.id.name : 'anonymous function',
+        );
+      case 'ClassExpression':
+        return this.classValue(node, at);
+      case 'ParenthesizedExpression':
+      case 'ChainExpression':
+      case 'TSNonNullExpression':
+      case 'TSInstantiationExpression':
+        return this.ev(node.expression as Expression, scope);
+      case 'TSAsExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSTypeAssertion':
+        return this.declare(this.ev(node.expression, scope), node.typeAnnotation, this.current.module.file);
+      case 'AwaitExpression':
+        return this.ev(node.argument, scope);
+      case 'SequenceExpression': {
+        let last: Value = undef(at);
+        for (const e of node.expressions) last = this.ev(e, scope);
+        return last;
+      }
+      case 'AssignmentExpression':
+        return this.assignment(node, scope);
+      case 'UpdateExpression': {
+        const target = unwrap(node.argument as Expression);
+        const value = num(at);
+        if (target.type === 'Identifier' || target.type === 'MemberExpression')
+          this.assign(target, value, scope);
+        return value;
+      }
+      case 'ConditionalExpression':
+        return this.conditional(node.test, node.consequent, node.alternate, scope, at);
+      case 'LogicalExpression':
+        return this.logical(node.operator, node.left, node.right, scope, at);
+      case 'UnaryExpression':
+        return this.unary(node, scope, at);
+      case 'BinaryExpression':
+        return this.binary(node.operator, node.left as Expression, node.right, scope, at);
+      case 'MemberExpression': {
+        const object = this.ev(node.object, scope);
+        const key = this.memberKey(node, scope);
+        const value = this.readMember(object, key, at);
+        return node.optional && object.some(isNullish) ? join(value, undef(at)) : value;
+      }
+      case 'CallExpression':
+      case 'NewExpression':
+        return this.callExpression(node, scope, at);
+      case 'TaggedTemplateExpression':
+        for (const e of node.quasi.expressions) this.ev(e, scope);
+        return unknown(at, `the result of the tagged template ${sourceText(this.site(node.tag))}`);
+      case 'YieldExpression':
+        if (node.argument) this.ev(node.argument, scope);
+        return unknown(at, 'the value sent into a generator');
+      default:
+        return unknown(at, `${sourceText(at)} is known only at run time`);
+    }
+  }
+
+  private assignment(node: Expression & { type: 'AssignmentExpression' }, scope: Scope): Value {
+    const at = this.site(node);
+    const op = node.operator;
+    if (op === '=') {
+      const value = this.ev(node.right, scope);
+      if (this.current.state) this.assign(node.left, value, scope);
+      return value;
+    }
+    const current = this.ev(node.left as Expression, scope);
+    let value: Value;
+    if (op === '||=' || op === '&&=' || op === '??=') {
+      value = this.logical(
+        op.slice(0, 2) as '||' | '&&' | '??',
+        node.left as Expression,
+        node.right,
+        scope,
+        at,
+        current,
+      );
+    } else value = this.combine(op.slice(0, -1), current, this.ev(node.right, scope), at);
+    if (this.current.state) this.assign(node.left, value, scope);
+    return value;
+  }
+
+  private conditional(
+    test: Expression,
+    consequent: Expression,
+    alternate: Expression,
+    scope: Scope,
+    at: Site,
+  ): Value {
+    const condition = this.ev(test, scope);
+    const truthy = condition.some(mayBeTruthy);
+    const falsy = condition.some(mayBeFalsy);
+    if (truthy && !falsy) return this.ev(consequent, scope);
+    if (falsy && !truthy) return this.ev(alternate, scope);
+    const ga = this.guardOf(test, true);
+    const gb = this.guardOf(test, false);
+    const [a, b] = this.fork(
+      at,
+      { whenTrue: ga, whenFalse: gb },
+      () => {
+        this.refine(test, scope, true);
+        return this.ev(consequent, scope);
+      },
+      () => {
+        this.refine(test, scope, false);
+        return this.ev(alternate, scope);
+      },
+    );
+    return join(a, b, ga, gb);
+  }
+
+  private logical(
+    op: '&&' | '||' | '??',
+    left: Expression,
+    right: Expression,
+    scope: Scope,
+    at: Site,
+    known?: Value,
+  ): Value {
+    const a = known ?? this.ev(left, scope);
+    const keep = a.filter((v) =>
+      op === '&&' ? mayBeFalsy(v) : op === '||' ? mayBeTruthy(v) : !isNullish(v),
+    );
+    const needsRight = a.some((v) =>
+      op === '&&' ? mayBeTruthy(v) : op === '||' ? mayBeFalsy(v) : isNullish(v) || v.k === 'unknown',
+    );
+    if (!needsRight) return a;
+    const kept =
+      op === '&&'
+        ? keep.map((v) => (v.k === 'str' && v.value === undefined ? { ...v, value: '' } : v))
+        : keep;
+    const guardRight = this.guardOf(left, op === '&&');
+    if (kept.length === 0) return this.ev(right, scope);
+    const base = this.state;
+    this.current.state = cloneState(base);
+    if (op !== '??') this.refine(left, scope, op === '&&');
+    const b = this.ev(right, scope);
+    this.current.state = joinStates(base, this.current.state, at);
+    return join(kept, b, undefined, guardRight);
+  }
+
+  private unary(node: Expression & { type: 'UnaryExpression' }, scope: Scope, at: Site): Value {
+    const argument = node.argument;
+    switch (node.operator) {
+      case 'delete': {
+        const target = unwrap(argument);
+        if (target.type === 'MemberExpression') {
+          const object = this.ev(target.object, scope);
+          const key = this.memberKey(target, scope);
+          this.writeMember(object, key, undef(at), at);
+        }
+        return bool(at);
+      }
+      case 'typeof':
+        this.ev(argument, scope);
+        return str(at);
+      case 'void':
+        this.ev(argument, scope);
+        return undef(at);
+      case '!': {
+        const value = this.ev(argument, scope);
+        if (value.every((v) => !mayBeTruthy(v))) return bool(at, true);
+        if (value.every((v) => !mayBeFalsy(v))) return bool(at, false);
+        return bool(at);
+      }
+      default: {
+        const value = this.ev(argument, scope);
+        const [only] = value;
+        if (value.length === 1 && only?.k === 'num' && only.value !== undefined) {
+          if (node.operator === '-') return num(at, -only.value);
+          if (node.operator === '+') return num(at, only.value);
+        }
+        return num(at);
+      }
+    }
+  }
+
+  private binary(op: string, left: Expression, right: Expression, scope: Scope, at: Site): Value {
+    const a = this.ev(left, scope);
+    const b = this.ev(right, scope);
+    return this.combine(op, a, b, at);
+  }
+
+  private combine(op: string, a: Value, b: Value, at: Site): Value {
+    if (['==', '!=', '===', '!==', '<', '>', '<=', '>=', 'in', 'instanceof'].includes(op)) return bool(at);
+    if (op !== '+') return num(at);
+    const [x] = a;
+    const [y] = b;
+    if (
+      a.length === 1 &&
+      b.length === 1 &&
+      x &&
+      y &&
+      (x.k === 'str' || x.k === 'num') &&
+      (y.k === 'str' || y.k === 'num') &&
+      x.value !== undefined &&
+      y.value !== undefined &&
+      (x.k === 'str' || y.k === 'str')
+    ) {
+      return str(at, String(x.value) + String(y.value));
+    }
+    const stringy = (v: Value) => v.length > 0 && v.every((w) => kindOfVariant(w) === 'string');
+    if (stringy(a) || stringy(b)) {
+      const nonEmpty = [...a, ...b].some(
+        (v) => v.k === 'str' && ((v.value !== undefined && v.value !== '') || v.nonEmpty === true),
+      );
+      return someString(at, nonEmpty);
+    }
+    if (a.every((v) => v.k === 'num') && b.every((v) => v.k === 'num')) return num(at);
+    return unknown(at, `${sourceText(at)} is known only at run time`);
+  }
+
+  // ── calls ───────────────────────────────────────────────────────────────────────────────────
+
+  private args(nodes: readonly Node[], scope: Scope): Value[] {
+    const out: Value[] = [];
+    for (const a of nodes) {
+      if (a.type === 'SpreadElement') {
+        const spread = this.ev(a.argument, scope);
+        out.push(this.itemOf(spread, this.site(a)));
+      } else out.push(this.ev(a as Expression, scope));
+    }
+    return out;
+  }
+
+  private callExpression(node: CallExpression | NewExpression, scope: Scope, at: Site): Value {
+    const callee = unwrap(node.callee);
+    const text = sourceText(this.site(callee));
+    let result: Value;
+    if (callee.type === 'MemberExpression' && node.type === 'CallExpression') {
+      const receiver = this.ev(callee.object, scope);
+      const name = this.memberKey(callee, scope);
+      const args = this.args(node.arguments, scope);
+      const object = unwrap(callee.object);
+      const receiverName =
+        object.type === 'Identifier' && !scope.resolve(object.name) ? object.name : undefined;
+      // Recorded before the call, which may hand the arguments to code that changes them.
+      this.recordCall(node, args);
+      result = this.method(receiver, receiverName, name, args, node, scope, at, text);
+    } else if (callee.type === 'Identifier' && !scope.resolve(callee.name)) {
+      const args = this.args(node.arguments, scope);
+      this.recordCall(node, args);
+      result = this.globalCall(callee.name, args, node, at);
+    } else {
+      const target = this.ev(callee, scope);
+      const args = this.args(node.arguments, scope);
+      this.recordCall(node, args);
+      result = this.call(target, args, undefined, at, text);
+    }
+    return result;
+  }
+
+  private recordCall(node: Node, args: readonly Value[]): void {
+    if (!this.watchedCalls.has(node) || !this.current.state) return;
+    const prev = this.recorded.get(node);
+    // A snapshot for the record; the call goes on with a copy of its own.
+    const heap = this.heap.clone();
+    this.state.heap = this.heap.clone();
+    this.recorded.set(
+      node,
+      prev
+        ? {
+            args: args.map((a, i) => join(prev.args[i] ?? NOTHING, a)),
+            heap: Heap.join(prev.heap, heap),
+            tool: prev.tool ?? this.handlerTool,
+          }
+        : { args, heap, tool: this.handlerTool },
+    );
+  }
+
+  private globalCall(
+    name: string,
+    args: readonly Value[],
+    node: CallExpression | NewExpression,
+    at: Site,
+  ): Value {
+    const [first] = args;
+    switch (name) {
+      case 'String': {
+        const [only] = first ?? [];
+        if (
+          first?.length === 1 &&
+          only &&
+          (only.k === 'str' || only.k === 'num' || only.k === 'bool') &&
+          only.value !== undefined
+        )
+          return str(at, String(only.value));
+        return someString(at, first?.every((v) => !isNullish(v) && v.k !== 'str') === true);
+      }
+      case 'structuredClone':
+        return first ?? undef(at);
+      case 'require': {
+        const source = first ? constantString(first) : undefined;
+        const target = source ? this.importedModule(this.current.module, source) : undefined;
+        if (!target) return unknown(at, source ? `the module ${source}` : 'a module loaded at run time');
+        return this.exportValue(target, 'default', at, new Set());
+      }
+      case 'Symbol':
+        return unknown(at, 'a symbol');
+    }
+    const kind = GLOBAL_KINDS.get(name);
+    if (kind) return unknown(at, `the result of ${name}()`, kind);
+    if (node.type === 'NewExpression') {
+      return unknown(
+        at,
+        `a new ${name}`,
+        name === 'Array'
+          ? 'array'
+          : name === 'Map' || name === 'Set' || name === 'Error' || name === 'Date' || name === 'URL'
+            ? undefined
+            : undefined,
+      );
+    }
+    this.escape(args, `passed to ${name}(), which the analysis cannot follow`);
+    return unknown(at, `the result of ${name}(), which is not part of the scanned project`);
+  }
+
+  private method(
+    receiver: Value,
+    receiverName: string | undefined,
+    name: string | undefined,
+    args: readonly Value[],
+    node: CallExpression,
+    _scope: Scope,
+    at: Site,
+    text: string,
+  ): Value {
+    if (receiverName && name) {
+      const handled = this.staticCall(receiverName, name, args, at);
+      if (handled) return handled;
+    }
+    let out: Value = NOTHING;
+    for (const v of receiver) {
+      if (!this.current.state) break;
+      out = join(out, this.methodOn(v, receiver, name, args, node, at, text));
+    }
+    return out.length > 0 ? out : undef(at);
+  }
+
+  private staticCall(receiver: string, name: string, args: readonly Value[], at: Site): Value | undefined {
+    const [first, second] = args;
+    const key = `${receiver}.${name}`;
+    switch (key) {
+      case 'JSON.stringify':
+        if (!first) return undef(at);
+        // A replacer may change anything: then only the type is certain.
+        if (second?.some((v) => !isNullish(v))) return someString(at, false);
+        return json(at, first);
+      case 'Promise.resolve':
+        return first ?? undef(at);
+      case 'Promise.all':
+      case 'Promise.allSettled':
+        return first ?? undef(at);
+      case 'Object.assign':
+        if (!first) return undef(at);
+        for (const source of args.slice(1)) assignFrom(this.heap, first, source, at);
+        return first;
+      case 'Object.freeze':
+      case 'Object.seal':
+        return first ?? undef(at);
+      case 'Array.from':
+        if (!first) return this.arrayOf(NOTHING, at);
+        if (second) return this.arrayOf(this.iterate(second, this.itemOf(first, at), at, first), at);
+        return this.arrayOf(this.itemOf(first, at), at);
+      case 'Array.of':
+        return ref(
+          at,
+          this.heap.alloc({ ...newArray(at), items: args.map((value) => ({ value, site: at })) }),
+        );
+    }
+    if (receiver === 'Math') return num(at);
+    if (receiver === 'console') return undef(at);
+    const kind = STATIC_KINDS.get(key);
+    if (kind) return unknown(at, `the result of ${key}()`, kind);
+    if (PURE_RECEIVERS.has(receiver)) return unknown(at, `the result of ${key}()`);
+    return undefined;
+  }
+
+  private methodOn(
+    v: Variant,
+    receiver: Value,
+    name: string | undefined,
+    args: readonly Value[],
+    node: CallExpression,
+    at: Site,
+    text: string,
+  ): Value {
+    const [first, second] = args;
+    if (v.k === 'fn') {
+      if (name === 'call') return this.call([v], args.slice(1), first, at, text);
+      if (name === 'apply') return this.call([v], second ? [this.itemOf(second, at)] : [], first, at, text);
+      if (name === 'bind') return [{ ...v, fn: { ...v.fn, ...(first ? { self: first } : {}) } }];
+      return unknown(at, `the result of ${text}()`);
+    }
+    if (v.k === 'ref') {
+      const state = this.heap.get(v.id);
+      if (!state) return unknown(at, `the result of ${text}()`);
+      const member = name !== undefined ? state.props.get(name) : undefined;
+      if (member?.value.some((m) => m.k === 'fn')) return this.call(member.value, args, [v], at, text);
+      if (state.kind === 'array' && name) {
+        const handled = this.arrayMethod(v, state, name, args, at, receiver);
+        if (handled) return handled;
+      }
+      if (name === 'then' && first) return this.call(first, [[v]], undefined, at, text);
+      if (name === 'toString' || name === 'toJSON') return someString(at, false);
+    }
+    if ((v.k === 'str' || v.k === 'json') && name) {
+      if (name === 'split') return this.arrayOf(str(at), at);
+      if (name === 'length') return num(at);
+      const kind = METHOD_KINDS.get(name);
+      if (kind === 'string' || name === 'slice' || name === 'concat' || name === 'at')
+        return someString(at, false);
+      if (kind) return unknown(at, `the result of ${text}()`, kind);
+      return someString(at, false);
+    }
+    if (v.k === 'num' || v.k === 'bool')
+      return name && METHOD_KINDS.get(name)
+        ? unknown(at, `the result of ${text}()`, METHOD_KINDS.get(name))
+        : unknown(at, `the result of ${text}()`);
+    if (v.k === 'unknown' && name && ITERATING.has(name) && first?.some((f) => f.k === 'fn')) {
+      // `rows.map(row => ({ … }))` over rows known only at run time: the callback still shows what each item is.
+      return this.arrayMethodOnUnknown(name, args, at, receiver);
+    }
+    if (name === 'then' && first)
+      return this.call(first, [unknown(at, `the value ${sourceText(at)} resolves to`)], undefined, at, text);
+    if (name === 'catch' || name === 'finally') return [v];
+    if (!(name && PURE_METHODS.has(name)))
+      this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
+    const kind = name ? METHOD_KINDS.get(name) : undefined;
+    void node;
+    return unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
+  }
+
+  /**
+   * Calls a callback as a loop body would run it: twice, on the item value, with the effects of each
+   * call joined (an item may be pushed once, many times, or never).
+   */
+  private iterate(callback: Value, item: Value, at: Site, array: Value, accumulator?: Value): Value {
+    const entry = this.state;
+    let result: Value = NOTHING;
+    let acc = accumulator;
+    const states: State<Binding>[] = [entry];
+    let input = entry;
+    for (let i = 0; i < 2; i++) {
+      this.current.state = cloneState(input);
+      const args = acc ? [acc, item, num(at), array] : [item, num(at), array];
+      const value = this.call(callback, args, undefined, at, 'callback');
+      result = join(result, value);
+      if (acc) acc = join(acc, value);
+      const after = this.current.state;
+      if (!after) break;
+      states.push(after);
+      input = joinStates(input, after, at) ?? after;
+    }
+    this.current.state = joinAllStates(states, at);
+    return acc ? join(acc, result) : result;
+  }
+
+  private arrayMethod(
+    v: Variant & { k: 'ref' },
+    state: ObjState,
+    name: string,
+    args: readonly Value[],
+    at: Site,
+    receiver: Value,
+  ): Value | undefined {
+    const [first, second] = args;
+    const item = () => this.itemOf([v], at);
+    switch (name) {
+      case 'push':
+      case 'unshift':
+        appendItems(this.heap, receiver, args, at, name === 'unshift', v.id);
+        return num(at);
+      case 'pop':
+      case 'shift':
+      case 'at':
+      case 'find':
+      case 'findLast':
+        if (first?.some((f) => f.k === 'fn') && name.startsWith('find')) this.iterate(first, item(), at, [v]);
+        return join(item(), undef(at));
+      case 'map':
+        return first ? this.arrayOf(this.iterate(first, item(), at, [v]), at) : undefined;
+      case 'flatMap':
+        return first
+          ? this.arrayOf(flatten(this.heap, this.iterate(first, item(), at, [v]), at), at)
+          : undefined;
+      case 'forEach':
+        if (first) this.iterate(first, item(), at, [v]);
+        return undef(at);
+      case 'filter':
+        if (first) this.iterate(first, item(), at, [v]);
+        return this.arrayOf(item(), at);
+      case 'reduce':
+      case 'reduceRight':
+        return first ? this.iterate(first, item(), at, [v], second ?? item()) : undefined;
+      case 'some':
+      case 'every':
+        if (first) this.iterate(first, item(), at, [v]);
+        return bool(at);
+      case 'slice':
+      case 'reverse':
+      case 'sort':
+      case 'toSorted':
+      case 'toReversed':
+      case 'flat':
+        return this.arrayOf(name === 'flat' ? flatten(this.heap, item(), at) : item(), at);
+      case 'concat': {
+        let all = item();
+        for (const a of args) all = join(all, a.some((x) => x.k === 'ref') ? flatten(this.heap, a, at) : a);
+        return this.arrayOf(all, at);
+      }
+      case 'splice':
+        this.heap.set(v.id, { ...state, open: `items changed by ${sourceText(at)}` });
+        return this.arrayOf(item(), at);
+      case 'join':
+        return someString(at, false);
+      case 'includes':
+        return bool(at);
+      case 'indexOf':
+      case 'findIndex':
+        return num(at);
+      default:
+        return undefined;
+    }
+  }
+
+  private arrayMethodOnUnknown(name: string, args: readonly Value[], at: Site, receiver: Value): Value {
+    const [callback, initial] = args;
+    if (!callback) return unknown(at, `the result of ${sourceText(at)}`);
+    const item = unknown(at, `an item of ${sourceText(at)}`);
+    const value = this.iterate(
+      callback,
+      item,
+      at,
+      receiver,
+      name.startsWith('reduce') ? (initial ?? item) : undefined,
+    );
+    switch (name) {
+      case 'map':
+        return this.arrayOf(value, at);
+      case 'flatMap':
+        return this.arrayOf(flatten(this.heap, value, at), at);
+      case 'filter':
+        return this.arrayOf(item, at);
+      case 'forEach':
+        return undef(at);
+      case 'find':
+      case 'findLast':
+        return join(item, undef(at));
+      case 'some':
+      case 'every':
+        return bool(at);
+      default:
+        return value;
+    }
+  }
+}
+
+function isLiteral(node: Expression): boolean {
+  if (node.type === 'Literal') return !('regex' in node && node.regex);
+  if (node.type === 'UnaryExpression') return node.operator === 'void';
+  return node.type === 'Identifier' && node.name === 'undefined';
+}
+
+function literalValue(node: Expression): string | number | boolean | null | undefined {
+  if (node.type === 'Identifier' || node.type === 'UnaryExpression') return undefined;
+  const value: unknown = node.type === 'Literal' ? node.value : undefined;
+  return typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value === null
+    ? value
+    : undefined;
+}
+
+function constantOf(v: Variant): { known: boolean; value: unknown } {
+  switch (v.k) {
+    case 'str':
+    case 'num':
+    case 'bool':
+      return v.value === undefined ? { known: false, value: undefined } : { known: true, value: v.value };
+    case 'null':
+      return { known: true, value: null };
+    case 'undef':
+      return { known: true, value: undefined };
+    case 'ref':
+    case 'fn':
+      return { known: true, value: v };
+    default:
+      return { known: false, value: undefined };
+  }
+}
+
+/** Whether a variant may equal a literal (`===`, or `==` where null and undefined are equal). */
+function mayEqual(v: Variant, literal: unknown, loose: boolean): boolean {
+  const { known, value } = constantOf(v);
+  if (!known) return v.k === 'unknown' || typeof literal === typeOfVariant(v);
+  if (loose && (literal === null || literal === undefined)) return value === null || value === undefined;
+  return value === literal;
+}
+
+function mayDiffer(v: Variant, literal: unknown, loose: boolean): boolean {
+  const { known, value } = constantOf(v);
+  if (!known) return true;
+  if (loose && (literal === null || literal === undefined)) return value !== null && value !== undefined;
+  return value !== literal;
+}
+
+/** `typeof` for the JSON types; anything else reads as an object. */
+function typeOfVariant(v: Variant): string {
+  const kind = kindOfVariant(v);
+  return kind === 'string' || kind === 'number' || kind === 'boolean' ? kind : 'object';
+}
+
+/** `typeof` of a variant, as JavaScript answers it. */
+function typeOf(heap: Heap, v: Variant): string {
+  if (v.k === 'undef') return 'undefined';
+  if (v.k === 'fn') return 'function';
+  if (v.k === 'ref') return heap.get(v.id) ? 'object' : 'object';
+  if (v.k === 'unknown')
+    return v.kind === 'string' || v.kind === 'number' || v.kind === 'boolean' ? v.kind : 'object';
+  return typeOfVariant(v);
+}
+
+function isArrayVariant(heap: Heap, v: Variant): boolean {
+  return v.k === 'ref' && heap.get(v.id)?.kind === 'array';
+}

@@ -1,0 +1,2279 @@
+/**
+ * The value analysis for Python, the counterpart of js/interpret.ts over the compact syntax tree
+ * of parser.ts. Statements are followed in order through `if`/`elif`/`else`, `match`, `try` (with
+ * `except`, `else` and `finally`), `with`, loops (each body twice, then joined), early returns,
+ * reassignment and augmented assignment; dicts and lists are abstract objects changed by
+ * `d["k"] = v`, `append`, `extend`, `update`, `setdefault`, `{**a}` and `dict(a, k=v)`; conditional
+ * expressions, `or`/`and`, comprehensions and generator expressions produce sets of values; any
+ * string-valued expression (f-strings, `%`, `.format`, `str(e)`, concatenation) is a string. Calls
+ * to functions, methods and classes of the project (same file, or imported relatively or by an
+ * absolute intra-project import) are interpreted with their arguments bound; the MCP SDK's pydantic
+ * models (`TextContent(type="text", …)`) become objects with their wire member names.
+ */
+
+import { BudgetExceeded, MAX_NESTING } from '../abstract/budget.js';
+import { sourceText } from '../abstract/concretize.js';
+import { provenBy } from '../abstract/declared.js';
+import { Heap, type Member, newArray, newObject, type ObjState } from '../abstract/heap.js';
+import { type Exit, Interpreter, Run } from '../abstract/interpreter.js';
+import {
+  appendItems,
+  assignFrom,
+  escapeTo,
+  itemOf,
+  objectsOf,
+  readMember,
+  spreadInto,
+  writeMember,
+} from '../abstract/objects.js';
+import { cloneState, joinAllStates, joinStates, type State } from '../abstract/state.js';
+import {
+  bool,
+  constantString,
+  type FunctionValue,
+  fn,
+  type Guard,
+  type JsonKind,
+  join,
+  json,
+  kindOfVariant,
+  mayBeFalsy,
+  mayBeTruthy,
+  maybeUndef,
+  NOTHING,
+  nul,
+  num,
+  ref,
+  type Site,
+  type SourceFile,
+  someString,
+  str,
+  undef,
+  unknown,
+  type Value,
+  type Variant,
+} from '../abstract/value.js';
+import type { Project } from '../project.js';
+import { resolvePythonImport } from './modules.js';
+import { field, fields, type PyNode, type PyTree } from './parser.js';
+
+export interface PyModule {
+  readonly file: SourceFile;
+  readonly tree: PyTree;
+  /** The dotted name the module is imported by, when known (for relative imports). */
+  run?: PyRun;
+  failed?: string;
+}
+
+type FnNode = PyNode;
+
+/** One interpretation of a function body, a class body or a module's top level. */
+export class PyRun extends Run<string> {
+  readonly breaks: State<string>[][] = [];
+  readonly continues: State<string>[][] = [];
+
+  constructor(
+    override readonly fn: FnNode,
+    readonly module: PyModule,
+    /** Where free variables are looked up (the enclosing function's run; class scopes are skipped). */
+    readonly closure: PyRun | undefined,
+    readonly isClass: boolean,
+    heap: Heap,
+  ) {
+    super(fn, heap);
+  }
+}
+
+export interface RecordedCall {
+  readonly args: readonly Value[];
+  readonly keywords: ReadonlyMap<string, Value>;
+  readonly heap: Heap;
+}
+
+/** Pydantic models of `mcp.types` whose fields are the wire format. */
+const MODELS = new Set([
+  'TextContent',
+  'ImageContent',
+  'AudioContent',
+  'EmbeddedResource',
+  'ResourceLink',
+  'TextResourceContents',
+  'BlobResourceContents',
+  'CallToolResult',
+  'Annotations',
+  'ToolResult',
+]);
+
+/** The `type` a content model has when the call leaves it out (its pydantic default). */
+const MODEL_TYPES: Record<string, string> = {
+  TextContent: 'text',
+  ImageContent: 'image',
+  AudioContent: 'audio',
+  EmbeddedResource: 'resource',
+  ResourceLink: 'resource_link',
+};
+
+/** Methods that change the list, dict or set they are called on. */
+const PY_MUTATORS = new Set([
+  'append',
+  'extend',
+  'insert',
+  'update',
+  'setdefault',
+  'pop',
+  'popitem',
+  'clear',
+  'remove',
+  'add',
+  'discard',
+  'sort',
+  'reverse',
+]);
+
+/** Model fields pydantic validates as strings. */
+const STRING_FIELDS = new Set(['text', 'data', 'mimeType', 'uri', 'name', 'blob', 'title', 'description']);
+
+function asString(value: Value): Value {
+  return value.map((v) =>
+    v.k === 'unknown' && !v.kind
+      ? { ...v, kind: 'string' as const, reason: `${v.reason}, validated as a string by pydantic` }
+      : v,
+  );
+}
+
+/** The JSON type a parameter annotation promises, when a framework validates arguments against it. */
+export function kindOfAnnotation(annotation: string): JsonKind | undefined {
+  const type = annotation.replace(/\s+/g, '').replace(/^Annotated\[([^,\]]+).*\]$/, '$1');
+  if (/^str$/.test(type)) return 'string';
+  if (/^(int|float)$/.test(type)) return 'number';
+  if (/^bool$/.test(type)) return 'boolean';
+  if (/^(dict|Dict)(\[.*\])?$/.test(type)) return 'object';
+  if (/^(list|List|tuple|Tuple|Sequence)(\[.*\])?$/.test(type)) return 'array';
+  return undefined;
+}
+
+/** FastMCP helpers it converts itself (`Image(path=…)` → an image block with a mimeType). */
+const FRAMEWORK_HELPERS = new Set(['Image', 'Audio', 'File']);
+
+/** The Python SDK accepts both the wire names and snake_case field names. */
+const ALIASES: Record<string, string> = {
+  mime_type: 'mimeType',
+  is_error: 'isError',
+  structured_content: 'structuredContent',
+  last_modified: 'lastModified',
+};
+
+/** Builtins and well-known functions whose result type is certain. */
+const CALL_KINDS = new Map<string, JsonKind>([
+  ['str', 'string'],
+  ['repr', 'string'],
+  ['format', 'string'],
+  ['chr', 'string'],
+  ['hex', 'string'],
+  ['int', 'number'],
+  ['float', 'number'],
+  ['len', 'number'],
+  ['abs', 'number'],
+  ['round', 'number'],
+  ['sum', 'number'],
+  ['ord', 'number'],
+  ['bool', 'boolean'],
+  ['isinstance', 'boolean'],
+  ['hasattr', 'boolean'],
+  ['callable', 'boolean'],
+  ['any', 'boolean'],
+  ['all', 'boolean'],
+  ['json.loads', 'object'],
+  ['time.time', 'number'],
+]);
+
+/** Methods whose result type is certain whatever the receiver. */
+const METHOD_KINDS = new Map<string, JsonKind>([
+  ['format', 'string'],
+  ['join', 'string'],
+  ['decode', 'string'],
+  ['strip', 'string'],
+  ['lstrip', 'string'],
+  ['rstrip', 'string'],
+  ['lower', 'string'],
+  ['upper', 'string'],
+  ['title', 'string'],
+  ['capitalize', 'string'],
+  ['replace', 'string'],
+  ['isoformat', 'string'],
+  ['strftime', 'string'],
+  ['hexdigest', 'string'],
+  ['model_dump_json', 'string'],
+  ['read_text', 'string'],
+  ['as_posix', 'string'],
+  ['split', 'array'],
+  ['splitlines', 'array'],
+  ['startswith', 'boolean'],
+  ['endswith', 'boolean'],
+  ['isdigit', 'boolean'],
+  ['exists', 'boolean'],
+  ['count', 'number'],
+  ['index', 'number'],
+  ['find', 'number'],
+  ['model_dump', 'object'],
+]);
+
+/** Calls that never change their arguments: objects passed to them stay as they are. */
+const PURE_CALLS = new Set([
+  'print',
+  'len',
+  'str',
+  'repr',
+  'isinstance',
+  'hasattr',
+  'getattr',
+  'type',
+  'id',
+  'sorted',
+  'list',
+  'tuple',
+  'set',
+  'dict',
+  'enumerate',
+  'zip',
+  'min',
+  'max',
+  'sum',
+  'any',
+  'all',
+  'iter',
+  'next',
+  'format',
+  'json.dumps',
+  'JSONResponse',
+  'jsonify',
+  'Response',
+]);
+const PURE_METHODS = new Set([
+  'debug',
+  'info',
+  'warning',
+  'warn',
+  'error',
+  'exception',
+  'critical',
+  'log',
+  'dumps',
+  'get',
+  'format',
+  'json',
+  'send',
+  'write',
+]);
+
+/** Nodes that open a scope of their own: their bodies are not the enclosing function's code. */
+const SCOPES = new Set(['function_definition', 'class_definition', 'lambda', 'decorated_definition']);
+
+function decodeEscape(sequence: string): string {
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '0': '\0',
+  };
+  const c = sequence.slice(1);
+  if (c in simple) return simple[c] ?? '';
+  if (/^(x|u|U)[0-9a-fA-F]+$/.test(c)) {
+    const code = Number.parseInt(c.slice(1), 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : sequence;
+  }
+  return sequence;
+}
+
+export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
+  private readonly modules = new Map<string, PyModule>();
+  private readonly rootRuns = new Map<PyNode, PyRun>();
+  private readonly classes = new Map<number, { node: PyNode; run: PyRun }>();
+  private readonly locals = new WeakMap<
+    PyNode,
+    { locals: Set<string>; globals: Set<string>; nonlocals: Set<string> }
+  >();
+  /** Comprehension variables in scope, innermost last. */
+  private readonly comprehensions: Map<string, Value>[] = [];
+  readonly recorded = new Map<PyNode, RecordedCall>();
+
+  constructor(
+    project: Project,
+    private readonly parse: (file: SourceFile) => PyTree | undefined,
+    readonly watchedCalls: ReadonlySet<PyNode> = new Set(),
+    watchedObjects: ReadonlySet<PyNode> = new Set(),
+  ) {
+    super(project, watchedObjects);
+  }
+
+  protected override resetTransient(): void {
+    this.comprehensions.length = 0;
+  }
+
+  // ── modules ────────────────────────────────────────────────────────────────────────────────
+
+  module(file: SourceFile, tree?: PyTree): PyModule | undefined {
+    const key = file.absolute ?? `\u0000${file.path}`;
+    const known = this.modules.get(key);
+    if (known) return known;
+    const parsed = tree ?? this.parse(file);
+    if (!parsed) return undefined;
+    const mod: PyModule = { file, tree: parsed };
+    this.modules.set(key, mod);
+    return mod;
+  }
+
+  moduleRun(mod: PyModule): PyRun | undefined {
+    if (mod.run) return mod.run;
+    if (mod.failed) return undefined;
+    const run = new PyRun(mod.tree.root, mod, undefined, false, new Heap(this.project.frozen));
+    mod.run = run;
+    this.isolated(
+      run,
+      () => this.block(mod.tree.root.children),
+      (reason) => {
+        mod.failed = reason;
+      },
+    );
+    return mod.failed ? undefined : run;
+  }
+
+  /** The function (or module) a definition is nested in: its run holds the definition's free variables. */
+  enclosingFunction(node: PyNode): PyNode {
+    for (let p = node.parent; p; p = p.parent) {
+      if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'module') return p;
+    }
+    return node;
+  }
+
+  /** A function analysed on its own, with unknown parameters. */
+  rootRun(fnNode: PyNode, mod: PyModule): PyRun | undefined {
+    if (fnNode.type === 'module') return this.moduleRun(mod);
+    const known = this.rootRuns.get(fnNode);
+    if (known) return known;
+    const closure = this.rootRun(this.enclosingFunction(fnNode), mod);
+    if (!closure) return undefined;
+    const run = new PyRun(fnNode, mod, closure, false, new Heap(this.project.frozen));
+    this.rootRuns.set(fnNode, run);
+    this.isolated(
+      run,
+      () => {
+        this.bindParams(fnNode, undefined);
+        this.functionBody(fnNode);
+      },
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** The function value a `def` node denotes, with its free variables from the enclosing run. */
+  functionValue(fnNode: PyNode, mod: PyModule): FunctionValue | undefined {
+    const closure = this.rootRun(this.enclosingFunction(fnNode), mod);
+    if (!closure) return undefined;
+    return { node: fnNode, closure, name: this.nameOf(fnNode, mod) };
+  }
+
+  private nameOf(fnNode: PyNode, mod: PyModule): string {
+    const name = field(fnNode, 'name');
+    return name ? mod.tree.source.slice(name.start, name.end) : 'lambda';
+  }
+
+  /**
+   * Interprets a handler as its framework calls it (arguments unknown). `validated`: the framework
+   * checks arguments against the parameters' annotations (FastMCP), so `city: str` is a string.
+   */
+  runFunction(value: FunctionValue, validated = false): PyRun {
+    const node = value.node as PyNode;
+    const closure = value.closure as PyRun;
+    const run = new PyRun(node, closure.module, closure, false, new Heap(this.project.frozen));
+    this.within(run, () => {
+      this.bindParams(node, undefined, value.self, validated);
+      this.functionBody(node);
+      this.finish(run);
+    });
+    run.state?.heap.freeze();
+    return run;
+  }
+
+  private siteIn(mod: PyModule, node: PyNode): Site {
+    return { file: mod.file, start: node.start, end: node.end };
+  }
+
+  protected site(node: PyNode): Site {
+    return this.siteIn(this.current.module, node);
+  }
+
+  protected runSite(run: PyRun): Site {
+    return this.siteIn(run.module, run.fn);
+  }
+
+  private text(node: PyNode): string {
+    return this.current.module.tree.source.slice(node.start, node.end);
+  }
+
+  // ── names ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Names a function assigns (its locals), and its `global`/`nonlocal` declarations. */
+  private scopeInfo(fnNode: PyNode): { locals: Set<string>; globals: Set<string>; nonlocals: Set<string> } {
+    const known = this.locals.get(fnNode);
+    if (known) return known;
+    const info = { locals: new Set<string>(), globals: new Set<string>(), nonlocals: new Set<string>() };
+    const source = this.current.module.tree.source;
+    const name = (n: PyNode) => source.slice(n.start, n.end);
+    const targets = (t: PyNode | undefined): void => {
+      if (!t) return;
+      if (t.type === 'identifier') info.locals.add(name(t));
+      else if (
+        [
+          'pattern_list',
+          'tuple_pattern',
+          'list_pattern',
+          'tuple',
+          'list',
+          'expression_list',
+          'parenthesized_expression',
+          'list_splat_pattern',
+          'as_pattern_target',
+        ].includes(t.type)
+      ) {
+        for (const c of t.children) targets(c);
+      }
+    };
+    const params = field(fnNode, 'parameters');
+    for (const p of params?.children ?? []) {
+      const id =
+        p.type === 'identifier' ? p : (field(p, 'name') ?? p.children.find((c) => c.type === 'identifier'));
+      if (id) info.locals.add(name(id));
+    }
+    const stack: PyNode[] =
+      fnNode.type === 'module' ? [...fnNode.children] : [...(field(fnNode, 'body')?.children ?? [])];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      switch (node.type) {
+        case 'function_definition':
+        case 'class_definition': {
+          const n = field(node, 'name');
+          if (n) info.locals.add(name(n));
+          continue;
+        }
+        case 'decorated_definition':
+          stack.push(...node.children.filter((c) => c.field === 'definition'));
+          continue;
+        case 'lambda':
+        case 'list_comprehension':
+        case 'dictionary_comprehension':
+        case 'set_comprehension':
+        case 'generator_expression':
+          continue;
+        case 'assignment':
+        case 'augmented_assignment':
+          targets(field(node, 'left'));
+          break;
+        case 'named_expression':
+          targets(field(node, 'name'));
+          break;
+        case 'for_statement':
+          targets(field(node, 'left'));
+          break;
+        case 'as_pattern_target':
+          targets(node);
+          continue;
+        case 'import_statement':
+        case 'import_from_statement':
+          for (const c of node.children) {
+            if (c.type === 'aliased_import') targets(field(c, 'alias'));
+            else if (c.type === 'dotted_name' && c.field !== 'module_name') {
+              const first = c.children[0];
+              if (first) info.locals.add(name(first));
+            }
+          }
+          continue;
+        case 'global_statement':
+          for (const c of node.children) info.globals.add(name(c));
+          continue;
+        case 'nonlocal_statement':
+          for (const c of node.children) info.nonlocals.add(name(c));
+          continue;
+      }
+      stack.push(...node.children);
+    }
+    for (const g of info.globals) info.locals.delete(g);
+    for (const g of info.nonlocals) info.locals.delete(g);
+    this.locals.set(fnNode, info);
+    return info;
+  }
+
+  private lookup(name: string, at: Site): Value {
+    for (let i = this.comprehensions.length - 1; i >= 0; i--) {
+      const value = this.comprehensions[i]?.get(name);
+      if (value) return value;
+    }
+    let run: PyRun | undefined = this.current;
+    const info = run.fn.type === 'module' ? undefined : this.scopeInfo(run.fn);
+    if (info?.globals.has(name)) run = this.moduleRunOf(run);
+    else if (info?.nonlocals.has(name)) run = run.closure;
+    for (; run; run = run.closure) {
+      const value = run.state?.vars.get(name);
+      if (value) return run.done && run !== this.current ? this.laterValue(run, name, value, at) : value;
+      if (
+        run === this.current &&
+        !run.isClass &&
+        run.fn.type !== 'module' &&
+        this.scopeInfo(run.fn).locals.has(name) &&
+        !run.done
+      ) {
+        return unknown(at, `"${name}" before it is assigned`);
+      }
+    }
+    return this.builtin(name, at);
+  }
+
+  /**
+   * A name of a finished run (a module's global, a factory's local), read later by one of its
+   * closures. If another function changes it (`CACHE[k] = v` in one tool, read in another; `global
+   * X` reassigned), it may hold anything by then: its objects are open to this reader, a reassigned
+   * one may be any value.
+   */
+  private laterValue(run: PyRun, name: string, value: Value, at: Site): Value {
+    const changed = this.changedElsewhere(run.fn).get(name);
+    if (changed === 'value')
+      return join(value, unknown(at, `"${name}", which another function reassigns at run time`));
+    if (changed === 'members') {
+      escapeTo(this.heap, [value], `"${name}" is changed by another function at run time`, (id) =>
+        this.classes.has(id),
+      );
+    }
+    return value;
+  }
+
+  private readonly changed = new WeakMap<PyNode, Map<string, 'value' | 'members'>>();
+
+  /** Names of `fn`'s scope that functions nested in it reassign or change the members of. */
+  private changedElsewhere(fn: PyNode): Map<string, 'value' | 'members'> {
+    const known = this.changed.get(fn);
+    if (known) return known;
+    const out = new Map<string, 'value' | 'members'>();
+    this.changed.set(fn, out);
+    const source = this.current.module.tree.source;
+    const text = (n: PyNode) => source.slice(n.start, n.end);
+    const nested: PyNode[] = [];
+    const stack = [...fn.children];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      if (n.type === 'function_definition' || n.type === 'lambda') nested.push(n);
+      stack.push(...n.children);
+    }
+    const note = (name: string, what: 'value' | 'members') => {
+      if (what === 'value' || !out.has(name)) out.set(name, what);
+    };
+    for (const g of nested) {
+      const info = this.scopeInfo(g);
+      const rootOf = (target: PyNode): PyNode | undefined => {
+        let t: PyNode | undefined = target;
+        while (t && (t.type === 'subscript' || t.type === 'attribute')) t = t.children[0];
+        return t?.type === 'identifier' ? t : undefined;
+      };
+      const body = [...(field(g, 'body')?.children ?? [])];
+      for (let n = body.pop(); n; n = body.pop()) {
+        if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition')
+          continue;
+        if (n.type === 'assignment' || n.type === 'augmented_assignment') {
+          const left = field(n, 'left');
+          if (left?.type === 'identifier') {
+            const name = text(left);
+            if (info.globals.has(name) || info.nonlocals.has(name)) note(name, 'value');
+          } else if (left) {
+            const root = rootOf(left);
+            if (root && !info.locals.has(text(root))) note(text(root), 'members');
+          }
+        } else if (n.type === 'call') {
+          const callee = field(n, 'function');
+          const object = callee?.type === 'attribute' ? field(callee, 'object') : undefined;
+          const method = callee?.type === 'attribute' ? field(callee, 'attribute') : undefined;
+          if (
+            object?.type === 'identifier' &&
+            method &&
+            PY_MUTATORS.has(text(method)) &&
+            !info.locals.has(text(object))
+          ) {
+            note(text(object), 'members');
+          }
+        } else if (n.type === 'delete_statement') {
+          for (const target of n.children) {
+            const root = rootOf(target);
+            if (root && !info.locals.has(text(root))) note(text(root), 'members');
+          }
+        }
+        body.push(...n.children);
+      }
+    }
+    return out;
+  }
+
+  private moduleRunOf(run: PyRun): PyRun {
+    let r = run;
+    while (r.closure) r = r.closure;
+    return r;
+  }
+
+  private builtin(name: string, at: Site): Value {
+    switch (name) {
+      case 'None':
+        return nul(at);
+      case 'True':
+        return bool(at, true);
+      case 'False':
+        return bool(at, false);
+      default:
+        return unknown(at, `"${name}" is known only at run time`);
+    }
+  }
+
+  /** Whether a name is defined anywhere the current code can see (else it is a builtin). */
+  private isBound(name: string): boolean {
+    for (const scope of this.comprehensions) if (scope.has(name)) return true;
+    for (let run: PyRun | undefined = this.current; run; run = run.closure) {
+      if (run.state?.vars.has(name)) return true;
+      if (run.fn.type !== 'module' && !run.isClass && this.scopeInfo(run.fn).locals.has(name)) return true;
+      if (run.fn.type === 'module' && this.scopeInfo(run.fn).locals.has(name)) return true;
+    }
+    return false;
+  }
+
+  private assignName(name: string, value: Value): void {
+    const run = this.current;
+    const info = run.fn.type === 'module' || run.isClass ? undefined : this.scopeInfo(run.fn);
+    let target: PyRun | undefined = run;
+    if (info?.globals.has(name)) target = this.moduleRunOf(run);
+    else if (info?.nonlocals.has(name)) {
+      for (target = run.closure; target && !target.state?.vars.has(name); target = target.closure);
+    }
+    if (!target?.state) return;
+    if (target === run) target.state.vars.set(name, value);
+    else {
+      const old = target.state.vars.get(name);
+      target.state.vars.set(name, old ? join(old, value) : value);
+    }
+  }
+
+  // ── imports ─────────────────────────────────────────────────────────────────────────────────
+
+  private importStatement(node: PyNode): void {
+    const source = this.current.module.tree.source;
+    const name = (n: PyNode) => source.slice(n.start, n.end);
+    const at = this.site(node);
+    if (node.type === 'import_statement') {
+      for (const c of node.children) {
+        if (c.type === 'aliased_import') {
+          const dotted = field(c, 'name');
+          const alias = field(c, 'alias');
+          if (dotted && alias) this.assignName(name(alias), this.moduleValue(name(dotted), 0, at));
+        } else if (c.type === 'dotted_name') {
+          // `import pkg.render` binds `pkg`, with `render` reachable as its attribute.
+          const parts = name(c).split('.');
+          let value = this.moduleValue(parts.join('.'), 0, at);
+          for (let i = parts.length - 1; i > 0; i--) {
+            const parent = this.moduleValue(parts.slice(0, i).join('.'), 0, at);
+            writeMember(this.heap, parent, parts[i], value, at);
+            value = parent;
+          }
+          const first = parts[0];
+          if (first) this.assignName(first, value);
+        }
+      }
+      return;
+    }
+    const moduleName = field(node, 'module_name');
+    if (!moduleName) return;
+    let level = 0;
+    let dotted = '';
+    if (moduleName.type === 'relative_import') {
+      const prefix = moduleName.children.find((c) => c.type === 'import_prefix');
+      level = prefix ? prefix.end - prefix.start : 0;
+      const rest = moduleName.children.find((c) => c.type === 'dotted_name');
+      dotted = rest ? name(rest) : '';
+    } else dotted = name(moduleName);
+    for (const c of node.children) {
+      if (c === moduleName) continue;
+      if (c.type === 'wildcard_import') {
+        const target = this.importedModule(dotted, level);
+        const run = target ? this.moduleRun(target) : undefined;
+        for (const [key, value] of run?.state?.vars.entries() ?? [])
+          if (!key.startsWith('_')) this.assignName(key, value);
+        continue;
+      }
+      const imported =
+        c.type === 'aliased_import' ? field(c, 'name') : c.type === 'dotted_name' ? c : undefined;
+      const alias = c.type === 'aliased_import' ? field(c, 'alias') : imported;
+      if (!imported || !alias) continue;
+      this.assignName(name(alias), this.fromImport(dotted, level, name(imported), at));
+    }
+  }
+
+  private importedModule(dotted: string, level: number): PyModule | undefined {
+    const from = this.current.module.file.absolute;
+    if (!from) return undefined;
+    const path = resolvePythonImport(this.project, from, dotted, level);
+    const file = path ? this.project.load(path) : undefined;
+    return file ? this.module(file) : undefined;
+  }
+
+  /** `import pkg.mod` / `from . import mod`: the module as an object of its final top-level names. */
+  private moduleValue(dotted: string, level: number, at: Site): Value {
+    const target = this.importedModule(dotted, level);
+    if (!target) return unknown(at, `the module ${'.'.repeat(level)}${dotted}`);
+    if (this.active.includes(target.tree.root))
+      return unknown(at, `the module ${dotted}, imported in a cycle`);
+    const run = this.moduleRun(target);
+    if (!run?.state) return unknown(at, `the module ${dotted}: ${target.failed ?? 'not analysed'}`);
+    const props = new Map<string, Member>();
+    for (const [key, value] of run.state.vars.entries()) props.set(key, { value, site: at });
+    return ref(
+      at,
+      this.heap.alloc({
+        ...newObject(at, `module ${dotted}`),
+        props,
+        open: `names of the module ${dotted} set at run time`,
+      }),
+    );
+  }
+
+  private fromImport(dotted: string, level: number, name: string, at: Site): Value {
+    const target = this.importedModule(dotted, level);
+    if (!target) {
+      // `from . import helpers`: a submodule.
+      const sub = this.importedModule(dotted ? `${dotted}.${name}` : name, level);
+      if (sub) return this.moduleValue(dotted ? `${dotted}.${name}` : name, level, at);
+      const from = `${'.'.repeat(level)}${dotted}`;
+      return unknown(
+        at,
+        level > 0
+          ? `"${name}" is imported from ${from}, which cannot be read`
+          : `"${name}" comes from the package ${from}`,
+      );
+    }
+    if (this.active.includes(target.tree.root)) return unknown(at, `"${name}" is imported in a cycle`);
+    const run = this.moduleRun(target);
+    const value = run?.state?.vars.get(name);
+    if (value) return value;
+    const sub = this.importedModule(dotted ? `${dotted}.${name}` : name, level);
+    if (sub) return this.moduleValue(dotted ? `${dotted}.${name}` : name, level, at);
+    return unknown(
+      at,
+      `"${name}" from ${'.'.repeat(level)}${dotted}${target.failed ? `: ${target.failed}` : ''}`,
+    );
+  }
+
+  // ── functions and classes ───────────────────────────────────────────────────────────────────
+
+  private defValue(node: PyNode): Value {
+    // Methods look up free variables in the function around the class, not in the class body.
+    let closure: PyRun = this.current;
+    while (closure.isClass && closure.closure) closure = closure.closure;
+    return fn(this.site(node), {
+      node,
+      closure,
+      name: node.type === 'lambda' ? 'lambda' : this.nameOf(node, this.current.module),
+    });
+  }
+
+  private classDefinition(node: PyNode): Value {
+    const at = this.site(node);
+    const run = new PyRun(node, this.current.module, this.current, true, this.heap);
+    const previous = this.current;
+    this.current = run;
+    try {
+      const body = field(node, 'body');
+      if (body) this.block(body.children);
+    } finally {
+      this.current = previous;
+    }
+    if (run.state) this.state.heap = run.state.heap;
+    const props = new Map<string, Member>();
+    for (const [key, value] of run.state?.vars.entries() ?? []) props.set(key, { value, site: at });
+    const superclasses = field(node, 'superclasses');
+    const id = this.heap.alloc({
+      ...newObject(at, `class ${this.nameOf(node, this.current.module)}`),
+      props,
+      ...(superclasses && superclasses.children.length > 0 ? { open: 'members of the base classes' } : {}),
+    });
+    this.classes.set(id, { node, run });
+    return ref(at, id);
+  }
+
+  /** `Cls(…)`: an instance with the class's methods bound to it, after `__init__` runs. */
+  private instantiate(classId: number, args: Args, at: Site): Value {
+    const cls = this.heap.get(classId);
+    const id = this.heap.alloc(newObject(at));
+    const self = ref(at, id);
+    const props = new Map<string, Member>();
+    for (const [key, member] of cls?.props ?? []) {
+      props.set(key, {
+        value: member.value.map((v) => (v.k === 'fn' ? { ...v, fn: { ...v.fn, self } } : v)),
+        site: member.site,
+      });
+    }
+    const name = cls?.model?.replace(/^class /, '');
+    this.heap.set(id, { ...newObject(at, name), props, open: 'attributes set at run time' });
+    const init = props.get('__init__')?.value;
+    if (init) this.call(init, args, at, '__init__');
+    return self;
+  }
+
+  /** Binds parameters; `args` undefined: the framework supplies them (unknown). `self` binds the first. */
+  private bindParams(node: PyNode, args: Args | undefined, self?: Value, validated = false): void {
+    const params = field(node, 'parameters')?.children ?? [];
+    const source = this.current.module.tree.source;
+    const used = new Set<string>();
+    let position = 0;
+    params.forEach((p, i) => {
+      const id =
+        p.type === 'identifier' ? p : (field(p, 'name') ?? p.children.find((c) => c.type === 'identifier'));
+      if (!id) return;
+      const name = source.slice(id.start, id.end);
+      used.add(name);
+      const at = this.site(p);
+      if (i === 0 && self) {
+        this.assignName(name, self);
+        return;
+      }
+      if (p.type === 'list_splat_pattern') {
+        const items = args ? args.positional.slice(position).map((value) => ({ value, site: at })) : [];
+        this.assignName(
+          name,
+          ref(
+            at,
+            this.heap.alloc({ ...newArray(at, 'tuple'), items, ...(args ? {} : { open: 'arguments' }) }),
+          ),
+        );
+        position = Number.POSITIVE_INFINITY;
+        return;
+      }
+      if (p.type === 'dictionary_splat_pattern') {
+        const props = new Map<string, Member>();
+        for (const [k, v] of args?.keywords ?? []) if (!used.has(k)) props.set(k, { value: v, site: at });
+        this.assignName(
+          name,
+          ref(
+            at,
+            this.heap.alloc({ ...newObject(at), props, ...(args ? {} : { open: 'keyword arguments' }) }),
+          ),
+        );
+        return;
+      }
+      if (p.type === 'keyword_separator' || p.type === 'positional_separator') return;
+      if (!args) {
+        const annotation = validated ? field(p, 'type') : undefined;
+        const kind = annotation
+          ? kindOfAnnotation(source.slice(annotation.start, annotation.end))
+          : undefined;
+        this.assignName(name, unknown(at, `the parameter "${name}"`, kind));
+        return;
+      }
+      let value =
+        args.keywords.get(name) ??
+        (position < args.positional.length ? args.positional[position] : undefined);
+      if (!args.keywords.has(name)) position++;
+      if (!value) {
+        const fallback = field(p, 'value');
+        value = fallback ? this.ev(fallback) : unknown(at, `the parameter "${name}"`);
+      }
+      this.assignName(name, value);
+    });
+  }
+
+  private functionBody(node: PyNode): void {
+    if (node.type === 'lambda') {
+      const body = field(node, 'body');
+      if (body) this.recordReturn(body, this.ev(body));
+      return;
+    }
+    const body = field(node, 'body');
+    if (!body) return;
+    if (this.isGenerator(body)) {
+      this.recordReturn(body, unknown(this.site(node), 'a generator'));
+      return;
+    }
+    this.block(body.children);
+  }
+
+  private isGenerator(body: PyNode): boolean {
+    const stack = [...body.children];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      if (n.type === 'yield') return true;
+      if (!SCOPES.has(n.type)) stack.push(...n.children);
+    }
+    return false;
+  }
+
+  private call(callee: Value, args: Args, at: Site, text: string): Value {
+    let result: Value = NOTHING;
+    for (const v of callee) {
+      if (!this.current.state) break;
+      result = join(result, this.callVariant(v, args, at, text));
+    }
+    return result.length > 0 ? result : nul(at);
+  }
+
+  private callVariant(v: Variant, args: Args, at: Site, text: string): Value {
+    if (v.k === 'ref') {
+      if (this.classes.has(v.id)) return this.instantiate(v.id, args, at);
+      const state = this.heap.get(v.id);
+      const call = state?.props.get('__call__')?.value;
+      if (call) return this.call(call, args, at, text);
+    }
+    if (v.k !== 'fn') {
+      this.escapeArgs(args, text);
+      return unknown(at, `the result of ${text}(), which is not part of the scanned project`);
+    }
+    const node = v.fn.node as PyNode;
+    if (this.active.includes(node)) return unknown(at, `a recursive call to ${v.fn.name}()`);
+    if (this.active.length > 20) return unknown(at, 'calls nested too deeply to follow');
+    const closure = v.fn.closure as PyRun;
+    const run = new PyRun(node, closure.module, closure, false, this.heap);
+    // The callee does not see the caller's comprehension variables.
+    const comprehensions = this.comprehensions.splice(0);
+    try {
+      this.within(run, () => {
+        this.bindParams(node, args, v.fn.self);
+        this.functionBody(node);
+        this.finish(run);
+      });
+    } finally {
+      this.comprehensions.push(...comprehensions);
+    }
+    let value: Value = NOTHING;
+    for (const r of run.returns.values()) value = join(value, r.value);
+    // Falling off the end next to explicit returns is often a path that cannot happen; with no
+    // return at all, the function certainly returns None.
+    if (run.fellThrough) value = join(value, run.returns.size > 0 ? maybeUndef(at) : nul(at));
+    if (run.state) this.state.heap = run.state.heap;
+    return this.declare(value, field(node, 'return_type'), closure.module);
+  }
+
+  private declare(value: Value, annotation: PyNode | undefined, mod: PyModule): Value {
+    return annotation ? provenBy(value, mod.tree.source.slice(annotation.start, annotation.end)) : value;
+  }
+
+  private escapeArgs(args: Args, text: string): void {
+    const name = text.slice(text.lastIndexOf('.') + 1);
+    if (PURE_CALLS.has(text) || PURE_METHODS.has(name)) return;
+    escapeTo(
+      this.heap,
+      [...args.positional, ...args.keywords.values()],
+      `passed to ${text}(), which the analysis cannot follow`,
+      (id) => this.classes.has(id),
+    );
+  }
+
+  // ── statements ──────────────────────────────────────────────────────────────────────────────
+
+  private block(statements: readonly PyNode[]): void {
+    for (const statement of statements) {
+      if (!this.current.state) return;
+      this.exec(statement);
+    }
+  }
+
+  private exec(node: PyNode): void {
+    if (!this.current.state) return;
+    this.project.budget.tick();
+    switch (node.type) {
+      case 'expression_statement':
+        for (const c of node.children) this.ev(c);
+        return;
+      case 'return_statement': {
+        const [value] = node.children;
+        this.recordReturn(node, value ? this.ev(value) : nul(this.site(node)));
+        return;
+      }
+      case 'raise_statement':
+        for (const c of node.children) this.ev(c);
+        this.throwHere();
+        return;
+      case 'if_statement':
+        this.ifStatement(node);
+        return;
+      case 'for_statement':
+        this.forStatement(node);
+        return;
+      case 'while_statement':
+        this.whileStatement(node);
+        return;
+      case 'try_statement':
+        this.tryStatement(node);
+        return;
+      case 'with_statement': {
+        for (const item of node.children.find((c) => c.type === 'with_clause')?.children ?? []) {
+          const value = field(item, 'value');
+          if (value?.type === 'as_pattern') {
+            const [expression] = value.children;
+            const alias = field(value, 'alias');
+            const v = expression ? this.ev(expression) : NOTHING;
+            if (alias)
+              this.bindTarget(
+                alias,
+                unknown(this.site(alias), `what ${sourceText(this.site(expression ?? alias))} yields`),
+              );
+            void v;
+          } else if (value) this.ev(value);
+        }
+        const body = field(node, 'body');
+        if (body) this.block(body.children);
+        return;
+      }
+      case 'match_statement':
+        this.matchStatement(node);
+        return;
+      case 'function_definition':
+        this.assignName(this.nameOf(node, this.current.module), this.defValue(node));
+        return;
+      case 'class_definition':
+        this.assignName(this.nameOf(node, this.current.module), this.classDefinition(node));
+        return;
+      case 'decorated_definition': {
+        const definition = field(node, 'definition');
+        if (definition) this.exec(definition);
+        return;
+      }
+      case 'import_statement':
+      case 'import_from_statement':
+        this.importStatement(node);
+        return;
+      case 'break_statement': {
+        const state = this.current.state;
+        if (state) this.current.breaks.at(-1)?.push(state);
+        this.current.state = undefined;
+        return;
+      }
+      case 'continue_statement': {
+        const state = this.current.state;
+        if (state) this.current.continues.at(-1)?.push(state);
+        this.current.state = undefined;
+        return;
+      }
+      case 'delete_statement':
+        for (const target of node.children.flatMap((c) =>
+          c.type === 'expression_list' ? c.children : [c],
+        )) {
+          if (target.type === 'subscript') {
+            const object = field(target, 'value');
+            const key = field(target, 'subscript');
+            if (object && key)
+              writeMember(
+                this.heap,
+                this.ev(object),
+                this.keyOf(key),
+                undef(this.site(target)),
+                this.site(target),
+              );
+          }
+        }
+        return;
+      case 'block':
+        this.block(node.children);
+        return;
+      case 'assert_statement':
+        for (const c of node.children) this.ev(c);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private guardOf(test: PyNode, holds: boolean): Guard {
+    return { text: sourceText(this.site(test)), holds, site: this.site(test) };
+  }
+
+  private ifStatement(node: PyNode): void {
+    const condition = field(node, 'condition');
+    const consequence = field(node, 'consequence');
+    const alternatives = fields(node, 'alternative');
+    this.branch(node, condition, consequence, alternatives);
+  }
+
+  /** `if c: A` then the `elif`/`else` chain, as nested branches. */
+  private branch(
+    node: PyNode,
+    condition: PyNode | undefined,
+    consequence: PyNode | undefined,
+    alternatives: readonly PyNode[],
+  ): void {
+    const test = condition ? this.ev(condition) : NOTHING;
+    if (!this.current.state) return;
+    const truthy = test.length === 0 || test.some(mayBeTruthy);
+    const falsy = test.length === 0 || test.some(mayBeFalsy);
+    const [next, ...rest] = alternatives;
+    const runElse = () => {
+      if (!next) return;
+      if (next.type === 'elif_clause')
+        this.branch(next, field(next, 'condition'), field(next, 'consequence'), rest);
+      else {
+        const body = field(next, 'body') ?? next.children.find((c) => c.type === 'block');
+        if (body) this.block(body.children);
+      }
+    };
+    if (truthy && !falsy) {
+      if (consequence) this.block(consequence.children);
+      return;
+    }
+    if (falsy && !truthy) {
+      runElse();
+      return;
+    }
+    this.fork(
+      this.site(node),
+      condition
+        ? { whenTrue: this.guardOf(condition, true), whenFalse: this.guardOf(condition, false) }
+        : undefined,
+      () => {
+        if (condition) this.refine(condition, true);
+        if (consequence) this.block(consequence.children);
+      },
+      () => {
+        if (condition) this.refine(condition, false);
+        runElse();
+      },
+    );
+  }
+
+  /**
+   * Narrows variables in a branch by its condition: after `if isinstance(result, str):`, `result`
+   * is a string; after `if not data: return …`, `data` is truthy; after `if x is None: return`,
+   * `x` is not None.
+   */
+  private refine(test: PyNode, holds: boolean): void {
+    if (!this.current.state) return;
+    switch (test.type) {
+      case 'parenthesized_expression': {
+        const [inner] = test.children;
+        if (inner) this.refine(inner, holds);
+        return;
+      }
+      case 'not_operator': {
+        const [inner] = test.children;
+        if (inner) this.refine(inner, !holds);
+        return;
+      }
+      case 'boolean_operator': {
+        const left = field(test, 'left');
+        const right = field(test, 'right');
+        if (!left || !right) return;
+        const operator = this.current.module.tree.source.slice(left.end, right.start).trim();
+        if ((operator === 'and' && holds) || (operator === 'or' && !holds)) {
+          this.refine(left, holds);
+          this.refine(right, holds);
+        }
+        return;
+      }
+      case 'identifier':
+        this.narrow(test, (v) => (holds ? mayBeTruthy(v) : mayBeFalsy(v)));
+        return;
+      case 'call': {
+        const fn = field(test, 'function');
+        const [subject, types] = field(test, 'arguments')?.children ?? [];
+        if (fn?.type !== 'identifier' || this.text(fn) !== 'isinstance' || !subject || !types) return;
+        const names = (types.type === 'tuple' ? types.children : [types]).map((t) =>
+          this.text(t).replace(/^.*\./, ''),
+        );
+        this.narrow(
+          subject,
+          (v) =>
+            v.k === 'unknown' || v.k === 'fn' || names.some((n) => isInstance(this.heap, v, n)) === holds,
+        );
+        return;
+      }
+      case 'comparison_operator': {
+        const [left, right] = test.children;
+        if (!left || !right || test.children.length !== 2) return;
+        const operator = this.current.module.tree.source
+          .slice(left.end, right.start)
+          .trim()
+          .replace(/\s+/g, ' ');
+        const equal = (operator === '==' || operator === 'is') === holds;
+        if (!['==', '!=', 'is', 'is not'].includes(operator)) return;
+        const [subject, literal] = isPyLiteral(right)
+          ? [left, right]
+          : isPyLiteral(left)
+            ? [right, left]
+            : [];
+        if (!subject || !literal) return;
+        const constant =
+          literal.type === 'none'
+            ? null
+            : literal.type === 'true'
+              ? true
+              : literal.type === 'false'
+                ? false
+                : constantString(this.ev(literal));
+        this.narrow(subject, (v) => (equal ? pyMayEqual(v, constant) : pyMayDiffer(v, constant)));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Keeps the variants of a local name that pass `keep` (never all of them away). */
+  private narrow(node: PyNode, keep: (v: Variant) => boolean): void {
+    if (node.type !== 'identifier' || this.comprehensions.length > 0) return;
+    const name = this.text(node);
+    const value = this.current.state?.vars.get(name);
+    if (!value) return;
+    const kept = value.filter(keep);
+    if (kept.length > 0 && kept.length < value.length) this.current.state?.vars.set(name, kept);
+    // No value the name may have passes the test, and all of them are known: the branch is dead.
+    else if (kept.length === 0 && value.every((v) => v.k !== 'unknown' && !(v.k === 'undef' && v.soft))) {
+      this.current.state = undefined;
+    }
+  }
+
+  private loop(
+    node: PyNode,
+    head: () => void,
+    body: PyNode | undefined,
+    elseClause: PyNode | undefined,
+  ): void {
+    const at = this.site(node);
+    const breaks: State<string>[] = [];
+    const continues: State<string>[] = [];
+    this.current.breaks.push(breaks);
+    this.current.continues.push(continues);
+    let passes: (State<string> | undefined)[];
+    try {
+      passes = this.iterations(at, () => {
+        head();
+        continues.length = 0;
+        if (body && this.current.state) this.block(body.children);
+        return continues;
+      });
+    } finally {
+      this.current.breaks.pop();
+      this.current.continues.pop();
+    }
+    // `else` runs when the loop ends without `break`.
+    this.current.state = joinAllStates(passes, at);
+    if (elseClause && this.current.state) {
+      const elseBody = field(elseClause, 'body') ?? elseClause.children.find((c) => c.type === 'block');
+      if (elseBody) this.block(elseBody.children);
+    }
+    this.current.state = joinAllStates([this.current.state, ...breaks], at);
+  }
+
+  private forStatement(node: PyNode): void {
+    const left = field(node, 'left');
+    const right = field(node, 'right');
+    const item = right ? this.itemOf(this.ev(right), this.site(right)) : NOTHING;
+    this.loop(
+      node,
+      () => {
+        if (left) this.bindTarget(left, item);
+      },
+      field(node, 'body'),
+      field(node, 'alternative'),
+    );
+  }
+
+  private whileStatement(node: PyNode): void {
+    const condition = field(node, 'condition');
+    this.loop(
+      node,
+      () => {
+        if (condition) this.ev(condition);
+      },
+      field(node, 'body'),
+      field(node, 'alternative'),
+    );
+  }
+
+  private tryStatement(node: PyNode): void {
+    const entry = this.current.state;
+    if (!entry) return;
+    const throws: State<string>[] = [];
+    this.current.tries.push(throws);
+    this.current.state = cloneState(entry);
+    try {
+      const body = field(node, 'body');
+      if (body) this.block(body.children);
+    } finally {
+      this.current.tries.pop();
+    }
+    let afterTry = this.current.state;
+    const elseClause = node.children.find((c) => c.type === 'else_clause');
+    if (elseClause && afterTry) {
+      const body = field(elseClause, 'body') ?? elseClause.children.find((c) => c.type === 'block');
+      if (body) this.block(body.children);
+      afterTry = this.current.state;
+    }
+    const handlers = node.children.filter(
+      (c) => c.type === 'except_clause' || c.type === 'except_group_clause',
+    );
+    const outcomes: (State<string> | undefined)[] = [afterTry];
+    for (const handler of handlers) {
+      // Anything in the try block may raise: the handler starts from what any point could see.
+      this.current.state = joinAllStates(
+        [cloneState(entry), afterTry && cloneState(afterTry), ...throws.map((t) => cloneState(t))],
+        this.site(handler),
+      );
+      for (const c of handler.children) {
+        if (c.type === 'as_pattern') {
+          const alias = field(c, 'alias');
+          if (alias) this.bindTarget(alias, unknown(this.site(alias), 'the caught exception'));
+        }
+      }
+      const body = handler.children.find((c) => c.type === 'block');
+      if (body) this.block(body.children);
+      outcomes.push(this.current.state);
+    }
+    this.current.state = joinAllStates(outcomes, this.site(node));
+    const finallyClause = node.children.find((c) => c.type === 'finally_clause');
+    const finallyBody = finallyClause?.children.find((c) => c.type === 'block');
+    if (finallyBody) {
+      if (!this.current.state) {
+        this.current.state = cloneState(entry);
+        this.block(finallyBody.children);
+        this.current.state = undefined;
+      } else this.block(finallyBody.children);
+    }
+  }
+
+  private matchStatement(node: PyNode): void {
+    const subject = field(node, 'subject');
+    if (subject) this.ev(subject);
+    const entry = this.current.state;
+    if (!entry) return;
+    const body = field(node, 'body');
+    const clauses = (body?.children ?? []).filter((c) => c.type === 'case_clause');
+    const exits: Exit<string>[] = [];
+    let exhaustive = false;
+    for (const clause of clauses) {
+      const pattern = clause.children.find((c) => c.type === 'case_pattern');
+      if (pattern && pattern.children.length === 0 && !clause.children.some((c) => c.type === 'if_clause'))
+        exhaustive = true;
+      this.current.state = cloneState(entry);
+      const consequence = field(clause, 'consequence') ?? clause.children.find((c) => c.type === 'block');
+      if (consequence) this.block(consequence.children);
+      const guard: Guard | undefined =
+        subject && pattern
+          ? {
+              text: `${sourceText(this.site(subject))} matches ${sourceText(this.site(pattern))}`,
+              holds: true,
+              site: this.site(pattern),
+            }
+          : undefined;
+      if (this.current.state) exits.push({ state: this.current.state, ...(guard ? { guard } : {}) });
+    }
+    if (!exhaustive) exits.push({ state: entry });
+    this.current.state = this.joinExits(exits, this.site(node));
+  }
+
+  // ── assignment ──────────────────────────────────────────────────────────────────────────────
+
+  private bindTarget(target: PyNode, value: Value): void {
+    switch (target.type) {
+      case 'identifier':
+        this.assignName(this.text(target), value);
+        return;
+      case 'as_pattern_target':
+      case 'parenthesized_expression':
+        for (const c of target.children) this.bindTarget(c, value);
+        return;
+      case 'pattern_list':
+      case 'tuple_pattern':
+      case 'list_pattern':
+      case 'tuple':
+      case 'list':
+      case 'expression_list':
+        target.children.forEach((c, i) => {
+          if (c.type === 'list_splat_pattern' || c.type === 'list_splat') {
+            const inner = c.children[0];
+            if (inner) this.bindTarget(inner, this.arrayOf(this.itemOf(value, this.site(c)), this.site(c)));
+          } else this.bindTarget(c, readMember(this.heap, value, String(i), this.site(c), NOTHING));
+        });
+        return;
+      case 'subscript': {
+        const object = field(target, 'value');
+        const key = field(target, 'subscript');
+        if (object && key) writeMember(this.heap, this.ev(object), this.keyOf(key), value, this.site(target));
+        return;
+      }
+      case 'attribute': {
+        const object = field(target, 'object');
+        const attribute = field(target, 'attribute');
+        if (object && attribute)
+          writeMember(this.heap, this.ev(object), this.text(attribute), value, this.site(target));
+        return;
+      }
+    }
+  }
+
+  /** A subscript key: a constant string or integer, else undefined (computed at run time). */
+  private keyOf(node: PyNode): string | undefined {
+    if (node.type === 'integer')
+      return node.end - node.start < 16 ? String(Number(this.text(node).replace(/_/g, ''))) : undefined;
+    if (node.type === 'unary_operator' && node.children[0]?.type === 'integer')
+      return `-${this.text(node.children[0])}`;
+    const value = this.ev(node);
+    return constantString(value);
+  }
+
+  private assignment(node: PyNode): Value {
+    const left = field(node, 'left');
+    const right = field(node, 'right');
+    const annotation = field(node, 'type');
+    if (!right) return NOTHING;
+    let value = right.type === 'assignment' ? this.assignment(right) : this.ev(right);
+    if (annotation) value = this.declare(value, annotation, this.current.module);
+    if (left && this.current.state) this.bindTarget(left, value);
+    return value;
+  }
+
+  private augmented(node: PyNode): Value {
+    const left = field(node, 'left');
+    const right = field(node, 'right');
+    if (!left || !right) return NOTHING;
+    const operator = this.current.module.tree.source.slice(left.end, right.start).trim();
+    const current = this.ev(left);
+    const addend = this.ev(right);
+    const at = this.site(node);
+    if (operator === '+=' && objectsOf(this.heap, current).some((o) => o.state.kind === 'array')) {
+      // `items += [...]` extends the list in place.
+      appendItems(this.heap, current, [this.itemOf(addend, at)], at);
+      return current;
+    }
+    if (operator === '|=' && objectsOf(this.heap, current).some((o) => o.state.kind === 'object')) {
+      assignFrom(this.heap, current, addend, at);
+      return current;
+    }
+    const value = this.combine(operator.slice(0, -1), current, addend, at);
+    if (this.current.state) this.bindTarget(left, value);
+    return value;
+  }
+
+  // ── expressions ─────────────────────────────────────────────────────────────────────────────
+
+  ev(node: PyNode): Value {
+    if (++this.nesting > MAX_NESTING) {
+      this.nesting--;
+      throw new BudgetExceeded('expressions nested too deeply');
+    }
+    try {
+      this.project.budget.tick();
+      return this.evaluate(node);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private evaluate(node: PyNode): Value {
+    const at = this.site(node);
+    switch (node.type) {
+      case 'string':
+        return this.string(node);
+      case 'concatenated_string': {
+        let out = '';
+        let constant = true;
+        let nonEmpty = false;
+        for (const part of node.children) {
+          const value = this.string(part);
+          const s = constantString(value);
+          if (s === undefined) {
+            constant = false;
+            if (value.some((v) => v.k === 'str' && v.nonEmpty)) nonEmpty = true;
+          } else {
+            out += s;
+            if (s !== '') nonEmpty = true;
+          }
+        }
+        return constant ? str(at, out) : someString(at, nonEmpty);
+      }
+      case 'integer':
+      case 'float': {
+        const n = Number(this.text(node).replace(/_/g, ''));
+        return Number.isFinite(n) ? num(at, n) : num(at);
+      }
+      case 'true':
+        return bool(at, true);
+      case 'false':
+        return bool(at, false);
+      case 'none':
+        return nul(at);
+      case 'identifier':
+        return this.lookup(this.text(node), at);
+      case 'parenthesized_expression':
+      case 'await': {
+        const [inner] = node.children;
+        return inner ? this.ev(inner) : NOTHING;
+      }
+      case 'dictionary':
+        return this.dictionary(node);
+      case 'list':
+      case 'tuple':
+      case 'set':
+      case 'expression_list':
+        return this.sequence(node);
+      case 'list_comprehension':
+      case 'set_comprehension':
+      case 'generator_expression':
+        return this.arrayOf(this.comprehension(node), at);
+      case 'dictionary_comprehension':
+        this.comprehension(node);
+        return ref(at, this.allocate(node, { ...newObject(at), open: `keys computed by ${sourceText(at)}` }));
+      case 'conditional_expression': {
+        const [body, condition, alternative] = node.children;
+        if (!body || !condition || !alternative) return NOTHING;
+        return this.conditional(condition, body, alternative, at);
+      }
+      case 'boolean_operator': {
+        const left = field(node, 'left');
+        const right = field(node, 'right');
+        if (!left || !right) return NOTHING;
+        const operator = this.current.module.tree.source.slice(left.end, right.start).trim();
+        return this.logical(operator === 'and' ? 'and' : 'or', left, right, at);
+      }
+      case 'not_operator': {
+        const [argument] = node.children;
+        const value = argument ? this.ev(argument) : NOTHING;
+        if (value.length > 0 && value.every((v) => !mayBeTruthy(v))) return bool(at, true);
+        if (value.length > 0 && value.every((v) => !mayBeFalsy(v))) return bool(at, false);
+        return bool(at);
+      }
+      case 'comparison_operator':
+        for (const c of node.children) this.ev(c);
+        return bool(at);
+      case 'binary_operator': {
+        const left = field(node, 'left');
+        const right = field(node, 'right');
+        if (!left || !right) return NOTHING;
+        const operator = this.current.module.tree.source.slice(left.end, right.start).trim();
+        return this.combine(operator, this.ev(left), this.ev(right), at);
+      }
+      case 'unary_operator': {
+        const argument = field(node, 'argument');
+        const value = argument ? this.ev(argument) : NOTHING;
+        const [only] = value;
+        if (
+          value.length === 1 &&
+          only?.k === 'num' &&
+          only.value !== undefined &&
+          this.text(node).startsWith('-')
+        )
+          return num(at, -only.value);
+        return num(at);
+      }
+      case 'attribute': {
+        const object = field(node, 'object');
+        const attribute = field(node, 'attribute');
+        if (!object || !attribute) return NOTHING;
+        return readMember(
+          this.heap,
+          this.ev(object),
+          this.text(attribute),
+          at,
+          unknown(at, `${sourceText(at)} is known only at run time`),
+        );
+      }
+      case 'subscript': {
+        const object = field(node, 'value');
+        const key = field(node, 'subscript');
+        if (!object || !key) return NOTHING;
+        const value = this.ev(object);
+        if (key.type === 'slice') {
+          for (const c of key.children) this.ev(c);
+          return value.every((v) => v.k === 'str')
+            ? someString(at, false)
+            : this.arrayOf(this.itemOf(value, at), at);
+        }
+        return readMember(this.heap, value, this.keyOf(key), at, NOTHING);
+      }
+      case 'call':
+        return this.callExpression(node);
+      case 'lambda':
+        return this.defValue(node);
+      case 'named_expression': {
+        const name = field(node, 'name');
+        const value = field(node, 'value');
+        const v = value ? this.ev(value) : NOTHING;
+        if (name) this.assignName(this.text(name), v);
+        return v;
+      }
+      case 'assignment':
+        return this.assignment(node);
+      case 'augmented_assignment':
+        return this.augmented(node);
+      case 'keyword_argument': {
+        const value = field(node, 'value');
+        return value ? this.ev(value) : NOTHING;
+      }
+      case 'yield':
+        for (const c of node.children) this.ev(c);
+        return unknown(at, 'the value sent into a generator');
+      case 'ellipsis':
+        return unknown(at, '...');
+      default:
+        return unknown(at, `${sourceText(at)} is known only at run time`);
+    }
+  }
+
+  private string(node: PyNode): Value {
+    const at = this.site(node);
+    const source = this.current.module.tree.source;
+    const start = node.children.find((c) => c.type === 'string_start');
+    const prefix = start ? source.slice(start.start, start.end) : '';
+    if (/[bB]/.test(prefix)) return unknown(at, 'a bytes value');
+    const raw = /[rR]/.test(prefix);
+    let out = '';
+    let constant = true;
+    for (const child of node.children) {
+      switch (child.type) {
+        case 'interpolation': {
+          const expression = field(child, 'expression') ?? child.children[0];
+          const value = expression ? this.ev(expression) : NOTHING;
+          const [only] = value;
+          if (
+            value.length === 1 &&
+            only &&
+            (only.k === 'str' || only.k === 'num') &&
+            only.value !== undefined &&
+            !child.children.some((c) => c.type === 'format_specifier' || c.type === 'type_conversion')
+          ) {
+            out += String(only.value);
+          } else constant = false;
+          break;
+        }
+        case 'string_content':
+          out += source.slice(child.start, child.end);
+          break;
+        case 'escape_sequence': {
+          const sequence = source.slice(child.start, child.end);
+          out += raw ? sequence : decodeEscape(sequence);
+          break;
+        }
+      }
+    }
+    if (!constant) return someString(at, out !== '');
+    return str(at, out);
+  }
+
+  private dictionary(node: PyNode): Value {
+    const at = this.site(node);
+    const props = new Map<string, Member>();
+    let open: string | undefined;
+    for (const child of node.children) {
+      if (child.type === 'pair') {
+        const keyNode = field(child, 'key');
+        const valueNode = field(child, 'value');
+        const key = keyNode ? this.keyOf(keyNode) : undefined;
+        const value = valueNode ? this.ev(valueNode) : NOTHING;
+        if (key === undefined || !valueNode) {
+          open = `a key computed at run time (${keyNode ? sourceText(this.site(keyNode)) : '?'})`;
+          continue;
+        }
+        props.delete(key);
+        props.set(key, { value, site: this.site(valueNode) });
+      } else if (child.type === 'dictionary_splat') {
+        const [inner] = child.children;
+        const spread = inner ? this.ev(inner) : NOTHING;
+        open = spreadInto(props, spread, this.heap, this.site(child)) ?? open;
+      }
+    }
+    return ref(at, this.allocate(node, { ...newObject(at), props, ...(open ? { open } : {}) }));
+  }
+
+  private sequence(node: PyNode): Value {
+    const at = this.site(node);
+    const items: Member[] = [];
+    let rest: Value | undefined;
+    let open: string | undefined;
+    for (const child of node.children) {
+      if (child.type === 'list_splat') {
+        const [inner] = child.children;
+        const spread = inner ? this.ev(inner) : NOTHING;
+        const arrays = objectsOf(this.heap, spread).filter((o) => o.state.kind === 'array');
+        const single = spread.length === 1 && arrays.length === 1 ? arrays[0]?.state : undefined;
+        if (single && !rest) {
+          items.push(...single.items);
+          if (single.rest) rest = single.rest;
+          if (single.open) open = single.open;
+        } else {
+          rest = join(rest ?? NOTHING, this.itemOf(spread, this.site(child)));
+        }
+        continue;
+      }
+      const value = this.ev(child);
+      if (rest) rest = join(rest, value);
+      else items.push({ value, site: this.site(child) });
+    }
+    const model = node.type === 'list' ? undefined : node.type === 'set' ? 'set' : 'tuple';
+    return ref(
+      at,
+      this.allocate(node, {
+        ...newArray(at, model),
+        items,
+        ...(rest ? { rest } : {}),
+        ...(open ? { open } : {}),
+      }),
+    );
+  }
+
+  /** The value of a comprehension's body, over the items of its `for` clauses. */
+  private comprehension(node: PyNode): Value {
+    const scope = new Map<string, Value>();
+    this.comprehensions.push(scope);
+    try {
+      for (const clause of node.children) {
+        if (clause.type === 'for_in_clause') {
+          const left = field(clause, 'left');
+          const right = field(clause, 'right');
+          const item = right ? this.itemOf(this.ev(right), this.site(right)) : NOTHING;
+          if (left) this.bindComprehension(left, item, scope);
+        } else if (clause.type === 'if_clause') {
+          for (const c of clause.children) this.ev(c);
+        }
+      }
+      const body = field(node, 'body') ?? node.children[0];
+      if (!body) return NOTHING;
+      if (body.type === 'pair') {
+        const value = field(body, 'value');
+        return value ? this.ev(value) : NOTHING;
+      }
+      return this.ev(body);
+    } finally {
+      this.comprehensions.pop();
+    }
+  }
+
+  private bindComprehension(target: PyNode, value: Value, scope: Map<string, Value>): void {
+    if (target.type === 'identifier') {
+      scope.set(this.text(target), value);
+      return;
+    }
+    target.children.forEach((c, i) => {
+      this.bindComprehension(c, readMember(this.heap, value, String(i), this.site(c), NOTHING), scope);
+    });
+  }
+
+  private arrayOf(item: Value, at: Site): Value {
+    return ref(at, this.heap.alloc({ ...newArray(at), ...(item.length > 0 ? { rest: item } : {}) }));
+  }
+
+  private itemOf(iterable: Value, at: Site): Value {
+    return itemOf(this.heap, iterable, at);
+  }
+
+  private conditional(condition: PyNode, body: PyNode, alternative: PyNode, at: Site): Value {
+    const test = this.ev(condition);
+    const truthy = test.some(mayBeTruthy);
+    const falsy = test.some(mayBeFalsy);
+    if (truthy && !falsy) return this.ev(body);
+    if (falsy && !truthy) return this.ev(alternative);
+    const ga = this.guardOf(condition, true);
+    const gb = this.guardOf(condition, false);
+    const [a, b] = this.fork(
+      at,
+      { whenTrue: ga, whenFalse: gb },
+      () => {
+        this.refine(condition, true);
+        return this.ev(body);
+      },
+      () => {
+        this.refine(condition, false);
+        return this.ev(alternative);
+      },
+    );
+    return join(a, b, ga, gb);
+  }
+
+  private logical(op: 'and' | 'or', left: PyNode, right: PyNode, at: Site): Value {
+    const a = this.ev(left);
+    const keep = a.filter((v) => (op === 'and' ? mayBeFalsy(v) : mayBeTruthy(v)));
+    const needsRight = a.some((v) => (op === 'and' ? mayBeTruthy(v) : mayBeFalsy(v)));
+    if (!needsRight) return a;
+    if (keep.length === 0) return this.ev(right);
+    const base = this.state;
+    this.current.state = cloneState(base);
+    this.refine(left, op === 'and');
+    const b = this.ev(right);
+    this.current.state = joinStates(base, this.current.state, at);
+    return join(keep, b, undefined, this.guardOf(left, op === 'and'));
+  }
+
+  private combine(op: string, a: Value, b: Value, at: Site): Value {
+    const [x] = a;
+    const [y] = b;
+    const stringy = (v: Value) => v.length > 0 && v.every((w) => kindOfVariant(w) === 'string');
+    if (op === '+') {
+      if (
+        a.length === 1 &&
+        b.length === 1 &&
+        x?.k === 'str' &&
+        y?.k === 'str' &&
+        x.value !== undefined &&
+        y.value !== undefined
+      )
+        return str(at, x.value + y.value);
+      if (stringy(a) || stringy(b)) {
+        const nonEmpty = [...a, ...b].some(
+          (v) => v.k === 'str' && ((v.value !== undefined && v.value !== '') || v.nonEmpty === true),
+        );
+        return someString(at, nonEmpty);
+      }
+      const arrays = [...objectsOf(this.heap, a), ...objectsOf(this.heap, b)].filter(
+        (o) => o.state.kind === 'array',
+      );
+      if (arrays.length > 0) return this.arrayOf(join(this.itemOf(a, at), this.itemOf(b, at)), at);
+      if (a.every((v) => v.k === 'num') && b.every((v) => v.k === 'num')) return num(at);
+      return unknown(at, `${sourceText(at)} is known only at run time`);
+    }
+    if (op === '%' && stringy(a))
+      return someString(
+        at,
+        a.some((v) => v.k === 'str' && v.value !== undefined && v.value !== ''),
+      );
+    if (op === '*' && (stringy(a) || stringy(b))) return someString(at, false);
+    return num(at);
+  }
+
+  // ── calls ───────────────────────────────────────────────────────────────────────────────────
+
+  private args(node: PyNode | undefined): Args {
+    const positional: Value[] = [];
+    const keywords = new Map<string, Value>();
+    if (!node) return { positional, keywords };
+    if (node.type === 'generator_expression') {
+      positional.push(this.ev(node));
+      return { positional, keywords };
+    }
+    for (const a of node.children) {
+      if (a.type === 'keyword_argument') {
+        const name = field(a, 'name');
+        const value = field(a, 'value');
+        if (name && value) keywords.set(this.text(name), this.ev(value));
+      } else if (a.type === 'list_splat') {
+        const [inner] = a.children;
+        if (inner) positional.push(this.itemOf(this.ev(inner), this.site(a)));
+      } else if (a.type === 'dictionary_splat') {
+        const [inner] = a.children;
+        const spread = inner ? this.ev(inner) : NOTHING;
+        for (const { state } of objectsOf(this.heap, spread))
+          for (const [k, m] of state.props) keywords.set(k, m.value);
+      } else positional.push(this.ev(a));
+    }
+    return { positional, keywords };
+  }
+
+  private dottedName(node: PyNode): string | undefined {
+    if (node.type === 'identifier') return this.text(node);
+    if (node.type === 'attribute') {
+      const object = field(node, 'object');
+      const attribute = field(node, 'attribute');
+      const prefix = object ? this.dottedName(object) : undefined;
+      return attribute ? `${prefix ?? ''}.${this.text(attribute)}` : undefined;
+    }
+    return undefined;
+  }
+
+  private callExpression(node: PyNode): Value {
+    const at = this.site(node);
+    const fnNode = field(node, 'function');
+    if (!fnNode) return NOTHING;
+    const argsNode = field(node, 'arguments');
+    const name = this.dottedName(fnNode);
+    const last = name?.slice(name.lastIndexOf('.') + 1);
+    const root = name?.split('.')[0];
+    const bound = root !== undefined && root !== '' && this.isBound(root);
+    // A name bound to a module or object the project does not define (`import json`) is a library.
+    const library = !bound || (root !== undefined && !this.isProjectValue(root));
+    if (last && (MODELS.has(last) || (last === 'dict' && !bound))) {
+      const args = this.args(argsNode);
+      this.record(node, args);
+      return this.model(node, last, args);
+    }
+    if (last && FRAMEWORK_HELPERS.has(last) && !(fnNode.type === 'identifier' && this.isProjectValue(last))) {
+      this.args(argsNode);
+      return ref(at, this.heap.alloc({ ...newObject(at, last), open: `${last}(…) converted by FastMCP` }));
+    }
+    if (fnNode.type === 'attribute') {
+      const object = field(fnNode, 'object');
+      const attribute = field(fnNode, 'attribute');
+      if (!object || !attribute) return NOTHING;
+      const receiver = this.ev(object);
+      const args = this.args(argsNode);
+      this.record(node, args);
+      return this.method(
+        receiver,
+        name ?? `.${this.text(attribute)}`,
+        this.text(attribute),
+        args,
+        at,
+        library,
+      );
+    }
+    const args = this.args(argsNode);
+    this.record(node, args);
+    if (fnNode.type === 'identifier' && !bound) return this.builtinCall(this.text(fnNode), args, at);
+    return this.call(this.ev(fnNode), args, at, name ?? sourceText(this.site(fnNode)));
+  }
+
+  private isProjectValue(name: string): boolean {
+    const value = this.lookup(name, this.site(this.current.fn));
+    return value.some((v) => v.k === 'fn' || v.k === 'ref');
+  }
+
+  private record(node: PyNode, args: Args): void {
+    if (!this.watchedCalls.has(node) || !this.current.state) return;
+    const prev = this.recorded.get(node);
+    // A snapshot for the record; the call goes on with a copy of its own.
+    const heap = this.heap.clone();
+    this.state.heap = this.heap.clone();
+    if (!prev) {
+      this.recorded.set(node, { args: args.positional, keywords: args.keywords, heap });
+      return;
+    }
+    const keywords = new Map(prev.keywords);
+    for (const [k, v] of args.keywords) keywords.set(k, join(keywords.get(k) ?? NOTHING, v));
+    this.recorded.set(node, {
+      args: args.positional.map((a, i) => join(prev.args[i] ?? NOTHING, a)),
+      keywords,
+      heap: Heap.join(prev.heap, heap),
+    });
+  }
+
+  /** `TextContent(type="text", text=…)`, `dict(a, k=v)`: keyword arguments become members. */
+  private model(node: PyNode, name: string, args: Args): Value {
+    const at = this.site(node);
+    const props = new Map<string, Member>();
+    let open: string | undefined;
+    const argsNode = field(node, 'arguments');
+    if (name === 'dict') {
+      for (const positional of args.positional) {
+        const objects = objectsOf(this.heap, positional);
+        if (objects.length === 0) open = `members of ${sourceText(at)}`;
+        open = spreadInto(props, positional, this.heap, at) ?? open;
+      }
+    } else if (args.positional.length > 0) open = `positional arguments of ${name}(…)`;
+    for (const [key, value] of args.keywords) {
+      const argument = argsNode?.children.find(
+        (a) =>
+          a.type === 'keyword_argument' && field(a, 'name') && this.text(field(a, 'name') as PyNode) === key,
+      );
+      const valueNode = argument ? field(argument, 'value') : undefined;
+      const wire = ALIASES[key] ?? key;
+      // Pydantic validates a model's fields when it is built: an unknown text is a string, or the
+      // constructor raised (and the client gets an error result, not a malformed block).
+      const validated = name !== 'dict' && STRING_FIELDS.has(wire) ? asString(value) : value;
+      props.set(wire, { value: validated, site: valueNode ? this.site(valueNode) : at });
+    }
+    if (argsNode?.children.some((a) => a.type === 'dictionary_splat'))
+      open ??= `members of ${sourceText(at)}`;
+    const type = MODEL_TYPES[name];
+    if (type && !props.has('type')) props.set('type', { value: str(at, type), site: at });
+    return ref(
+      at,
+      this.allocate(node, {
+        ...newObject(at, name === 'dict' ? undefined : name),
+        props,
+        ...(open ? { open } : {}),
+      }),
+    );
+  }
+
+  private builtinCall(name: string, args: Args, at: Site): Value {
+    const [first, second] = args.positional;
+    switch (name) {
+      case 'str': {
+        const [only] = first ?? [];
+        if (first?.length === 1 && only && (only.k === 'str' || only.k === 'num') && only.value !== undefined)
+          return str(at, String(only.value));
+        return someString(at, first?.every((v) => v.k !== 'str' && v.k !== 'unknown') === true);
+      }
+      case 'list':
+      case 'tuple':
+      case 'sorted':
+      case 'reversed':
+      case 'set':
+        return this.arrayOf(first ? this.itemOf(first, at) : NOTHING, at);
+      case 'enumerate':
+        return this.arrayOf(this.tuple([num(at), first ? this.itemOf(first, at) : NOTHING], at), at);
+      case 'zip':
+        return this.arrayOf(
+          this.tuple(
+            args.positional.map((a) => this.itemOf(a, at)),
+            at,
+          ),
+          at,
+        );
+      case 'map':
+        return this.arrayOf(
+          second
+            ? this.call(
+                first ?? NOTHING,
+                { positional: [this.itemOf(second, at)], keywords: new Map() },
+                at,
+                'map',
+              )
+            : NOTHING,
+          at,
+        );
+      case 'filter':
+        return this.arrayOf(second ? this.itemOf(second, at) : NOTHING, at);
+      case 'range':
+        return this.arrayOf(num(at), at);
+      case 'print':
+        return nul(at);
+      case 'min':
+      case 'max':
+      case 'next':
+        return first ? join(this.itemOf(first, at), first) : unknown(at, `the result of ${name}()`);
+      case 'getattr':
+        return second
+          ? join(
+              readMember(this.heap, first ?? NOTHING, constantString(second), at, NOTHING),
+              args.positional[2] ?? NOTHING,
+            )
+          : unknown(at, 'getattr()');
+      case 'super':
+        return unknown(at, 'the superclass');
+    }
+    const kind = CALL_KINDS.get(name);
+    if (kind === 'string') return someString(at, false);
+    if (kind) return unknown(at, `the result of ${name}()`, kind);
+    this.escapeArgs(args, name);
+    return unknown(at, `the result of ${name}(), which is not part of the scanned project`);
+  }
+
+  private tuple(items: readonly Value[], at: Site): Value {
+    return ref(
+      at,
+      this.heap.alloc({ ...newArray(at, 'tuple'), items: items.map((value) => ({ value, site: at })) }),
+    );
+  }
+
+  private method(
+    receiver: Value,
+    dotted: string,
+    name: string,
+    args: Args,
+    at: Site,
+    library: boolean,
+  ): Value {
+    const [first, second] = args.positional;
+    if (library) {
+      // Modules the project does not define: the standard library and well-known packages.
+      if (dotted === 'json.dumps' || dotted.endsWith('.json.dumps'))
+        return first ? json(at, first) : someString(at, false);
+      const kind = CALL_KINDS.get(dotted);
+      if (kind)
+        return kind === 'string' ? someString(at, false) : unknown(at, `the result of ${dotted}()`, kind);
+    }
+    let out: Value = NOTHING;
+    for (const v of receiver) {
+      if (!this.current.state) break;
+      out = join(out, this.methodOn(v, receiver, dotted, name, args, at, first, second));
+    }
+    return out.length > 0 ? out : nul(at);
+  }
+
+  private methodOn(
+    v: Variant,
+    receiver: Value,
+    dotted: string,
+    name: string,
+    args: Args,
+    at: Site,
+    first: Value | undefined,
+    second: Value | undefined,
+  ): Value {
+    if (v.k === 'ref') {
+      const state = this.heap.get(v.id);
+      const member = state?.props.get(name);
+      if (member?.value.some((m) => m.k === 'fn' || (m.k === 'ref' && this.classes.has(m.id)))) {
+        // A method of a project class or module: `self` is bound already for instances.
+        return this.call(member.value, args, at, dotted);
+      }
+      if (state?.kind === 'array') {
+        const handled = this.listMethod(v, state, receiver, name, args, at);
+        if (handled) return handled;
+      }
+      if (
+        state?.kind === 'object' &&
+        !state.model?.startsWith('module') &&
+        !state.model?.startsWith('class')
+      ) {
+        const handled = this.dictMethod(v, receiver, name, args, at);
+        if (handled) return handled;
+      }
+    }
+    if ((v.k === 'str' || v.k === 'json') && METHOD_KINDS.get(name) === 'string') {
+      return someString(
+        at,
+        name === 'format' && v.k === 'str' && (v.value !== undefined ? v.value !== '' : v.nonEmpty === true),
+      );
+    }
+    if (v.k === 'str' && (name === 'split' || name === 'splitlines')) return this.arrayOf(str(at), at);
+    void first;
+    void second;
+    const kind = METHOD_KINDS.get(name);
+    if (kind === 'string') return someString(at, false);
+    if (v.k !== 'ref' || !this.heap.get(v.id)) this.escapeArgs(args, dotted);
+    return unknown(at, `the result of ${dotted}(), which is not part of the scanned project`, kind);
+  }
+
+  private listMethod(
+    v: Variant & { k: 'ref' },
+    state: ObjState,
+    receiver: Value,
+    name: string,
+    args: Args,
+    at: Site,
+  ): Value | undefined {
+    const [first, second] = args.positional;
+    switch (name) {
+      case 'append':
+        if (first) appendItems(this.heap, receiver, [first], at, false, v.id);
+        return nul(at);
+      case 'extend':
+        if (first) {
+          const items = objectsOf(this.heap, first).filter((o) => o.state.kind === 'array');
+          const single = first.length === 1 && items.length === 1 ? items[0]?.state : undefined;
+          if (single && !single.rest && !single.open)
+            appendItems(
+              this.heap,
+              receiver,
+              single.items.map((m) => m.value),
+              at,
+              false,
+              v.id,
+            );
+          else {
+            this.heap.set(v.id, {
+              ...state,
+              rest: join(state.rest ?? NOTHING, this.itemOf(first, at)),
+              ...(first.some((x) => x.k === 'unknown') ? { open: `items of ${sourceText(at)}` } : {}),
+            });
+          }
+        }
+        return nul(at);
+      case 'insert':
+        if (second)
+          this.heap.set(v.id, {
+            ...state,
+            rest: join(state.rest ?? NOTHING, [...state.items.flatMap((m) => m.value), ...second]),
+            items: [],
+          });
+        return nul(at);
+      case 'pop':
+        return this.itemOf([v], at);
+      case 'copy':
+        return ref(at, this.heap.alloc({ ...state, site: at }));
+      case 'clear':
+        this.heap.set(v.id, { ...state, items: [] });
+        return nul(at);
+      case 'sort':
+      case 'reverse':
+      case 'remove':
+        return nul(at);
+      case 'index':
+      case 'count':
+        return num(at);
+      default:
+        return undefined;
+    }
+  }
+
+  private dictMethod(
+    v: Variant & { k: 'ref' },
+    receiver: Value,
+    name: string,
+    args: Args,
+    at: Site,
+  ): Value | undefined {
+    const [first, second] = args.positional;
+    const key = first ? constantString(first) : undefined;
+    switch (name) {
+      case 'get':
+        // A missing key gives the default (None when there is none).
+        return readMember(this.heap, [v], key, at, second ?? nul(at));
+      case 'update':
+        if (first) assignFrom(this.heap, receiver.length === 1 ? receiver : [v], first, at);
+        if (args.keywords.size > 0) {
+          for (const [k, value] of args.keywords)
+            writeMember(this.heap, receiver.length === 1 ? receiver : [v, v], k, value, at);
+        }
+        return nul(at);
+      case 'setdefault': {
+        const state = this.heap.get(v.id);
+        if (key !== undefined && state && !state.props.has(key))
+          writeMember(this.heap, receiver.length === 1 ? receiver : [v, v], key, second ?? nul(at), at);
+        return readMember(this.heap, [v], key, at, NOTHING);
+      }
+      case 'pop': {
+        const value = join(readMember(this.heap, [v], key, at, NOTHING), second ?? NOTHING);
+        if (key !== undefined)
+          writeMember(this.heap, receiver.length === 1 ? receiver : [v, v], key, undef(at), at);
+        return value;
+      }
+      case 'keys':
+        return this.arrayOf(this.itemOf([v], at), at);
+      case 'values':
+        return this.arrayOf(readMember(this.heap, [v], undefined, at, NOTHING), at);
+      case 'items':
+        return this.arrayOf(
+          this.tuple([this.itemOf([v], at), readMember(this.heap, [v], undefined, at, NOTHING)], at),
+          at,
+        );
+      case 'copy':
+        return ref(at, this.heap.alloc({ ...(this.heap.get(v.id) as ObjState), site: at }));
+      default:
+        return undefined;
+    }
+  }
+}
+
+interface Args {
+  readonly positional: readonly Value[];
+  readonly keywords: ReadonlyMap<string, Value>;
+}
+
+export type { Args };
+
+function isPyLiteral(node: PyNode): boolean {
+  return ['none', 'true', 'false', 'string', 'integer', 'float'].includes(node.type);
+}
+
+function pyMayEqual(v: Variant, literal: unknown): boolean {
+  if (literal === null) return v.k === 'null' || v.k === 'unknown';
+  if (v.k === 'str' || v.k === 'num' || v.k === 'bool') return v.value === undefined || v.value === literal;
+  return v.k === 'unknown';
+}
+
+function pyMayDiffer(v: Variant, literal: unknown): boolean {
+  if (literal === null) return v.k !== 'null';
+  if (v.k === 'str' || v.k === 'num' || v.k === 'bool') return v.value === undefined || v.value !== literal;
+  return true;
+}
+
+/** `isinstance(v, name)` for the builtin types JSON values have. */
+function isInstance(heap: Heap, v: Variant, name: string): boolean {
+  const state = v.k === 'ref' ? heap.get(v.id) : undefined;
+  switch (name) {
+    case 'str':
+      return v.k === 'str' || v.k === 'json';
+    case 'int':
+    case 'float':
+      return v.k === 'num';
+    case 'bool':
+      return v.k === 'bool';
+    case 'dict':
+    case 'Mapping':
+      return state?.kind === 'object' && state.model === undefined;
+    case 'list':
+    case 'Sequence':
+      return state?.kind === 'array' && state.model === undefined;
+    case 'tuple':
+      return state?.model === 'tuple';
+    default:
+      return state?.model === name;
+  }
+}
