@@ -168,6 +168,15 @@ function withResultType(result: JsonObject, version: ProtocolVersion): JsonObjec
   return result;
 }
 
+/** Whether `await` would wait for `value` (reading `then` may throw, as awaiting it would). */
+function isThenable(value: unknown): boolean {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 async function bytesResult(bytes: Uint8Array, version: ProtocolVersion): Promise<JsonObject> {
   const data = encodeBase64(bytes);
   const mimeType = await sniffMediaType(data);
@@ -256,7 +265,9 @@ async function shapeResolved<V extends ProtocolVersion>(
   const outputSchema = options.outputSchema ?? tool?.outputSchema;
   let resolved: unknown;
   try {
-    resolved = await value;
+    // Most handlers return a value, not a promise: awaiting it anyway would cost a turn of the
+    // microtask queue, more than shaping a short text takes.
+    resolved = isThenable(value) ? await value : value;
   } catch (error) {
     // A rejected promise is the handler failing: an error result, as if it had returned the Error.
     resolved = error instanceof Error ? error : new Error(safeJson(error));

@@ -96,6 +96,8 @@ function errorText(error: unknown): string {
 export class ProxySession {
   private readonly pending = new Map<string, JsonObject>();
   private readonly tools = new Map<string, JsonObject>();
+  /** The tools' definitions as repair takes them, rebuilt only when a tools/list answer teaches new ones. */
+  private toolList: JsonObject[] = [];
   private version: ProtocolVersion;
   private readonly fixedVersion: boolean;
   private readonly budget: number;
@@ -247,7 +249,7 @@ export class ProxySession {
     // Not repaired in place: `message` is what the server sent, and recordings keep it.
     const run = repairParsedMessageSync(
       message,
-      { protocolVersion: this.version, request, tools: [...this.tools.values()] },
+      { protocolVersion: this.version, request, tools: this.toolList },
       { budget: this.budget },
     );
     if (run.abandoned !== undefined) {
@@ -273,6 +275,7 @@ export class ProxySession {
     if (!Array.isArray(listed)) return;
     for (const tool of listed)
       if (isObject(tool) && typeof tool.name === 'string') this.tools.set(tool.name, tool);
+    this.toolList = [...this.tools.values()];
   }
 
   private use(version: ProtocolVersion): void {

@@ -21,9 +21,12 @@ import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
+  COVERED_MEDIA_BLOCK_RULES,
   COVERED_RESULT_RULES,
+  isPlainMediaBlock,
   resultShape,
   Shape,
+  textBlockShape,
 } from './fast-path.js';
 
 /** A finding plus what the repair engine needs to act on it. */
@@ -140,6 +143,8 @@ interface Plan {
   readonly shortPlainText: readonly CompiledRule[];
   /** For blocks: those that can report on an object block of each standard type (BLOCK_RULE_TYPES). */
   readonly byBlockType?: Readonly<Record<string, readonly CompiledRule[]>>;
+  /** For blocks: those that still run on a plain media block (./fast-path.ts). */
+  readonly plainMedia?: readonly CompiledRule[];
 }
 
 type Plans = ReadonlyMap<Subject, Plan>;
@@ -153,8 +158,15 @@ function byBlockType(all: readonly CompiledRule[]): Record<string, readonly Comp
   );
 }
 
-/** The rules that can report on a block, by its type when it is an object of a standard type. */
-function blockRules(plan: Plan, block: unknown): readonly CompiledRule[] {
+/**
+ * The rules that can report on a block: fewer on a plain text or plain media block (./fast-path.ts),
+ * else those for its type when it is an object of a standard type.
+ */
+function blockRules(plan: Plan, block: unknown, run: Run): readonly CompiledRule[] {
+  const text = textBlockShape(block);
+  if (text !== Shape.Other) return planRules(plan, text, false);
+  const sniff = run.options.sniff;
+  if (sniff && plan.plainMedia && isPlainMediaBlock(block, run.features, sniff)) return plan.plainMedia;
   const type = isObject(block) ? block.type : undefined;
   const byType = plan.byBlockType;
   return typeof type === 'string' && byType !== undefined && Object.hasOwn(byType, type)
@@ -209,7 +221,12 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
           shortPlainText: all.filter(
             ({ rule }) => !covered?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
           ),
-          ...(subject === 'block' ? { byBlockType: byBlockType(all) } : {}),
+          ...(subject === 'block'
+            ? {
+                byBlockType: byBlockType(all),
+                plainMedia: all.filter(({ rule }) => !COVERED_MEDIA_BLOCK_RULES.has(rule.id)),
+              }
+            : {}),
         };
         return [subject, plan];
       }),
@@ -219,10 +236,54 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
   return plans;
 }
 
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** A message template split at its `{{name}}` placeholders: `literals` has one more entry than `names`. */
+interface Template {
+  readonly literals: readonly string[];
+  readonly names: readonly string[];
+  /** Each placeholder as written, kept when the data has no such member. */
+  readonly wholes: readonly string[];
+}
+
+/**
+ * Templates split once: every finding formats its rule's message and fix, and a regex replace with a
+ * callback per finding was a tenth of the time of repairing a broken result. The templates come from
+ * the rule catalog, a fixed set; the bound only keeps a caller with endless templates from growing it.
+ */
+const templates = new Map<string, Template>();
+const MAX_TEMPLATES = 2_000;
+
+function splitTemplate(template: string): Template {
+  const literals: string[] = [];
+  const names: string[] = [];
+  const wholes: string[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    literals.push(template.slice(last, match.index));
+    names.push(match[1] as string);
+    wholes.push(match[0]);
+    last = match.index + match[0].length;
+  }
+  literals.push(template.slice(last));
+  return { literals, names, wholes };
+}
+
 export function formatTemplate(template: string, data: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-    Object.hasOwn(data, name) ? String(data[name]) : whole,
-  );
+  let split = templates.get(template);
+  if (split === undefined) {
+    split = splitTemplate(template);
+    if (templates.size < MAX_TEMPLATES) templates.set(template, split);
+  }
+  const { literals, names, wholes } = split;
+  if (names.length === 0) return template;
+  let out = literals[0] as string;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    out += Object.hasOwn(data, name) ? String(data[name]) : (wholes[i] as string);
+    out += literals[i + 1] as string;
+  }
+  return out;
 }
 
 /**
@@ -262,6 +323,7 @@ class NodeContext implements CheckContext {
 class Run {
   readonly findings: EngineFinding[] = [];
   readonly schemas: OutputSchemaCompiler;
+  readonly features: VersionFeatures;
   private readonly plans: Plans;
   private readonly ctx: NodeContext;
 
@@ -272,6 +334,7 @@ class Run {
     this.schemas = options.schemas ?? defaultSchemas();
     this.plans = plansFor(options.rules ?? RULES, options.version);
     this.ctx = new NodeContext(this);
+    this.features = this.ctx.features;
   }
 
   /** What the bytes of the payload at `path` below `node` are, when the run sniffs and they decode. */
@@ -293,7 +356,7 @@ class Run {
     if (!plan) return;
     const rules =
       subject === 'block' && shape === Shape.Other && !this.ctx.partial
-        ? blockRules(plan, node)
+        ? blockRules(plan, node, this)
         : planRules(plan, shape, this.ctx.partial);
     if (rules.length === 0) return;
     const ctx = this.ctx;
@@ -401,11 +464,16 @@ class Run {
   }
 
   private toolFor(): JsonObject | undefined {
-    if (this.options.tool) return this.options.tool;
-    const params = this.options.request?.params;
-    const name = isObject(params) ? params.name : undefined;
-    return typeof name === 'string' ? this.options.tools?.get(name) : undefined;
+    return toolOf(this.options);
   }
+}
+
+/** The tool a message's tools/call result answers: the given one, else the request's, by name. */
+function toolOf(options: EngineOptions): JsonObject | undefined {
+  if (options.tool) return options.tool;
+  const params = options.request?.params;
+  const name = isObject(params) ? params.name : undefined;
+  return typeof name === 'string' ? options.tools?.get(name) : undefined;
 }
 
 function internalError(
@@ -576,6 +644,30 @@ export function runToolsList(list: unknown, options: EngineOptions): EngineFindi
 
 export function runMessage(message: unknown, options: EngineOptions): EngineFinding[] {
   return inRun(message, options, (run) => run.message(message));
+}
+
+/**
+ * Whether `runMessage(message, options)` would find nothing, answered without setting up a run for
+ * the commonest message, a response carrying a plain-text tools/call result (./fast-path.ts): the
+ * message rules are probed (they run, but no finding is built), then the result as runToolResult
+ * would. `false` means "run it and see", never "it has findings". The repairing proxy asks this of
+ * every message before it sets up a repair.
+ */
+export function isQuietMessage(message: unknown, options: EngineOptions): boolean {
+  if (options.partial || options.rules || !isObject(message) || !Object.hasOwn(message, 'result')) {
+    return false;
+  }
+  const result = message.result;
+  if (responseKind(result, options.request) !== 'tools/call') return false;
+  const tool = toolOf(options);
+  const shape = resultShape(result, features(options.version), tool);
+  if (shape === Shape.Other) return false;
+  const messagePlan = plansFor(RULES, options.version).get('message');
+  if (messagePlan && !new Probe(options, undefined).quiet(messagePlan.all, message)) return false;
+  return (
+    isQuietPlainText(result, options.version, tool) ||
+    quietPlainText(result as JsonObject, options, tool, shape)
+  );
 }
 
 export function runSession(event: SessionEvent, options: EngineOptions): EngineFinding[] {

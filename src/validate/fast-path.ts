@@ -12,6 +12,8 @@
  */
 
 import type { JsonObject } from '../core/json.js';
+import { payloadFactsAt } from '../core/payload.js';
+import { agreesWithBytes, isWellFormedMimeType, mediaFamily, type Sniffed } from '../core/sniff.js';
 import type { BlockType, VersionFeatures } from '../spec/versions.js';
 
 /**
@@ -91,6 +93,58 @@ export const COVERED_BLOCK_RULES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Block rules that report nothing on a plain media block (see `isPlainMediaBlock`): an image or audio
+ * block of exactly `{ type, data, mimeType }`, its type known to the version, its `data` canonical
+ * base64, its mimeType well formed, of the block's family and not contradicted by the bytes. That is
+ * every block rule listed for image or audio blocks in BLOCK_RULE_TYPES, plus the unlisted ones, which
+ * read only members such a block does not have.
+ */
+export const COVERED_MEDIA_BLOCK_RULES: ReadonlySet<string> = new Set([
+  'block-annotations-invalid',
+  'block-base64-data-uri',
+  'block-base64-invalid',
+  'block-base64-non-canonical',
+  'block-base64-url-alphabet',
+  'block-data-invalid',
+  'block-meta-not-object',
+  'block-mime-type-malformed',
+  'block-mime-type-mismatch',
+  'block-mime-type-missing',
+  'block-mime-type-wrong-family',
+  'block-not-object',
+  'block-type-unknown',
+  'block-type-unsupported-in-version',
+]);
+
+/**
+ * Whether `block` is a plain media block on which the rules of COVERED_MEDIA_BLOCK_RULES are silent:
+ * the commonest non-text block, found by reading the facts those rules read (the payload's base64
+ * check, computed once per validation, and the sniffed type from `sniffed`, the run's own sniffer) and
+ * nothing else. Anything unusual, and the rules run as usual.
+ */
+export function isPlainMediaBlock(
+  block: unknown,
+  features: VersionFeatures,
+  sniffed: (holder: object, key: string) => Sniffed | undefined,
+): boolean {
+  if (!isPlainObject(block) || block.annotations !== undefined || block._meta !== undefined) return false;
+  let members = 0;
+  for (const key in block) {
+    if (key !== 'type' && key !== 'data' && key !== 'mimeType') return false;
+    members++;
+  }
+  const { type, data, mimeType } = block;
+  if (members !== 3 || (type !== 'image' && type !== 'audio') || !features.blockTypes.includes(type)) {
+    return false;
+  }
+  if (typeof data !== 'string' || typeof mimeType !== 'string') return false;
+  if (!isWellFormedMimeType(mimeType) || mediaFamily(mimeType) !== type) return false;
+  if (payloadFactsAt(block, 'data')?.problem !== undefined) return false;
+  const bytes = sniffed(block, 'data');
+  return bytes === undefined || agreesWithBytes(mimeType, bytes);
+}
+
+/**
  * Text, plus a generous allowance for each block's own JSON, is at most this long in all: far below every
  * size limit result-over-client-limits knows (25,000 tokens at 4 characters each, 1 MiB), even if every
  * character were escaped into six bytes.
@@ -165,6 +219,13 @@ export function resultShape(result: unknown, features: VersionFeatures, tool: Js
 function mayCarryErrorPayload(content: readonly JsonObject[]): boolean {
   const only = content.length === 1 ? content[0]?.text : undefined;
   return typeof only === 'string' && only.includes('"error"');
+}
+
+/** The shape of one block on its own: plain text (short or not), or Other. */
+export function textBlockShape(block: unknown): Shape {
+  const length = plainTextBlock(block);
+  if (length < 0) return Shape.Other;
+  return length < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
 }
 
 /**

@@ -19,6 +19,7 @@ import { assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.j
 import {
   type EngineFinding,
   type EngineOptions,
+  isQuietMessage,
   isQuietPlainText,
   type PayloadSniffer,
   responseKind,
@@ -216,14 +217,10 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
 
 /** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */
 export function validateMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
-  return guard(() =>
-    publicFindings(
-      runMessage(
-        message,
-        messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message)),
-      ),
-    ),
-  );
+  return guard(() => {
+    const engine = messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message));
+    return isQuietMessage(message, engine) ? [] : publicFindings(runMessage(message, engine));
+  });
 }
 
 /** Validates a tools/list result synchronously (tool definitions carry no payload to sniff). */

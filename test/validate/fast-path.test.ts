@@ -17,16 +17,29 @@ import { createOutputSchemaCompiler } from '../../src/core/schema.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
 import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { payloadAt, runToolResult, sniffSync } from '../../src/validate/engine.js';
+import {
+  isQuietMessage,
+  payloadAt,
+  runMessage,
+  runToolResult,
+  sniffSync,
+} from '../../src/validate/engine.js';
 import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
+  COVERED_MEDIA_BLOCK_RULES,
   COVERED_RESULT_RULES,
+  isPlainMediaBlock,
   resultShape,
   Shape,
 } from '../../src/validate/fast-path.js';
-import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import {
+  toolsByName,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -79,7 +92,12 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-text-base64-image': 'b3ebe7099cd5b8c6',
 };
 
-const COVERED = new Set([...COVERED_RESULT_RULES, ...COVERED_BLOCK_RULES, ...COVERED_FOR_SHORT_TEXT]);
+const COVERED = new Set([
+  ...COVERED_RESULT_RULES,
+  ...COVERED_BLOCK_RULES,
+  ...COVERED_FOR_SHORT_TEXT,
+  ...COVERED_MEDIA_BLOCK_RULES,
+]);
 
 function fingerprint(id: string): string | undefined {
   const module = listRuleModules(join(root, 'src/rules')).find((m) => m.endsWith(`/${id}.ts`));
@@ -365,5 +383,196 @@ describe('block rules by block type (BLOCK_RULE_TYPES)', () => {
     expect(sync.map((f) => f.rule)).toEqual(
       expect.arrayContaining(['block-type-unknown', 'block-not-object']),
     );
+  });
+});
+
+/** Payloads of every kind the base64 and sniffing rules tell apart, around real media. */
+const mediaPayload = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...media) },
+  fc.constantFrom(
+    ...media.map((m) => m.replace(/=+$/, '')),
+    ...media.map((m) => `${m.slice(0, 40)}\n${m.slice(40)}`),
+    ...media.map((m) => m.replace(/\+/g, '-').replace(/\//g, '_')),
+    ...media.map((m) => `data:image/png;base64,${m}`),
+    '',
+    'AAAA',
+    'not base64!',
+    'PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+  ),
+  fc.constant<unknown>(7),
+);
+const mediaMime = fc.constantFrom<unknown>(
+  'image/png',
+  'image/jpeg',
+  'image/jpg',
+  'IMAGE/PNG',
+  'image/png; charset=x',
+  'image/svg+xml',
+  'audio/wav',
+  'audio/x-wav',
+  'audio/mpeg',
+  'application/pdf',
+  'image/',
+  'not a mime',
+  '',
+  3,
+);
+/** Real media with the types they may be declared as, right and wrong. */
+const [png, jpg, wav] = media as [string, string, string];
+const plainMedia = fc.oneof(
+  fc.record({
+    type: fc.constant('image'),
+    data: fc.constantFrom(png, jpg, ''),
+    mimeType: fc.constantFrom(
+      'image/png',
+      'IMAGE/PNG',
+      'image/png; x=y',
+      'image/jpeg',
+      'image/jpg',
+      'image/gif',
+    ),
+  }),
+  fc.record({
+    type: fc.constantFrom('audio', 'image'),
+    data: fc.constantFrom(wav, png),
+    mimeType: fc.constantFrom('audio/wav', 'audio/x-wav', 'audio/mpeg', 'image/png'),
+  }),
+);
+/** Image and audio blocks at and around the plain media shape. */
+const mediaBlock = fc.oneof(
+  { weight: 3, arbitrary: plainMedia },
+  fc
+    .record(
+      {
+        type: fc.constantFrom<unknown>('image', 'audio', 'Image', 'text'),
+        data: mediaPayload,
+        mimeType: mediaMime,
+        annotations: fc.constantFrom<unknown>(undefined, undefined, { priority: 0.5 }, 'x'),
+        _meta: fc.constantFrom<unknown>(undefined, undefined, 4),
+        blob: fc.constantFrom<unknown>(undefined, undefined, undefined, 'AAAA'),
+      },
+      { requiredKeys: [] },
+    )
+    .map(compact),
+);
+
+describe('the plain media block fast path', () => {
+  it('every covered rule reports nothing on a block the fast path accepts', { timeout: 120_000 }, () => {
+    const byId = new Map(RULES.map((r) => [r.id, r]));
+    let accepted = 0;
+    let rejected = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...PROTOCOL_VERSIONS), mediaBlock, (version, node) => {
+        if (!isPlainMediaBlock(node, features(version), sniffSync)) {
+          rejected++;
+          return;
+        }
+        accepted++;
+        for (const id of COVERED_MEDIA_BLOCK_RULES) {
+          const rule = byId.get(id) as Rule;
+          if (!rule.versions.includes(version)) continue;
+          expect(
+            reports(rule, node, version, undefined),
+            `${id} on ${JSON.stringify(node).slice(0, 200)}`,
+          ).toEqual([]);
+        }
+      }),
+      { numRuns: 4000 },
+    );
+    expect(accepted).toBeGreaterThan(200);
+    expect(rejected).toBeGreaterThan(200);
+  });
+
+  it('covers only block rules of the catalog, each fingerprinted', () => {
+    const blockRules = new Set(RULES.filter((r) => r.subject === 'block').map((r) => r.id));
+    for (const id of COVERED_MEDIA_BLOCK_RULES) {
+      expect(blockRules, id).toContain(id);
+      expect(CHECKED, id).toHaveProperty(id);
+    }
+  });
+
+  it('leaves the findings of whole results unchanged (against every rule run on every block)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PROTOCOL_VERSIONS),
+        fc.array(fc.oneof(mediaBlock, typedBlock), { minLength: 1, maxLength: 4 }),
+        (version, content) => {
+          const result = { content };
+          const fast = validateToolResultSync(result, { protocolVersion: version });
+          // The block rules, each run on its own on every block, as if there were no fast path.
+          const blockRules = RULES.filter((r) => r.subject === 'block' && r.versions.includes(version));
+          const expected = new Set<string>();
+          content.forEach((node, i) => {
+            for (const rule of blockRules) {
+              for (const r of reports(rule, node, version, undefined)) {
+                expected.add(`${rule.id} /content/${i}${(r.path ?? []).map((p) => `/${p}`).join('')}`);
+              }
+            }
+          });
+          const got = new Set(
+            fast.filter((f) => f.pointer.startsWith('/content/') && blockRules.some((r) => r.id === f.rule)),
+          );
+          expect([...got].map((f) => `${f.rule} ${f.pointer}`).sort()).toEqual([...expected].sort());
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+/** Responses (and near misses of one) carrying results at and around the plain-text shape. */
+const mostlyPlain = fc.constantFrom(...PROTOCOL_VERSIONS).chain((version) =>
+  fc.record({
+    version: fc.constant(version),
+    input: fc.oneof({ weight: 3, arbitrary: plainResult(version) }, nearMiss),
+  }),
+);
+const message = mostlyPlain.chain(({ version, input }) =>
+  fc
+    .record(
+      {
+        jsonrpc: fc.constantFrom<unknown>(...Array(8).fill('2.0'), '1.0', undefined),
+        id: fc.constantFrom<unknown>(...Array(6).fill(1), 'a', null, undefined, 2.5),
+        result: fc.oneof({ weight: 5, arbitrary: fc.constant<unknown>(input) }, fc.constant<unknown>([])),
+        method: fc.constantFrom<unknown>(...Array(8).fill(undefined), 'tools/call'),
+        error: fc.constantFrom<unknown>(...Array(8).fill(undefined), { code: 1, message: 'x' }),
+        requestId: fc.constantFrom<unknown>(...Array(8).fill(undefined), 1),
+      },
+      { requiredKeys: [] },
+    )
+    .map((m) => ({ version, message: compact(m) })),
+);
+const request = fc.constantFrom<JsonObject | undefined>(
+  undefined,
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'u' } },
+  { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+);
+const tools = fc.constantFrom<JsonObject[]>(
+  [],
+  [{ name: 't', inputSchema: { type: 'object' } }],
+  [{ name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } }],
+);
+
+describe('the quiet-message shortcut (isQuietMessage)', () => {
+  it('says quiet only of messages the engine finds nothing in', { timeout: 120_000 }, () => {
+    let quiet = 0;
+    let loud = 0;
+    fc.assert(
+      fc.property(message, request, tools, ({ version, message }, req, defs) => {
+        const options = { version, request: req, tools: toolsByName(defs), sniff: sniffSync };
+        const findings = runMessage(message, options);
+        if (findings.length > 0) loud++;
+        if (!isQuietMessage(message, options)) return;
+        quiet++;
+        expect(findings.map((f) => `${f.rule} ${f.pointer}`)).toEqual([]);
+        expect(validateMessageSync(message, { protocolVersion: version, request: req, tools: defs })).toEqual(
+          [],
+        );
+      }),
+      { numRuns: 3000 },
+    );
+    expect(quiet).toBeGreaterThan(100);
+    expect(loud).toBeGreaterThan(200);
   });
 });

@@ -11,10 +11,18 @@
  */
 
 import type { Finding } from '../../core/finding.js';
-import { isObject } from '../../core/json.js';
+import { isObject, type JsonObject } from '../../core/json.js';
 import { messageKind } from '../../rules/support/envelope.js';
 import { assumedProtocolVersion, type ProtocolVersion } from '../../spec/versions.js';
-import { type EngineFinding, responseKind, runMessage, runToolResult } from '../../validate/engine.js';
+import {
+  type EngineFinding,
+  type EngineOptions,
+  isQuietMessage,
+  isQuietPlainText,
+  responseKind,
+  runMessage,
+  runToolResult,
+} from '../../validate/engine.js';
 import { publicFinding, toolsByName } from '../../validate/index.js';
 import type { CallToolResult, DefaultProtocolVersion } from '../types.js';
 import { toWire } from './clone.js';
@@ -60,6 +68,16 @@ function reason(error: unknown): string {
   }
 }
 
+/**
+ * Whether the result has nothing to repair, known without setting up a repair: a plain-text result no
+ * rule can report on (see isQuietPlainText). A repair's first validation would find nothing and hand
+ * the result back as it is, which is what the callers then do.
+ */
+function isQuietResult(document: unknown, options: RepairOptions): boolean {
+  const version = options.protocolVersion ?? assumedProtocolVersion(document);
+  return isQuietPlainText(document, version, toolDefinition(options.tool));
+}
+
 function resultTarget(document: unknown, options: RepairOptions): RepairTarget {
   const version = options.protocolVersion ?? assumedProtocolVersion(document);
   const tool = toolDefinition(options.tool);
@@ -82,6 +100,8 @@ function repairResult<V extends ProtocolVersion>(
 ): RepairResult<V> {
   try {
     const wire = toWire(result);
+    if (isQuietResult(wire.value, options))
+      return { result: wire.value as CallToolResult<V>, fixes: wire.fixes };
     const repaired = run(wire.value, resultTarget(wire.value, options), wire.value !== result);
     const fixes = wire.fixes.length > 0 ? [...wire.fixes, ...repaired.fixes] : repaired.fixes;
     return { result: repaired.document as CallToolResult<V>, fixes };
@@ -101,6 +121,7 @@ export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>
     return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
   }
   const value = wire.value;
+  if (isQuietResult(value, options)) return { result: value as CallToolResult<V>, fixes: wire.fixes };
   let run: RepairRun;
   try {
     run = await runRepair(value, resultTarget(value, options));
@@ -133,6 +154,7 @@ export async function repairOwned(
   knownJson?: ReadonlyMap<object, string>,
 ): Promise<RepairResult> {
   try {
+    if (isQuietResult(result, options)) return { result: result as CallToolResult, fixes: [] };
     const run = await runRepair(result, resultTarget(result, options), { owned: true, knownJson });
     return { result: run.document as CallToolResult, fixes: run.fixes };
   } catch (error) {
@@ -203,11 +225,14 @@ function insideStrayMember(finding: EngineFinding): boolean {
  * The repair target of a message. The envelope is classified first: only a response carries a result,
  * so a message with `method` is never repaired as one, whatever its `result` member looks like.
  */
-function messageTarget(message: unknown, options: RepairMessageOptions): RepairTarget {
+function messageTarget(
+  message: unknown,
+  options: RepairMessageOptions,
+  tools = toolsByName(options.tools),
+): RepairTarget {
   const version = options.protocolVersion ?? assumedProtocolVersion(message);
   const kind = messageKind(message);
   const request = kind === 'response' && isObject(options.request) ? options.request : undefined;
-  const tools = toolsByName(options.tools);
   return {
     version,
     resultPath: (document) =>
@@ -222,6 +247,20 @@ function messageTarget(message: unknown, options: RepairMessageOptions): RepairT
       return kind === 'response' ? findings : findings.filter((f) => !insideStrayMember(f));
     },
   };
+}
+
+/**
+ * The engine options messageTarget validates a message with, for the check that a clean message needs
+ * no repair at all (a repair's first validation finding nothing returns the message as it is).
+ */
+function quietOptions(
+  message: unknown,
+  options: RepairMessageOptions,
+  tools: ReadonlyMap<string, JsonObject>,
+): EngineOptions {
+  const request =
+    messageKind(message) === 'response' && isObject(options.request) ? options.request : undefined;
+  return { version: options.protocolVersion ?? assumedProtocolVersion(message), request, tools };
 }
 
 function messageResultOf(run: RepairRun): RepairMessageResult {
@@ -255,7 +294,11 @@ export function repairParsedMessageSync(
   limits: RepairLimits & { readonly owned?: boolean } = {},
 ): RepairMessageResult {
   try {
-    return messageResultOf(runRepairSync(message, messageTarget(message, options), limits));
+    const tools = toolsByName(options.tools);
+    if (isQuietMessage(message, quietOptions(message, options, tools))) {
+      return { message, fixes: [], remaining: [] };
+    }
+    return messageResultOf(runRepairSync(message, messageTarget(message, options, tools), limits));
   } catch (error) {
     return { message, fixes: [], remaining: [], abandoned: reason(error) };
   }

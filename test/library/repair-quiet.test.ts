@@ -1,0 +1,81 @@
+/**
+ * repair(), repairSync(), toolResult()'s repair and the proxy's repairParsedMessageSync() hand a result
+ * with nothing to repair straight back, without setting up a repair, when the validator's quiet
+ * shortcuts (isQuietPlainText, isQuietMessage) say so. This holds each shortcut to what the repair
+ * engine itself does with the same input: same document, same fixes, same remaining findings.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runRepairSync } from '../../src/library/repair/engine.js';
+import { repair, repairParsedMessageSync, repairSync } from '../../src/library/repair/index.js';
+import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import { runMessage, runToolResult, sniffSync } from '../../src/validate/engine.js';
+
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('{"error":"x"}', 'y'.repeat(9_000)));
+const block = fc.oneof(
+  { weight: 6, arbitrary: text.map((t) => ({ type: 'text', text: t })) },
+  fc.constantFrom<unknown>({ type: 'text', text: 1 }, { type: 'object' }, 'raw', {
+    type: 'text',
+    text: 'a',
+    x: 1,
+  }),
+);
+const result = fc
+  .record(
+    {
+      content: fc.oneof({ weight: 8, arbitrary: fc.array(block, { maxLength: 3 }) }, fc.constant('raw')),
+      isError: fc.constantFrom<unknown>(undefined, undefined, true, 'yes'),
+      resultType: fc.constantFrom<unknown>(undefined, undefined, 'complete'),
+    },
+    { requiredKeys: ['content'] },
+  )
+  .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+const version = fc.constantFrom(...PROTOCOL_VERSIONS);
+
+describe('repair of a result with nothing to repair', () => {
+  it('repairSync and repair return what the repair engine returns', async () => {
+    let untouched = 0;
+    await fc.assert(
+      fc.asyncProperty(result, version, async (input, v) => {
+        const engine = runRepairSync(structuredClone(input), {
+          version: v,
+          resultPath: () => [],
+          validate: (document, run) => runToolResult(document, { version: v, ...run }),
+        });
+        const sync = repairSync(input, { protocolVersion: v });
+        const async_ = await repair(input, { protocolVersion: v });
+        expect(sync.result).toEqual(engine.document);
+        expect(async_.result).toEqual(engine.document);
+        expect(sync.fixes.map((f) => f.rule)).toEqual(engine.fixes.map((f) => f.rule));
+        if (engine.fixes.length === 0) {
+          untouched++;
+          // Nothing to repair: the very same object comes back.
+          expect(sync.result).toBe(input);
+          expect(async_.result).toBe(input);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(untouched).toBeGreaterThan(300);
+  });
+
+  it('repairParsedMessageSync leaves a clean response as it is', () => {
+    let clean = 0;
+    fc.assert(
+      fc.property(result, version, fc.boolean(), (input, v, withId) => {
+        const message = { jsonrpc: '2.0', ...(withId ? { id: 1 } : {}), result: input };
+        const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
+        const findings = runMessage(message, { version: v, request, sniff: sniffSync });
+        const run = repairParsedMessageSync(structuredClone(message), { protocolVersion: v, request });
+        if (findings.length > 0) return;
+        clean++;
+        expect(run.fixes).toEqual([]);
+        expect(run.remaining).toEqual([]);
+        expect(run.message).toEqual(message);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(clean).toBeGreaterThan(300);
+  });
+});
