@@ -7,9 +7,13 @@
 
 import fc from 'fast-check';
 
-const seed = process.env.MCP_SHAPE_SEED;
-if (seed !== undefined && seed !== '') {
-  const value = Number(seed);
-  if (!Number.isSafeInteger(value)) throw new Error(`MCP_SHAPE_SEED must be an integer, got ${seed}`);
-  fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: value });
+/** The seed MCP_SHAPE_SEED names, or undefined when it is unset or empty; throws on anything else. */
+export function seedFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seed = Number(value);
+  if (!Number.isSafeInteger(seed)) throw new Error(`MCP_SHAPE_SEED must be an integer, got ${value}`);
+  return seed;
 }
+
+const seed = seedFrom(process.env.MCP_SHAPE_SEED);
+if (seed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });

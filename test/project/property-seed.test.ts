@@ -1,0 +1,23 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { seedFrom } from '../support/property-seed.js';
+
+describe('MCP_SHAPE_SEED', () => {
+  it('reads an integer seed, none when unset or empty, and refuses anything else', () => {
+    expect(seedFrom('20261122')).toBe(20261122);
+    expect(seedFrom('-7')).toBe(-7);
+    expect(seedFrom(undefined)).toBeUndefined();
+    expect(seedFrom('')).toBeUndefined();
+    expect(() => seedFrom('abc')).toThrow('MCP_SHAPE_SEED must be an integer, got abc');
+    expect(() => seedFrom('1.5')).toThrow(/integer/);
+  });
+
+  it('is what fast-check draws from in this run when set', () => {
+    const expected = seedFrom(process.env.MCP_SHAPE_SEED);
+    expect(fc.readConfigureGlobal().seed).toBe(expected);
+    if (expected === undefined) return;
+    // The same seed gives the same draws.
+    const draw = () => fc.sample(fc.integer(), { numRuns: 5, seed: expected });
+    expect(fc.sample(fc.integer(), 5)).toEqual(draw());
+  });
+});
