@@ -127,14 +127,29 @@ export function isPlainMediaBlock(
   features: VersionFeatures,
   sniffed: (holder: object, key: string) => Sniffed | undefined,
 ): boolean {
-  if (!isPlainObject(block) || block.annotations !== undefined || block._meta !== undefined) return false;
+  if (typeof block !== 'object' || block === null) return false;
   let members = 0;
+  let type: unknown;
+  let data: unknown;
+  let mimeType: unknown;
+  // Enumerated first, then read by name (see resultShape).
   for (const key in block) {
-    if (key !== 'type' && key !== 'data' && key !== 'mimeType') return false;
+    const value = (block as JsonObject)[key];
+    if (key === 'type') type = value;
+    else if (key === 'data') data = value;
+    else if (key === 'mimeType') mimeType = value;
+    else return false;
     members++;
   }
-  const { type, data, mimeType } = block;
   if (members !== 3 || (type !== 'image' && type !== 'audio') || !features.blockTypes.includes(type)) {
+    return false;
+  }
+  if (
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for media blocks
+    (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    (block as JsonObject).annotations !== undefined ||
+    (block as JsonObject)._meta !== undefined
+  ) {
     return false;
   }
   if (typeof data !== 'string' || typeof mimeType !== 'string') return false;
@@ -174,41 +189,47 @@ export enum Shape {
  * another shape, and the full set of rules runs. Only plain objects qualify (their prototype is
  * Object.prototype, so enumeration sees exactly their own members); the members the covered rules read
  * are also read directly, as the rules do, so a non-enumerable one is not missed.
+ *
+ * The order is for speed on the proxy's path, where results and blocks of every shape pass through
+ * here: a named property read that has met many object shapes is a slow, megamorphic read in V8, while
+ * enumeration costs the same whatever the shape. So members are enumerated first, and only an object
+ * that passed (one of the few shapes a plain-text result or block has) meets the named reads. That
+ * made a small text result's check three times cheaper once the validator had seen other results.
  */
 export function resultShape(result: unknown, features: VersionFeatures, tool: JsonObject | undefined): Shape {
-  if (!isPlainObject(result)) return Shape.Other;
+  if (typeof result !== 'object' || result === null) return Shape.Other;
   if (tool !== undefined && tool.outputSchema !== undefined) return Shape.Other;
-  if (
-    result.structuredContent !== undefined ||
-    result._meta !== undefined ||
-    result.toolResult !== undefined
-  ) {
-    return Shape.Other;
-  }
-  let hasContent = false;
+  let content: unknown;
   let hasResultType = false;
-  let size = 0;
-  let longest = 0;
   for (const key in result) {
-    const value = result[key];
-    if (key === 'content') {
-      if (!Array.isArray(value)) return Shape.Other;
-      for (let i = 0; i < value.length; i++) {
-        const length = plainTextBlock(value[i]);
-        if (length < 0) return Shape.Other;
-        size += length + BLOCK_ALLOWANCE;
-        if (length > longest) longest = length;
-      }
-      hasContent = true;
-    } else if (key === 'isError') {
+    const value = (result as JsonObject)[key];
+    if (key === 'content') content = value;
+    else if (key === 'isError') {
       if (typeof value !== 'boolean') return Shape.Other;
     } else if (key === 'resultType') {
       if (!features.resultTypeRequired || value !== 'complete') return Shape.Other;
       hasResultType = true;
     } else return Shape.Other;
   }
-  if (!hasContent || hasResultType !== features.resultTypeRequired || size > MAX_SIZE) return Shape.Other;
-  if (mayCarryErrorPayload(result.content as JsonObject[])) return Shape.Other;
+  if (!Array.isArray(content) || hasResultType !== features.resultTypeRequired) return Shape.Other;
+  if (
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), written out so this site's feedback sees only results
+    (result as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    (result as JsonObject).structuredContent !== undefined ||
+    (result as JsonObject)._meta !== undefined ||
+    (result as JsonObject).toolResult !== undefined
+  ) {
+    return Shape.Other;
+  }
+  let size = 0;
+  let longest = 0;
+  for (let i = 0; i < content.length; i++) {
+    const length = plainTextBlock(content[i]);
+    if (length < 0) return Shape.Other;
+    size += length + BLOCK_ALLOWANCE;
+    if (length > longest) longest = length;
+  }
+  if (size > MAX_SIZE || mayCarryErrorPayload(content as JsonObject[])) return Shape.Other;
   return longest < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
 }
 
@@ -218,7 +239,13 @@ export function resultShape(result: unknown, features: VersionFeatures, tool: Js
  */
 function mayCarryErrorPayload(content: readonly JsonObject[]): boolean {
   const only = content.length === 1 ? content[0]?.text : undefined;
-  return typeof only === 'string' && only.includes('"error"');
+  if (typeof only !== 'string') return false;
+  // The rule parses only a text that is a JSON object once trimmed. One that starts with a printable
+  // ASCII character other than `{` (so neither whitespace `trim` removes nor `{`) is none, found
+  // without searching the text: most texts start with a letter.
+  const first = only.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f && first !== 0x7b) return false;
+  return only.includes('"error"');
 }
 
 /** The shape of one block on its own: plain text (short or not), or Other. */
@@ -228,30 +255,25 @@ export function textBlockShape(block: unknown): Shape {
   return length < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
 }
 
-/**
- * An object whose prototype is Object.prototype. The `__proto__` accessor is read because V8 inlines it,
- * where Object.getPrototypeOf is a call; an own `__proto__` member (JSON.parse makes one) is never
- * Object.prototype itself, so such an object simply does not qualify.
+/*
+ * PLAIN_OBJECTS: only objects whose prototype is Object.prototype take a fast path. The `__proto__`
+ * accessor is read because V8 inlines it, where Object.getPrototypeOf is a call; an own `__proto__`
+ * member (JSON.parse makes one) is enumerated, so such an object never gets that far. Each fast path
+ * writes the test out at its own site rather than calling one helper: V8 keeps what a read has met per
+ * function, and one helper used for results and blocks of every kind would make it a slow,
+ * megamorphic read everywhere.
  */
-function isPlainObject(value: unknown): value is JsonObject {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    // biome-ignore lint/suspicious/noProto: the accessor is the cheap exact test here (see above)
-    (value as { __proto__?: unknown }).__proto__ === Object.prototype
-  );
-}
 
-/** The text's length for a `{ type: "text", text: string }` block with nothing else; -1 otherwise. */
+/**
+ * The text's length for a `{ type: "text", text: string }` block with nothing else; -1 otherwise.
+ * Enumerated first, then read by name, as resultShape is and for the same reason.
+ */
 function plainTextBlock(block: unknown): number {
-  if (!isPlainObject(block)) return -1;
-  if (block.annotations !== undefined || block._meta !== undefined || block.structuredContent !== undefined) {
-    return -1;
-  }
+  if (typeof block !== 'object' || block === null) return -1;
   let text = -1;
   let typed = false;
   for (const key in block) {
-    const value = block[key];
+    const value = (block as JsonObject)[key];
     if (key === 'type') {
       if (value !== 'text') return -1;
       typed = true;
@@ -260,5 +282,15 @@ function plainTextBlock(block: unknown): number {
       text = value.length;
     } else return -1;
   }
-  return typed ? text : -1;
+  if (
+    !typed ||
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for blocks
+    (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    (block as JsonObject).annotations !== undefined ||
+    (block as JsonObject)._meta !== undefined ||
+    (block as JsonObject).structuredContent !== undefined
+  ) {
+    return -1;
+  }
+  return text;
 }

@@ -140,6 +140,15 @@ const texts = fc.oneof(
     '',
     '{"error":"city not found"}',
     'the "error" was temporary',
+    // Error payloads behind what trim() removes (the shape looks past a first character only when it
+    // is printable ASCII other than "{"), and texts that merely contain one.
+    ' {"error":"city not found"}',
+    '\n\t{"error":"city not found"}',
+    '\u00a0{"error":"city not found"}',
+    '\ufeff{"error":"city not found"}',
+    '\u2028{"error":"city not found"}',
+    'Error: {"error":"city not found"}',
+    '[{"error":"city not found"}]',
     `data:image/png;base64,${'A'.repeat(80)}`,
     // The shortest text block-text-base64-image reports: 84 characters.
     `data:image/x;base64,${'A'.repeat(64)}`,
@@ -268,6 +277,21 @@ describe('the plain-text fast path', () => {
     const hidden = { content: [{ type: 'text', text: '{"a":2}' }] };
     Object.defineProperty(hidden, 'structuredContent', { value: { a: 1 }, enumerable: false });
     expect(resultShape(hidden, f, undefined)).toBe(Shape.Other);
+    // The same for blocks: enumeration alone would take each of these for a plain text block.
+    class Block {
+      type = 'text';
+      text = 'hi';
+    }
+    const hiddenBlock = { type: 'text', text: 'hi' };
+    Object.defineProperty(hiddenBlock, 'annotations', { value: 'no', enumerable: false });
+    const inheritedText = Object.assign(Object.create({ text: 'hi' }) as JsonObject, { type: 'text' });
+    for (const odd of [new Block(), hiddenBlock, inheritedText]) {
+      expect(resultShape({ content: [odd] }, f, undefined)).toBe(Shape.Other);
+    }
+    const hiddenMeta = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
+    Object.defineProperty(hiddenMeta, '_meta', { value: 4, enumerable: false });
+    expect(isPlainMediaBlock(hiddenMeta, f, sniffSync)).toBe(false);
+    expect(isPlainMediaBlock({ ...hiddenMeta }, f, sniffSync)).toBe(true);
   });
 
   it('answers the same before a run (the shortcut) as in one, and the async validator agrees', async () => {
