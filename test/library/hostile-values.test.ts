@@ -6,7 +6,14 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cloneJson, isPlainJson, stringifyJson, toWire } from '../../src/library/repair/clone.js';
+import {
+  cloneJson,
+  cloneJsonExactly,
+  isPlainJson,
+  isPlainJsonExactly,
+  stringifyJson,
+  toWire,
+} from '../../src/library/repair/clone.js';
 import { repair, repairMessage, repairParsedMessage } from '../../src/library/repair/index.js';
 import { toolResult } from '../../src/library/tool-result.js';
 import { convertWebMcp } from '../../src/library/webmcp/index.js';
@@ -114,6 +121,13 @@ const HOSTILE: [string, () => unknown][] = [
   ],
 ];
 
+/** `[1, <hole>, 3]`: JSON sends the hole as null. */
+function holey(): unknown[] {
+  const array = [1, 2, 3];
+  delete array[1];
+  return array;
+}
+
 describe('cloneJson', () => {
   it('copies what JSON.stringify would send, for any JSON-like value', () => {
     fc.assert(
@@ -123,6 +137,38 @@ describe('cloneJson', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('copies and judges as the exact iterative walk does (its recursive fast walk is only faster)', () => {
+    /** Values around what the fast walk must hand over: -0, `__proto__` keys, depth near its limit. */
+    const odd = fc.oneof(
+      fc.anything({ withNullPrototype: true, withObjectString: true, withBoxedValues: true }),
+      fc.jsonValue(),
+      fc.constantFrom<unknown>(-0, [-0], JSON.parse('{"__proto__":{"a":1},"b":[1,-0]}'), holey()),
+      fc.integer({ min: 55, max: 75 }).map((depth) => {
+        let value: unknown = 'leaf';
+        for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { k: value };
+        return value;
+      }),
+    );
+    const shared = odd.map((value) => ({ a: value, b: [value, value] }));
+    fc.assert(
+      fc.property(fc.oneof(odd, shared), (value) => {
+        expect(isPlainJson(value)).toBe(isPlainJsonExactly(value));
+        const notes: Parameters<typeof cloneJson>[1] = [];
+        const exactNotes: Parameters<typeof cloneJson>[1] = [];
+        const copy = cloneJson(value, notes);
+        expect(copy).toStrictEqual(cloneJsonExactly(value, exactNotes));
+        expect(notes).toEqual(exactNotes);
+        if (isPlainJson(value)) expect(Object.is(copy, -0)).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+    // A cycle or a value nested past the fast walk's depth goes to the exact walk.
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = { cycle };
+    expect(isPlainJson(cycle)).toBe(false);
+    expect(cloneJson(cycle)).toEqual({ a: 1, self: {} });
   });
 
   it('follows JSON.stringify for class instances, toJSON, wrappers and what JSON leaves out', () => {

@@ -56,12 +56,82 @@ function describeError(error: unknown): string {
 }
 
 /**
+ * How deep the fast walk below (`plainWalk`) goes before it hands the value to the
+ * exact iterative walks, which also stand for anything unusual: it recurses, and the iterative walks
+ * cost several times as much on the shallow plain JSON that tool results almost always are (a Set, a
+ * WeakSet and a frame per container). Within this depth a cycle cannot hide: it would run past it.
+ */
+const FAST_DEPTH = 64;
+
+/** Thrown by the fast walk where only the exact walk can tell: too deep (a cycle always is), too many containers. */
+const UNUSUAL = Symbol('unusual');
+/** Thrown by the fast walk at a value JSON would not carry as it is (the exact walk finds the same). */
+const NOT_PLAIN = Symbol('not plain');
+
+/**
+ * The fast walk: for plain JSON (see isPlainJson) the copy `cloneJson` makes, or with `copy` false the
+ * value itself once it is known to be plain; a plain recursive walk. Throws NOT_PLAIN at anything else,
+ * and UNUSUAL when too deep or past MAX_REVISITS containers (so shared parts cannot make it run long).
+ */
+function plainWalk(item: unknown, copy: boolean, depth: number, budget: { containers: number }): unknown {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return item;
+    case 'number':
+      if (!Number.isFinite(item)) throw NOT_PLAIN;
+      return item + 0; // JSON writes -0 as 0
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (item === null) return null;
+  if (depth > FAST_DEPTH || ++budget.containers > MAX_REVISITS) throw UNUSUAL;
+  const proto = Object.getPrototypeOf(item);
+  if (Array.isArray(item)) {
+    if (proto !== Array.prototype) throw NOT_PLAIN;
+    const out: unknown[] | undefined = copy ? new Array(item.length) : undefined;
+    for (let i = 0; i < item.length; i++) {
+      if (!Object.hasOwn(item, i)) throw NOT_PLAIN; // a hole is sent as null
+      const value = plainWalk(item[i], copy, depth + 1, budget);
+      if (out) out[i] = value;
+    }
+    return out ?? item;
+  }
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    typeof (item as { toJSON?: unknown }).toJSON === 'function'
+  ) {
+    throw NOT_PLAIN;
+  }
+  const out: Record<string, unknown> | undefined = copy ? {} : undefined;
+  for (const key of Object.keys(item)) {
+    const value = plainWalk((item as Record<string, unknown>)[key], copy, depth + 1, budget);
+    if (!out) continue;
+    if (key === '__proto__') define(out, key, value);
+    else out[key] = value;
+  }
+  return out ?? item;
+}
+
+/**
  * A deep copy of `value` as JSON would carry it. Never throws, for any value. `notes` (when given)
  * collects what had to change because JSON.stringify would have thrown: circular references (left out),
  * BigInts (sent as strings), getters or `toJSON` methods that throw and objects that cannot be read
  * (left out).
  */
 export function cloneJson(value: unknown, notes?: WireNote[]): unknown {
+  try {
+    return plainWalk(value, true, 0, { containers: 0 });
+  } catch {
+    // Not plain, or a getter or proxy that threw: the exact walk copies it and says what it changed.
+  }
+  return cloneJsonExactly(value, notes);
+}
+
+/** cloneJson by the exact iterative walk alone (exported so a test holds the fast walk to it). */
+export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
   const stack: Frame[] = [];
   const ancestors = new Set<object>();
   const seen = new WeakSet<object>();
@@ -180,6 +250,18 @@ export function cloneJson(value: unknown, notes?: WireNote[]): unknown {
  * read. Values from `JSON.parse` always are. Never throws.
  */
 export function isPlainJson(value: unknown): boolean {
+  try {
+    plainWalk(value, false, 0, { containers: 0 });
+    return true;
+  } catch (error) {
+    // NOT_PLAIN, or a getter or proxy that threw, is not plain, as the exact walk would also find.
+    if (error !== UNUSUAL) return false;
+  }
+  return isPlainJsonExactly(value);
+}
+
+/** isPlainJson by the exact iterative walk alone (exported so a test holds the fast walk to it). */
+export function isPlainJsonExactly(value: unknown): boolean {
   const pending: unknown[] = [value];
   const ancestors = new Set<object>();
   const seen = new WeakSet<object>();
