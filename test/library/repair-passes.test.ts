@@ -16,11 +16,11 @@ import { PNG_1X1 } from './support/shapes.js';
 
 const BLOCKS = 60;
 /**
- * Passes a repair of independent block fixes needs: the one that finds them (all fixed together), the
- * one that confirms nothing is left for the rules, and the fallback's look. Per-fix re-validation would
- * take one per block.
+ * Passes a repair of independent block fixes needs beyond the free first one, which finds them (all
+ * fixed together): the one that confirms nothing is left, which the fallback reuses rather than
+ * validating the unchanged result again. Per-fix re-validation would take one per block.
  */
-const FEW = 3;
+const FEW = 1;
 const V = { protocolVersion: '2025-11-25' } as const;
 
 /** Many blocks, each with its own independent defect (an image without a mimeType, a raw string). */
@@ -46,9 +46,9 @@ describe('repair applies the fixes of a validation together', () => {
       const result = (run.message as { result: unknown }).result;
       expect(validateToolResultSync(result, V).filter((f) => f.severity === 'error')).toEqual([]);
     }
-    // The budget does count passes: one is not enough.
-    expect(repairParsedMessageSync(message(), options, { budget: 1 }).abandoned).toBe(
-      'repair needed more than 1 validation passes',
+    // The budget does count passes: none is not enough.
+    expect(repairParsedMessageSync(message(), options, { budget: 0 }).abandoned).toBe(
+      'repair needed more than 0 validation passes',
     );
   });
 

@@ -173,9 +173,10 @@ export async function runRepair(
 ): Promise<RepairRun> {
   const scope = new FactScope();
   const base = target.resultPath(input);
-  const answers = new Map(
-    await fileTypeAnswers(base === undefined ? [] : mediaPayloads(getIn(input, base)), scope),
-  );
+  const pending = fileTypeAnswers(base === undefined ? [] : mediaPayloads(getIn(input, base)), scope);
+  // Not awaited when file-type had nothing to answer (the common case): a turn of the microtask queue
+  // costs more than repairing a small result.
+  const answers = new Map(pending instanceof Promise ? await pending : pending);
   const budget = budgetOf(options);
   let pass = repairPass(input, target, options, scope, answers, budget);
   for (let i = 0; i < MAX_FILE_TYPE_PASSES && !options.owned; i++) {
@@ -208,6 +209,8 @@ function repairPass(
 
   const state: LoopState = {
     document: options.owned ? input : cloneJson(input),
+    // A copy is the same JSON, so the first validation's findings hold for it too.
+    findings: first,
     fixes: [],
     target,
     sniffer,
@@ -233,6 +236,12 @@ function repairPass(
 
 interface LoopState {
   document: unknown;
+  /**
+   * The findings of `document` as it is now, when they are known: a validation of an unchanged
+   * document is not repeated (the last one of the rule repairs is the first of the fallback, say).
+   * Whatever changes the document forgets them.
+   */
+  findings: EngineFinding[] | undefined;
   readonly fixes: Fix[];
   readonly target: RepairTarget;
   readonly sniffer: Sniffer;
@@ -241,8 +250,10 @@ interface LoopState {
 }
 
 function validateState(state: LoopState): EngineFinding[] {
+  if (state.findings !== undefined) return state.findings;
   state.budget.spend();
-  return state.target.validate(state.document, state.run);
+  state.findings = state.target.validate(state.document, state.run);
+  return state.findings;
 }
 
 /**
@@ -254,6 +265,10 @@ function convertWebMcpBlocks(state: LoopState): void {
   const base = state.target.resultPath(state.document);
   const result = base === undefined ? undefined : getIn(state.document, base);
   if (base === undefined || !isObject(result) || !Array.isArray(result.content)) return;
+  if (!result.content.some((block) => isObject(block) && (block.type === 'html' || block.type === 'link'))) {
+    return;
+  }
+  state.findings = undefined;
   const contentPointer = toPointer([...base, 'content']);
   result.content = result.content.flatMap((block, index) => {
     const converted =
@@ -295,13 +310,9 @@ function ruleRepairs(state: LoopState): void {
   let findings = validateState(state);
   for (let step = 0; step < MAX_RULE_STEPS; step++) {
     const candidates = findings.filter((f) => {
+      if (getRule(f.rule)?.repair === undefined || !needsRepair(f)) return false;
       const key = findingKey(f);
-      return (
-        getRule(f.rule)?.repair !== undefined &&
-        needsRepair(f) &&
-        !declined.has(key) &&
-        (applied.get(key) ?? 0) < MAX_REPAIRS_PER_FINDING
-      );
+      return !declined.has(key) && (applied.get(key) ?? 0) < MAX_REPAIRS_PER_FINDING;
     });
     if (candidates.length === 0) return;
     const declinedNow = new Set<string>();
@@ -309,6 +320,8 @@ function ruleRepairs(state: LoopState): void {
     for (const finding of batch(candidates)) {
       const key = findingKey(finding);
       const touched = getIn(state.document, finding.subjectPath);
+      // Even a repair that declines or throws may have changed something on its way.
+      state.findings = undefined;
       const outcome = applyRuleRepair(finding, state);
       if (!outcome) {
         declinedNow.add(key);
@@ -349,6 +362,7 @@ function fallbackRepairs(state: LoopState): { steps: number; remaining: EngineFi
     // Fallback steps replace blocks and result members; they never edit a block in place, so the
     // findings of the blocks they leave alone still hold.
     state.document = fallback.document;
+    state.findings = undefined;
     // A second rebuild would produce the same result; the last resort also marks it as an error.
     rebuilt ||= fallback.kind === 'rebuild';
     state.fixes.push({
