@@ -354,6 +354,14 @@ describe('result-error-without-is-error', () => {
     ]);
   });
 
+  it('names the made-up block type in its message, even an empty one (found by the fuzz test)', () => {
+    const findings = run('result', { content: [{ type: '', object: { error: 'quota exceeded' } }] }, v25);
+    const messages = findings.filter((f) => f.rule === rule).map((f) => f.message);
+    expect(messages).toEqual([
+      'the only content block ("") carries an {"error": …} payload but "isError" is not true',
+    ]);
+  });
+
   it('ignores empty errors, errors among other output, and results with isError', () => {
     expect(hits(rule, 'result', { content: [text('{"error":null}')] }, v25)).toEqual([]);
     expect(hits(rule, 'result', { content: [text('{"error":"x"}'), text('more')] }, v25)).toEqual([]);

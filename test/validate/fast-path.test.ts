@@ -51,7 +51,7 @@ const root = join(import.meta.dirname, '../..');
 const CHECKED: Readonly<Record<string, string>> = {
   'result-content-missing': '07d50ffb537de795',
   'result-content-not-array': '7d65edebbccb2ef7',
-  'result-error-without-is-error': 'd6c10d0f5a946717',
+  'result-error-without-is-error': '79fbe2753c8197ed',
   'result-input-required-invalid': '041e6c7329cba16a',
   'result-is-error-not-boolean': 'e01f441920fef074',
   'result-legacy-tool-result': '80fb06c37a157530',

@@ -174,8 +174,13 @@ export default defineRule({
     if (!isObject(result) || result.isError === true) return;
     const payload = errorPayload(result, ctx.features.structuredContent !== 'none');
     if (!payload) return;
+    // The made-up type may be the empty string; the message still names it.
     const type = payload.messageId === 'block' ? blockType(result) : undefined;
-    ctx.report({ messageId: payload.messageId, path: payload.path, ...(type ? { data: { type } } : {}) });
+    ctx.report({
+      messageId: payload.messageId,
+      path: payload.path,
+      ...(type !== undefined ? { data: { type } } : {}),
+    });
   },
   repair(ctx) {
     const result = subjectObject(ctx);
