@@ -25,15 +25,19 @@ export type ByteSource = string | Uint8Array;
 /** Bytes as a binary string, as file-type's detection buffer holds them: at most 4100, zero past the end. */
 class Bytes {
   readonly length: number;
-  private readonly binary: string;
+  /** One of the two, as given: converting bytes to a binary string cost more than the sniffing. */
+  private readonly binary: string | undefined;
+  private readonly array: Uint8Array | undefined;
 
   constructor(source: ByteSource) {
-    this.binary = typeof source === 'string' ? source : binaryString(source);
-    this.length = Math.min(this.binary.length, SNIFF_HEADER_BYTES);
+    if (typeof source === 'string') this.binary = source;
+    else this.array = source;
+    this.length = Math.min(source.length, SNIFF_HEADER_BYTES);
   }
 
   at(i: number): number {
-    return i < this.length ? this.binary.charCodeAt(i) : 0;
+    if (i >= this.length) return 0;
+    return this.binary !== undefined ? this.binary.charCodeAt(i) : ((this.array as Uint8Array)[i] as number);
   }
 
   is(offset: number, expected: readonly number[]): boolean {
@@ -69,15 +73,6 @@ class Bytes {
   }
 }
 
-function binaryString(bytes: Uint8Array): string {
-  const head = bytes.length > SNIFF_HEADER_BYTES ? bytes.subarray(0, SNIFF_HEADER_BYTES) : bytes;
-  let out = '';
-  for (let i = 0; i < head.length; i += 1024) {
-    out += String.fromCharCode(...head.subarray(i, i + 1024));
-  }
-  return out;
-}
-
 /** A four-character code as the number `Bytes.code` reads. */
 function fourCC(text: string): number {
   return (
@@ -105,8 +100,19 @@ const MAX_REENTRIES = 256;
  * `undefined` when the bytes show no such format or only file-type can tell.
  */
 export function sniffMagic(source: ByteSource): string | undefined {
+  return sniffMagicAnswer(source) ?? undefined;
+}
+
+/**
+ * file-type's answer for these bytes as far as this module can vouch for it: a media type, `null` where
+ * file-type finds no type either (its detection stops without a match), `undefined` where only
+ * file-type can tell. Asking file-type about bytes it is known to find nothing in cost the asynchronous
+ * paths most of their time on payloads of no known format.
+ */
+export function sniffMagicAnswer(source: ByteSource): string | null | undefined {
   const verdict = detect(new Bytes(source), 0, 0);
-  return typeof verdict === 'string' ? verdict : undefined;
+  if (typeof verdict === 'string') return verdict;
+  return verdict === STOP ? null : undefined;
 }
 
 /** file-type's parseTokenizer: the confident signatures, then the imprecise ones if nothing moved. */

@@ -6,12 +6,17 @@
 
 import { fileTypeFromBuffer } from 'file-type/core';
 import { decodeBase64Prefix } from './base64.js';
-import { type ByteSource, SNIFF_HEADER_BYTES, sniffMagic } from './magic.js';
+import { type ByteSource, SNIFF_HEADER_BYTES, sniffMagicAnswer } from './magic.js';
 import { memoByString } from './run-memo.js';
 
 /** What the bytes are. `mimeType` is `undefined` when no known signature matched. */
 export interface Sniffed {
   readonly mimeType: string | undefined;
+  /**
+   * `mimeType` is file-type's answer too, so there is nothing to ask it: true for every type the
+   * synchronous sniffer names, and where it knows file-type finds none; and for file-type's own answers.
+   */
+  readonly settled?: boolean;
   /** The bytes look like text (UTF-8 without control characters), e.g. SVG or JSON. */
   readonly text: boolean;
   /** The first bytes as text when `text` is true, for SVG and XML checks. */
@@ -20,7 +25,8 @@ export interface Sniffed {
 
 /** Sniffs bytes (a Uint8Array, or a binary string as `atob` returns) with the synchronous sniffer only. */
 export function sniffSync(bytes: ByteSource): Sniffed {
-  return withText(sniffMagic(bytes), bytes);
+  const answer = sniffMagicAnswer(bytes);
+  return withText(answer ?? undefined, bytes, answer !== undefined);
 }
 
 /**
@@ -29,7 +35,7 @@ export function sniffSync(bytes: ByteSource): Sniffed {
  */
 export async function sniffBytes(bytes: Uint8Array): Promise<Sniffed> {
   const fast = sniffSync(bytes);
-  return fast.mimeType === undefined ? withText(await fileTypeMime(bytes), bytes) : fast;
+  return fast.settled ? fast : withText(await fileTypeMime(bytes), bytes, true);
 }
 
 /** file-type's answer for the first bytes; a detector that throws on a corrupt container means "unknown". */
@@ -54,9 +60,9 @@ export function sniffBase64Sync(value: string): Sniffed | undefined {
   return sniffSync(bytes);
 }
 
-function withText(mimeType: string | undefined, bytes: ByteSource): Sniffed {
+function withText(mimeType: string | undefined, bytes: ByteSource, settled: boolean): Sniffed {
   const head = looksLikeText(bytes);
-  return head === undefined ? { mimeType, text: false } : { mimeType, text: true, head };
+  return head === undefined ? { mimeType, settled, text: false } : { mimeType, settled, text: true, head };
 }
 
 const TEXT_SAMPLE = 512;

@@ -113,7 +113,7 @@ export function fileTypeAnswers(
   const unplaced = runInScope(scope, () =>
     payloads.filter(({ holder, key }) => {
       const sniffed = payloadFactsAt(holder, key)?.sniffed;
-      return sniffed !== undefined && sniffed.mimeType === undefined;
+      return sniffed !== undefined && !sniffed.settled;
     }),
   );
   if (unplaced.length === 0) return NO_ANSWERS;
