@@ -4,6 +4,7 @@
  */
 
 import { base64Problem, decodeBase64Prefix, parseDataUri } from '../core/base64.js';
+import { SNIFF_HEADER_BYTES } from '../core/magic.js';
 import { type Sniffed, sniffBytes } from '../core/sniff.js';
 
 /** btoa takes a "binary string"; building it in slices keeps `String.fromCharCode` under the argument limit. */
@@ -14,11 +15,21 @@ const CHUNK = 0x8000;
  * Looked up on globalThis, not imported, so browsers simply take the portable path.
  */
 const NativeBuffer = (
-  globalThis as { Buffer?: { from(bytes: Uint8Array): { toString(encoding: 'base64'): string } } }
+  globalThis as {
+    Buffer?: {
+      from(
+        buffer: ArrayBufferLike,
+        byteOffset: number,
+        length: number,
+      ): { toString(encoding: 'base64'): string };
+    };
+  }
 ).Buffer;
 
 export function encodeBase64(bytes: Uint8Array): string {
-  if (NativeBuffer) return NativeBuffer.from(bytes).toString('base64');
+  // A view of the same memory: Buffer.from(bytes) would copy a megabyte image first.
+  if (NativeBuffer)
+    return NativeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   let binary = '';
   for (let i = 0; i < bytes.length; i += CHUNK) {
     binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
@@ -77,9 +88,14 @@ function canonicalBase64(value: string, who: string): string {
  * `undefined` when nothing matched.
  */
 export async function sniffMediaType(base64: string): Promise<string | undefined> {
-  const bytes = decodeBase64Prefix(base64, 4100);
-  if (!bytes || bytes.length === 0) return undefined;
-  return mediaTypeOf(await sniffBytes(bytes));
+  const bytes = decodeBase64Prefix(base64, SNIFF_HEADER_BYTES);
+  return bytes ? mediaTypeOfBytes(bytes) : undefined;
+}
+
+/** sniffMediaType of the bytes themselves, for a caller that has them (not only their base64). */
+export async function mediaTypeOfBytes(bytes: Uint8Array): Promise<string | undefined> {
+  if (bytes.length === 0) return undefined;
+  return mediaTypeOf(await sniffBytes(bytes.subarray(0, SNIFF_HEADER_BYTES)));
 }
 
 export function mediaTypeOf(sniffed: Sniffed | undefined): string | undefined {

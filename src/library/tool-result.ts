@@ -33,10 +33,10 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { errorResult } from './builders.js';
-import { encodeBase64, isBytes, sniffMediaType } from './bytes.js';
-import { cloneJson, safeJson, toWire } from './repair/clone.js';
+import { encodeBase64, isBytes, mediaTypeOfBytes } from './bytes.js';
+import { cloneJson, safeJson, stringifyJson, toWire } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
-import { repair, repairOwned } from './repair/index.js';
+import { repair, repairBuilt } from './repair/index.js';
 import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
 export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
@@ -179,7 +179,7 @@ function isThenable(value: unknown): boolean {
 
 async function bytesResult(bytes: Uint8Array, version: ProtocolVersion): Promise<JsonObject> {
   const data = encodeBase64(bytes);
-  const mimeType = await sniffMediaType(data);
+  const mimeType = await mediaTypeOfBytes(bytes);
   const family = mimeType ? canonicalMimeType(mimeType).split('/')[0] : undefined;
   if (mimeType && family === 'image') return { content: [{ type: 'image', data, mimeType }] };
   if (mimeType && family === 'audio' && features(version).blockTypes.includes('audio')) {
@@ -190,18 +190,22 @@ async function bytesResult(bytes: Uint8Array, version: ProtocolVersion): Promise
   return { content: [{ type: 'resource', resource }] };
 }
 
-/** The result, and the JSON text of its structuredContent: the validation reuses the mirror as is. */
+/**
+ * The result, and the JSON text of its structuredContent: the validation reuses the mirror as is.
+ * `json` is plain JSON (toWire's value), taken as it is, not copied: toWire already copied anything
+ * that was not.
+ */
 function structuredResult(
-  value: unknown,
+  json: unknown,
   version: ProtocolVersion,
 ): { result: JsonObject; wrapped: boolean; knownJson?: ReadonlyMap<object, string> } {
-  const json = cloneJson(value) ?? null;
   const mode = features(version).structuredContent;
   if (mode === 'none')
-    return { result: { content: [{ type: 'text', text: safeJson(json) }] }, wrapped: false };
+    return { result: { content: [{ type: 'text', text: stringifyJson(json) }] }, wrapped: false };
   const wrapped = mode === 'object' && !isObject(json);
   const structured = wrapped ? { result: json } : json;
-  const text = safeJson(structured);
+  // Plain JSON: the native writer without safeJson's replacer, which made it several times slower.
+  const text = stringifyJson(structured);
   const result = { content: [{ type: 'text', text }], structuredContent: structured };
   return isObject(structured) || Array.isArray(structured)
     ? { result, wrapped, knownJson: new Map([[structured, text]]) }
@@ -278,6 +282,10 @@ async function shapeResolved<V extends ProtocolVersion>(
   let result: JsonObject;
   let knownJson: ReadonlyMap<object, string> | undefined;
   let fixes: Fix[] = [];
+  // Whether everything in `result` was made here. Values the handler returned as plain JSON are used
+  // as they are, not copied (a copy of a megabyte structuredContent cost more than validating it);
+  // a repair then copies the result before it changes anything, so the handler's values stay as given.
+  let owned = true;
   if (resolved === undefined) {
     result = { content: [] };
   } else if (typeof resolved === 'string') {
@@ -290,6 +298,7 @@ async function shapeResolved<V extends ProtocolVersion>(
     const onWire = toWire(resolved);
     const wire = onWire.value ?? null;
     fixes = onWire.fixes;
+    owned = wire !== resolved;
     if (looksLikeCallToolResult(wire)) {
       // A result the handler built itself: only repair, so a conformant one comes back untouched. The
       // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
@@ -307,10 +316,11 @@ async function shapeResolved<V extends ProtocolVersion>(
       return { result: checked.result as CallToolResult<V>, fixes: [...fixes, ...checked.fixes] };
     }
     if (isContentBlock(wire)) {
-      result = { content: [cloneJson(wire)] };
+      result = { content: [wire] };
     } else if (Array.isArray(wire) && wire.length > 0 && wire.every(isContentBlock)) {
-      result = { content: wire.map((block) => cloneJson(block)) };
+      result = { content: owned ? wire : wire.slice() };
     } else if (isErrorPayload(wire)) {
+      owned = true;
       result = { content: [{ type: 'text', text: errorPayloadText(wire) }], isError: true };
     } else {
       const structured = structuredResult(wire, version);
@@ -323,11 +333,11 @@ async function shapeResolved<V extends ProtocolVersion>(
     }
   }
   // Blocks the version lacks, sizes and the like are the validator's business: repair settles them, in
-  // place, since the result was built here.
-  const { result: conformant } = await repairOwned(
+  // place where everything in the result was made here.
+  const { result: conformant } = await repairBuilt(
     withResultType(result, version),
     { protocolVersion: version },
-    knownJson,
+    { owned, knownJson },
   );
   if (outputSchema !== undefined) checkResultAgainstSchema(conformant as JsonObject, outputSchema, version);
   return { result: conformant as CallToolResult<V>, fixes };

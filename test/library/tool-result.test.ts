@@ -107,6 +107,38 @@ describe('toolResult()', () => {
     expect(repaired.content).toEqual([{ type: 'text', text: 'hello' }]);
   });
 
+  it('uses the plain JSON it is handed as it is, without copying it, and never changes it', async () => {
+    const v = { protocolVersion: '2025-11-25' } as const;
+    // structuredContent is the very object handed over; its text mirror is that object's JSON.
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ id: `r${i}`, n: i }));
+    const value = { rows };
+    const structured = await toolResult(value, v);
+    expect(structured.structuredContent).toBe(value);
+    expect((structured.structuredContent as typeof value).rows).toBe(rows);
+    expect(structured.content).toEqual([{ type: 'text', text: JSON.stringify(value) }]);
+    // Content blocks too: a clean one is the same object in the result.
+    const blocks = [
+      { type: 'text', text: 'a' },
+      { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
+    ];
+    const content = await toolResult(blocks, v);
+    expect(content.content[0]).toBe(blocks[0]);
+    expect(content.content[1]).toBe(blocks[1]);
+    // A block that needs a repair is repaired in a copy: what the handler holds stays as it was.
+    const wrong = { type: 'image', data: PNG_1X1, mimeType: 'image/jpeg' };
+    const repaired = await toolResult([wrong, blocks[0]], v);
+    expect(repaired.content[0]).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/png' });
+    expect(wrong).toEqual({ type: 'image', data: PNG_1X1, mimeType: 'image/jpeg' });
+    // A value that is not plain JSON is copied as the wire would carry it, and that copy is used.
+    class Row {
+      constructor(readonly id: string) {}
+    }
+    const instances = { rows: [new Row('a')] };
+    const copied = await toolResult(instances, v);
+    expect(copied.structuredContent).not.toBe(instances);
+    expect(copied.structuredContent).toEqual({ rows: [{ id: 'a' }] });
+  });
+
   it('a domain object with a content field is data, not a result', async () => {
     const post = { title: 'T', content: 'body' };
     expect((await toolResult(post, { protocolVersion: '2025-06-18' })).structuredContent).toEqual(post);

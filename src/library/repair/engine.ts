@@ -143,8 +143,7 @@ class Sniffer {
     const answer = this.answers.get(holder);
     if (answer) return answer;
     const sniffed = runInScope(this.scope, () => payloadFactsAt(holder, key)?.sniffed);
-    if (sniffed && sniffed.mimeType === undefined)
-      this.unplaced.set(holder, { holder: holder as JsonObject, key });
+    if (sniffed && !sniffed.settled) this.unplaced.set(holder, { holder: holder as JsonObject, key });
     return sniffed;
   };
 }
@@ -173,15 +172,19 @@ export async function runRepair(
 ): Promise<RepairRun> {
   const scope = new FactScope();
   const base = target.resultPath(input);
-  const pending = fileTypeAnswers(base === undefined ? [] : mediaPayloads(getIn(input, base)), scope);
+  const payloads = base === undefined ? [] : mediaPayloads(getIn(input, base));
+  const pending = fileTypeAnswers(payloads, scope);
   // Not awaited when file-type had nothing to answer (the common case): a turn of the microtask queue
   // costs more than repairing a small result.
   const answers = new Map(pending instanceof Promise ? await pending : pending);
+  // Payloads file-type was asked about already, placed or not: it would answer the same again.
+  const asked = new Set<object>(payloads.map(({ holder }) => holder));
   const budget = budgetOf(options);
   let pass = repairPass(input, target, options, scope, answers, budget);
   for (let i = 0; i < MAX_FILE_TYPE_PASSES && !options.owned; i++) {
-    const asked = pass.unplaced.filter((payload) => !answers.has(payload));
-    const found = asked.length === 0 ? NO_ANSWERS : await fileTypeAnswers(asked, scope);
+    const unasked = pass.unplaced.filter(({ holder }) => !asked.has(holder));
+    for (const { holder } of unasked) asked.add(holder);
+    const found = unasked.length === 0 ? NO_ANSWERS : await fileTypeAnswers(unasked, scope);
     if (found.size === 0) break;
     for (const [payload, sniffed] of found) answers.set(payload, sniffed);
     pass = repairPass(input, target, options, scope, answers, budget);

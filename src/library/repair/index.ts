@@ -144,18 +144,20 @@ export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
 }
 
 /**
- * `repair()` of a result the caller built and hands over (toolResult()): repaired in place, not copied,
- * and validated with the JSON texts the caller already made (its text mirror).
+ * `repair()` of a result the caller built (toolResult()), validated with the JSON texts the caller
+ * already made (its text mirror). With `owned`, everything in it is the caller's to give away and is
+ * repaired in place; without, it holds values the caller was handed, and a repair copies it first, as
+ * `repair()` does.
  * @internal
  */
-export async function repairOwned(
+export async function repairBuilt(
   result: unknown,
   options: RepairOptions,
-  knownJson?: ReadonlyMap<object, string>,
+  { owned, knownJson }: { owned: boolean; knownJson?: ReadonlyMap<object, string> },
 ): Promise<RepairResult> {
   try {
     if (isQuietResult(result, options)) return { result: result as CallToolResult, fixes: [] };
-    const run = await runRepair(result, resultTarget(result, options), { owned: true, knownJson });
+    const run = await runRepair(result, resultTarget(result, options), { owned, knownJson });
     return { result: run.document as CallToolResult, fixes: run.fixes };
   } catch (error) {
     return { result: result as CallToolResult, fixes: [], abandoned: reason(error) };
