@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OutputSchemaMismatchError, toolResult } from '../../src/library/tool-result.js';
+import { OutputSchemaMismatchError, shapeValue, toolResult } from '../../src/library/tool-result.js';
 import { ALL_VERSIONS } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks } from './support/oracles.js';
@@ -105,6 +105,36 @@ describe('toolResult()', () => {
     expect(await toolResult(good, { protocolVersion: '2025-06-18' })).toBe(good);
     const repaired = await toolResult({ content: 'hello' }, { protocolVersion: '2025-06-18' });
     expect(repaired.content).toEqual([{ type: 'text', text: 'hello' }]);
+  });
+
+  it('shapes a string on its shortcut exactly as on the full path', async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 100 }),
+      fc.constantFrom(
+        '{"error":"x"}',
+        ' {"error":1}',
+        `data:image/png;base64,${'A'.repeat(80)}`,
+        'x'.repeat(12_000),
+      ),
+    );
+    const tool = fc.constantFrom<unknown>(
+      undefined,
+      { name: 't', inputSchema: { type: 'object' } },
+      { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+      'not a tool',
+    );
+    await fc.assert(
+      fc.asyncProperty(text, fc.constantFrom(...ALL_VERSIONS), tool, async (value, protocolVersion, t) => {
+        const options = { protocolVersion, tool: t };
+        const full = await shapeValue(value, options).then(
+          (shaped) => shaped.result,
+          (error: unknown) => error,
+        );
+        const short = await toolResult(value, options).catch((error: unknown) => error);
+        expect(short).toEqual(full);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('uses the plain JSON it is handed as it is, without copying it, and never changes it', async () => {
