@@ -22,8 +22,10 @@ import {
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
   COVERED_MEDIA_BLOCK_RULES,
+  COVERED_MEDIA_RESULT_RULES,
   COVERED_RESULT_RULES,
   isPlainMediaBlock,
+  isPlainMediaResult,
   resultShape,
   Shape,
   textBlockShape,
@@ -145,6 +147,8 @@ interface Plan {
   readonly byBlockType?: Readonly<Record<string, readonly CompiledRule[]>>;
   /** For blocks: those that still run on a plain media block (./fast-path.ts). */
   readonly plainMedia?: readonly CompiledRule[];
+  /** For results: those that still run on a plain media result (./fast-path.ts). */
+  readonly plainMediaResult?: readonly CompiledRule[];
 }
 
 type Plans = ReadonlyMap<Subject, Plan>;
@@ -226,6 +230,9 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
                 byBlockType: byBlockType(all),
                 plainMedia: all.filter(({ rule }) => !COVERED_MEDIA_BLOCK_RULES.has(rule.id)),
               }
+            : {}),
+          ...(subject === 'result'
+            ? { plainMediaResult: all.filter(({ rule }) => !COVERED_MEDIA_RESULT_RULES.has(rule.id)) }
             : {}),
         };
         return [subject, plan];
@@ -351,13 +358,15 @@ class Run {
     resultPath: readonly PathSegment[] | undefined,
     tool?: JsonObject,
     shape = Shape.Other,
+    only?: readonly CompiledRule[],
   ): void {
     const plan = this.plans.get(subject);
     if (!plan) return;
     const rules =
-      subject === 'block' && shape === Shape.Other && !this.ctx.partial
+      only ??
+      (subject === 'block' && shape === Shape.Other && !this.ctx.partial
         ? blockRules(plan, node, this)
-        : planRules(plan, shape, this.ctx.partial);
+        : planRules(plan, shape, this.ctx.partial));
     if (rules.length === 0) return;
     const ctx = this.ctx;
     ctx.tool = tool;
@@ -412,10 +421,14 @@ class Run {
       this.plainTextResult(result as JsonObject, path, tool, shape);
       return;
     }
-    this.apply('result', result, path, path, tool);
+    const mediaResultRules = this.plainMediaResultRules(result, tool);
+    this.apply('result', result, path, path, tool, Shape.Other, mediaResultRules);
     if (!isObject(result) || !Array.isArray(result.content)) return;
     const content = result.content;
     const memo = this.options.blockFindings;
+    // In a plain media result every block that is not plain text is a plain media block: known
+    // without judging it again.
+    const mediaBlockRules = mediaResultRules && this.plans.get('block')?.plainMedia;
     for (let i = 0; i < content.length; i++) {
       const block = content[i];
       const blockPath = [...path, 'content', i];
@@ -425,9 +438,21 @@ class Run {
         continue;
       }
       const first = this.findings.length;
-      this.apply('block', block, blockPath, path, tool);
+      const only = mediaBlockRules && textBlockShape(block) === Shape.Other ? mediaBlockRules : undefined;
+      this.apply('block', block, blockPath, path, tool, Shape.Other, only);
       if (memo && isObject(block)) memo.set(block, blockPath, this.findings.slice(first));
     }
+  }
+
+  /** The result rules that still run on a plain media result (./fast-path.ts), when it is one. */
+  private plainMediaResultRules(
+    result: unknown,
+    tool: JsonObject | undefined,
+  ): readonly CompiledRule[] | undefined {
+    const sniff = this.options.sniff;
+    const rules = this.plans.get('result')?.plainMediaResult;
+    if (this.ctx.partial || !sniff || !rules) return undefined;
+    return isPlainMediaResult(result, this.features, tool, sniff) ? rules : undefined;
   }
 
   /** A result of the plain-text shape: only the rules that could still report run. */

@@ -197,30 +197,8 @@ export enum Shape {
  * made a small text result's check three times cheaper once the validator had seen other results.
  */
 export function resultShape(result: unknown, features: VersionFeatures, tool: JsonObject | undefined): Shape {
-  if (typeof result !== 'object' || result === null) return Shape.Other;
-  if (tool !== undefined && tool.outputSchema !== undefined) return Shape.Other;
-  let content: unknown;
-  let hasResultType = false;
-  for (const key in result) {
-    const value = (result as JsonObject)[key];
-    if (key === 'content') content = value;
-    else if (key === 'isError') {
-      if (typeof value !== 'boolean') return Shape.Other;
-    } else if (key === 'resultType') {
-      if (!features.resultTypeRequired || value !== 'complete') return Shape.Other;
-      hasResultType = true;
-    } else return Shape.Other;
-  }
-  if (!Array.isArray(content) || hasResultType !== features.resultTypeRequired) return Shape.Other;
-  if (
-    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), written out so this site's feedback sees only results
-    (result as { __proto__?: unknown }).__proto__ !== Object.prototype ||
-    (result as JsonObject).structuredContent !== undefined ||
-    (result as JsonObject)._meta !== undefined ||
-    (result as JsonObject).toolResult !== undefined
-  ) {
-    return Shape.Other;
-  }
+  const content = plainResultContent(result, features, tool);
+  if (content === undefined) return Shape.Other;
   let size = 0;
   let longest = 0;
   for (let i = 0; i < content.length; i++) {
@@ -231,6 +209,75 @@ export function resultShape(result: unknown, features: VersionFeatures, tool: Js
   }
   if (size > MAX_SIZE || mayCarryErrorPayload(content as JsonObject[])) return Shape.Other;
   return longest < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
+}
+
+/**
+ * The content of a result whose members are those of the plain shapes (see resultShape: `content`, a
+ * boolean `isError`, `resultType: "complete"` where the version requires it, a plain object, no tool
+ * outputSchema); `undefined` for any other result.
+ */
+function plainResultContent(
+  result: unknown,
+  features: VersionFeatures,
+  tool: JsonObject | undefined,
+): unknown[] | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  if (tool !== undefined && tool.outputSchema !== undefined) return undefined;
+  let content: unknown;
+  let hasResultType = false;
+  for (const key in result) {
+    const value = (result as JsonObject)[key];
+    if (key === 'content') content = value;
+    else if (key === 'isError') {
+      if (typeof value !== 'boolean') return undefined;
+    } else if (key === 'resultType') {
+      if (!features.resultTypeRequired || value !== 'complete') return undefined;
+      hasResultType = true;
+    } else return undefined;
+  }
+  if (!Array.isArray(content) || hasResultType !== features.resultTypeRequired) return undefined;
+  if (
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), written out so this site's feedback sees only results
+    (result as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    (result as JsonObject).structuredContent !== undefined ||
+    (result as JsonObject)._meta !== undefined ||
+    (result as JsonObject).toolResult !== undefined
+  ) {
+    return undefined;
+  }
+  return content;
+}
+
+/**
+ * Result rules that report nothing on a plain media result (see isPlainMediaResult): those silent on
+ * the plain-text shape, except the two that read what a media result may hold, its size (and images'
+ * size) and a lone text's error payload.
+ */
+export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
+  [...COVERED_RESULT_RULES].filter(
+    (id) => id !== 'result-over-client-limits' && id !== 'result-error-without-is-error',
+  ),
+);
+
+/**
+ * Whether `result` has the members of the plain shapes and every block is a plain text block or a
+ * plain media block (isPlainMediaBlock), of any size: the commonest result that carries an image. On it
+ * the rules of COVERED_MEDIA_RESULT_RULES are silent, and their checks cost about as much as checking
+ * a 10 KB image's base64.
+ */
+export function isPlainMediaResult(
+  result: unknown,
+  features: VersionFeatures,
+  tool: JsonObject | undefined,
+  sniffed: (holder: object, key: string) => Sniffed | undefined,
+): boolean {
+  const content = plainResultContent(result, features, tool);
+  if (content === undefined) return false;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (plainTextBlock(block) < 0 && !isPlainMediaBlock(block, features, sniffed)) return false;
+  }
+  return true;
 }
 
 /**

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listRuleModules } from '../../scripts/rule-modules.js';
 import { isObject, type JsonObject } from '../../src/core/json.js';
+import { toPointer } from '../../src/core/pointer.js';
 import { createOutputSchemaCompiler } from '../../src/core/schema.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
@@ -29,8 +30,10 @@ import {
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
   COVERED_MEDIA_BLOCK_RULES,
+  COVERED_MEDIA_RESULT_RULES,
   COVERED_RESULT_RULES,
   isPlainMediaBlock,
+  isPlainMediaResult,
   resultShape,
   Shape,
 } from '../../src/validate/fast-path.js';
@@ -513,6 +516,81 @@ describe('the plain media block fast path', () => {
       expect(blockRules, id).toContain(id);
       expect(CHECKED, id).toHaveProperty(id);
     }
+  });
+
+  it('every covered result rule reports nothing on a result the media fast path accepts', {
+    timeout: 120_000,
+  }, () => {
+    const byId = new Map(RULES.map((r) => [r.id, r]));
+    // Texts that make result-over-client-limits and result-error-without-is-error report, so that
+    // covering either would fail this test.
+    const textBlock = fc
+      .oneof(texts, fc.constantFrom('{"error":"x"}', 'z'.repeat(101_000)))
+      .map((text) => ({ type: 'text', text }));
+    const result = fc.constantFrom(...PROTOCOL_VERSIONS).chain((version) =>
+      fc.record({
+        version: fc.constant(version),
+        input: fc
+          .record(
+            {
+              content: fc.array(
+                fc.oneof(
+                  { weight: 4, arbitrary: plainMedia },
+                  { weight: 2, arbitrary: textBlock },
+                  mediaBlock,
+                  typedBlock,
+                ),
+                { maxLength: 4 },
+              ),
+              isError: fc.constantFrom<unknown>(true, false, 'yes', undefined, undefined),
+              resultType: fc.constantFrom<unknown>(
+                ...Array(4).fill(features(version).resultTypeRequired ? 'complete' : undefined),
+                'input_required',
+                undefined,
+              ),
+              structuredContent: fc.constantFrom<unknown>(undefined, undefined, undefined, { a: 1 }),
+              _meta: fc.constantFrom<unknown>(undefined, undefined, undefined, 4),
+            },
+            { requiredKeys: ['content'] },
+          )
+          .map(compact),
+      }),
+    );
+    let accepted = 0;
+    let rejected = 0;
+    fc.assert(
+      fc.property(result, tool, ({ version, input }, t) => {
+        if (!isPlainMediaResult(input, features(version), t, sniffSync)) {
+          rejected++;
+          return;
+        }
+        accepted++;
+        for (const id of COVERED_MEDIA_RESULT_RULES) {
+          const rule = byId.get(id) as Rule;
+          if (!rule.versions.includes(version)) continue;
+          expect(reports(rule, input, version, t), `${id} on ${JSON.stringify(input).slice(0, 300)}`).toEqual(
+            [],
+          );
+        }
+        // And the whole validation finds what every result rule, run on its own, finds.
+        const resultRules = RULES.filter((r) => r.subject === 'result' && r.versions.includes(version));
+        const expected = resultRules.flatMap((rule) =>
+          reports(rule, input, version, t).map((r) => `${rule.id} ${toPointer(r.path ?? [])}`),
+        );
+        const got = validateToolResultSync(input, { protocolVersion: version, tool: t })
+          .filter((f) => resultRules.some((r) => r.id === f.rule))
+          .map((f) => `${f.rule} ${f.pointer}`);
+        expect(got.sort()).toEqual(expected.sort());
+      }),
+      { numRuns: 3000 },
+    );
+    // About one result in ten is accepted (a tool outputSchema, structuredContent, a mismatched type…).
+    expect(accepted).toBeGreaterThan(150);
+    expect(rejected).toBeGreaterThan(300);
+  });
+
+  it('covers only result rules silent on the plain-text shape, each fingerprinted', () => {
+    for (const id of COVERED_MEDIA_RESULT_RULES) expect(COVERED_RESULT_RULES, id).toContain(id);
   });
 
   it('leaves the findings of whole results unchanged (against every rule run on every block)', () => {
