@@ -161,11 +161,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     };
     const onClientData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      for (const frame of clientFrames.push(bytes)) observe(frame);
+      // The bytes go first: the server starts on the request while the proxy parses it. The session
+      // still learns of it before any answer, which can only be read on a later turn of the loop.
       if (child.stdin.writable && !child.stdin.write(bytes)) {
         clientIn.pause();
         child.stdin.once('drain', () => clientIn.resume());
       }
+      for (const frame of clientFrames.push(bytes)) observe(frame);
     };
     const onClientEnd = () => {
       if (clientEnded) return;
