@@ -38,8 +38,9 @@ function collectNow(): void {
 }
 
 /**
- * A collection at once, for a large frame whose bytes the relay has just let go of while it still needs
- * the text (a repair is about to build a second copy of the message).
+ * A full collection at once, for large bytes just let go of that have lived through young-generation
+ * collections and would otherwise wait for a full one: a staging buffer a growing frame outgrew
+ * (frames.ts), a frame's bytes before its repaired text is written. The caller must hold no reference.
  */
 export function releasedBytes(length: number): void {
   if (length < LARGE_FRAME_CHARS) return;
