@@ -59,6 +59,11 @@ export class FrameSplitter {
   private length = 0;
   /** Whether a control character has arrived in the pending frame: scanned as the bytes come. */
   private control = false;
+  /**
+   * How many bytes of the pending frame are proven UTF-8 (checked as they come, up to the start of a
+   * sequence the chunk cut short), or -1 once some are not.
+   */
+  private checked = 0;
 
   /** Adds a chunk; returns the frames it completes. */
   push(chunk: Buffer): Frame[] {
@@ -94,10 +99,15 @@ export class FrameSplitter {
     // holding it and its successor at once: it is collected at once (memory.ts), once grow() returned
     // and nothing refers to it.
     if (!this.buffer || needed > this.buffer.length) releasedBytes(this.grow(needed));
-    piece.copy(this.buffer as Buffer, this.length);
+    const buffer = this.buffer as Buffer;
+    piece.copy(buffer, this.length);
     if (scan && !this.control) this.control = !controlFree(piece, piece.length);
     const before = this.length;
     this.length = needed;
+    if (this.checked >= 0) {
+      const boundary = sequenceBoundary(buffer, this.checked, needed);
+      this.checked = isUtf8(buffer.subarray(this.checked, boundary)) ? boundary : -1;
+    }
     if (before >>> COLLECT_SHIFT !== needed >>> COLLECT_SHIFT) duringLargeFrame();
   }
 
@@ -114,18 +124,35 @@ export class FrameSplitter {
     const buffer = this.buffer as Buffer;
     const length = this.length;
     const control = this.control;
+    const checked = this.checked;
     this.length = 0;
     this.control = false;
+    this.checked = 0;
     const end = terminated ? length - 1 : length;
     // Not Latin-1 for ASCII, though it decodes faster: Node makes long Latin-1 strings external, and
     // each one then counts as external memory that brings on full collections (measured: more CPU time
     // per 5 MB message, not less).
     const text = buffer.toString('utf8', 0, end);
-    const whole = buffer.subarray(0, length);
-    const bytes = isUtf8(whole) ? undefined : Buffer.from(whole);
+    const utf8 = checked >= 0 && isUtf8(buffer.subarray(checked, length));
+    const bytes = utf8 ? undefined : Buffer.from(buffer.subarray(0, length));
     if (buffer.length > KEPT_BUFFER) this.buffer = undefined;
     return end < SCANNED_FRAME ? { text, bytes } : { text, bytes, controlFree: !control };
   }
+}
+
+/**
+ * Where the last UTF-8 sequence in bytes [from, end) starts when the end cuts it short, else `end`: the
+ * bytes before it can be checked now, and it is checked once its continuation bytes arrive. Only the
+ * last three bytes can belong to an unfinished sequence (four bytes at most).
+ */
+function sequenceBoundary(bytes: Buffer, from: number, end: number): number {
+  for (let i = end - 1; i >= from && i >= end - 3; i--) {
+    const byte = bytes[i] as number;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return i + length > end ? i : end;
+  }
+  return end;
 }
 
 /**
@@ -142,11 +169,17 @@ export function controlFree(bytes: Buffer, end: number): boolean {
   // Fewer bytes than it takes to reach an aligned word: the loop above has seen them all.
   const count = head === misaligned ? (end - head) >>> 2 : 0;
   if (count > 0) {
-    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + head, count);
-    for (let i = 0; i < count; i++) {
-      const w = words[i] as number;
-      if (((w - 0x20202020) & ~w & 0x80808080) !== 0) return false;
+    // Int32 words, two per step: V8 keeps them small integers (Uint32 words above 2^31 are doubles), and
+    // one test per pair halves the branches (measured: 1.4 ms for 5 MB instead of 1.9).
+    const words = new Int32Array(bytes.buffer, bytes.byteOffset + head, count);
+    const pairs = count & ~1;
+    for (let i = 0; i < pairs; i += 2) {
+      const a = words[i] as number;
+      const b = words[i + 1] as number;
+      if ((((a - 0x20202020) & ~a) | ((b - 0x20202020) & ~b)) & 0x80808080) return false;
     }
+    const last = words[count - 1] as number;
+    if (pairs < count && ((last - 0x20202020) & ~last & 0x80808080) !== 0) return false;
   }
   for (let i = head + count * 4; i < end; i++) if ((bytes[i] as number) < 0x20) return false;
   return true;

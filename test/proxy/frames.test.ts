@@ -41,6 +41,11 @@ describe('FrameSplitter', () => {
         (lines, sizes) => {
           const text = lines.map((line) => `${line}\n`).join('');
           expect(split(Buffer.from(text), sizes)).toEqual({ frames: lines, rest: undefined });
+          // Valid UTF-8 cut anywhere by chunks: no frame needs to keep its bytes beyond its chunk.
+          const { frames } = splitFrames(Buffer.from(text), sizes);
+          expect(frames.every((f) => f.bytes === undefined || f.bytes.length <= Math.max(...sizes))).toBe(
+            true,
+          );
         },
       ),
     );
