@@ -32,9 +32,24 @@ function load(): ((options?: { type: 'minor' | 'major' }) => void) | null {
   }
 }
 
+/**
+ * Matches the empty string. RegExp's legacy statics (`RegExp.input`, `RegExp.lastMatch`) keep the
+ * subject of the last successful match alive: after a regular expression has matched a string cut
+ * from a 50 MB frame (a text block's text is a slice of it, parse.ts), the whole frame text would
+ * outlive the frame, until some other match, and be held beside the next large frame (measured:
+ * 2.9× the message instead of 2.3×, in runs where the validator's last match was on such a slice).
+ */
+const EMPTY = /(?:)/;
+
+/** A full collection, after the last match is let go of. */
+function collectAll(): void {
+  EMPTY.test('');
+  collect?.();
+}
+
 function collectNow(): void {
   scheduled = false;
-  collect?.();
+  collectAll();
 }
 
 /**
@@ -45,7 +60,7 @@ function collectNow(): void {
 export function releasedBytes(length: number): void {
   if (length < LARGE_FRAME_CHARS) return;
   collect ??= load();
-  collect?.();
+  collectAll();
 }
 
 /**
