@@ -48,7 +48,22 @@ export class Project {
       lines: new LineMap(text),
     };
     this.files.set(absolute ?? `\u0000${path}`, file);
+    // A new file can be the answer to an import that found nothing before.
+    this.resolutions.clear();
     return file;
+  }
+
+  private readonly resolutions = new Map<string, string | undefined>();
+
+  /**
+   * An import's resolution, computed once per key (the importing directory and the import): every
+   * file of a package imports the same few modules, and each miss tries names in every ancestor.
+   */
+  resolution(key: string, resolve: () => string | undefined): string | undefined {
+    if (this.resolutions.has(key)) return this.resolutions.get(key);
+    const found = resolve();
+    this.resolutions.set(key, found);
+    return found;
   }
 
   /** A project file by absolute path, read from disk the first time; undefined when unreadable. */
