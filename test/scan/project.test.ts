@@ -57,3 +57,16 @@ describe('Python import resolution (answers cached per directory and import)', (
     );
   });
 });
+
+describe('Project.hasEntry', () => {
+  it('knows the directories and files that in-memory sources occupy, and what is on disk', () => {
+    const project = new Project({ cwd: '/nowhere', maxFileSize: 1024 });
+    project.add('pkg/sub/tools.py', '/nowhere/pkg/sub/tools.py', '');
+    expect(project.hasEntry('/nowhere', 'pkg')).toBe(true);
+    expect(project.hasEntry('/nowhere/pkg', 'sub')).toBe(true);
+    expect(project.hasEntry('/nowhere/pkg/sub', 'tools.py')).toBe(true);
+    expect(project.hasEntry('/nowhere/pkg/sub', 'other.py')).toBe(false);
+    expect(project.hasEntry('/nowhere', 'sub')).toBe(false);
+    expect(project.hasEntry(import.meta.dirname, 'project.test.ts')).toBe(true);
+  });
+});

@@ -44,9 +44,13 @@ function resolveFrom(project: Project, fromDir: string, dotted: string, level: n
     return candidates(base, parts).find((c) => project.exists(c) && isProjectPath(c));
   }
   if (parts.length === 0) return undefined;
+  const top = parts[0] as string;
   let dir = fromDir;
   for (let i = 0; i < MAX_ANCESTORS; i++) {
-    for (const root of [dir, join(dir, 'src')]) {
+    const roots = project.hasEntry(dir, 'src') ? [dir, join(dir, 'src')] : [dir];
+    for (const root of roots) {
+      // Most imports name installed packages: nothing in `root` is called like them.
+      if (!project.hasEntry(root, top) && !project.hasEntry(root, `${top}.py`)) continue;
       const found = candidates(root, parts).find((c) => project.exists(c) && isProjectPath(c));
       if (found) return found;
     }
