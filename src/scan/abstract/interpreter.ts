@@ -9,7 +9,7 @@ import type { Project } from '../project.js';
 import { BudgetExceeded } from './budget.js';
 import { Heap, type ObjState } from './heap.js';
 import { cloneState, joinAllStates, joinStates, newState, type State } from './state.js';
-import { type Guard, join, type Site, type Value } from './value.js';
+import { type Guard, join, NOTHING, type Site, type Value } from './value.js';
 
 /** One interpretation of a function body (or of a module's top level). */
 export abstract class Run<K> {
@@ -130,6 +130,14 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
     );
     run.exits.push(state);
     run.state = undefined;
+  }
+
+  /**
+   * An operand on a path that a refinement may have proven dead (`type === "text" ? a : b` when
+   * `type` can only be "blob"): no state, so no value.
+   */
+  protected ifReachable(evaluate: () => Value): Value {
+    return this.current.state ? evaluate() : NOTHING;
   }
 
   /** `throw`/`raise`: the current state reaches the innermost `try`'s handlers, then ends. */
