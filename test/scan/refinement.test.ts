@@ -129,3 +129,60 @@ async def media(name: str, arguments: dict):
     expect(wrong.findings.filter((f) => f.rule === 'block-mime-type-wrong-family').length).toBeGreaterThan(0);
   });
 });
+
+describe('the condition of a value built after an early return', () => {
+  it('TS: `when` names the condition the early return leaves false', async () => {
+    const { findings } = await scan(
+      'server.ts',
+      `${TS_HEAD}
+server.registerTool('stock', {}, async ({ sku }) => {
+  const result = lookup(sku);
+  if (typeof result === 'string') {
+    return { content: [{ type: 'text', text: result }] };
+  }
+  if (!result) throw new Error('no such sku');
+  const block = { type: 'object', object: result };
+  return { content: [block] };
+});
+`,
+    );
+    expect(findings.map((f) => [f.rule, f.location?.line, f.location?.when])).toEqual([
+      ['block-type-unknown', 10, ["`typeof result === 'string'` is false", '`!result` is false']],
+    ]);
+  });
+
+  it('Python: the same', async () => {
+    const { findings } = await scan(
+      'server.py',
+      `from mcp.server.lowlevel import Server
+server = Server("s")
+
+@server.call_tool()
+async def stock(name: str, arguments: dict):
+    result = lookup(arguments)
+    if isinstance(result, str):
+        return [{"type": "text", "text": result}]
+    item = {"type": "object", "object": result}
+    return [item]
+`,
+    );
+    expect(findings.map((f) => [f.rule, f.location?.line, f.location?.when])).toEqual([
+      ['block-type-unknown', 9, ['`isinstance(result, str)` is false']],
+    ]);
+  });
+
+  it('names no condition when both sides of the `if` go on', async () => {
+    const { findings } = await scan(
+      'server.ts',
+      `${TS_HEAD}
+server.registerTool('stock', {}, async ({ sku }) => {
+  const result = lookup(sku);
+  if (typeof result === 'string') console.log(result);
+  else console.log('object');
+  return { content: [{ type: 'object', object: result }] };
+});
+`,
+    );
+    expect(findings.map((f) => [f.rule, f.location?.when])).toEqual([['block-type-unknown', undefined]]);
+  });
+});
