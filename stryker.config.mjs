@@ -26,7 +26,6 @@ export default {
   timeoutMS: 20_000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 30,
-  tempDirName: '.stryker-tmp',
   // vitest strips types without checking them, so Stryker need not prepend `// @ts-nocheck` to files
   // (which would shift the line numbers the scan tests expect and break the generated-index test).
   disableTypeChecks: false,

@@ -7,7 +7,9 @@
  * Reports go to reports/mutation/ (HTML and JSON); runs are incremental per set of folders.
  */
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stryker } from '@stryker-mutator/core';
@@ -16,7 +18,12 @@ import { type EquivalentMutant, formatScores, type MutationReport, scoreByFolder
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['src/core', 'src/rules', 'src/validate', 'src/library', 'src/proxy', 'src/report'];
 const THRESHOLD = 80;
-const TEMP_DIR = '.stryker-tmp';
+// Outside the checkout: a sandbox inside the git work tree would make the SARIF reporter (whose URIs are
+// relative to the git top level) see different paths than the tests expect. One folder per checkout.
+const TEMP_DIR = join(
+  tmpdir(),
+  `mcp-shape-stryker-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`,
+);
 
 const args = process.argv.slice(2);
 const testFiles = args
@@ -34,8 +41,8 @@ const folders = requested.length > 0 ? requested : FOLDERS;
 // Stryker copies the project into TEMP_DIR/sandbox-*/, where the tests look for ../shared (the official
 // schemas and examples): link it there, as CI has it beside the checkout.
 const shared = resolve(root, '../shared');
-const sharedLink = join(root, TEMP_DIR, 'shared');
-mkdirSync(join(root, TEMP_DIR), { recursive: true });
+const sharedLink = join(TEMP_DIR, 'shared');
+mkdirSync(TEMP_DIR, { recursive: true });
 if (existsSync(shared) && !existsSync(sharedLink)) symlinkSync(shared, sharedLink, 'dir');
 
 const slug = `${requested.length === 0 ? 'all' : folders.map((f) => f.replaceAll('/', '-')).join('+')}${
@@ -45,6 +52,7 @@ const started = Date.now();
 process.chdir(root);
 await new Stryker({
   configFile: 'stryker.config.mjs',
+  tempDirName: TEMP_DIR,
   mutate: [...folders.map((folder) => `${folder}/**/*.ts`), '!src/rules/index.ts'],
   incrementalFile: `reports/mutation/incremental-${slug}.json`,
   ...(testFiles.length > 0 ? { testFiles } : {}),

@@ -9,13 +9,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE } from '../../fixtures/servers/escapes-strings.mjs';
 import { runAudit } from '../../src/audit/run.js';
 import { progressLine } from '../../src/cli/commands/audit.js';
 import { REPORT_FORMATS, type Report, renderReport } from '../../src/report/index.js';
 import { runCli } from '../support/cli.js';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/servers/escapes.mjs');
-const { HOSTILE } = (await import(FIXTURE)) as { HOSTILE: Record<string, string> };
 
 /** C0 controls but tab and newline, DEL, C1, and the characters that reorder or hide text. */
 const CONTROL =
