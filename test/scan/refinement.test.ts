@@ -186,3 +186,27 @@ server.registerTool('stock', {}, async ({ sku }) => {
     expect(findings.map((f) => [f.rule, f.location?.when])).toEqual([['block-type-unknown', undefined]]);
   });
 });
+
+describe('objects that describe messages are not messages', () => {
+  // The inspector's client bundle builds zod schemas with local functions the analysis follows.
+  const source = (id: string) => `
+class ZodLiteral { constructor(value) { this.value = value; } }
+const literalType = (value) => new ZodLiteral(value);
+const objectType = (shape) => ({ shape, parse: (x) => x });
+const JSONRPC_VERSION = '2.0';
+export const JSONRPCResponseSchema = objectType({ jsonrpc: literalType(JSONRPC_VERSION), id: literalType(1) });
+export function reply(req) {
+  return { jsonrpc: JSONRPC_VERSION, id: ${id}, result: {} };
+}
+`;
+
+  it('a schema whose jsonrpc member is an object is not judged', async () => {
+    const { findings } = await scan('bundle.js', source('req.id'));
+    expect(findings).toEqual([]);
+  });
+
+  it('a message beside it still is', async () => {
+    const { findings } = await scan('bundle.js', source('{ n: 1 }'));
+    expect(findings.map((f) => [f.rule, f.location?.line])).toEqual([['envelope-id-invalid', 8]]);
+  });
+});
