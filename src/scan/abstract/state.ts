@@ -56,6 +56,15 @@ export function joinStates<K>(
   if (!a) return b && along(b, guardB);
   if (!b) return along(a, guardA);
   if (a === b) return a;
+  // The same state, one of them known to hold more conditions (see `along`).
+  if (a.vars === b.vars && a.heap === b.heap) {
+    const path = commonPath(a, b);
+    return path === a.path
+      ? a
+      : path === b.path
+        ? b
+        : { vars: a.vars, heap: a.heap, ...(path ? { path } : {}) };
+  }
   const { base, keys } = Layers.divergence(a.vars, b.vars);
   const entries: [K, Value][] = [];
   for (const key of keys) {
