@@ -12,6 +12,10 @@
  *   would fail the goal for a 1 KB message. The total peak is printed beside it.
  * The client splits lines and parses each answer, as any client must; the server builds each answer
  * once and reuses its text, so the server costs both paths the same.
+ *
+ * Beside them, for reference and without a goal: a bare byte relay, a Node process that starts the
+ * server the way the proxy does (its own process group, pipes both ways) and copies bytes as they come.
+ * It shows what any process in the middle costs on this machine, which the proxy's overhead includes.
  */
 
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -52,6 +56,18 @@ process.stdin.on('data', (chunk) => {
   }
 });
 `;
+
+/** The bare byte relay: the server's command after it, started as the proxy starts it. */
+const RELAY = `
+const { spawn } = require('node:child_process');
+const child = spawn(process.argv[2], process.argv.slice(3), { stdio: ['pipe', 'pipe', 'inherit'], detached: process.platform !== 'win32' });
+process.stdin.on('data', (chunk) => child.stdin.write(chunk));
+process.stdin.on('end', () => child.stdin.end());
+child.stdout.on('data', (chunk) => process.stdout.write(chunk));
+child.on('exit', (code) => process.exit(code ?? 0));
+`;
+
+type Path = 'direct' | 'relay' | 'proxy';
 
 interface Peer {
   readonly child: ChildProcessWithoutNullStreams;
@@ -107,11 +123,14 @@ function peer(command: string, args: string[]): Peer {
   };
 }
 
-async function connect(serverFile: string, proxied: boolean): Promise<Peer> {
-  const server = [process.execPath, serverFile];
-  const p = proxied
-    ? peer(process.execPath, [BIN, 'proxy', '--quiet', '--', ...server])
-    : peer(process.execPath, [serverFile]);
+async function connect(files: { server: string; relay: string }, path: Path): Promise<Peer> {
+  const server = [process.execPath, files.server];
+  const args = {
+    direct: [files.server],
+    relay: [files.relay, ...server],
+    proxy: [BIN, 'proxy', '--quiet', '--', ...server],
+  }[path];
+  const p = peer(process.execPath, args);
   // initialize teaches the proxy the version; the first answer also waits out start-up.
   await p.initialize();
   return p;
@@ -161,28 +180,36 @@ export const suite: Suite = {
   name: 'proxy',
   async run(): Promise<BenchResult[]> {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run the bench with npm run bench`);
-    const serverFile = join(mkdtempSync(join(tmpdir(), 'mcp-shape-bench-')), 'server.cjs');
-    writeFileSync(serverFile, SERVER);
+    const directory = mkdtempSync(join(tmpdir(), 'mcp-shape-bench-'));
+    const files = { server: join(directory, 'server.cjs'), relay: join(directory, 'relay.cjs') };
+    writeFileSync(files.server, SERVER);
+    writeFileSync(files.relay, RELAY);
     const results: BenchResult[] = [];
     const loadAtStart = loadavg()[0] ?? 0;
 
     // Small calls: alternating rounds of 500 calls each, after a warm-up.
-    const direct = await connect(serverFile, false);
-    const proxied = await connect(serverFile, true);
+    const direct = await connect(files, 'direct');
+    const relayed = await connect(files, 'relay');
+    const proxied = await connect(files, 'proxy');
     await roundTrips(direct, 500);
+    await roundTrips(relayed, 500);
     await roundTrips(proxied, 500);
     const directTimes: number[] = [];
+    const relayedTimes: number[] = [];
     const proxiedTimes: number[] = [];
     const cpuBefore = cpuMs(proxied.child.pid);
+    const relayCpuBefore = cpuMs(relayed.child.pid);
     for (let round = 0; round < 6; round++) {
       directTimes.push(...(await roundTrips(direct, 500)));
+      relayedTimes.push(...(await roundTrips(relayed, 500)));
       proxiedTimes.push(...(await roundTrips(proxied, 500)));
     }
     const cpuAfter = cpuMs(proxied.child.pid);
-    directTimes.sort((a, b) => a - b);
-    proxiedTimes.sort((a, b) => a - b);
+    const relayCpuAfter = cpuMs(relayed.child.pid);
+    for (const times of [directTimes, relayedTimes, proxiedTimes]) times.sort((a, b) => a - b);
     const p50 = [percentile(directTimes, 50), percentile(proxiedTimes, 50)] as const;
     const p99 = [percentile(directTimes, 99), percentile(proxiedTimes, 99)] as const;
+    const relayP50 = percentile(relayedTimes, 50);
     results.push(
       {
         kind: 'measurement',
@@ -197,11 +224,21 @@ export const suite: Suite = {
         value: p99[1] - p99[0],
         unit: 'ms',
       },
+      {
+        kind: 'measurement',
+        title: `for reference, through a bare byte relay: p50 ${relayP50.toFixed(3)} ms; p50 overhead of the relay alone`,
+        value: relayP50 - p50[0],
+        unit: 'ms',
+      },
     );
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
+      const relayCpu =
+        relayCpuBefore !== undefined && relayCpuAfter !== undefined
+          ? ` (the bare relay: ${(((relayCpuAfter - relayCpuBefore) / relayedTimes.length) * 1000).toFixed(0)} µs)`
+          : '';
       results.push({
         kind: 'measurement',
-        title: 'proxy CPU time per small call (request and answer), less sensitive to load than latency',
+        title: `proxy CPU time per small call (request and answer), less sensitive to load than latency${relayCpu}`,
         value: ((cpuAfter - cpuBefore) / proxiedTimes.length) * 1000,
         unit: 'µs',
         note: 'from /proc utime+stime, 10 ms ticks over all the calls',
@@ -216,29 +253,45 @@ export const suite: Suite = {
       return (calls / (performance.now() - start)) * 1000;
     };
     await rate(direct, 2);
+    await rate(relayed, 2);
     await rate(proxied, 2);
     const directRates: number[] = [];
+    const relayedRates: number[] = [];
     const proxiedRates: number[] = [];
     for (let round = 0; round < 5; round++) {
       directRates.push(await rate(direct, 6));
+      relayedRates.push(await rate(relayed, 6));
       proxiedRates.push(await rate(proxied, 6));
     }
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-    const [directRate, proxiedRate] = [median(directRates), median(proxiedRates)];
-    results.push({
-      kind: 'measurement',
-      title: `5 MB results relayed: direct ${(directRate * 5).toFixed(0)} MB/s, through the proxy ${(proxiedRate * 5).toFixed(0)} MB/s (proxy ÷ direct)`,
-      value: proxiedRate / directRate,
-      unit: '×',
-      target: { atLeast: 0.8 },
-    });
+    const [directRate, relayedRate, proxiedRate] = [directRates, relayedRates, proxiedRates].map(median) as [
+      number,
+      number,
+      number,
+    ];
+    results.push(
+      {
+        kind: 'measurement',
+        title: `5 MB results relayed: direct ${(directRate * 5).toFixed(0)} MB/s, through the proxy ${(proxiedRate * 5).toFixed(0)} MB/s (proxy ÷ direct)`,
+        value: proxiedRate / directRate,
+        unit: '×',
+        target: { atLeast: 0.8 },
+      },
+      {
+        kind: 'measurement',
+        title: `for reference, through a bare byte relay: ${(relayedRate * 5).toFixed(0)} MB/s (relay ÷ direct)`,
+        value: relayedRate / directRate,
+        unit: '×',
+      },
+    );
     await direct.close();
+    await relayed.close();
     await proxied.close();
 
     // 50 MB results: a fresh proxy per case, so that each peak is its own.
     for (const stray of [false, true]) {
-      const p = await connect(serverFile, true);
+      const p = await connect(files, 'proxy');
       const idle = currentRss(p.child.pid);
       for (let i = 0; i < 4; i++) await p.call({ size: 50 * MB, stray });
       const peak = peakRss(p.child.pid);

@@ -39,8 +39,16 @@ export interface Answering {
 export type ServerOutcome =
   | {
       readonly kind: 'forward';
-      /** The text to send, without newline: the frame itself unless `fixes` is non-empty. */
+      /**
+       * The text to send, without newline: the frame itself unless `fixes` is non-empty. A repaired
+       * message's text is built when first asked for.
+       */
       readonly text: string;
+      /**
+       * The repaired message, when `fixes` is non-empty: a transport may write it in pieces (write.ts)
+       * rather than ask for `text`, which builds it whole.
+       */
+      readonly repaired?: unknown;
       /** The frame parsed (the server's original), for recordings. */
       readonly message: unknown;
       readonly fixes: readonly Fix[];
@@ -61,12 +69,6 @@ export type ServerOutcome =
 export interface ServerFrameHints {
   /** The text holds no control character (frames.ts knows it from the bytes). */
   readonly controlFree?: boolean | undefined;
-  /**
-   * Called when the message is repaired, just before its new text is built: a transport that holds the
-   * frame's bytes lets go of them there, so that a large message is not held as its bytes, its text
-   * and its repaired text at once.
-   */
-  readonly beforeText?: () => void;
 }
 
 export interface SessionOptions {
@@ -152,7 +154,6 @@ export class ProxySession {
    * no promise. Never throws.
    */
   fromServer(text: string, frame: ServerFrameHints = {}): ServerOutcome {
-    const { beforeText } = frame;
     let message: unknown;
     try {
       message = parseFrame(text, frame.controlFree);
@@ -161,9 +162,7 @@ export class ProxySession {
       }
       const invalid = notJsonRpc(message);
       if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
-      return Array.isArray(message)
-        ? this.batch(text, message, beforeText)
-        : this.single(text, message, beforeText);
+      return Array.isArray(message) ? this.batch(text, message) : this.single(text, message);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
@@ -190,44 +189,41 @@ export class ProxySession {
     };
   }
 
-  private single(text: string, message: unknown, beforeText?: () => void): ServerOutcome {
+  private single(text: string, message: unknown): ServerOutcome {
     const outcome = this.repairOne(message);
     if (outcome.reason !== undefined || outcome.fixes.length === 0) {
       // An untouched message goes out as the bytes it came in as.
       return this.unchanged(text, message, outcome.reason, outcome.answering);
     }
-    return this.repaired(
-      outcome.message,
-      message,
-      outcome.fixes,
-      { answering: outcome.answering },
-      beforeText,
-    );
+    return this.repaired(outcome.message, message, outcome.fixes, { answering: outcome.answering });
   }
 
   /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
-  private batch(text: string, members: unknown[], beforeText?: () => void): ServerOutcome {
+  private batch(text: string, members: unknown[]): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
     for (const member of members) outcomes.push(this.repairOne(member));
     const fixes = outcomes.flatMap((o) => (o.reason === undefined ? o.fixes : []));
     const reasons = outcomes.flatMap((o) => (o.reason === undefined ? [] : [o.reason]));
     if (fixes.length === 0) return this.unchanged(text, members, reasons[0]);
     const repaired = outcomes.map((o, i) => (o.reason === undefined ? o.message : members[i]));
-    return this.repaired(repaired, members, fixes, { reason: reasons[0] }, beforeText);
+    return this.repaired(repaired, members, fixes, { reason: reasons[0] });
   }
 
-  /** A repaired message's outcome, its text built after the caller's `beforeText`. */
+  /** A repaired message's outcome; its text is built on first use, if the transport asks for it. */
   private repaired(
     value: unknown,
     message: unknown,
     fixes: readonly Fix[],
     about: { readonly reason?: string | undefined; readonly answering?: Answering | undefined },
-    beforeText: (() => void) | undefined,
   ): ServerOutcome {
-    beforeText?.();
+    let text: string | undefined;
     return {
       kind: 'forward',
-      text: stringifyJson(value),
+      get text() {
+        text ??= stringifyJson(value);
+        return text;
+      },
+      repaired: value,
       message,
       fixes,
       ...(about.reason ? { reason: about.reason } : {}),

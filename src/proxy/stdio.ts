@@ -21,10 +21,11 @@ import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { type Frame, FrameSplitter } from './frames.js';
 import { afterFrame, releasedBytes } from './memory.js';
-import { OrderedQueue, whenWritable } from './ordered.js';
+import { OrderedQueue } from './ordered.js';
 import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
 import { ProxySession } from './session.js';
+import { writeBytes, writeJson, writeText } from './write.js';
 
 export interface StdioProxyOptions extends ProxyEvents {
   readonly command: string;
@@ -47,52 +48,7 @@ export class ProxyStartError extends Error {}
 
 export const DEFAULT_GRACE_MS = 2000;
 
-/** Long texts are written in slices of this many characters, so the encoded copy stays small. */
-const WRITE_SLICE = 1 << 20;
-
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/**
- * Writes one frame's text and its newline; returns a promise only when the reader is behind, to wait on
- * before the next frame.
- */
-function writeFrame(stream: Writable, text: string): Promise<void> | undefined {
-  if (stream.destroyed) return undefined;
-  if (text.length <= WRITE_SLICE) return stream.write(`${text}\n`) ? undefined : whenWritable(stream);
-  return writeSlices(stream, text);
-}
-
-/**
- * A long text in slices, each encoded into the same buffer, so that neither the text's encoded copy nor
- * a garbage buffer per slice is ever held: each slice waits until the previous one has been handed to
- * the system, and the buffer is then free again.
- */
-async function writeSlices(stream: Writable, text: string): Promise<void> {
-  const buffer = Buffer.allocUnsafe(WRITE_SLICE * 3); // a UTF-16 unit takes at most 3 bytes
-  for (let start = 0; start < text.length && !stream.destroyed; ) {
-    let end = Math.min(start + WRITE_SLICE, text.length);
-    // Never between the halves of a surrogate pair: each slice is encoded to UTF-8 on its own.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const length = buffer.write(text.slice(start, end), 'utf8');
-    await new Promise<void>((resolve) => {
-      stream.write(buffer.subarray(0, length), () => resolve());
-    });
-    start = end;
-  }
-  if (!stream.destroyed && !stream.write('\n')) await whenWritable(stream);
-}
-
-/**
- * Writes a frame as the bytes it arrived as (they hold its newline, except for an unterminated last
- * frame); returns a promise only when the reader is behind.
- */
-function writeBytes(stream: Writable, bytes: Buffer): Promise<void> | undefined {
-  if (stream.destroyed) return undefined;
-  let ready = stream.write(bytes);
-  if (bytes[bytes.length - 1] !== 0x0a) ready = stream.write('\n');
-  return ready ? undefined : whenWritable(stream);
-}
 
 /** afterFrame as a callback that holds the length only, not the frame (memory.ts says why). */
 function collectAfter(length: number): () => void {
@@ -161,11 +117,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     };
     const onClientData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      for (const frame of clientFrames.push(bytes)) observe(frame);
+      // The bytes go first: the server starts on the request while the proxy parses it. The session
+      // still learns of it before any answer, which can only be read on a later turn of the loop.
       if (child.stdin.writable && !child.stdin.write(bytes)) {
         clientIn.pause();
         child.stdin.once('drain', () => clientIn.resume());
       }
+      for (const frame of clientFrames.push(bytes)) observe(frame);
     };
     const onClientEnd = () => {
       if (clientEnded) return;
@@ -205,22 +163,20 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     let outputEnded = false;
     const relayFrame = (frame: Frame): Promise<void> | undefined => {
       const { text } = frame;
-      const outcome = session.fromServer(text, {
-        controlFree: frame.controlFree,
-        beforeText: () => {
-          frame.bytes = undefined;
-          releasedBytes(text.length);
-        },
-      });
-      const repaired = outcome.kind === 'forward' && outcome.fixes.length > 0;
+      const outcome = session.fromServer(text, frame);
       options.recorder?.server(text, outcome, where);
       const line = outcomeLine(outcome, text);
       if (line) log(line);
       let waiting: Promise<void> | undefined;
-      if (outcome.kind === 'forward') {
-        waiting =
-          repaired || !frame.bytes ? writeFrame(clientOut, outcome.text) : writeBytes(clientOut, frame.bytes);
-        if (repaired) options.onRepaired?.(repairEvent(outcome));
+      if (outcome.kind === 'forward' && outcome.fixes.length > 0) {
+        // A large message is not held as its bytes beside its text while the repaired one is written.
+        frame.bytes = undefined;
+        releasedBytes(text.length);
+        waiting = writeJson(clientOut, outcome.repaired, text.length);
+        options.onRepaired?.(repairEvent(outcome));
+      } else if (outcome.kind === 'forward') {
+        // The bytes as they came; a frame without them is exactly its text encoded (frames.ts).
+        waiting = frame.bytes ? writeBytes(clientOut, frame.bytes) : writeText(clientOut, text);
       }
       frame.bytes = undefined;
       if (!waiting) {
@@ -263,7 +219,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       const pending = session.pendingIds();
       const message = `server exited with code ${code}`;
       for (const id of pending) {
-        await writeFrame(clientOut, JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } }));
+        await writeText(clientOut, JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } }));
       }
       log(
         `${message}${exited.signal ? ` (${exited.signal})` : ''}${
