@@ -13,8 +13,17 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureNodeBinary, NODE_MAJORS, nodeVersion, REPO_ROOT } from './node-binaries.js';
 
-/** CLI (check, repair, the usage errors of every command), library and proxy tests. */
-export const MATRIX_TESTS = ['test/check', 'test/project/usage-errors.test.ts', 'test/library', 'test/proxy'];
+/**
+ * CLI (check, repair, the usage errors of every command), library and proxy tests, and the Python
+ * parser's walk (it calls web-tree-sitter's wasm exports directly: src/scan/python/parser.ts).
+ */
+export const MATRIX_TESTS = [
+  'test/check',
+  'test/project/usage-errors.test.ts',
+  'test/library',
+  'test/proxy',
+  'test/scan/python-parser.test.ts',
+];
 
 /**
  * Left out of the matrix: the XSS corpus is judged by what Chromium executes, which the Node version does

@@ -73,7 +73,21 @@ export function toolsCallResults(envelopes: Value, heap: Heap): Value {
 export function isResponse(states: readonly (ObjState | undefined)[]): boolean {
   const known = states.filter((s): s is ObjState => s !== undefined);
   if (known.length === 0 || known.some((s) => s.props.has('method'))) return false;
+  if (known.every(describesMessage)) return false;
   return known.some((s) => s.props.has('result') || s.props.has('error') || !s.open);
+}
+
+/**
+ * An object whose `jsonrpc` is certainly an object or a function describes messages (a zod schema
+ * built in a bundle, `objectType({ jsonrpc: literalType("2.0"), id })`): it is not one.
+ */
+function describesMessage(state: ObjState): boolean {
+  const jsonrpc = state.props.get('jsonrpc');
+  return (
+    jsonrpc !== undefined &&
+    jsonrpc.value.length > 0 &&
+    jsonrpc.value.every((v) => v.k === 'ref' || v.k === 'fn')
+  );
 }
 
 /**

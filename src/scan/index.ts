@@ -198,16 +198,31 @@ export async function scanSources(
       problems: [...new Set(r.problems.map(problemLine))],
     })),
   }));
+  // Grouped once: filtering every finding for every file was quadratic in a large project.
+  const findingsIn = groupBy(findings, (f) => f.location?.file);
+  const handlersIn = groupBy(handlers, (h) => h.file);
   const files: FileScan[] = states.map((s) => ({
     file: s.file.path,
     language: s.language,
     lines: s.file.lines.lineCount,
     parsed: s.module !== undefined,
-    findings: findings.filter((f) => f.location?.file === s.file.path),
-    handlers: handlers.filter((h) => h.file === s.file.path),
+    findings: findingsIn.get(s.file.path) ?? [],
+    handlers: handlersIn.get(s.file.path) ?? [],
     ...(s.error ? { error: s.error } : {}),
   }));
   return { files, findings, handlers, followed: project.followed.size };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === undefined) continue;
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 function unscannable(file: SourceFile, error: unknown): Unscanned {

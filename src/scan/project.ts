@@ -48,7 +48,43 @@ export class Project {
       lines: new LineMap(text),
     };
     this.files.set(absolute ?? `\u0000${path}`, file);
+    if (absolute) this.enter(absolute);
+    // A new file can be the answer to an import that found nothing before.
+    this.resolutions.clear();
     return file;
+  }
+
+  /** Names in directories that sources given in memory occupy (their own, and their ancestors). */
+  private readonly memoryEntries = new Map<string, Set<string>>();
+
+  private enter(absolute: string): void {
+    for (let path = absolute, dir = dirname(path); dir !== path; path = dir, dir = dirname(dir)) {
+      const names = this.memoryEntries.get(dir);
+      if (names?.has(basename(path))) return;
+      if (names) names.add(basename(path));
+      else this.memoryEntries.set(dir, new Set([basename(path)]));
+    }
+  }
+
+  /**
+   * Whether `dir` has an entry `name` (a file or a directory, on disk or given in memory): import
+   * resolution asks this before it builds the paths of a package's candidates in `dir`.
+   */
+  hasEntry(dir: string, name: string): boolean {
+    return this.memoryEntries.get(dir)?.has(name) === true || this.listing(dir).has(name);
+  }
+
+  private readonly resolutions = new Map<string, string | undefined>();
+
+  /**
+   * An import's resolution, computed once per key (the importing directory and the import): every
+   * file of a package imports the same few modules, and each miss tries names in every ancestor.
+   */
+  resolution(key: string, resolve: () => string | undefined): string | undefined {
+    if (this.resolutions.has(key)) return this.resolutions.get(key);
+    const found = resolve();
+    this.resolutions.set(key, found);
+    return found;
   }
 
   /** A project file by absolute path, read from disk the first time; undefined when unreadable. */

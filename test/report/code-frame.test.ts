@@ -68,6 +68,8 @@ describe('code frames in scan reports', () => {
       `    |                  ${'^'.repeat("'object'".length)}`,
       '  6 | }',
       '  7 |',
+      // The early return of the string case leaves this condition false for the rest.
+      "when: `typeof value === 'string'` is false",
       'reaches: the return of tool "stock" at server.ts:8',
       '> 8 | return { content: [asBlock(found)] };',
     ]);

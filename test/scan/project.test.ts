@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Project } from '../../src/scan/project.js';
+import { resolvePythonImport } from '../../src/scan/python/modules.js';
 
 describe('Project.exists', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-project-'));
@@ -30,5 +31,42 @@ describe('Project.exists', () => {
     // Asked again (answers are cached): the same.
     expect(project.exists(join(dir, 'pkg/sub/tools.py'))).toBe(true);
     expect(project.exists(join(dir, 'absent/deeper/x.py'))).toBe(false);
+  });
+});
+
+describe('Python import resolution (answers cached per directory and import)', () => {
+  it('finds a module added to the project after the same import found nothing', () => {
+    const project = new Project({ cwd: '/nowhere', maxFileSize: 1024 });
+    project.add('app/server.py', '/nowhere/app/server.py', '');
+    expect(resolvePythonImport(project, '/nowhere/app/server.py', 'helpers', 0)).toBeUndefined();
+    expect(resolvePythonImport(project, '/nowhere/app/server.py', 'helpers', 1)).toBeUndefined();
+    project.add('app/helpers.py', '/nowhere/app/helpers.py', '');
+    expect(resolvePythonImport(project, '/nowhere/app/server.py', 'helpers', 0)).toBe(
+      '/nowhere/app/helpers.py',
+    );
+    expect(resolvePythonImport(project, '/nowhere/app/server.py', 'helpers', 1)).toBe(
+      '/nowhere/app/helpers.py',
+    );
+    // From another file of the same directory: the same answer; from elsewhere, its own.
+    expect(resolvePythonImport(project, '/nowhere/app/other.py', 'helpers', 1)).toBe(
+      '/nowhere/app/helpers.py',
+    );
+    expect(resolvePythonImport(project, '/nowhere/lib/x.py', 'helpers', 1)).toBeUndefined();
+    expect(resolvePythonImport(project, '/nowhere/lib/x.py', 'app.helpers', 0)).toBe(
+      '/nowhere/app/helpers.py',
+    );
+  });
+});
+
+describe('Project.hasEntry', () => {
+  it('knows the directories and files that in-memory sources occupy, and what is on disk', () => {
+    const project = new Project({ cwd: '/nowhere', maxFileSize: 1024 });
+    project.add('pkg/sub/tools.py', '/nowhere/pkg/sub/tools.py', '');
+    expect(project.hasEntry('/nowhere', 'pkg')).toBe(true);
+    expect(project.hasEntry('/nowhere/pkg', 'sub')).toBe(true);
+    expect(project.hasEntry('/nowhere/pkg/sub', 'tools.py')).toBe(true);
+    expect(project.hasEntry('/nowhere/pkg/sub', 'other.py')).toBe(false);
+    expect(project.hasEntry('/nowhere', 'sub')).toBe(false);
+    expect(project.hasEntry(import.meta.dirname, 'project.test.ts')).toBe(true);
   });
 });

@@ -24,15 +24,15 @@ describe('registration forms', () => {
       ]),
     );
     expect(tools).toEqual({
-      'express-gateway.js': ['(JSON-RPC handler) [gateway] invalid'],
+      'express-gateway.js': ['POST /mcp [gateway] invalid'],
       'fastmcp2.py': [
         'hello [fastmcp-python] typed',
         'greet [fastmcp-python] typed',
         'profile [fastmcp-python] typed',
       ],
       'flask_gateway.py': ['mcp [gateway] invalid'],
-      'hono-gateway.ts': ['(JSON-RPC handler) [gateway] invalid'],
-      'http-gateway.mjs': ['(JSON-RPC handler) [gateway] invalid'],
+      'hono-gateway.ts': ['POST /mcp [gateway] invalid'],
+      'http-gateway.mjs': ['createServer handler [gateway] invalid'],
       'starlette_gateway.py': ['mcp [gateway] invalid'],
       // createTask returns the task (typed); getTaskResult returns the result the client receives.
       'tool-task.ts': ['render [mcp-sdk] typed,invalid'],

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
 import { supportedFormats } from '../../src/report/index.js';
 import type { ReturnStatus } from '../../src/scan/analyze.js';
 import { scanPaths, scanSource } from '../../src/scan/index.js';
@@ -238,6 +239,97 @@ describe('the official SDK example servers', () => {
         expect.fail(`unexplained finding ${f.rule} at ${name}:${f.location?.line}: ${f.message}`);
       }
     }
+  });
+});
+
+/**
+ * The reference servers installed as dev dependencies, scanned as a user would scan their source.
+ * No Python reference server is installed (they are published on PyPI, which this project does not
+ * use), so these are all TS/JS.
+ */
+describe('the reference servers (server-everything, server-filesystem, server-memory)', () => {
+  const dist = (name: string) => join(REPO_ROOT, 'node_modules/@modelcontextprotocol', name, 'dist');
+
+  async function scanServer(name: string) {
+    const result = await scanPaths([dist(name)], { cwd: REPO_ROOT });
+    const where = (f: Finding) => `${f.location?.file?.replace(/^.*\/dist\//, '')}:${f.location?.line}`;
+    return {
+      ...result,
+      summary: result.report.findings.map((f) => `${f.severity} ${f.rule} ${where(f)}`),
+    };
+  }
+
+  it('server-everything: every file analysed, no finding; the one return not proven says why', async () => {
+    const { verdict, unscanned, summary } = await scanServer('server-everything');
+    expect(unscanned).toEqual([]);
+    expect(summary).toEqual([]);
+    expect(verdict).toMatchObject({ handlers: 19, invalid: 0, unresolved: 1 });
+    expect(verdict.typed).toBe(verdict.returns - 1);
+    // The resource link spreads `{ uri, name, mimeType }`, whose `name` comes from a zod schema's
+    // parse of the arguments: a string at run time, not in the source.
+    expect(verdict.unproven).toEqual([
+      'gzip-file-as-resource (node_modules/@modelcontextprotocol/server-everything/dist/tools/gzip-file-as-resource.js:85:13): "name" of content[0] is `name` (name is known only at run time)',
+    ]);
+  });
+
+  it('server-filesystem: no error; the warnings are its real defects', async () => {
+    const { verdict, unscanned, summary } = await scanServer('server-filesystem');
+    expect(unscanned).toEqual([]);
+    expect(verdict).toMatchObject({ handlers: 14, returns: 14, typed: 13, invalid: 0, unresolved: 1 });
+    // read_media_file's data comes out of a stream wrapped in a Promise.
+    expect(verdict.unproven).toEqual([
+      expect.stringMatching(/^read_media_file \(.*index\.js:254:5\): "data" of content\[0\] is `new Promise/),
+    ]);
+    // Each tool answers prose, a file's text or (directory_tree) JSON of its tree in content, and
+    // wraps that text in an object as structuredContent (`{ content: text }`): no text block carries
+    // the JSON of structuredContent, which the spec says it SHOULD.
+    const mirror = (line: number) => `warning structured-content-text-mirror-missing index.js:${line}`;
+    expect(summary).toEqual([
+      mirror(169),
+      // read_media_file returns its image or audio block in structuredContent too.
+      'warning result-media-with-structured-content index.js:247',
+      mirror(255),
+      'warning result-media-with-structured-content index.js:249',
+      ...[287, 307, 330, 350, 372, 434, 486, 509, 532, 554, 570].map(mirror),
+    ]);
+  });
+
+  it('server-memory: no error; no text block is the JSON of structuredContent', async () => {
+    const { verdict, unscanned, summary } = await scanServer('server-memory');
+    expect(unscanned).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'pass', handlers: 9, returns: 9, typed: 9 });
+    // Six tools send `JSON.stringify(result)` beside `structuredContent: { entities: result }` (the
+    // JSON of a member, not of structuredContent); three send "… deleted successfully" beside
+    // `{ success, message }`.
+    expect(summary).toEqual(
+      [257, 281, 311, 336, 364, 389, 411, 435, 459].map(
+        (line) => `warning structured-content-text-mirror-missing index.js:${line}`,
+      ),
+    );
+  });
+});
+
+describe('the text mirror of structuredContent, with texts the source does not fix', () => {
+  const server = (
+    text: string,
+    structured: string,
+  ) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('read', {}, async ({ path }) => {
+  const content = await load(path);
+  const rows = await query(path);
+  return { content: [{ type: 'text', text: ${text} }], structuredContent: ${structured} };
+});`;
+
+  it('a text of unknown value is prose: one warning, which says so', async () => {
+    const file = write('prose.ts', server('content', '{ content }'));
+    const { report } = await scanPaths([file], { cwd: dirname(file) });
+    expect(report.findings.map((f) => [f.rule, f.message])).toEqual([
+      [
+        'structured-content-text-mirror-missing',
+        'structuredContent has no text block with its JSON; content-only clients see only the prose text',
+      ],
+    ]);
   });
 });
 

@@ -69,7 +69,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'structured-content-not-object': 'ff1158541cbdf1aa',
   'structured-content-not-object-old-clients': '9e56330b72e33a18',
   'structured-content-schema-mismatch': 'a517ea3f2588a907',
-  'structured-content-text-mirror-missing': 'def54557a4acef87',
+  'structured-content-text-mirror-missing': 'd23c565c1ba50717',
   'structured-content-text-mismatch': '20037258c4c4a6b6',
   'structured-content-unsupported-version': '70b1fcd166c21554',
   'block-annotations-in-resource': '7d4457a778a0ddd6',

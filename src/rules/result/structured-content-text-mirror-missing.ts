@@ -1,4 +1,5 @@
 import { isObject } from '../../core/json.js';
+import { isOpaque } from '../../core/opaque.js';
 import { versionsFrom } from '../../spec/versions.js';
 import {
   appendText,
@@ -45,7 +46,12 @@ export default defineRule({
     const texts = textBlocks(result);
     // JSON text that differs is a disagreement, not a missing mirror.
     if (texts.some(({ text }) => jsonOfText(text) !== undefined)) return;
-    ctx.report({ messageId: texts.length > 0 ? 'prose' : 'default', path: ['content'] });
+    // A text block whose text the source does not fix (scan: `text: content`) still shows the
+    // client something: not the JSON of structuredContent, or the mirror check above knew it.
+    const prose =
+      texts.length > 0 ||
+      result.content.some((block) => isObject(block) && block.type === 'text' && isOpaque(block.text));
+    ctx.report({ messageId: prose ? 'prose' : 'default', path: ['content'] });
   },
   repair(ctx) {
     const result = subjectObject(ctx);

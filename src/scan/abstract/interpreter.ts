@@ -9,7 +9,7 @@ import type { Project } from '../project.js';
 import { BudgetExceeded } from './budget.js';
 import { Heap, type ObjState } from './heap.js';
 import { cloneState, joinAllStates, joinStates, newState, type State } from './state.js';
-import { type Guard, join, type Site, type Value } from './value.js';
+import { type Guard, guarded, join, NOTHING, type Site, type Value } from './value.js';
 
 /** One interpretation of a function body (or of a module's top level). */
 export abstract class Run<K> {
@@ -117,10 +117,14 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
     run.done = true;
   }
 
-  protected recordReturn(node: object, value: Value): void {
+  protected recordReturn(node: object, returned: Value): void {
     const run = this.current;
     const state = run.state;
     if (!state) return;
+    // Returned only on the paths that got here: `when` on a finding names their conditions. Guards
+    // are listed innermost first, and the latest condition on the path is the innermost.
+    let value = returned;
+    for (const guard of [...(state.path ?? [])].reverse()) value = guarded(value, guard);
     const prev = run.returns.get(node);
     run.returns.set(
       node,
@@ -130,6 +134,14 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
     );
     run.exits.push(state);
     run.state = undefined;
+  }
+
+  /**
+   * An operand on a path that a refinement may have proven dead (`type === "text" ? a : b` when
+   * `type` can only be "blob"): no state, so no value.
+   */
+  protected ifReachable(evaluate: () => Value): Value {
+    return this.current.state ? evaluate() : NOTHING;
   }
 
   /** `throw`/`raise`: the current state reaches the innermost `try`'s handlers, then ends. */

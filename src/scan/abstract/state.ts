@@ -12,6 +12,11 @@ import { type Guard, join, maybeUndef, type Site, type Value } from './value.js'
 export interface State<K> {
   readonly vars: Layers<K, Value>;
   heap: Heap;
+  /**
+   * Conditions every path to here went through, because the other side of each ended (`if (c)
+   * return …` leaves `c` false for the rest): a value returned from here is produced only then.
+   */
+  readonly path?: readonly Guard[];
 }
 
 export function newState<K>(heap: Heap): State<K> {
@@ -19,7 +24,20 @@ export function newState<K>(heap: Heap): State<K> {
 }
 
 export function cloneState<K>(state: State<K>): State<K> {
-  return { vars: state.vars.child(), heap: state.heap.clone() };
+  return { vars: state.vars.child(), heap: state.heap.clone(), ...(state.path ? { path: state.path } : {}) };
+}
+
+/** The same state, known to hold `guard` from now on. */
+function along<K>(state: State<K>, guard: Guard | undefined): State<K> {
+  if (!guard || state.path?.some((g) => g.site === guard.site && g.holds === guard.holds)) return state;
+  return { ...state, path: [...(state.path ?? []), guard] };
+}
+
+/** The conditions both paths went through. */
+function commonPath(a: State<unknown>, b: State<unknown>): readonly Guard[] | undefined {
+  if (!a.path || !b.path) return undefined;
+  const shared = a.path.filter((g) => b.path?.some((h) => h.site === g.site && h.holds === g.holds));
+  return shared.length > 0 ? shared : undefined;
 }
 
 /**
@@ -34,9 +52,19 @@ export function joinStates<K>(
   guardA?: Guard,
   guardB?: Guard,
 ): State<K> | undefined {
-  if (!a) return b;
-  if (!b) return a;
+  // One path ended (returned, threw, broke out): the other goes on under its condition.
+  if (!a) return b && along(b, guardB);
+  if (!b) return along(a, guardA);
   if (a === b) return a;
+  // The same state, one of them known to hold more conditions (see `along`).
+  if (a.vars === b.vars && a.heap === b.heap) {
+    const path = commonPath(a, b);
+    return path === a.path
+      ? a
+      : path === b.path
+        ? b
+        : { vars: a.vars, heap: a.heap, ...(path ? { path } : {}) };
+  }
   const { base, keys } = Layers.divergence(a.vars, b.vars);
   const entries: [K, Value][] = [];
   for (const key of keys) {
@@ -49,7 +77,8 @@ export function joinStates<K>(
     }
   }
   const vars = Layers.over(base, entries);
-  return { vars, heap: Heap.join(a.heap, b.heap, guardA, guardB) };
+  const path = commonPath(a, b);
+  return { vars, heap: Heap.join(a.heap, b.heap, guardA, guardB), ...(path ? { path } : {}) };
 }
 
 export function joinAllStates<K>(states: readonly (State<K> | undefined)[], at: Site): State<K> | undefined {

@@ -301,6 +301,15 @@ export function capped(value: Variant[]): Value {
   return unknown(first.site, reason, kind === 'null' || kind === 'undefined' ? undefined : kind);
 }
 
+/**
+ * Whether a variant may pass `s.startsWith(affix)` / `s.endsWith(affix)` (Python: `startswith`,
+ * `endswith`) with the outcome `holds`: a known string is decided, anything else may.
+ */
+export function mayHaveAffix(v: Variant, end: 'start' | 'end', affix: string, holds: boolean): boolean {
+  if (v.k !== 'str' || v.value === undefined) return true;
+  return (end === 'start' ? v.value.startsWith(affix) : v.value.endsWith(affix)) === holds;
+}
+
 /** The variants that may be truthy / falsy at run time (JS and Python agree on these for JSON). */
 export function mayBeFalsy(v: Variant): boolean {
   switch (v.k) {

@@ -424,7 +424,7 @@ export class JsExtractor {
         {
           ids,
           at,
-          owner: ownerName(owner),
+          owner: ownerName(mod, owner),
           ownerSite: site(mod, owner),
           httpStatus: httpErrorStatus(mod.file.text, offsetOf(node), endOf(node)),
         },
@@ -445,11 +445,39 @@ function merge(sites: HandlerSite[]): HandlerSite[] {
   return [...byTool.values()];
 }
 
-function ownerName(owner: FunctionLike | Program): string {
+/** HTTP frameworks' route methods (Express, Hono, Fastify, Koa routers): `app.post('/mcp', …)`. */
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'use']);
+
+/**
+ * What a gateway is called in the verdict: its function's name, else the route it is registered
+ * for (`POST /mcp`), else the server it handles (`createServer handler`), looking out through the
+ * functions it is nested in (`req.on('end', () => …)` inside the request handler).
+ */
+function ownerName(mod: JsModule, owner: FunctionLike | Program): string {
   if (owner.type === 'Program') return '(module)';
   if ((owner.type === 'FunctionDeclaration' || owner.type === 'FunctionExpression') && owner.id)
     return owner.id.name;
+  for (
+    let f: FunctionLike | Program | undefined = owner;
+    f && f.type !== 'Program';
+    f = mod.index.parentOf.get(f)
+  ) {
+    const fn = f;
+    const registration = mod.index.calls.find(({ call }) => call.arguments.some((a) => a === fn));
+    const name = registration && routeName(registration.call);
+    if (name) return name;
+  }
   return '(JSON-RPC handler)';
+}
+
+function routeName(call: CallExpression): string | undefined {
+  const callee = unwrap(call.callee);
+  const method = callee.type === 'Identifier' ? callee.name : memberName(callee);
+  if (method === 'createServer') return 'createServer handler';
+  const [path] = call.arguments;
+  if (!method || !ROUTE_METHODS.has(method) || path?.type !== 'Literal' || typeof path.value !== 'string')
+    return undefined;
+  return `${method === 'all' || method === 'use' ? '*' : method.toUpperCase()} ${path.value}`;
 }
 
 /** Calls that send a request: a client's `post`/`send`/`request`, `fetch`, `axios.post`. */

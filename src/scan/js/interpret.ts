@@ -50,6 +50,7 @@ import {
   mayBeFalsy,
   mayBeTruthy,
   maybeUndef,
+  mayHaveAffix,
   NOTHING,
   nul,
   num,
@@ -1086,6 +1087,18 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         ) {
           this.narrow(first, scope, (v) => isArrayVariant(this.heap, v) === holds || v.k === 'unknown');
         }
+        // `mimeType.startsWith("image/") ? { type: "image", mimeType } : …`
+        const method = callee.type === 'MemberExpression' ? memberName(callee) : undefined;
+        if (
+          callee.type === 'MemberExpression' &&
+          (method === 'startsWith' || method === 'endsWith') &&
+          first?.type === 'Literal' &&
+          typeof first.value === 'string'
+        ) {
+          const affix = first.value;
+          const end = method === 'startsWith' ? 'start' : 'end';
+          this.narrow(callee.object, scope, (v) => mayHaveAffix(v, end, affix, holds));
+        }
         return;
       }
       case 'BinaryExpression': {
@@ -1539,11 +1552,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       { whenTrue: ga, whenFalse: gb },
       () => {
         this.refine(test, scope, true);
-        return this.ev(consequent, scope);
+        return this.ifReachable(() => this.ev(consequent, scope));
       },
       () => {
         this.refine(test, scope, false);
-        return this.ev(alternate, scope);
+        return this.ifReachable(() => this.ev(alternate, scope));
       },
     );
     return join(a, b, ga, gb);
@@ -1574,7 +1587,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const base = this.state;
     this.current.state = cloneState(base);
     if (op !== '??') this.refine(left, scope, op === '&&');
-    const b = this.ev(right, scope);
+    const b = this.ifReachable(() => this.ev(right, scope));
     this.current.state = joinStates(base, this.current.state, at);
     return join(kept, b, undefined, guardRight);
   }

@@ -1,13 +1,12 @@
 /** The Python front end: parse with tree-sitter, find handlers and payloads, interpret them. */
 
-import type { Parser } from 'web-tree-sitter';
 import type { SourceFile } from '../abstract/value.js';
 import type { Extracted } from '../analyze.js';
 import type { Project } from '../project.js';
 import { type Discovery, discover, PyExtractor } from './extract.js';
 import { PyInterpreter, type PyModule } from './interpret.js';
 import type { PyNode } from './parser.js';
-import { parsePython, pythonParser } from './parser.js';
+import { type PythonParser, parsePython, pythonParser } from './parser.js';
 
 export type { PyModule };
 
@@ -20,7 +19,7 @@ export class PyFrontEnd {
 
   private constructor(
     project: Project,
-    private readonly parser: Parser,
+    private readonly parser: PythonParser,
   ) {
     this.interpreter = new PyInterpreter(
       project,

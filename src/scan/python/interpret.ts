@@ -40,6 +40,7 @@ import {
   mayBeFalsy,
   mayBeTruthy,
   maybeUndef,
+  mayHaveAffix,
   NOTHING,
   nul,
   num,
@@ -1173,6 +1174,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       case 'call': {
         const fn = field(test, 'function');
         const [subject, types] = field(test, 'arguments')?.children ?? [];
+        // `mime.startswith("image/")`
+        const method = fn?.type === 'attribute' ? field(fn, 'attribute') : undefined;
+        const object = fn?.type === 'attribute' ? field(fn, 'object') : undefined;
+        const affix = subject?.type === 'string' ? constantString(this.ev(subject)) : undefined;
+        if (method && object && affix !== undefined && !types) {
+          const name = this.text(method);
+          if (name === 'startswith' || name === 'endswith') {
+            const end = name === 'startswith' ? 'start' : 'end';
+            this.narrow(object, (v) => mayHaveAffix(v, end, affix, holds));
+          }
+          return;
+        }
         if (fn?.type !== 'identifier' || this.text(fn) !== 'isinstance' || !subject || !types) return;
         const names = (types.type === 'tuple' ? types.children : [types]).map((t) =>
           this.text(t).replace(/^.*\./, ''),
@@ -1775,11 +1788,11 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       { whenTrue: ga, whenFalse: gb },
       () => {
         this.refine(condition, true);
-        return this.ev(body);
+        return this.ifReachable(() => this.ev(body));
       },
       () => {
         this.refine(condition, false);
-        return this.ev(alternative);
+        return this.ifReachable(() => this.ev(alternative));
       },
     );
     return join(a, b, ga, gb);
@@ -1794,7 +1807,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const base = this.state;
     this.current.state = cloneState(base);
     this.refine(left, op === 'and');
-    const b = this.ev(right);
+    const b = this.ifReachable(() => this.ev(right));
     this.current.state = joinStates(base, this.current.state, at);
     return join(keep, b, undefined, this.guardOf(left, op === 'and'));
   }

@@ -29,17 +29,28 @@ export function resolvePythonImport(
   dotted: string,
   level: number,
 ): string | undefined {
+  const dir = dirname(from);
+  return project.resolution(`py\u0000${dir}\u0000${level}\u0000${dotted}`, () =>
+    resolveFrom(project, dir, dotted, level),
+  );
+}
+
+function resolveFrom(project: Project, fromDir: string, dotted: string, level: number): string | undefined {
   const parts = dotted === '' ? [] : dotted.split('.');
   if (parts.some((p) => !/^\w+$/.test(p))) return undefined;
   if (level > 0) {
-    let base = dirname(from);
+    let base = fromDir;
     for (let i = 1; i < level; i++) base = dirname(base);
     return candidates(base, parts).find((c) => project.exists(c) && isProjectPath(c));
   }
   if (parts.length === 0) return undefined;
-  let dir = dirname(from);
+  const top = parts[0] as string;
+  let dir = fromDir;
   for (let i = 0; i < MAX_ANCESTORS; i++) {
-    for (const root of [dir, join(dir, 'src')]) {
+    const roots = project.hasEntry(dir, 'src') ? [dir, join(dir, 'src')] : [dir];
+    for (const root of roots) {
+      // Most imports name installed packages: nothing in `root` is called like them.
+      if (!project.hasEntry(root, top) && !project.hasEntry(root, `${top}.py`)) continue;
       const found = candidates(root, parts).find((c) => project.exists(c) && isProjectPath(c));
       if (found) return found;
     }

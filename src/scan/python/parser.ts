@@ -3,23 +3,76 @@
  * @vscode/tree-sitter-wasm) parses; one cursor walk then copies the named nodes, their field names
  * and ranges into plain objects and the wasm tree is freed at once. Every later step is plain
  * JavaScript: a wasm call per node property would cost more than the analysis itself.
+ *
+ * Why web-tree-sitter and not the native `tree-sitter` binding: measured on the bench's Python
+ * corpus, both parse at the same speed (about 80k lines per CPU-second), and the native binding's
+ * cursor crosses N-API on every step, which costs as much as the walk below costs through
+ * web-tree-sitter's wrappers. The wasm build needs no install script and runs on every platform.
  */
 
 import { createRequire } from 'node:module';
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import { Language, type Node, Parser, type Tree, type TreeCursor } from 'web-tree-sitter';
 import { SyntaxErrorInSource } from '../source.js';
 
-let loading: Promise<Parser> | undefined;
+/**
+ * The wasm exports a tree cursor's steps call. web-tree-sitter's TreeCursor copies the cursor into
+ * the wasm transfer buffer and back on every step (four `setValue`s, then four `getValue`s), which
+ * was half the cost of the walk. Each of these functions reads the cursor from that buffer and the
+ * moves write it back, so a walk that calls them directly copies the cursor once, at each end. They
+ * are the functions TreeCursor itself calls (web-tree-sitter is pinned to an exact version); when
+ * they are absent the walk uses the public TreeCursor, with the same result (a test compares both).
+ */
+interface CursorExports {
+  readonly HEAP32: Int32Array;
+  _ts_init(): number;
+  _ts_tree_cursor_goto_first_child_wasm(tree: number): number;
+  _ts_tree_cursor_goto_next_sibling_wasm(tree: number): number;
+  _ts_tree_cursor_goto_parent_wasm(tree: number): number;
+  _ts_tree_cursor_current_node_type_id_wasm(tree: number): number;
+  _ts_tree_cursor_current_field_id_wasm(tree: number): number;
+  _ts_tree_cursor_start_index_wasm(tree: number): number;
+  _ts_tree_cursor_end_index_wasm(tree: number): number;
+}
 
-export function pythonParser(): Promise<Parser> {
+const CURSOR_EXPORTS = [
+  '_ts_init',
+  '_ts_tree_cursor_goto_first_child_wasm',
+  '_ts_tree_cursor_goto_next_sibling_wasm',
+  '_ts_tree_cursor_goto_parent_wasm',
+  '_ts_tree_cursor_current_node_type_id_wasm',
+  '_ts_tree_cursor_current_field_id_wasm',
+  '_ts_tree_cursor_start_index_wasm',
+  '_ts_tree_cursor_end_index_wasm',
+] as const;
+
+function isCursorExports(module: Record<string, unknown>): module is Record<string, unknown> & CursorExports {
+  return (
+    module.HEAP32 instanceof Int32Array && CURSOR_EXPORTS.every((name) => typeof module[name] === 'function')
+  );
+}
+
+/** The parser, and the direct cursor calls when this process's web-tree-sitter offers them. */
+export interface PythonParser {
+  readonly parser: Parser;
+  readonly direct: { readonly exports: CursorExports; readonly transfer: number } | undefined;
+}
+
+let loading: Promise<PythonParser> | undefined;
+
+export function pythonParser(): Promise<PythonParser> {
   loading ??= (async () => {
-    await Parser.init();
+    // Emscripten fills the object given to init with the module's exports and heap views. Only
+    // the first init in a process builds the module, so another caller's init leaves it empty.
+    const module: Record<string, unknown> = {};
+    await Parser.init(module);
     const wasm = createRequire(import.meta.url).resolve(
       '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm',
     );
     const parser = new Parser();
     parser.setLanguage(await Language.load(wasm));
-    return parser;
+    // `_ts_init` only writes the ABI versions into the transfer buffer and returns its address.
+    const direct = isCursorExports(module) ? { exports: module, transfer: module._ts_init() } : undefined;
+    return { parser, direct };
   })();
   return loading;
 }
@@ -45,6 +98,7 @@ interface Tables {
   readonly types: string[];
   readonly named: boolean[];
   readonly fields: (string | null)[];
+  readonly comment: number;
 }
 
 const tables = new WeakMap<Language, Tables>();
@@ -58,17 +112,98 @@ function tablesOf(language: Language): Tables {
       types[i] = language.nodeTypeForId(i) ?? '';
       named[i] = language.nodeTypeIsNamed(i);
     }
-    known = { types, named, fields: language.fields };
+    known = { types, named, fields: language.fields, comment: types.indexOf('comment') };
     tables.set(language, known);
   }
   return known;
 }
 
+/** The steps of a walk over a tree, one wasm call each. */
+interface CursorSteps {
+  typeId(): number;
+  fieldId(): number;
+  start(): number;
+  end(): number;
+  firstChild(): boolean;
+  nextSibling(): boolean;
+  parent(): boolean;
+}
+
+/** Steps through the wasm exports, the cursor staying in the transfer buffer (see CursorExports). */
+class DirectSteps implements CursorSteps {
+  constructor(
+    private readonly x: CursorExports,
+    private readonly tree: number,
+  ) {}
+  typeId(): number {
+    return this.x._ts_tree_cursor_current_node_type_id_wasm(this.tree);
+  }
+  fieldId(): number {
+    return this.x._ts_tree_cursor_current_field_id_wasm(this.tree);
+  }
+  start(): number {
+    return this.x._ts_tree_cursor_start_index_wasm(this.tree);
+  }
+  end(): number {
+    return this.x._ts_tree_cursor_end_index_wasm(this.tree);
+  }
+  firstChild(): boolean {
+    return this.x._ts_tree_cursor_goto_first_child_wasm(this.tree) === 1;
+  }
+  nextSibling(): boolean {
+    return this.x._ts_tree_cursor_goto_next_sibling_wasm(this.tree) === 1;
+  }
+  parent(): boolean {
+    return this.x._ts_tree_cursor_goto_parent_wasm(this.tree) === 1;
+  }
+}
+
+/** Steps through web-tree-sitter's public TreeCursor. */
+class PublicSteps implements CursorSteps {
+  constructor(private readonly cursor: TreeCursor) {}
+  typeId(): number {
+    return this.cursor.nodeTypeId;
+  }
+  fieldId(): number {
+    return this.cursor.currentFieldId;
+  }
+  start(): number {
+    return this.cursor.startIndex;
+  }
+  end(): number {
+    return this.cursor.endIndex;
+  }
+  firstChild(): boolean {
+    return this.cursor.gotoFirstChild();
+  }
+  nextSibling(): boolean {
+    return this.cursor.gotoNextSibling();
+  }
+  parent(): boolean {
+    return this.cursor.gotoParent();
+  }
+}
+
+/** The wasm address of a tree, which the direct cursor calls take (web-tree-sitter keeps it at [0]). */
+function treeAddress(tree: Tree): number | undefined {
+  const address: unknown = Reflect.get(tree, 0);
+  return typeof address === 'number' ? address : undefined;
+}
+
+/** The cursor's four words in the transfer buffer (id and context), as TreeCursor stores them. */
+const CURSOR_WORDS = 4;
+
 /**
  * Parses Python; throws `SyntaxErrorInSource` at the first error (tree-sitter repairs broken code
  * with ERROR and MISSING nodes, and handlers read from a repaired tree would be guesses).
+ * `direct: false` walks with the public TreeCursor (tests compare the two walks).
  */
-export function parsePython(parser: Parser, source: string): PyTree {
+export function parsePython(
+  python: PythonParser,
+  source: string,
+  options: { direct?: boolean } = {},
+): PyTree {
+  const { parser } = python;
   const tree = parser.parse(source);
   if (!tree) throw new Error('tree-sitter returned no tree');
   try {
@@ -81,60 +216,76 @@ export function parsePython(parser: Parser, source: string): PyTree {
     }
     const language = parser.language;
     if (!language) throw new Error('no Python grammar loaded');
-    const { types, named, fields } = tablesOf(language);
-    // Comments carry no value; leaving them out keeps every later step from skipping them.
-    const comment = types.indexOf('comment');
-    const root: PyNode = {
-      type: 'module',
-      start: 0,
-      end: source.length,
-      field: undefined,
-      children: [],
-      parent: undefined,
-    };
     const cursor = tree.walk();
     try {
-      // Iterative: a deeply nested file must not overflow the call stack here.
-      const stack: PyNode[] = [root];
-      let descend = cursor.gotoFirstChild();
-      while (descend) {
-        const typeId = cursor.nodeTypeId;
-        const parent = stack[stack.length - 1] as PyNode;
-        let entered = false;
-        if (named[typeId] && typeId !== comment) {
-          const fieldId = cursor.currentFieldId;
-          const node: PyNode = {
-            type: types[typeId] ?? '',
-            start: cursor.startIndex,
-            end: cursor.endIndex,
-            field: fieldId ? (fields[fieldId] ?? undefined) : undefined,
-            children: [],
-            parent,
-          };
-          parent.children.push(node);
-          if (cursor.gotoFirstChild()) {
-            stack.push(node);
-            entered = true;
-          }
-        }
-        if (entered) continue;
-        // Next sibling, or up until there is one.
-        while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent() || stack.length <= 1) {
-            descend = false;
-            break;
-          }
-          stack.pop();
-        }
-      }
+      const direct = options.direct === false ? undefined : python.direct;
+      const address = treeAddress(tree);
+      if (!direct || address === undefined)
+        return { root: compact(new PublicSteps(cursor), source, language), source };
+      // tree.walk() left the new cursor in the transfer buffer; the direct steps move it there.
+      const root = compact(new DirectSteps(direct.exports, address), source, language);
+      // Back into the TreeCursor, so that delete() frees the cursor as it now is.
+      const words = direct.exports.HEAP32.subarray(
+        direct.transfer >> 2,
+        (direct.transfer >> 2) + CURSOR_WORDS,
+      );
+      for (let i = 0; i < CURSOR_WORDS; i++) Reflect.set(cursor, i, words[i]);
+      return { root, source };
     } finally {
       cursor.delete();
     }
-    return { root, source };
   } finally {
     // Trees live in wasm memory, outside the garbage collector.
     tree.delete();
   }
+}
+
+/** The named nodes under the cursor's node, as plain objects; comments are left out. */
+function compact(cursor: CursorSteps, source: string, language: Language): PyNode {
+  // Comments carry no value; leaving them out keeps every later step from skipping them.
+  const { types, named, fields, comment } = tablesOf(language);
+  const root: PyNode = {
+    type: 'module',
+    start: 0,
+    end: source.length,
+    field: undefined,
+    children: [],
+    parent: undefined,
+  };
+  // Iterative: a deeply nested file must not overflow the call stack here.
+  const stack: PyNode[] = [root];
+  let descend = cursor.firstChild();
+  while (descend) {
+    const typeId = cursor.typeId();
+    const parent = stack[stack.length - 1] as PyNode;
+    let entered = false;
+    if (named[typeId] && typeId !== comment) {
+      const fieldId = cursor.fieldId();
+      const node: PyNode = {
+        type: types[typeId] ?? '',
+        start: cursor.start(),
+        end: cursor.end(),
+        field: fieldId ? (fields[fieldId] ?? undefined) : undefined,
+        children: [],
+        parent,
+      };
+      parent.children.push(node);
+      if (cursor.firstChild()) {
+        stack.push(node);
+        entered = true;
+      }
+    }
+    if (entered) continue;
+    // Next sibling, or up until there is one.
+    while (!cursor.nextSibling()) {
+      if (!cursor.parent() || stack.length <= 1) {
+        descend = false;
+        break;
+      }
+      stack.pop();
+    }
+  }
+  return root;
 }
 
 function firstSyntaxError(node: Node): Node | undefined {

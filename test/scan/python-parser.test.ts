@@ -1,0 +1,76 @@
+/**
+ * The Python parser's two walks: the direct one (wasm cursor calls, the cursor left in the transfer
+ * buffer) and web-tree-sitter's public TreeCursor build the same compact tree, node for node.
+ */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type PyNode, parsePython, pythonParser } from '../../src/scan/python/parser.js';
+import { SyntaxErrorInSource } from '../../src/scan/source.js';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/scan');
+
+function pythonFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) return pythonFiles(full);
+    return e.name.endsWith('.py') ? [full] : [];
+  });
+}
+
+/** The tree as data, without the parent links (which make it cyclic). */
+type Shape = [string, number, number, string | undefined, Shape[]];
+function shape(node: PyNode): Shape {
+  return [node.type, node.start, node.end, node.field, node.children.map(shape)];
+}
+
+function countNodes(node: PyNode): number {
+  return 1 + node.children.reduce((n, c) => n + countNodes(c), 0);
+}
+
+describe('parsePython', () => {
+  it('walks with the direct cursor calls in this build of web-tree-sitter', async () => {
+    expect((await pythonParser()).direct).toBeDefined();
+  });
+
+  const sources: [string, string][] = pythonFiles(FIXTURES).map((f) => [f, readFileSync(f, 'utf8')]);
+  sources.push(
+    ['deep nesting', `x = ${'['.repeat(300)}1${']'.repeat(300)}\n`],
+    ['non-ASCII', 's = "héllo wörld 🚀"  # ünïcode\ndef f():\n    return {"type": "text", "text": "日本"}\n'],
+    ['empty', ''],
+  );
+
+  it.each(sources)('builds the same tree either way: %s', async (_name, source) => {
+    const python = await pythonParser();
+    let direct: PyNode | SyntaxErrorInSource;
+    let viaPublic: PyNode | SyntaxErrorInSource;
+    try {
+      direct = parsePython(python, source).root;
+    } catch (error) {
+      if (!(error instanceof SyntaxErrorInSource)) throw error;
+      direct = error;
+    }
+    try {
+      viaPublic = parsePython(python, source, { direct: false }).root;
+    } catch (error) {
+      if (!(error instanceof SyntaxErrorInSource)) throw error;
+      viaPublic = error;
+    }
+    if (direct instanceof SyntaxErrorInSource || viaPublic instanceof SyntaxErrorInSource) {
+      expect(direct).toEqual(viaPublic);
+      return;
+    }
+    expect(shape(direct)).toEqual(shape(viaPublic));
+    if (source.trim()) expect(countNodes(direct)).toBeGreaterThan(2);
+  });
+
+  it('leaves no cursor or tree behind: many parses in a row keep working', async () => {
+    const python = await pythonParser();
+    const source = 'def f(x):\n    return {"content": [{"type": "text", "text": str(x)}]}\n';
+    const first = shape(parsePython(python, source).root);
+    for (let i = 0; i < 2000; i++) parsePython(python, source);
+    expect(shape(parsePython(python, source).root)).toEqual(first);
+    expect(shape(parsePython(python, source, { direct: false }).root)).toEqual(first);
+  });
+});

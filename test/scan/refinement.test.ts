@@ -1,0 +1,212 @@
+/**
+ * Branch conditions that decide a value: a comparison with a constant the analysis knows, and
+ * `startsWith`/`endsWith` on a string known to be one of several constants. Found scanning the
+ * reference servers (server-everything's gzip tool, server-filesystem's read_media_file).
+ */
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scanPaths } from '../../src/scan/index.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-shape-refine-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function scan(name: string, source: string) {
+  const dir = mkdtempSync(join(scratch, 'src-'));
+  writeFileSync(join(dir, name), source);
+  const result = await scanPaths([dir], { cwd: dir });
+  return { ...result, findings: result.report.findings };
+}
+
+const TS_HEAD = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+`;
+
+describe('a branch a constant rules out', () => {
+  // server-everything's registerSessionResource: `type === "text" ? {…} : {…}`, called with "blob".
+  const helper = (inDeadBranch: string) => `${TS_HEAD}
+function contents(kind, payload) {
+  const item = kind === 'text' ? { uri: 'a://x', text: payload, ${inDeadBranch} } : { uri: 'a://x', blob: payload };
+  const fallback = kind === 'text' && { type: 'text', text: payload };
+  return { type: 'resource', resource: item, fallback };
+}
+server.registerTool('zip', {}, async () => {
+  const block = contents('blob', 'AAAA');
+  return { content: [{ type: 'resource', resource: block.resource }] };
+});
+`;
+
+  it('is skipped in a conditional expression and after `&&`, and the rest is analysed', async () => {
+    const { verdict, unscanned, findings } = await scan('server.js', helper("mimeType: 'text/plain'"));
+    expect(unscanned).toEqual([]);
+    expect(findings).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'pass', handlers: 1, returns: 1, typed: 1 });
+  });
+
+  it('contributes no value: a defect only there is not reported for this call', async () => {
+    // A number as mimeType would be an error, but `kind` is never "text" here.
+    const { verdict, findings } = await scan('server.js', helper('mimeType: 42'));
+    expect(findings).toEqual([]);
+    expect(verdict.status).toBe('pass');
+  });
+
+  it('in Python too', async () => {
+    const source = `from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("s")
+
+def contents(kind, payload):
+    item = {"uri": "a://x", "text": payload, "mimeType": 42} if kind == "text" else {"uri": "a://x", "blob": payload}
+    extra = kind == "text" and {"type": "text", "text": payload}
+    return item
+
+@mcp.tool()
+def zip() -> dict:
+    return {"content": [{"type": "resource", "resource": contents("blob", "AAAA")}]}
+`;
+    const { unscanned, findings } = await scan('server.py', source);
+    expect(unscanned).toEqual([]);
+    expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('startsWith / endsWith on a string of known constants', () => {
+  // server-filesystem's read_media_file.
+  const source = (audio: string) => `${TS_HEAD}
+server.registerTool('media', {}, async ({ ext, data }) => {
+  const types = { '.png': 'image/png', '.webp': 'image/webp', '.mp3': 'audio/mpeg', '.md': 'text/markdown' };
+  const mimeType = types[ext] || 'application/octet-stream';
+  const block = mimeType.startsWith('image/')
+    ? { type: 'image', data, mimeType }
+    : ${audio}
+      ? { type: 'audio', data, mimeType }
+      : mimeType.endsWith('/markdown')
+        ? { type: 'text', text: data }
+        : { type: 'resource', resource: { uri: 'file:///x', mimeType, blob: data } };
+  return { content: [block] };
+});
+`;
+
+  it('keeps in each branch only the constants that pass: no mimeType of the wrong family', async () => {
+    const { findings, verdict } = await scan('server.js', source("mimeType.startsWith('audio/')"));
+    expect(findings).toEqual([]);
+    // `data` is the caller's argument: unresolved, never invalid.
+    expect(verdict).toMatchObject({ handlers: 1, returns: 1, invalid: 0 });
+  });
+
+  it('still reports the constants a wrong test lets through, under that condition', async () => {
+    const { findings } = await scan('server.js', source("mimeType.startsWith('text/')"));
+    const wrong = findings.filter((f) => f.rule === 'block-mime-type-wrong-family');
+    expect(wrong.map((f) => f.message)).toEqual([
+      'audio block declares mimeType text/markdown, which is not audio/*',
+    ]);
+    expect(wrong[0]?.location?.when).toEqual([
+      "`mimeType.startsWith('image/')` is false",
+      "`mimeType.startsWith('text/')` is true",
+    ]);
+  });
+
+  it('in Python: str.startswith', async () => {
+    const py = (audio: string) => `from mcp.server.lowlevel import Server
+server = Server("s")
+TYPES = {".png": "image/png", ".mp3": "audio/mpeg"}
+
+@server.call_tool()
+async def media(name: str, arguments: dict):
+    mime = TYPES.get(arguments["ext"]) or "application/octet-stream"
+    if mime.startswith("image/"):
+        block = {"type": "image", "data": arguments["data"], "mimeType": mime}
+    elif ${audio}:
+        block = {"type": "audio", "data": arguments["data"], "mimeType": mime}
+    else:
+        block = {"type": "text", "text": "unsupported"}
+    return [block]
+`;
+    const clean = await scan('server.py', py('mime.startswith("audio/")'));
+    expect(clean.findings.filter((f) => f.rule === 'block-mime-type-wrong-family')).toEqual([]);
+    const wrong = await scan('server.py', py('mime.endswith("/png") or mime.startswith("audio/")'));
+    expect(wrong.findings.filter((f) => f.rule === 'block-mime-type-wrong-family').length).toBeGreaterThan(0);
+  });
+});
+
+describe('the condition of a value built after an early return', () => {
+  it('TS: `when` names the condition the early return leaves false', async () => {
+    const { findings } = await scan(
+      'server.ts',
+      `${TS_HEAD}
+server.registerTool('stock', {}, async ({ sku }) => {
+  const result = lookup(sku);
+  if (typeof result === 'string') {
+    return { content: [{ type: 'text', text: result }] };
+  }
+  if (!result) throw new Error('no such sku');
+  const block = { type: 'object', object: result };
+  return { content: [block] };
+});
+`,
+    );
+    expect(findings.map((f) => [f.rule, f.location?.line, f.location?.when])).toEqual([
+      ['block-type-unknown', 10, ["`typeof result === 'string'` is false", '`!result` is false']],
+    ]);
+  });
+
+  it('Python: the same', async () => {
+    const { findings } = await scan(
+      'server.py',
+      `from mcp.server.lowlevel import Server
+server = Server("s")
+
+@server.call_tool()
+async def stock(name: str, arguments: dict):
+    result = lookup(arguments)
+    if isinstance(result, str):
+        return [{"type": "text", "text": result}]
+    item = {"type": "object", "object": result}
+    return [item]
+`,
+    );
+    expect(findings.map((f) => [f.rule, f.location?.line, f.location?.when])).toEqual([
+      ['block-type-unknown', 9, ['`isinstance(result, str)` is false']],
+    ]);
+  });
+
+  it('names no condition when both sides of the `if` go on', async () => {
+    const { findings } = await scan(
+      'server.ts',
+      `${TS_HEAD}
+server.registerTool('stock', {}, async ({ sku }) => {
+  const result = lookup(sku);
+  if (typeof result === 'string') console.log(result);
+  else console.log('object');
+  return { content: [{ type: 'object', object: result }] };
+});
+`,
+    );
+    expect(findings.map((f) => [f.rule, f.location?.when])).toEqual([['block-type-unknown', undefined]]);
+  });
+});
+
+describe('objects that describe messages are not messages', () => {
+  // The inspector's client bundle builds zod schemas with local functions the analysis follows.
+  const source = (id: string) => `
+class ZodLiteral { constructor(value) { this.value = value; } }
+const literalType = (value) => new ZodLiteral(value);
+const objectType = (shape) => ({ shape, parse: (x) => x });
+const JSONRPC_VERSION = '2.0';
+export const JSONRPCResponseSchema = objectType({ jsonrpc: literalType(JSONRPC_VERSION), id: literalType(1) });
+export function reply(req) {
+  return { jsonrpc: JSONRPC_VERSION, id: ${id}, result: {} };
+}
+`;
+
+  it('a schema whose jsonrpc member is an object is not judged', async () => {
+    const { findings } = await scan('bundle.js', source('req.id'));
+    expect(findings).toEqual([]);
+  });
+
+  it('a message beside it still is', async () => {
+    const { findings } = await scan('bundle.js', source('{ n: 1 }'));
+    expect(findings.map((f) => [f.rule, f.location?.line])).toEqual([['envelope-id-invalid', 8]]);
+  });
+});
