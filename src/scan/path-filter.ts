@@ -110,7 +110,14 @@ export function createPathFilter(options: PathFilterOptions): PathFilter {
   const roots = (options.roots ?? []).map((r) => resolve(options.cwd, r));
   const excluded = globMatcher(options.exclude, roots);
   const included = globMatcher(options.include, roots);
-  const gitignored = options.gitignoreRoot ? gitignoreMatcher(resolve(options.gitignoreRoot)) : undefined;
+  const gitignoreAll = options.gitignoreRoot ? gitignoreMatcher(resolve(options.gitignoreRoot)) : undefined;
+  // A directory named on the command line that .gitignore ignores (`scan node_modules/pkg/dist`) was
+  // asked for by name: .gitignore does not apply inside it, or naming it would find nothing.
+  const namedIgnored = gitignoreAll ? roots.filter((r) => gitignoreAll(r, true)) : [];
+  const gitignored = gitignoreAll
+    ? (full: string, isDirectory: boolean) =>
+        !namedIgnored.some((r) => full === r || full.startsWith(r + sep)) && gitignoreAll(full, isDirectory)
+    : undefined;
   const absolute = (path: string) => resolve(options.cwd, path);
   return {
     skipDirectory(path) {

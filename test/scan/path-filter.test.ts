@@ -70,6 +70,19 @@ describe('scan path filter', () => {
     ]);
   });
 
+  it('walks a directory named on the command line that .gitignore ignores, and keeps .gitignore elsewhere', async () => {
+    const out = join(root, 'out');
+    const filter = createPathFilter({ cwd: root, roots: [out, join(root, 'src')], gitignoreRoot: root });
+    const { files } = await collectFiles([out, join(root, 'src')], filter, { includeTests: true });
+    expect(files.map((f) => f.slice(root.length + 1)).sort()).toEqual([
+      'out/bundle.js',
+      'src/keep.gen.ts',
+      'src/nested/tool.py',
+      'src/server.test.ts',
+      'src/server.ts',
+    ]);
+  });
+
   it('never filters a file named on the command line', async () => {
     const file = join(root, 'src/a.gen.ts');
     const { files } = await collectFiles(
