@@ -1,6 +1,6 @@
 /**
  * `npm run mutate [-- src/core src/rules …] [--tests=<glob>,…]`: mutation testing with StrykerJS
- * (stryker.config.mjs) over the folders named, by default all six that issue 14 holds to a score; with
+ * (stryker.config.mjs) over the folders (or single files) named, by default all six folders issue 14 holds to a score; with
  * `--tests`, only those test files run (a quick look at one folder). Each folder must have at least
  * 80% of its mutants killed, not counting the equivalent mutants of test/mutation/equivalent-mutants.json
  * (survivors no test can kill, each with why). Not in `npm test` or CI: a full run takes about an hour.
@@ -33,7 +33,7 @@ const testFiles = args
 const requested = args.filter((a) => !a.startsWith('--tests=')).map((a) => a.replace(/\/+$/, ''));
 const unknown = requested.filter((folder) => !existsSync(join(root, folder)) || !folder.startsWith('src/'));
 if (unknown.length > 0) {
-  console.error(`mutate: not a folder under src/: ${unknown.join(', ')}`);
+  console.error(`mutate: not a folder or file under src/: ${unknown.join(', ')}`);
   process.exit(2);
 }
 const folders = requested.length > 0 ? requested : FOLDERS;
@@ -57,7 +57,10 @@ process.chdir(root);
 await new Stryker({
   configFile: 'stryker.config.mjs',
   tempDirName: TEMP_DIR,
-  mutate: [...folders.map((folder) => `${folder}/**/*.ts`), '!src/rules/index.ts'],
+  mutate: [
+    ...folders.map((path) => (path.endsWith('.ts') ? path : `${path}/**/*.ts`)),
+    '!src/rules/index.ts',
+  ],
   incrementalFile: `reports/mutation/incremental-${slug}.json`,
   ...(testFiles.length > 0 ? { testFiles } : {}),
 }).runMutationTest();
