@@ -58,7 +58,7 @@ export function recordFrame(
   try {
     parsed = { value: JSON.parse(text) };
   } catch {
-    parsed = undefined;
+    // not JSON: recorded as its text
   }
   return {
     time: time.toISOString(),

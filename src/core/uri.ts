@@ -15,7 +15,9 @@ export const isAbsoluteUri = memoByString((value: string): boolean => uriFormat(
 
 /** The last non-empty path segment of a URI, percent-decoded when possible, e.g. a file name. */
 export function lastPathSegment(uri: string): string | undefined {
-  const path = uri.replace(/[?#].*$/, '').replace(/^[a-z][a-z0-9+.-]*:(\/\/[^/]*)?/i, '');
+  // Everything from the first `?` or `#` on is query or fragment, line breaks included.
+  const end = uri.search(/[?#]/);
+  const path = (end === -1 ? uri : uri.slice(0, end)).replace(/^[a-z][a-z0-9+.-]*:(\/\/[^/]*)?/i, '');
   const segment = path
     .split('/')
     .filter((s) => s.length > 0)

@@ -39,5 +39,7 @@ describe('session recording format', () => {
     expect(isRecordedFrame({ from: 'elsewhere', message: {} })).toBe(false);
     expect(isRecordedFrame({ from: 'server' })).toBe(false);
     expect(isRecordedFrame({ from: 'server', message: null })).toBe(true);
+    expect(isRecordedFrame({ from: 'client', frame: 'not json' })).toBe(true);
+    expect(isRecordedFrame({ from: 'client', frame: 7 })).toBe(false);
   });
 });

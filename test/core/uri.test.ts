@@ -27,6 +27,12 @@ describe('lastPathSegment()', () => {
     expect(lastPathSegment('https://example.com/a/b/')).toBe('b');
   });
 
+  it('drops the whole query and fragment, and a scheme only at the start', () => {
+    expect(lastPathSegment('file:///dir/a.txt?x\ny')).toBe('a.txt');
+    expect(lastPathSegment('file:///dir/a.txt#x\ny/z')).toBe('a.txt');
+    expect(lastPathSegment('notes/a:b')).toBe('a:b');
+  });
+
   it('is undefined when the URI has no path', () => {
     expect(lastPathSegment('https://example.com/')).toBeUndefined();
     expect(lastPathSegment('urn:')).toBeUndefined();
