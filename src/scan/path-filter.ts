@@ -38,6 +38,23 @@ export interface PathFilter {
   skipFile(path: string): boolean;
 }
 
+/**
+ * A directory named on the command line that a filter leaves out (`scan node_modules/pkg/dist` under a
+ * `.gitignore` of `node_modules/`, `scan fixtures/x --exclude 'fixtures/**'`) was asked for by name: the
+ * filter does not apply inside it, or naming it would find nothing.
+ */
+function exceptInsideNamed(
+  matches: ((absolute: string, isDirectory: boolean) => boolean) | undefined,
+  roots: readonly string[],
+): ((absolute: string, isDirectory: boolean) => boolean) | undefined {
+  if (!matches) return undefined;
+  const named = roots.filter((root) => matches(root, true));
+  if (named.length === 0) return matches;
+  return (absolute, isDirectory) =>
+    !named.some((root) => absolute === root || absolute.startsWith(root + sep)) &&
+    matches(absolute, isDirectory);
+}
+
 function toPosix(path: string): string {
   return path.split(sep).join('/');
 }
@@ -108,25 +125,21 @@ function safeRead(file: string): string {
 
 export function createPathFilter(options: PathFilterOptions): PathFilter {
   const roots = (options.roots ?? []).map((r) => resolve(options.cwd, r));
-  const excluded = globMatcher(options.exclude, roots);
+  const excluded = exceptInsideNamed(globMatcher(options.exclude, roots), roots);
   const included = globMatcher(options.include, roots);
-  const gitignoreAll = options.gitignoreRoot ? gitignoreMatcher(resolve(options.gitignoreRoot)) : undefined;
-  // A directory named on the command line that .gitignore ignores (`scan node_modules/pkg/dist`) was
-  // asked for by name: .gitignore does not apply inside it, or naming it would find nothing.
-  const namedIgnored = gitignoreAll ? roots.filter((r) => gitignoreAll(r, true)) : [];
-  const gitignored = gitignoreAll
-    ? (full: string, isDirectory: boolean) =>
-        !namedIgnored.some((r) => full === r || full.startsWith(r + sep)) && gitignoreAll(full, isDirectory)
-    : undefined;
+  const gitignored = exceptInsideNamed(
+    options.gitignoreRoot ? gitignoreMatcher(resolve(options.gitignoreRoot)) : undefined,
+    roots,
+  );
   const absolute = (path: string) => resolve(options.cwd, path);
   return {
     skipDirectory(path) {
       const full = absolute(path);
-      return (excluded?.(full) ?? false) || (gitignored?.(full, true) ?? false);
+      return (excluded?.(full, true) ?? false) || (gitignored?.(full, true) ?? false);
     },
     skipFile(path) {
       const full = absolute(path);
-      if (excluded?.(full) || gitignored?.(full, false)) return true;
+      if (excluded?.(full, false) || gitignored?.(full, false)) return true;
       return included ? !included(full) : false;
     },
   };

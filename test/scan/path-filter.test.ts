@@ -83,6 +83,22 @@ describe('scan path filter', () => {
     ]);
   });
 
+  it('walks a directory named on the command line that --exclude matches, and excludes elsewhere', async () => {
+    const exclude = { patterns: ['src/**'], base: root };
+    const nested = join(root, 'src/nested');
+    const filter = createPathFilter({ cwd: root, roots: [nested, join(root, 'vendor')], exclude });
+    const { files } = await collectFiles([nested, join(root, 'vendor')], filter, { includeTests: true });
+    expect(files.map((f) => f.slice(root.length + 1)).sort()).toEqual([
+      'src/nested/local.py',
+      'src/nested/tool.py',
+      'vendor/lib/x.js',
+    ]);
+    const everything = createPathFilter({ cwd: root, roots: [root], exclude });
+    expect(
+      (await collectFiles([root], everything, { includeTests: true })).files.some((f) => f.includes('/src/')),
+    ).toBe(false);
+  });
+
   it('never filters a file named on the command line', async () => {
     const file = join(root, 'src/a.gen.ts');
     const { files } = await collectFiles(
