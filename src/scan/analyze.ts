@@ -134,7 +134,8 @@ const STATUS_RANK: Record<ReturnStatus, number> = { typed: 0, unresolved: 1, inv
  * rows.map(…)`. Containers become open and empty so nothing is inferred about their members.
  */
 function representative(value: unknown): unknown {
-  if (!(value instanceof UnknownValue) || value.declared) return value;
+  // A type the input has only under a branch test is no proof of what the value is.
+  if (!(value instanceof UnknownValue) || value.declared || value.tested !== undefined) return value;
   switch (value.kind) {
     case 'string':
       return value.source;
@@ -196,7 +197,10 @@ function mirrorsOfStructuredContent(
   if (of === undefined) return [];
   return root.content.filter(
     (block): block is Record<string, unknown> =>
-      isObject(block) && !isOpaque(block) && block.text instanceof SerializedOpaque && block.text.of === of,
+      isObject(block) &&
+      !isOpaque(block) &&
+      block.text instanceof SerializedOpaque &&
+      block.text.of.includes(of),
   );
 }
 
@@ -351,22 +355,28 @@ function locateAll(
   rootAt: Site,
   owner?: string,
 ): StaticFinding[] {
-  return found
-    .filter((f) => f.messageId !== 'internal')
-    .map((f) => {
-      const placed = positions.locate(root, rootAt, f.path as readonly PathSegment[]);
-      return {
-        rule: f.rule,
-        severity: f.severity,
-        message: f.message,
-        pointer: f.pointer,
-        ...(f.fix ? { fix: f.fix } : {}),
-        site: placed.site,
-        guards: placed.guards,
-        reaches: [],
-        ...(owner ? { owner } : {}),
-      };
-    });
+  return (
+    found
+      .filter((f) => f.messageId !== 'internal')
+      // A value built from an input by its type (`node.map(…)` where `Array.isArray(node)`) is what
+      // the input is, which the source does not fix: its type is no proven defect, nor is a finding
+      // about anything that holds it (an outputSchema whose member it is).
+      .filter((f) => !positions.dependsOnDerived(root, f.path as readonly PathSegment[]))
+      .map((f) => {
+        const placed = positions.locate(root, rootAt, f.path as readonly PathSegment[]);
+        return {
+          rule: f.rule,
+          severity: f.severity,
+          message: f.message,
+          pointer: f.pointer,
+          ...(f.fix ? { fix: f.fix } : {}),
+          site: placed.site,
+          guards: placed.guards,
+          reaches: [],
+          ...(owner ? { owner } : {}),
+        };
+      })
+  );
 }
 
 /**

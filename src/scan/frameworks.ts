@@ -66,7 +66,9 @@ function jsonText(value: unknown, source: string, ctx: WrapContext): unknown {
   const known = isFullyKnown(value) && value !== undefined;
   return {
     type: 'text',
-    text: known ? JSON.stringify(value) : new SerializedOpaque(source, ctx.site, ctx.keyOf(value) ?? source),
+    text: known
+      ? JSON.stringify(value)
+      : new SerializedOpaque(source, ctx.site, [ctx.keyOf(value) ?? source]),
   };
 }
 

@@ -30,6 +30,11 @@ export class UnknownValue extends Opaque {
     readonly key?: string,
     /** A string certainly not empty (`f"no such file: {p}"`). */
     readonly nonEmpty?: boolean,
+    /**
+     * Its type is the input's, told only by a branch test (`node.trim()` where `typeof node ===
+     * "string"`): `kind` holds on that path but says nothing about what the input is.
+     */
+    readonly tested?: string,
   ) {
     super(source);
     Object.defineProperty(this, 'site', { value: site, enumerable: false });
@@ -43,14 +48,15 @@ export class UnknownValue extends Opaque {
 
 /**
  * The text of `JSON.stringify(x)` when `x` is not fully known: unknown, but certainly the JSON of `x`.
- * `of` identifies the abstract value of `x`, so a text block holding it is recognised as the mirror
- * of a `structuredContent` built from the same value (see analyze.ts).
+ * `of` identifies each possible value of `x`, so a text block holding it is recognised as the mirror
+ * of a `structuredContent` built from the same value, whichever of them a document shows (see
+ * analyze.ts).
  */
 export class SerializedOpaque extends UnknownValue {
   constructor(
     source: string,
     site: Site,
-    readonly of: string,
+    readonly of: readonly string[],
   ) {
     super(
       source,
@@ -106,6 +112,8 @@ export class ValuePositions {
   private readonly table = new WeakMap<object, Placed>();
   /** The abstract identity of containers, for the structuredContent mirror. */
   private readonly keys = new WeakMap<object, string>();
+  /** Containers built from an input by its type (`node.map(…)`), which are what the input is. */
+  private readonly derived = new WeakSet<object>();
 
   container<T extends object>(value: T, site: Site, guards: readonly Guard[] = NO_GUARDS, key?: string): T {
     this.table.set(value, { self: { site, guards }, keys: new Map() });
@@ -115,6 +123,33 @@ export class ValuePositions {
 
   member(container: object, key: PathSegment, site: Site, guards: readonly Guard[] = NO_GUARDS): void {
     this.table.get(container)?.keys.set(key, { site, guards });
+  }
+
+  /** Marks a container whose own type mirrors an input known only at run time (heap.ts, `derived`). */
+  derive(container: object): void {
+    this.derived.add(container);
+  }
+
+  /**
+   * Whether the value at `path` inside `root` is, or holds, a value whose type comes only from an
+   * input known only at run time: a finding about it may be about that type, so it is no proven
+   * defect. A finding inside such a value (an item `node.map(…)` builds) still is.
+   */
+  dependsOnDerived(root: unknown, path: readonly PathSegment[]): boolean {
+    let node: unknown = root;
+    for (const key of path) {
+      if (node === null || typeof node !== 'object') return false;
+      node = (node as Record<PathSegment, unknown>)[key];
+    }
+    return this.holdsDerived(node, new Set());
+  }
+
+  private holdsDerived(node: unknown, seen: Set<object>): boolean {
+    if (node instanceof UnknownValue) return node.tested !== undefined;
+    if (node === null || typeof node !== 'object' || seen.has(node)) return false;
+    seen.add(node);
+    if (this.derived.has(node)) return true;
+    return Object.values(node).some((child) => this.holdsDerived(child, seen));
   }
 
   keyOf(value: unknown): string | undefined {

@@ -210,3 +210,50 @@ export function reply(req) {
     expect(findings.map((f) => [f.rule, f.location?.line])).toEqual([['envelope-id-invalid', 8]]);
   });
 });
+
+/**
+ * A value built from an input by its type, under a test of that type (`Array.isArray(node)`,
+ * `typeof node === 'string'`, `isinstance(node, list)`), is what the input is: the source does not
+ * fix it, so its type is never a proven defect. Found scanning the SDK v2 bundles, whose legacy
+ * outputSchema wrap rewrites a schema node with `Array.isArray(node) ? node.map(…) : …`.
+ * fixtures/scan/patterns/type-test-of-input holds the tool-result form in TS and Python (a list
+ * comprehension under `isinstance(node, list)`), each with its proven twin.
+ */
+describe('a value whose type only a test on unknown input tells', () => {
+  it('TS: a JSON-RPC tools/list answer whose outputSchema member maps an array input', async () => {
+    const source = (input: string) => `
+function rewrite(node) {
+  if (Array.isArray(node)) return node.map((item) => rewrite(item));
+  if (node === null || typeof node !== 'object') return node;
+  const out = {};
+  for (const [k, v] of Object.entries(node)) out[k] = rewrite(v);
+  return out;
+}
+export function listTools(request, tool) {
+  const schema = { type: 'object', properties: { result: rewrite(${input}) }, required: ['result'] };
+  return { jsonrpc: '2.0', id: request.id, result: { tools: [{ name: 'a', inputSchema: { type: 'object' }, outputSchema: schema }] } };
+}
+`;
+    expect((await scan('wire.js', source('tool.outputSchema'))).findings).toEqual([]);
+    // An array the source builds is one: the same helper then gives proven defects (the member is
+    // an array, so the schema holding it does not compile either).
+    const proven = await scan('wire.js', source("[{ type: 'string' }]"));
+    expect(proven.findings.map((f) => [f.rule, f.severity, f.location?.line])).toEqual([
+      ['tool-output-schema-not-object', 'error', 3],
+      ['tool-schema-not-compilable', 'error', 10],
+    ]);
+  });
+
+  it('TS: a string method on a value tested to be a string is no proven string', async () => {
+    const source = (input: string) => `${TS_HEAD}
+const clean = (x) => (typeof x === 'string' ? x.trim() : x);
+server.registerTool('t', {}, async (args) => ({ content: clean(${input}) }));
+`;
+    const tested = await scan('server.js', source('args.blocks'));
+    expect(tested.findings).toEqual([]);
+    expect(tested.verdict).toMatchObject({ status: 'fail', typed: 0, invalid: 0, unresolved: 1 });
+    // A string the source builds is one.
+    const proven = await scan('server.js', source("'  hello  '"));
+    expect(proven.findings.map((f) => [f.rule, f.severity])).toEqual([['result-content-not-array', 'error']]);
+  });
+});

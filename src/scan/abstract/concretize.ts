@@ -34,11 +34,12 @@ export function sourceText(site: Site): string {
   return text.length > MAX_SOURCE ? `${text.slice(0, MAX_SOURCE - 1)}…` : text;
 }
 
-/** A stable identity for an abstract value: two uses of one expression agree. */
-export function valueKey(value: Value): string {
-  const [only] = value;
-  if (value.length === 1 && only?.k === 'ref') return `r${only.id}`;
-  return value.map(variantKey).sort().join('|');
+/**
+ * The identities of the possible values of an abstract value (one per variant): two uses of one
+ * expression share them, and a document built from it holds one of them (`ValuePositions.keyOf`).
+ */
+export function variantKeys(value: Value): readonly string[] {
+  return value.map(variantKey);
 }
 
 class Builder {
@@ -111,11 +112,20 @@ class Builder {
       case 'fn':
         return undefined;
       case 'unknown':
-        return new UnknownValue(sourceText(v.site), v.reason, v.site, v.kind, v.declared, variantKey(v));
+        return new UnknownValue(
+          sourceText(v.site),
+          v.reason,
+          v.site,
+          v.kind,
+          v.declared,
+          variantKey(v),
+          undefined,
+          v.tested,
+        );
       case 'json': {
         const { out } = this.value(v.of, depth + 1, stack);
         if (isFullyKnown(out)) return JSON.stringify(out);
-        return new SerializedOpaque(sourceText(v.site), v.site, valueKey(v.of));
+        return new SerializedOpaque(sourceText(v.site), v.site, variantKeys(v.of));
       }
       case 'ref':
         return this.object(v, depth, stack);
@@ -131,9 +141,12 @@ class Builder {
       return new UnknownValue(sourceText(state.site), 'nested too deeply to check statically', state.site);
     const inner = [...stack, v.id];
     const key = `r${v.id}`;
-    return state.kind === 'array'
-      ? this.array(state, v, depth, inner, key)
-      : this.record(state, v, depth, inner, key);
+    const out =
+      state.kind === 'array'
+        ? this.array(state, v, depth, inner, key)
+        : this.record(state, v, depth, inner, key);
+    if (state.derived !== undefined) this.positions.derive(out as object);
+    return out;
   }
 
   private record(state: ObjState, v: Variant, depth: number, stack: readonly number[], key: string): unknown {

@@ -27,6 +27,12 @@ export interface ObjState {
   readonly open?: string;
   /** Python: the pydantic model (`TextContent`) or `tuple` that built it. */
   readonly model?: string;
+  /**
+   * Built from an input by its type, under the branch test named here (`node.map(…)` where
+   * `Array.isArray(node)`): it is an array only when the input is, which is known only at run time,
+   * so its own type is never reported as a defect (its items still are).
+   */
+  readonly derived?: string;
 }
 
 const NO_PROPS: ReadonlyMap<string, Member> = new Map();
@@ -155,5 +161,6 @@ export function joinObjects(a: ObjState, b: ObjState, guardA?: Guard, guardB?: G
     ...(rest ? { rest } : {}),
     ...(open ? { open } : {}),
     ...(a.model && a.model === b.model ? { model: a.model } : {}),
+    ...((a.derived ?? b.derived) ? { derived: a.derived ?? b.derived } : {}),
   };
 }

@@ -82,6 +82,12 @@ export type Variant =
       readonly reason: string;
       readonly kind?: JsonKind;
       readonly declared?: Declared;
+      /**
+       * The branch test on this input that the code relies on (`Array.isArray(node)`,
+       * `isinstance(node, list)`): what is built from the value by its type (`node.map(…)`) has that
+       * type only when the input does, so it is never a proven defect (see `derivedFrom`).
+       */
+      readonly tested?: string;
     });
 
 /** Every value an expression may produce; never empty (an impossible value is `NOTHING` only transiently). */
@@ -148,6 +154,20 @@ export function unknown(site: Site, reason: string, kind?: JsonKind, declared?: 
       ...(declared ? { declared } : {}),
     },
   ];
+}
+
+/** The variants of `value`, unknowns among them marked as having passed the branch test `test`. */
+export function tested(value: Value, test: string): Value {
+  return value.map((v) => (v.k === 'unknown' && v.tested === undefined ? { ...v, tested: test } : v));
+}
+
+/**
+ * The test an input passed, when `value` is such an input: a container or value built from it by its
+ * type (iterating it, calling its methods) mirrors the input, whose type is known only at run time.
+ */
+export function derivedFrom(value: Value): string | undefined {
+  for (const v of value) if (v.k === 'unknown' && v.tested !== undefined) return v.tested;
+  return undefined;
 }
 
 /** The JSON type of a variant, when certain (`undefined` for unknown without a kind and functions). */

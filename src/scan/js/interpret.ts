@@ -59,6 +59,7 @@ import {
   type SourceFile,
   someString,
   str,
+  tested,
   undef,
   unknown,
   type Value,
@@ -1085,7 +1086,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           callee.type === 'MemberExpression' &&
           memberName(callee) === 'isArray'
         ) {
-          this.narrow(first, scope, (v) => isArrayVariant(this.heap, v) === holds || v.k === 'unknown');
+          this.narrow(
+            first,
+            scope,
+            (v) => isArrayVariant(this.heap, v) === holds || v.k === 'unknown',
+            holds ? sourceText(this.site(bare)) : undefined,
+          );
         }
         // `mimeType.startsWith("image/") ? { type: "image", mimeType } : …`
         const method = callee.type === 'MemberExpression' ? memberName(callee) : undefined;
@@ -1125,6 +1131,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             subject.argument,
             scope,
             (v) => v.k === 'unknown' || v.k === 'fn' || (typeOf(this.heap, v) === kind) === equal,
+            equal ? sourceText(this.site(bare)) : undefined,
           );
           return;
         }
@@ -1141,16 +1148,21 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     }
   }
 
-  /** Keeps the variants of a local variable that pass `keep` (never all of them away). */
-  private narrow(node: Expression, scope: Scope, keep: (v: Variant) => boolean): void {
+  /**
+   * Keeps the variants of a local variable that pass `keep` (never all of them away). `test`: a type
+   * test the variable passed, which its unknown variants remember (value.ts, `tested`).
+   */
+  private narrow(node: Expression, scope: Scope, keep: (v: Variant) => boolean, test?: string): void {
     const bare = unwrap(node);
     if (bare.type !== 'Identifier') return;
     const binding = scope.resolve(bare.name);
     if (!binding || binding.import || this.runOf(binding) !== this.current) return;
     const value = this.current.state?.vars.get(binding);
     if (!value) return;
-    const kept = value.filter(keep);
-    if (kept.length > 0 && kept.length < value.length) this.current.state?.vars.set(binding, kept);
+    const filtered = value.filter(keep);
+    const kept = test === undefined ? filtered : tested(filtered, test);
+    if (kept.length > 0 && (kept.length < value.length || test !== undefined))
+      this.current.state?.vars.set(binding, kept);
     // No value the variable may have passes the test, and all of them are known: the branch is dead.
     else if (kept.length === 0 && value.every((v) => v.k !== 'unknown' && !(v.k === 'undef' && v.soft))) {
       this.current.state = undefined;
@@ -1347,8 +1359,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return ref(at, this.heap.alloc({ ...newObject(at), props, ...(open ? { open } : {}) }));
   }
 
-  private arrayOf(item: Value, at: Site): Value {
-    return ref(at, this.heap.alloc({ ...newArray(at), rest: item }));
+  /** A new array of any number of `item`s; `derived`: see heap.ts. */
+  private arrayOf(item: Value, at: Site, derived?: string): Value {
+    return ref(at, this.heap.alloc({ ...newArray(at), rest: item, ...(derived ? { derived } : {}) }));
   }
 
   private itemOf(iterable: Value, at: Site): Value {
@@ -1872,7 +1885,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         : unknown(at, `the result of ${text}()`);
     if (v.k === 'unknown' && name && ITERATING.has(name) && first?.some((f) => f.k === 'fn')) {
       // `rows.map(row => ({ … }))` over rows known only at run time: the callback still shows what each item is.
-      return this.arrayMethodOnUnknown(name, args, at, receiver);
+      return this.arrayMethodOnUnknown(name, args, at, receiver, v.tested);
     }
     if (name === 'then' && first)
       return this.call(first, [unknown(at, `the value ${sourceText(at)} resolves to`)], undefined, at, text);
@@ -1881,7 +1894,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
     const kind = name ? METHOD_KINDS.get(name) : undefined;
     void node;
-    return unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
+    const result = unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
+    // `node.trim()` where `typeof node === "string"`: a string only because the input is one.
+    return v.k === 'unknown' && v.tested !== undefined ? tested(result, v.tested) : result;
   }
 
   /**
@@ -1977,7 +1992,17 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     }
   }
 
-  private arrayMethodOnUnknown(name: string, args: readonly Value[], at: Site, receiver: Value): Value {
+  /**
+   * `test`: the branch test that says the receiver is an array (`Array.isArray(node)`); what the
+   * method builds is then an array only because the input is one (heap.ts, `derived`).
+   */
+  private arrayMethodOnUnknown(
+    name: string,
+    args: readonly Value[],
+    at: Site,
+    receiver: Value,
+    test: string | undefined,
+  ): Value {
     const [callback, initial] = args;
     if (!callback) return unknown(at, `the result of ${sourceText(at)}`);
     const item = unknown(at, `an item of ${sourceText(at)}`);
@@ -1990,11 +2015,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     );
     switch (name) {
       case 'map':
-        return this.arrayOf(value, at);
+        return this.arrayOf(value, at, test);
       case 'flatMap':
-        return this.arrayOf(flatten(this.heap, value, at), at);
+        return this.arrayOf(flatten(this.heap, value, at), at, test);
       case 'filter':
-        return this.arrayOf(item, at);
+        return this.arrayOf(item, at, test);
       case 'forEach':
         return undef(at);
       case 'find':

@@ -30,6 +30,7 @@ import { cloneState, joinAllStates, joinStates, type State } from '../abstract/s
 import {
   bool,
   constantString,
+  derivedFrom,
   type FunctionValue,
   fn,
   type Guard,
@@ -49,6 +50,7 @@ import {
   type SourceFile,
   someString,
   str,
+  tested,
   undef,
   unknown,
   type Value,
@@ -1194,6 +1196,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           subject,
           (v) =>
             v.k === 'unknown' || v.k === 'fn' || names.some((n) => isInstance(this.heap, v, n)) === holds,
+          holds ? sourceText(this.site(test)) : undefined,
         );
         return;
       }
@@ -1228,14 +1231,19 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     }
   }
 
-  /** Keeps the variants of a local name that pass `keep` (never all of them away). */
-  private narrow(node: PyNode, keep: (v: Variant) => boolean): void {
+  /**
+   * Keeps the variants of a local name that pass `keep` (never all of them away). `test`: a type
+   * test the name passed, which its unknown variants remember (value.ts, `tested`).
+   */
+  private narrow(node: PyNode, keep: (v: Variant) => boolean, test?: string): void {
     if (node.type !== 'identifier' || this.comprehensions.length > 0) return;
     const name = this.text(node);
     const value = this.current.state?.vars.get(name);
     if (!value) return;
-    const kept = value.filter(keep);
-    if (kept.length > 0 && kept.length < value.length) this.current.state?.vars.set(name, kept);
+    const filtered = value.filter(keep);
+    const kept = test === undefined ? filtered : tested(filtered, test);
+    if (kept.length > 0 && (kept.length < value.length || test !== undefined))
+      this.current.state?.vars.set(name, kept);
     // No value the name may have passes the test, and all of them are known: the branch is dead.
     else if (kept.length === 0 && value.every((v) => v.k !== 'unknown' && !(v.k === 'undef' && v.soft))) {
       this.current.state = undefined;
@@ -1528,8 +1536,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         return this.sequence(node);
       case 'list_comprehension':
       case 'set_comprehension':
-      case 'generator_expression':
-        return this.arrayOf(this.comprehension(node), at);
+      case 'generator_expression': {
+        const { value, derived } = this.comprehension(node);
+        return this.arrayOf(value, at, derived);
+      }
       case 'dictionary_comprehension':
         this.comprehension(node);
         return ref(at, this.allocate(node, { ...newObject(at), open: `keys computed by ${sourceText(at)}` }));
@@ -1730,28 +1740,37 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     );
   }
 
-  /** The value of a comprehension's body, over the items of its `for` clauses. */
-  private comprehension(node: PyNode): Value {
+  /**
+   * The value of a comprehension's body, over the items of its `for` clauses. `derived`: the first
+   * clause iterates an input the code tested the type of (`isinstance(node, list)`), so the list
+   * built mirrors it (heap.ts).
+   */
+  private comprehension(node: PyNode): { value: Value; derived: string | undefined } {
     const scope = new Map<string, Value>();
     this.comprehensions.push(scope);
+    let derived: string | undefined;
+    let first = true;
     try {
       for (const clause of node.children) {
         if (clause.type === 'for_in_clause') {
           const left = field(clause, 'left');
           const right = field(clause, 'right');
-          const item = right ? this.itemOf(this.ev(right), this.site(right)) : NOTHING;
+          const iterable = right ? this.ev(right) : NOTHING;
+          if (first) derived = derivedFrom(iterable);
+          first = false;
+          const item = right ? this.itemOf(iterable, this.site(right)) : NOTHING;
           if (left) this.bindComprehension(left, item, scope);
         } else if (clause.type === 'if_clause') {
           for (const c of clause.children) this.ev(c);
         }
       }
       const body = field(node, 'body') ?? node.children[0];
-      if (!body) return NOTHING;
+      if (!body) return { value: NOTHING, derived };
       if (body.type === 'pair') {
         const value = field(body, 'value');
-        return value ? this.ev(value) : NOTHING;
+        return { value: value ? this.ev(value) : NOTHING, derived };
       }
-      return this.ev(body);
+      return { value: this.ev(body), derived };
     } finally {
       this.comprehensions.pop();
     }
@@ -1767,8 +1786,16 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     });
   }
 
-  private arrayOf(item: Value, at: Site): Value {
-    return ref(at, this.heap.alloc({ ...newArray(at), ...(item.length > 0 ? { rest: item } : {}) }));
+  /** A new list of any number of `item`s; `derived`: see heap.ts. */
+  private arrayOf(item: Value, at: Site, derived?: string): Value {
+    return ref(
+      at,
+      this.heap.alloc({
+        ...newArray(at),
+        ...(item.length > 0 ? { rest: item } : {}),
+        ...(derived ? { derived } : {}),
+      }),
+    );
   }
 
   private itemOf(iterable: Value, at: Site): Value {
@@ -2006,7 +2033,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       case 'sorted':
       case 'reversed':
       case 'set':
-        return this.arrayOf(first ? this.itemOf(first, at) : NOTHING, at);
+        return this.arrayOf(first ? this.itemOf(first, at) : NOTHING, at, first && derivedFrom(first));
       case 'enumerate':
         return this.arrayOf(this.tuple([num(at), first ? this.itemOf(first, at) : NOTHING], at), at);
       case 'zip':
@@ -2128,9 +2155,12 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     void first;
     void second;
     const kind = METHOD_KINDS.get(name);
-    if (kind === 'string') return someString(at, false);
+    // `node.strip()` where `isinstance(node, str)`: a string only because the input is one.
+    const test = v.k === 'unknown' ? v.tested : undefined;
+    if (kind === 'string' && test === undefined) return someString(at, false);
     if (v.k !== 'ref' || !this.heap.get(v.id)) this.escapeArgs(args, dotted);
-    return unknown(at, `the result of ${dotted}(), which is not part of the scanned project`, kind);
+    const result = unknown(at, `the result of ${dotted}(), which is not part of the scanned project`, kind);
+    return test === undefined ? result : tested(result, test);
   }
 
   private listMethod(
