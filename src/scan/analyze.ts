@@ -272,7 +272,9 @@ function judgeReturn(
     const errors = checkDocument(ret.envelope, positions, engine).filter((f) => f.severity === 'error');
     for (const f of errors) findings.add(f, reach);
     if (errors.length > 0) {
-      problems.push(...errors);
+      // The message check sees the result's defects again: each is one problem of this return.
+      const known = new Set(problems.map(problemKey));
+      problems.push(...errors.filter((f) => !known.has(problemKey(f))));
       status = 'invalid';
     }
   }
@@ -287,6 +289,11 @@ function judgeReturn(
     ...(status === 'typed' && byDeclaration ? { byDeclaration } : {}),
     problems,
   };
+}
+
+/** One defect: a rule's message at one place. */
+function problemKey(f: StaticFinding): string {
+  return `${f.rule}\u0000${f.site.file.id}:${f.site.start}:${f.site.end}\u0000${f.message}`;
 }
 
 function checkDocument(
@@ -387,7 +394,7 @@ class FindingSet {
   private readonly byKey = new Map<string, { finding: StaticFinding; reaches: Reach[] }>();
 
   add(finding: StaticFinding, reach: Reach | undefined): void {
-    const key = `${finding.rule}\u0000${finding.site.file.id}:${finding.site.start}:${finding.site.end}\u0000${finding.message}`;
+    const key = problemKey(finding);
     let entry = this.byKey.get(key);
     if (!entry) {
       entry = { finding, reaches: [] };

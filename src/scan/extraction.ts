@@ -120,7 +120,24 @@ export function httpErrorStatus(text: string, start: number, end: number): numbe
   return undefined;
 }
 
-/** An envelope literal's objects, judged as a message, and as a gateway return when it answers tools/call. */
+/**
+ * Where an envelope leaves for the client (the interpreters' outflows: a return of a function no
+ * project code calls, or a call out of the project such as `res.json(…)`), with the objects it
+ * carries there and the function it leaves from.
+ */
+export interface Departure {
+  readonly site: Site;
+  readonly value: Value;
+  readonly heap: Heap;
+  readonly owner: string;
+  readonly ownerSite: Site;
+}
+
+/**
+ * An envelope literal's objects, judged as a message, and as a gateway return when it answers
+ * tools/call. The return is where the envelope leaves (`return respond(id, result)` in the route
+ * when a helper builds it), judged as it is there; the literal itself when no departure is seen.
+ */
 export function gatewayEnvelope(
   project: Project,
   envelope: {
@@ -130,26 +147,52 @@ export function gatewayEnvelope(
     readonly ownerSite: Site;
     readonly httpStatus: number | undefined;
   },
+  departures: readonly Departure[],
   handlers: HandlerSite[],
   documents: StandaloneDocument[],
 ): void {
   const heap = new Heap(project.frozen);
   const { at, owner, httpStatus } = envelope;
   if (!isResponse([...envelope.ids].map((id) => heap.get(id)))) return;
+  const status = httpStatus !== undefined ? { httpStatus } : {};
   const value: Value = [...envelope.ids].map((id) => ref(at, id)[0] as Value[number]);
-  const message: StandaloneDocument = {
-    kind: 'message',
-    value,
-    heap,
-    site: at,
-    owner,
-    ...(httpStatus !== undefined ? { httpStatus } : {}),
+  documents.push({ kind: 'message', value, heap, site: at, owner, ...status });
+  const carrying = departures.filter((d) => d.value.some((v) => v.k === 'ref' && envelope.ids.has(v.id)));
+  const exits =
+    carrying.length > 0 ? carrying : [{ site: at, value, heap, owner, ownerSite: envelope.ownerSite }];
+  for (const exit of exits) {
+    const carried = exit.value.filter((v) => v.k === 'ref' && envelope.ids.has(v.id));
+    const results = toolsCallResults(carried, exit.heap);
+    if (results.length === 0) continue;
+    const message: StandaloneDocument = {
+      kind: 'message',
+      value: carried,
+      heap: exit.heap,
+      site: exit.site,
+      owner: exit.owner,
+      ...status,
+    };
+    addGatewayReturn(handlers, exit, { site: exit.site, value: results, heap: exit.heap, envelope: message });
+  }
+}
+
+/** A gateway's return; two envelope literals leaving through one return are one return. */
+function addGatewayReturn(handlers: HandlerSite[], exit: Departure, ret: ReturnSite): void {
+  const handler = handlers.find((h) => h.framework === 'gateway' && h.tool === exit.owner);
+  if (!handler) {
+    handlers.push({ tool: exit.owner, framework: 'gateway', site: exit.ownerSite, returns: [ret] });
+    return;
+  }
+  const returns = handler.returns as ReturnSite[];
+  const i = returns.findIndex((r) => r.site.file === ret.site.file && r.site.start === ret.site.start);
+  const same = returns[i];
+  if (!same?.envelope || !ret.envelope) {
+    returns.push(ret);
+    return;
+  }
+  returns[i] = {
+    ...same,
+    value: join(same.value, ret.value),
+    envelope: { ...same.envelope, value: join(same.envelope.value, ret.envelope.value) },
   };
-  documents.push(message);
-  const results = toolsCallResults(value, heap);
-  if (results.length === 0) return;
-  const existing = handlers.find((h) => h.framework === 'gateway' && h.tool === owner);
-  const ret: ReturnSite = { site: at, value: results, heap, envelope: message };
-  if (existing) (existing.returns as ReturnSite[]).push(ret);
-  else handlers.push({ tool: owner, framework: 'gateway', site: envelope.ownerSite, returns: [ret] });
 }

@@ -6,8 +6,11 @@
  * form yields, and that a gateway's JSON-RPC error sent with an HTTP error status is advice.
  */
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
 import { scanPaths } from '../../src/scan/index.js';
 import { REPO_ROOT } from '../support/cli.js';
 
@@ -49,5 +52,100 @@ describe('registration forms', () => {
       'starlette_gateway.py:info',
     ]);
     for (const f of transport) expect(f.message).toMatch(/sent with HTTP status (400|404|405)/);
+  });
+});
+
+/**
+ * Issue 8, item 4, for gateways: a finding points at the literal to fix (possibly in a helper's
+ * file) and names the returns it reaches, which are where the envelope leaves for the client
+ * (`return respond(…)`, `res.json(…)`), not the envelope literal a helper shares between them.
+ */
+describe('where a gateway finding points, and the returns it reaches', () => {
+  const reached = (f: Finding) => (f.location?.reaches ?? []).map((r) => `${r.tool} ${r.file}:${r.line}`);
+  const summary = (findings: readonly Finding[]) =>
+    findings
+      .filter((f) => f.severity === 'error')
+      .map((f) => ({ rule: f.rule, at: `${f.location?.file}:${f.location?.line}`, reaches: reached(f) }));
+
+  it('an envelope built by a helper: each route return is a return of its own (TS and Python)', async () => {
+    const patterns = join(REPO_ROOT, 'fixtures/scan/patterns/envelope-helper');
+    const { report } = await scanPaths([join(patterns, 'bad.ts'), join(patterns, 'bad.py')], {
+      cwd: patterns,
+    });
+    expect(summary(report.findings)).toEqual([
+      { rule: 'result-content-not-array', at: 'bad.ts:14', reaches: ['POST /mcp bad.ts:14'] },
+      { rule: 'result-content-not-array', at: 'bad.py:16', reaches: ['mcp bad.py:16'] },
+    ]);
+  });
+
+  it("a result helper in another file: one finding at the helper's literal, listing every return", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-gateway-'));
+    try {
+      writeFileSync(
+        join(dir, 'results.py'),
+        `def to_result(value):
+    if isinstance(value, str):
+        item = {"type": "text", "text": value}
+    else:
+        item = {"type": "object", "object": value}
+    return {"content": [item]}
+`,
+      );
+      writeFileSync(
+        join(dir, 'app.py'),
+        `from flask import Flask, jsonify, request
+from results import to_result
+
+app = Flask(__name__)
+
+
+@app.post("/mcp")
+def mcp():
+    body = request.get_json()
+    if body["params"]["name"] == "stock":
+        return jsonify({"jsonrpc": "2.0", "id": body["id"], "result": to_result(lookup(body))})
+    payload = {"jsonrpc": "2.0", "id": body["id"], "result": to_result(other(body))}
+    return jsonify(payload)
+`,
+      );
+      writeFileSync(
+        join(dir, 'results.ts'),
+        `export function toResult(value: unknown) {
+  let item;
+  if (typeof value === 'string') item = { type: 'text', text: value };
+  else item = { type: 'object', object: value };
+  return { content: [item] };
+}
+`,
+      );
+      writeFileSync(
+        join(dir, 'app.ts'),
+        `import express from 'express';
+import { toResult } from './results.js';
+
+const app = express();
+app.post('/mcp', async (req, res) => {
+  const body = req.body;
+  if (body.params.name === 'stock') {
+    res.json({ jsonrpc: '2.0', id: body.id, result: toResult(await lookup(body)) });
+    return;
+  }
+  const response = { jsonrpc: '2.0', id: body.id, result: toResult(await other(body)) };
+  res.end(JSON.stringify(response));
+});
+`,
+      );
+      const { report } = await scanPaths([dir], { cwd: dir });
+      expect(summary(report.findings)).toEqual([
+        { rule: 'block-type-unknown', at: 'results.py:5', reaches: ['mcp app.py:11', 'mcp app.py:13'] },
+        {
+          rule: 'block-type-unknown',
+          at: 'results.ts:4',
+          reaches: ['POST /mcp app.ts:8', 'POST /mcp app.ts:12'],
+        },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { Project } from '../project.js';
 import { BudgetExceeded } from './budget.js';
 import { Heap, type ObjState } from './heap.js';
 import { cloneState, joinAllStates, joinStates, newState, type State } from './state.js';
-import { type Guard, guarded, join, NOTHING, type Site, type Value } from './value.js';
+import { type Guard, guarded, join, NOTHING, type Site, type Value, type Variant } from './value.js';
 
 /** One interpretation of a function body (or of a module's top level). */
 export abstract class Run<K> {
@@ -32,6 +32,23 @@ export abstract class Run<K> {
   }
 }
 
+/**
+ * Where objects that watched literals built (envelopes) leave the code the analysis follows: a
+ * return statement, or a call to code outside the project that carries one (`res.json(envelope)`,
+ * `jsonify(envelope)`, `res.end(JSON.stringify(envelope))`): what a client receives, as it is there.
+ */
+export interface Outflow<R> {
+  readonly site: Site;
+  /** The run it happened in (its function and module). */
+  readonly run: R;
+  /** The watched objects it carries. */
+  readonly value: Value;
+  readonly heap: Heap;
+}
+
+/** Members of an object an outflow may carry a watched object in (`{ body: JSON.stringify(envelope) }`). */
+const MAX_CARRY_DEPTH = 2;
+
 /** Where control leaves a `switch`/`match`, with the case it went through. */
 export interface Exit<K> {
   readonly state: State<K>;
@@ -47,6 +64,12 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
   readonly allocations = new Map<N, Set<number>>();
   /** The tool whose handler is being analysed (set by the front end), for calls recorded meanwhile. */
   handlerTool: string | undefined;
+  /** Ids of every object a watched literal built. */
+  private readonly watchedIds = new Set<number>();
+  /** Returns and calls out of the project that carry watched objects, by source position. */
+  readonly outflows = new Map<string, Outflow<R>>();
+  /** Project functions called by project code: what they return goes on to their callers. */
+  readonly callees = new Set<object>();
 
   constructor(
     readonly project: Project,
@@ -132,8 +155,41 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
         ? { value: join(prev.value, value), heap: Heap.join(prev.heap, state.heap) }
         : { value, heap: state.heap },
     );
+    this.noteOutflow(this.site(node as N), [value]);
     run.exits.push(state);
     run.state = undefined;
+  }
+
+  /** A return or a call out of the project at `site` hands on `values`: record the watched objects among them. */
+  protected noteOutflow(site: Site, values: readonly Value[]): void {
+    if (this.watchedIds.size === 0 || !this.current.state) return;
+    const carried = values.flatMap((v) => this.carried(v, 0));
+    if (carried.length === 0) return;
+    // A snapshot for the record; the run goes on with a copy of its own.
+    const heap = this.heap.clone();
+    this.state.heap = this.heap.clone();
+    const key = `${site.file.id}:${site.start}`;
+    const prev = this.outflows.get(key);
+    this.outflows.set(
+      key,
+      prev
+        ? { ...prev, value: join(prev.value, carried), heap: Heap.join(prev.heap, heap) }
+        : { site, run: this.current, value: carried, heap },
+    );
+  }
+
+  private carried(value: Value, depth: number): Variant[] {
+    const out: Variant[] = [];
+    for (const v of value) {
+      if (v.k === 'ref') {
+        if (this.watchedIds.has(v.id)) out.push(v);
+        else if (depth < MAX_CARRY_DEPTH) {
+          for (const member of this.heap.get(v.id)?.props.values() ?? [])
+            out.push(...this.carried(member.value, depth + 1));
+        }
+      } else if (v.k === 'json' && depth < MAX_CARRY_DEPTH) out.push(...this.carried(v.of, depth + 1));
+    }
+    return out;
   }
 
   /**
@@ -160,6 +216,7 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
         this.allocations.set(node, ids);
       }
       ids.add(id);
+      this.watchedIds.add(id);
     }
     return id;
   }

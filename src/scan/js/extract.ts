@@ -28,6 +28,7 @@ import {
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
 import {
   budgetReason,
+  type Departure,
   gatewayEnvelope,
   httpErrorStatus,
   isolated,
@@ -409,6 +410,16 @@ export class JsExtractor {
     handlers: HandlerSite[],
   ): StandaloneDocument[] {
     const documents: StandaloneDocument[] = [];
+    if (literals.length === 0) return documents;
+    // Route callbacks run first: a helper that builds the envelope (`res.json(respond(id, result))`)
+    // then shows the results each route hands it, and where the envelope leaves.
+    for (const { call } of mod.index.calls) {
+      if (!routeName(call)) continue;
+      for (const argument of call.arguments)
+        if (isFunction(argument as Node))
+          this.isolated(() => this.interp.rootRun(argument as FunctionLike, mod));
+    }
+    const departures = this.departures();
     for (const { node, owner } of literals) {
       if (isRequest(mod, node)) continue;
       if (!this.interp.allocations.has(node)) {
@@ -428,11 +439,23 @@ export class JsExtractor {
           ownerSite: site(mod, owner),
           httpStatus: httpErrorStatus(mod.file.text, offsetOf(node), endOf(node)),
         },
+        departures,
         handlers,
         documents,
       );
     }
     return documents;
+  }
+
+  /** Where watched objects leave functions no project code calls (route callbacks, handlers). */
+  private departures(): Departure[] {
+    const out: Departure[] = [];
+    for (const outflow of this.interp.outflows.values()) {
+      const { fn, module } = outflow.run;
+      if (this.interp.callees.has(fn)) continue;
+      out.push({ ...outflow, owner: ownerName(module, fn), ownerSite: site(module, fn) });
+    }
+    return out;
   }
 }
 

@@ -719,6 +719,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       if (cls) return this.construct(cls, args, at);
     }
     if (v.k !== 'fn') {
+      this.noteOutflow(at, args);
       this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
       return unknown(at, `the result of ${text}(), which is not part of the scanned project`);
     }
@@ -726,6 +727,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!isFunction(node as Node)) return unknown(at, `the result of ${text}()`);
     if (this.active.includes(node)) return unknown(at, `a recursive call to ${v.fn.name}()`);
     if (this.active.length > MAX_CALL_DEPTH) return unknown(at, 'calls nested too deeply to follow');
+    this.callees.add(node);
     const closure = v.fn.closure as JsRun;
     const run = new JsRun(node, closure.module, closure, v.fn.self ?? self, this.heap);
     this.within(run, () => {
@@ -1777,6 +1779,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             : undefined,
       );
     }
+    this.noteOutflow(at, args);
     this.escape(args, `passed to ${name}(), which the analysis cannot follow`);
     return unknown(at, `the result of ${name}(), which is not part of the scanned project`);
   }
@@ -1890,6 +1893,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (name === 'then' && first)
       return this.call(first, [unknown(at, `the value ${sourceText(at)} resolves to`)], undefined, at, text);
     if (name === 'catch' || name === 'finally') return [v];
+    // `res.json(envelope)`, `c.json(envelope)`: what leaves for the client.
+    this.noteOutflow(at, args);
     if (!(name && PURE_METHODS.has(name)))
       this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
     const kind = name ? METHOD_KINDS.get(name) : undefined;

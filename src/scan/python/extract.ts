@@ -26,6 +26,7 @@ import {
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
 import {
   budgetReason,
+  type Departure,
   gatewayEnvelope,
   httpErrorStatus,
   isolated,
@@ -366,6 +367,7 @@ export class PyExtractor {
     const documents: StandaloneDocument[] = [];
     const claimed = new Set<PyNode>();
     const heap = new Heap(this.project.frozen);
+    const departures = this.departures();
     for (const node of found.payloads) {
       if (claimed.has(node)) continue;
       const owner = enclosingDef(node);
@@ -387,6 +389,7 @@ export class PyExtractor {
             ownerSite: owner ? this.site(mod, owner) : at,
             httpStatus: httpErrorStatus(mod.tree.source, node.start, node.end),
           },
+          departures,
           handlers,
           documents,
         );
@@ -402,6 +405,22 @@ export class PyExtractor {
       }
     }
     return documents;
+  }
+
+  /** Where watched objects leave functions no project code calls (routes, handlers). */
+  private departures(): Departure[] {
+    const out: Departure[] = [];
+    for (const outflow of this.interp.outflows.values()) {
+      const { fn, module } = outflow.run;
+      if (this.interp.callees.has(fn)) continue;
+      const named = fn.type === 'function_definition';
+      out.push({
+        ...outflow,
+        owner: named ? functionName(module, fn) : '(module)',
+        ownerSite: this.site(module, fn),
+      });
+    }
+    return out;
   }
 }
 

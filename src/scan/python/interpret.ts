@@ -927,12 +927,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (call) return this.call(call, args, at, text);
     }
     if (v.k !== 'fn') {
-      this.escapeArgs(args, text);
+      this.escapeArgs(args, text, at);
       return unknown(at, `the result of ${text}(), which is not part of the scanned project`);
     }
     const node = v.fn.node as PyNode;
     if (this.active.includes(node)) return unknown(at, `a recursive call to ${v.fn.name}()`);
     if (this.active.length > 20) return unknown(at, 'calls nested too deeply to follow');
+    this.callees.add(node);
     const closure = v.fn.closure as PyRun;
     const run = new PyRun(node, closure.module, closure, false, this.heap);
     // The callee does not see the caller's comprehension variables.
@@ -959,14 +960,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return annotation ? provenBy(value, mod.tree.source.slice(annotation.start, annotation.end)) : value;
   }
 
-  private escapeArgs(args: Args, text: string): void {
+  /** A call out of the project: what it is handed may change there, and may be what a client receives. */
+  private escapeArgs(args: Args, text: string, at: Site): void {
+    const values = [...args.positional, ...args.keywords.values()];
+    // `return jsonify(envelope)`, `JSONResponse(envelope)`: what leaves for the client.
+    this.noteOutflow(at, values);
     const name = text.slice(text.lastIndexOf('.') + 1);
     if (PURE_CALLS.has(text) || PURE_METHODS.has(name)) return;
-    escapeTo(
-      this.heap,
-      [...args.positional, ...args.keywords.values()],
-      `passed to ${text}(), which the analysis cannot follow`,
-      (id) => this.classes.has(id),
+    escapeTo(this.heap, values, `passed to ${text}(), which the analysis cannot follow`, (id) =>
+      this.classes.has(id),
     );
   }
 
@@ -2079,7 +2081,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const kind = CALL_KINDS.get(name);
     if (kind === 'string') return someString(at, false);
     if (kind) return unknown(at, `the result of ${name}()`, kind);
-    this.escapeArgs(args, name);
+    this.escapeArgs(args, name, at);
     return unknown(at, `the result of ${name}(), which is not part of the scanned project`);
   }
 
@@ -2158,7 +2160,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     // `node.strip()` where `isinstance(node, str)`: a string only because the input is one.
     const test = v.k === 'unknown' ? v.tested : undefined;
     if (kind === 'string' && test === undefined) return someString(at, false);
-    if (v.k !== 'ref' || !this.heap.get(v.id)) this.escapeArgs(args, dotted);
+    if (v.k !== 'ref' || !this.heap.get(v.id)) this.escapeArgs(args, dotted, at);
     const result = unknown(at, `the result of ${dotted}(), which is not part of the scanned project`, kind);
     return test === undefined ? result : tested(result, test);
   }
