@@ -17,7 +17,7 @@ import { type EngineFinding, runMessage, runToolResult } from '../validate/engin
 import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import type { Guard, Site, Value } from './abstract/value.js';
-import { asCallToolResult, type Framework, type WrapOptions } from './frameworks.js';
+import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
 import { proveResult } from './proof.js';
 import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
@@ -249,7 +249,10 @@ function judgeReturn(
   const ctx = { site: ret.site, keyOf: (v: unknown) => positions.keyOf(v) };
   for (const doc of docs) {
     const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
-    const located = locateAll(runToolResult(wrapped, engine), positions, wrapped, ret.site);
+    const located = [
+      ...locateAll(runToolResult(wrapped, engine), positions, wrapped, ret.site),
+      ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
+    ];
     for (const f of located) findings.add(f, reach);
     const errors = located.filter((f) => f.severity === 'error');
     problems.push(...errors);
@@ -289,6 +292,31 @@ function judgeReturn(
     ...(status === 'typed' && byDeclaration ? { byDeclaration } : {}),
     problems,
   };
+}
+
+/**
+ * Standalone `fastmcp` under `-> CallToolResult` sends the returned value as structuredContent and
+ * advertises CallToolResult's schema as outputSchema (frameworks.ts): clients that check
+ * structuredContent reject the call when the value is not a valid CallToolResult. What breaks that
+ * schema is what the result rules call an error, reported where the value was built.
+ */
+function structuredAsResult(
+  wrapped: unknown,
+  wrap: WrapOptions | undefined,
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  rootAt: Site,
+): StaticFinding[] {
+  if (!structuredMustBeResult(wrap) || !isObject(wrapped) || isOpaque(wrapped)) return [];
+  const structured = wrapped.structuredContent;
+  if (!isObject(structured) || isOpaque(structured)) return [];
+  return locateAll(runToolResult(structured, engine), positions, structured, rootAt)
+    .filter((f) => f.severity === 'error')
+    .map((f) => ({
+      ...f,
+      pointer: `/structuredContent${f.pointer}`,
+      note: "standalone fastmcp sends the value as structuredContent, checked against CallToolResult's schema",
+    }));
 }
 
 /** One defect: a rule's message at one place. */

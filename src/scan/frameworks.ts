@@ -31,6 +31,19 @@ export const FRAMEWORK_NAMES: Record<Framework, string> = {
 export interface WrapOptions {
   /** Python: the function's return annotation is `dict[str, …]`, so FastMCP also sends it as structuredContent. */
   readonly structuredDict?: boolean;
+  /** Python: the tool is registered on the standalone `fastmcp` package's server, not the SDK's FastMCP. */
+  readonly standalone?: boolean;
+  /** Python: the return annotation is `CallToolResult` (see `fastmcpPython` for what each FastMCP makes of it). */
+  readonly declaresCallToolResult?: boolean;
+}
+
+/**
+ * Standalone `fastmcp` with `-> CallToolResult`: the value it sends as structuredContent is checked
+ * against the outputSchema generated from that annotation (CallToolResult's own schema), so it has to
+ * be a valid CallToolResult itself.
+ */
+export function structuredMustBeResult(options: WrapOptions | undefined): boolean {
+  return options?.standalone === true && options.declaresCallToolResult === true;
 }
 
 /** What a framework model needs to describe the values it builds. */
@@ -110,12 +123,25 @@ function fastmcpTs(value: unknown, ctx: WrapContext): unknown {
  * Python SDK FastMCP `_convert_to_content`: None → [], a ContentBlock model → [it], `Image` → an image
  * block, lists and tuples flattened item by item, anything else serialized to a text block. With a
  * `dict[str, …]` return annotation the dict is also sent as structuredContent.
+ *
+ * What each FastMCP makes of a `CallToolResult` (read in python-sdk v1.29.0,
+ * src/mcp/server/fastmcp/utilities/func_metadata.py, `FuncMetadata.convert_result` and
+ * `func_metadata`; and jlowin/fastmcp at b14b137f, src/fastmcp/tools/tool.py, `Tool.convert_result`
+ * and `_convert_to_content`, with src/fastmcp/tools/function_parsing.py, `ParsedFunction.from_function`):
+ * - the SDK's FastMCP passes a `CallToolResult` instance through; a bare `-> CallToolResult`
+ *   annotation gives the tool no outputSchema, so a plain dict returned under it is serialized to one
+ *   JSON text block, as any dict is, and sent without structuredContent;
+ * - the standalone `fastmcp` passes only its own `ToolResult` through: a `CallToolResult` instance is
+ *   serialized to a JSON text block like any other object. Under `-> CallToolResult` the tool's
+ *   outputSchema is CallToolResult's schema and the returned value (a dict, or the instance) is also
+ *   sent as structuredContent, which clients check against that schema (`structuredMustBeResult`).
  */
 function fastmcpPython(value: unknown, options: WrapOptions, ctx: WrapContext): unknown {
   const model = modelName(value);
-  if (model === 'CallToolResult' || model === 'ToolResult') return value;
+  if (model === 'ToolResult' || (model === 'CallToolResult' && !options.standalone)) return value;
   const result: Record<string, unknown> = { content: fastmcpPythonContent(value, ctx) };
-  if (options.structuredDict && kindOf(value) === 'object' && model === undefined)
+  if (structuredMustBeResult(options) && kindOf(value) === 'object') result.structuredContent = value;
+  else if (options.structuredDict && kindOf(value) === 'object' && model === undefined)
     result.structuredContent = value;
   return result;
 }

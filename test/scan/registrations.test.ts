@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
-import { scanPaths } from '../../src/scan/index.js';
+import { scanPaths, scanSource } from '../../src/scan/index.js';
 import { REPO_ROOT } from '../support/cli.js';
 
 const dir = join(REPO_ROOT, 'fixtures/scan/registrations');
@@ -147,5 +147,70 @@ app.post('/mcp', async (req, res) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * A FastMCP tool annotated `-> CallToolResult`, as each FastMCP treats what it returns. Read in the
+ * frameworks' sources (facts only; see src/scan/frameworks.ts, `fastmcpPython`):
+ * - python-sdk v1.29.0, src/mcp/server/fastmcp/utilities/func_metadata.py: `func_metadata` gives a
+ *   bare `-> CallToolResult` no outputSchema, and `FuncMetadata.convert_result` passes a
+ *   `CallToolResult` instance through but hands anything else to `_convert_to_content`, which
+ *   serializes a dict to one JSON text block: the client receives valid content whatever the dict holds.
+ * - jlowin/fastmcp b14b137f, src/fastmcp/tools/tool.py: `Tool.convert_result` passes only its own
+ *   `ToolResult` through; anything else becomes JSON text (`_convert_to_content`) and, since
+ *   src/fastmcp/tools/function_parsing.py (`ParsedFunction.from_function`) derives the outputSchema
+ *   from the annotation, structuredContent that clients check against CallToolResult's schema.
+ */
+describe('FastMCP (Python) and `-> CallToolResult`', () => {
+  const source = (framework: string, returned: string) => `${framework}
+from mcp.types import CallToolResult, TextContent
+
+mcp = FastMCP("s")
+
+
+@mcp.tool()
+def lookup(query: str) -> CallToolResult:
+    return ${returned}
+`;
+  const SDK = 'from mcp.server.fastmcp import FastMCP';
+  const STANDALONE = 'from fastmcp import FastMCP';
+  const BAD_DICT = '{"content": [{"type": "object", "object": {"q": query}}]}';
+  const GOOD_DICT = '{"content": [{"type": "text", "text": query}]}';
+  // A valid instance whose text is not the JSON of its structuredContent.
+  const INSTANCE =
+    'CallToolResult(content=[TextContent(type="text", text="found")], structuredContent={"q": query})';
+
+  async function scanned(framework: string, returned: string) {
+    const file = await scanSource('server.py', source(framework, returned));
+    return {
+      statuses: file.handlers.flatMap((h) => h.returns.map((r) => r.status)),
+      findings: file.findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`),
+    };
+  }
+
+  it("the SDK's FastMCP sends a returned dict as JSON text: valid content, whatever the dict holds", async () => {
+    expect(await scanned(SDK, BAD_DICT)).toEqual({ statuses: ['typed'], findings: [] });
+  });
+
+  it("the SDK's FastMCP passes a CallToolResult through, as it is", async () => {
+    expect(await scanned(SDK, INSTANCE)).toEqual({
+      statuses: ['typed'],
+      findings: ['warning structured-content-text-mirror-missing /content'],
+    });
+  });
+
+  it('standalone fastmcp sends the dict as structuredContent too, checked as a CallToolResult', async () => {
+    const bad = await scanned(STANDALONE, BAD_DICT);
+    expect(bad).toEqual({
+      statuses: ['invalid'],
+      findings: ['error block-type-unknown /structuredContent/content/0/type'],
+    });
+    expect(await scanned(STANDALONE, GOOD_DICT)).toEqual({ statuses: ['typed'], findings: [] });
+  });
+
+  it('standalone fastmcp serializes a CallToolResult instance to JSON text, not passing it through', async () => {
+    // Its one text block is the JSON of the whole instance, which it also sends as structuredContent.
+    expect(await scanned(STANDALONE, INSTANCE)).toEqual({ statuses: ['typed'], findings: [] });
   });
 });

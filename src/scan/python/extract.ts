@@ -32,7 +32,7 @@ import {
   isolated,
   unresolvedHandler,
 } from '../extraction.js';
-import type { Framework } from '../frameworks.js';
+import type { Framework, WrapOptions } from '../frameworks.js';
 import type { Project } from '../project.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
 import { field, fields, type PyNode } from './parser.js';
@@ -209,6 +209,19 @@ function returnsStrDict(mod: PyModule, fn: PyNode): boolean {
   return /^(dict|Dict|typing\.Dict)\[str,/.test(type);
 }
 
+/** The return annotation names the SDK's `CallToolResult` (`-> CallToolResult`, `-> types.CallToolResult`). */
+function returnsCallToolResult(mod: PyModule, fn: PyNode): boolean {
+  const annotation = field(fn, 'return_type');
+  return annotation !== undefined && /^(?:[\w.]+\.)?CallToolResult$/.test(text(mod, annotation).trim());
+}
+
+/** The module imports the standalone `fastmcp` package (`from fastmcp import FastMCP`), not the SDK's. */
+function importsStandaloneFastmcp(mod: PyModule): boolean {
+  return /^[ \t]*(?:from[ \t]+fastmcp(?:\.[\w.]+)?[ \t]+import\b|import[ \t]+fastmcp\b)/m.test(
+    mod.tree.source,
+  );
+}
+
 function functionName(mod: PyModule, fn: PyNode): string {
   const name = field(fn, 'name');
   return name ? text(mod, name) : '(anonymous)';
@@ -304,7 +317,15 @@ export class PyExtractor {
       registration.framework === 'mcp-python-lowlevel'
         ? dispatchTools(fnModule, node)
         : new Map<PyNode, string>();
-    const wrap = returnsStrDict(fnModule, node) ? { structuredDict: true } : undefined;
+    const standalone =
+      registration.framework === 'fastmcp-python' &&
+      (importsStandaloneFastmcp(_mod) || importsStandaloneFastmcp(fnModule));
+    const wrapping: WrapOptions = {
+      ...(returnsStrDict(fnModule, node) ? { structuredDict: true } : {}),
+      ...(standalone ? { standalone } : {}),
+      ...(returnsCallToolResult(fnModule, node) ? { declaresCallToolResult: true } : {}),
+    };
+    const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;
     const annotation = field(node, 'return_type');
     const byTool = new Map<string, ReturnSite[]>();
     const add = (name: string, ret: ReturnSite) => byTool.set(name, [...(byTool.get(name) ?? []), ret]);
