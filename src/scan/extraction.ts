@@ -147,7 +147,7 @@ export function gatewayEnvelope(
     readonly ownerSite: Site;
     readonly httpStatus: number | undefined;
   },
-  departures: readonly Departure[],
+  departuresOf: (ids: ReadonlySet<number>) => readonly Departure[],
   handlers: HandlerSite[],
   documents: StandaloneDocument[],
 ): void {
@@ -157,7 +157,7 @@ export function gatewayEnvelope(
   const status = httpStatus !== undefined ? { httpStatus } : {};
   const value: Value = [...envelope.ids].map((id) => ref(at, id)[0] as Value[number]);
   documents.push({ kind: 'message', value, heap, site: at, owner, ...status });
-  const carrying = departures.filter((d) => d.value.some((v) => v.k === 'ref' && envelope.ids.has(v.id)));
+  const carrying = departuresOf(envelope.ids);
   const exits =
     carrying.length > 0 ? carrying : [{ site: at, value, heap, owner, ownerSite: envelope.ownerSite }];
   for (const exit of exits) {

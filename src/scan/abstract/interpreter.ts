@@ -67,7 +67,9 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
   /** Ids of every object a watched literal built. */
   private readonly watchedIds = new Set<number>();
   /** Returns and calls out of the project that carry watched objects, by source position. */
-  readonly outflows = new Map<string, Outflow<R>>();
+  private readonly outflows = new Map<string, Outflow<R>>();
+  /** The positions of the outflows that carry each watched object. */
+  private readonly outflowsById = new Map<number, Set<string>>();
   /** Project functions called by project code: what they return goes on to their callers. */
   readonly callees = new Set<object>();
 
@@ -169,6 +171,15 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
     const heap = this.heap.clone();
     this.state.heap = this.heap.clone();
     const key = `${site.file.id}:${site.start}`;
+    for (const v of carried) {
+      if (v.k !== 'ref') continue;
+      let keys = this.outflowsById.get(v.id);
+      if (!keys) {
+        keys = new Set();
+        this.outflowsById.set(v.id, keys);
+      }
+      keys.add(key);
+    }
     const prev = this.outflows.get(key);
     this.outflows.set(
       key,
@@ -176,6 +187,13 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
         ? { ...prev, value: join(prev.value, carried), heap: Heap.join(prev.heap, heap) }
         : { site, run: this.current, value: carried, heap },
     );
+  }
+
+  /** The outflows that carry any of the objects `ids`. */
+  outflowsOf(ids: Iterable<number>): Outflow<R>[] {
+    const keys = new Set<string>();
+    for (const id of ids) for (const key of this.outflowsById.get(id) ?? []) keys.add(key);
+    return [...keys].flatMap((key) => this.outflows.get(key) ?? []);
   }
 
   private carried(value: Value, depth: number): Variant[] {

@@ -419,7 +419,6 @@ export class JsExtractor {
         if (isFunction(argument as Node))
           this.isolated(() => this.interp.rootRun(argument as FunctionLike, mod));
     }
-    const departures = this.departures();
     for (const { node, owner } of literals) {
       if (isRequest(mod, node)) continue;
       if (!this.interp.allocations.has(node)) {
@@ -439,7 +438,7 @@ export class JsExtractor {
           ownerSite: site(mod, owner),
           httpStatus: httpErrorStatus(mod.file.text, offsetOf(node), endOf(node)),
         },
-        departures,
+        (ids) => this.departuresOf(ids),
         handlers,
         documents,
       );
@@ -447,10 +446,10 @@ export class JsExtractor {
     return documents;
   }
 
-  /** Where watched objects leave functions no project code calls (route callbacks, handlers). */
-  private departures(): Departure[] {
+  /** Where the objects `ids` leave functions no project code calls (route callbacks, handlers). */
+  private departuresOf(ids: ReadonlySet<number>): Departure[] {
     const out: Departure[] = [];
-    for (const outflow of this.interp.outflows.values()) {
+    for (const outflow of this.interp.outflowsOf(ids)) {
       const { fn, module } = outflow.run;
       if (this.interp.callees.has(fn)) continue;
       out.push({ ...outflow, owner: ownerName(module, fn), ownerSite: site(module, fn) });

@@ -388,7 +388,6 @@ export class PyExtractor {
     const documents: StandaloneDocument[] = [];
     const claimed = new Set<PyNode>();
     const heap = new Heap(this.project.frozen);
-    const departures = this.departures();
     for (const node of found.payloads) {
       if (claimed.has(node)) continue;
       const owner = enclosingDef(node);
@@ -410,7 +409,7 @@ export class PyExtractor {
             ownerSite: owner ? this.site(mod, owner) : at,
             httpStatus: httpErrorStatus(mod.tree.source, node.start, node.end),
           },
-          departures,
+          (envelopeIds) => this.departuresOf(envelopeIds),
           handlers,
           documents,
         );
@@ -428,10 +427,10 @@ export class PyExtractor {
     return documents;
   }
 
-  /** Where watched objects leave functions no project code calls (routes, handlers). */
-  private departures(): Departure[] {
+  /** Where the objects `ids` leave functions no project code calls (routes, handlers). */
+  private departuresOf(ids: ReadonlySet<number>): Departure[] {
     const out: Departure[] = [];
-    for (const outflow of this.interp.outflows.values()) {
+    for (const outflow of this.interp.outflowsOf(ids)) {
       const { fn, module } = outflow.run;
       if (this.interp.callees.has(fn)) continue;
       const named = fn.type === 'function_definition';
