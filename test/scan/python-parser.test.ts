@@ -74,3 +74,22 @@ describe('parsePython', () => {
     expect(shape(parsePython(python, source, { direct: false }).root)).toEqual(first);
   });
 });
+
+describe('the source handed to tree-sitter in chunks', () => {
+  it('keeps every range right across chunk ends, with characters outside the BMP on them', async () => {
+    const python = await pythonParser();
+    // Lines of varied length, so the chunk ends (every 5,000 code units) fall inside many of them,
+    // some between the two halves of an emoji.
+    const lines = Array.from(
+      { length: 1500 },
+      (_, i) => `x_${i} = "${'é'.repeat(i % 7)}${'😀'.repeat(1 + (i % 5))}${'a'.repeat(i % 3)}"`,
+    );
+    const source = `${lines.join('\n')}\n`;
+    expect(source.length).toBeGreaterThan(5 * 5_000);
+    const { root } = parsePython(python, source);
+    expect(root.children).toHaveLength(lines.length);
+    root.children.forEach((statement, i) => {
+      expect(source.slice(statement.start, statement.end)).toBe(lines[i]);
+    });
+  });
+});
