@@ -105,12 +105,43 @@ interface HolderEntry {
   readonly key: string;
   readonly value: string;
   readonly answer: unknown;
+  /** Where it is in `HolderMemo.entries`. */
+  readonly position: number;
 }
 
+/**
+ * A memo's entries in the order they were computed. A validation asks about payloads in document order,
+ * walk after walk (the fast path, then the size rule, then the image checks), so one of the few entries
+ * after the last one asked about, or the first one when a new walk starts, is nearly always the one
+ * asked for: they are tried before the map, which is only built if that guess ever fails. Hashing each
+ * block into a map cost about a tenth of validating a result of a hundred small images.
+ */
 interface HolderMemo {
-  readonly entries: Map<object, HolderEntry>;
-  /** Several rules in a row ask about the payload of the block they check: the last answer first. */
+  readonly entries: HolderEntry[];
+  /** The entries by holder, built on the first failed guess. */
+  byHolder: Map<object, HolderEntry> | undefined;
   last: HolderEntry | undefined;
+}
+
+/** Entries tried after the last one asked about: a walk that skips some payloads (only images) still hits. */
+const LOOKAHEAD = 8;
+
+function matches(entry: HolderEntry | undefined, holder: object, key: string, value: string): boolean {
+  return entry !== undefined && entry.holder === holder && entry.key === key && entry.value === value;
+}
+
+function find(memo: HolderMemo, holder: object): HolderEntry | undefined {
+  const { entries } = memo;
+  const next = memo.last === undefined ? 0 : memo.last.position + 1;
+  const end = Math.min(entries.length, next + LOOKAHEAD);
+  for (let i = next; i < end; i++) if ((entries[i] as HolderEntry).holder === holder) return entries[i];
+  const first = entries[0];
+  if (first !== undefined && first.holder === holder) return first;
+  if (memo.byHolder === undefined) {
+    memo.byHolder = new Map();
+    for (const entry of entries) memo.byHolder.set(entry.holder, entry);
+  }
+  return memo.byHolder.get(holder);
 }
 
 /**
@@ -127,19 +158,21 @@ export function memoByHolder<V>(
     if (!scope) return compute(value);
     let memo = scope.byHolder[slot];
     if (!memo) {
-      memo = { entries: new Map(), last: undefined };
+      memo = { entries: [], byHolder: undefined, last: undefined };
       scope.byHolder[slot] = memo;
     }
     // Identical strings compare by reference; a replaced value is a different string.
     let entry = memo.last;
-    if (entry === undefined || entry.holder !== holder || entry.key !== key || entry.value !== value) {
-      entry = memo.entries.get(holder);
-      if (entry === undefined || entry.key !== key || entry.value !== value) {
-        entry = { holder, key, value, answer: compute(value) };
-        memo.entries.set(holder, entry);
+    if (!matches(entry, holder, key, value)) {
+      entry = find(memo, holder);
+      if (!matches(entry, holder, key, value)) {
+        const position = entry === undefined ? memo.entries.length : entry.position;
+        entry = { holder, key, value, answer: compute(value), position };
+        memo.entries[position] = entry;
+        memo.byHolder?.set(holder, entry);
       }
       memo.last = entry;
     }
-    return entry.answer as V;
+    return (entry as HolderEntry).answer as V;
   };
 }
