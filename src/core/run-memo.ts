@@ -176,3 +176,22 @@ export function memoByHolder<V>(
     return (entry as HolderEntry).answer as V;
   };
 }
+
+/**
+ * Lets `to` share what the memos of `scope` know about `from`, for the members where both hold the very
+ * same string: a repair copies the document it was given, and the copy's payloads are the same strings,
+ * so their base64 checks and sniffed types need not be computed again. A later change to either is a
+ * different string, which the memos never mistake for this one.
+ */
+export function shareHolderFacts(scope: FactScope, from: object, to: object): void {
+  for (const memo of scope.byHolder) {
+    if (memo === undefined) continue;
+    const entry = find(memo, from);
+    if (entry === undefined || entry.holder !== from) continue;
+    if ((to as Record<string, unknown>)[entry.key] !== entry.value) continue;
+    const shared = { ...entry, holder: to, position: memo.entries.length };
+    memo.entries.push(shared);
+    memo.byHolder?.set(to, shared);
+    memo.last = entry;
+  }
+}

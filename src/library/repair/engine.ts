@@ -21,7 +21,7 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { payloadFactsAt } from '../../core/payload.js';
 import { getIn, type PathSegment, toPointer } from '../../core/pointer.js';
-import { FactScope, runInScope } from '../../core/run-memo.js';
+import { FactScope, runInScope, shareHolderFacts } from '../../core/run-memo.js';
 import type { Sniffed } from '../../core/sniff.js';
 import { getRule } from '../../rules/catalog.js';
 import type { RepairContext } from '../../rules/types.js';
@@ -210,8 +210,10 @@ function repairPass(
     return { run: { document: input, fixes: [], remaining: [] }, unplaced: [...sniffer.unplaced.values()] };
   }
 
+  const document = options.owned ? input : cloneJson(input);
+  if (document !== input) sharePayloadFacts(scope, target, input, document);
   const state: LoopState = {
-    document: options.owned ? input : cloneJson(input),
+    document,
     // A copy is the same JSON, so the first validation's findings hold for it too.
     findings: first,
     fixes: [],
@@ -237,6 +239,17 @@ function repairPass(
       ? { document: input, fixes: [], remaining }
       : { document: state.document, fixes: state.fixes, remaining };
   return { run, unplaced: [...sniffer.unplaced.values()] };
+}
+
+/** The copy's payloads are the input's strings: what the first validation found about them holds. */
+function sharePayloadFacts(scope: FactScope, target: RepairTarget, input: unknown, copy: unknown): void {
+  const base = target.resultPath(input);
+  if (base === undefined) return;
+  const from = mediaPayloads(getIn(input, base));
+  const to = mediaPayloads(getIn(copy, base));
+  for (let i = 0; i < from.length && i < to.length; i++) {
+    shareHolderFacts(scope, (from[i] as PayloadPlace).holder, (to[i] as PayloadPlace).holder);
+  }
 }
 
 interface LoopState {
