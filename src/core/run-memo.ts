@@ -144,37 +144,70 @@ function find(memo: HolderMemo, holder: object): HolderEntry | undefined {
   return memo.byHolder.get(holder);
 }
 
+/** A memo of facts about the string at `holder[key]`, which a caller that knows the answer can tell it. */
+export interface HolderMemoFn<V> {
+  (holder: object, key: string): V | undefined;
+  /**
+   * Records `answer` as the fact about the string now at `holder[key]` in `scope`: for a caller that
+   * made that string from what it already knew (toolResult encodes the bytes it sniffed).
+   */
+  remember(scope: FactScope, holder: object, key: string, answer: V): void;
+}
+
+function memoOf(scope: FactScope, slot: number): HolderMemo {
+  let memo = scope.byHolder[slot];
+  if (!memo) {
+    memo = { entries: [], byHolder: undefined, last: undefined };
+    scope.byHolder[slot] = memo;
+  }
+  return memo;
+}
+
+/** Adds the entry, in the place of `known` (what `find` answered for the holder) when that is its own. */
+function insert(
+  memo: HolderMemo,
+  known: HolderEntry | undefined,
+  holder: object,
+  key: string,
+  value: string,
+  answer: unknown,
+): HolderEntry {
+  const position = known === undefined || known.holder !== holder ? memo.entries.length : known.position;
+  const entry = { holder, key, value, answer, position };
+  memo.entries[position] = entry;
+  memo.byHolder?.set(holder, entry);
+  return entry;
+}
+
 /**
  * Memoizes `compute(holder[key])` for string values. `undefined` when the value is no string.
  */
-export function memoByHolder<V>(
-  compute: (value: string) => V,
-): (holder: object, key: string) => V | undefined {
+export function memoByHolder<V>(compute: (value: string) => V): HolderMemoFn<V> {
   const slot = memos++;
-  return (holder, key) => {
+  const memoized = (holder: object, key: string): V | undefined => {
     const value = (holder as Record<string, unknown>)[key];
     if (typeof value !== 'string') return undefined;
     const scope = current;
     if (!scope) return compute(value);
-    let memo = scope.byHolder[slot];
-    if (!memo) {
-      memo = { entries: [], byHolder: undefined, last: undefined };
-      scope.byHolder[slot] = memo;
-    }
+    const memo = memoOf(scope, slot);
     // Identical strings compare by reference; a replaced value is a different string.
     let entry = memo.last;
     if (!matches(entry, holder, key, value)) {
-      entry = find(memo, holder);
-      if (!matches(entry, holder, key, value)) {
-        const position = entry === undefined ? memo.entries.length : entry.position;
-        entry = { holder, key, value, answer: compute(value), position };
-        memo.entries[position] = entry;
-        memo.byHolder?.set(holder, entry);
-      }
+      const known = find(memo, holder);
+      entry = matches(known, holder, key, value)
+        ? known
+        : insert(memo, known, holder, key, value, compute(value));
       memo.last = entry;
     }
     return (entry as HolderEntry).answer as V;
   };
+  memoized.remember = (scope: FactScope, holder: object, key: string, answer: V): void => {
+    const value = (holder as Record<string, unknown>)[key];
+    if (typeof value !== 'string') return;
+    const memo = memoOf(scope, slot);
+    insert(memo, find(memo, holder), holder, key, value, answer);
+  };
+  return memoized;
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 
 import { isObject, type JsonObject } from '../../core/json.js';
-import { payloadFactsAt } from '../../core/payload.js';
+import { type PayloadFacts, payloadFactsAt, rememberPayloadFacts } from '../../core/payload.js';
 import { getIn, type PathSegment, toPointer } from '../../core/pointer.js';
 import { FactScope, runInScope, shareHolderFacts } from '../../core/run-memo.js';
 import type { Sniffed } from '../../core/sniff.js';
@@ -71,6 +71,22 @@ export interface RepairOptions extends RepairLimits {
   readonly owned?: boolean;
   /** JSON texts the caller made of objects in the input, so the validation need not make them again. */
   readonly knownJson?: ReadonlyMap<object, string>;
+  /** Payloads the caller encoded from bytes, with their facts, so the validation need not decode them. */
+  readonly knownPayloads?: readonly KnownPayload[];
+}
+
+export interface KnownPayload {
+  readonly holder: object;
+  readonly key: string;
+  readonly facts: PayloadFacts;
+}
+
+/** A scope for the validations of one repair, told what the caller knows of its payloads. */
+function repairScope(options: RepairOptions): FactScope {
+  const scope = new FactScope();
+  for (const { holder, key, facts } of options.knownPayloads ?? [])
+    rememberPayloadFacts(scope, holder, key, facts);
+  return scope;
 }
 
 const MAX_RULE_STEPS = 500;
@@ -150,7 +166,7 @@ class Sniffer {
 
 /** Repairs synchronously: payloads are sniffed by the synchronous sniffer only. */
 export function runRepairSync(input: unknown, target: RepairTarget, options: RepairOptions = {}): RepairRun {
-  return repairPass(input, target, options, new FactScope(), NO_ANSWERS, budgetOf(options)).run;
+  return repairPass(input, target, options, repairScope(options), NO_ANSWERS, budgetOf(options)).run;
 }
 
 const NO_ANSWERS: FileTypeAnswers = new Map();
@@ -170,7 +186,7 @@ export async function runRepair(
   target: RepairTarget,
   options: RepairOptions = {},
 ): Promise<RepairRun> {
-  const scope = new FactScope();
+  const scope = repairScope(options);
   const base = target.resultPath(input);
   const payloads = base === undefined ? [] : mediaPayloads(getIn(input, base));
   const pending = fileTypeAnswers(payloads, scope);

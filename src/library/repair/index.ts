@@ -28,6 +28,7 @@ import type { CallToolResult, DefaultProtocolVersion } from '../types.js';
 import { toWire } from './clone.js';
 import {
   type Fix,
+  type KnownPayload,
   RepairBudgetExceeded,
   type RepairLimits,
   type RepairRun,
@@ -162,11 +163,15 @@ export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
 export async function repairBuilt(
   result: unknown,
   options: RepairOptions,
-  { owned, knownJson }: { owned: boolean; knownJson?: ReadonlyMap<object, string> },
+  known: {
+    owned: boolean;
+    knownJson?: ReadonlyMap<object, string> | undefined;
+    knownPayloads?: readonly KnownPayload[] | undefined;
+  },
 ): Promise<RepairResult> {
   try {
     if (isQuietResult(result, options)) return { result: result as CallToolResult, fixes: [] };
-    const run = await runRepair(result, resultTarget(result, options), { owned, knownJson });
+    const run = await runRepair(result, resultTarget(result, options), known);
     return { result: run.document as CallToolResult, fixes: run.fixes };
   } catch (error) {
     return { result: result as CallToolResult, fixes: [], abandoned: reason(error) };
