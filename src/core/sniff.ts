@@ -5,7 +5,6 @@
  */
 
 import { fileTypeFromBuffer } from 'file-type/core';
-import { decodeBase64Prefix } from './base64.js';
 import { type ByteSource, SNIFF_HEADER_BYTES, sniffMagicAnswer } from './magic.js';
 import { memoByString } from './run-memo.js';
 
@@ -48,18 +47,6 @@ export async function fileTypeMime(bytes: Uint8Array): Promise<string | undefine
   }
 }
 
-export async function sniffBase64(value: string): Promise<Sniffed | undefined> {
-  const bytes = decodeBase64Prefix(value, SNIFF_HEADER_BYTES);
-  if (!bytes || bytes.length === 0) return undefined;
-  return sniffBytes(bytes);
-}
-
-export function sniffBase64Sync(value: string): Sniffed | undefined {
-  const bytes = decodeBase64Prefix(value, SNIFF_HEADER_BYTES);
-  if (!bytes || bytes.length === 0) return undefined;
-  return sniffSync(bytes);
-}
-
 function withText(mimeType: string | undefined, bytes: ByteSource, settled: boolean): Sniffed {
   const head = looksLikeText(bytes);
   return head === undefined ? { mimeType, settled, text: false } : { mimeType, settled, text: true, head };
@@ -82,9 +69,11 @@ function looksLikeText(bytes: ByteSource): string | undefined {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(sample);
   } catch {
-    // The sample may end inside a multi-byte character; retry without the last 3 bytes.
+    // A sample cut from longer bytes may end inside a multi-byte character: retry without its last 3
+    // bytes. Bytes that end there themselves are not UTF-8 (and 1 to 3 bytes of binary are not text).
+    if (bytes.length <= length) return undefined;
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, Math.max(0, length - 3)));
+      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, length - 3));
     } catch {
       return undefined;
     }
@@ -151,7 +140,8 @@ export function mediaFamily(mimeType: string): string | undefined {
  */
 export function looksLikeSvg(sniffed: Sniffed): boolean {
   if (!sniffed.text || sniffed.head === undefined) return false;
-  const head = sniffed.head.replace(/^\uFEFF/, '').trimStart();
+  // trimStart() removes a byte order mark too (U+FEFF is white space to ECMAScript).
+  const head = sniffed.head.trimStart();
   if (head.startsWith('<svg')) return true;
   return /^<(\?xml|!--|!DOCTYPE svg)/i.test(head) && head.includes('<svg');
 }
