@@ -58,9 +58,14 @@ if (existsSync(shared) && !existsSync(sharedLink)) symlinkSync(shared, sharedLin
 // only by a test that fails for it, never by a draw that differs from the dry run's.
 process.env.MCP_SHAPE_SEED ??= '20261122';
 
-const slug = `${requested.length === 0 ? 'all' : folders.map((f) => f.replaceAll('/', '-')).join('+')}${
-  testFiles.length > 0 ? '-subset' : ''
-}`;
+const named = requested.length === 0 ? 'all' : folders.map((f) => f.replaceAll('/', '-')).join('+');
+// A dozen files named would make a file name longer than file systems allow (255 bytes): past 120
+// characters the name keeps its start and a hash of the whole.
+const shortened =
+  named.length <= 120
+    ? named
+    : `${named.slice(0, 80)}-${createHash('sha256').update(named).digest('hex').slice(0, 12)}`;
+const slug = `${shortened}${testFiles.length > 0 ? '-subset' : ''}`;
 const started = Date.now();
 process.chdir(root);
 await new Stryker({
