@@ -148,6 +148,7 @@ const cases: readonly Case[] = [
   ],
   ['PNG, another chunk first', concat(PNG, chunk('tEXt', 4), IHDR, chunk('acTL', 8)), null, undefined],
   ['PNG, header too short', concat(PNG, IHDR.subarray(0, 7)), null, undefined],
+  ['PNG, IHDR of 12 bytes', concat(PNG, chunk('IHDR', 12), chunk('IDAT', 2)), null, undefined],
   ['PNG, chunk header at the very end', concat(PNG, IHDR, [0, 0, 0, 8], 'acTL'), 'image/png', 'image/png'],
   ['PNG, chunk over 2 GB', concat(PNG, [0x80, 0, 0, 0], 'IHDR', new Array(20).fill(0)), null, undefined],
   // ISO base media, by major brand.
