@@ -39,7 +39,7 @@ export async function sniffBytes(bytes: Uint8Array): Promise<Sniffed> {
 
 /** file-type's answer for the first bytes; a detector that throws on a corrupt container means "unknown". */
 export async function fileTypeMime(bytes: Uint8Array): Promise<string | undefined> {
-  const header = bytes.length > SNIFF_HEADER_BYTES ? bytes.subarray(0, SNIFF_HEADER_BYTES) : bytes;
+  const header = bytes.subarray(0, SNIFF_HEADER_BYTES);
   try {
     return (await fileTypeFromBuffer(header))?.mime;
   } catch {
@@ -64,8 +64,7 @@ function looksLikeText(bytes: ByteSource): string | undefined {
     const b = byteAt(bytes, i);
     if (b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) return undefined;
   }
-  const sample = new Uint8Array(length);
-  for (let i = 0; i < length; i++) sample[i] = byteAt(bytes, i);
+  const sample = Uint8Array.from({ length }, (_, i) => byteAt(bytes, i));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(sample);
   } catch {

@@ -99,7 +99,25 @@ describe('readBase64 problems', () => {
     expect(readBase64(text('hello'))).toEqual({ problem: undefined, binary: 'hello' });
     expect(readBase64('aGVsbG8')).toEqual({ problem: 'non-canonical', binary: 'hello' });
     expect(readBase64('aGVs bG8=')).toEqual({ problem: 'non-canonical', binary: 'hello' });
+    // Whitespace in a value whose length is a multiple of 4 is still not canonical.
+    expect(readBase64('aGVs bG8')).toEqual({ problem: 'non-canonical', binary: 'hello' });
+    expect(readBase64('YQ==')).toEqual({ problem: undefined, binary: 'a' });
     expect(base64Problem('')).toBeUndefined();
+  });
+});
+
+describe('decodedLength', () => {
+  it('is the byte count of canonical base64, less its padding', () => {
+    expect(['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA=='].map(decodedLength)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('atob failures', () => {
+  it('leave the stack trace limit as it was, for every other error', () => {
+    const limit = Error.stackTraceLimit;
+    expect(readBase64('%%%').problem).toBe('invalid');
+    expect(readBase64('aGVsbG8=').problem).toBeUndefined();
+    expect(Error.stackTraceLimit).toBe(limit);
   });
 });
 
