@@ -207,9 +207,10 @@ const CGBI = fourCC('CgBI');
 function png(b: Bytes): Verdict {
   let position = 8;
   let seenHeader = false;
-  // Each chunk moves on by 12 bytes at least, so the walk ends within the 4100 bytes.
+  // Each chunk moves on by 12 bytes at least, so the walk ends within the 4100 bytes. Only the first
+  // chunk header may lack bytes (the walk stops below before any other would); read as zeros, its type
+  // ends in a zero byte, is no chunk type, and detection stops, as file-type's does.
   for (;;) {
-    if (position + 8 > b.length) return STOP;
     const length = b.uint32BE(position) | 0;
     const type = b.code(position + 4);
     if (length < 0) return STOP;
@@ -228,8 +229,9 @@ function png(b: Bytes): Verdict {
 
 /** ISO base media (`ftyp` box): AVIF, HEIF/HEIC, M4A and the MP4 family, by major brand. */
 function isoMedia(b: Bytes): Verdict {
-  // The box size comes first; signatures file-type checks earlier could match it. Real boxes are small.
-  if (b.at(0) !== 0 || b.at(1) !== 0 || (b.at(2) === 0x01 && b.at(3) === 0xba)) return UNDECIDED;
+  // The box size comes first (its first byte is 0 here); signatures file-type checks earlier could
+  // match it. Real boxes are small.
+  if (b.at(1) !== 0 || (b.at(2) === 0x01 && b.at(3) === 0xba)) return UNDECIDED;
   if ((b.at(8) & 0x60) === 0) return UNDECIDED;
   const brand = b.latin1(8, 4).replace('\0', ' ').trim();
   switch (brand) {

@@ -66,8 +66,13 @@ const docType = (
 const VERSION = [0x42, 0x86, 0x81, 0x01];
 
 /** A tar header after the given first bytes, with its checksum right or off by one. */
-function tar(first: readonly number[], length = 512, off = 0): Uint8Array {
-  const bytes = at(length, { 0: first, 100: '0000644\0' });
+function tar(
+  first: readonly number[],
+  length = 512,
+  off = 0,
+  parts: Readonly<Record<number, Part>> = {},
+): Uint8Array {
+  const bytes = at(length, { 0: first, 100: '0000644\0', 200: 'data', ...parts });
   let sum = 8 * 0x20;
   for (let i = 0; i < 512; i++) if (i < 148 || i >= 156) sum += bytes[i] ?? 0;
   bytes.set(
@@ -91,6 +96,13 @@ const cases: readonly Case[] = [
   // Confident signatures by first byte.
   ['BMP', at(32, { 0: 'BM' }), 'image/bmp', 'image/bmp'],
   ['B, not BMP', at(32, { 0: 'BA' }), undefined, undefined],
+  ['G, not GIF', concat('GIX89a'), undefined, undefined],
+  ['O, not Ogg', at(40, { 0: 'Oggx' }), undefined, undefined],
+  ['f, not FLAC', at(42, { 0: 'fLaX' }), undefined, undefined],
+  ['%, not PDF', concat('%PDX-1.7'), undefined, undefined],
+  ['1A, not EBML', at(32, { 0: [0x1a, 0x45, 0xdf, 0x00] }), undefined, undefined],
+  ['89, not PNG', at(32, { 0: [0x89, 0x50, 0x4e, 0x58, 0x0d, 0x0a, 0x1a, 0x0a] }), undefined, undefined],
+  ['R, not RIFF', at(32, { 0: 'RIFX', 8: 'WAVE' }), undefined, undefined],
   ['GIF', concat(GIF), 'image/gif', 'image/gif'],
   ['FLAC', at(42, { 0: 'fLaC' }), 'audio/flac', 'audio/flac'],
   ['PDF', concat('%PDF-1.7\n'), 'application/pdf', 'application/pdf'],
@@ -108,6 +120,9 @@ const cases: readonly Case[] = [
   // ID3 tags: skipped, or MP3 when the tag runs past the end.
   ['ID3, short', concat('ID3', [4, 0, 0]), null, undefined],
   ['ID3, nine bytes', concat('ID3', [4, 0, 0, 0, 0, 0]), null, undefined],
+  ['ID3 header alone, tag past the end', id3(5), 'audio/mpeg', 'audio/mpeg'],
+  ['ID3, then an ID3 header cut short', concat(id3(0), 'ID3', [4, 0, 0, 0, 0]), null, undefined],
+  ['ID3, then one byte', concat(id3(0), 'B'), undefined, undefined],
   ['ID3, GIF', concat(id3(0), GIF), 'image/gif', 'image/gif'],
   ['ID3 past the end', concat(id3(100), new Array(50).fill(0)), 'audio/mpeg', 'audio/mpeg'],
   ['ID3 to the end exactly', concat(id3(20), new Array(20).fill(0)), null, undefined],
@@ -148,6 +163,8 @@ const cases: readonly Case[] = [
   ],
   ['PNG, another chunk first', concat(PNG, chunk('tEXt', 4), IHDR, chunk('acTL', 8)), null, undefined],
   ['PNG, header too short', concat(PNG, IHDR.subarray(0, 7)), null, undefined],
+  ['PNG, IHDR chunk header only', concat(PNG, IHDR.subarray(0, 8)), 'image/png', 'image/png'],
+  ['PNG, acTL after IDAT', concat(PNG, IHDR, chunk('IDAT', 2), chunk('acTL', 8)), 'image/png', 'image/png'],
   ['PNG, IHDR of 12 bytes', concat(PNG, chunk('IHDR', 12), chunk('IDAT', 2)), null, undefined],
   ['PNG, chunk header at the very end', concat(PNG, IHDR, [0, 0, 0, 8], 'acTL'), 'image/png', 'image/png'],
   ['PNG, chunk over 2 GB', concat(PNG, [0x80, 0, 0, 0], 'IHDR', new Array(20).fill(0)), null, undefined],
@@ -233,6 +250,7 @@ const cases: readonly Case[] = [
   ['ICC profile', at(64, { 0: MP3, 36: 'acsp' }), undefined, 'application/vnd.iccprofile'],
   ['ACE', at(64, { 0: MP3, 7: '**ACE**' }), undefined, 'application/x-ace-compressed'],
   ['MP3 frame, **ACE at 7 only', at(64, { 0: MP3, 7: '**ACE', 12: 'xx' }), 'audio/mpeg', 'audio/mpeg'],
+  ['MP3 frame, ** at 12 only', at(64, { 0: MP3, 12: '**' }), 'audio/mpeg', 'audio/mpeg'],
   ['Scream Tracker 3', at(64, { 0: MP3, 44: 'SCRM' }), undefined, 'audio/x-s3m'],
   ['MPEG transport stream', at(400, { 0: MP3, 4: [0x47], 196: [0x47] }), undefined, 'video/mp2t'],
   ['MP3 frame, 0x47 at 4 only', at(400, { 0: MP3, 4: [0x47] }), 'audio/mpeg', 'audio/mpeg'],
@@ -259,6 +277,13 @@ const cases: readonly Case[] = [
   ['tar (old header, checksum)', tar(MP3), undefined, 'application/x-tar'],
   ['tar (old header, 300 bytes)', tar(MP3, 300), undefined, 'application/x-tar'],
   ['MP3 frame, tar checksum off', tar(MP3, 512, 1), 'audio/mpeg', 'audio/mpeg'],
+  ['tar, a byte after the header', tar(MP3, 600, 0, { 512: 'x' }), undefined, 'application/x-tar'],
+  [
+    'MP3 frame, tar checksum right but 257 not zero',
+    tar(MP3, 512, 0, { 257: 'xxxxxx' }),
+    'audio/mpeg',
+    'audio/mpeg',
+  ],
   // First byte 00: ISO media, then the imprecise signatures.
   ['WebAssembly', at(32, { 0: [0, 0x61, 0x73, 0x6d] }), undefined, 'application/wasm'],
   ['MPEG program stream', at(32, { 0: [0, 0, 1, 0xba] }), undefined, 'video/mpeg'],
