@@ -100,9 +100,8 @@ function lookup<K, V>(
   return value;
 }
 
+/** An answer holds for the very string it was computed from, wherever that string is found. */
 interface HolderEntry {
-  readonly holder: object;
-  readonly key: string;
   readonly value: string;
   readonly answer: unknown;
 }
@@ -132,10 +131,10 @@ export function memoByHolder<V>(
     }
     // Identical strings compare by reference; a replaced value is a different string.
     let entry = memo.last;
-    if (entry === undefined || entry.holder !== holder || entry.key !== key || entry.value !== value) {
+    if (entry === undefined || entry.value !== value) {
       entry = memo.entries.get(holder);
-      if (entry === undefined || entry.key !== key || entry.value !== value) {
-        entry = { holder, key, value, answer: compute(value) };
+      if (entry === undefined || entry.value !== value) {
+        entry = { value, answer: compute(value) };
         memo.entries.set(holder, entry);
       }
       memo.last = entry;

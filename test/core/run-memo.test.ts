@@ -14,6 +14,9 @@ import {
   runInScope,
 } from '../../src/core/run-memo.js';
 
+/** Made before any other memo of this file: the first slot, which a fresh scope must hold nothing in. */
+const firstMemo = memoByHolder((value: string) => value.length);
+
 function counting<K, V>(compute: (key: K) => V): { fn: (key: K) => V; calls: K[] } {
   const calls: K[] = [];
   return {
@@ -52,6 +55,31 @@ describe('scopes', () => {
       expect(knownJson({ a: 1 })).toBeUndefined();
     });
     runInScope(new FactScope(), () => expect(knownJson(value)).toBeUndefined());
+  });
+});
+
+describe('memo slots', () => {
+  it('start empty in a new scope, the first one too', () => {
+    runInScope(new FactScope(), () => expect(firstMemo({ data: 'abc' }, 'data')).toBe(3));
+  });
+
+  it('keep memos of one kind apart, whatever kind was made between them', () => {
+    // Each kind made twice with one memo of another kind between: slots taken in any other order than
+    // one after another would collide.
+    const stringA = memoByString((key: string) => `a${key}`);
+    const perRunA = memoPerRun((key: { n: number }) => `a${key.n}`);
+    const stringB = memoByString((key: string) => `b${key}`);
+    const perRunB = memoPerRun((key: { n: number }) => `b${key.n}`);
+    const holderA = memoByHolder((value: string) => `a${value}`);
+    const stringC = memoByString((key: string) => `c${key}`);
+    const holderB = memoByHolder((value: string) => `b${value}`);
+    const key = { n: 1 };
+    const holder = { data: 'x' };
+    runInScope(new FactScope(), () => {
+      expect([stringA('x'), stringB('x'), stringC('x')]).toEqual(['ax', 'bx', 'cx']);
+      expect([perRunA(key), perRunB(key)]).toEqual(['a1', 'b1']);
+      expect([holderA(holder, 'data'), holderB(holder, 'data')]).toEqual(['ax', 'bx']);
+    });
   });
 });
 
