@@ -55,6 +55,11 @@ describe('jsonEqual', () => {
       [{ a: 1 }, { b: 1 }],
       [{ a: undefined }, { b: undefined }],
       [{ a: { b: 1 } }, { a: { b: 2 } }],
+      [
+        { a: 1, b: 2 },
+        { a: 1, b: 3 },
+      ],
+      [{ 0: 'x' }, 'x'],
     ];
     for (const [a, b] of pairs)
       expect(jsonEqual(a, b), `${JSON.stringify(a)} ${JSON.stringify(b)}`).toBe(false);

@@ -34,6 +34,7 @@ describe('markdownTable', () => {
     cycle.self = cycle;
     const list: unknown[] = [];
     list.push(list);
+    expect(markdownTable(['v'], [[Symbol('s')]])).toBe('| v |\n| --- |\n|  |');
     expect(markdownTable(['v'], [[{ a: [1] }], [null], [undefined], [true], [cycle], [list], [10n]])).toBe(
       ['| v |', '| --- |', '| {"a":[1]} |', '|  |', '|  |', '| true |', '| {…} |', '| […] |', '| 10 |'].join(
         '\n',

@@ -13,6 +13,7 @@ describe('opaque and open values', () => {
     expect(isOpen({})).toBe(false);
     expect(isOpen(Object.assign({}, { [OPEN]: 1 }))).toBe(false);
     expect(isOpen(null)).toBe(false);
+    expect(isOpen(undefined)).toBe(false);
     expect(isOpen('x')).toBe(false);
   });
 
@@ -35,5 +36,6 @@ describe('opaque and open values', () => {
     // A key missing from a closed object is certain: the source fixes every key.
     expect(pathIsUncertain({ meta: { a: 1 } }, ['meta', 'b'])).toBe(false);
     expect(pathIsUncertain({ n: 1 }, ['n', 'x'])).toBe(false);
+    expect(pathIsUncertain({ n: null }, ['n', 'x'])).toBe(false);
   });
 });

@@ -43,6 +43,10 @@ describe('readPayload', () => {
     expect(gif).toEqual({ problem: undefined, sniffed: expect.objectContaining({ mimeType: 'image/gif' }) });
     expect(Object.hasOwn(gif, 'pngSize')).toBe(false);
     expect(readPayload(pngHeader(1, 1).subarray(0, 23).toString('base64')).pngSize).toBeUndefined();
+    expect(readPayload(pngHeader(2, 3).subarray(0, 24).toString('base64')).pngSize).toEqual({
+      width: 2,
+      height: 3,
+    });
     const notPng = pngHeader(1, 1);
     notPng[1] = 0x51;
     expect(readPayload(notPng.toString('base64')).pngSize).toBeUndefined();

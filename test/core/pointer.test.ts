@@ -18,7 +18,9 @@ describe('JSON Pointer text', () => {
     expect(parsePointer('/content/0/a~1b/~0')).toEqual(['content', '0', 'a/b', '~']);
     // "~01" is "~1" escaped, not "/".
     expect(parsePointer('/~01')).toEqual(['~1']);
-    expect(() => parsePointer('content')).toThrow(SyntaxError);
+    expect(() => parsePointer('content')).toThrow(
+      new SyntaxError('JSON Pointer must start with "/": content'),
+    );
   });
 });
 
@@ -40,6 +42,10 @@ describe('documents by path', () => {
     expect(setIn(document, ['missing', 'b'], 1)).toBe(false);
     expect(setIn(document, ['s', 'length'], 1)).toBe(false);
     expect(setIn(document, [], 1)).toBe(false);
+    expect(setIn({ a: null }, ['a', 'b'], 1)).toBe(false);
+    const deep = { a: { b: { c: 1 } } };
+    expect(setIn(deep, ['a', 'b', 'c'], 2)).toBe(true);
+    expect(deep).toEqual({ a: { b: { c: 2 } } });
     expect(document).toEqual({ a: { b: 2 }, c: 3, s: 'x' });
   });
 
@@ -54,5 +60,10 @@ describe('documents by path', () => {
     expect(deleteIn(document, ['missing', 'b'])).toBe(false);
     expect(deleteIn(document, ['s', 'length'])).toBe(false);
     expect(deleteIn(document, [])).toBe(false);
+    expect(deleteIn({ a: null }, ['a', 'b'])).toBe(false);
+    const deep = { a: { b: { c: 1, d: 2 } }, e: 3 };
+    expect(deleteIn(deep, ['a', 'b', 'c'])).toBe(true);
+    expect(deleteIn(deep, ['e'])).toBe(true);
+    expect(deep).toEqual({ a: { b: { d: 2 } } });
   });
 });

@@ -21,6 +21,7 @@ describe('schemaDialect', () => {
     expect(schemaDialect({ type: 'object' }, '2025-06-18')).toBe('draft-07');
     expect(schemaDialect({ type: 'object' }, '2025-11-25')).toBe('2020-12');
     expect(schemaDialect(true, '2025-11-25')).toBe('2020-12');
+    expect(schemaDialect(null, '2025-06-18')).toBe('draft-07');
   });
 
   it('knows no other $schema', () => {
@@ -28,6 +29,10 @@ describe('schemaDialect', () => {
       schemaDialect({ $schema: 'http://json-schema.org/draft-04/schema#' }, '2025-11-25'),
     ).toBeUndefined();
     expect(schemaDialect({ $schema: 7 }, '2025-11-25')).toBeUndefined();
+    // Only an empty fragment at the end is dropped.
+    expect(
+      schemaDialect({ $schema: 'http://json-schema.org/draft-07/sch#ema' }, '2025-11-25'),
+    ).toBeUndefined();
   });
 });
 
@@ -72,8 +77,15 @@ describe('createOutputSchemaCompiler', () => {
     const tuple2020 = compiler.compile({ type: 'array', prefixItems: [{ type: 'string' }] }, '2025-11-25');
     expect(tuple2020).toMatchObject({ ok: true, dialect: '2020-12' });
     if (tuple2020.ok) expect(tuple2020.validate([1])).toHaveLength(1);
-    // draft-07 has no prefixItems: an unknown keyword, ignored.
+    // draft-07 has neither unevaluatedProperties nor prefixItems: unknown keywords, ignored.
+    const closed07 = compiler.compile(
+      { type: 'object', properties: { a: {} }, unevaluatedProperties: false },
+      '2025-06-18',
+    );
+    expect(closed07).toMatchObject({ ok: true, dialect: 'draft-07' });
+    if (closed07.ok) expect(closed07.validate({ b: 1 })).toEqual([]);
     const tuple07 = compiler.compile({ type: 'array', prefixItems: [{ type: 'string' }] }, '2025-06-18');
+    expect(tuple07).toMatchObject({ ok: true, dialect: 'draft-07' });
     if (tuple07.ok) expect(tuple07.validate([1])).toEqual([]);
   });
 
@@ -91,7 +103,12 @@ describe('createOutputSchemaCompiler', () => {
       reason: 'invalid-schema',
       message: 'a schema must be an object',
     });
-    expect(compiler.compile(null, '2025-06-18')).toMatchObject({ ok: false, reason: 'invalid-schema' });
+    expect(compiler.compile(null, '2025-06-18')).toEqual({
+      ok: false,
+      dialect: 'draft-07',
+      reason: 'invalid-schema',
+      message: 'a schema must be an object',
+    });
     expect(compiler.compile({ type: 'nonsense' }, '2025-11-25')).toMatchObject({
       ok: false,
       dialect: '2020-12',

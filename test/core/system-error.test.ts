@@ -52,5 +52,7 @@ describe('systemErrorWords', () => {
   it('falls back to the value itself', () => {
     expect(systemErrorWords('plain text')).toBe('plain text');
     expect(systemErrorWords({ message: 7 })).toBe('[object Object]');
+    expect(systemErrorWords(null)).toBe('null');
+    expect(systemErrorWords(undefined)).toBe('undefined');
   });
 });
