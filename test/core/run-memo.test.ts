@@ -3,7 +3,7 @@
  * never kept outside one, and never stale after the document changes.
  */
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   FactScope,
   inScope,
@@ -61,6 +61,18 @@ describe('scopes', () => {
 describe('memo slots', () => {
   it('start empty in a new scope, the first one too', () => {
     runInScope(new FactScope(), () => expect(firstMemo({ data: 'abc' }, 'data')).toBe(3));
+  });
+
+  it('start empty in a new scope for the first memo of every kind', async () => {
+    // A fresh copy of the module numbers its memos from 0 again.
+    vi.resetModules();
+    const byString = await import('../../src/core/run-memo.js');
+    const length = byString.memoByString((key: string) => key.length);
+    byString.runInScope(new byString.FactScope(), () => expect(length('abc')).toBe(3));
+    vi.resetModules();
+    const perRun = await import('../../src/core/run-memo.js');
+    const n = perRun.memoPerRun((key: { n: number }) => key.n);
+    perRun.runInScope(new perRun.FactScope(), () => expect(n({ n: 3 })).toBe(3));
   });
 
   it('keep memos of one kind apart, whatever kind was made between them', () => {
