@@ -16,6 +16,9 @@
  * Beside them, for reference and without a goal: a bare byte relay, a Node process that starts the
  * server the way the proxy does (its own process group, pipes both ways) and copies bytes as they come.
  * It shows what any process in the middle costs on this machine, which the proxy's overhead includes.
+ * And, for the 5 MB results, a holding relay: the same, but it holds each server line until its `\n`
+ * comes and writes it then, as the proxy must (a message is judged whole before any of it is sent, since
+ * a repair may change any part of it). It shows what holding costs, before any parsing or judging.
  */
 
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -67,7 +70,29 @@ child.stdout.on('data', (chunk) => process.stdout.write(chunk));
 child.on('exit', (code) => process.exit(code ?? 0));
 `;
 
-type Path = 'direct' | 'relay' | 'proxy';
+/** The bare relay, holding each server line whole until its `\n` (the pieces it came in, not a copy). */
+const HOLDING_RELAY = `
+const { spawn } = require('node:child_process');
+const child = spawn(process.argv[2], process.argv.slice(3), { stdio: ['pipe', 'pipe', 'inherit'], detached: process.platform !== 'win32' });
+process.stdin.on('data', (chunk) => child.stdin.write(chunk));
+process.stdin.on('end', () => child.stdin.end());
+let held = [];
+child.stdout.on('data', (chunk) => {
+  let start = 0;
+  for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+    held.push(chunk.subarray(start, end + 1));
+    process.stdout.cork();
+    for (const piece of held) process.stdout.write(piece);
+    process.stdout.uncork();
+    held = [];
+    start = end + 1;
+  }
+  if (start < chunk.length) held.push(chunk.subarray(start));
+});
+child.on('exit', (code) => process.exit(code ?? 0));
+`;
+
+type Path = 'direct' | 'relay' | 'holding' | 'proxy';
 
 interface Peer {
   readonly child: ChildProcessWithoutNullStreams;
@@ -123,11 +148,18 @@ function peer(command: string, args: string[]): Peer {
   };
 }
 
-async function connect(files: { server: string; relay: string }, path: Path): Promise<Peer> {
+interface Files {
+  readonly server: string;
+  readonly relay: string;
+  readonly holding: string;
+}
+
+async function connect(files: Files, path: Path): Promise<Peer> {
   const server = [process.execPath, files.server];
   const args = {
     direct: [files.server],
     relay: [files.relay, ...server],
+    holding: [files.holding, ...server],
     proxy: [BIN, 'proxy', '--quiet', '--', ...server],
   }[path];
   const p = peer(process.execPath, args);
@@ -181,9 +213,14 @@ export const suite: Suite = {
   async run(): Promise<BenchResult[]> {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run the bench with npm run bench`);
     const directory = mkdtempSync(join(tmpdir(), 'mcp-shape-bench-'));
-    const files = { server: join(directory, 'server.cjs'), relay: join(directory, 'relay.cjs') };
+    const files: Files = {
+      server: join(directory, 'server.cjs'),
+      relay: join(directory, 'relay.cjs'),
+      holding: join(directory, 'holding.cjs'),
+    };
     writeFileSync(files.server, SERVER);
     writeFileSync(files.relay, RELAY);
+    writeFileSync(files.holding, HOLDING_RELAY);
     const results: BenchResult[] = [];
     const loadAtStart = loadavg()[0] ?? 0;
 
@@ -252,24 +289,29 @@ export const suite: Suite = {
       for (let i = 0; i < calls; i++) await p.call({ size });
       return (calls / (performance.now() - start)) * 1000;
     };
+    const holding = await connect(files, 'holding');
     await rate(direct, 2);
     await rate(relayed, 2);
+    await rate(holding, 2);
     await rate(proxied, 2);
     const directRates: number[] = [];
     const relayedRates: number[] = [];
+    const holdingRates: number[] = [];
     const proxiedRates: number[] = [];
     for (let round = 0; round < 5; round++) {
       directRates.push(await rate(direct, 6));
       relayedRates.push(await rate(relayed, 6));
+      holdingRates.push(await rate(holding, 6));
       proxiedRates.push(await rate(proxied, 6));
     }
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-    const [directRate, relayedRate, proxiedRate] = [directRates, relayedRates, proxiedRates].map(median) as [
-      number,
-      number,
-      number,
-    ];
+    const [directRate, relayedRate, holdingRate, proxiedRate] = [
+      directRates,
+      relayedRates,
+      holdingRates,
+      proxiedRates,
+    ].map(median) as [number, number, number, number];
     results.push(
       {
         kind: 'measurement',
@@ -284,7 +326,14 @@ export const suite: Suite = {
         value: relayedRate / directRate,
         unit: '×',
       },
+      {
+        kind: 'measurement',
+        title: `for reference, through a relay that holds each message whole before writing it, as the proxy must: ${(holdingRate * 5).toFixed(0)} MB/s (holding relay ÷ direct)`,
+        value: holdingRate / directRate,
+        unit: '×',
+      },
     );
+    await holding.close();
     await direct.close();
     await relayed.close();
     await proxied.close();

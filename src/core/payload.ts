@@ -6,7 +6,7 @@
  */
 
 import { type Base64Problem, readBase64 } from './base64.js';
-import { memoByHolder } from './run-memo.js';
+import { type FactScope, memoByHolder } from './run-memo.js';
 import { type Sniffed, sniffSync } from './sniff.js';
 
 export interface PayloadFacts {
@@ -35,6 +35,32 @@ export function readPayload(value: string): PayloadFacts {
   if (!binary) return { problem, sniffed: undefined };
   const pngSize = pngHeaderSize(binary);
   return pngSize ? { problem, sniffed: sniffSync(binary), pngSize } : { problem, sniffed: sniffSync(binary) };
+}
+
+/**
+ * What `readPayload` finds in the canonical base64 of `bytes`, found from the bytes themselves: for a
+ * caller that encodes bytes it holds (toolResult), so that the validation of its result need not decode
+ * the payload again. A test holds the two to the same answer.
+ */
+export function payloadFactsOfBytes(bytes: Uint8Array): PayloadFacts {
+  if (bytes.length === 0) return { problem: undefined, sniffed: undefined };
+  const header = bytes.length >= 24 ? String.fromCharCode(...bytes.subarray(0, 24)) : '';
+  const pngSize = pngHeaderSize(header);
+  const sniffed = sniffSync(bytes);
+  return pngSize ? { problem: undefined, sniffed, pngSize } : { problem: undefined, sniffed };
+}
+
+/**
+ * Tells the validations run in `scope` the facts of the payload at `holder[key]`, which the caller made
+ * by encoding bytes whose facts it found with payloadFactsOfBytes.
+ */
+export function rememberPayloadFacts(
+  scope: FactScope,
+  holder: object,
+  key: string,
+  facts: PayloadFacts,
+): void {
+  payloadFactsAt.remember(scope, holder, key, facts);
 }
 
 function pngHeaderSize(binary: string): { width: number; height: number } | undefined {

@@ -100,45 +100,131 @@ function lookup<K, V>(
   return value;
 }
 
-/** An answer holds for the very string it was computed from, wherever that string is found. */
 interface HolderEntry {
+  readonly holder: object;
+  readonly key: string;
   readonly value: string;
   readonly answer: unknown;
+  /** Where it is in `HolderMemo.entries`. */
+  readonly position: number;
 }
 
+/**
+ * A memo's entries in the order they were computed. A validation asks about payloads in document order,
+ * walk after walk (the fast path, then the size rule, then the image checks), so one of the few entries
+ * after the last one asked about, or the first one when a new walk starts, is nearly always the one
+ * asked for: they are tried before the map, which is only built if that guess ever fails. Hashing each
+ * block into a map cost about a tenth of validating a result of a hundred small images.
+ */
 interface HolderMemo {
-  readonly entries: Map<object, HolderEntry>;
-  /** Several rules in a row ask about the payload of the block they check: the last answer first. */
+  readonly entries: HolderEntry[];
+  /** The entries by holder, built on the first failed guess. */
+  byHolder: Map<object, HolderEntry> | undefined;
   last: HolderEntry | undefined;
+}
+
+/** Entries tried after the last one asked about: a walk that skips some payloads (only images) still hits. */
+const LOOKAHEAD = 8;
+
+function matches(entry: HolderEntry | undefined, holder: object, key: string, value: string): boolean {
+  return entry !== undefined && entry.holder === holder && entry.key === key && entry.value === value;
+}
+
+function find(memo: HolderMemo, holder: object): HolderEntry | undefined {
+  const { entries } = memo;
+  const next = memo.last === undefined ? 0 : memo.last.position + 1;
+  const end = Math.min(entries.length, next + LOOKAHEAD);
+  for (let i = next; i < end; i++) if ((entries[i] as HolderEntry).holder === holder) return entries[i];
+  const first = entries[0];
+  if (first !== undefined && first.holder === holder) return first;
+  if (memo.byHolder === undefined) {
+    memo.byHolder = new Map();
+    for (const entry of entries) memo.byHolder.set(entry.holder, entry);
+  }
+  return memo.byHolder.get(holder);
+}
+
+/** A memo of facts about the string at `holder[key]`, which a caller that knows the answer can tell it. */
+export interface HolderMemoFn<V> {
+  (holder: object, key: string): V | undefined;
+  /**
+   * Records `answer` as the fact about the string now at `holder[key]` in `scope`: for a caller that
+   * made that string from what it already knew (toolResult encodes the bytes it sniffed).
+   */
+  remember(scope: FactScope, holder: object, key: string, answer: V): void;
+}
+
+function memoOf(scope: FactScope, slot: number): HolderMemo {
+  let memo = scope.byHolder[slot];
+  if (!memo) {
+    memo = { entries: [], byHolder: undefined, last: undefined };
+    scope.byHolder[slot] = memo;
+  }
+  return memo;
+}
+
+/** Adds the entry, in the place of `known` (what `find` answered for the holder) when that is its own. */
+function insert(
+  memo: HolderMemo,
+  known: HolderEntry | undefined,
+  holder: object,
+  key: string,
+  value: string,
+  answer: unknown,
+): HolderEntry {
+  const position = known === undefined || known.holder !== holder ? memo.entries.length : known.position;
+  const entry = { holder, key, value, answer, position };
+  memo.entries[position] = entry;
+  memo.byHolder?.set(holder, entry);
+  return entry;
 }
 
 /**
  * Memoizes `compute(holder[key])` for string values. `undefined` when the value is no string.
  */
-export function memoByHolder<V>(
-  compute: (value: string) => V,
-): (holder: object, key: string) => V | undefined {
+export function memoByHolder<V>(compute: (value: string) => V): HolderMemoFn<V> {
   const slot = memos++;
-  return (holder, key) => {
+  const memoized = (holder: object, key: string): V | undefined => {
     const value = (holder as Record<string, unknown>)[key];
     if (typeof value !== 'string') return undefined;
     const scope = current;
     if (!scope) return compute(value);
-    let memo = scope.byHolder[slot];
-    if (!memo) {
-      memo = { entries: new Map(), last: undefined };
-      scope.byHolder[slot] = memo;
-    }
+    const memo = memoOf(scope, slot);
     // Identical strings compare by reference; a replaced value is a different string.
     let entry = memo.last;
-    if (entry === undefined || entry.value !== value) {
-      entry = memo.entries.get(holder);
-      if (entry === undefined || entry.value !== value) {
-        entry = { value, answer: compute(value) };
-        memo.entries.set(holder, entry);
-      }
+    if (!matches(entry, holder, key, value)) {
+      const known = find(memo, holder);
+      entry = matches(known, holder, key, value)
+        ? known
+        : insert(memo, known, holder, key, value, compute(value));
       memo.last = entry;
     }
-    return entry.answer as V;
+    return (entry as HolderEntry).answer as V;
   };
+  memoized.remember = (scope: FactScope, holder: object, key: string, answer: V): void => {
+    const value = (holder as Record<string, unknown>)[key];
+    if (typeof value !== 'string') return;
+    const memo = memoOf(scope, slot);
+    insert(memo, find(memo, holder), holder, key, value, answer);
+  };
+  return memoized;
+}
+
+/**
+ * Lets `to` share what the memos of `scope` know about `from`, for the members where both hold the very
+ * same string: a repair copies the document it was given, and the copy's payloads are the same strings,
+ * so their base64 checks and sniffed types need not be computed again. A later change to either is a
+ * different string, which the memos never mistake for this one.
+ */
+export function shareHolderFacts(scope: FactScope, from: object, to: object): void {
+  for (const memo of scope.byHolder) {
+    if (memo === undefined) continue;
+    const entry = find(memo, from);
+    if (entry === undefined || entry.holder !== from) continue;
+    if ((to as Record<string, unknown>)[entry.key] !== entry.value) continue;
+    const shared = { ...entry, holder: to, position: memo.entries.length };
+    memo.entries.push(shared);
+    memo.byHolder?.set(to, shared);
+    memo.last = entry;
+  }
 }

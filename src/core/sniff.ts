@@ -109,6 +109,7 @@ export function canonicalMimeType(mimeType: string): string {
 }
 
 export function sameMediaType(declared: string, sniffed: string): boolean {
+  if (declared === sniffed) return true;
   const a = canonicalMimeType(declared);
   const b = canonicalMimeType(sniffed);
   if (a === b) return true;

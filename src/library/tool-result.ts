@@ -22,6 +22,7 @@
  */
 
 import { isObject, type JsonObject } from '../core/json.js';
+import { payloadFactsOfBytes } from '../core/payload.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler, type SchemaError } from '../core/schema.js';
 import { canonicalMimeType } from '../core/sniff.js';
 import { describesResultWrapper } from '../rules/support/call-tool-result.js';
@@ -36,7 +37,7 @@ import { isQuietPlainText } from '../validate/engine.js';
 import { errorResult } from './builders.js';
 import { encodeBase64, isBytes, mediaTypeOfBytes } from './bytes.js';
 import { cloneJson, safeJson, stringifyJson, toWire } from './repair/clone.js';
-import type { Fix } from './repair/engine.js';
+import type { Fix, KnownPayload } from './repair/engine.js';
 import { repair, repairBuilt } from './repair/index.js';
 import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
@@ -178,17 +179,31 @@ function isThenable(value: unknown): boolean {
   );
 }
 
-async function bytesResult(bytes: Uint8Array, version: ProtocolVersion): Promise<JsonObject> {
+/**
+ * The result carrying `bytes`, and what is known of its payload: the facts the validation would find by
+ * decoding the base64 again are found from the bytes (payloadFactsOfBytes), so it does not decode it.
+ */
+async function bytesResult(
+  bytes: Uint8Array,
+  version: ProtocolVersion,
+): Promise<{ result: JsonObject; known: KnownPayload }> {
   const data = encodeBase64(bytes);
+  const facts = payloadFactsOfBytes(bytes);
   const mimeType = await mediaTypeOfBytes(bytes);
   const family = mimeType ? canonicalMimeType(mimeType).split('/')[0] : undefined;
-  if (mimeType && family === 'image') return { content: [{ type: 'image', data, mimeType }] };
-  if (mimeType && family === 'audio' && features(version).blockTypes.includes('audio')) {
-    return { content: [{ type: 'audio', data, mimeType }] };
+  if (
+    mimeType &&
+    (family === 'image' || (family === 'audio' && features(version).blockTypes.includes('audio')))
+  ) {
+    const block = { type: family, data, mimeType };
+    return { result: { content: [block] }, known: { holder: block, key: 'data', facts } };
   }
   const resource: JsonObject = { uri: 'urn:mcp-shape:blob:0', blob: data };
   resource.mimeType = mimeType ?? 'application/octet-stream';
-  return { content: [{ type: 'resource', resource }] };
+  return {
+    result: { content: [{ type: 'resource', resource }] },
+    known: { holder: resource, key: 'blob', facts },
+  };
 }
 
 /**
@@ -297,6 +312,7 @@ async function shapeResolved<V extends ProtocolVersion>(
 
   let result: JsonObject;
   let knownJson: ReadonlyMap<object, string> | undefined;
+  let knownPayloads: KnownPayload[] | undefined;
   let fixes: Fix[] = [];
   // Whether everything in `result` was made here. Values the handler returned as plain JSON are used
   // as they are, not copied (a copy of a megabyte structuredContent cost more than validating it);
@@ -307,7 +323,9 @@ async function shapeResolved<V extends ProtocolVersion>(
   } else if (typeof resolved === 'string') {
     result = { content: [{ type: 'text', text: resolved }] };
   } else if (isBytes(resolved) || resolved instanceof ArrayBuffer) {
-    result = await bytesResult(isBytes(resolved) ? resolved : new Uint8Array(resolved), version);
+    const made = await bytesResult(isBytes(resolved) ? resolved : new Uint8Array(resolved), version);
+    result = made.result;
+    knownPayloads = [made.known];
   } else {
     // From here on the value is judged as it would be sent: class instances, getters, toJSON, cycles
     // and BigInts become the plain JSON the wire would carry (or could not, which is noted).
@@ -353,7 +371,7 @@ async function shapeResolved<V extends ProtocolVersion>(
   const { result: conformant } = await repairBuilt(
     withResultType(result, version),
     { protocolVersion: version },
-    { owned, knownJson },
+    { owned, knownJson, knownPayloads },
   );
   if (outputSchema !== undefined) checkResultAgainstSchema(conformant as JsonObject, outputSchema, version);
   return { result: conformant as CallToolResult<V>, fixes };

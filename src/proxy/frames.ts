@@ -6,14 +6,13 @@
  *
  * A message that needs no repair must reach the client as the very bytes it arrived as. A frame that
  * arrived within one chunk keeps them (a view into the chunk, which costs nothing). A frame that spans
- * chunks is copied into one staging buffer as it arrives and decoded once when its `\n` comes; when
- * those bytes are valid UTF-8 (`isUtf8`, a vectorized check), encoding the text again gives them back
- * exactly, so the frame does not keep them: the staging buffer is free for the next frame at once, and a
- * large message is held as its text alone, not as its bytes beside its text. Bytes that are no UTF-8
- * (the decoder replaced some) are copied out and kept, to be forwarded as they came.
+ * chunks is copied into one staging buffer as it arrives (each chunk is garbage at once) and decoded
+ * once when its `\n` comes; the frame then takes the staging buffer as its bytes, and the next frame
+ * starts a new one. Forwarding those bytes spares encoding the text again between the server's last
+ * byte and the client's first (about 2 ms of a 5 MB message here), and costs no memory: the buffer's
+ * bytes and the text are held together either way, until the frame is judged.
  */
 
-import { isUtf8 } from 'node:buffer';
 import { duringLargeFrame, releasedBytes } from './memory.js';
 
 const NEWLINE = 0x0a;
@@ -22,12 +21,6 @@ const NEWLINE = 0x0a;
 const SCANNED_FRAME = 1 << 20;
 /** The first buffer for a frame that spans chunks. */
 const MIN_BUFFER = 1 << 16;
-/**
- * The staging buffer is kept for the next frame up to this size: a server that sends results of a few
- * megabytes then costs no fresh allocation (and no page faults on it) per message, while one giant
- * message does not leave its size behind.
- */
-const KEPT_BUFFER = 16 << 20;
 /** Every 8 MB of a pending frame, the chunks it was copied out of are collected (memory.ts). */
 const COLLECT_SHIFT = 23;
 
@@ -36,9 +29,9 @@ export interface Frame {
   readonly text: string;
   /**
    * The frame's bytes as they arrived, with its `\n` when it had one (only the unterminated rest at end
-   * of input has none); undefined when they are exactly `text` (and its `\n`) encoded as UTF-8, so that
-   * writing the text gives the same bytes. A relay sets it to undefined once it knows it will not
-   * forward them, so that a large frame's bytes are not held while its repaired text is written.
+   * of input has none). A relay sets it to undefined once it knows it will not forward them, so that a
+   * large frame's bytes are not held while its repaired text is written; a frame without them is
+   * written from its text.
    */
   bytes: Buffer | undefined;
   /**
@@ -53,17 +46,14 @@ export class FrameSplitter {
    * The start of a frame whose `\n` has not arrived yet, copied out of the chunks as they arrive into
    * one staging buffer that grows by doubling: the frame's bytes are then whole when its `\n` arrives,
    * without a join that would hold every chunk and the joined copy at once, and each chunk is garbage
-   * at once. Reused from frame to frame (up to KEPT_BUFFER).
+   * at once. Handed over to the frame as its bytes.
    */
   private buffer: Buffer | undefined;
   private length = 0;
+  /** The size of the next frame's first staging buffer (see grow()). */
+  private sizeHint = MIN_BUFFER;
   /** Whether a control character has arrived in the pending frame: scanned as the bytes come. */
   private control = false;
-  /**
-   * How many bytes of the pending frame are proven UTF-8 (checked as they come, up to the start of a
-   * sequence the chunk cut short), or -1 once some are not.
-   */
-  private checked = 0;
 
   /** Adds a chunk; returns the frames it completes. */
   push(chunk: Buffer): Frame[] {
@@ -104,17 +94,18 @@ export class FrameSplitter {
     if (scan && !this.control) this.control = !controlFree(piece, piece.length);
     const before = this.length;
     this.length = needed;
-    if (this.checked >= 0) {
-      const boundary = sequenceBoundary(buffer, this.checked, needed);
-      this.checked = isUtf8(buffer.subarray(this.checked, boundary)) ? boundary : -1;
-    }
     if (before >>> COLLECT_SHIFT !== needed >>> COLLECT_SHIFT) duringLargeFrame();
   }
 
-  /** Replaces the staging buffer with one that holds `needed` bytes; returns the old one's size. */
+  /**
+   * Replaces the staging buffer with one that holds `needed` bytes; returns the old one's size. A frame's
+   * first buffer is sized after the last frame that spanned chunks: a server that sends results of a few
+   * megabytes then costs one allocation per message, not a dozen doublings and their copies (the pages
+   * of a buffer count only once they are written, so a larger one than needed costs no memory).
+   */
   private grow(needed: number): number {
     const old = this.buffer;
-    const grown = Buffer.allocUnsafeSlow(Math.max(needed, MIN_BUFFER, (old?.length ?? 0) * 2));
+    const grown = Buffer.allocUnsafeSlow(Math.max(needed, old ? old.length * 2 : this.sizeHint));
     old?.copy(grown, 0, 0, this.length);
     this.buffer = grown;
     return old?.length ?? 0;
@@ -124,35 +115,18 @@ export class FrameSplitter {
     const buffer = this.buffer as Buffer;
     const length = this.length;
     const control = this.control;
-    const checked = this.checked;
+    this.buffer = undefined;
+    this.sizeHint = Math.max(MIN_BUFFER, length + (length >>> 2));
     this.length = 0;
     this.control = false;
-    this.checked = 0;
     const end = terminated ? length - 1 : length;
     // Not Latin-1 for ASCII, though it decodes faster: Node makes long Latin-1 strings external, and
     // each one then counts as external memory that brings on full collections (measured: more CPU time
     // per 5 MB message, not less).
     const text = buffer.toString('utf8', 0, end);
-    const utf8 = checked >= 0 && isUtf8(buffer.subarray(checked, length));
-    const bytes = utf8 ? undefined : Buffer.from(buffer.subarray(0, length));
-    if (buffer.length > KEPT_BUFFER) this.buffer = undefined;
+    const bytes = buffer.subarray(0, length);
     return end < SCANNED_FRAME ? { text, bytes } : { text, bytes, controlFree: !control };
   }
-}
-
-/**
- * Where the last UTF-8 sequence in bytes [from, end) starts when the end cuts it short, else `end`: the
- * bytes before it can be checked now, and it is checked once its continuation bytes arrive. Only the
- * last three bytes can belong to an unfinished sequence (four bytes at most).
- */
-function sequenceBoundary(bytes: Buffer, from: number, end: number): number {
-  for (let i = end - 1; i >= from && i >= end - 3; i--) {
-    const byte = bytes[i] as number;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
-    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return i + length > end ? i : end;
-  }
-  return end;
 }
 
 /**

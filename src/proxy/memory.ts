@@ -73,12 +73,33 @@ export function duringLargeFrame(): void {
   collect?.({ type: 'minor' });
 }
 
+/**
+ * Frames from this many characters on, up to LARGE_FRAME_CHARS, are followed by a young-generation
+ * collection, which frees their staging buffer and text while they are still young (measured: peak
+ * memory relaying 2 MB results went from 12.7× to 4.9× the message, 4 MB ones from 8.6× to 4.7×).
+ */
+export const MEDIUM_FRAME_CHARS = 1 << 20;
+
+let scheduledYoung = false;
+
+function collectYoung(): void {
+  scheduledYoung = false;
+  EMPTY.test('');
+  collect?.({ type: 'minor' });
+}
+
 /** Call once a frame of `length` characters (or bytes) has been handled and let go. */
 export function afterFrame(length: number): void {
-  if (length < LARGE_FRAME_CHARS || scheduled) return;
+  if (length < MEDIUM_FRAME_CHARS) return;
   collect ??= load();
   if (!collect) return;
-  scheduled = true;
   // unref'd: a pending collection never keeps the proxy running.
-  setImmediate(collectNow).unref();
+  if (length >= LARGE_FRAME_CHARS) {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(collectNow).unref();
+  } else if (!scheduledYoung && !scheduled) {
+    scheduledYoung = true;
+    setImmediate(collectYoung).unref();
+  }
 }

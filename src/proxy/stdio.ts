@@ -175,7 +175,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         waiting = writeJson(clientOut, outcome.repaired, text.length);
         options.onRepaired?.(repairEvent(outcome));
       } else if (outcome.kind === 'forward') {
-        // The bytes as they came; a frame without them is exactly its text encoded (frames.ts).
+        // The bytes as they came (frames.ts).
         waiting = frame.bytes ? writeBytes(clientOut, frame.bytes) : writeText(clientOut, text);
       }
       frame.bytes = undefined;

@@ -21,11 +21,14 @@ import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
+  COVERED_LINK_BLOCK_RULES,
   COVERED_MEDIA_BLOCK_RULES,
   COVERED_MEDIA_RESULT_RULES,
+  COVERED_RESOURCE_BLOCK_RULES,
   COVERED_RESULT_RULES,
-  isPlainMediaBlock,
   isPlainMediaResult,
+  PlainBlock,
+  plainBlockKind,
   resultShape,
   Shape,
   textBlockShape,
@@ -145,8 +148,11 @@ interface Plan {
   readonly shortPlainText: readonly CompiledRule[];
   /** For blocks: those that can report on an object block of each standard type (BLOCK_RULE_TYPES). */
   readonly byBlockType?: Readonly<Record<string, readonly CompiledRule[]>>;
-  /** For blocks: those that still run on a plain media block (./fast-path.ts). */
-  readonly plainMedia?: readonly CompiledRule[];
+  /**
+   * For blocks: by block type, those that still run on a plain block of that type (a plain media block,
+   * resource link or embedded resource, ./fast-path.ts), of the ones that can report on the type.
+   */
+  readonly plainByType?: Readonly<Record<string, readonly CompiledRule[]>>;
   /** For results: those that still run on a plain media result (./fast-path.ts). */
   readonly plainMediaResult?: readonly CompiledRule[];
 }
@@ -162,15 +168,41 @@ function byBlockType(all: readonly CompiledRule[]): Record<string, readonly Comp
   );
 }
 
+/** Which rules each kind of plain block covers (./fast-path.ts). */
+const COVERED_BY_PLAIN_TYPE: Readonly<Record<string, ReadonlySet<string>>> = {
+  image: COVERED_MEDIA_BLOCK_RULES,
+  audio: COVERED_MEDIA_BLOCK_RULES,
+  resource_link: COVERED_LINK_BLOCK_RULES,
+  resource: COVERED_RESOURCE_BLOCK_RULES,
+};
+
+function plainByType(
+  byType: Readonly<Record<string, readonly CompiledRule[]>>,
+): Record<string, readonly CompiledRule[]> {
+  return Object.fromEntries(
+    Object.entries(COVERED_BY_PLAIN_TYPE).map(([type, covered]) => [
+      type,
+      (byType[type] ?? []).filter(({ rule }) => !covered.has(rule.id)),
+    ]),
+  );
+}
+
+/** The rules still to run on a block known to be a plain non-text block of a result (its type is set). */
+function plainBlockRules(plan: Plan, block: unknown): readonly CompiledRule[] | undefined {
+  return plan.plainByType?.[(block as JsonObject).type as string];
+}
+
 /**
- * The rules that can report on a block: fewer on a plain text or plain media block (./fast-path.ts),
- * else those for its type when it is an object of a standard type.
+ * The rules that can report on a block: fewer on a plain text, media, link or resource block
+ * (./fast-path.ts), else those for its type when it is an object of a standard type.
  */
 function blockRules(plan: Plan, block: unknown, run: Run): readonly CompiledRule[] {
   const text = textBlockShape(block);
   if (text !== Shape.Other) return planRules(plan, text, false);
   const sniff = run.options.sniff;
-  if (sniff && plan.plainMedia && isPlainMediaBlock(block, run.features, sniff)) return plan.plainMedia;
+  if (sniff && plan.plainByType && plainBlockKind(block, run.features, sniff) !== PlainBlock.None) {
+    return plainBlockRules(plan, block) as readonly CompiledRule[];
+  }
   const type = isObject(block) ? block.type : undefined;
   const byType = plan.byBlockType;
   return typeof type === 'string' && byType !== undefined && Object.hasOwn(byType, type)
@@ -226,10 +258,7 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
             ({ rule }) => !covered?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
           ),
           ...(subject === 'block'
-            ? {
-                byBlockType: byBlockType(all),
-                plainMedia: all.filter(({ rule }) => !COVERED_MEDIA_BLOCK_RULES.has(rule.id)),
-              }
+            ? { byBlockType: byBlockType(all), plainByType: plainByType(byBlockType(all)) }
             : {}),
           ...(subject === 'result'
             ? { plainMediaResult: all.filter(({ rule }) => !COVERED_MEDIA_RESULT_RULES.has(rule.id)) }
@@ -426,11 +455,14 @@ class Run {
     if (!isObject(result) || !Array.isArray(result.content)) return;
     const content = result.content;
     const memo = this.options.blockFindings;
-    // In a plain media result every block that is not plain text is a plain media block: known
-    // without judging it again.
-    const mediaBlockRules = mediaResultRules && this.plans.get('block')?.plainMedia;
+    // In a plain media result every block that is not plain text is a plain media, link or resource
+    // block: known without judging it again.
+    const blockPlan = mediaResultRules && this.plans.get('block');
     for (let i = 0; i < content.length; i++) {
       const block = content[i];
+      const only =
+        blockPlan && textBlockShape(block) === Shape.Other ? plainBlockRules(blockPlan, block) : undefined;
+      if (only !== undefined && only.length === 0 && !memo) continue;
       const blockPath = [...path, 'content', i];
       const known = memo && isObject(block) ? memo.get(block, blockPath) : undefined;
       if (known) {
@@ -438,7 +470,6 @@ class Run {
         continue;
       }
       const first = this.findings.length;
-      const only = mediaBlockRules && textBlockShape(block) === Shape.Other ? mediaBlockRules : undefined;
       this.apply('block', block, blockPath, path, tool, Shape.Other, only);
       if (memo && isObject(block)) memo.set(block, blockPath, this.findings.slice(first));
     }

@@ -14,6 +14,7 @@
 import type { JsonObject } from '../core/json.js';
 import { payloadFactsAt } from '../core/payload.js';
 import { agreesWithBytes, isWellFormedMimeType, mediaFamily, type Sniffed } from '../core/sniff.js';
+import { isAbsoluteUri } from '../core/uri.js';
 import type { BlockType, VersionFeatures } from '../spec/versions.js';
 
 /**
@@ -160,6 +161,152 @@ export function isPlainMediaBlock(
 }
 
 /**
+ * Block rules that report nothing on a plain resource link (see `isPlainLinkBlock`): every block rule
+ * listed for resource_link blocks in BLOCK_RULE_TYPES, plus the unlisted ones, which read only members
+ * such a block does not have.
+ */
+export const COVERED_LINK_BLOCK_RULES: ReadonlySet<string> = new Set([
+  'block-annotations-invalid',
+  'block-meta-not-object',
+  'block-mime-type-malformed',
+  'block-resource-link-invalid',
+  'block-type-unsupported-in-version',
+  'block-uri-invalid',
+]);
+
+/**
+ * Block rules that report nothing on a plain embedded resource (see `isPlainResourceBlock`): every block
+ * rule listed for resource blocks in BLOCK_RULE_TYPES, plus the unlisted ones.
+ */
+export const COVERED_RESOURCE_BLOCK_RULES: ReadonlySet<string> = new Set([
+  'block-annotations-in-resource',
+  'block-annotations-invalid',
+  'block-base64-data-uri',
+  'block-base64-invalid',
+  'block-base64-non-canonical',
+  'block-base64-url-alphabet',
+  'block-meta-not-object',
+  'block-mime-type-malformed',
+  'block-mime-type-mismatch',
+  'block-resource-invalid',
+  'block-resource-text-and-blob',
+  'block-uri-invalid',
+]);
+
+/** Link members a plain resource link may have besides `type`, each a string. */
+const LINK_STRINGS: ReadonlySet<string> = new Set(['uri', 'name', 'title', 'description', 'mimeType']);
+
+/**
+ * Whether `block` is a plain resource link on which the rules of COVERED_LINK_BLOCK_RULES are silent:
+ * `{ type: "resource_link", uri, name }` with an absolute `uri`, optionally a string `title` and
+ * `description` and a well-formed `mimeType`, and nothing else (no `size`, `icons`, annotations or
+ * `_meta`), in a version that has resource links. Members are enumerated first and then read by name,
+ * as in isPlainMediaBlock.
+ */
+export function isPlainLinkBlock(block: unknown, features: VersionFeatures): boolean {
+  if (typeof block !== 'object' || block === null) return false;
+  let type: unknown;
+  for (const key in block) {
+    const value = (block as JsonObject)[key];
+    if (key === 'type') type = value;
+    else if (!LINK_STRINGS.has(key) || typeof value !== 'string') return false;
+  }
+  if (type !== 'resource_link' || !features.blockTypes.includes(type)) return false;
+  const link = block as JsonObject;
+  if (
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for links
+    (link as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    link.annotations !== undefined ||
+    link._meta !== undefined ||
+    link.icons !== undefined ||
+    link.size !== undefined
+  ) {
+    return false;
+  }
+  const { uri, name, title, description, mimeType } = link;
+  if (typeof uri !== 'string' || typeof name !== 'string' || !isAbsoluteUri(uri)) return false;
+  if (
+    (title !== undefined && typeof title !== 'string') ||
+    (description !== undefined && typeof description !== 'string')
+  ) {
+    return false;
+  }
+  return mimeType === undefined || (typeof mimeType === 'string' && isWellFormedMimeType(mimeType));
+}
+
+/**
+ * Whether `block` is a plain embedded resource on which the rules of COVERED_RESOURCE_BLOCK_RULES are
+ * silent: `{ type: "resource", resource }` and nothing else, its `resource` a plain object of an
+ * absolute `uri`, either a string `text` or a canonical base64 `blob` (not both), and optionally a
+ * well-formed `mimeType` that the blob's sniffed bytes do not contradict.
+ */
+export function isPlainResourceBlock(
+  block: unknown,
+  features: VersionFeatures,
+  sniffed: (holder: object, key: string) => Sniffed | undefined,
+): boolean {
+  if (typeof block !== 'object' || block === null) return false;
+  let type: unknown;
+  let resource: unknown;
+  for (const key in block) {
+    const value = (block as JsonObject)[key];
+    if (key === 'type') type = value;
+    else if (key === 'resource') resource = value;
+    else return false;
+  }
+  if (type !== 'resource' || !features.blockTypes.includes(type)) return false;
+  if (typeof resource !== 'object' || resource === null) return false;
+  if (
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for resource blocks
+    (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    (block as JsonObject).annotations !== undefined ||
+    (block as JsonObject)._meta !== undefined
+  ) {
+    return false;
+  }
+  for (const key in resource) {
+    if (key !== 'uri' && key !== 'mimeType' && key !== 'text' && key !== 'blob') return false;
+  }
+  const contents = resource as JsonObject;
+  if (
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for resource contents
+    (contents as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    Object.hasOwn(contents, 'annotations') ||
+    contents._meta !== undefined
+  ) {
+    return false;
+  }
+  const { uri, mimeType, text, blob } = contents;
+  if (typeof uri !== 'string' || !isAbsoluteUri(uri)) return false;
+  if (mimeType !== undefined && (typeof mimeType !== 'string' || !isWellFormedMimeType(mimeType)))
+    return false;
+  if (blob === undefined) return typeof text === 'string';
+  if (text !== undefined || typeof blob !== 'string') return false;
+  if (payloadFactsAt(contents, 'blob')?.problem !== undefined) return false;
+  if (mimeType === undefined) return true;
+  const bytes = sniffed(contents, 'blob');
+  return bytes === undefined || agreesWithBytes(mimeType as string, bytes);
+}
+
+/** Which plain non-text block `block` is, if any. */
+export enum PlainBlock {
+  None = 0,
+  Media = 1,
+  Link = 2,
+  Resource = 3,
+}
+
+export function plainBlockKind(
+  block: unknown,
+  features: VersionFeatures,
+  sniffed: (holder: object, key: string) => Sniffed | undefined,
+): PlainBlock {
+  if (isPlainMediaBlock(block, features, sniffed)) return PlainBlock.Media;
+  if (isPlainLinkBlock(block, features)) return PlainBlock.Link;
+  return isPlainResourceBlock(block, features, sniffed) ? PlainBlock.Resource : PlainBlock.None;
+}
+
+/**
  * Text, plus a generous allowance for each block's own JSON, is at most this long in all: far below every
  * size limit result-over-client-limits knows (25,000 tokens at 4 characters each, 1 MiB), even if every
  * character were escaped into six bytes.
@@ -261,7 +408,8 @@ export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
 
 /**
  * Whether `result` has the members of the plain shapes and every block is a plain text block or a
- * plain media block (isPlainMediaBlock), of any size: the commonest result that carries an image. On it
+ * plain media block, resource link or embedded resource (plainBlockKind), of any size: the commonest
+ * result that carries an image or a file. On it
  * the rules of COVERED_MEDIA_RESULT_RULES are silent, and their checks cost about as much as checking
  * a 10 KB image's base64.
  */
@@ -275,7 +423,8 @@ export function isPlainMediaResult(
   if (content === undefined) return false;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
-    if (plainTextBlock(block) < 0 && !isPlainMediaBlock(block, features, sniffed)) return false;
+    if (plainTextBlock(block) < 0 && plainBlockKind(block, features, sniffed) === PlainBlock.None)
+      return false;
   }
   return true;
 }

@@ -1,5 +1,9 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isAbsoluteUri, lastPathSegment } from '../../src/core/uri.js';
+
+const uriFormat = fullFormats.uri as (value: string) => boolean;
 
 describe('isAbsoluteUri()', () => {
   it('accepts what format "uri" accepts: a scheme and the rest', () => {
@@ -11,6 +15,43 @@ describe('isAbsoluteUri()', () => {
     ]) {
       expect(isAbsoluteUri(uri), uri).toBe(true);
     }
+  });
+
+  it('answers exactly as ajv-formats does, on its shortcut for plain URIs and off it', () => {
+    const part = fc.constantFrom(
+      'a',
+      'Z',
+      '0',
+      '-',
+      '.',
+      '_',
+      '~',
+      '/',
+      ':',
+      '//',
+      '+',
+      '?',
+      '#',
+      '%20',
+      '%zz',
+      '@',
+      '[',
+      ']',
+      ' ',
+      'é',
+      '\n',
+    );
+    const uri = fc.tuple(
+      fc.constantFrom('https://', 'file:///', 'ui://', 'urn:', 'a+b.c-d://', '1http://', 'h_t://', '', '//'),
+      fc.array(part, { maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(uri, ([scheme, rest]) => {
+        const value = scheme + rest.join('');
+        expect(isAbsoluteUri(value), value).toBe(uriFormat(value));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('rejects relative references, spaces and the empty string', () => {

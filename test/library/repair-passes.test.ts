@@ -4,7 +4,7 @@
  * issue 10) makes that countable: a per-fix re-validation would need a pass per block and run out.
  */
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { validateToolResultSync } from '../../src/index.js';
 import {
   repair,
@@ -60,5 +60,32 @@ describe('repair applies the fixes of a validation together', () => {
     // Nothing to repair: the very same object back, without a copy.
     const clean = sync.result;
     expect(repairSync(clean, V).result).toBe(clean);
+  });
+});
+
+describe('repair reuses what the first validation found about payloads', () => {
+  it('decodes each payload the repair leaves alone once, though it repairs a copy', async () => {
+    const png = Buffer.from(PNG_1X1, 'base64');
+    const data = Buffer.concat([png, Buffer.alloc(3000, 7)]).toString('base64');
+    const inputs = () => [
+      // A mimeType the bytes contradict (fixed in the block), and a broken result member (the block is
+      // left alone): the copy's payload is the input's string either way.
+      { content: [{ type: 'image', data, mimeType: 'image/jpeg' }] },
+      { content: [{ type: 'image', data, mimeType: 'image/png' }], _meta: 3 },
+    ];
+    const spy = vi.spyOn(globalThis, 'atob');
+    try {
+      for (const repairs of [(r: unknown) => repairSync(r, V), (r: unknown) => repair(r, V)]) {
+        for (const input of inputs()) {
+          spy.mockClear();
+          const { result, fixes } = await repairs(input);
+          expect(fixes).toHaveLength(1);
+          expect(result).not.toBe(input);
+          expect(spy.mock.calls.filter(([value]) => value === data)).toHaveLength(1);
+        }
+      }
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

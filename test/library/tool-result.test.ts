@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OutputSchemaMismatchError, shapeValue, toolResult } from '../../src/library/tool-result.js';
 import { ALL_VERSIONS } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
@@ -7,6 +7,31 @@ import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks } from './support/or
 import { PDF, PNG_1X1, wavBytes } from './support/shapes.js';
 
 describe('toolResult()', () => {
+  it('bytes → a result whose payload the validation does not decode again, judged the same', async () => {
+    const png = Buffer.from(PNG_1X1, 'base64');
+    const wav = wavBytes();
+    const spy = vi.spyOn(globalThis, 'atob');
+    try {
+      for (const [bytes, version] of [
+        [Buffer.concat([png, Buffer.alloc(5000, 9)]), '2025-11-25'],
+        [wav, '2025-11-25'],
+        [wav, '2024-11-05'],
+        // No format the synchronous sniffer knows: file-type is asked about its first bytes only.
+        [new Uint8Array(6000).fill(1), '2025-11-25'],
+      ] as const) {
+        spy.mockClear();
+        const result = await toolResult(bytes, { protocolVersion: version });
+        const data = Buffer.from(bytes).toString('base64');
+        expect(spy.mock.calls.filter(([value]) => value === data)).toEqual([]);
+        expect(JSON.stringify(result)).toContain(data);
+        // The validation that decodes the payload finds nothing either.
+        expect(await validateToolResult(result, { protocolVersion: version })).toEqual([]);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('string → a text block', async () => {
     expect(await toolResult('hi', { protocolVersion: '2025-06-18' })).toEqual({
       content: [{ type: 'text', text: 'hi' }],

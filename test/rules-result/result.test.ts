@@ -411,6 +411,22 @@ describe('result-over-client-limits', () => {
     expect(hits(rule, 'result', { content: [text('x'.repeat(101_000))] }, v25)).toEqual([['tokens', '']]);
   });
 
+  it('counts only own members, also when Object.prototype has an enumerable one', () => {
+    const result = { content: [text('x'.repeat(99_000))], _meta: {} };
+    expect(hits(rule, 'result', result, v25)).toEqual([]);
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 'y'.repeat(10_000),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      expect(hits(rule, 'result', result, v25)).toEqual([]);
+    } finally {
+      delete (Object.prototype as { polluted?: string }).polluted;
+    }
+  });
+
   it('measures the serialized result exactly, structuredContent included', () => {
     // Padded so that JSON.stringify(result) is exactly 100 000 characters (25 000 tokens), then one more.
     const sized = (length: number) => {

@@ -29,11 +29,15 @@ import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
+  COVERED_LINK_BLOCK_RULES,
   COVERED_MEDIA_BLOCK_RULES,
   COVERED_MEDIA_RESULT_RULES,
+  COVERED_RESOURCE_BLOCK_RULES,
   COVERED_RESULT_RULES,
+  isPlainLinkBlock,
   isPlainMediaBlock,
   isPlainMediaResult,
+  isPlainResourceBlock,
   resultShape,
   Shape,
 } from '../../src/validate/fast-path.js';
@@ -61,7 +65,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-not-object': 'c4ce1722a036bc48',
   'result-not-object': 'b8ee30c2f12e0cb1',
-  'result-over-client-limits': '58f9a7db84dc074c',
+  'result-over-client-limits': '6e9233997931ca6d',
   'result-server-info-invalid': '739dd99704d25c46',
   'result-type-invalid': '1f565d3418709388',
   'structured-content-in-block': 'f5e334c3e54c27ff',
@@ -100,6 +104,8 @@ const COVERED = new Set([
   ...COVERED_BLOCK_RULES,
   ...COVERED_FOR_SHORT_TEXT,
   ...COVERED_MEDIA_BLOCK_RULES,
+  ...COVERED_LINK_BLOCK_RULES,
+  ...COVERED_RESOURCE_BLOCK_RULES,
 ]);
 
 function fingerprint(id: string): string | undefined {
@@ -483,31 +489,245 @@ const mediaBlock = fc.oneof(
     .map(compact),
 );
 
+/** URIs, absolute and not, and media types, well formed and not. */
+const linkUri = fc.constantFrom<unknown>(
+  'file:///a.txt',
+  'https://example.com/files/1/a.csv',
+  'ui://widget/1',
+  'urn:x:1',
+  'notes/a.txt',
+  '/abs/path.txt',
+  'https://exa mple.com/',
+  '',
+  3,
+);
+const linkMime = fc.constantFrom<unknown>(
+  'text/csv',
+  'image/png',
+  'TEXT/Plain; charset=utf-8',
+  'text/',
+  'csv',
+  7,
+);
+/** Plain resource links. */
+const plainLink = fc
+  .record(
+    {
+      type: fc.constant('resource_link'),
+      uri: fc.constantFrom('file:///a.txt', 'https://example.com/f/1.csv'),
+      name: fc.constantFrom('a.txt', ''),
+      title: fc.constantFrom<unknown>('A', undefined),
+      description: fc.constantFrom<unknown>('about a', undefined),
+      mimeType: fc.constantFrom<unknown>('text/csv', 'text/plain; charset=utf-8', undefined),
+    },
+    { requiredKeys: ['type', 'uri', 'name'] },
+  )
+  .map(compact);
+/** Values of a link's members, right and wrong, to put in place of one member of a plain link. */
+const linkMember = fc.record({
+  key: fc.constantFrom(
+    'type',
+    'uri',
+    'name',
+    'title',
+    'description',
+    'mimeType',
+    'size',
+    'icons',
+    'annotations',
+    '_meta',
+    'extra',
+  ),
+  value: fc.oneof(
+    linkUri,
+    linkMime,
+    fc.constantFrom<unknown>(
+      undefined,
+      'resource',
+      12,
+      1.5,
+      null,
+      [{ src: 'x' }],
+      [{ src: 'https://a/i.png' }],
+      { priority: 0.5 },
+      { priority: 9 },
+    ),
+  ),
+});
+/** resource_link blocks at and around the plain link shape: a plain one, or one with a member replaced. */
+const linkBlock = fc.oneof(
+  plainLink,
+  fc
+    .tuple(plainLink, linkMember, linkMember)
+    .map(([link, a, b]) => compact({ ...link, [a.key]: a.value, [b.key]: b.value })),
+);
+/** Embedded resources at and around the plain resource shape, with real and broken payloads. */
+const resourceContents = fc
+  .record(
+    {
+      uri: linkUri,
+      mimeType: fc.oneof(mediaMimeOrNone(), linkMime),
+      text: fc.constantFrom<unknown>('# Note', '', 5, undefined, undefined),
+      blob: fc.oneof({ weight: 2, arbitrary: mediaPayload }, fc.constant<unknown>(undefined)),
+      annotations: fc.constantFrom<unknown>(undefined, undefined, undefined, { priority: 1 }),
+      _meta: fc.constantFrom<unknown>(undefined, undefined, undefined, 'm'),
+      extra: fc.constantFrom<unknown>(undefined, undefined, undefined, 1),
+    },
+    { requiredKeys: [] },
+  )
+  .map(compact);
+const plainResource = fc.record({
+  type: fc.constant('resource'),
+  resource: fc.oneof(
+    fc.record({
+      uri: fc.constant('file:///n.md'),
+      mimeType: fc.constant('text/markdown'),
+      text: fc.constant('# N'),
+    }),
+    fc.record({
+      uri: fc.constant('file:///i.png'),
+      mimeType: fc.constantFrom('image/png', 'image/jpeg', 'IMAGE/PNG'),
+      blob: fc.constantFrom(png, jpg, ''),
+    }),
+    fc.record({ uri: fc.constant('urn:a'), blob: fc.constantFrom(png, wav) }),
+  ),
+});
+/** Values of a resource's members, right and wrong. */
+const resourceMember = fc.record({
+  key: fc.constantFrom('uri', 'mimeType', 'text', 'blob', 'annotations', '_meta', 'extra'),
+  value: fc.oneof(
+    linkUri,
+    mediaPayload,
+    mediaMime,
+    fc.constantFrom<unknown>(undefined, '# T', { priority: 1 }, 4),
+  ),
+});
+const blockMember = fc.record({
+  key: fc.constantFrom('type', 'annotations', '_meta', 'extra'),
+  value: fc.constantFrom<unknown>(undefined, 'resource_link', 'text', { priority: 0.5 }, { priority: 2 }, 3),
+});
+/** Embedded resources at and around the plain resource shape, with real and broken payloads. */
+const resourceBlock = fc.oneof(
+  plainResource,
+  fc.tuple(plainResource, resourceMember, resourceMember).map(([block, a, b]) => ({
+    ...block,
+    resource: compact({ ...block.resource, [a.key]: a.value, [b.key]: b.value }),
+  })),
+  fc.tuple(plainResource, blockMember).map(([block, a]) => compact({ ...block, [a.key]: a.value })),
+  fc.record(
+    {
+      type: fc.constantFrom<unknown>('resource', 'resource_link'),
+      resource: fc.oneof(
+        { weight: 4, arbitrary: resourceContents },
+        fc.constantFrom<unknown>(undefined, 'r', null),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+function mediaMimeOrNone(): fc.Arbitrary<unknown> {
+  return fc.oneof(mediaMime, fc.constant<unknown>(undefined));
+}
+
+/**
+ * Holds a plain-block recognizer to its covered rules: each covered rule, run on its own on a block
+ * the recognizer accepts, reports nothing; the generator reaches both answers often.
+ */
+function coversSilently(
+  blocks: fc.Arbitrary<unknown>,
+  accepts: (block: unknown, version: ProtocolVersion) => boolean,
+  covered: ReadonlySet<string>,
+): void {
+  const byId = new Map(RULES.map((r) => [r.id, r]));
+  let accepted = 0;
+  let rejected = 0;
+  fc.assert(
+    fc.property(fc.constantFrom(...PROTOCOL_VERSIONS), blocks, (version, node) => {
+      if (!accepts(node, version)) {
+        rejected++;
+        return;
+      }
+      accepted++;
+      for (const id of covered) {
+        const rule = byId.get(id) as Rule;
+        if (!rule.versions.includes(version)) continue;
+        expect(
+          reports(rule, node, version, undefined),
+          `${id} on ${JSON.stringify(node).slice(0, 200)}`,
+        ).toEqual([]);
+      }
+    }),
+    { numRuns: 4000 },
+  );
+  expect(accepted).toBeGreaterThan(200);
+  expect(rejected).toBeGreaterThan(200);
+}
+
+describe('the plain resource link and embedded resource fast paths', () => {
+  it('every covered rule reports nothing on a resource link the fast path accepts', {
+    timeout: 120_000,
+  }, () => {
+    coversSilently(linkBlock, (b, v) => isPlainLinkBlock(b, features(v)), COVERED_LINK_BLOCK_RULES);
+  });
+
+  it('every covered rule reports nothing on an embedded resource the fast path accepts', {
+    timeout: 120_000,
+  }, () => {
+    coversSilently(
+      resourceBlock,
+      (b, v) => isPlainResourceBlock(b, features(v), sniffSync),
+      COVERED_RESOURCE_BLOCK_RULES,
+    );
+  });
+
+  it('covers every block rule that can report on its block type, each fingerprinted', () => {
+    const blockRules = RULES.filter((r) => r.subject === 'block');
+    for (const [type, covered] of [
+      ['resource_link', COVERED_LINK_BLOCK_RULES],
+      ['resource', COVERED_RESOURCE_BLOCK_RULES],
+    ] as const) {
+      const applicable = blockRules
+        .filter((r) => BLOCK_RULE_TYPES[r.id]?.includes(type) ?? true)
+        .map((r) => r.id)
+        .sort();
+      // Nothing is claimed of a rule that can never report on the type, and a rule added later runs.
+      expect([...covered].sort(), type).toEqual(applicable.filter((id) => covered.has(id)));
+      for (const id of covered) expect(CHECKED, id).toHaveProperty(id);
+    }
+  });
+
+  it('takes only plain objects and reads members a rule reads even when not enumerable', () => {
+    const f = features('2025-11-25');
+    const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
+    expect(isPlainLinkBlock(link, f)).toBe(true);
+    expect(isPlainLinkBlock(link, features('2025-03-26'))).toBe(false);
+    const hiddenSize = { ...link };
+    Object.defineProperty(hiddenSize, 'size', { value: 1.5, enumerable: false });
+    expect(isPlainLinkBlock(hiddenSize, f)).toBe(false);
+    expect(isPlainLinkBlock(Object.assign(Object.create(null) as JsonObject, link), f)).toBe(false);
+    const resource = { type: 'resource', resource: { uri: 'file:///a', text: 'x' } };
+    expect(isPlainResourceBlock(resource, f, sniffSync)).toBe(true);
+    const hiddenAnnotations = { uri: 'file:///a', text: 'x' };
+    Object.defineProperty(hiddenAnnotations, 'annotations', { value: undefined, enumerable: false });
+    expect(isPlainResourceBlock({ type: 'resource', resource: hiddenAnnotations }, f, sniffSync)).toBe(false);
+    expect(
+      isPlainResourceBlock(
+        { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: 'AAAA' } },
+        f,
+        sniffSync,
+      ),
+    ).toBe(false);
+  });
+});
+
 describe('the plain media block fast path', () => {
   it('every covered rule reports nothing on a block the fast path accepts', { timeout: 120_000 }, () => {
-    const byId = new Map(RULES.map((r) => [r.id, r]));
-    let accepted = 0;
-    let rejected = 0;
-    fc.assert(
-      fc.property(fc.constantFrom(...PROTOCOL_VERSIONS), mediaBlock, (version, node) => {
-        if (!isPlainMediaBlock(node, features(version), sniffSync)) {
-          rejected++;
-          return;
-        }
-        accepted++;
-        for (const id of COVERED_MEDIA_BLOCK_RULES) {
-          const rule = byId.get(id) as Rule;
-          if (!rule.versions.includes(version)) continue;
-          expect(
-            reports(rule, node, version, undefined),
-            `${id} on ${JSON.stringify(node).slice(0, 200)}`,
-          ).toEqual([]);
-        }
-      }),
-      { numRuns: 4000 },
+    coversSilently(
+      mediaBlock,
+      (b, v) => isPlainMediaBlock(b, features(v), sniffSync),
+      COVERED_MEDIA_BLOCK_RULES,
     );
-    expect(accepted).toBeGreaterThan(200);
-    expect(rejected).toBeGreaterThan(200);
   });
 
   it('covers only block rules of the catalog, each fingerprinted', () => {
@@ -539,6 +759,8 @@ describe('the plain media block fast path', () => {
                   { weight: 2, arbitrary: textBlock },
                   mediaBlock,
                   typedBlock,
+                  linkBlock,
+                  resourceBlock,
                 ),
                 { maxLength: 4 },
               ),
@@ -597,7 +819,7 @@ describe('the plain media block fast path', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...PROTOCOL_VERSIONS),
-        fc.array(fc.oneof(mediaBlock, typedBlock), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.oneof(mediaBlock, typedBlock, linkBlock, resourceBlock), { minLength: 1, maxLength: 4 }),
         (version, content) => {
           const result = { content };
           const fast = validateToolResultSync(result, { protocolVersion: version });

@@ -19,9 +19,9 @@
  */
 
 import { isObject, type JsonObject } from '../../core/json.js';
-import { payloadFactsAt } from '../../core/payload.js';
+import { type PayloadFacts, payloadFactsAt, rememberPayloadFacts } from '../../core/payload.js';
 import { getIn, type PathSegment, toPointer } from '../../core/pointer.js';
-import { FactScope, runInScope } from '../../core/run-memo.js';
+import { FactScope, runInScope, shareHolderFacts } from '../../core/run-memo.js';
 import type { Sniffed } from '../../core/sniff.js';
 import { getRule } from '../../rules/catalog.js';
 import type { RepairContext } from '../../rules/types.js';
@@ -71,6 +71,22 @@ export interface RepairOptions extends RepairLimits {
   readonly owned?: boolean;
   /** JSON texts the caller made of objects in the input, so the validation need not make them again. */
   readonly knownJson?: ReadonlyMap<object, string>;
+  /** Payloads the caller encoded from bytes, with their facts, so the validation need not decode them. */
+  readonly knownPayloads?: readonly KnownPayload[];
+}
+
+export interface KnownPayload {
+  readonly holder: object;
+  readonly key: string;
+  readonly facts: PayloadFacts;
+}
+
+/** A scope for the validations of one repair, told what the caller knows of its payloads. */
+function repairScope(options: RepairOptions): FactScope {
+  const scope = new FactScope();
+  for (const { holder, key, facts } of options.knownPayloads ?? [])
+    rememberPayloadFacts(scope, holder, key, facts);
+  return scope;
 }
 
 const MAX_RULE_STEPS = 500;
@@ -150,7 +166,7 @@ class Sniffer {
 
 /** Repairs synchronously: payloads are sniffed by the synchronous sniffer only. */
 export function runRepairSync(input: unknown, target: RepairTarget, options: RepairOptions = {}): RepairRun {
-  return repairPass(input, target, options, new FactScope(), NO_ANSWERS, budgetOf(options)).run;
+  return repairPass(input, target, options, repairScope(options), NO_ANSWERS, budgetOf(options)).run;
 }
 
 const NO_ANSWERS: FileTypeAnswers = new Map();
@@ -170,7 +186,7 @@ export async function runRepair(
   target: RepairTarget,
   options: RepairOptions = {},
 ): Promise<RepairRun> {
-  const scope = new FactScope();
+  const scope = repairScope(options);
   const base = target.resultPath(input);
   const payloads = base === undefined ? [] : mediaPayloads(getIn(input, base));
   const pending = fileTypeAnswers(payloads, scope);
@@ -210,14 +226,18 @@ function repairPass(
     return { run: { document: input, fixes: [], remaining: [] }, unplaced: [...sniffer.unplaced.values()] };
   }
 
+  const document = options.owned ? input : cloneJson(input);
+  if (document !== input) sharePayloadFacts(scope, target, input, document);
   const state: LoopState = {
-    document: options.owned ? input : cloneJson(input),
+    document,
     // A copy is the same JSON, so the first validation's findings hold for it too.
     findings: first,
     fixes: [],
     target,
     sniffer,
-    run: { ...runOptions, blockFindings: new BlockFindings() },
+    // Written out: spreading runOptions (it holds a bound sniffer) took V8's slow path, an eighth of
+    // repairing a small result.
+    run: { scope, sniff: sniffer.sniff, blockFindings: new BlockFindings() },
     budget,
   };
   convertWebMcpBlocks(state);
@@ -235,6 +255,17 @@ function repairPass(
       ? { document: input, fixes: [], remaining }
       : { document: state.document, fixes: state.fixes, remaining };
   return { run, unplaced: [...sniffer.unplaced.values()] };
+}
+
+/** The copy's payloads are the input's strings: what the first validation found about them holds. */
+function sharePayloadFacts(scope: FactScope, target: RepairTarget, input: unknown, copy: unknown): void {
+  const base = target.resultPath(input);
+  if (base === undefined) return;
+  const from = mediaPayloads(getIn(input, base));
+  const to = mediaPayloads(getIn(copy, base));
+  for (let i = 0; i < from.length && i < to.length; i++) {
+    shareHolderFacts(scope, (from[i] as PayloadPlace).holder, (to[i] as PayloadPlace).holder);
+  }
 }
 
 interface LoopState {

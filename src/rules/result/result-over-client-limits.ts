@@ -31,6 +31,13 @@ const MAX_BYTES_PER_UNIT = 6;
 interface Size {
   units: number;
   atMostBytes: number;
+  /** Object.prototype has no enumerable member, so for…in over a plain object sees only its own. */
+  readonly plainOwn: boolean;
+}
+
+function enumeratesNothing(object: object): boolean {
+  for (const _ in object) return false;
+  return true;
 }
 
 function measure(
@@ -52,9 +59,11 @@ function measure(
     for (const item of value) measure(item, size, undefined);
   } else if (isObject(value)) {
     let members = 0;
+    // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
+    const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
     for (const member in value) {
       const v = value[member];
-      if (v === undefined || !Object.hasOwn(value, member)) continue;
+      if (v === undefined || (!own && !Object.hasOwn(value, member))) continue;
       members++;
       size.units += member.length + 3;
       size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
@@ -208,7 +217,7 @@ export default defineRule({
   check(result, ctx) {
     if (!isObject(result)) return;
     const json = structuredJson(result);
-    const size: Size = { units: 0, atMostBytes: 0 };
+    const size: Size = { units: 0, atMostBytes: 0, plainOwn: enumeratesNothing(Object.prototype) };
     measure(result, size, json);
     const units = size.units;
     const bytes = serializedBytes(result, size, json, CLAUDE_DESKTOP_MAX_BYTES);
