@@ -1,7 +1,8 @@
 /**
- * `npm run mutate [-- src/core src/rules …] [--tests=<glob>,…]`: mutation testing with StrykerJS
- * (stryker.config.mjs) over the folders (or single files) named, by default all six folders issue 14 holds to a score; with
- * `--tests`, only those test files run (a quick look at one folder). Each folder must have at least
+ * `npm run mutate [-- src/core src/rules …] [--tests=<glob>,…] [--concurrency=N]`: mutation testing with
+ * StrykerJS (stryker.config.mjs) over the folders (or single files) named, by default all six folders issue 14
+ * holds to a score; with `--tests`, only those test files run (a quick look at one folder); with
+ * `--concurrency`, that many Stryker workers instead of the config's (1 leaves a core to a shared machine). Each folder must have at least
  * 80% of its mutants killed, not counting the equivalent mutants of test/mutation/equivalent-mutants.json
  * (survivors no test can kill, each with why). Not in `npm test` or CI: a full run takes about an hour.
  * Reports go to reports/mutation/ (HTML and JSON); runs are incremental per set of folders.
@@ -30,7 +31,15 @@ const testFiles = args
   .filter((a) => a.startsWith('--tests='))
   .flatMap((a) => a.slice('--tests='.length).split(','))
   .filter(Boolean);
-const requested = args.filter((a) => !a.startsWith('--tests=')).map((a) => a.replace(/\/+$/, ''));
+const concurrencyArg = args.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length);
+const concurrency = concurrencyArg === undefined ? undefined : Number(concurrencyArg);
+if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+  console.error(`mutate: --concurrency takes a whole number of workers, at least 1, not ${concurrencyArg}`);
+  process.exit(2);
+}
+const requested = args
+  .filter((a) => !a.startsWith('--tests=') && !a.startsWith('--concurrency='))
+  .map((a) => a.replace(/\/+$/, ''));
 const unknown = requested.filter((folder) => !existsSync(join(root, folder)) || !folder.startsWith('src/'));
 if (unknown.length > 0) {
   console.error(`mutate: not a folder or file under src/: ${unknown.join(', ')}`);
@@ -49,9 +58,14 @@ if (existsSync(shared) && !existsSync(sharedLink)) symlinkSync(shared, sharedLin
 // only by a test that fails for it, never by a draw that differs from the dry run's.
 process.env.MCP_SHAPE_SEED ??= '20261122';
 
-const slug = `${requested.length === 0 ? 'all' : folders.map((f) => f.replaceAll('/', '-')).join('+')}${
-  testFiles.length > 0 ? '-subset' : ''
-}`;
+const named = requested.length === 0 ? 'all' : folders.map((f) => f.replaceAll('/', '-')).join('+');
+// A dozen files named would make a file name longer than file systems allow (255 bytes): past 120
+// characters the name keeps its start and a hash of the whole.
+const shortened =
+  named.length <= 120
+    ? named
+    : `${named.slice(0, 80)}-${createHash('sha256').update(named).digest('hex').slice(0, 12)}`;
+const slug = `${shortened}${testFiles.length > 0 ? '-subset' : ''}`;
 const started = Date.now();
 process.chdir(root);
 await new Stryker({
@@ -63,6 +77,7 @@ await new Stryker({
   ],
   incrementalFile: `reports/mutation/incremental-${slug}.json`,
   ...(testFiles.length > 0 ? { testFiles } : {}),
+  ...(concurrency !== undefined ? { concurrency } : {}),
 }).runMutationTest();
 const minutes = (Date.now() - started) / 60_000;
 

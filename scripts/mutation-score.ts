@@ -58,11 +58,14 @@ export interface Scored {
   readonly stale: readonly EquivalentMutant[];
 }
 
-/** The text a mutant replaces, from 1-based lines and 0-based columns as Stryker reports them. */
+/**
+ * The text a mutant replaces. Lines and columns both start at 1, as mutation-testing-report-schema
+ * defines a position and Stryker writes it.
+ */
 export function originalText(source: string, mutant: Mutant): string {
   const lines = source.split('\n');
   const offset = (line: number, column: number) =>
-    lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + column;
+    lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + column - 1;
   const { start, end } = mutant.location;
   return source.slice(offset(start.line, start.column), offset(end.line, end.column));
 }
@@ -106,7 +109,7 @@ export function scoreByFolder(
     const tally = folder === undefined ? undefined : tallies.get(folder);
     if (!tally) continue;
     for (const mutant of mutants) {
-      const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column + 1} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement ?? '')}`;
+      const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement ?? '')}`;
       switch (mutant.status) {
         case 'Killed':
           tally.killed++;

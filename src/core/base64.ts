@@ -106,7 +106,8 @@ export function parseDataUri(
   const match = DATA_URI.exec(value);
   if (!match) return undefined;
   return {
-    mimeType: (match[1] ?? '').toLowerCase(),
+    // Group 1 takes part in every match (it may be empty).
+    mimeType: (match[1] as string).toLowerCase(),
     base64: /;base64$/i.test(match[2] ?? ''),
     payload: value.slice(match[0].length),
   };
@@ -118,17 +119,14 @@ export function parseDataUri(
  */
 export function decodeBase64Prefix(value: string, maxBytes: number): Uint8Array | undefined {
   const chars = Math.ceil(maxBytes / 3) * 4;
-  const window = value.length > chars * 2 ? value.slice(0, chars * 2) : value;
+  const window = value.slice(0, chars * 2);
   const head = window.replace(WHITESPACE, '');
   // A prefix is cut at a 4-character group; a whole value may end in a short, unpadded group, which
   // atob() decodes as it does when it reads the whole payload.
   const whole = window.length === value.length && head.length <= chars;
   const usable = whole ? head.length : Math.min(chars, head.length - (head.length % 4));
   const binary = tryAtob(head.slice(0, usable));
-  if (binary === undefined) return undefined;
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return binary === undefined ? undefined : Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 /** Exact decoded size in bytes of a canonical base64 string. */

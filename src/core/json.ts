@@ -10,7 +10,7 @@ export function isObject(value: unknown): value is JsonObject {
 export function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  if (Number.isInteger(value)) return 'integer';
   return typeof value;
 }
 

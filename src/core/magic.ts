@@ -140,9 +140,11 @@ function detectConfident(whole: Bytes, start: number, depth: number): Verdict {
       return b.at(1) === 0x4d ? 'image/bmp' : UNDECIDED;
     case 0xef:
       if (!b.is(0, [0xef, 0xbb, 0xbf])) return UNDECIDED;
-      // A UTF-8 byte order mark: file-type skips it and looks again, at the confident signatures only.
+      // A UTF-8 byte order mark: file-type skips it and looks again, at the confident signatures only;
+      // finding none there ends its detection, as here: the imprecise signatures detect() tries next
+      // cannot match bytes that start with a byte order mark.
       if (depth >= MAX_REENTRIES) return STOP;
-      return orStop(detectConfident(whole, start + 3, depth + 1));
+      return detectConfident(whole, start + 3, depth + 1);
     case 0x47:
       return b.text(0, 'GIF') ? 'image/gif' : UNDECIDED;
     case 0x49:
@@ -174,11 +176,6 @@ function detectConfident(whole: Bytes, start: number, depth: number): Verdict {
   }
 }
 
-/** After a skipped prefix file-type's reader has moved: finding nothing there ends the detection. */
-function orStop(verdict: Verdict): Verdict {
-  return verdict === NONE ? STOP : verdict;
-}
-
 /** ID3v2 tag: file-type skips it and detects what follows, or calls it MP3 when the tag runs past the end. */
 function id3(whole: Bytes, start: number, depth: number): Verdict {
   if (whole.length - start < 10) return STOP;
@@ -187,7 +184,7 @@ function id3(whole: Bytes, start: number, depth: number): Verdict {
   const next = start + 10 + size;
   if (next > whole.length) return 'audio/mpeg';
   if (depth >= MAX_REENTRIES) return STOP;
-  return orStop(detect(whole, next, depth + 1));
+  return detect(whole, next, depth + 1);
 }
 
 function ogg(b: Bytes): Verdict {
@@ -210,8 +207,10 @@ const CGBI = fourCC('CgBI');
 function png(b: Bytes): Verdict {
   let position = 8;
   let seenHeader = false;
-  for (let chunks = 1; chunks <= 512; chunks++) {
-    if (position + 8 > b.length) return STOP;
+  // Each chunk moves on by 12 bytes at least, so the walk ends within the 4100 bytes. Only the first
+  // chunk header may lack bytes (the walk stops below before any other would); read as zeros, its type
+  // ends in a zero byte, is no chunk type, and detection stops, as file-type's does.
+  for (;;) {
     const length = b.uint32BE(position) | 0;
     const type = b.code(position + 4);
     if (length < 0) return STOP;
@@ -224,15 +223,15 @@ function png(b: Bytes): Verdict {
     if (!seenHeader && type !== CGBI) return STOP;
     // file-type skips the chunk (clamped at the end) and reads the next header while 8 bytes remain.
     position = Math.min(b.length, position + 8 + length + 4);
-    if (position + 8 >= b.length) break;
+    if (position + 8 >= b.length) return 'image/png';
   }
-  return 'image/png';
 }
 
 /** ISO base media (`ftyp` box): AVIF, HEIF/HEIC, M4A and the MP4 family, by major brand. */
 function isoMedia(b: Bytes): Verdict {
-  // The box size comes first; signatures file-type checks earlier could match it. Real boxes are small.
-  if (b.at(0) !== 0 || b.at(1) !== 0 || (b.at(2) === 0x01 && b.at(3) === 0xba)) return UNDECIDED;
+  // The box size comes first (its first byte is 0 here); signatures file-type checks earlier could
+  // match it. Real boxes are small.
+  if (b.at(1) !== 0 || (b.at(2) === 0x01 && b.at(3) === 0xba)) return UNDECIDED;
   if ((b.at(8) & 0x60) === 0) return UNDECIDED;
   const brand = b.latin1(8, 4).replace('\0', ' ').trim();
   switch (brand) {
@@ -300,7 +299,7 @@ function utf16LittleEndian(b: Bytes): Verdict {
 /**
  * Signatures file-type checks among its confident ones at offsets past the start, or on first bytes
  * 0x00/0xFF. Bytes that start like an ICO or an MPEG frame could still match one of them; then only
- * file-type can tell.
+ * file-type can tell. Asked only of bytes that start with 0x00 or 0xFF.
  */
 function lateConfidentMayMatch(b: Bytes): boolean {
   if (ATOMS_AT_4.some((atom) => b.text(4, atom))) return true;
@@ -312,7 +311,7 @@ function lateConfidentMayMatch(b: Bytes): boolean {
   if (b.is(0, [0xff, 0xff, 0x00, 0x00, 0x07]) || b.is(0, [0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x07])) {
     return true;
   }
-  if (b.is(0, [0xfe, 0xff]) || b.text(36, 'acsp') || (b.text(7, '**ACE') && b.text(12, '**'))) return true;
+  if (b.text(36, 'acsp') || (b.text(7, '**ACE') && b.text(12, '**'))) return true;
   if (b.text(44, 'SCRM') || (b.at(4) === 0x47 && b.at(196) === 0x47) || b.text(60, 'BOOKMOBI')) return true;
   if (b.text(128, 'DICM')) return true;
   if (b.text(34, 'LP') && (b.is(8, [0, 0, 1]) || b.is(8, [1, 0, 2]) || b.is(8, [2, 0, 2]))) return true;
@@ -322,8 +321,10 @@ function lateConfidentMayMatch(b: Bytes): boolean {
 
 /** file-type's tar header test: the octal sum at 148 equals the sum of the header's other bytes. */
 function tarChecksumMatches(b: Bytes): boolean {
-  const stored = Number.parseInt(b.latin1(148, 6).replace(/\0.*$/, '').trim(), 8);
-  if (Number.isNaN(stored)) return false;
+  // file-type reads the field with `.replace(/\0.*$/, '').trim()` first; parseInt skips the same leading
+  // white space and stops at the first character that is no octal digit, so it reads the same number.
+  // NaN, where there is none, equals no sum.
+  const stored = Number.parseInt(b.latin1(148, 6), 8);
   let sum = 8 * 0x20;
   for (let i = 0; i < 148; i++) sum += b.at(i);
   for (let i = 156; i < 512; i++) sum += b.at(i);
@@ -333,7 +334,8 @@ function tarChecksumMatches(b: Bytes): boolean {
 /** ICO and CUR, then MPEG audio frames (MP3, MP2, MP1) and ADTS (AAC) at the first byte. */
 function detectImprecise(whole: Bytes, start: number): Verdict {
   const b = view(whole, start);
-  if (b.is(0, [0x00, 0x00, 0x01, 0xba]) || b.is(0, [0x00, 0x00, 0x01, 0xb3])) return 'video/mpeg';
+  // (MPEG program streams, 00 00 01 BA, are among the late confident signatures: never NONE.)
+  if (b.is(0, [0x00, 0x00, 0x01, 0xb3])) return 'video/mpeg';
   if (b.is(0, [0x00, 0x01, 0x00, 0x00, 0x00])) return 'font/ttf';
   if (b.is(0, [0x00, 0x00, 0x01, 0x00]) || b.is(0, [0x00, 0x00, 0x02, 0x00])) return 'image/x-icon';
   const b1 = b.at(1);
@@ -342,11 +344,14 @@ function detectImprecise(whole: Bytes, start: number): Verdict {
   return (b1 & 0x06) === 0 ? STOP : 'audio/mpeg';
 }
 
-/** Matroska and WebM: the DocType element of the EBML header. */
+/**
+ * Matroska and WebM: the DocType element of the EBML header. Fields are read on past the end, as zeros:
+ * where file-type's reader runs out of bytes its detection ends, and here a DocType past the end is
+ * refused too, so nothing read there can make a type.
+ */
 function ebml(b: Bytes): Verdict {
   let position = 0;
-  const field = (): number[] | undefined => {
-    if (position >= b.length) return undefined;
+  const field = (): number[] => {
     const first = b.at(position);
     let mask = 0x80;
     let extra = 0;
@@ -354,27 +359,21 @@ function ebml(b: Bytes): Verdict {
       extra++;
       mask >>= 1;
     }
-    if (position + extra + 1 > b.length) return undefined;
     const bytes: number[] = [];
     for (let i = 0; i <= extra; i++) bytes.push(b.at(position + i));
     position += extra + 1;
     return bytes;
   };
-  const element = (): { id: number | undefined; length: number } | undefined => {
+  const element = (): { id: number | undefined; length: number } => {
     const id = field();
-    const size = id && field();
-    if (!id || !size) return undefined;
+    const size = field();
     size[0] = (size[0] as number) ^ (0x80 >> (size.length - 1));
     return { id: id.length <= 6 ? bigEndian(id) : undefined, length: bigEndian(size.slice(-6)) };
   };
-  const root = element();
-  if (!root) return STOP;
-  let children = root.length;
+  let children = element().length;
   for (let count = 1; children > 0; count++) {
     if (count > 256) return STOP;
-    const previous = position;
     const child = element();
-    if (!child) return STOP;
     if (child.id === 0x4282) {
       if (child.length > 64 || position + child.length > b.length) return STOP;
       const raw: number[] = [];
@@ -385,10 +384,8 @@ function ebml(b: Bytes): Verdict {
       if (docType === 'matroska') return 'video/matroska';
       return STOP;
     }
-    if (child.length > b.length) return STOP;
-    position = Math.min(b.length, position + child.length);
+    position += child.length;
     children--;
-    if (position <= previous) return STOP;
   }
   return STOP;
 }

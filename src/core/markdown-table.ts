@@ -5,8 +5,9 @@ function cell(value: unknown): string {
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   } catch {
-    // Cycles, BigInts or nesting too deep for JSON.stringify: still show something, without recursing.
-    text = Array.isArray(value) ? '[…]' : typeof value === 'object' && value !== null ? '{…}' : String(value);
+    // Cycles, BigInts or nesting too deep for JSON.stringify (never null): still show something, without
+    // recursing.
+    text = Array.isArray(value) ? '[…]' : typeof value === 'object' ? '{…}' : String(value);
   }
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }

@@ -17,7 +17,7 @@ export function isOpaque(value: unknown): value is Opaque {
 }
 
 export function isOpen(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { [OPEN]?: boolean })[OPEN] === true;
+  return (value as { [OPEN]?: boolean } | null | undefined)?.[OPEN] === true;
 }
 
 /**

@@ -46,18 +46,18 @@ const DIALECTS: Record<string, SchemaDialect> = {
 };
 
 export function schemaDialect(schema: unknown, version: ProtocolVersion): SchemaDialect | undefined {
-  const declared =
-    typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  const declared = (schema as { $schema?: unknown } | null | undefined)?.$schema;
   if (declared === undefined) return features(version).defaultSchemaDialect;
   if (typeof declared !== 'string') return undefined;
   return DIALECTS[declared.replace(/#$/, '')];
 }
 
-function toErrors(errors: readonly ErrorObject[] | null | undefined): SchemaError[] {
-  return (errors ?? []).map((e) => ({
+/** Ajv sets `errors` whenever a validation fails, and a message on each (messages are on by default). */
+function toErrors(errors: readonly ErrorObject[]): SchemaError[] {
+  return errors.map((e) => ({
     instancePath: e.instancePath,
     schemaPath: e.schemaPath,
-    message: e.message ?? 'is invalid',
+    message: e.message as string,
   }));
 }
 
@@ -66,7 +66,7 @@ function toErrors(errors: readonly ErrorObject[] | null | undefined): SchemaErro
  * into another document (which only a network fetch could supply), empty for a dangling local pointer.
  */
 function refersToOtherDocument(error: unknown): boolean {
-  const missing = (error as { missingSchema?: unknown } | null)?.missingSchema;
+  const missing = (error as { missingSchema?: unknown }).missingSchema;
   return typeof missing === 'string' && missing !== '';
 }
 
@@ -117,7 +117,7 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
             ok: true,
             dialect,
             validate(value) {
-              return fn(value) ? [] : toErrors(fn.errors);
+              return fn(value) ? [] : toErrors(fn.errors as ErrorObject[]);
             },
           };
         } catch (error) {

@@ -5,7 +5,6 @@
  */
 
 import { fileTypeFromBuffer } from 'file-type/core';
-import { decodeBase64Prefix } from './base64.js';
 import { type ByteSource, SNIFF_HEADER_BYTES, sniffMagicAnswer } from './magic.js';
 import { memoByString } from './run-memo.js';
 
@@ -40,24 +39,12 @@ export async function sniffBytes(bytes: Uint8Array): Promise<Sniffed> {
 
 /** file-type's answer for the first bytes; a detector that throws on a corrupt container means "unknown". */
 export async function fileTypeMime(bytes: Uint8Array): Promise<string | undefined> {
-  const header = bytes.length > SNIFF_HEADER_BYTES ? bytes.subarray(0, SNIFF_HEADER_BYTES) : bytes;
+  const header = bytes.subarray(0, SNIFF_HEADER_BYTES);
   try {
     return (await fileTypeFromBuffer(header))?.mime;
   } catch {
     return undefined;
   }
-}
-
-export async function sniffBase64(value: string): Promise<Sniffed | undefined> {
-  const bytes = decodeBase64Prefix(value, SNIFF_HEADER_BYTES);
-  if (!bytes || bytes.length === 0) return undefined;
-  return sniffBytes(bytes);
-}
-
-export function sniffBase64Sync(value: string): Sniffed | undefined {
-  const bytes = decodeBase64Prefix(value, SNIFF_HEADER_BYTES);
-  if (!bytes || bytes.length === 0) return undefined;
-  return sniffSync(bytes);
 }
 
 function withText(mimeType: string | undefined, bytes: ByteSource, settled: boolean): Sniffed {
@@ -77,14 +64,15 @@ function looksLikeText(bytes: ByteSource): string | undefined {
     const b = byteAt(bytes, i);
     if (b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) return undefined;
   }
-  const sample = new Uint8Array(length);
-  for (let i = 0; i < length; i++) sample[i] = byteAt(bytes, i);
+  const sample = Uint8Array.from({ length }, (_, i) => byteAt(bytes, i));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(sample);
   } catch {
-    // The sample may end inside a multi-byte character; retry without the last 3 bytes.
+    // A sample cut from longer bytes may end inside a multi-byte character: retry without its last 3
+    // bytes. Bytes that end there themselves are not UTF-8 (and 1 to 3 bytes of binary are not text).
+    if (bytes.length <= length) return undefined;
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, Math.max(0, length - 3)));
+      return new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, length - 3));
     } catch {
       return undefined;
     }
@@ -152,7 +140,8 @@ export function mediaFamily(mimeType: string): string | undefined {
  */
 export function looksLikeSvg(sniffed: Sniffed): boolean {
   if (!sniffed.text || sniffed.head === undefined) return false;
-  const head = sniffed.head.replace(/^\uFEFF/, '').trimStart();
+  // trimStart() removes a byte order mark too (U+FEFF is white space to ECMAScript).
+  const head = sniffed.head.trimStart();
   if (head.startsWith('<svg')) return true;
   return /^<(\?xml|!--|!DOCTYPE svg)/i.test(head) && head.includes('<svg');
 }

@@ -45,7 +45,8 @@ interface SystemErrorLike {
 
 /** The errno-style code of an error, or of the cause fetch() wraps it in. */
 export function systemErrorCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+  // A truthy value that is no object reads as one without a code or a cause.
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
     const { code, cause } = e as SystemErrorLike;
     if (typeof code === 'string') return code;
     e = cause;
@@ -62,7 +63,7 @@ export function systemErrorWords(error: unknown, overrides: Readonly<Record<stri
   const code = systemErrorCode(error);
   if (code !== undefined) return overrides[code] ?? WORDS[code] ?? code;
   let message: string | undefined;
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
     const m = (e as SystemErrorLike).message;
     if (typeof m === 'string' && m !== '') message = m;
     e = (e as SystemErrorLike).cause;

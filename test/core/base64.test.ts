@@ -5,7 +5,16 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodedLength, readBase64 } from '../../src/core/base64.js';
+import {
+  base64Problem,
+  canonicalBase64,
+  decodeBase64Prefix,
+  decodedLength,
+  encodeBase64,
+  parseDataUri,
+  readBase64,
+} from '../../src/core/base64.js';
+import { runs } from '../spec/runs.js';
 
 /** The definition readBase64 implements, by one `atob` of the whole value. */
 function whole(value: string): { problem: string | undefined; binary?: string } {
@@ -56,7 +65,7 @@ describe('readBase64 on long values', () => {
         expect(head.length).toBeGreaterThan(Math.min(4100, (expected.binary ?? '').length) - 1);
         expect(expected.binary?.startsWith(head)).toBe(true);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -65,5 +74,142 @@ describe('readBase64 on long values', () => {
     const reading = readBase64(value);
     expect(reading.problem).toBeUndefined();
     expect(reading.binary?.length).toBe((CHUNK * 3) / 4);
+  });
+});
+
+const text = (s: string) => Buffer.from(s).toString('base64');
+const decoded = (bytes: Uint8Array | undefined) =>
+  bytes === undefined ? undefined : Buffer.from(bytes).toString();
+
+describe('readBase64 problems', () => {
+  it('names a data URI, which is never raw base64', () => {
+    expect(readBase64('data:image/png;base64,iVBORw0KGgo=')).toEqual({ problem: 'data-uri' });
+    expect(base64Problem('DATA:text/plain,hi')).toBe('data-uri');
+  });
+
+  it('tells the URL-safe alphabet apart from garbage', () => {
+    expect(base64Problem('Pz8_Pz8-')).toBe('base64url');
+    // A URL-safe character among characters no alphabet has is garbage, not base64url.
+    expect(base64Problem('Pz8_Pz%-')).toBe('invalid');
+    // Five characters: no alphabet decodes a lone sixth bit, and there is no URL-safe character.
+    expect(base64Problem('abcde')).toBe('invalid');
+  });
+
+  it('accepts canonical base64 and reports what atob only forgives', () => {
+    expect(readBase64(text('hello'))).toEqual({ problem: undefined, binary: 'hello' });
+    expect(readBase64('aGVsbG8')).toEqual({ problem: 'non-canonical', binary: 'hello' });
+    expect(readBase64('aGVs bG8=')).toEqual({ problem: 'non-canonical', binary: 'hello' });
+    // Whitespace in a value whose length is a multiple of 4 is still not canonical.
+    expect(readBase64('aGVs bG8')).toEqual({ problem: 'non-canonical', binary: 'hello' });
+    expect(readBase64('YQ==')).toEqual({ problem: undefined, binary: 'a' });
+    expect(base64Problem('')).toBeUndefined();
+  });
+});
+
+describe('decodedLength', () => {
+  it('is the byte count of canonical base64, less its padding', () => {
+    expect(['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA=='].map(decodedLength)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('atob failures', () => {
+  it('leave the stack trace limit as it was, for every other error', () => {
+    const limit = Error.stackTraceLimit;
+    try {
+      // A limit of its own: a failure earlier in this process must not hide one here.
+      Error.stackTraceLimit = 17;
+      expect(readBase64('%%%').problem).toBe('invalid');
+      expect(Error.stackTraceLimit).toBe(17);
+      expect(readBase64('aGVsbG8=').problem).toBeUndefined();
+      expect(Error.stackTraceLimit).toBe(17);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  });
+});
+
+describe('parseDataUri', () => {
+  it('splits the media type (lower case), the base64 flag and the payload', () => {
+    expect(parseDataUri('data:Image/PNG;base64,iVBORw0KGgo=')).toEqual({
+      mimeType: 'image/png',
+      base64: true,
+      payload: 'iVBORw0KGgo=',
+    });
+    expect(parseDataUri('data:text/plain;charset=utf-8,a%20b')).toEqual({
+      mimeType: 'text/plain',
+      base64: false,
+      payload: 'a%20b',
+    });
+    expect(parseDataUri('data:,x')).toEqual({ mimeType: '', base64: false, payload: 'x' });
+  });
+
+  it('takes ;base64 only as the last parameter, as RFC 2397 places it', () => {
+    expect(parseDataUri('data:text/plain;base64x,aGk=')?.base64).toBe(false);
+    expect(parseDataUri('data:text/plain;base64;charset=utf-8,aGk=')?.base64).toBe(false);
+    expect(parseDataUri('data:text/plain;charset=utf-8;BASE64,aGk=')?.base64).toBe(true);
+  });
+
+  it('is undefined for anything but a data URI', () => {
+    expect(parseDataUri('aGk=')).toBeUndefined();
+    expect(parseDataUri('data:text/plain')).toBeUndefined();
+  });
+});
+
+describe('decodeBase64Prefix', () => {
+  it('decodes whole 3-byte groups up to the limit, never more', () => {
+    expect(decoded(decodeBase64Prefix(text('hello world'), 6))).toBe('hello ');
+    expect(decoded(decodeBase64Prefix(text('x'.repeat(100)), 12))).toBe('x'.repeat(12));
+    expect(decoded(decodeBase64Prefix(text('hello world'), 100))).toBe('hello world');
+  });
+
+  it('decodes a whole value with a short unpadded last group, as atob does', () => {
+    expect(decoded(decodeBase64Prefix('aGVsbG8', 100))).toBe('hello');
+  });
+
+  it('skips whitespace, and cuts a prefix at a whole group', () => {
+    expect(decoded(decodeBase64Prefix('aGVs\nbG8g\r\nd29y bGQ=', 100))).toBe('hello world');
+    const spaced = `  ${text('abcdefghijklmnopqrstuvwxyz').split('').join(' ')}`;
+    // The first 32 characters hold 15 base64 characters: three whole groups, nine bytes.
+    expect(decoded(decodeBase64Prefix(spaced, 12))).toBe('abcdefghi');
+  });
+
+  it('reads at most twice the characters the limit needs, whatever whitespace precedes the data', () => {
+    // A bound on the work per payload: a value that is mostly whitespace yields what its head holds.
+    expect(decoded(decodeBase64Prefix(`${' '.repeat(40)}${text('hello world')}`, 12))).toBe('');
+  });
+
+  it('is undefined where atob rejects the prefix', () => {
+    expect(decodeBase64Prefix('a%bc', 100)).toBeUndefined();
+  });
+});
+
+describe('canonicalBase64', () => {
+  it('removes whitespace, translates the URL-safe alphabet and restores padding', () => {
+    expect(canonicalBase64('aGVs bG8\n')).toBe('aGVsbG8=');
+    expect(canonicalBase64('Pz8_Pz8-')).toBe('Pz8/Pz8+');
+    expect(canonicalBase64('YQ')).toBe('YQ==');
+    expect(canonicalBase64('YWI')).toBe('YWI=');
+  });
+
+  it('leaves canonical base64 as it is, and drops excess padding', () => {
+    expect(canonicalBase64('YQ==')).toBe('YQ==');
+    expect(canonicalBase64('aGVsbG8=')).toBe('aGVsbG8=');
+    expect(canonicalBase64('YQ===')).toBe('YQ==');
+  });
+
+  it('is undefined where no decoder could read the value', () => {
+    expect(canonicalBase64('abcde')).toBeUndefined();
+    expect(canonicalBase64('ab%c')).toBeUndefined();
+    // Padding inside the value ends the data for atob: not a value to repair.
+    expect(canonicalBase64('YQ==YQ')).toBeUndefined();
+  });
+});
+
+describe('encodeBase64', () => {
+  it('encodes as Buffer does, across the chunks of a large payload', () => {
+    for (const size of [0, 1, 2, 3, 0x8000, 0x8000 * 2 + 5]) {
+      const input = Uint8Array.from(bytes(size));
+      expect(encodeBase64(input), `${size} bytes`).toBe(Buffer.from(input).toString('base64'));
+    }
   });
 });

@@ -1,8 +1,82 @@
+/** Facts about one base64 payload (src/core/payload.ts), shared by every block rule that asks. */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { payloadFactsOfBytes, readPayload } from '../../src/core/payload.js';
+import { payloadFactsAt, payloadFactsOfBytes, readPayload } from '../../src/core/payload.js';
+import { FactScope, runInScope } from '../../src/core/run-memo.js';
+
+const png = readFileSync(join(import.meta.dirname, '../../fixtures/media/image.png'));
+
+/** A PNG signature and IHDR chunk of the given size. */
+function pngHeader(width: number, height: number): Buffer {
+  const header = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(header);
+  header.writeUInt32BE(13, 8);
+  header.write('IHDR', 12, 'latin1');
+  header.writeUInt32BE(width, 16);
+  header.writeUInt32BE(height, 20);
+  return header;
+}
+
+describe('readPayload', () => {
+  it('sniffs a valid payload and reads a PNG size from its header', () => {
+    const facts = readPayload(png.toString('base64'));
+    expect(facts.problem).toBeUndefined();
+    expect(facts.sniffed?.mimeType).toBe('image/png');
+    expect(facts.pngSize).toEqual({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+  });
+
+  it('reads sizes of 2^31 and more as positive numbers', () => {
+    expect(readPayload(pngHeader(0x80000001, 0xffffffff).toString('base64')).pngSize).toEqual({
+      width: 0x80000001,
+      height: 0xffffffff,
+    });
+    expect(readPayload(pngHeader(0x01020304, 7).toString('base64')).pngSize).toEqual({
+      width: 0x01020304,
+      height: 7,
+    });
+  });
+
+  it('has no PNG size for other bytes or a header cut short', () => {
+    const gif = readPayload(Buffer.from('GIF89a\x01\x00\x01\x00').toString('base64'));
+    expect(gif).toEqual({ problem: undefined, sniffed: expect.objectContaining({ mimeType: 'image/gif' }) });
+    expect(Object.hasOwn(gif, 'pngSize')).toBe(false);
+    expect(readPayload(pngHeader(1, 1).subarray(0, 23).toString('base64')).pngSize).toBeUndefined();
+    expect(readPayload(pngHeader(2, 3).subarray(0, 24).toString('base64')).pngSize).toEqual({
+      width: 2,
+      height: 3,
+    });
+    const notPng = pngHeader(1, 1);
+    notPng[1] = 0x51;
+    expect(readPayload(notPng.toString('base64')).pngSize).toBeUndefined();
+    notPng[1] = 0x50;
+    notPng[0] = 0x88;
+    expect(readPayload(notPng.toString('base64')).pngSize).toBeUndefined();
+  });
+
+  it('sniffs what atob forgives, and nothing it rejects or an empty payload', () => {
+    expect(readPayload('R0lGODlh AQABAA').sniffed?.mimeType).toBe('image/gif');
+    expect(readPayload('R0lGODlh AQABAA').problem).toBe('non-canonical');
+    expect(readPayload('%%%')).toEqual({ problem: 'invalid', sniffed: undefined });
+    expect(readPayload('')).toEqual({ problem: undefined, sniffed: undefined });
+  });
+});
+
+describe('payloadFactsAt', () => {
+  it('reads the string at holder[key], once per validation', () => {
+    const block = { type: 'image', data: png.toString('base64'), mimeType: 7 };
+    expect(payloadFactsAt(block, 'mimeType')).toBeUndefined();
+    const outside = payloadFactsAt(block, 'data');
+    expect(outside?.sniffed?.mimeType).toBe('image/png');
+    expect(payloadFactsAt(block, 'data')).not.toBe(outside);
+    runInScope(new FactScope(), () => {
+      const first = payloadFactsAt(block, 'data');
+      expect(payloadFactsAt(block, 'data')).toBe(first);
+    });
+  });
+});
 
 const dir = join(import.meta.dirname, '../../fixtures/media');
 const media = readdirSync(dir)

@@ -1,6 +1,195 @@
+/**
+ * Memoization scoped to one validation (src/core/run-memo.ts): answers are shared within a scope,
+ * never kept outside one, and never stale after the document changes.
+ */
+
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { FactScope, memoByHolder, runInScope } from '../../src/core/run-memo.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  FactScope,
+  inScope,
+  knownJson,
+  memoByHolder,
+  memoByString,
+  memoPerRun,
+  runInScope,
+} from '../../src/core/run-memo.js';
+
+/** Made before any other memo of this file: the first slot, which a fresh scope must hold nothing in. */
+const firstMemo = memoByHolder((value: string) => value.length);
+
+function counting<K, V>(compute: (key: K) => V): { fn: (key: K) => V; calls: K[] } {
+  const calls: K[] = [];
+  return {
+    calls,
+    fn: (key) => {
+      calls.push(key);
+      return compute(key);
+    },
+  };
+}
+
+describe('scopes', () => {
+  it('are current only while they run, and restore the one before, even on a throw', () => {
+    const outer = new FactScope();
+    const inner = new FactScope();
+    expect(inScope()).toBe(false);
+    runInScope(outer, () => {
+      expect(inScope()).toBe(true);
+      expect(() =>
+        runInScope(inner, () => {
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      expect(inScope()).toBe(true);
+    });
+    expect(inScope()).toBe(false);
+  });
+
+  it('give the JSON texts the caller made, within the scope only', () => {
+    const value = { a: 1 };
+    const scope = new FactScope();
+    scope.knownJson = new Map([[value, '{"a":1}']]);
+    expect(knownJson(value)).toBeUndefined();
+    runInScope(scope, () => {
+      expect(knownJson(value)).toBe('{"a":1}');
+      expect(knownJson({ a: 1 })).toBeUndefined();
+    });
+    runInScope(new FactScope(), () => expect(knownJson(value)).toBeUndefined());
+  });
+});
+
+describe('memo slots', () => {
+  it('start empty in a new scope, the first one too', () => {
+    runInScope(new FactScope(), () => expect(firstMemo({ data: 'abc' }, 'data')).toBe(3));
+  });
+
+  it('start empty in a new scope for the first memo of every kind', async () => {
+    // A fresh copy of the module numbers its memos from 0 again.
+    vi.resetModules();
+    const byString = await import('../../src/core/run-memo.js');
+    const length = byString.memoByString((key: string) => key.length);
+    byString.runInScope(new byString.FactScope(), () => expect(length('abc')).toBe(3));
+    vi.resetModules();
+    const perRun = await import('../../src/core/run-memo.js');
+    const n = perRun.memoPerRun((key: { n: number }) => key.n);
+    perRun.runInScope(new perRun.FactScope(), () => expect(n({ n: 3 })).toBe(3));
+  });
+
+  it('keep memos of one kind apart, whatever kind was made between them', () => {
+    // Each kind made twice with one memo of another kind between: slots taken in any other order than
+    // one after another would collide.
+    const stringA = memoByString((key: string) => `a${key}`);
+    const perRunA = memoPerRun((key: { n: number }) => `a${key.n}`);
+    const stringB = memoByString((key: string) => `b${key}`);
+    const perRunB = memoPerRun((key: { n: number }) => `b${key.n}`);
+    const holderA = memoByHolder((value: string) => `a${value}`);
+    const stringC = memoByString((key: string) => `c${key}`);
+    const holderB = memoByHolder((value: string) => `b${value}`);
+    const key = { n: 1 };
+    const holder = { data: 'x' };
+    runInScope(new FactScope(), () => {
+      expect([stringA('x'), stringB('x'), stringC('x')]).toEqual(['ax', 'bx', 'cx']);
+      expect([perRunA(key), perRunB(key)]).toEqual(['a1', 'b1']);
+      expect([holderA(holder, 'data'), holderB(holder, 'data')]).toEqual(['ax', 'bx']);
+    });
+  });
+});
+
+describe('memoByString', () => {
+  it('computes every time outside a scope, once per key within one (undefined answers too)', () => {
+    const { fn, calls } = counting((key: string) => (key === 'none' ? undefined : key.length));
+    const memo = memoByString(fn);
+    memo('abc');
+    memo('abc');
+    expect(calls).toEqual(['abc', 'abc']);
+    calls.length = 0;
+    const scope = new FactScope();
+    runInScope(scope, () => {
+      expect(memo('abc')).toBe(3);
+      expect(memo('abc')).toBe(3);
+      expect(memo('none')).toBeUndefined();
+      expect(memo('none')).toBeUndefined();
+      expect(memo('de')).toBe(2);
+    });
+    expect(calls).toEqual(['abc', 'none', 'de']);
+    // The whole scope keeps the answers, across runs; another scope starts afresh.
+    runInScope(scope, () => memo('abc'));
+    runInScope(new FactScope(), () => memo('abc'));
+    expect(calls).toEqual(['abc', 'none', 'de', 'abc']);
+  });
+
+  it('keeps each memo apart', () => {
+    const length = memoByString((key: string) => key.length);
+    const upper = memoByString((key: string) => key.toUpperCase());
+    runInScope(new FactScope(), () => {
+      expect(length('ab')).toBe(2);
+      expect(upper('ab')).toBe('AB');
+    });
+  });
+});
+
+describe('memoPerRun', () => {
+  it('remembers by identity for one run, and forgets when the scope is entered again', () => {
+    const { fn, calls } = counting((key: { n: number }) => key.n);
+    const memo = memoPerRun(fn);
+    const key = { n: 1 };
+    const scope = new FactScope();
+    runInScope(scope, () => {
+      memo(key);
+      key.n = 2;
+      expect(memo(key)).toBe(1);
+      // Entering the current scope again is the same run.
+      runInScope(scope, () => expect(memo(key)).toBe(1));
+    });
+    expect(calls).toHaveLength(1);
+    runInScope(scope, () => expect(memo(key)).toBe(2));
+    expect(memo(key)).toBe(2);
+    expect(calls).toHaveLength(3);
+  });
+});
+
+describe('memoByHolder', () => {
+  it('computes once per holder and string, for the whole scope', () => {
+    const { fn, calls } = counting((value: string) => value.length);
+    const memo = memoByHolder(fn);
+    const a: Record<string, unknown> = { data: 'aaaa', blob: 'bb', n: 1 };
+    const b: Record<string, unknown> = { data: 'ccc' };
+    expect(memo(a, 'n')).toBeUndefined();
+    expect(memo(a, 'data')).toBe(4);
+    expect(memo(a, 'data')).toBe(4);
+    expect(calls).toEqual(['aaaa', 'aaaa']);
+    calls.length = 0;
+    const scope = new FactScope();
+    runInScope(scope, () => {
+      expect(memo(a, 'data')).toBe(4);
+      expect(memo(b, 'data')).toBe(3);
+      expect(memo(a, 'data')).toBe(4);
+      expect(memo(b, 'data')).toBe(3);
+    });
+    runInScope(scope, () => expect(memo(a, 'data')).toBe(4));
+    expect(calls).toEqual(['aaaa', 'ccc']);
+  });
+
+  it('answers afresh when the string or the key changes', () => {
+    const { fn, calls } = counting((value: string) => value.length);
+    const memo = memoByHolder(fn);
+    const block: Record<string, unknown> = { data: 'aaaa', blob: 'bb' };
+    const other: Record<string, unknown> = { data: 'x' };
+    runInScope(new FactScope(), () => {
+      expect(memo(block, 'data')).toBe(4);
+      expect(memo(block, 'blob')).toBe(2);
+      block.data = 'aaaaa';
+      expect(memo(block, 'data')).toBe(5);
+      expect(memo(other, 'data')).toBe(1);
+      block.data = 'a';
+      expect(memo(block, 'data')).toBe(1);
+      expect(memo(other, 'data')).toBe(1);
+      expect(memo(block, 'blob')).toBe(2);
+    });
+    expect(calls).toEqual(['aaaa', 'bb', 'aaaaa', 'x', 'a', 'bb']);
+  });
+});
 
 describe('memoByHolder()', () => {
   it('answers as computing afresh would, in any order of asking, and computes each value once', () => {

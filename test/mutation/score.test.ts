@@ -39,20 +39,20 @@ const REPORT: MutationReport = {
     'src/core/f.ts': {
       source: SOURCE,
       mutants: [
-        mutant('1', 'Killed', 'EqualityOperator', 'a >= 0', 9, 14),
-        mutant('2', 'Survived', 'EqualityOperator', 'a >= 0', 9, 14),
-        mutant('3', 'Timeout', 'ConditionalExpression', 'true', 9, 14),
-        mutant('4', 'NoCoverage', 'UnaryOperator', '+a', 21, 23),
-        mutant('5', 'Ignored', 'BlockStatement', '{}', 0, 1),
+        mutant('1', 'Killed', 'EqualityOperator', 'a >= 0', 10, 15),
+        mutant('2', 'Survived', 'EqualityOperator', 'a >= 0', 10, 15),
+        mutant('3', 'Timeout', 'ConditionalExpression', 'true', 10, 15),
+        mutant('4', 'NoCoverage', 'UnaryOperator', '+a', 22, 24),
+        mutant('5', 'Ignored', 'BlockStatement', '{}', 1, 2),
       ],
     },
     'src/rules/g.ts': {
       source: SOURCE,
-      mutants: [mutant('6', 'Survived', 'EqualityOperator', 'a < 0', 9, 14)],
+      mutants: [mutant('6', 'Survived', 'EqualityOperator', 'a < 0', 10, 15)],
     },
     'src/cli/h.ts': {
       source: SOURCE,
-      mutants: [mutant('7', 'Survived', 'EqualityOperator', 'a < 0', 9, 14)],
+      mutants: [mutant('7', 'Survived', 'EqualityOperator', 'a < 0', 10, 15)],
     },
   },
 };
@@ -66,8 +66,9 @@ const EQUIVALENT: EquivalentMutant = {
 };
 
 describe('mutation scores per folder', () => {
-  it('reads the replaced text from 1-based lines and 0-based columns', () => {
-    expect(originalText(SOURCE, mutant('1', 'Killed', 'x', 'y', 9, 14))).toBe('a > 0');
+  it('reads the replaced text from 1-based lines and columns, as the report schema defines them', () => {
+    expect(originalText(SOURCE, mutant('1', 'Killed', 'x', 'y', 10, 15))).toBe('a > 0');
+    expect(originalText(SOURCE, mutant('1', 'Killed', 'x', 'y', 3, 9))).toBe('return');
   });
 
   it('counts killed and timed-out as detected, survivors and uncovered as not, and leaves the rest out', () => {

@@ -1,5 +1,5 @@
 /**
- * Sizes of the property runs in test/spec. A mutation run (vitest.mutate.config.ts sets
+ * Sizes of the property runs in test/spec and test/core. A mutation run (vitest.mutate.config.ts sets
  * MCP_SHAPE_MUTATION_RUN) repeats every test that covers a surviving mutant, so it runs a fraction.
  */
 export function runs(n: number, mutationFraction = 0.1): number {

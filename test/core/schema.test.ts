@@ -1,0 +1,152 @@
+/** outputSchema compilation (src/core/schema.ts): the dialect, errors located, remote refs refused. */
+
+import { describe, expect, it } from 'vitest';
+import { createOutputSchemaCompiler, schemaDialect } from '../../src/core/schema.js';
+
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+const DRAFT_2019 = 'https://json-schema.org/draft/2019-09/schema';
+const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+describe('schemaDialect', () => {
+  it('reads $schema, with or without its trailing #', () => {
+    expect(schemaDialect({ $schema: DRAFT_07 }, '2025-11-25')).toBe('draft-07');
+    expect(schemaDialect({ $schema: 'http://json-schema.org/draft-06/schema' }, '2025-11-25')).toBe(
+      'draft-07',
+    );
+    expect(schemaDialect({ $schema: DRAFT_2019 }, '2025-06-18')).toBe('2019-09');
+    expect(schemaDialect({ $schema: `${DRAFT_2020}#` }, '2025-06-18')).toBe('2020-12');
+  });
+
+  it("takes the protocol version's default without $schema", () => {
+    expect(schemaDialect({ type: 'object' }, '2025-06-18')).toBe('draft-07');
+    expect(schemaDialect({ type: 'object' }, '2025-11-25')).toBe('2020-12');
+    expect(schemaDialect(true, '2025-11-25')).toBe('2020-12');
+    expect(schemaDialect(null, '2025-06-18')).toBe('draft-07');
+  });
+
+  it('knows no other $schema', () => {
+    expect(
+      schemaDialect({ $schema: 'http://json-schema.org/draft-04/schema#' }, '2025-11-25'),
+    ).toBeUndefined();
+    expect(schemaDialect({ $schema: 7 }, '2025-11-25')).toBeUndefined();
+    // Only an empty fragment at the end is dropped.
+    expect(
+      schemaDialect({ $schema: 'http://json-schema.org/draft-07/sch#ema' }, '2025-11-25'),
+    ).toBeUndefined();
+  });
+});
+
+describe('createOutputSchemaCompiler', () => {
+  it('validates with errors located in the instance and the schema', () => {
+    const compiled = createOutputSchemaCompiler().compile(
+      { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      '2025-06-18',
+    );
+    expect(compiled).toMatchObject({ ok: true, dialect: 'draft-07' });
+    if (!compiled.ok) return;
+    expect(compiled.validate({ n: 1 })).toEqual([]);
+    expect(compiled.validate({ n: 'x' })).toEqual([
+      { instancePath: '/n', schemaPath: '#/properties/n/type', message: 'must be number' },
+    ]);
+    expect(compiled.validate({})).toEqual([
+      { instancePath: '', schemaPath: '#/required', message: "must have required property 'n'" },
+    ]);
+  });
+
+  it('reports every error and checks formats', () => {
+    const compiled = createOutputSchemaCompiler().compile(
+      { type: 'object', properties: { a: { type: 'string', format: 'email' }, b: { type: 'integer' } } },
+      '2025-11-25',
+    );
+    if (!compiled.ok) throw new Error('compiles');
+    expect(compiled.validate({ a: 'not an address', b: 1.5 }).map((e) => e.instancePath)).toEqual([
+      '/a',
+      '/b',
+    ]);
+    expect(compiled.validate({ a: 'a@example.com', b: 1 })).toEqual([]);
+  });
+
+  it('compiles each dialect with its own keywords', () => {
+    const compiler = createOutputSchemaCompiler();
+    const closed2019 = compiler.compile(
+      { $schema: DRAFT_2019, type: 'object', properties: { a: {} }, unevaluatedProperties: false },
+      '2025-06-18',
+    );
+    expect(closed2019).toMatchObject({ ok: true, dialect: '2019-09' });
+    if (closed2019.ok) expect(closed2019.validate({ b: 1 })).toHaveLength(1);
+    const tuple2020 = compiler.compile({ type: 'array', prefixItems: [{ type: 'string' }] }, '2025-11-25');
+    expect(tuple2020).toMatchObject({ ok: true, dialect: '2020-12' });
+    if (tuple2020.ok) expect(tuple2020.validate([1])).toHaveLength(1);
+    // draft-07 has neither unevaluatedProperties nor prefixItems: unknown keywords, ignored.
+    const closed07 = compiler.compile(
+      { type: 'object', properties: { a: {} }, unevaluatedProperties: false },
+      '2025-06-18',
+    );
+    expect(closed07).toMatchObject({ ok: true, dialect: 'draft-07' });
+    if (closed07.ok) expect(closed07.validate({ b: 1 })).toEqual([]);
+    const tuple07 = compiler.compile({ type: 'array', prefixItems: [{ type: 'string' }] }, '2025-06-18');
+    expect(tuple07).toMatchObject({ ok: true, dialect: 'draft-07' });
+    if (tuple07.ok) expect(tuple07.validate([1])).toEqual([]);
+  });
+
+  it('refuses an unknown dialect, a schema that is no object, and an invalid schema', () => {
+    const compiler = createOutputSchemaCompiler();
+    expect(compiler.compile({ $schema: 'https://example.com/s' }, '2025-11-25')).toEqual({
+      ok: false,
+      dialect: undefined,
+      reason: 'unsupported-dialect',
+      message: 'unsupported $schema "https://example.com/s"',
+    });
+    expect(compiler.compile(true, '2025-11-25')).toEqual({
+      ok: false,
+      dialect: '2020-12',
+      reason: 'invalid-schema',
+      message: 'a schema must be an object',
+    });
+    expect(compiler.compile(null, '2025-06-18')).toEqual({
+      ok: false,
+      dialect: 'draft-07',
+      reason: 'invalid-schema',
+      message: 'a schema must be an object',
+    });
+    expect(compiler.compile({ type: 'nonsense' }, '2025-11-25')).toMatchObject({
+      ok: false,
+      dialect: '2020-12',
+      reason: 'invalid-schema',
+    });
+  });
+
+  it('never fetches a $ref to another document, and tells it from a dangling local one', () => {
+    const compiler = createOutputSchemaCompiler();
+    const remote = compiler.compile({ $ref: 'https://example.com/schema.json' }, '2025-11-25');
+    expect(remote).toMatchObject({ ok: false, reason: 'remote-ref' });
+    if (!remote.ok) expect(remote.message).toContain('https://example.com/schema.json');
+    expect(compiler.compile({ $ref: '#/$defs/missing' }, '2025-11-25')).toMatchObject({
+      ok: false,
+      reason: 'invalid-schema',
+    });
+  });
+
+  it('compiles two schemas with one $id, and caches by schema text and version', () => {
+    const compiler = createOutputSchemaCompiler();
+    const a = compiler.compile({ $id: 'urn:x', type: 'string' }, '2025-11-25');
+    const b = compiler.compile({ $id: 'urn:x', type: 'number' }, '2025-11-25');
+    expect(a.ok && b.ok).toBe(true);
+    if (a.ok && b.ok) {
+      expect(a.validate('s')).toEqual([]);
+      expect(b.validate('s')).toHaveLength(1);
+    }
+    expect(compiler.compile({ $id: 'urn:x', type: 'string' }, '2025-11-25')).toBe(a);
+    expect(compiler.compile({ $id: 'urn:x', type: 'string' }, '2025-06-18')).not.toBe(a);
+  });
+
+  it('keeps at most about 500 compiled schemas', () => {
+    const compiler = createOutputSchemaCompiler();
+    const first = compiler.compile({ const: 0 }, '2025-11-25');
+    for (let i = 1; i <= 500; i++) compiler.compile({ const: i }, '2025-11-25');
+    expect(compiler.compile({ const: 0 }, '2025-11-25')).toBe(first);
+    compiler.compile({ const: 501 }, '2025-11-25');
+    compiler.compile({ const: 502 }, '2025-11-25');
+    expect(compiler.compile({ const: 0 }, '2025-11-25')).not.toBe(first);
+  });
+});
