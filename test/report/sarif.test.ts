@@ -164,18 +164,18 @@ describe('SARIF content', () => {
       contextRegion: { startLine: 27, endLine: 31 },
     });
     expect(gateway?.locations?.[0]?.physicalLocation?.contextRegion?.snippet?.text).toContain(offending);
-    // The return the defect reaches is a related location (for a gateway: the envelope answering
-    // tools/call).
+    // The return the defect reaches is a related location (for a gateway: where the envelope
+    // answering tools/call leaves for the client, its `return payload`).
     expect(gateway?.relatedLocations?.[0]).toMatchObject({
       physicalLocation: {
         artifactLocation: { uri: 'fixtures/scan/python/gateway.py' },
-        region: { startLine: 18 },
+        region: { startLine: 30 },
       },
       message: { text: 'the return of tool "mcp_endpoint" this value reaches' },
     });
     // The message names it with an embedded link to that related location.
     expect(gateway?.message.text).toContain(
-      'reaches the return of tool "mcp_endpoint" at [fixtures/scan/python/gateway.py:18](0)',
+      'reaches the return of tool "mcp_endpoint" at [fixtures/scan/python/gateway.py:30](0)',
     );
     // Info (a gateway's transport-level error) is a note.
     expect(new Set(results.map((r) => r.level))).toEqual(new Set(['error', 'warning', 'note']));

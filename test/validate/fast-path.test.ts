@@ -96,7 +96,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-type-unknown': 'a67848d6d85083aa',
   'block-type-unsupported-in-version': '006ff0a1fe9b4146',
   'block-uri-invalid': '220b7cd057189faf',
-  'block-text-base64-image': 'b3ebe7099cd5b8c6',
+  'block-text-base64-image': '007b0258ea4c6910',
 };
 
 const COVERED = new Set([
