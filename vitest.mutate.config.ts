@@ -7,7 +7,8 @@
  *   differential and the property tests also exercise.
  * - test/audit/cli-options.test.ts: its CLI tests race servers against deadlines, which two Stryker
  *   workers on a shared machine make miss; it tests src/audit, which is not mutated.
- * The property tests of test/spec run a tenth of their cases (test/spec/runs.ts).
+ * Property tests run a tenth of their cases (test/support/runs.ts says why that keeps every kill real),
+ * those that name no count included (test/support/property-seed.ts); `npm test` and CI run them all.
  */
 
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';

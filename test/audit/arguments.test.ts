@@ -14,6 +14,7 @@ import {
 } from '../../src/audit/arguments.js';
 import type { JsonObject } from '../../src/core/json.js';
 import { createOutputSchemaCompiler } from '../../src/core/schema.js';
+import { runs } from '../support/runs.js';
 
 function argsOf(plan: ArgumentPlan): JsonObject[] {
   if ('skip' in plan) throw new Error(`skipped: ${plan.skip}`);
@@ -151,7 +152,7 @@ describe('synthesizeArguments', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

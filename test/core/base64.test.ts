@@ -14,7 +14,7 @@ import {
   parseDataUri,
   readBase64,
 } from '../../src/core/base64.js';
-import { runs } from '../spec/runs.js';
+import { runs } from '../support/runs.js';
 
 /** The definition readBase64 implements, by one `atob` of the whole value. */
 function whole(value: string): { problem: string | undefined; binary?: string } {

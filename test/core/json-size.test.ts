@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../src/core/json-size.js';
-import { runs } from '../spec/runs.js';
+import { runs } from '../support/runs.js';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 

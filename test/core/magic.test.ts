@@ -12,7 +12,7 @@ import { fileTypeFromBuffer } from 'file-type/core';
 import { describe, expect, it } from 'vitest';
 import { sniffMagic, sniffMagicAnswer } from '../../src/core/magic.js';
 import { sniffBytes, sniffSync } from '../../src/core/sniff.js';
-import { runs } from '../spec/runs.js';
+import { runs } from '../support/runs.js';
 
 const dir = join(import.meta.dirname, '../../fixtures/media');
 const samples = readdirSync(dir)

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { payloadFactsAt, payloadFactsOfBytes, readPayload } from '../../src/core/payload.js';
 import { FactScope, runInScope } from '../../src/core/run-memo.js';
+import { runs } from '../support/runs.js';
 
 const png = readFileSync(join(import.meta.dirname, '../../fixtures/media/image.png'));
 
@@ -100,7 +101,7 @@ describe('payloadFactsOfBytes()', () => {
       fc.property(bytes, (b) => {
         expect(payloadFactsOfBytes(b)).toEqual(readPayload(Buffer.from(b).toString('base64')));
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 });

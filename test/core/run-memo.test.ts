@@ -14,6 +14,7 @@ import {
   memoPerRun,
   runInScope,
 } from '../../src/core/run-memo.js';
+import { runs } from '../support/runs.js';
 
 /** Made before any other memo of this file: the first slot, which a fresh scope must hold nothing in. */
 const firstMemo = memoByHolder((value: string) => value.length);
@@ -223,7 +224,7 @@ describe('memoByHolder()', () => {
         });
         expect(computed).toBe(expected);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

@@ -2,6 +2,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isAbsoluteUri, lastPathSegment } from '../../src/core/uri.js';
+import { runs } from '../support/runs.js';
 
 const uriFormat = fullFormats.uri as (value: string) => boolean;
 
@@ -50,7 +51,7 @@ describe('isAbsoluteUri()', () => {
         const value = scheme + rest.join('');
         expect(isAbsoluteUri(value), value).toBe(uriFormat(value));
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 

@@ -17,6 +17,7 @@ import {
 import { repair, repairMessage, repairParsedMessage } from '../../src/library/repair/index.js';
 import { toolResult } from '../../src/library/tool-result.js';
 import { convertWebMcp } from '../../src/library/webmcp/index.js';
+import { runs } from '../support/runs.js';
 import { sdkV1Parse } from './support/oracles.js';
 
 const DEEP = 100_000;
@@ -135,7 +136,7 @@ describe('cloneJson', () => {
         expect(cloneJson(value)).toEqual(JSON.parse(JSON.stringify(value) ?? 'null'));
         expect(isPlainJson(value)).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -162,7 +163,7 @@ describe('cloneJson', () => {
         expect(notes).toEqual(exactNotes);
         if (isPlainJson(value)) expect(Object.is(copy, -0)).toBe(false);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
     // A cycle or a value nested past the fast walk's depth goes to the exact walk.
     const cycle: Record<string, unknown> = { a: 1 };
@@ -233,7 +234,7 @@ describe('cloneJson', () => {
         for (let i = 0; i < 20_000; i++) deep = [deep];
         expect(stringifyJson(deep)).toBe(`${'['.repeat(20_000)}${expected}${']'.repeat(20_000)}`);
       }),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 });
@@ -342,7 +343,7 @@ describe('any value at all', () => {
           expect(() => stringifyJson(toWire(repaired.result).value ?? null)).not.toThrow();
         },
       ),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

@@ -11,6 +11,7 @@ import { runRepairSync } from '../../src/library/repair/engine.js';
 import { repair, repairParsedMessageSync, repairSync } from '../../src/library/repair/index.js';
 import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
 import { runMessage, runToolResult, sniffSync } from '../../src/validate/engine.js';
+import { runs } from '../support/runs.js';
 
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('{"error":"x"}', 'y'.repeat(9_000)));
 const block = fc.oneof(
@@ -55,7 +56,7 @@ describe('repair of a result with nothing to repair', () => {
           expect(async_.result).toBe(input);
         }
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
     expect(untouched).toBeGreaterThan(300);
   });
@@ -74,7 +75,7 @@ describe('repair of a result with nothing to repair', () => {
         expect(run.remaining).toEqual([]);
         expect(run.message).toEqual(message);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
     expect(clean).toBeGreaterThan(300);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type RepairResult, repair, repairSync } from '../../src/library/repair/index.js';
 import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
 import {
   anyToolCall,
@@ -13,7 +14,7 @@ import {
   TOOLS,
 } from './support/shapes.js';
 
-const RUNS = 300;
+const RUNS = runs(300);
 
 /** The guarantee is held for both entry points: the asynchronous repair() and repairSync(). */
 const REPAIRS: readonly (readonly [
@@ -123,7 +124,7 @@ describe.each(ALL_VERSIONS)(
             expect(input, how).toEqual(snapshot);
           }
         }),
-        { numRuns: 100 },
+        { numRuns: runs(100) },
       );
     });
   },

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { OutputSchemaMismatchError, shapeValue, toolResult } from '../../src/library/tool-result.js';
 import { ALL_VERSIONS } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks } from './support/oracles.js';
 import { PDF, PNG_1X1, wavBytes } from './support/shapes.js';
 
@@ -158,7 +159,7 @@ describe('toolResult()', () => {
         const short = await toolResult(value, options).catch((error: unknown) => error);
         expect(short).toEqual(full);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -284,7 +285,7 @@ describe('toolResult()', () => {
               if (sdkV1Speaks(version)) expect(sdkV1Parse(wire)).toEqual({ ok: true });
             },
           ),
-          { numRuns: 200 },
+          { numRuns: runs(200) },
         );
       });
     },

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertWebMcp, markdownTable, sanitizeHtml } from '../../src/library/webmcp/index.js';
 import { validateToolResult } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { PNG_1X1 } from './support/shapes.js';
 
 /** The payloads of shared/reference/deps.md §g, with what the safety pass must remove. */
@@ -110,7 +111,7 @@ describe('sanitizeHtml()', () => {
           expect(sanitizeHtml(html).removed).toEqual([]);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

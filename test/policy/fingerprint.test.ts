@@ -7,6 +7,7 @@ import {
   fingerprintFindings,
   normalizeSnippet,
 } from '../../src/policy/fingerprint.js';
+import { runs } from '../support/runs.js';
 
 const SOURCE = [
   "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
@@ -66,7 +67,7 @@ describe('fingerprints', () => {
           expect(after.map((f) => f.fingerprint)).toEqual(before.map((f) => f.fingerprint));
         },
       ),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 

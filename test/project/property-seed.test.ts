@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { seedFrom } from '../support/property-seed.js';
+import { runs } from '../support/runs.js';
 
 describe('MCP_SHAPE_SEED', () => {
   it('reads an integer seed, none when unset or empty, and refuses anything else', () => {
@@ -19,5 +20,27 @@ describe('MCP_SHAPE_SEED', () => {
     // The same seed gives the same draws.
     const draw = () => fc.sample(fc.integer(), { numRuns: 5, seed: expected });
     expect(fc.sample(fc.integer(), 5)).toEqual(draw());
+  });
+});
+
+describe('runs', () => {
+  const saved = process.env.MCP_SHAPE_MUTATION_RUN;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.MCP_SHAPE_MUTATION_RUN;
+    else process.env.MCP_SHAPE_MUTATION_RUN = saved;
+  });
+
+  it('is the full count outside a mutation run', () => {
+    delete process.env.MCP_SHAPE_MUTATION_RUN;
+    expect(runs(3000)).toBe(3000);
+    expect(runs(12)).toBe(12);
+  });
+
+  it('is a fraction in a mutation run, at least 20 and never more than asked', () => {
+    process.env.MCP_SHAPE_MUTATION_RUN = '1';
+    expect(runs(3000)).toBe(300);
+    expect(runs(1000, 0.5)).toBe(500);
+    expect(runs(100)).toBe(20);
+    expect(runs(12)).toBe(12);
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { marked, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeMarkdown, renderMarkdown } from '../../src/report/markdown.js';
+import { runs } from '../support/runs.js';
 import { auditReport, checkReport, cleanReport, HOSTILE_MESSAGE_SHOWN, hostileReport } from './fixtures.js';
 
 /** Every token of a type, at any depth (marked's own walker). */
@@ -152,7 +153,7 @@ describe('Markdown report', () => {
         expect(rows?.[0]?.length).toBe(1);
         expect(cellText(rows?.[0]?.[0] as Tokens.TableCell)).toBe(`x ${expected} x`);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -164,7 +165,7 @@ describe('Markdown report', () => {
         const [span] = tokensOf<Tokens.Codespan>(marked.lexer(`x ${codeSpan(text)} x`), 'codespan');
         expect(span?.text).toBe(text);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

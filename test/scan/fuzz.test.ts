@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scanSources } from '../../src/scan/index.js';
 import { computeVerdict } from '../../src/scan/verdict.js';
 import { runCli } from '../support/cli.js';
+import { runs } from '../support/runs.js';
 
 const HEADER_TS =
   "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst server = new McpServer({ name: 'x', version: '1' });\n";
@@ -158,7 +159,7 @@ describe('hostile source', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanSources } from '../../src/scan/index.js';
 import { computeVerdict } from '../../src/scan/verdict.js';
+import { runs } from '../support/runs.js';
 
 interface Literal {
   readonly ts: string;
@@ -210,7 +211,7 @@ describe('the scan follows a block literal to the return (property)', () => {
       fc.asyncProperty(literals, sites, flows, async (literal, site, flow) => {
         await check(tsProgram(literal, site, flow), literal);
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -219,7 +220,7 @@ describe('the scan follows a block literal to the return (property)', () => {
       fc.asyncProperty(literals, sites, flows, async (literal, site, flow) => {
         await check(pyProgram(literal, site, flow), literal);
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 });

@@ -27,9 +27,9 @@ import {
   validateToolResult,
   validateToolResultSync,
 } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { disagreement, fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 import { anyResult } from './arbitraries.js';
-import { runs } from './runs.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv | Ajv2020,

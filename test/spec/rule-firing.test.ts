@@ -20,6 +20,7 @@ import {
   runToolsList,
 } from '../../src/validate/engine.js';
 import { fileTypeAnswers, mediaPayloads, sniffWith } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { anyResult, MUTATION_FAMILIES } from './arbitraries.js';
 import {
   anyFrame,
@@ -32,7 +33,6 @@ import {
   SESSION_FAMILIES,
   TOOLS_LIST_FAMILIES,
 } from './documents.js';
-import { runs } from './runs.js';
 
 /**
  * Samples per protocol version. A rule of one family in one version is then expected a dozen times or

@@ -23,9 +23,9 @@ import {
   validateToolResult,
   validateToolResultSync,
 } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { disagreement, fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 import { anyResult } from './arbitraries.js';
-import { runs } from './runs.js';
 
 const RUNS = runs(1000);
 /** Generous: thousands of parses on a machine that may be busy with other tests. */
@@ -168,7 +168,7 @@ describe('hand-written checks agree with the SDK primitives', () => {
           expect(isIsoDateTimeWithOffset(s), s).toBe(zodDateTime.safeParse(s).success);
         },
       ),
-      { numRuns: 20_000 },
+      { numRuns: runs(20_000) },
     );
   });
 
@@ -193,7 +193,7 @@ describe('hand-written checks agree with the SDK primitives', () => {
         const problem = base64Problem(s);
         expect(problem === undefined || problem === 'non-canonical', JSON.stringify(s)).toBe(atobOk);
       }),
-      { numRuns: 20_000 },
+      { numRuns: runs(20_000) },
     );
   });
 });

@@ -2,10 +2,12 @@
  * Vitest setup file: with MCP_SHAPE_SEED set, every fast-check property draws from that seed, so a run
  * can be repeated input for input. `.ci/run` sets it: CI judges a change by the same inputs every time,
  * while local runs (no seed) keep exploring new ones. A failing property prints its seed and path either
- * way; rerun with MCP_SHAPE_SEED=<seed> to see it again.
+ * way; rerun with MCP_SHAPE_SEED=<seed> to see it again. In a mutation run, properties run fewer cases
+ * (test/support/runs.ts).
  */
 
 import fc from 'fast-check';
+import { isMutationRun, runs } from './runs.js';
 
 /** The seed MCP_SHAPE_SEED names, or undefined when it is unset or empty; throws on anything else. */
 export function seedFrom(value: string | undefined): number | undefined {
@@ -17,3 +19,6 @@ export function seedFrom(value: string | undefined): number | undefined {
 
 const seed = seedFrom(process.env.MCP_SHAPE_SEED);
 if (seed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
+// A property that names no count runs fast-check's default of 100; in a mutation run, a fraction of it,
+// as runs() explains.
+if (isMutationRun()) fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: runs(100) });

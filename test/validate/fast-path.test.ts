@@ -47,6 +47,7 @@ import {
   validateToolResult,
   validateToolResultSync,
 } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -263,7 +264,7 @@ describe('the plain-text fast path', () => {
           }
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     expect(accepted).toBeGreaterThan(600);
   });
@@ -313,7 +314,7 @@ describe('the plain-text fast path', () => {
         expect(sync.map((f) => `${f.rule} ${f.pointer}`)).toEqual(full.map((f) => `${f.rule} ${f.pointer}`));
         expect(await validateToolResult(input, { protocolVersion: version, tool: t })).toEqual(sync);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -401,7 +402,7 @@ describe('block rules by block type (BLOCK_RULE_TYPES)', () => {
           expect(found, `${id} on ${JSON.stringify(node).slice(0, 300)}`).toEqual([]);
         }
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
     // The generator reaches the rules it is meant to exercise (a test of the test).
     const reachable = Object.entries(BLOCK_RULE_TYPES).filter(([, types]) => types.length > 0);
@@ -658,7 +659,7 @@ function coversSilently(
         ).toEqual([]);
       }
     }),
-    { numRuns: 4000 },
+    { numRuns: runs(4000) },
   );
   expect(accepted).toBeGreaterThan(200);
   expect(rejected).toBeGreaterThan(200);
@@ -804,7 +805,7 @@ describe('the plain media block fast path', () => {
           .map((f) => `${f.rule} ${f.pointer}`);
         expect(got.sort()).toEqual(expected.sort());
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     // About one result in ten is accepted (a tool outputSchema, structuredContent, a mismatched type…).
     expect(accepted).toBeGreaterThan(150);
@@ -839,7 +840,7 @@ describe('the plain media block fast path', () => {
           expect([...got].map((f) => `${f.rule} ${f.pointer}`).sort()).toEqual([...expected].sort());
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 });
@@ -894,7 +895,7 @@ describe('the quiet-message shortcut (isQuietMessage)', () => {
           [],
         );
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     expect(quiet).toBeGreaterThan(100);
     expect(loud).toBeGreaterThan(200);

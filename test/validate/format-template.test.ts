@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatTemplate } from '../../src/validate/engine.js';
+import { runs } from '../support/runs.js';
 
 function byRegex(template: string, data: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
@@ -43,7 +44,7 @@ describe('formatTemplate', () => {
         expect(formatTemplate(t, d)).toBe(byRegex(t, d));
         expect(formatTemplate(t, d)).toBe(byRegex(t, d));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });
