@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
-import { foldFindings, placesText, unfold } from '../../src/report/fold.js';
+import { foldFindings, placesText, pointerPattern, unfold } from '../../src/report/fold.js';
 
 const at = (version: string, call: string | undefined, pointer = '/result/content/0/type'): Finding => ({
   rule: 'block-type-unknown',
@@ -52,6 +52,42 @@ describe('foldFindings', () => {
     expect(foldFindings(folded)).toEqual(folded);
   });
 
+  it('folds sibling items whatever their index width, at the end of the pointer too', () => {
+    expect(pointerPattern('/result/content/12/type')).toBe('/result/content/*/type');
+    expect(pointerPattern('/result/content/7')).toBe('/result/content/*');
+    expect(pointerPattern('/result/x2/3a')).toBe('/result/x2/3a');
+    const last = [
+      at('2025-06-18', 'get#1', '/result/content/0'),
+      at('2025-06-18', 'get#1', '/result/content/11'),
+    ];
+    expect(foldFindings(last)).toHaveLength(1);
+  });
+
+  it('folds findings without a location', () => {
+    const bare: Finding = {
+      rule: 'result-not-object',
+      severity: 'error',
+      message: 'not an object',
+      pointer: '',
+    };
+    const [folded, ...rest] = foldFindings([bare, { ...bare }]);
+    expect(rest).toEqual([]);
+    expect(folded?.occurrences).toEqual([{ pointer: '' }, { pointer: '' }]);
+  });
+
+  it('blanks the version in a message to a mark of its own, not to nothing', () => {
+    // "… in 2025-06-18" seen in 2025-06-18 is not the same message as "… in " seen in 2024-11-05.
+    const named = at('2025-06-18', 'get#1');
+    const cut = { ...at('2024-11-05', 'get#1'), message: named.message.replace('2025-06-18', '') };
+    expect(foldFindings([named, cut])).toEqual([named, cut]);
+  });
+
+  it('keeps apart findings whose pointer and message only run together', () => {
+    const a: Finding = { rule: 'r', severity: 'error', pointer: '/x', message: 'yz' };
+    const b: Finding = { rule: 'r', severity: 'error', pointer: '/xy', message: 'z' };
+    expect(foldFindings([a, b])).toEqual([a, b]);
+  });
+
   it('never loses or invents a place (property)', () => {
     const finding = fc.record({
       rule: fc.constantFrom('a-rule', 'b-rule'),
@@ -71,5 +107,45 @@ describe('foldFindings', () => {
         expect(folded.length).toBeLessThanOrEqual(findings.length);
       }),
     );
+  });
+});
+
+describe('unfold', () => {
+  it('returns a finding with an empty occurrences list as it is', () => {
+    const finding = { ...at('2025-06-18', 'get#1'), occurrences: [] };
+    expect(unfold(finding)).toEqual([finding]);
+  });
+});
+
+describe('placesText', () => {
+  const place = (pointer: string, location?: Finding['location']) => ({
+    pointer,
+    ...(location ? { location } : {}),
+  });
+
+  it('says nothing for a finding seen once', () => {
+    expect(placesText(at('2025-06-18', 'get#1'))).toBeUndefined();
+    expect(placesText({ ...at('2025-06-18', 'get#1'), occurrences: [place('/a')] })).toBeUndefined();
+  });
+
+  it('names a tool only where there is no call, and places without a location by pointer', () => {
+    const finding: Finding = {
+      ...at('2025-06-18', undefined),
+      occurrences: [
+        place('/a'),
+        place('', { protocolVersion: '2025-06-18', tool: 'get' }),
+        place('/b', { tool: 'get', call: 'get#2' }),
+      ],
+    };
+    expect(placesText(finding)).toBe('/a; 2025-06-18 tool get; get#2 /b');
+  });
+
+  it('shows at most max places and counts the rest', () => {
+    const finding: Finding = {
+      ...at('2025-06-18', 'get#1'),
+      occurrences: ['/a', '/b', '/c', '/d'].map((p) => place(p)),
+    };
+    expect(placesText(finding, 2)).toBe('/a; /b; +2 more');
+    expect(placesText(finding, 4)).toBe('/a; /b; /c; /d');
   });
 });
