@@ -177,7 +177,10 @@ function versionsLine(ctx: Context): string {
       counts.size === 1 && one
         ? `${plural(one.tools ?? 0, 'tool')}, ${plural(one.calls ?? 0, 'call')}${audited.length > 1 ? ' each' : ''}`
         : audited
-            .map((v) => `${v.answered ?? v.requested}: ${v.tools ?? 0} tools, ${v.calls ?? 0} calls`)
+            .map(
+              (v) =>
+                `${v.answered ?? v.requested}: ${plural(v.tools ?? 0, 'tool')}, ${plural(v.calls ?? 0, 'call')}`,
+            )
             .join('; ');
     const answered = audited.map((v) => v.answered ?? v.requested);
     const renamed = audited.filter((v) => v.answered && v.answered !== v.requested);
@@ -263,8 +266,9 @@ export function renderAuditText(report: Report, options: AuditTextOptions = {}):
       ? [details.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')]
       : []),
   ].filter((s) => s !== '');
+  const aboutText = about.length > 0 ? ` ${c.dim(`(${oneLine(about.join(' · '), { width: 100 })})`)}` : '';
   out.push(
-    `${c.bold(`mcp-shape audit of ${oneLine(String(details.target ?? ''), { width: 100 })}`)} ${c.dim(`(${oneLine(about.join(' · '), { width: 100 })})`)}`,
+    `${c.bold(`mcp-shape audit of ${oneLine(String(details.target ?? ''), { width: 100 })}`)}${aboutText}`,
   );
   if (versions.length > 0) out.push(versionsLine(ctx));
   out.push(...toolLines(ctx, (details.unknownTools ?? []) as string[]));
