@@ -12,6 +12,7 @@
  */
 
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import { QuickFirstSequencer } from './test/support/quick-first-sequencer.js';
 import base from './vitest.config.js';
 
 export default mergeConfig(
@@ -32,6 +33,8 @@ export default mergeConfig(
         'test/library/readme.test.ts',
       ],
       env: { MCP_SHAPE_MUTATION_RUN: '1' },
+      // Quick files first, so a mutant a unit test kills never waits for an audit or a browser.
+      sequence: { sequencer: QuickFirstSequencer },
       // Two Stryker workers share the cores with whatever else runs; a test that spawns the CLI must not
       // fail the dry run for being slow.
       testTimeout: 120_000,
