@@ -8,8 +8,12 @@ import { validateToolResult } from '../../src/validate/index.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { HAS_SARIF_SCHEMA, sarifValidator } from '../support/sarif-schema.js';
 
+let scanned: ReturnType<typeof scanPaths> | undefined;
+
+/** The scan of fixtures/scan, made once per file: a scan of every fixture takes seconds. */
 async function scanReport() {
-  return (await scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT })).report;
+  scanned ??= scanPaths([join(REPO_ROOT, 'fixtures/scan')], { cwd: REPO_ROOT });
+  return (await scanned).report;
 }
 
 function unscannedReport() {
@@ -184,5 +188,65 @@ describe('SARIF content', () => {
     for (const result of results) {
       expect(result.partialFingerprints?.['mcpShape/v1']).toMatch(/^[0-9a-f]{32}:\d+$/);
     }
+  });
+});
+
+describe('SARIF artifact URIs in every form of path', () => {
+  // A repository at /repo, the command run in /repo/pkg: URIs are relative to the repository root.
+  const paths = { root: '/repo', cwd: '/repo/pkg' };
+  const uriOf = (file: string, options: { root?: string; cwd: string } = paths) => {
+    const finding = {
+      rule: 'block-mime-type-missing',
+      severity: 'error' as const,
+      message: 'image block has no mimeType',
+      pointer: '/content/0',
+      location: { file },
+    };
+    const log = buildSarif(buildReport('check', [finding], 1), options);
+    return log.runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation;
+  };
+
+  it('relative to the working directory, with spaces, non-ASCII, # and ? percent-encoded', () => {
+    expect(uriOf('saved/result.json')).toEqual({ uri: 'pkg/saved/result.json', uriBaseId: '%SRCROOT%' });
+    expect(uriOf('my results/a b.json')?.uri).toBe('pkg/my%20results/a%20b.json');
+    expect(uriOf('données/é.json')?.uri).toBe('pkg/donn%C3%A9es/%C3%A9.json');
+    expect(uriOf('runs/#1?.json')?.uri).toBe('pkg/runs/%231%3F.json');
+    expect(uriOf('./a/../b.json')?.uri).toBe('pkg/b.json');
+  });
+
+  it('absolute, inside the root and outside it (a relative reference up, never a file: URI)', () => {
+    expect(uriOf('/repo/a b/r.json')?.uri).toBe('a%20b/r.json');
+    expect(uriOf('../other/r.json')?.uri).toBe('other/r.json');
+    expect(uriOf('/elsewhere/x.json')?.uri).toBe('../elsewhere/x.json');
+    expect(uriOf('/tmp/ü/x.json')?.uri).toBe('../tmp/%C3%BC/x.json');
+  });
+
+  it('a root given relative to the working directory', () => {
+    expect(uriOf('r.json', { root: '..', cwd: '/repo/pkg' })?.uri).toBe('pkg/r.json');
+  });
+
+  it('no artifact for standard input and other labels that name no file', () => {
+    for (const label of ['<stdin>', '-', '']) expect(uriOf(label)).toBeUndefined();
+    expect(uriOf('<stdin>.json')?.uri).toBe('pkg/%3Cstdin%3E.json');
+  });
+
+  it('by default relative to the git top level of the first file named, else the working directory', () => {
+    const inRepo = buildSarif(buildReport('check', [], 1), { cwd: join(REPO_ROOT, 'test') });
+    expect(inRepo.runs[0]?.results).toEqual([]);
+    const finding = {
+      rule: 'block-mime-type-missing',
+      severity: 'error' as const,
+      message: 'm',
+      pointer: '',
+      location: { file: 'x.json' },
+    };
+    const log = buildSarif(buildReport('check', [finding], 1), { cwd: join(REPO_ROOT, 'test') });
+    expect(log.runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe(
+      'test/x.json',
+    );
+    const outside = buildSarif(buildReport('check', [finding], 1), { cwd: '/' });
+    expect(outside.runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe(
+      'x.json',
+    );
   });
 });
