@@ -30,6 +30,17 @@ const audited = (requested: VersionDetail['requested'], tools = 2, calls = 3): V
   calls,
 });
 
+/** Tools t0, t1, … that were not called, all for the same reason. */
+function notCalled(count: number): ToolDetail[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `t${i}`,
+    called: false,
+    reason: 'not read-only',
+    versions: [],
+    calls: 0,
+  }));
+}
+
 function render(findings: readonly Finding[], details: Record<string, unknown>, versionsAudited = 3): string {
   return renderAuditText(buildReport('audit', findings, 9, { details, summary: { versionsAudited } }), {
     color: false,
@@ -255,16 +266,7 @@ describe('the audit text report', () => {
   });
 
   it('lists at most eight names, and a defect in versions that do not follow each other by name', () => {
-    const many = Array.from(
-      { length: 10 },
-      (_, i): ToolDetail => ({
-        name: `t${i}`,
-        called: false,
-        reason: 'not read-only',
-        versions: [],
-        calls: 0,
-      }),
-    );
+    const many = notCalled(10);
     const gap: Finding = {
       rule: 'block-mime-type-missing',
       severity: 'warning',
@@ -333,5 +335,227 @@ describe('the audit text report', () => {
     expect(
       renderAuditText(buildReport('audit', [of('error')], 1, { details }), { color: false }),
     ).not.toContain('\u001b[');
+  });
+
+  describe('corners', () => {
+    const bare = (requested: VersionDetail['requested'], tools = 1, calls = 1): VersionDetail => ({
+      requested,
+      status: 'audited',
+      tools,
+      calls,
+    });
+    const lines = (findings: Finding[], details: Record<string, unknown>) =>
+      render(findings, { target: 't', transport: 'stdio', tools: [], ...details }).split('\n');
+    const seen = (pointer: string, ...places: [string, string?, string?][]): Finding => {
+      const [[version, tool, label]] = places as [[string, string?, string?]];
+      const location = (v: string, t?: string, c?: string) => ({
+        protocolVersion: v,
+        ...(t ? { tool: t } : {}),
+        ...(c ? { call: c } : {}),
+      });
+      return {
+        rule: 'block-mime-type-missing',
+        severity: 'warning',
+        message: `seen in ${version}`,
+        pointer,
+        location: location(version, tool, label),
+        occurrences: places.map(([v, t, c]) => ({ pointer, location: location(v, t, c) })),
+      };
+    };
+
+    it('sorts versions given in any order: the audited ones, where a defect was seen and where not', () => {
+      const versions = ['2025-11-25', '2025-03-26', '2024-11-05', '2025-06-18'].map((v) =>
+        audited(v as VersionDetail['requested']),
+      );
+      const out = lines(
+        [seen('/a', ['2025-06-18', undefined, 'get#1'], ['2024-11-05', undefined, 'get#1'])],
+        {
+          versions,
+        },
+      );
+      expect(out[1]).toBe('versions    2024-11-05 … 2025-11-25 audited (2 tools, 3 calls each)');
+      expect(out.slice(3, 5)).toEqual([
+        'warning seen in 2024-11-05 and 2025-06-18  block-mime-type-missing',
+        '        at /a · in 2024-11-05, 2025-06-18 (not in 2025-03-26, 2025-11-25), 2 calls (get#1)',
+      ]);
+    });
+
+    it('lists three versions that do not follow each other, or include one not audited', () => {
+      const versions = [bare('2024-11-05'), bare('2025-03-26'), bare('2025-06-18'), bare('2025-11-25')];
+      const gap = seen('/a', ['2024-11-05'], ['2025-03-26'], ['2025-11-25']);
+      expect(lines([gap], { versions })[4]).toBe(
+        '        at /a · in 2024-11-05, 2025-03-26, 2025-11-25 (not in 2025-06-18)',
+      );
+      // A version that was refused is no comparison: no qualifier, and no range across it.
+      const refused: VersionDetail = { requested: '2026-07-28', status: 'refused' };
+      const beyond = seen('/a', ['2025-06-18'], ['2025-11-25'], ['2026-07-28']);
+      expect(lines([beyond], { versions: [...versions, refused] })[4]).toBe(
+        '        at /a · in 2025-06-18, 2025-11-25, 2026-07-28',
+      );
+      // A refused version is not among the audited ones a defect is compared with.
+      expect(lines([seen('/a', ['2025-11-25'])], { versions: [...versions, refused] })[4]).toBe(
+        '        at /a · in 2025-11-25 (newer clients only)',
+      );
+    });
+
+    it('compares a tool across the versions that list it, by the version each answered', () => {
+      const versions: VersionDetail[] = [
+        audited('2024-11-05'),
+        { requested: '2025-03-26', status: 'audited', answered: '2025-06-18', tools: 2, calls: 3 },
+        audited('2025-11-25'),
+      ];
+      const tools: ToolDetail[] = [
+        { name: 'get', called: true, because: 'read-only', versions: ['2024-11-05', '2025-03-26'], calls: 2 },
+      ];
+      const out = lines(
+        [seen('/a', ['2024-11-05', 'get', 'get#1']), seen('/b', ['2024-11-05', 'ghost', 'ghost#1'])],
+        { versions, tools },
+      );
+      expect(out[1]).toBe(
+        'versions    2024-11-05 … 2025-11-25 audited (2 tools, 3 calls each; 2025-03-26 answered 2025-06-18)',
+      );
+      // get is listed in 2024-11-05 and (answered as) 2025-06-18 only; ghost is not described at all.
+      expect(out).toContain('        at /a · in 2024-11-05 (older clients only), 1 call (get#1)');
+      expect(out).toContain('        at /b · in 2024-11-05 (older clients only), 1 call (ghost#1)');
+    });
+
+    it('reads an audited version without an answered one as the version asked for', () => {
+      const out = lines([seen('/a', ['2024-11-05'])], {
+        versions: [bare('2024-11-05'), audited('2025-06-18', 1, 1)],
+      });
+      expect(out[1]).toBe('versions    2024-11-05, 2025-06-18 audited (1 tool, 1 call each)');
+      expect(out[4]).toBe('        at /a · in 2024-11-05 (older clients only)');
+    });
+
+    it('says where a defect without pointer, call or tool was seen on its own line when it has one of them', () => {
+      const versions = [bare('2025-06-18')];
+      const pointerOnly = seen('/a', ['2025-06-18']);
+      const callOnly = { ...seen('', ['2025-06-18', undefined, 'get#1']), rule: 'result-not-object' };
+      const bareFinding = { ...seen('', ['2025-06-18']), rule: 'result-content-missing', occurrences: [] };
+      const out = lines([pointerOnly, callOnly, bareFinding], { versions });
+      expect(out.slice(3).filter((line) => !line.includes('breaks:'))).toEqual([
+        'warning seen in 2025-06-18  block-mime-type-missing',
+        '        at /a · in 2025-06-18',
+        expect.stringMatching(/^warning seen in 2025-06-18 {2}result-content-missing · in 2025-06-18$/),
+        expect.stringMatching(/^warning seen in 2025-06-18 {2}result-not-object$/),
+        '        in 2025-06-18, 1 call (get#1)',
+        '',
+        '⚠ 0 errors, 3 warnings, 0 infos in 9 calls across 3 versions',
+        '',
+      ]);
+    });
+
+    it('counts calls, and messages outside calls, even when some places have no location', () => {
+      const finding: Finding = {
+        ...seen('/a', ['2025-06-18', 'get', 'get#1']),
+        occurrences: [
+          { pointer: '/a', location: { protocolVersion: '2025-06-18', tool: 'get', call: 'get#1' } },
+          { pointer: '/a' },
+        ],
+      };
+      expect(lines([finding], { versions: [bare('2025-06-18')] })[4]).toBe(
+        '        at /a · in 2025-06-18, 1 call (get#1), 1 other message',
+      );
+    });
+
+    it('cuts long values at their widths, and lists exactly eight names without "+0 more"', () => {
+      const long = (n: number, c = 'x') => c.repeat(n);
+      const eight = notCalled(8);
+      const named: ToolDetail = {
+        name: long(70, 'n'),
+        called: true,
+        because: 'read-only',
+        versions: ['2025-06-18'],
+        calls: 1,
+        skipped: ['2025-06-18: first reason', '2025-06-18: second reason', 'on 2025-06-18: kept whole'],
+      };
+      const message: Finding = {
+        ...seen(`/${long(90, 'p')}`, ['2025-06-18', long(70, 'n'), 'n#1']),
+        message: long(200, 'm'),
+      };
+      const out = render([message], {
+        target: long(120, 'T'),
+        transport: 'stdio',
+        server: { name: long(120, 'S') },
+        versions: [
+          bare('2025-06-18'),
+          { requested: '2025-11-25', status: 'refused', detail: long(90, 'r') },
+          { requested: '2026-07-28', status: 'failed', detail: long(110, 'f') },
+        ],
+        tools: [...eight, named],
+      }).split('\n');
+      expect(out[0]).toBe(`mcp-shape audit of ${long(99, 'T')}… (stdio · ${long(91, 'S')}…)`);
+      expect(out[1]).toBe(
+        `versions    2025-06-18 audited (1 tool, 1 call) · 2025-11-25 not supported (${long(79, 'r')}…) · 2026-07-28 failed: ${long(99, 'f')}…`,
+      );
+      expect(out[2]).toBe(`called      ${long(59, 'n')}… (read-only; 1 call)`);
+      expect(out[3]).toBe('not called  t0, t1, t2, t3, t4, t5, t6, t7: not read-only');
+      expect(out[4]).toBe(
+        `skipped     ${long(59, 'n')}… in some versions: first reason; second reason; on 2025-06-18: kept whole`,
+      );
+      expect(out[6]).toBe(`warning ${long(200, 'm')}  block-mime-type-missing`);
+      expect(out[7]).toBe(`        at /${long(78, 'p')}… · in 2025-06-18, 1 call (n#1)`);
+    });
+
+    it('groups versions answered as different others, and names several renamed ones', () => {
+      const versions: VersionDetail[] = [
+        { requested: '2024-11-05', status: 'audited', answered: '2025-03-26', tools: 1, calls: 1 },
+        { requested: '2025-06-18', status: 'audited', answered: '2025-11-25', tools: 1, calls: 1 },
+        { requested: '2026-07-28', status: 'same-as', answered: '2025-11-25', sameAs: '2025-06-18' },
+        { requested: '2025-03-26', status: 'same-as', answered: '2025-03-26', sameAs: '2024-11-05' },
+      ];
+      expect(lines([], { versions })[1]).toBe(
+        'versions    2025-03-26, 2025-11-25 audited (1 tool, 1 call each; 2024-11-05 answered 2025-03-26, 2025-06-18 answered 2025-11-25) · 2026-07-28 answered as 2025-06-18 (same audit) · 2025-03-26 answered as 2024-11-05 (same audit)',
+      );
+    });
+
+    it('tells per-version counts apart when only the tools, or only the calls, differ', () => {
+      expect(lines([], { versions: [audited('2024-11-05', 1, 3), audited('2025-06-18', 2, 3)] })[1]).toBe(
+        'versions    2024-11-05, 2025-06-18 audited (2024-11-05: 1 tool, 3 calls; 2025-06-18: 2 tools, 3 calls)',
+      );
+      expect(lines([], { versions: [audited('2024-11-05', 2, 1), audited('2025-06-18', 2, 3)] })[1]).toBe(
+        'versions    2024-11-05, 2025-06-18 audited (2024-11-05: 2 tools, 1 call; 2025-06-18: 2 tools, 3 calls)',
+      );
+    });
+
+    it('gives a tool not called its first skip reason, else "not called", and no "skipped" line', () => {
+      const tools: ToolDetail[] = [
+        { name: 'a', called: false, versions: [], calls: 0, skipped: ['2025-06-18: arguments invalid'] },
+        { name: 'b', called: false, versions: [], calls: 0, skipped: [] },
+      ];
+      expect(lines([], { versions: [], tools })).toEqual([
+        'mcp-shape audit of t (stdio)',
+        'not called  a: arguments invalid',
+        'not called  b: not called',
+        '',
+        '✔ 0 errors, 0 warnings, 0 infos in 9 calls across 3 versions',
+        '',
+      ]);
+    });
+
+    it('shows stderr after each failure rule alone, and not when only some findings are failures', () => {
+      const stderr = { versions: [bare('2025-06-18')], stderrTail: ['oops'] };
+      const of = (rule: string): Finding => ({ rule, severity: 'error', message: 'm', pointer: '' });
+      for (const rule of ['audit-server-exited', 'audit-timeout', 'audit-response-too-large']) {
+        expect(lines([of(rule)], stderr), rule).toContain('server stderr (last lines)');
+        expect(lines([of('result-not-object'), of(rule)], stderr), rule).toContain('  | oops');
+      }
+      expect(lines([of('result-not-object')], stderr)).not.toContain('server stderr (last lines)');
+      // One failed version among audited ones is enough; with nothing in stderr there is no heading.
+      const mixed = [bare('2025-06-18'), { requested: '2025-11-25', status: 'failed' } as VersionDetail];
+      expect(lines([], { ...stderr, versions: mixed })).toContain('  | oops');
+      expect(lines([], { versions: mixed, stderrTail: [] })).not.toContain('server stderr (last lines)');
+    });
+
+    it('names a server without a version or a name, and says nothing of versions when there are none', () => {
+      expect(lines([], { versions: [], server: { name: 'demo' } })[0]).toBe(
+        'mcp-shape audit of t (stdio · demo)',
+      );
+      expect(lines([], { versions: [], server: { version: '1.0' } })[0]).toBe(
+        'mcp-shape audit of t (stdio · ? 1.0)',
+      );
+      expect(render([], { versions: [] }).split('\n')[0]).toBe('mcp-shape audit of ');
+      expect(lines([], { versions: [] })[1]).toBe('');
+    });
   });
 });
