@@ -1,8 +1,10 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
+import { buildReport } from '../../src/report/build.js';
 import { renderJunit } from '../../src/report/junit.js';
 import type { Report } from '../../src/report/types.js';
-import { escapeXmlAttribute, escapeXmlText, toXmlChars } from '../../src/report/xml.js';
+import { escapeHtml, escapeXmlAttribute, escapeXmlText, toXmlChars } from '../../src/report/xml.js';
 import {
   auditReport,
   checkReport,
@@ -193,5 +195,199 @@ describe('JUnit report', () => {
     );
     expect(toXmlChars('tab\tnl\ncr\r😀\uFFFD\u00e9')).toBe('tab\tnl\ncr\r😀\uFFFD\u00e9');
     expect(escapeXmlText(']]> & <')).toBe(']]&gt; &amp; &lt;');
+  });
+});
+
+describe('JUnit report, exactly', () => {
+  const at = (
+    file: string,
+    line: number,
+    severity: Finding['severity'],
+    rule = 'block-mime-type-missing',
+  ): Finding => ({
+    rule,
+    severity,
+    message: `${severity} in ${file}`,
+    pointer: '/content/0',
+    location: { file, line },
+    fix: { description: 'set mimeType', automatic: false },
+  });
+
+  it("puts check's version matrix on the first suite only, as properties and as output", () => {
+    const report = buildReport('check', [at('a.json', 1, 'error'), at('b.json', 2, 'warning')], 2, {
+      summary: { versionVerdict: 'valid for 2025-06-18; fails 2024-11-05' },
+      details: {
+        versionMatrix: {
+          all: true,
+          versions: [
+            {
+              protocolVersion: '2024-11-05',
+              verdict: 'fail',
+              errors: 2,
+              warnings: 1,
+              infos: 0,
+              reasons: ['r1'],
+            },
+            { protocolVersion: '2025-06-18', verdict: 'pass', errors: 0, warnings: 1, infos: 1, reasons: [] },
+          ],
+        },
+      },
+    });
+    const xml = renderJunit(report).split('\n');
+    expect(xml.slice(0, 8)).toEqual([
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites name="mcp-shape check" tests="2" failures="2" errors="0" skipped="0">',
+      '  <testsuite name="a.json" tests="1" failures="1" errors="0" skipped="0">',
+      '    <properties>',
+      '      <property name="protocol versions" value="valid for 2025-06-18; fails 2024-11-05"/>',
+      '      <property name="protocol 2024-11-05" value="fail: 2 errors, 1 warning, 0 infos"/>',
+      '      <property name="protocol 2025-06-18" value="pass: 0 errors, 1 warning, 1 info"/>',
+      '    </properties>',
+    ]);
+    // The first suite closes with the matrix as output; the second has neither.
+    expect(xml.join('\n')).toContain(
+      [
+        '    <system-out>valid for 2025-06-18; fails 2024-11-05',
+        '2024-11-05: fail r1 (+1 more)',
+        '2025-06-18: pass</system-out>',
+        '  </testsuite>',
+        '  <testsuite name="b.json" tests="1" failures="1" errors="0" skipped="0">',
+        '    <testcase name="line 2" classname="b.json" file="b.json">',
+      ].join('\n'),
+    );
+    expect(xml.filter((l) => l.includes('<properties>') || l.includes('<system-out>'))).toHaveLength(2);
+  });
+
+  it('has no matrix output for one version asked that agrees with the others', () => {
+    const matrix = {
+      all: false,
+      versions: [
+        { protocolVersion: '2025-06-18', verdict: 'pass', errors: 0, warnings: 0, infos: 0, reasons: [] },
+      ],
+    };
+    const xml = renderJunit(buildReport('check', [], 1, { details: { versionMatrix: matrix } }));
+    expect(xml).toContain(
+      '<property name="protocol 2025-06-18" value="pass: 0 errors, 0 warnings, 0 infos"/>',
+    );
+    expect(xml).not.toContain('protocol versions');
+    expect(xml).not.toContain('<system-out>');
+    // With the verdict line but not every version, the output is that line alone.
+    const withLine = buildReport('check', [], 1, {
+      summary: { versionVerdict: 'fails 2024-11-05' },
+      details: { versionMatrix: matrix },
+    });
+    expect(renderJunit(withLine)).toContain('    <system-out>fails 2024-11-05</system-out>');
+    // No matrix at all: no properties.
+    expect(renderJunit(buildReport('check', [], 1))).not.toContain('<properties>');
+  });
+
+  it('lists failures and advice apart, each finding described in full', () => {
+    const findings: Finding[] = [
+      at('a.json', 1, 'error'),
+      {
+        ...at('a.json', 1, 'warning', 'tool-name-format'),
+        fix: { description: 'rename it', automatic: true },
+      },
+      at('a.json', 1, 'info', 'result-server-info-invalid'),
+      { ...at('a.json', 1, 'info', 'not-a-rule'), fix: undefined },
+    ];
+    const xml = renderJunit(buildReport('check', findings, 1));
+    const mime = 'rule: Image and audio blocks need a mimeType\nfix: set mimeType';
+    expect(xml).toContain(
+      [
+        '    <testcase name="line 1" classname="a.json" file="a.json">',
+        '      <failure type="error" message="1 error, 1 warning: error in a.json …">error block-mime-type-missing at /content/0',
+        'error in a.json',
+        mime,
+      ].join('\n'),
+    );
+    // Failures are separated by a blank line; a repairable fix says so; a rule without clients has no
+    // "breaks" line; a rule outside the catalog no title; advice goes to the output, not the failure.
+    expect(xml).toContain(
+      [
+        ' VS Code Copilot Chat (misreads it)',
+        '',
+        'warning tool-name-format at /content/0',
+        'warning in a.json',
+        'rule: Tool names should be 1–128 characters of `A-Z a-z 0-9 _ - .`',
+        'fix: rename it (repairable)</failure>',
+        '      <system-out>info result-server-info-invalid at /content/0',
+        'info in a.json',
+        'rule: `_meta["io.modelcontextprotocol/serverInfo"]` must be an Implementation',
+        'fix: set mimeType',
+        '',
+        'info not-a-rule at /content/0',
+        'info in a.json</system-out>',
+        '    </testcase>',
+      ].join('\n'),
+    );
+    // Only advice: no failure.
+    const advice = renderJunit(
+      buildReport('check', [at('a.json', 1, 'info', 'result-server-info-invalid')], 1),
+    );
+    expect(advice).not.toContain('<failure');
+    expect(advice).toContain('failures="0"');
+  });
+
+  it("shows a scan finding's code frame in the failure", () => {
+    const finding: Finding = {
+      rule: 'block-type-unknown',
+      severity: 'error',
+      message: 'unknown type',
+      pointer: '',
+      location: { file: 's.ts', line: 2, column: 3, snippet: { startLine: 1, lines: ['a', '  x()', 'b'] } },
+    };
+    expect(renderJunit(buildReport('scan', [finding], 1))).toContain(
+      '\n  1 | a\n&gt; 2 |   x()\n    |   ^^^\n  3 | b</failure>',
+    );
+  });
+
+  it('names units without a location: the document, the server, a file-less scan', () => {
+    const bare = (command: 'check' | 'audit' | 'scan', checked: number) =>
+      parse(
+        buildReport(
+          command,
+          [{ rule: 'result-not-object', severity: 'error', message: 'm', pointer: '' }],
+          checked,
+        ),
+      );
+    expect(bare('check', 1).cases.map((c) => [c.name, c.classname])).toEqual([
+      ['document', 'mcp-shape check'],
+    ]);
+    expect(bare('audit', 2).cases.map((c) => c.name)).toEqual(['server', '2 other calls: no findings']);
+    expect(bare('scan', 2).cases.map((c) => c.name)).toEqual(['document', '1 other file: no findings']);
+    // Every checked unit had findings: no "other" testcase; nothing checked at all: one clean one.
+    expect(bare('check', 1).cases).toHaveLength(1);
+    expect(parse(buildReport('check', [], 0)).cases.map((c) => c.name)).toEqual(['0 documents: no findings']);
+  });
+
+  it("skips only an audit's tools marked not called, whatever else details.tools holds", () => {
+    const tools = [
+      null,
+      'get',
+      { name: 5, called: false },
+      { name: 'a', called: false },
+      { name: 'b', called: true },
+      { name: 'c', called: false, reason: 'why' },
+    ];
+    const skipped = (report: Report) =>
+      parse(report)
+        .cases.filter((c) => c.skipped)
+        .map((c) => [c.name, c.skipped?.message]);
+    expect(skipped(buildReport('audit', [], 1, { details: { tools } }))).toEqual([
+      ['tool a: not called', 'not called'],
+      ['tool c: not called', 'why'],
+    ]);
+    expect(skipped(buildReport('check', [], 1, { details: { tools } }))).toEqual([]);
+    expect(skipped(buildReport('audit', [], 1))).toEqual([]);
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes markup and both quotes, and replaces characters XML forbids', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>\u0000`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;\uFFFD',
+    );
+    expect(escapeHtml('plain text')).toBe('plain text');
   });
 });
