@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { marked, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
+import { buildReport } from '../../src/report/build.js';
 import { codeSpan, escapeMarkdown, renderMarkdown } from '../../src/report/markdown.js';
 import { runs } from '../support/runs.js';
 import { auditReport, checkReport, cleanReport, HOSTILE_MESSAGE_SHOWN, hostileReport } from './fixtures.js';
@@ -167,5 +169,169 @@ describe('Markdown report', () => {
       }),
       { numRuns: runs(500) },
     );
+  });
+});
+
+describe('Markdown report, exactly', () => {
+  /** The report's lines, with each "Clients affected" list (catalog data) reduced to its label. */
+  const lines = (markdown: string) =>
+    markdown.split('\n').map((l) => l.replace(/^( {2}- Clients affected:) .+$/, '$1 …'));
+
+  it('check: the version matrix, warnings only, a folded finding, advice, and details without response text', () => {
+    const place = (pointer: string) => ({
+      pointer,
+      location: { file: 'a.json', protocolVersion: '2025-06-18' },
+    });
+    const folded: Finding = {
+      rule: 'block-mime-type-missing',
+      severity: 'warning',
+      message: 'no mimeType',
+      ...place('/content/0'),
+      fix: { description: 'set it', automatic: false },
+      occurrences: [place('/content/0'), place('/content/1')],
+    };
+    const info: Finding = {
+      rule: 'result-server-info-invalid',
+      severity: 'info',
+      message: 'advice',
+      pointer: '',
+      location: { file: 'a.json' },
+    };
+    const report = buildReport('check', [folded, info], 1, {
+      summary: { versionVerdict: 'valid for 2025-06-18; fails 2024-11-05' },
+      details: {
+        versionMatrix: {
+          all: false,
+          versions: [
+            {
+              protocolVersion: '2024-11-05',
+              verdict: 'fail',
+              errors: 2,
+              warnings: 0,
+              infos: 0,
+              reasons: ['a | b'],
+            },
+            { protocolVersion: '2025-06-18', verdict: 'pass', errors: 0, warnings: 1, infos: 1, reasons: [] },
+          ],
+        },
+        calls: [{ call: 'get#1', response: { text: 'SECRET', bytes: 6 } }, 'odd'],
+        note: '```x```',
+      },
+    });
+    expect(lines(renderMarkdown(report))).toEqual([
+      '## mcp-shape check: ⚠️ 0 errors, 1 warning in 1 document',
+      '',
+      '| Errors | Warnings | Info | Documents checked |',
+      '|---:|---:|---:|---:|',
+      '| 0 | 1 | 1 | 1 |',
+      '',
+      '**Protocol versions:** valid for 2025-06-18; fails 2024-11-05',
+      '',
+      '### Protocol versions',
+      '',
+      '| Protocol version | Verdict | Errors | Warnings | Info | Fails because |',
+      '|---|---|---:|---:|---:|---|',
+      '| 2024-11-05 | ❌ fail | 2 | 0 | 0 | a \\| b (+1 more) |',
+      '| 2025-06-18 | ✅ pass | 0 | 1 | 1 |  |',
+      '',
+      '### Rules',
+      '',
+      '| Rule | Severity | Findings | Title |',
+      '|---|---|---:|---|',
+      '| `block-mime-type-missing` | ⚠️ warning | 1 | Image and audio blocks need a mimeType |',
+      '| `result-server-info-invalid` | ℹ️ info | 1 | \\`\\_meta\\["io.modelcontextprotocol/serverInfo"\\]\\` must be an Implementation |',
+      '',
+      '### Findings',
+      '',
+      '#### a.json',
+      '',
+      '- **ℹ️ info** `result-server-info-invalid` at (root): advice',
+      '',
+      '#### a.json · 2025-06-18',
+      '',
+      '- **⚠️ warning** `block-mime-type-missing` at `/content/0`: no mimeType',
+      '  - Fix: set it',
+      '  - Seen 2 times: 2025-06-18 /content/0; 2025-06-18 /content/1',
+      '  - Clients affected: …',
+      '',
+      '<details><summary>Details</summary>',
+      '',
+      // A fence longer than any backtick run inside; responses without their text.
+      '````json',
+      '{',
+      '  "note": "```x```",',
+      '  "calls": [',
+      '    {',
+      '      "call": "get#1",',
+      '      "response": {',
+      '        "bytes": 6',
+      '      }',
+      '    },',
+      '    "odd"',
+      '  ]',
+      '}',
+      '````',
+      '',
+      '</details>',
+      '',
+    ]);
+  });
+
+  it('scan: the verdict before the findings, and the code frame of a finding', () => {
+    const finding: Finding = {
+      rule: 'block-type-unknown',
+      severity: 'error',
+      message: 'unknown',
+      pointer: '',
+      location: { file: 's.ts', line: 2, column: 3, snippet: { startLine: 1, lines: ['a', '  x()', 'b'] } },
+    };
+    const verdict = {
+      check: 'mcp-server.tool-definitions.return-content-types',
+      status: 'fail',
+      handlers: 1,
+      returns: 2,
+      typed: 1,
+      typedByDeclaration: 0,
+      invalid: 1,
+      unresolved: 0,
+      detail: 'fail: 1 of 2 return statements *typed*; more',
+      problems: ['p'],
+      unproven: [],
+      tools: [],
+    };
+    const markdown = lines(renderMarkdown(buildReport('scan', [finding], 1, { details: { verdict } })));
+    expect(markdown.slice(0, 10)).toEqual([
+      '## mcp-shape scan: ❌ 1 error, 0 warnings in 1 file',
+      '',
+      '| Errors | Warnings | Info | Files checked |',
+      '|---:|---:|---:|---:|',
+      '| 1 | 0 | 0 | 1 |',
+      '',
+      '### ❌ `mcp-server.tool-definitions.return-content-types`: FAIL',
+      '',
+      '1 of 2 return statements \\*typed\\*; more',
+      '',
+    ]);
+    const item = markdown.indexOf('- **❌ error** `block-type-unknown` at (root): unknown');
+    expect(markdown.slice(item + 1, item + 8)).toEqual([
+      '  - Clients affected: …',
+      '  ```',
+      '    1 | a',
+      '  > 2 |   x()',
+      '      |   ^^^',
+      '    3 | b',
+      '  ```',
+    ]);
+    for (const [status, mark] of [
+      ['pass', '✅'],
+      ['skip', '➖'],
+    ] as const) {
+      const other = renderMarkdown(
+        buildReport('scan', [], 1, { details: { verdict: { ...verdict, status } } }),
+      );
+      expect(other).toContain(
+        `### ${mark} \`mcp-server.tool-definitions.return-content-types\`: ${status.toUpperCase()}`,
+      );
+    }
   });
 });
