@@ -174,3 +174,14 @@ export function hostileReport(): Report {
 export function cleanReport(): Report {
   return buildReport('check', [], 3);
 }
+
+/** A scan finding carrying its source lines: line 2 of three, the expression from column 3. */
+export function framedFinding(message = 'unknown type'): Finding {
+  return {
+    rule: 'block-type-unknown',
+    severity: 'error',
+    message,
+    pointer: '',
+    location: { file: 's.ts', line: 2, column: 3, snippet: { startLine: 1, lines: ['a', '  x()', 'b'] } },
+  };
+}

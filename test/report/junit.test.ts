@@ -9,6 +9,7 @@ import {
   auditReport,
   checkReport,
   cleanReport,
+  framedFinding,
   HOSTILE_MESSAGE_SHOWN,
   hostileReport,
   scanReport,
@@ -330,13 +331,7 @@ describe('JUnit report, exactly', () => {
   });
 
   it("shows a scan finding's code frame in the failure", () => {
-    const finding: Finding = {
-      rule: 'block-type-unknown',
-      severity: 'error',
-      message: 'unknown type',
-      pointer: '',
-      location: { file: 's.ts', line: 2, column: 3, snippet: { startLine: 1, lines: ['a', '  x()', 'b'] } },
-    };
+    const finding = framedFinding();
     expect(renderJunit(buildReport('scan', [finding], 1))).toContain(
       '\n  1 | a\n&gt; 2 |   x()\n    |   ^^^\n  3 | b</failure>',
     );

@@ -5,7 +5,14 @@ import type { Finding } from '../../src/core/finding.js';
 import { buildReport } from '../../src/report/build.js';
 import { codeSpan, escapeMarkdown, renderMarkdown } from '../../src/report/markdown.js';
 import { runs } from '../support/runs.js';
-import { auditReport, checkReport, cleanReport, HOSTILE_MESSAGE_SHOWN, hostileReport } from './fixtures.js';
+import {
+  auditReport,
+  checkReport,
+  cleanReport,
+  framedFinding,
+  HOSTILE_MESSAGE_SHOWN,
+  hostileReport,
+} from './fixtures.js';
 
 /** Every token of a type, at any depth (marked's own walker). */
 function tokensOf<T extends Token>(tokens: Token[], type: T['type']): T[] {
@@ -278,13 +285,7 @@ describe('Markdown report, exactly', () => {
   });
 
   it('scan: the verdict before the findings, and the code frame of a finding', () => {
-    const finding: Finding = {
-      rule: 'block-type-unknown',
-      severity: 'error',
-      message: 'unknown',
-      pointer: '',
-      location: { file: 's.ts', line: 2, column: 3, snippet: { startLine: 1, lines: ['a', '  x()', 'b'] } },
-    };
+    const finding = framedFinding('unknown');
     const verdict = {
       check: 'mcp-server.tool-definitions.return-content-types',
       status: 'fail',
