@@ -547,7 +547,29 @@ describe('the audit text report', () => {
       expect(lines([], { versions: mixed, stderrTail: [] })).not.toContain('server stderr (last lines)');
     });
 
+    it('lists versions starting with one not audited, and compares a tool listed in a version not asked', () => {
+      const versions = [bare('2025-03-26'), bare('2025-06-18')];
+      const older = seen('/a', ['2024-11-05'], ['2025-03-26'], ['2025-06-18']);
+      expect(lines([older], { versions })[4]).toBe('        at /a · in 2024-11-05, 2025-03-26, 2025-06-18');
+      const tools: ToolDetail[] = [
+        { name: 'get', called: true, because: 'read-only', versions: ['2025-03-26', '2024-11-05'], calls: 1 },
+      ];
+      expect(lines([seen('/a', ['2025-03-26', 'get', 'get#1'])], { versions, tools })[5]).toBe(
+        '        at /a · in 2025-03-26, 1 call (get#1)',
+      );
+    });
+
+    it('strips only a leading date from a skip reason', () => {
+      const tools: ToolDetail[] = [
+        { name: 'a', called: false, versions: [], calls: 0, skipped: ['arguments from 2025-06-18: kept'] },
+      ];
+      expect(lines([], { versions: [], tools })[1]).toBe('not called  a: arguments from 2025-06-18: kept');
+    });
+
     it('names a server without a version or a name, and says nothing of versions when there are none', () => {
+      expect(
+        lines([], { versions: [], server: { name: 'demo' }, startedAt: '2026-01-02T03:04:05.678Z' })[0],
+      ).toBe('mcp-shape audit of t (stdio · demo · 2026-01-02 03:04:05 UTC)');
       expect(lines([], { versions: [], server: { name: 'demo' } })[0]).toBe(
         'mcp-shape audit of t (stdio · demo)',
       );
