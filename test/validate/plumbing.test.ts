@@ -1,0 +1,162 @@
+/**
+ * The plumbing of the public validators (src/validate/index.ts): which payloads the asynchronous ones
+ * hand to file-type, how its answers take over from the synchronous sniffer, tool definitions by name,
+ * what a finding carries out of the engine, and the one finding a validator returns instead of throwing.
+ */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FactScope } from '../../src/core/run-memo.js';
+import { sniffSync } from '../../src/validate/engine.js';
+import {
+  fileTypeAnswers,
+  mediaPayloads,
+  sniffWith,
+  toolsByName,
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+  validateToolsList,
+  validateToolsListSync,
+} from '../../src/validate/index.js';
+
+const media = (name: string) =>
+  readFileSync(join(import.meta.dirname, '../../fixtures/media', name)).toString('base64');
+const PNG = media('image.png');
+const TIFF = media('image.tiff');
+const V = { protocolVersion: '2025-11-25' } as const;
+
+describe('mediaPayloads', () => {
+  it('finds the data of image and audio blocks and the blob of embedded resources, and nothing else', () => {
+    const image = { type: 'image', data: PNG };
+    const audio = { type: 'audio', data: 'AAAA' };
+    const blob = { uri: 'file:///a', blob: 'AAAA' };
+    const result = {
+      content: [
+        image,
+        null,
+        'text',
+        { type: 'text', text: 'x', data: 'AAAA' },
+        { type: 'image', data: 7 },
+        audio,
+        { type: 'resource', resource: blob },
+        { type: 'resource', resource: { uri: 'file:///b', text: 'x' } },
+        { type: 'resource', resource: 'x' },
+        { type: 'resource_link', uri: 'file:///c', blob: 'AAAA' },
+      ],
+    };
+    expect(mediaPayloads(result)).toEqual([
+      { holder: image, key: 'data' },
+      { holder: audio, key: 'data' },
+      { holder: blob, key: 'blob' },
+    ]);
+    expect(mediaPayloads(result)[0]?.holder).toBe(image);
+    for (const none of [undefined, 'x', { content: 'x' }, { content: {} }])
+      expect(mediaPayloads(none)).toEqual([]);
+  });
+});
+
+describe('fileTypeAnswers and sniffWith', () => {
+  it('answer at once, with nothing, when the synchronous sniffer placed every payload', () => {
+    const answers = fileTypeAnswers(
+      mediaPayloads({ content: [{ type: 'image', data: PNG }] }),
+      new FactScope(),
+    );
+    expect(answers).toBeInstanceOf(Map);
+    expect((answers as Map<object, unknown>).size).toBe(0);
+    expect(sniffWith(answers as Map<object, never>)).toBe(sniffSync);
+  });
+
+  it("ask file-type for the others, and its answer overrides the synchronous sniffer's for that block", async () => {
+    const tiff = { type: 'image', data: TIFF };
+    const png = { type: 'image', data: PNG };
+    const garbage = { type: 'image', data: 'AAAAAAAAAAAAAAAA' };
+    const scope = new FactScope();
+    const pending = fileTypeAnswers(mediaPayloads({ content: [tiff, png, garbage] }), scope);
+    expect(pending).toBeInstanceOf(Promise);
+    const answers = await pending;
+    // Only the TIFF is answered: the PNG was placed, and file-type knows nothing of zeros.
+    expect([...answers.keys()]).toEqual([tiff]);
+    expect(answers.get(tiff)?.mimeType).toBe('image/tiff');
+    const sniff = sniffWith(answers);
+    expect(sniff(tiff, 'data')?.mimeType).toBe('image/tiff');
+    expect(sniff(png, 'data')).toEqual(sniffSync(png, 'data'));
+  });
+});
+
+describe('toolsByName', () => {
+  it('reads an array of tools or a tools/list result, keeping only tools with a string name', () => {
+    const get = { name: 'get', inputSchema: {} };
+    const put = { name: 'put' };
+    expect([...toolsByName([get, null, { name: 5 }, 'x', put])]).toEqual([
+      ['get', get],
+      ['put', put],
+    ]);
+    expect(toolsByName({ tools: [get] }).get('get')).toBe(get);
+    for (const none of [undefined, null, 'x', { tools: 'x' }, {}]) expect(toolsByName(none).size).toBe(0);
+  });
+});
+
+describe('the validators', () => {
+  it('return plain findings: location and fix when there are, data when it has members', () => {
+    const [finding] = validateToolResultSync(
+      { content: [{ type: 'image', data: PNG, mimeType: 'image/gif' }] },
+      V,
+    );
+    expect(finding).toEqual({
+      rule: 'block-mime-type-mismatch',
+      severity: expect.any(String),
+      message: 'mimeType image/gif contradicts the bytes, which look like image/png',
+      pointer: '/content/0/mimeType',
+      fix: expect.objectContaining({ description: expect.any(String) }),
+      data: { declared: 'image/gif', sniffed: 'image/png' },
+    });
+    const [bare] = validateToolResultSync({}, V);
+    expect(Object.keys(bare ?? {}).sort()).toEqual(['fix', 'message', 'pointer', 'rule', 'severity']);
+  });
+
+  it('sniff with file-type only the payloads of a tools/call result, asynchronously', async () => {
+    const result = { content: [{ type: 'image', data: TIFF, mimeType: 'image/png' }] };
+    const message = { jsonrpc: '2.0', id: 1, result };
+    const call = { ...V, request: { method: 'tools/call', params: { name: 'get' } } };
+    expect((await validateMessage(message, call)).map((f) => f.rule)).toEqual(['block-mime-type-mismatch']);
+    expect(validateMessageSync(message, call)).toEqual([]);
+    // Not a tools/call result, or no result at all: nothing to sniff, and nothing found there.
+    expect(await validateMessage(message, { ...V, request: { method: 'resources/read' } })).toEqual([]);
+    expect(await validateMessage({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } }, V)).toEqual([]);
+  });
+
+  it('find the same in a tools/list result either way, by default in the default version', async () => {
+    const list = { tools: [{ name: 'bad name', inputSchema: { type: 'object' } }] };
+    const sync = validateToolsListSync(list);
+    expect(sync.map((f) => f.rule)).toContain('tool-name-format');
+    expect(await validateToolsList(list)).toEqual(sync);
+    expect(validateToolsListSync(list, { protocolVersion: '2024-11-05' })).not.toEqual(sync);
+  });
+
+  it('turn a failure of the walk into one internal-error finding, never a throw or a rejection', async () => {
+    const hostile = {
+      get content(): unknown {
+        throw new Error('no');
+      },
+    };
+    const expected = [
+      { rule: 'internal-error', severity: 'error', message: 'validation failed: no', pointer: '' },
+    ];
+    expect(validateToolResultSync(hostile)).toEqual(expected);
+    expect(await validateToolResult(hostile)).toEqual(expected);
+    const message = { jsonrpc: '2.0', id: 1, result: hostile };
+    expect(validateMessageSync(message, { request: { method: 'tools/call' } })).toEqual(expected);
+    expect(await validateMessage(message, { request: { method: 'tools/call' } })).toEqual(expected);
+    const list = {
+      get tools(): unknown {
+        throw 'not an Error';
+      },
+    };
+    expect(validateToolsListSync(list)).toEqual([
+      { ...expected[0], message: 'validation failed: not an Error' },
+    ]);
+  });
+});
