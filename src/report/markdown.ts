@@ -147,8 +147,9 @@ function ruleLink(ruleId: string, options: MarkdownOptions): string {
  * folds line breaks, which would end a table row or list item, and replaces control characters.
  */
 export function escapeMarkdown(text: string): string {
+  // terminalSafe shows a carriage return as `\x0d`, so only newlines are left to fold.
   return toXmlChars(terminalSafe(text))
-    .replace(/\r\n?|\n/g, ' ')
+    .replace(/\n/g, ' ')
     .replace(/[\\`*_[\]<>|~&#]/g, '\\$&');
 }
 

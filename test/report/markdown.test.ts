@@ -221,7 +221,7 @@ describe('Markdown report, exactly', () => {
             { protocolVersion: '2025-06-18', verdict: 'pass', errors: 0, warnings: 1, infos: 1, reasons: [] },
           ],
         },
-        calls: [{ call: 'get#1', response: { text: 'SECRET', bytes: 6 } }, 'odd'],
+        calls: [{ call: 'get#1', response: { text: 'SECRET', bytes: 6 } }, 'odd', { call: 'get#2' }],
         note: '```x```',
       },
     });
@@ -274,7 +274,10 @@ describe('Markdown report, exactly', () => {
       '        "bytes": 6',
       '      }',
       '    },',
-      '    "odd"',
+      '    "odd",',
+      '    {',
+      '      "call": "get#2"',
+      '    }',
       '  ]',
       '}',
       '````',
@@ -334,5 +337,60 @@ describe('Markdown report, exactly', () => {
         `### ${mark} \`mcp-server.tool-definitions.return-content-types\`: ${status.toUpperCase()}`,
       );
     }
+  });
+
+  it('orders the rules table by severity, then count, then id; unknown rules plain, pipes escaped', () => {
+    const of = (rule: string, severity: Finding['severity']): Finding => ({
+      rule,
+      severity,
+      message: 'm',
+      pointer: '',
+    });
+    const findings = [
+      of('result-server-info-invalid', 'info'),
+      of('not|catalog', 'warning'),
+      of('block-type-unknown', 'error'),
+      // Advice about a rule that breaks clients still names none.
+      { ...of('block-mime-type-missing', 'info'), location: { file: 'x.json' } },
+    ];
+    const markdown = renderMarkdown(buildReport('check', findings, 1));
+    const table = markdown.split('\n').filter((l) => /^\| `/.test(l));
+    expect(table.map((row) => row.split(' | ').slice(0, 2).join(' | '))).toEqual([
+      '| `block-type-unknown` | ❌ error',
+      '| `not\\|catalog` | ⚠️ warning',
+      '| `block-mime-type-missing` | ℹ️ info',
+      '| `result-server-info-invalid` | ℹ️ info',
+    ]);
+    expect(table[1]).toBe('| `not\\|catalog` | ⚠️ warning | 1 |  |');
+    expect(markdown).toContain('#### (document)\n');
+    const lines = markdown.split('\n');
+    const advice = lines.indexOf('- **ℹ️ info** `block-mime-type-missing` at (root): m');
+    expect(advice).toBeGreaterThan(0);
+    expect(lines[advice + 1]).toBe('');
+    // Details without backticks get the shortest fence.
+    expect(renderMarkdown(buildReport('check', [], 1, { details: { a: 1 } }))).toContain(
+      '\n```json\n{\n  "a": 1\n}\n```\n',
+    );
+  });
+
+  it('opens with a scan verdict only for a scan', () => {
+    const verdict = { status: 'pass', detail: 'pass: all typed', tools: [] };
+    expect(renderMarkdown(buildReport('check', [], 1, { details: { verdict } }))).not.toContain('### ✅');
+  });
+});
+
+describe('escapeMarkdown and codeSpan, exactly', () => {
+  it('fold line breaks into one space', () => {
+    // Text is terminal-safe first: a carriage return shows as \x0d (escaped for Markdown).
+    expect(escapeMarkdown('a\rb\r\nc\nd')).toBe('a\\\\x0db\\\\x0d c d');
+    expect(codeSpan('a\rb\r\nc\nd')).toBe('`a b c d`');
+  });
+
+  it('pad a code span only where a space or backtick at an edge needs it', () => {
+    expect(codeSpan(' a ')).toBe('`  a  `');
+    expect(codeSpan(' a')).toBe('` a`');
+    expect(codeSpan('a ')).toBe('`a `');
+    expect(codeSpan('`a')).toBe('`` `a ``');
+    expect(codeSpan('a``b')).toBe('```a``b```');
   });
 });
