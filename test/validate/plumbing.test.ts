@@ -12,6 +12,7 @@ import { sniffSync } from '../../src/validate/engine.js';
 import {
   fileTypeAnswers,
   mediaPayloads,
+  publicFinding,
   sniffWith,
   toolsByName,
   validateMessage,
@@ -45,6 +46,7 @@ describe('mediaPayloads', () => {
         { type: 'resource', resource: { uri: 'file:///b', text: 'x' } },
         { type: 'resource', resource: 'x' },
         { type: 'resource_link', uri: 'file:///c', blob: 'AAAA' },
+        { type: 'text', text: 'x', resource: { uri: 'file:///d', blob: 'AAAA' } },
       ],
     };
     expect(mediaPayloads(result)).toEqual([
@@ -86,6 +88,32 @@ describe('fileTypeAnswers and sniffWith', () => {
   });
 });
 
+describe('fileTypeAnswers, when a payload changes under it', () => {
+  it('skips a payload that is no longer a string, before or after file-type answers', async () => {
+    expect(fileTypeAnswers([{ holder: { data: 5 }, key: 'data' }], new FactScope())).toEqual(new Map());
+    const tiff: { type: string; data: unknown } = { type: 'image', data: TIFF };
+    const pending = fileTypeAnswers(mediaPayloads({ content: [tiff] }), new FactScope());
+    tiff.data = 5;
+    expect(await pending).toEqual(new Map());
+  });
+
+  it('falls back to the synchronous sniffer when reading a payload fails while file-type runs', async () => {
+    let reads = 0;
+    const flaky = {
+      type: 'image',
+      mimeType: 'image/png',
+      get data(): string {
+        reads++;
+        if (reads > 2) throw new Error('gone');
+        return TIFF;
+      },
+    };
+    const findings = await validateToolResult({ content: [flaky] }, V);
+    expect(reads).toBeGreaterThan(2);
+    expect(Array.isArray(findings)).toBe(true);
+  });
+});
+
 describe('toolsByName', () => {
   it('reads an array of tools or a tools/list result, keeping only tools with a string name', () => {
     const get = { name: 'get', inputSchema: {} };
@@ -123,6 +151,9 @@ describe('the validators', () => {
     const call = { ...V, request: { method: 'tools/call', params: { name: 'get' } } };
     expect((await validateMessage(message, call)).map((f) => f.rule)).toEqual(['block-mime-type-mismatch']);
     expect(validateMessageSync(message, call)).toEqual([]);
+    // A plain-text result, answered by the quick path.
+    const plain = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'ok' }] } };
+    expect(validateMessageSync(plain, call)).toEqual([]);
     // Not a tools/call result, or no result at all: nothing to sniff, and nothing found there.
     expect(await validateMessage(message, { ...V, request: { method: 'resources/read' } })).toEqual([]);
     expect(await validateMessage({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } }, V)).toEqual([]);
@@ -134,6 +165,36 @@ describe('the validators', () => {
     expect(sync.map((f) => f.rule)).toContain('tool-name-format');
     expect(await validateToolsList(list)).toEqual(sync);
     expect(validateToolsListSync(list, { protocolVersion: '2024-11-05' })).not.toEqual(sync);
+  });
+
+  it("leave the engine's bookkeeping out of a finding, and keep its location", () => {
+    const engine = {
+      rule: 'r',
+      severity: 'error' as const,
+      message: 'm',
+      pointer: '/a',
+      location: { file: 'x.json' },
+      data: {},
+      messageId: 'default',
+      path: ['a'],
+      subjectPath: [],
+      resultPath: undefined,
+    };
+    expect(Object.entries(publicFinding(engine))).toEqual([
+      ['rule', 'r'],
+      ['severity', 'error'],
+      ['message', 'm'],
+      ['pointer', '/a'],
+      ['location', { file: 'x.json' }],
+    ]);
+  });
+
+  it('judge in the default version when none is given, asynchronously too', async () => {
+    expect((await validateToolResult({ content: 'plain' })).map((f) => f.rule)).toEqual([
+      'result-content-not-array',
+    ]);
+    const message = { jsonrpc: '2.0', id: 1, result: { content: 'plain' } };
+    expect((await validateMessage(message)).map((f) => f.rule)).toEqual(['result-content-not-array']);
   });
 
   it('turn a failure of the walk into one internal-error finding, never a throw or a rejection', async () => {
