@@ -278,8 +278,24 @@ describe('JUnit report, exactly', () => {
       details: { versionMatrix: matrix },
     });
     expect(renderJunit(withLine)).toContain('    <system-out>fails 2024-11-05</system-out>');
-    // No matrix at all: no properties.
-    expect(renderJunit(buildReport('check', [], 1))).not.toContain('<properties>');
+    // No matrix at all: no properties, no output, nothing but the one clean testcase.
+    expect(renderJunit(buildReport('check', [], 1))).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<testsuites name="mcp-shape check" tests="1" failures="0" errors="0" skipped="0">',
+        '  <testsuite name="mcp-shape check" tests="1" failures="0" errors="0" skipped="0">',
+        '    <testcase name="1 document: no findings" classname="mcp-shape check"/>',
+        '  </testsuite>',
+        '</testsuites>',
+        '',
+      ].join('\n'),
+    );
+    // The verdict line without a matrix is still output.
+    const lineOnly = buildReport('check', [], 1, { summary: { versionVerdict: 'fails 2024-11-05' } });
+    expect(renderJunit(lineOnly)).toContain('    <system-out>fails 2024-11-05</system-out>');
+    // Every version asked for, none failing: the rows alone.
+    const allPass = buildReport('check', [], 1, { details: { versionMatrix: { ...matrix, all: true } } });
+    expect(renderJunit(allPass)).toContain('    <system-out>2025-06-18: pass</system-out>');
   });
 
   it('lists failures and advice apart, each finding described in full', () => {
@@ -369,6 +385,11 @@ describe('JUnit report, exactly', () => {
       parse(report)
         .cases.filter((c) => c.skipped)
         .map((c) => [c.name, c.skipped?.message]);
+    expect(parse(buildReport('audit', [], 1, { details: { tools } })).cases.map((c) => c.name)).toEqual([
+      '1 call: no findings',
+      'tool a: not called',
+      'tool c: not called',
+    ]);
     expect(skipped(buildReport('audit', [], 1, { details: { tools } }))).toEqual([
       ['tool a: not called', 'not called'],
       ['tool c: not called', 'why'],
