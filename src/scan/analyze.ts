@@ -18,7 +18,7 @@ import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import type { Guard, Site, Value } from './abstract/value.js';
 import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
-import { proveResult } from './proof.js';
+import { type DeclaredScope, type Proof, proveResult } from './proof.js';
 import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
@@ -37,6 +37,11 @@ export interface ReturnSite {
   readonly unresolved?: string;
   /** A gateway's return: the JSON-RPC response carrying the result, whose own defects count too. */
   readonly envelope?: StandaloneDocument;
+  /**
+   * What the handler's declared return type (`Promise<CallToolResult>`, `-> list[TextContent]`)
+   * covers: members of the value the analysis cannot see are proven by it.
+   */
+  readonly declared?: DeclaredScope;
 }
 
 export interface HandlerSite {
@@ -259,7 +264,7 @@ function judgeReturn(
     let outcome: ReturnStatus;
     if (errors.length > 0) outcome = 'invalid';
     else {
-      const proof = proveResult(wrapped, version);
+      const proof = proveWrapped(wrapped, handler.wrap, version, ret.declared);
       if (proof.proven) {
         outcome = 'typed';
         byDeclaration ||= proof.byDeclaration;
@@ -292,6 +297,28 @@ function judgeReturn(
     ...(status === 'typed' && byDeclaration ? { byDeclaration } : {}),
     problems,
   };
+}
+
+/**
+ * Proves what the client receives; under standalone `fastmcp`'s `-> CallToolResult` its
+ * structuredContent must be a valid CallToolResult too (see `structuredAsResult`).
+ */
+function proveWrapped(
+  wrapped: unknown,
+  wrap: WrapOptions | undefined,
+  version: ProtocolVersion,
+  declared: DeclaredScope,
+): Proof {
+  const proof = proveResult(wrapped, version, declared);
+  if (!proof.proven || !structuredMustBeResult(wrap) || !isObject(wrapped) || isOpaque(wrapped)) return proof;
+  if (!Object.hasOwn(wrapped, 'structuredContent')) return proof;
+  const structured = proveResult(wrapped.structuredContent, version);
+  return structured.proven
+    ? proof
+    : {
+        proven: false,
+        reason: `structuredContent, checked against CallToolResult's schema: ${structured.reason}`,
+      };
 }
 
 /**
@@ -334,6 +361,10 @@ function checkDocument(
   for (const value of docs) {
     if (doc.kind === 'message') {
       const message = presenceOnly(value);
+      // The result a response carries is judged as a handler's is (a text block that is the JSON of
+      // a structuredContent known only at run time is its mirror).
+      if (isObject(message) && !isOpaque(message) && Object.hasOwn(message, 'result'))
+        message.result = concretizeResult(message.result, positions);
       for (const f of locateAll(runMessage(message, engine), positions, message, doc.site, doc.owner)) {
         out.push(doc.httpStatus !== undefined ? asTransportError(f, doc.httpStatus) : f);
       }

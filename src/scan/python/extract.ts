@@ -12,7 +12,7 @@
  */
 
 import { Budget } from '../abstract/budget.js';
-import { provenBy } from '../abstract/declared.js';
+import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap, type ObjState } from '../abstract/heap.js';
 import {
   constantStrings,
@@ -346,8 +346,11 @@ export class PyExtractor {
       this.interp.handlerTool = undefined;
     }
     if (run) {
-      const withDeclared = (value: Value): Value =>
-        provenBy(value, annotation ? text(fnModule, annotation) : undefined);
+      const declaredText = annotation ? text(fnModule, annotation) : undefined;
+      const withDeclared = (value: Value): Value => provenBy(value, declaredText);
+      // FastMCP converts what the function returns, so its annotation says nothing of what is sent.
+      const declared =
+        registration.framework === 'fastmcp-python' ? undefined : declaredType(declaredText)?.proves;
       if (run.returns.size === 0 && run.fellThrough) {
         add(fallback, {
           site: this.site(fnModule, node),
@@ -361,6 +364,7 @@ export class PyExtractor {
           site: this.site(fnModule, statement),
           value: withDeclared(value),
           heap,
+          ...(declared ? { declared } : {}),
         });
       }
     }
