@@ -17,9 +17,15 @@ import { type EngineFinding, runMessage, runToolResult } from '../validate/engin
 import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import type { Guard, Site, Value } from './abstract/value.js';
-import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
+import {
+  asCallToolResult,
+  type Framework,
+  primitiveOutputSchema,
+  structuredMustBeResult,
+  type WrapOptions,
+} from './frameworks.js';
 import { type DeclaredScope, type Proof, proveResult } from './proof.js';
-import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
+import { markOpen, modelName, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
  * Static code serves every client, so the default is the version clients negotiate today
@@ -257,6 +263,7 @@ function judgeReturn(
     const located = [
       ...locateAll(runToolResult(wrapped, engine), positions, wrapped, ret.site),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
+      ...againstPrimitiveAnnotation(doc, handler.wrap, positions, engine, ret.site),
     ];
     for (const f of located) findings.add(f, reach);
     const errors = located.filter((f) => f.severity === 'error');
@@ -343,6 +350,31 @@ function structuredAsResult(
       ...f,
       pointer: `/structuredContent${f.pointer}`,
       note: "standalone fastmcp sends the value as structuredContent, checked against CallToolResult's schema",
+    }));
+}
+
+/**
+ * The SDK's FastMCP under `-> str` (int, float, bool) validates `{"result": value}` against the
+ * annotation before sending (frameworks.ts, `primitiveOutputSchema`): a value that fails is never
+ * sent, the client gets an error result instead. Reported as the outputSchema mismatch it is,
+ * where the value was built.
+ */
+function againstPrimitiveAnnotation(
+  value: unknown,
+  wrap: WrapOptions | undefined,
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  rootAt: Site,
+): StaticFinding[] {
+  const outputSchema = primitiveOutputSchema(wrap);
+  if (!outputSchema || modelName(value) !== undefined) return [];
+  const checked = { content: [], structuredContent: { result: value === undefined ? null : value } };
+  const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
+  return locateAll(runToolResult(checked, { ...engine, tool }), positions, checked, rootAt)
+    .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
+    .map((f) => ({
+      ...f,
+      note: `FastMCP validates the return value against \`-> ${wrap?.primitive}\` and sends an error result in its place`,
     }));
 }
 

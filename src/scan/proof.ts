@@ -138,7 +138,7 @@ function proveMember(
     if (isFullyKnown(value)) return PROVEN;
     if (declared) return BY_DECLARATION;
     const unknown = firstUnknown(value);
-    if (unknown) return notProven(`${what} holds ${describe(unknown)}`);
+    if (unknown) return notProven(`${what} ${unknown === value ? 'is' : 'holds'} ${describe(unknown)}`);
     return notProven(
       `${what} may hold members the analysis cannot see (${openReason(value) ?? 'built at run time'})`,
     );
