@@ -27,6 +27,7 @@ const SDK = 'SDK CallToolResultSchema.safeParse';
 const OURS = 'validateToolResultSync';
 const ASYNC = 'validateToolResult (async)';
 const STRINGIFY = 'JSON.stringify(structuredContent)';
+const ATOB = 'atob() of every payload (floor)';
 
 /** The speed-ups issue 11 asks of the validator over the SDK parse, by corpus. */
 const SDK_TARGETS: Readonly<Record<string, number>> = {
@@ -46,7 +47,38 @@ function validatorCandidates(corpus: Corpus, tool?: Record<string, unknown>): Ca
   if (corpus.results[0]?.structuredContent !== undefined) {
     candidates.push({ name: STRINGIFY, run: () => JSON.stringify(next().structuredContent) });
   }
+  if (corpus.results.some((result) => payloadsOf(result).length > 0)) {
+    candidates.push({ name: ATOB, run: () => decodeEvery(payloadsOf(next())) });
+  }
   return candidates;
+}
+
+/**
+ * The base64 payloads of a result's blocks. The SDK's parse calls `atob` on each (its Base64Schema), and
+ * so must any exact check of what it accepts: `atob` alone is the floor under both, printed so a ratio to
+ * the SDK can be read against what no exact validator can go below.
+ */
+function payloadsOf(result: Record<string, unknown>): string[] {
+  const payloads: string[] = [];
+  const content = Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : [];
+  for (const block of content) {
+    const resource = block.resource as Record<string, unknown> | undefined;
+    const payload = typeof block.data === 'string' ? block.data : resource?.blob;
+    if (typeof payload === 'string') payloads.push(payload);
+  }
+  return payloads;
+}
+
+function decodeEvery(payloads: readonly string[]): number {
+  let bytes = 0;
+  for (const payload of payloads) {
+    try {
+      bytes += atob(payload).length;
+    } catch {
+      // The broken corpus's invalid payloads: atob throws on them in the SDK's parse too.
+    }
+  }
+  return bytes;
 }
 
 async function corpusComparison(corpus: Corpus, tool?: Record<string, unknown>): Promise<BenchResult> {

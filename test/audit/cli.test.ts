@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
-import { runCli } from '../support/cli.js';
+import { cliArgs, runCli } from '../support/cli.js';
 import { fixture, root } from './support.js';
 
 const cli = (args: readonly string[], env?: NodeJS.ProcessEnv) =>
@@ -161,10 +161,7 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
     // Spawned here rather than with runCli: the test needs the pid to send SIGINT to.
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(root, 'src/cli/bin.ts'),
+      cliArgs([
         'audit',
         '--timeout',
         '60',
@@ -173,7 +170,7 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
         '--',
         process.execPath,
         fixture('hostile.mjs'),
-      ],
+      ]),
       { cwd: root, env: { ...process.env, MCP_SHAPE_FIXTURE_PIDFILE: pidfile }, stdio: 'ignore' },
     );
     const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REPO_ROOT } from '../support/cli.js';
+import { cliBundle, REPO_ROOT } from '../support/cli.js';
 import { expectValidSarif, HAS_SARIF_SCHEMA } from '../support/sarif-schema.js';
 
 interface Step {
@@ -82,7 +82,7 @@ describe('action.yml', () => {
 [ "$1" = "--yes" ] && [ "$2" = "mcp-shape@${pkg.version}" ] || { echo "npx called with: $*" >&2; exit 99; }
 shift 2
 printf '%s\\n' "$@" > "${dir}/argv"
-exec "${process.execPath}" --import "${import.meta.resolve('tsx')}" "${join(REPO_ROOT, 'src/cli/bin.ts')}" "$@"
+exec "${process.execPath}" "${cliBundle()}" "$@"
 `,
     );
     chmodSync(join(bin, 'npx'), 0o755);

@@ -2,19 +2,22 @@
  * The README's `## Library` code runs as written. Each ```ts block becomes a module (importing
  * src/index.ts where it says 'mcp-shape'), a comment `// name: <JS literal>` becomes an assertion that
  * `name` deep-equals the literal (comments that are prose, or elided with …, stay comments), and the
- * module runs in its own process with tsx, as a reader would run it.
+ * module runs in its own process, bundled with esbuild (the transpiler tsx uses; test/support/cli-bundle.ts
+ * says why not tsx itself), as a reader would run it.
  */
 
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { bundleScript } from '../support/cli-bundle.js';
 
 const root = join(import.meta.dirname, '../..');
-// Under node_modules, so the snippets resolve the SDK packages the way the README's reader would.
-const workDir = join(root, 'node_modules/.cache/mcp-shape-readme');
+// Inside the checkout, so the snippets' bundles resolve the SDK packages from its node_modules the way
+// the README's reader's would.
+const WORK_FOLDER = '.tmp/readme-sources';
+const workDir = join(root, WORK_FOLDER);
 
 function librarySection(): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -42,7 +45,7 @@ function isLiteral(source: string): boolean {
 function runnable(snippet: string): { module: string; assertions: number } {
   let assertions = 0;
   const body = snippet
-    .replaceAll(`from 'mcp-shape'`, `from '${pathToFileURL(join(root, 'src/index.ts')).href}'`)
+    .replaceAll(`from 'mcp-shape'`, `from ${JSON.stringify(join(root, 'src/index.ts'))}`)
     .split('\n')
     .map((line) => {
       const documented = /^(\s*)\/\/ ([\w.]+): (.+)$/.exec(line);
@@ -54,8 +57,6 @@ function runnable(snippet: string): { module: string; assertions: number } {
     .join('\n');
   return { module: `import assert from 'node:assert/strict';\n${body}`, assertions };
 }
-
-const tsx = join(root, 'node_modules/.bin/tsx');
 
 describe('README ## Library code', () => {
   const blocks = snippets();
@@ -77,7 +78,8 @@ describe('README ## Library code', () => {
       mkdirSync(workDir, { recursive: true });
       const file = join(workDir, `library-${index}.mts`);
       writeFileSync(file, runnable(String(block)).module);
-      const run = await promisify(execFile)(tsx, [file], { cwd: root, timeout: 60_000 }).catch(
+      const bundle = await bundleScript(root, join(WORK_FOLDER, `library-${index}.mts`), 'readme');
+      const run = await promisify(execFile)(process.execPath, [bundle], { cwd: root, timeout: 60_000 }).catch(
         (error: { stderr?: string; message: string }) => ({
           stdout: '',
           stderr: error.stderr || error.message,

@@ -14,11 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_TOOLS } from '../../examples/tools.js';
 import type { ProtocolVersion } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
+import { bundleScript } from '../support/cli-bundle.js';
 import { hasShared, officialSchema } from './support/oracles.js';
 import { RawStdioClient } from './support/raw-stdio.js';
 
 const root = join(import.meta.dirname, '../..');
-const tsx = join(root, 'node_modules/.bin/tsx');
+/**
+ * The example servers, bundled once per file (test/support/cli-bundle.ts) and started with `node`, as a
+ * user's built server would be: through tsx each start cost about 3 CPU-seconds.
+ */
+const SERVER_V1 = await bundleScript(root, 'examples/shaped-server.ts', 'examples');
+const SERVER_V2 = await bundleScript(root, 'examples/shaped-server-v2.ts', 'examples');
 const TIMEOUT = 120_000;
 
 /** The example tools as the server lists them (with their outputSchema), by name. */
@@ -63,8 +69,8 @@ describe('shaped() on an SDK v1 server, SDK v1 Client over stdio', () => {
 
   beforeAll(async () => {
     transport = new StdioClientTransport({
-      command: tsx,
-      args: ['examples/shaped-server.ts'],
+      command: process.execPath,
+      args: [SERVER_V1],
       cwd: root,
       stderr: 'pipe',
     });
@@ -148,7 +154,7 @@ describe.each(['2024-11-05', '2025-03-26', '2025-06-18'] as const)(
     let listed: Listed;
 
     beforeAll(async () => {
-      raw = new RawStdioClient(tsx, ['examples/shaped-server.ts'], root);
+      raw = new RawStdioClient(process.execPath, [SERVER_V1], root);
       const init = await raw.initialize(version);
       expect((init.result as { protocolVersion: string }).protocolVersion).toBe(version);
       listed = byName(((await raw.request('tools/list', {})).result as { tools: { name: string }[] }).tools);
@@ -196,8 +202,8 @@ describe('shaped() on an SDK v2 server, SDK v2 Client at 2026-07-28 over stdio',
 
   beforeAll(async () => {
     const transport = new V2StdioClientTransport({
-      command: tsx,
-      args: ['examples/shaped-server-v2.ts'],
+      command: process.execPath,
+      args: [SERVER_V2],
       cwd: root,
     });
     client = new V2Client(
@@ -240,8 +246,8 @@ describe('shaped() on an SDK v2 server, SDK v2 Client in the 2025 era over stdio
 
   beforeAll(async () => {
     const transport = new V2StdioClientTransport({
-      command: tsx,
-      args: ['examples/shaped-server-v2.ts'],
+      command: process.execPath,
+      args: [SERVER_V2],
       cwd: root,
     });
     client = new V2Client({ name: 'e2e', version: '0.0.0' });

@@ -6,15 +6,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningGateway, startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
 import { type RunningServer, serverBin, startHttpServer } from '../audit/support.js';
-import { REPO_ROOT, runCli } from '../support/cli.js';
-
-const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
+import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
 
 interface RunningProxy {
   readonly url: string;
@@ -44,7 +41,7 @@ afterAll(async () => {
 
 /** Starts the real CLI as a process and waits for the URL it prints. */
 function startProxy(upstream: string, extra: string[] = []): Promise<RunningProxy> {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'proxy', '--url', upstream, ...extra], {
+  const child = spawn(process.execPath, cliArgs(['proxy', '--url', upstream, ...extra]), {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
 
 const SERVER = join(REPO_ROOT, 'fixtures/servers/broken-stdio.mjs');
-const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -35,16 +34,7 @@ function connect(
 }
 
 function proxied(extra: string[] = []) {
-  return connect(process.execPath, [
-    '--import',
-    'tsx',
-    BIN,
-    'proxy',
-    ...extra,
-    '--',
-    process.execPath,
-    SERVER,
-  ]);
+  return connect(process.execPath, cliArgs(['proxy', ...extra, '--', process.execPath, SERVER]));
 }
 
 describe('mcp-shape proxy', () => {

@@ -12,8 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type JSONRPCMessage, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/cli.js';
-import { BIN } from './support/processes.js';
+import { cliArgs, REPO_ROOT } from '../support/cli.js';
 
 const SERVER = join(REPO_ROOT, 'test/proxy/support/stress-server.mjs');
 const CALLS = 500;
@@ -39,7 +38,7 @@ describe('proxy stress', () => {
   it(`relays ${CALLS} calls' worth of mixed traffic to the SDK client: each message once, in order`, async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', BIN, 'proxy', '--', process.execPath, SERVER],
+      args: cliArgs(['proxy', '--', process.execPath, SERVER]),
       cwd: REPO_ROOT,
       stderr: 'pipe',
     });

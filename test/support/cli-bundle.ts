@@ -1,26 +1,28 @@
 /**
- * The command line as the tests run it: `src/cli/bin.ts` bundled once per test run with esbuild (the
- * transpiler tsx uses too), packages left external. Starting it costs a quarter of the CPU of starting
- * the sources through tsx's loader hooks, which adds up over the hundreds of CLI runs in the suite and
- * its Node 22/24 matrix.
+ * TypeScript the tests run as processes, bundled with esbuild (the transpiler tsx uses too), packages
+ * left external: the command line (`src/cli/bin.ts`, once per test run, by the global setup), the example
+ * servers and the README's snippets. Starting a bundle costs a quarter of the CPU of starting the sources
+ * through tsx's loader hooks (about 3 CPU-seconds for an example server on 2 loaded cores), which adds up
+ * over the hundreds of processes in the suite and its Node 22/24 matrix.
  *
- * The bundle sits two levels below the repository root, as src/cli/bin.ts does, so what the sources
- * find relative to `import.meta.url` (package.json, node_modules) resolves the same. The global setup
- * builds it at the start of every run; it is written next to its place and renamed into it, so a run
- * never sees half a file.
+ * Every bundle sits two levels below the repository root, as the sources do, so what they find relative
+ * to `import.meta.url` (package.json, node_modules) resolves the same. A bundle is written next to its
+ * place and renamed into it, so a run never sees half a file, even when two test files build the same
+ * one at once.
  */
 
 import { renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
 export const CLI_SOURCE = 'src/cli/bin.ts';
 
-export async function buildCliBundle(root: string): Promise<string> {
-  const bundle = join(root, '.tmp', 'cli', 'bin.mjs');
-  const partial = `${bundle}.${process.pid}.partial`;
+/** Bundles `entry` (relative to `root`) into `<root>/.tmp/<folder>/<entry's name>.mjs`; returns its path. */
+export async function bundleScript(root: string, entry: string, folder: string): Promise<string> {
+  const bundle = join(root, '.tmp', folder, `${basename(entry).replace(/\.[cm]?tsx?$/, '')}.mjs`);
+  const partial = `${bundle}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
   await build({
-    entryPoints: [join(root, CLI_SOURCE)],
+    entryPoints: [join(root, entry)],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -31,4 +33,8 @@ export async function buildCliBundle(root: string): Promise<string> {
   });
   renameSync(partial, bundle);
   return bundle;
+}
+
+export function buildCliBundle(root: string): Promise<string> {
+  return bundleScript(root, CLI_SOURCE, 'cli');
 }

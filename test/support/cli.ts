@@ -16,9 +16,14 @@ declare module 'vitest' {
   }
 }
 
+/** The CLI bundle of this run, a script for `node`. */
+export function cliBundle(): string {
+  return inject('cliBundle');
+}
+
 /** `node` arguments that start the command line with `args`, for tests that spawn it themselves. */
 export function cliArgs(args: readonly string[]): string[] {
-  return [inject('cliBundle'), ...args];
+  return [cliBundle(), ...args];
 }
 
 /**

@@ -6,9 +6,8 @@
 
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../support/cli.js';
+import { cliArgs, REPO_ROOT } from '../../support/cli.js';
 
-export const BIN = join(REPO_ROOT, 'src/cli/bin.ts');
 export const LIFECYCLE_SERVER = join(REPO_ROOT, 'test/proxy/support/lifecycle-server.mjs');
 
 export interface ProcessRow {
@@ -54,9 +53,9 @@ export interface RunningProxy {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `mcp-shape proxy …args` from source, with pipes on all three streams. */
+/** Starts `mcp-shape proxy …args` (the CLI bundle of this run), with pipes on all three streams. */
 export function startProxy(args: readonly string[]): RunningProxy {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'proxy', ...args], {
+  const child = spawn(process.execPath, cliArgs(['proxy', ...args]), {
     cwd: REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
