@@ -1612,7 +1612,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!needsRight) return a;
     const kept =
       op === '&&'
-        ? keep.map((v) => (v.k === 'str' && v.value === undefined ? { ...v, value: '' } : v))
+        ? keep.map((v) =>
+            v.k === 'str' && v.value === undefined
+              ? { ...v, value: '' }
+              : v.k === 'unknown'
+                ? { ...v, falsy: true as const }
+                : v,
+          )
         : keep;
     const guardRight = this.guardOf(left, op === '&&');
     if (kept.length === 0) return this.ev(right, scope);
