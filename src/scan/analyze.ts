@@ -17,9 +17,15 @@ import { type EngineFinding, runMessage, runToolResult } from '../validate/engin
 import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import type { Guard, Site, Value } from './abstract/value.js';
-import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
-import { proveResult } from './proof.js';
-import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
+import {
+  asCallToolResult,
+  type Framework,
+  primitiveOutputSchema,
+  structuredMustBeResult,
+  type WrapOptions,
+} from './frameworks.js';
+import { type DeclaredScope, type Proof, proveResult } from './proof.js';
+import { markOpen, modelName, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
  * Static code serves every client, so the default is the version clients negotiate today
@@ -37,6 +43,11 @@ export interface ReturnSite {
   readonly unresolved?: string;
   /** A gateway's return: the JSON-RPC response carrying the result, whose own defects count too. */
   readonly envelope?: StandaloneDocument;
+  /**
+   * What the handler's declared return type (`Promise<CallToolResult>`, `-> list[TextContent]`)
+   * covers: members of the value the analysis cannot see are proven by it.
+   */
+  readonly declared?: DeclaredScope;
 }
 
 export interface HandlerSite {
@@ -252,6 +263,7 @@ function judgeReturn(
     const located = [
       ...locateAll(runToolResult(wrapped, engine), positions, wrapped, ret.site),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
+      ...againstPrimitiveAnnotation(doc, handler.wrap, positions, engine, ret.site),
     ];
     for (const f of located) findings.add(f, reach);
     const errors = located.filter((f) => f.severity === 'error');
@@ -259,7 +271,7 @@ function judgeReturn(
     let outcome: ReturnStatus;
     if (errors.length > 0) outcome = 'invalid';
     else {
-      const proof = proveResult(wrapped, version);
+      const proof = proveWrapped(wrapped, handler.wrap, version, ret.declared);
       if (proof.proven) {
         outcome = 'typed';
         byDeclaration ||= proof.byDeclaration;
@@ -295,6 +307,28 @@ function judgeReturn(
 }
 
 /**
+ * Proves what the client receives; under standalone `fastmcp`'s `-> CallToolResult` its
+ * structuredContent must be a valid CallToolResult too (see `structuredAsResult`).
+ */
+function proveWrapped(
+  wrapped: unknown,
+  wrap: WrapOptions | undefined,
+  version: ProtocolVersion,
+  declared: DeclaredScope,
+): Proof {
+  const proof = proveResult(wrapped, version, declared);
+  if (!proof.proven || !structuredMustBeResult(wrap) || !isObject(wrapped) || isOpaque(wrapped)) return proof;
+  if (!Object.hasOwn(wrapped, 'structuredContent')) return proof;
+  const structured = proveResult(wrapped.structuredContent, version);
+  return structured.proven
+    ? proof
+    : {
+        proven: false,
+        reason: `structuredContent, checked against CallToolResult's schema: ${structured.reason}`,
+      };
+}
+
+/**
  * Standalone `fastmcp` under `-> CallToolResult` sends the returned value as structuredContent and
  * advertises CallToolResult's schema as outputSchema (frameworks.ts): clients that check
  * structuredContent reject the call when the value is not a valid CallToolResult. What breaks that
@@ -319,6 +353,31 @@ function structuredAsResult(
     }));
 }
 
+/**
+ * The SDK's FastMCP under `-> str` (int, float, bool) validates `{"result": value}` against the
+ * annotation before sending (frameworks.ts, `primitiveOutputSchema`): a value that fails is never
+ * sent, the client gets an error result instead. Reported as the outputSchema mismatch it is,
+ * where the value was built.
+ */
+function againstPrimitiveAnnotation(
+  value: unknown,
+  wrap: WrapOptions | undefined,
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  rootAt: Site,
+): StaticFinding[] {
+  const outputSchema = primitiveOutputSchema(wrap);
+  if (!outputSchema || modelName(value) !== undefined) return [];
+  const checked = { content: [], structuredContent: { result: value === undefined ? null : value } };
+  const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
+  return locateAll(runToolResult(checked, { ...engine, tool }), positions, checked, rootAt)
+    .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
+    .map((f) => ({
+      ...f,
+      note: `FastMCP validates the return value against \`-> ${wrap?.primitive}\` and sends an error result in its place`,
+    }));
+}
+
 /** One defect: a rule's message at one place. */
 function problemKey(f: StaticFinding): string {
   return `${f.rule}\u0000${f.site.file.id}:${f.site.start}:${f.site.end}\u0000${f.message}`;
@@ -334,6 +393,10 @@ function checkDocument(
   for (const value of docs) {
     if (doc.kind === 'message') {
       const message = presenceOnly(value);
+      // The result a response carries is judged as a handler's is (a text block that is the JSON of
+      // a structuredContent known only at run time is its mirror).
+      if (isObject(message) && !isOpaque(message) && Object.hasOwn(message, 'result'))
+        message.result = concretizeResult(message.result, positions);
       for (const f of locateAll(runMessage(message, engine), positions, message, doc.site, doc.owner)) {
         out.push(doc.httpStatus !== undefined ? asTransportError(f, doc.httpStatus) : f);
       }

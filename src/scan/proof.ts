@@ -7,9 +7,10 @@
  */
 
 import { isObject } from '../core/json.js';
-import { isOpaque, isOpen } from '../core/opaque.js';
+import { isOpaque, isOpen, Opaque } from '../core/opaque.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
-import { UnknownValue } from './values.js';
+import type { Declared, JsonKind } from './abstract/value.js';
+import { isFullyKnown, openReason, UnknownValue } from './values.js';
 
 export type Proof =
   | { readonly proven: true; readonly byDeclaration: boolean }
@@ -17,6 +18,21 @@ export type Proof =
 
 const PROVEN: Proof = { proven: true, byDeclaration: false };
 const BY_DECLARATION: Proof = { proven: true, byDeclaration: true };
+
+/**
+ * What the handler's source declares for the value it returns (`Promise<CallToolResult>`,
+ * `-> list[TextContent]`): the compiler (or the type checker) holds every member of what it declares
+ * to its type, so a member the analysis cannot see inside a declared result or block is proven by it.
+ */
+export type DeclaredScope = Declared['proves'] | undefined;
+
+/**
+ * What a member needs to be proven: a JSON type (an unknown value of that type is enough: the rules
+ * on it only check its type), `json` for any JSON value (an unknown one only when its JSON type is
+ * known), or `known` when a rule checks its contents (annotations' roles and priority), so only a
+ * value the source fixes entirely is proof.
+ */
+type Need = JsonKind | 'json' | 'known';
 
 /** The members each block type needs, and whether each must be a string or an object. */
 const REQUIRED: Record<string, readonly (readonly [string, 'string' | 'object'])[]> = {
@@ -36,10 +52,29 @@ const REQUIRED: Record<string, readonly (readonly [string, 'string' | 'object'])
   resource: [['resource', 'object']],
 };
 
+/** Optional members a rule checks when they are present: every block's, then each type's own. */
+const OPTIONAL_ANY_BLOCK: readonly (readonly [string, Need])[] = [
+  ['annotations', 'known'],
+  ['_meta', 'object'],
+];
+const OPTIONAL: Record<string, readonly (readonly [string, Need])[]> = {
+  resource_link: [
+    ['title', 'string'],
+    ['description', 'string'],
+    ['mimeType', 'string'],
+    ['size', 'number'],
+    ['icons', 'known'],
+  ],
+};
+
+/** `\`args.payload\` at server.ts:12 (args.payload is known only at run time)`. */
 function describe(value: UnknownValue): string {
+  const at = value.site
+    ? ` at ${value.site.file.path}:${value.site.file.lines.position(value.site.start).line}`
+    : '';
   return value.source && value.source !== value.reason
-    ? `\`${value.source}\` (${value.reason})`
-    : value.reason;
+    ? `\`${value.source}\`${at} (${value.reason})`
+    : `${value.reason}${at}`;
 }
 
 function notProven(reason: string): Proof {
@@ -47,10 +82,35 @@ function notProven(reason: string): Proof {
 }
 
 /** Whether `value` is shown to be of `kind`: a literal, or an unknown of that type. */
-function hasKind(value: unknown, kind: 'string' | 'object'): boolean | UnknownValue {
+function hasKind(value: unknown, kind: JsonKind): boolean | UnknownValue {
   if (value instanceof UnknownValue) return value.kind === kind || value;
   if (isOpaque(value)) return false;
-  return kind === 'string' ? typeof value === 'string' : isObject(value);
+  switch (kind) {
+    case 'object':
+      return isObject(value);
+    case 'array':
+      return Array.isArray(value);
+    default:
+      return typeof value === kind;
+  }
+}
+
+/** Whether `value` is shown to be a JSON value: a literal, or an unknown whose JSON type is known. */
+function hasAnyKind(value: unknown): boolean | UnknownValue {
+  if (value instanceof UnknownValue) return value.kind !== undefined || value;
+  return !isOpaque(value);
+}
+
+/** The first value inside `value` the source does not fix, for the reason. */
+function firstUnknown(value: unknown, seen = new Set<object>()): UnknownValue | undefined {
+  if (value instanceof UnknownValue) return value;
+  if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
+  seen.add(value);
+  for (const child of Object.values(value)) {
+    const found = firstUnknown(child, seen);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function both(a: Proof, b: Proof): Proof {
@@ -59,54 +119,135 @@ function both(a: Proof, b: Proof): Proof {
   return a.byDeclaration || b.byDeclaration ? BY_DECLARATION : PROVEN;
 }
 
-/** Proves one block of `content`. */
-export function proveBlock(block: unknown, version: ProtocolVersion, where: string): Proof {
+/**
+ * An optional member a rule checks: absent, or of what it needs. `what` names it in the reason
+ * (`isError`, `"_meta" of content[0]`). A value of the wrong type the source does fix is left to
+ * the rules, which report it.
+ */
+function proveMember(
+  holder: Record<string, unknown>,
+  member: string,
+  need: Need,
+  what: string,
+  declared: boolean,
+): Proof {
+  if (!Object.hasOwn(holder, member)) return PROVEN;
+  const value = holder[member];
+  if (value === undefined) return PROVEN;
+  if (need === 'known') {
+    if (isFullyKnown(value)) return PROVEN;
+    if (declared) return BY_DECLARATION;
+    const unknown = firstUnknown(value);
+    if (unknown) return notProven(`${what} ${unknown === value ? 'is' : 'holds'} ${describe(unknown)}`);
+    return notProven(
+      `${what} may hold members the analysis cannot see (${openReason(value) ?? 'built at run time'})`,
+    );
+  }
+  const shown = need === 'json' ? hasAnyKind(value) : hasKind(value, need);
+  if (shown === true) return PROVEN;
+  if (declared) return BY_DECLARATION;
+  if (shown instanceof UnknownValue) return notProven(`${what} is ${describe(shown)}`);
+  if (value instanceof Opaque) return notProven(`${what} is \`${value.source}\`, not known statically`);
+  return PROVEN;
+}
+
+/** A container that may hold members the analysis cannot list (an unknown spread), with why. */
+function openProof(value: object, what: string, members: string, declared: boolean): Proof {
+  if (!isOpen(value)) return PROVEN;
+  if (declared) return BY_DECLARATION;
+  const why = openReason(value);
+  return notProven(
+    `${what} may have members the analysis cannot see${why ? ` (${why})` : ''}, which may set or override ${members}`,
+  );
+}
+
+/**
+ * Proves one block of `content`. `declared`: a declared type covers the block (a `TextContent[]`,
+ * or a `CallToolResult` that holds it), so the compiler holds what the analysis cannot see to it.
+ */
+export function proveBlock(block: unknown, version: ProtocolVersion, where: string, declared = false): Proof {
   if (block instanceof UnknownValue) {
-    if (block.declared?.proves === 'block') return BY_DECLARATION;
+    if (declared || block.declared?.proves === 'block') return BY_DECLARATION;
     return notProven(`${where} is ${describe(block)}`);
   }
   if (!isObject(block) || isOpaque(block)) return notProven(`${where} is not an object`);
   const type = block.type;
-  if (type instanceof UnknownValue) return notProven(`the type of ${where} is ${describe(type)}`);
+  if (type instanceof UnknownValue) {
+    if (declared) return BY_DECLARATION;
+    return notProven(`the type of ${where} is ${describe(type)}`);
+  }
   if (typeof type !== 'string' || !(features(version).blockTypes as readonly string[]).includes(type)) {
     return notProven(`${where} has no type this protocol version allows`);
   }
   let proof = PROVEN;
   for (const [member, kind] of REQUIRED[type] ?? []) {
     if (!Object.hasOwn(block, member)) {
+      if (declared) return BY_DECLARATION;
       return notProven(
         isOpen(block)
-          ? `${where} may get "${member}" from a value known only at run time`
+          ? `${where} may get "${member}" from a value known only at run time${openReason(block) ? ` (${openReason(block)})` : ''}`
           : `${where} has no "${member}"`,
       );
     }
     const shown = hasKind(block[member], kind);
-    if (shown instanceof UnknownValue) return notProven(`"${member}" of ${where} is ${describe(shown)}`);
+    if (shown instanceof UnknownValue) {
+      if (declared) {
+        proof = both(proof, BY_DECLARATION);
+        continue;
+      }
+      return notProven(`"${member}" of ${where} is ${describe(shown)}`);
+    }
     if (!shown) return notProven(`"${member}" of ${where} is not a ${kind}`);
     if (type === 'resource' && member === 'resource')
-      proof = both(proof, proveResource(block.resource, where));
+      proof = both(proof, proveResource(block.resource, where, declared));
   }
-  return proof;
+  for (const [member, need] of [...OPTIONAL_ANY_BLOCK, ...(OPTIONAL[type] ?? [])]) {
+    proof = both(proof, proveMember(block, member, need, `"${member}" of ${where}`, declared));
+  }
+  return both(proof, openProof(block, where, 'its type or any member', declared));
 }
 
-function proveResource(resource: unknown, where: string): Proof {
+function proveResource(resource: unknown, where: string, declared: boolean): Proof {
   if (!isObject(resource) || isOpaque(resource))
     return notProven(`the resource of ${where} is not an object`);
   const uri = hasKind(resource.uri, 'string');
-  if (uri !== true) return notProven(`the resource of ${where} has no string "uri"`);
+  if (uri !== true && !(declared && uri instanceof UnknownValue))
+    return notProven(`the resource of ${where} has no string "uri"`);
   const text = Object.hasOwn(resource, 'text') ? hasKind(resource.text, 'string') : false;
   const blob = Object.hasOwn(resource, 'blob') ? hasKind(resource.blob, 'string') : false;
-  if (text === true || blob === true) return PROVEN;
-  return notProven(`the resource of ${where} has no string "text" or "blob"`);
+  const shown = text === true || blob === true || (declared && (text !== false || blob !== false));
+  if (!shown) return notProven(`the resource of ${where} has no string "text" or "blob"`);
+  const proof = both(
+    proveMember(resource, 'mimeType', 'string', `"mimeType" of the resource of ${where}`, declared),
+    proveMember(resource, '_meta', 'object', `"_meta" of the resource of ${where}`, declared),
+  );
+  return both(proof, openProof(resource, `the resource of ${where}`, 'its uri, text or blob', declared));
+}
+
+/** The members of a result other than content that a rule checks, and what each needs. */
+function resultMembers(version: ProtocolVersion): readonly (readonly [string, Need])[] {
+  const members: [string, Need][] = [
+    ['isError', 'boolean'],
+    ['_meta', 'object'],
+  ];
+  // Before 2026-07-28 structuredContent is an object (SDK v1 clients parse it as one in every
+  // version); from then on any JSON value.
+  if (features(version).structuredContent !== 'any') members.push(['structuredContent', 'object']);
+  else members.push(['structuredContent', 'json']);
+  if (features(version).resultTypeRequired) members.push(['resultType', 'known']);
+  return members;
 }
 
 /**
- * Proves a CallToolResult as the client receives it (after the framework's wrapping). `declared`:
- * the type the handler's source declares for what it returns.
+ * Proves a CallToolResult as the client receives it (after the framework's wrapping): its content
+ * array and every block in it, and every other member a rule checks (structuredContent, isError,
+ * _meta, resultType). A member the analysis cannot see is not proven unless `declared` (the type
+ * the handler declares for what it returns) covers it.
  */
-export function proveResult(result: unknown, version: ProtocolVersion): Proof {
+export function proveResult(result: unknown, version: ProtocolVersion, declared?: DeclaredScope): Proof {
+  const wholeResult = declared === 'result';
   if (result instanceof UnknownValue) {
-    if (result.declared?.proves === 'result') return BY_DECLARATION;
+    if (wholeResult || result.declared?.proves === 'result') return BY_DECLARATION;
     return notProven(`the result is ${describe(result)}`);
   }
   if (!isObject(result) || isOpaque(result)) return notProven('the result is not an object');
@@ -114,21 +255,47 @@ export function proveResult(result: unknown, version: ProtocolVersion): Proof {
   if (content === undefined) {
     // A CreateTaskResult answers a task-augmented call; the content comes later through tasks/result.
     if (Object.hasOwn(result, 'task')) return PROVEN;
+    if (wholeResult) return BY_DECLARATION;
     return notProven(
       isOpen(result)
-        ? 'the result may get "content" from a value known only at run time'
+        ? `the result may get "content" from a value known only at run time${openReason(result) ? ` (${openReason(result)})` : ''}`
         : 'the result has no content',
     );
   }
+  let proof = proveContent(content, version, declared);
+  for (const [member, need] of resultMembers(version)) {
+    if (proof.proven) proof = both(proof, proveMember(result, member, need, member, wholeResult));
+  }
+  if (proof.proven) {
+    proof = both(
+      proof,
+      openProof(result, 'the result', 'content, isError, structuredContent or _meta', wholeResult),
+    );
+  }
+  return proof;
+}
+
+/** A declared result or block list covers every block of content. */
+function covers(declared: DeclaredScope): boolean {
+  return declared === 'result' || declared === 'blocks';
+}
+
+function proveContent(content: unknown, version: ProtocolVersion, declared: DeclaredScope): Proof {
   if (content instanceof UnknownValue) {
-    if (content.declared?.proves === 'blocks' || content.declared?.proves === 'block') return BY_DECLARATION;
+    if (covers(declared) || content.declared?.proves === 'blocks' || content.declared?.proves === 'block')
+      return BY_DECLARATION;
     return notProven(`content is ${describe(content)}`);
   }
   if (!Array.isArray(content)) return notProven('content is not an array');
-  if (isOpen(content)) return notProven('content may hold items the analysis cannot see');
+  const covered = covers(declared);
+  if (isOpen(content)) {
+    if (covered) return BY_DECLARATION;
+    const why = openReason(content);
+    return notProven(`content may hold items the analysis cannot see${why ? ` (${why})` : ''}`);
+  }
   let proof = PROVEN;
   content.forEach((block, i) => {
-    if (proof.proven) proof = both(proof, proveBlock(block, version, `content[${i}]`));
+    if (proof.proven) proof = both(proof, proveBlock(block, version, `content[${i}]`, covered));
   });
   return proof;
 }

@@ -77,9 +77,18 @@ export function modelName(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? (value as { [MODEL]?: string })[MODEL] : undefined;
 }
 
-export function markOpen<T extends object>(value: T): T {
+/** Why an open container may hold more than it lists (`members spread from \`args\``). */
+const OPEN_REASON: unique symbol = Symbol('mcp-shape.open-reason');
+
+export function markOpen<T extends object>(value: T, reason?: string): T {
   (value as { [OPEN]?: boolean })[OPEN] = true;
+  if (reason !== undefined) (value as { [OPEN_REASON]?: string })[OPEN_REASON] = reason;
   return value;
+}
+
+/** The reason `markOpen` recorded for an open container, if any. */
+export function openReason(value: unknown): string | undefined {
+  return isOpen(value) ? (value as { [OPEN_REASON]?: string })[OPEN_REASON] : undefined;
 }
 
 export function kindOf(value: unknown): JsonKind | 'null' | 'opaque' | 'undefined' {

@@ -5,6 +5,10 @@
  * match an `expect: <rule>` comment on its line, possibly in a helper file; the bad server's
  * verdict fails (when its defect is an error: a warning such as an error payload without isError
  * leaves every block typed), and the clean twin has no finding and passes.
+ *
+ * A bad server whose defect is a value the analysis cannot see marks its return with
+ * `unresolved: <start of the reason>` instead: it has no finding (unknown is not invalid), that
+ * return is the one unresolved entry, with that reason, and the verdict is not a pass.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -38,6 +42,16 @@ function expectations(dir: string): string[] {
       });
   }
   return found.sort();
+}
+
+/** `file:line reason` for every `unresolved:` comment in `file`. */
+function unresolvedMarks(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => {
+      const match = line.match(/(?:\/\/|#) unresolved: (.+)$/);
+      return match ? [`${relative(REPO_ROOT, file)}:${i + 1} ${match[1]?.trim()}`] : [];
+    });
 }
 
 describe('value-analysis patterns', () => {
@@ -84,6 +98,20 @@ describe('value-analysis patterns', () => {
         if (name.startsWith('clean.')) {
           expect(defects, scanned.file).toEqual([]);
           expect(verdict.status, `${scanned.file}: ${verdict.detail}`).toBe('pass');
+        } else if (unresolvedMarks(join(REPO_ROOT, scanned.file)).length > 0) {
+          expect(defects, scanned.file).toEqual([]);
+          const entries = scanned.handlers.flatMap((h) =>
+            h.returns
+              .filter((r) => r.status === 'unresolved')
+              .map((r) => ({ at: `${r.file}:${r.line}`, reason: r.reason ?? '' })),
+          );
+          const marks = unresolvedMarks(join(REPO_ROOT, scanned.file));
+          expect(entries.map((e) => e.at)).toEqual(marks.map((m) => m.slice(0, m.indexOf(' '))));
+          entries.forEach((entry, i) => {
+            expect(entry.reason).toContain(marks[i]?.slice(marks[i].indexOf(' ') + 1));
+          });
+          expect(verdict).toMatchObject({ status: 'fail', invalid: 0, unresolved: marks.length });
+          expect(verdict.typed).toBeLessThan(verdict.returns);
         } else {
           expect(defects.length, `${scanned.file}: ${defects.map((d) => d.message).join('; ')}`).toBe(1);
           const [defect] = defects;

@@ -2,7 +2,9 @@
  * Property: for small generated handler programs that route one block literal to a tool's return
  * through branches, reassignments, ternaries, loops, maps and a helper in a second file, the scan
  * reports the literal at its own line when it is invalid, and reports nothing (and passes) when it
- * is valid. TS and Python programs are generated alike.
+ * is valid. A literal with a member the caller sends (`text: flag`, `_meta: flag`, a spread of it)
+ * is neither: no finding, and an unresolved return that keeps the verdict from passing. TS and
+ * Python programs are generated alike.
  */
 
 import fc from 'fast-check';
@@ -16,6 +18,8 @@ interface Literal {
   readonly py: string;
   /** The rule an invalid literal breaks; undefined for a valid one. */
   readonly rule?: string;
+  /** A member is the caller's value (`flag`): the return is unresolved, neither typed nor invalid. */
+  readonly unknown?: boolean;
 }
 
 const VALID: readonly Literal[] = [
@@ -39,6 +43,16 @@ const INVALID: readonly Literal[] = [
   },
   { ts: "{ type: 'text' }", py: '{"type": "text"}', rule: 'block-text-invalid' },
   { ts: "{ type: 'text', text: 42 }", py: '{"type": "text", "text": 42}', rule: 'block-text-invalid' },
+];
+
+const UNKNOWN: readonly Literal[] = [
+  { ts: "{ type: 'text', text: flag }", py: '{"type": "text", "text": flag}', unknown: true },
+  {
+    ts: "{ type: 'text', text: 'x', _meta: flag }",
+    py: '{"type": "text", "text": "x", "_meta": flag}',
+    unknown: true,
+  },
+  { ts: "{ ...flag, type: 'text', text: 'x' }", py: '{**flag, "type": "text", "text": "x"}', unknown: true },
 ];
 
 /** Where the literal is written. */
@@ -185,7 +199,11 @@ function pyProgram(literal: Literal, site: Site, flow: Flow): Program {
 
 const sites = fc.constantFrom<Site>('inline', 'helper', 'map');
 const flows = fc.constantFrom<Flow>('direct', 'branch', 'else', 'ternary', 'reassign', 'loop');
-const literals = fc.oneof(fc.constantFrom(...VALID), fc.constantFrom(...INVALID));
+const literals = fc.oneof(
+  fc.constantFrom(...VALID),
+  fc.constantFrom(...INVALID),
+  fc.constantFrom(...UNKNOWN),
+);
 
 async function check(program: Program, literal: Literal): Promise<void> {
   const inputs = program.files.map((f) => ({ path: f.path, absolute: `/generated/${f.path}`, text: f.text }));
@@ -199,6 +217,10 @@ async function check(program: Program, literal: Literal): Promise<void> {
       shown,
     ).toEqual([`${literal.rule}@${program.file}:${program.line}`]);
     expect(verdict.status, shown).toBe('fail');
+  } else if (literal.unknown) {
+    expect(defects, shown).toEqual([]);
+    expect(verdict, `${shown}\n${verdict.detail}`).toMatchObject({ status: 'fail', invalid: 0 });
+    expect(verdict.unresolved, shown).toBeGreaterThan(0);
   } else {
     expect(defects, shown).toEqual([]);
     expect(verdict.status, `${shown}\n${verdict.detail}`).toBe('pass');
@@ -206,7 +228,7 @@ async function check(program: Program, literal: Literal): Promise<void> {
 }
 
 describe('the scan follows a block literal to the return (property)', () => {
-  it('TS: reports an invalid literal at its line, and nothing when it is valid', async () => {
+  it('TS: reports an invalid literal at its line, an unknown member as unresolved, and nothing when it is valid', async () => {
     await fc.assert(
       fc.asyncProperty(literals, sites, flows, async (literal, site, flow) => {
         await check(tsProgram(literal, site, flow), literal);
@@ -215,7 +237,7 @@ describe('the scan follows a block literal to the return (property)', () => {
     );
   });
 
-  it('Python: reports an invalid literal at its line, and nothing when it is valid', async () => {
+  it('Python: reports an invalid literal at its line, an unknown member as unresolved, and nothing when it is valid', async () => {
     await fc.assert(
       fc.asyncProperty(literals, sites, flows, async (literal, site, flow) => {
         await check(pyProgram(literal, site, flow), literal);

@@ -158,7 +158,7 @@ class Builder {
       out[name] = child;
       this.positions.member(out, name, leafSite(variant, member.site), variant?.guards);
     }
-    if (state.open) markOpen(out);
+    if (state.open) markOpen(out, state.open);
     return out;
   }
 
@@ -176,7 +176,7 @@ class Builder {
       this.positions.member(out, out.length, leafSite(variant, variant.site), variant.guards);
       out.push(child === undefined ? null : child);
     }
-    if (state.open) markOpen(out);
+    if (state.open) markOpen(out, state.open);
     return out;
   }
 }

@@ -257,7 +257,7 @@ export function spreadInto(
       const state = heap.get(v.id);
       if (state?.kind === 'object') objects.push(state);
       else if (state) open = `members spread from ${sourceText(at)}`;
-    } else if (isNullish(v) || v.k === 'bool') maybeNothing = true;
+    } else if (isNullish(v) || v.k === 'bool' || (v.k === 'unknown' && v.falsy)) maybeNothing = true;
     else open = `members spread from ${sourceText(at)}`;
   }
   const single = objects.length === 1 && !maybeNothing && spread.length === 1;

@@ -88,6 +88,11 @@ export type Variant =
        * type only when the input does, so it is never a proven defect (see `derivedFrom`).
        */
       readonly tested?: string;
+      /**
+       * What `a && b` yields of `a` when `a` is falsy (false, 0, "", null, undefined): spreading
+       * it (`...(flag && { description })`) adds no member.
+       */
+      readonly falsy?: true;
     });
 
 /** Every value an expression may produce; never empty (an impossible value is `NOTHING` only transiently). */
@@ -248,7 +253,7 @@ export function variantKey(v: Variant): string {
     case 'json':
       return `j@${at}`;
     case 'unknown':
-      return `?${v.kind ?? ''}${v.declared?.type ?? ''}@${at}`;
+      return `?${v.kind ?? ''}${v.declared?.type ?? ''}${v.falsy ? '!' : ''}@${at}`;
   }
 }
 

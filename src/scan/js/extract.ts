@@ -15,7 +15,7 @@
 import type { CallExpression, Expression, Node, ObjectExpression, Program } from 'oxc-parser';
 import { Budget } from '../abstract/budget.js';
 import { sourceText } from '../abstract/concretize.js';
-import { provenBy } from '../abstract/declared.js';
+import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap } from '../abstract/heap.js';
 import {
   constantStrings,
@@ -396,8 +396,14 @@ export class JsExtractor {
         if (skip?.(value)) continue;
         const node = statement as Node;
         const returnType = (fnValue.node as { returnType?: Node | null }).returnType;
-        const declared = returnType ? provenBy(value, textOf(fnModule, returnType)) : value;
-        add(tools.get(node) ?? tool, { site: site(fnModule, node), value: declared, heap });
+        const declaredText = returnType ? textOf(fnModule, returnType) : undefined;
+        const covered = declaredType(declaredText)?.proves;
+        add(tools.get(node) ?? tool, {
+          site: site(fnModule, node),
+          value: provenBy(value, declaredText),
+          heap,
+          ...(covered ? { declared: covered } : {}),
+        });
       }
     }
     return [...byTool].map(([name, returns]) => ({ tool: name, framework, site: at, returns }));

@@ -244,13 +244,19 @@ const ITERATING = new Set([
   'every',
 ]);
 
+/** A class the analysis met: its declaration, and the run it was declared in (its members' closure). */
+interface ClassInfo {
+  readonly node: Class;
+  readonly closure: JsRun;
+}
+
 export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   private readonly modules = new Map<string, JsModule>();
   private readonly byProgram = new Map<Program, JsModule>();
   private readonly rootRuns = new Map<FunctionLike | Program, JsRun>();
   /** Abstract instances of classes, for `this` in a method analysed on its own. */
   private readonly instances = new Map<Class, Value>();
-  private readonly classes = new Map<number, Class>();
+  private readonly classes = new Map<number, ClassInfo>();
   readonly recorded = new Map<Node, RecordedCall>();
 
   constructor(
@@ -379,7 +385,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     }
     const value = run.state?.vars.get(binding);
     if (value) return run.done && run !== this.current ? this.laterValue(binding, value, at) : value;
-    if (binding.kind === 'class' && binding.node) return this.classValue(binding.node as Class, at);
+    if (binding.kind === 'class' && binding.node) return this.classValue(binding.node as Class, at, run);
     if (run.done || run !== this.current) {
       return unknown(at, `"${binding.name}" is set where the analysis cannot follow`);
     }
@@ -502,7 +508,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       const value = run.state?.vars.get(binding);
       if (value) return this.laterValue(binding, value, at);
       return binding.kind === 'class' && binding.node
-        ? this.classValue(binding.node as Class, at)
+        ? this.classValue(binding.node as Class, at, run)
         : undefined;
     };
     for (const statement of mod.index.program.body) {
@@ -576,16 +582,20 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return value;
   }
 
-  private classValue(cls: Class, at: Site): Value {
+  /**
+   * The value of a class declared in `closure` (by default the run evaluating the declaration; a class
+   * read from another module is that module's run): its methods' closure, wherever it is constructed.
+   */
+  private classValue(cls: Class, at: Site, closure: JsRun = this.current): Value {
     const id = this.heap.alloc(newObject(at));
-    this.classes.set(id, cls);
+    this.classes.set(id, { node: cls, closure });
     const props = new Map<string, Member>();
     for (const element of cls.body.body) {
       if (element.type !== 'MethodDefinition' || !element.static || element.kind !== 'method') continue;
       const key = staticKey(element.key, element.computed);
       if (key)
         props.set(key, {
-          value: fn(at, { node: element.value, closure: this.current, self: ref(at, id), name: key }),
+          value: fn(at, { node: element.value, closure, self: ref(at, id), name: key }),
           site: at,
         });
     }
@@ -597,7 +607,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return ref(at, id);
   }
 
-  private construct(cls: Class, args: readonly Value[], at: Site): Value {
+  /**
+   * `new C(…)`. Its methods and constructor run in the scope C was declared in, which for a class
+   * imported from another module is not the caller's: analysed in the caller's, their sites pointed into
+   * the caller's file and their variables read as globals.
+   */
+  private construct({ node: cls, closure }: ClassInfo, args: readonly Value[], at: Site): Value {
     const id = this.heap.alloc(newObject(at));
     const self = ref(at, id);
     const props = new Map<string, Member>();
@@ -608,7 +623,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         if (element.kind === 'constructor') init = element.value;
         else if (key && element.kind === 'method')
           props.set(key, {
-            value: fn(at, { node: element.value, closure: this.current, self, name: key }),
+            value: fn(at, { node: element.value, closure, self, name: key }),
             site: at,
           });
       }
@@ -621,28 +636,30 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     for (const element of cls.body.body) {
       if (element.type === 'PropertyDefinition' && !element.static && element.value) {
         const key = staticKey(element.key, element.computed);
+        const foreign = closure.module !== this.current.module;
+        // A field initializer of a class from another module is an expression of that module: it is not
+        // evaluated here, where its offsets and names would be read against this module's source.
         const value = isFunction(element.value)
-          ? fn(this.site(element.value), {
+          ? fn(this.siteIn(closure.module.file, element.value), {
               node: element.value,
-              closure: this.current,
+              closure,
               self,
               name: key ?? 'field',
             })
-          : this.ev(
-              element.value,
-              this.current.module.index.scopeOf.get(cls) ?? this.current.module.index.root,
-            );
-        if (key) this.writeMember(self, key, value, this.site(element));
+          : foreign
+            ? unknown(
+                at,
+                `the field "${key ?? '(computed)'}" that ${cls.id?.name ?? 'the class'} sets in ${closure.module.file.path}`,
+              )
+            : this.ev(
+                element.value,
+                this.current.module.index.scopeOf.get(cls) ?? this.current.module.index.root,
+              );
+        if (key) this.writeMember(self, key, value, foreign ? at : this.site(element));
       }
     }
     if (init)
-      this.call(
-        fn(at, { node: init, closure: this.current, self, name: 'constructor' }),
-        args,
-        self,
-        at,
-        'constructor',
-      );
+      this.call(fn(at, { node: init, closure, self, name: 'constructor' }), args, self, at, 'constructor');
     return self;
   }
 
@@ -1595,7 +1612,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!needsRight) return a;
     const kept =
       op === '&&'
-        ? keep.map((v) => (v.k === 'str' && v.value === undefined ? { ...v, value: '' } : v))
+        ? keep.map((v) =>
+            v.k === 'str' && v.value === undefined
+              ? { ...v, value: '' }
+              : v.k === 'unknown'
+                ? { ...v, falsy: true as const }
+                : v,
+          )
         : keep;
     const guardRight = this.guardOf(left, op === '&&');
     if (kept.length === 0) return this.ev(right, scope);

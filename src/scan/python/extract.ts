@@ -12,7 +12,7 @@
  */
 
 import { Budget } from '../abstract/budget.js';
-import { provenBy } from '../abstract/declared.js';
+import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap, type ObjState } from '../abstract/heap.js';
 import {
   constantStrings,
@@ -48,6 +48,14 @@ interface Registration {
   readonly node: PyNode;
   readonly tool: string | undefined;
   readonly call?: PyNode;
+  /** FastMCP `structured_output=False`: no output model, so the return value is not validated. */
+  readonly unstructured?: boolean;
+}
+
+/** `structured_output=False` among a FastMCP registration's keywords. */
+function unstructured(mod: PyModule, call: PyNode | undefined): { unstructured?: true } {
+  const value = keyword(mod, call, 'structured_output');
+  return value && text(mod, value) === 'False' ? { unstructured: true } : {};
 }
 
 export interface Discovery {
@@ -112,6 +120,7 @@ export function discover(mod: PyModule): Discovery {
               framework: 'fastmcp-python',
               node: definition,
               tool: stringLiteral(mod, keyword(mod, named.call, 'name')),
+              ...unstructured(mod, named.call),
             });
           }
         }
@@ -129,6 +138,7 @@ export function discover(mod: PyModule): Discovery {
             node,
             tool: stringLiteral(mod, keyword(mod, node, 'name')),
             call: node,
+            ...unstructured(mod, node),
           });
         }
         if (callee?.type === 'identifier' && text(mod, callee) === 'dict' && keyword(mod, node, 'jsonrpc'))
@@ -207,6 +217,13 @@ function returnsStrDict(mod: PyModule, fn: PyNode): boolean {
   const annotation = field(fn, 'return_type');
   const type = annotation ? text(mod, annotation).replace(/\s+/g, '') : '';
   return /^(dict|Dict|typing\.Dict)\[str,/.test(type);
+}
+
+/** `def f(...) -> str` (or int, float, bool): what FastMCP checks the value against. */
+function returnsPrimitive(mod: PyModule, fn: PyNode): WrapOptions['primitive'] {
+  const annotation = field(fn, 'return_type');
+  const type = annotation ? text(mod, annotation).trim() : '';
+  return type === 'str' || type === 'int' || type === 'float' || type === 'bool' ? type : undefined;
 }
 
 /** The return annotation names the SDK's `CallToolResult` (`-> CallToolResult`, `-> types.CallToolResult`). */
@@ -320,11 +337,16 @@ export class PyExtractor {
     const standalone =
       registration.framework === 'fastmcp-python' &&
       (importsStandaloneFastmcp(_mod) || importsStandaloneFastmcp(fnModule));
-    const wrapping: WrapOptions = {
+    const wrapping: { -readonly [K in keyof WrapOptions]: WrapOptions[K] } = {
       ...(returnsStrDict(fnModule, node) ? { structuredDict: true } : {}),
       ...(standalone ? { standalone } : {}),
       ...(returnsCallToolResult(fnModule, node) ? { declaresCallToolResult: true } : {}),
     };
+    const primitive =
+      registration.framework === 'fastmcp-python' && !registration.unstructured
+        ? returnsPrimitive(fnModule, node)
+        : undefined;
+    if (primitive) wrapping.primitive = primitive;
     const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;
     const annotation = field(node, 'return_type');
     const byTool = new Map<string, ReturnSite[]>();
@@ -346,8 +368,11 @@ export class PyExtractor {
       this.interp.handlerTool = undefined;
     }
     if (run) {
-      const withDeclared = (value: Value): Value =>
-        provenBy(value, annotation ? text(fnModule, annotation) : undefined);
+      const declaredText = annotation ? text(fnModule, annotation) : undefined;
+      const withDeclared = (value: Value): Value => provenBy(value, declaredText);
+      // FastMCP converts what the function returns, so its annotation says nothing of what is sent.
+      const declared =
+        registration.framework === 'fastmcp-python' ? undefined : declaredType(declaredText)?.proves;
       if (run.returns.size === 0 && run.fellThrough) {
         add(fallback, {
           site: this.site(fnModule, node),
@@ -361,6 +386,7 @@ export class PyExtractor {
           site: this.site(fnModule, statement),
           value: withDeclared(value),
           heap,
+          ...(declared ? { declared } : {}),
         });
       }
     }

@@ -1,0 +1,297 @@
+/**
+ * "typed" means proven (issue 8, item 3): every member of a tool result a rule checks, and of each
+ * content block, is either a value the source fixes, an unknown whose JSON type is all the rules
+ * need (`String(x)` is a string), or covered by a declared type. Anything else makes the return
+ * unresolved, with a reason naming the member and the expression, never invalid and never typed.
+ * For Python, what is judged is what the framework sends, read in its source (cited per test).
+ */
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type ScanOptions, scanPaths } from '../../src/scan/index.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-shape-unknown-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function scan(name: string, source: string, options: ScanOptions = {}) {
+  const dir = mkdtempSync(join(scratch, 'src-'));
+  writeFileSync(join(dir, name), source);
+  const { verdict, report } = await scanPaths([dir], { cwd: dir, ...options });
+  const returns = verdict.tools.length;
+  const reasons = verdict.unproven.map((u) => u.replace(/^.*?\): /, ''));
+  const errors = report.findings.filter((f) => f.severity === 'error');
+  return { verdict, reasons, errors, returns };
+}
+
+const ts = (
+  body: string,
+  signature = 'async (args)',
+) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', {}, ${signature} => {
+  ${body}
+});
+`;
+
+/** The return is unresolved for `reason` (at line 5 of server.ts), with no error and no pass. */
+async function expectUnresolved(source: string, reason: string, options: ScanOptions = {}) {
+  const { verdict, reasons, errors } = await scan('server.ts', source, options);
+  expect(errors.map((f) => f.message)).toEqual([]);
+  expect(verdict).toMatchObject({ status: 'fail', returns: 1, typed: 0, invalid: 0, unresolved: 1 });
+  expect(verdict.unproven[0]).toMatch(/^t \(server\.ts:5:3\): /);
+  expect(reasons[0]).toContain(reason);
+}
+
+async function expectTyped(source: string, byDeclaration = false, options: ScanOptions = {}) {
+  const { verdict, errors } = await scan('server.ts', source, options);
+  expect(errors.map((f) => f.message)).toEqual([]);
+  expect(verdict, verdict.detail).toMatchObject({ status: 'pass', returns: 1, typed: 1, unresolved: 0 });
+  expect(verdict.typedByDeclaration).toBe(byDeclaration ? 1 : 0);
+}
+
+describe('result members the analysis cannot see (TS SDK: sent as returned)', () => {
+  it('structuredContent: unresolved, naming the expression and where it is', async () => {
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'text', text: 'x' }], structuredContent: args.payload };`),
+      'structuredContent is `args.payload` at server.ts:5 (args.payload is known only at run time)',
+    );
+  });
+
+  it('isError and _meta: unresolved; a comparison and an object literal are proven', async () => {
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'text', text: 'x' }], isError: args.failed };`),
+      'isError is `args.failed`',
+    );
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'text', text: 'x' }], _meta: args.meta };`),
+      '_meta is `args.meta`',
+    );
+    await expectTyped(
+      ts(
+        `return { content: [{ type: 'text', text: 'x' }], isError: args.failed === 1, _meta: { trace: args.meta } };`,
+      ),
+    );
+  });
+
+  it('an unknown spread into the result may override any member, wherever it stands', async () => {
+    for (const result of [`{ ...args.extra, content: [] }`, `{ content: [], ...args.extra }`]) {
+      await expectUnresolved(
+        ts(`return ${result};`),
+        'the result may have members the analysis cannot see (members spread from ...args.extra)',
+      );
+    }
+  });
+
+  it('a declared CallToolResult proves the members it covers: typed by declaration', async () => {
+    await expectTyped(
+      ts(
+        `return { ...args.extra, content: [{ type: 'text', text: args.note }], structuredContent: args.payload, isError: args.failed };`,
+        'async (args): Promise<CallToolResult>',
+      ),
+      true,
+    );
+  });
+
+  it('resultType from 2026-07-28: unknown is unresolved, "complete" is proven', async () => {
+    const protocolVersion = '2026-07-28';
+    await expectUnresolved(
+      ts(`return { resultType: args.kind, content: [{ type: 'text', text: 'x' }] };`),
+      'resultType is `args.kind`',
+      { protocolVersion },
+    );
+    await expectTyped(
+      ts(`return { resultType: 'complete', content: [{ type: 'text', text: 'x' }] };`),
+      false,
+      {
+        protocolVersion,
+      },
+    );
+  });
+
+  it('from 2026-07-28 structuredContent may be any JSON value, but it must be one', async () => {
+    const protocolVersion = '2026-07-28';
+    const result = (structured: string) =>
+      ts(
+        `return { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify(${structured}) }], structuredContent: ${structured} };`,
+      );
+    await expectUnresolved(result('args.payload'), 'structuredContent is `args.payload`', {
+      protocolVersion,
+    });
+    await expectTyped(result('[args.payload]'), false, { protocolVersion });
+  });
+});
+
+describe('block members the analysis cannot see', () => {
+  it('text: a value of unknown type is unresolved; String(…) and a template literal are strings', async () => {
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'text', text: args.note }] };`),
+      '"text" of content[0] is `args.note`',
+    );
+    await expectTyped(
+      ts(
+        `return { content: [{ type: 'text', text: String(args.note) }, { type: 'text', text: \`\${args.note}\` }] };`,
+      ),
+    );
+  });
+
+  it('the blocks a map builds are judged one by one', async () => {
+    await expectUnresolved(
+      ts(`return { content: args.rows.map((row) => ({ type: 'text', text: row.name })) };`),
+      '"text" of content[0] is `row.name`',
+    );
+    await expectTyped(
+      ts(`return { content: args.rows.map((row) => ({ type: 'text', text: String(row.name) })) };`),
+    );
+  });
+
+  it('annotations, _meta and an unknown spread into a block', async () => {
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'text', text: 'x', annotations: { priority: args.p } }] };`),
+      '"annotations" of content[0] holds `args.p`',
+    );
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'text', text: 'x', _meta: args.meta }] };`),
+      '"_meta" of content[0] is `args.meta`',
+    );
+    await expectUnresolved(
+      ts(`return { content: [{ ...args.block, type: 'text', text: 'x' }] };`),
+      'content[0] may have members the analysis cannot see (members spread from ...args.block)',
+    );
+    await expectTyped(
+      ts(
+        `return { content: [{ type: 'text', text: 'x', annotations: { priority: 0.5 }, ...(args.verbose && { _meta: { v: 1 } }) }] };`,
+      ),
+    );
+  });
+
+  it('the resource of an embedded resource', async () => {
+    await expectUnresolved(
+      ts(
+        `return { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: args.m } }] };`,
+      ),
+      '"mimeType" of the resource of content[0] is `args.m`',
+    );
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'resource_link', uri: 'file:///a', name: 'a', size: args.size }] };`),
+      '"size" of content[0] is `args.size`',
+    );
+  });
+});
+
+describe('Python: what the framework sends', () => {
+  async function py(source: string) {
+    const { verdict, reasons, errors } = await scan('server.py', source);
+    expect(errors.map((f) => f.message)).toEqual([]);
+    return { verdict, reasons };
+  }
+
+  it('low-level server: a returned dict is the structuredContent, whatever it holds', async () => {
+    // python-sdk v1.29.0 src/mcp/server/lowlevel/server.py, `Server.call_tool` decorator: a dict is
+    // `maybe_structured_content`, sent with `TextContent(text=json.dumps(results))` as content. So
+    // a dict with a "structuredContent" key is an object under structuredContent: proven.
+    const { verdict } = await py(`from mcp.server.lowlevel import Server
+server = Server("s")
+
+@server.call_tool()
+async def call_tool(name, arguments):
+    payload = arguments.get("payload")
+    return {"content": [{"type": "text", "text": "x"}], "structuredContent": payload}
+`);
+    expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
+  });
+
+  it('low-level server: the second item of a 2-tuple is the structuredContent', async () => {
+    // Same decorator: `unstructured_content, maybe_structured_content = results` for a 2-tuple, then
+    // `CallToolResult(structuredContent=…)`, which pydantic rejects unless it is a dict.
+    const { verdict, reasons } = await py(`from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+server = Server("s")
+
+@server.call_tool()
+async def call_tool(name, arguments):
+    payload = arguments.get("payload")
+    return [TextContent(type="text", text="x")], payload
+`);
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, invalid: 0, unresolved: 1 });
+    expect(reasons[0]).toContain('structuredContent is `arguments.get("payload")`');
+  });
+
+  it('FastMCP converts any return value into valid content: an unknown value is typed', async () => {
+    // python-sdk v1.29.0 src/mcp/server/fastmcp/utilities/func_metadata.py, `_convert_to_content`:
+    // None → [], a ContentBlock → [it], Image/Audio → a block, a list or tuple item by item, a str
+    // → TextContent, anything else `pydantic_core.to_json(result, fallback=str)` → TextContent.
+    // jlowin/fastmcp src/fastmcp/tools/tool.py, `_convert_to_content` and
+    // `_convert_to_single_content_block`, do the same (with `_serialize_with_fallback`).
+    for (const pkg of ['mcp.server.fastmcp', 'fastmcp']) {
+      const { verdict } = await py(`from ${pkg} import FastMCP
+mcp = FastMCP("s")
+
+@mcp.tool()
+def relay(payload):
+    return {"content": [{"type": "object"}], "structuredContent": payload}
+
+@mcp.tool()
+def echo(payload) -> str:
+    return payload
+`);
+      expect(verdict, pkg).toMatchObject({ status: 'pass', returns: 2, typed: 2 });
+    }
+  });
+
+  it("the SDK's FastMCP validates the value against a primitive annotation before sending it", async () => {
+    // python-sdk v1.29.0 func_metadata.py: `-> str` gets an output model `{"result": str}`
+    // (`_try_create_model_and_schema`), and `FuncMetadata.convert_result` validates
+    // `{"result": result}` against it: a dict under `-> str` raises, and the client gets an error
+    // result in place of the output on every call. `structured_output=False` creates no model.
+    const source = (decorator: string) => `from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("s")
+
+${decorator}
+def relay(payload) -> str:
+    if payload:
+        return {"content": [{"type": "text", "text": "x"}]}
+    return "nothing"
+`;
+    const dir = mkdtempSync(join(scratch, 'src-'));
+    writeFileSync(join(dir, 'server.py'), source('@mcp.tool()'));
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
+    expect(report.findings.map((f) => `${f.rule}@${f.location?.line}`)).toEqual([
+      'structured-content-schema-mismatch@7',
+    ]);
+    expect(report.findings[0]?.message).toContain('FastMCP validates the return value against `-> str`');
+    const unvalidated = await py(source('@mcp.tool(structured_output=False)'));
+    expect(unvalidated.verdict).toMatchObject({ status: 'pass', typed: 2 });
+  });
+
+  it('standalone fastmcp under -> CallToolResult: structuredContent is checked as a CallToolResult', async () => {
+    // jlowin/fastmcp src/fastmcp/tools/tool.py, `Tool.convert_result`: the value is also sent as
+    // structured_content, checked against the outputSchema made from the annotation.
+    const { verdict, reasons } = await py(`from fastmcp import FastMCP
+from mcp.types import CallToolResult
+mcp = FastMCP("s")
+
+@mcp.tool()
+def relay(payload: dict) -> CallToolResult:
+    return {"content": [{"type": "text", "text": "x"}], "isError": payload.get("failed")}
+`);
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, invalid: 0, unresolved: 1 });
+    expect(reasons[0]).toMatch(/^structuredContent, checked against CallToolResult's schema: isError is /);
+  });
+
+  it('a gateway sends the result as built: an unknown _meta is unresolved', async () => {
+    const { verdict, reasons } = await py(`from fastapi import FastAPI, Request
+app = FastAPI()
+
+@app.post("/mcp")
+async def mcp(request: Request):
+    body = await request.json()
+    return {"jsonrpc": "2.0", "id": body["id"], "result": {"content": [], "_meta": body.get("meta")}}
+`);
+    expect(verdict).toMatchObject({ status: 'fail', invalid: 0, unresolved: 1 });
+    expect(reasons[0]).toContain('_meta is `body.get("meta")`');
+  });
+});
