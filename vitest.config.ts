@@ -14,5 +14,10 @@ export default defineConfig({
     // sockets), so a third worker fills that time; measured on 2 idle cores, 306 s with 2 workers and
     // 231 s with 3, every test passing. More would starve the CPU-bound property tests.
     maxWorkers: 3,
+    // Test files share a worker's module cache instead of importing src/ and the SDKs afresh each: the
+    // suite is CPU-bound on 2 cores, and the imports were a seventh of its CPU (539 vs 578 CPU-s, every
+    // test passing both ways). Nothing a test file sets at module level is read by another: spies are
+    // restored, environment variables put back, and caches are per validation (src/core/run-memo.ts).
+    isolate: false,
   },
 });

@@ -38,6 +38,9 @@ export default mergeConfig(
       // Two Stryker workers share the cores with whatever else runs; a test that spawns the CLI must not
       // fail the dry run for being slow.
       testTimeout: 120_000,
+      // The main config shares modules between test files; Stryker swaps in mutated modules between
+      // runs, so here every file imports them afresh, as the mutation scores were measured.
+      isolate: true,
     },
   }),
 );

@@ -32,10 +32,11 @@ export const MATRIX_TESTS = [
 const MATRIX_EXCLUDED = ['test/library/webmcp-xss.test.ts'];
 
 /**
- * The proxy fuzz sends 10,000 hostile lines per Node here instead of 100,000: the full count runs on the
- * machine's Node; here it checks that nothing differs on another V8, and keeps `npm test` short.
+ * The proxy fuzz sends 10,000 hostile lines per Node here instead of 100,000, and property tests run a
+ * quarter of their cases (test/support/runs.ts): the full counts run on the machine's Node; here they
+ * check that nothing differs on another V8, and keep `npm test` short.
  */
-const MATRIX_ENV = { FUZZ_LINES: '10000' };
+const MATRIX_ENV = { FUZZ_LINES: '10000', MCP_SHAPE_MATRIX_RUN: '1' };
 
 function vitest(node: string, files: readonly string[]): Promise<number> {
   const entry = join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');

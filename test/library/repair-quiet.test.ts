@@ -58,7 +58,8 @@ describe('repair of a result with nothing to repair', () => {
       }),
       { numRuns: runs(1500) },
     );
-    expect(untouched).toBeGreaterThan(300);
+    // A fifth of the draws at least, however many run (runs() takes fewer in a mutation run or the matrix).
+    expect(untouched).toBeGreaterThan(runs(1500) / 5);
   });
 
   it('repairParsedMessageSync leaves a clean response as it is', () => {
@@ -77,6 +78,6 @@ describe('repair of a result with nothing to repair', () => {
       }),
       { numRuns: runs(1500) },
     );
-    expect(clean).toBeGreaterThan(300);
+    expect(clean).toBeGreaterThan(runs(1500) / 5);
   });
 });

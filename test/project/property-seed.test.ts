@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedFrom } from '../support/property-seed.js';
 import { runs } from '../support/runs.js';
 
@@ -24,14 +24,21 @@ describe('MCP_SHAPE_SEED', () => {
 });
 
 describe('runs', () => {
-  const saved = process.env.MCP_SHAPE_MUTATION_RUN;
+  const saved = { mutation: process.env.MCP_SHAPE_MUTATION_RUN, matrix: process.env.MCP_SHAPE_MATRIX_RUN };
+  const restore = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
+  beforeEach(() => {
+    delete process.env.MCP_SHAPE_MUTATION_RUN;
+    delete process.env.MCP_SHAPE_MATRIX_RUN;
+  });
   afterEach(() => {
-    if (saved === undefined) delete process.env.MCP_SHAPE_MUTATION_RUN;
-    else process.env.MCP_SHAPE_MUTATION_RUN = saved;
+    restore('MCP_SHAPE_MUTATION_RUN', saved.mutation);
+    restore('MCP_SHAPE_MATRIX_RUN', saved.matrix);
   });
 
-  it('is the full count outside a mutation run', () => {
-    delete process.env.MCP_SHAPE_MUTATION_RUN;
+  it('is the full count outside a mutation run and the Node matrix', () => {
     expect(runs(3000)).toBe(3000);
     expect(runs(12)).toBe(12);
   });
@@ -41,6 +48,14 @@ describe('runs', () => {
     expect(runs(3000)).toBe(300);
     expect(runs(1000, 0.5)).toBe(500);
     expect(runs(100)).toBe(20);
+    expect(runs(12)).toBe(12);
+  });
+
+  it('is a quarter in the Node 22/24 matrix, at least 20 and never more than asked', () => {
+    process.env.MCP_SHAPE_MATRIX_RUN = '1';
+    expect(runs(3000)).toBe(750);
+    expect(runs(100)).toBe(25);
+    expect(runs(40)).toBe(20);
     expect(runs(12)).toBe(12);
   });
 });

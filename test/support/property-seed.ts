@@ -7,7 +7,7 @@
  */
 
 import fc from 'fast-check';
-import { isMutationRun, runs } from './runs.js';
+import { isMatrixRun, isMutationRun, runs } from './runs.js';
 
 /** The seed MCP_SHAPE_SEED names, or undefined when it is unset or empty; throws on anything else. */
 export function seedFrom(value: string | undefined): number | undefined {
@@ -19,6 +19,6 @@ export function seedFrom(value: string | undefined): number | undefined {
 
 const seed = seedFrom(process.env.MCP_SHAPE_SEED);
 if (seed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
-// A property that names no count runs fast-check's default of 100; in a mutation run, a fraction of it,
-// as runs() explains.
-if (isMutationRun()) fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: runs(100) });
+// A property that names no count runs fast-check's default of 100; in a mutation run and in the Node
+// 22/24 matrix, a fraction of it, as runs() explains.
+if (isMutationRun() || isMatrixRun()) fc.configureGlobal({ ...fc.readConfigureGlobal(), numRuns: runs(100) });
