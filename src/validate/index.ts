@@ -240,11 +240,13 @@ export function validateToolsListSync(result: unknown, options: ValidateOptions 
 export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
   const payloads = guardedPayloads(() => mediaPayloads(result));
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
-  const version = options.protocolVersion ?? assumedProtocolVersion(result);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) =>
-      publicFindings(runToolResult(result, { ...resultOptions(options, version), scope, sniff })),
+    // The version is read inside the guarded check: reading `resultType` may throw (a getter).
+    (scope, sniff) => {
+      const version = options.protocolVersion ?? assumedProtocolVersion(result);
+      return publicFindings(runToolResult(result, { ...resultOptions(options, version), scope, sniff }));
+    },
   );
 }
 
@@ -265,10 +267,11 @@ export function validateToolsList(result: unknown, options: ValidateOptions = {}
 export function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
   const payloads = guardedPayloads(() => messagePayloads(message, options));
   if (payloads?.length === 0) return Promise.resolve(validateMessageSync(message, options));
-  const version = options.protocolVersion ?? assumedProtocolVersion(message);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) =>
-      publicFindings(runMessage(message, { ...messageOptions(options, version), scope, sniff })),
+    (scope, sniff) => {
+      const version = options.protocolVersion ?? assumedProtocolVersion(message);
+      return publicFindings(runMessage(message, { ...messageOptions(options, version), scope, sniff }));
+    },
   );
 }

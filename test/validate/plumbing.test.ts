@@ -220,4 +220,30 @@ describe('the validators', () => {
       { ...expected[0], message: 'validation failed: not an Error' },
     ]);
   });
+
+  it('resolve with one internal-error finding when the version cannot be read (a throwing getter)', async () => {
+    // Found by hand: the asynchronous validators read `resultType` (for the default version) outside
+    // their guard, so this threw out of validateMessage instead of resolving.
+    const message = {
+      jsonrpc: '2.0',
+      id: 1,
+      get result(): unknown {
+        throw new Error('no result');
+      },
+    };
+    const failed = [
+      { rule: 'internal-error', severity: 'error', message: 'validation failed: no result', pointer: '' },
+    ];
+    expect(await validateMessage(message)).toEqual(failed);
+    expect(validateMessageSync(message)).toEqual(failed);
+    const result = {
+      content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+      get resultType(): unknown {
+        throw new Error('no type');
+      },
+    };
+    expect(await validateToolResult(result)).toEqual([
+      { ...failed[0], message: 'validation failed: no type' },
+    ]);
+  });
 });
