@@ -4,7 +4,7 @@
 
 /** A young text of `length` characters, built in V8's heap and let go of at once; true when it was. */
 function youngGarbage(length: number): boolean {
-  return /^x+$/.test('x'.repeat(length).slice(1));
+  return /^x/.test('x'.repeat(length).slice(1));
 }
 
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,9 @@ import { afterFrame, LARGE_FRAME_CHARS, MEDIUM_FRAME_CHARS, releasedBytes } from
  */
 function matchOnSlice(): boolean {
   const text = 'x'.repeat(LARGE_FRAME_CHARS);
-  return /^x+$/.test(text.slice(1));
+  // No loop in the pattern: `x+` over 16 MB needs a backtrack stack past V8's limit once the pattern is
+  // compiled to native code, which a test file sharing the worker may already have done.
+  return /^x/.test(text.slice(1));
 }
 
 describe('releasedBytes', () => {

@@ -57,10 +57,17 @@ export interface PythonParser {
   readonly direct: { readonly exports: CursorExports; readonly transfer: number } | undefined;
 }
 
-let loading: Promise<PythonParser> | undefined;
+/**
+ * The one parser of the process, kept on globalThis: web-tree-sitter builds its wasm module once per
+ * process and fills only the first init's object with the exports, so a second copy of this module (a
+ * re-evaluated one in a test worker, or the ESLint plugin's beside the CLI's) would find them empty and
+ * lose the direct cursor calls.
+ */
+const LOADING = Symbol.for('mcp-shape.python-parser');
 
 export function pythonParser(): Promise<PythonParser> {
-  loading ??= (async () => {
+  const holder = globalThis as { [LOADING]?: Promise<PythonParser> };
+  holder[LOADING] ??= (async () => {
     // Emscripten fills the object given to init with the module's exports and heap views. Only
     // the first init in a process builds the module, so another caller's init leaves it empty.
     const module: Record<string, unknown> = {};
@@ -74,7 +81,7 @@ export function pythonParser(): Promise<PythonParser> {
     const direct = isCursorExports(module) ? { exports: module, transfer: module._ts_init() } : undefined;
     return { parser, direct };
   })();
-  return loading;
+  return holder[LOADING];
 }
 
 /** A named node of the Python syntax tree. */
