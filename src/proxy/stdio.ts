@@ -96,16 +96,16 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- escalation: one signal per grace period until the server is gone ---
     let ladder: { timer: NodeJS.Timeout; steps: NodeJS.Signals[] } | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    const step = () => {
+    const step = (why = `server still running ${graceMs / 1000} s later`) => {
       const signal = ladder?.steps.shift();
       if (!ladder || !signal || exited) return;
-      log(`server still running ${graceMs / 1000} s later: sending ${signal} to its process group`);
+      log(`${why}: sending ${signal} to its process group`);
       server.signal(signal);
-      ladder.timer = setTimeout(step, graceMs);
+      ladder.timer = setTimeout(() => step(), graceMs);
     };
     const escalate = (steps: NodeJS.Signals[]) => {
       if (ladder) clearTimeout(ladder.timer);
-      ladder = { steps, timer: setTimeout(step, graceMs) };
+      ladder = { steps, timer: setTimeout(() => step(), graceMs) };
     };
 
     // --- client → server: bytes as they are ---
@@ -147,7 +147,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       if (ladder) {
         // A second signal: do not wait out the grace period.
         clearTimeout(ladder.timer);
-        step();
+        step(`received ${signal} while the server is stopping`);
         return;
       }
       log(`received ${signal}: forwarding it to the server's process group`);

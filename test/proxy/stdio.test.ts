@@ -1,0 +1,311 @@
+/**
+ * The stdio relay in this process (runStdioProxy), in front of small `sh` servers: what reaches the
+ * client byte for byte, the log and repair events, pending requests answered when the server exits,
+ * the exit code, the escalation after the client closes its input, and forwarded signals. The CLI
+ * tests (relay.test.ts, lifecycle.test.ts) show the same through real pipes; these run the relay where
+ * a mutation run can see it, and cost a shell each.
+ */
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { ProxyEvent } from '../../src/proxy/events.js';
+import { Recorder } from '../../src/proxy/record.js';
+import { ProxyStartError, runStdioProxy, type StdioProxyOptions } from '../../src/proxy/stdio.js';
+
+interface Run {
+  readonly code: number;
+  /** What the client read, as bytes. */
+  readonly out: Buffer;
+  readonly log: string[];
+  readonly repaired: ProxyEvent[];
+  readonly recorded: Record<string, unknown>[];
+}
+
+/**
+ * Runs the relay in front of `sh -c script`. `client` is written to the proxy's input at once; the
+ * input ends then unless `keepOpen`. `during` runs once the relay is started.
+ */
+async function relay(
+  script: string,
+  client: string,
+  extra: Partial<StdioProxyOptions> & {
+    keepOpen?: boolean;
+    during?: (stdin: PassThrough, stdout: PassThrough) => void;
+  } = {},
+): Promise<Run> {
+  const { keepOpen, during, ...options } = extra;
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const recording = new PassThrough();
+  const chunks: Buffer[] = [];
+  // A copy: the relay reuses its slice buffer once a write is called back.
+  stdout.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)));
+  let recordedText = '';
+  recording.setEncoding('utf8').on('data', (text: string) => {
+    recordedText += text;
+  });
+  const log: string[] = [];
+  const repaired: ProxyEvent[] = [];
+  const running = runStdioProxy({
+    command: 'sh',
+    args: ['-c', script],
+    protocolVersion: '2025-06-18',
+    stdin,
+    stdout,
+    recorder: Recorder.on(recording),
+    onLog: (line) => log.push(line),
+    onRepaired: (event) => repaired.push(event),
+    forwardSignals: false,
+    watchdog: false,
+    graceMs: 200,
+    ...options,
+  });
+  if (client !== '') stdin.write(client);
+  if (!keepOpen) stdin.end();
+  during?.(stdin, stdout);
+  const code = await running;
+  await new Promise((resolve) => setImmediate(resolve));
+  const recorded = recordedText
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { code, out: Buffer.concat(chunks), log, repaired, recorded };
+}
+
+/** Sleeps in a loop for at most 30 s: a server that outlives a failed test still ends. */
+const LOOP = 'i=0; while [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done';
+
+/** A shell command that writes `text` exactly (printf's format is only `%s`). */
+const print = (text: string) => `printf '%s' '${text.replaceAll("'", "'\\''")}'`;
+
+const AS_SENT = [
+  '{ "jsonrpc": "2.0", "id": 1, "result": { "content": [ { "type": "text", "text": "x" } ], "_meta": { "n": 1.0, "big": 1E3, "e": "\\u00e9" } } }',
+  '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"é 😀 a raw CR next"}}\r',
+];
+
+describe('runStdioProxy: server to client', () => {
+  it('forwards untouched messages as their bytes, repairs the broken, drops what is no message, and ends an unterminated last frame', async () => {
+    const broken =
+      '{"jsonrpc":"2.0","id":2,"requestId":"r","result":{"content":[{"type":"text","text":"y"}]}}';
+    const last =
+      '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1.50}}';
+    // The server reads the request before it answers, so the relay knows what the answer is for.
+    const script = `read -r request; ${print(`${AS_SENT.join('\n')}\nnot json at all\n42\n${broken}\n${last}`)}; cat >/dev/null`;
+    const run = await relay(
+      script,
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"weather"}}\n',
+    );
+    expect(run.out.toString('utf8')).toBe(
+      `${AS_SENT.join('\n')}\n{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"y"}]}}\n${last}\n`,
+    );
+    expect(run.code).toBe(0);
+    expect(run.log).toContain('server sent not JSON, not forwarded: not json at all');
+    expect(run.log).toContain(
+      'server sent JSON but not a JSON-RPC message: a bare integer, not forwarded: 42',
+    );
+    expect(run.repaired).toEqual([
+      {
+        fixes: [expect.objectContaining({ rule: 'envelope-extra-member' })],
+        protocolVersion: '2025-06-18',
+        method: 'tools/call',
+        tool: 'weather',
+      },
+    ]);
+    // Every frame both ways is recorded, once, as the stdio connection.
+    expect(run.recorded.map((r) => [r.from, r.connection, r.transport])).toEqual([
+      ['client', 'stdio', 'stdio'],
+      ...Array(6).fill(['server', 'stdio', 'stdio']),
+    ]);
+    expect(run.recorded.filter((r) => r.dropped !== undefined)).toHaveLength(2);
+  }, 60_000);
+
+  it('logs a message it forwards unchanged for a reason, naming the request it answers', async () => {
+    const unfixable = '{"jsonrpc":"2.0","requestId":"r","result":{"content":[]}}';
+    const run = await relay(`${print(`${unfixable}\n`)}; cat >/dev/null`, '');
+    expect(run.out.toString('utf8')).toBe(`${unfixable}\n`);
+    expect(
+      run.log.some((l) =>
+        /^\[2025-06-18\] message: left unchanged: no repair for envelope-id-invalid/.test(l),
+      ),
+    ).toBe(true);
+    expect(run.repaired).toEqual([]);
+  }, 60_000);
+
+  it('writes a repaired message of more than 1 MB whole, in the order it came', async () => {
+    const text = 'z'.repeat((1 << 20) + 10);
+    const broken = `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[{"type":"text","text":"${text}"}]}}`;
+    const after = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}';
+    const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-stdio-')), 'out.ndjson');
+    writeFileSync(file, `${broken}\n${after}\n`);
+    const run = await relay(`cat '${file}'; cat >/dev/null`, '');
+    expect(run.out.toString('utf8')).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}"}]}}\n${after}\n`,
+    );
+  }, 60_000);
+});
+
+describe('runStdioProxy: the end of the conversation', () => {
+  it('answers each request the server left unanswered with an error, and exits with the server code', async () => {
+    const client = [
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a"}}',
+      '{"jsonrpc":"2.0","id":"b","method":"ping"}',
+      '{"jsonrpc":"2.0","id":6,"method":"ping"}',
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}',
+      // The last request has no newline: the relay still learns of it when the input ends.
+      '{"jsonrpc":"2.0","id":7,"method":"ping"}',
+    ].join('\n');
+    const run = await relay('cat >/dev/null; exit 3', client);
+    expect(run.code).toBe(3);
+    const error = (id: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'server exited with code 3' } });
+    expect(run.out.toString('utf8')).toBe(`${error(5)}\n${error('b')}\n${error(7)}\n`);
+    expect(run.log).toContain('server exited with code 3; answered 3 pending requests with an error');
+  }, 60_000);
+
+  it('says how many it answered in the singular, and nothing when none was pending', async () => {
+    const one = await relay('cat >/dev/null', '{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    expect(one.log).toContain('server exited with code 0; answered 1 pending request with an error');
+    const none = await relay('cat >/dev/null', '');
+    expect(none.log).toContain('server exited with code 0');
+    expect(none.out.length).toBe(0);
+  }, 60_000);
+
+  it('exits 128 + the signal number when a signal ended the server, and names it', async () => {
+    const run = await relay('kill -TERM $$', '', { keepOpen: true });
+    expect(run.code).toBe(143);
+    expect(run.log).toContain('server exited with code 143 (SIGTERM)');
+  }, 60_000);
+
+  it('closes the server input when the client closes its own, without a signal for a server that exits', async () => {
+    const run = await relay('cat', '{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    expect(run.code).toBe(0);
+    // cat echoed the client's notification back: the server sent it, and it needed nothing.
+    expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    expect(run.log).toContain(
+      "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
+    );
+    expect(run.log.some((l) => l.includes('sending'))).toBe(false);
+  }, 60_000);
+
+  it('sends SIGTERM, then SIGKILL, a grace period apart to a server that ignores both its input and SIGTERM', async () => {
+    const run = await relay(`trap '' TERM; ${LOOP}`, '');
+    expect(run.code).toBe(137);
+    expect(run.log).toEqual([
+      "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
+      'server still running 0.2 s later: sending SIGTERM to its process group',
+      'server still running 0.2 s later: sending SIGKILL to its process group',
+      'server exited with code 137 (SIGKILL)',
+    ]);
+  }, 60_000);
+
+  it('stops waiting for the output a grace period after the server exited, when its child holds it open', async () => {
+    const run = await relay(`${print('{"jsonrpc":"2.0","method":"m"}\n')}; sleep 3 & exit 4`, '');
+    expect(run.code).toBe(4);
+    expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"m"}\n');
+  }, 60_000);
+
+  it('rejects with one line when the command cannot be started', async () => {
+    const start = runStdioProxy({
+      command: 'mcp-shape-no-such-command',
+      args: [],
+      protocolVersion: '2025-06-18',
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      forwardSignals: false,
+      watchdog: false,
+    });
+    await expect(start).rejects.toThrow(ProxyStartError);
+    await expect(start).rejects.toThrow('command not found: mcp-shape-no-such-command');
+  }, 60_000);
+});
+
+describe('runStdioProxy: signals sent to the proxy', () => {
+  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const listeners = () => SIGNALS.map((s) => process.listeners(s));
+  /**
+   * The relay's own handler for `signal`, called as the signal would call it: process.emit would also
+   * run the test runner's handlers.
+   */
+  const send = (before: ReturnType<typeof listeners>, signal: (typeof SIGNALS)[number]) => {
+    const index = SIGNALS.indexOf(signal);
+    for (const listener of process.listeners(signal)) {
+      if (!before[index]?.includes(listener)) (listener as (s: NodeJS.Signals) => void)(signal);
+    }
+  };
+
+  /** A server that says it is ready (its traps are set) once running. */
+  const READY = `echo '{"jsonrpc":"2.0","method":"ready"}'`;
+  /** Calls `then` once the relay wrote its first line: the server runs, and the handlers are in place. */
+  const onceReady = (then: (stdin: PassThrough) => void) => (stdin: PassThrough, stdout: PassThrough) =>
+    stdout.once('data', () => then(stdin));
+
+  it('forwards SIGINT to the server and removes its handlers at the end', async () => {
+    const before = listeners();
+    let during: number[] = [];
+    const run = await relay(`trap 'exit 9' INT; ${READY}; ${LOOP}`, '', {
+      keepOpen: true,
+      forwardSignals: true,
+      during: onceReady(() => {
+        during = listeners().map((l) => l.length);
+        send(before, 'SIGINT');
+      }),
+    });
+    expect(run.code).toBe(9);
+    expect(during).toEqual(before.map((l) => l.length + 1));
+    expect(run.log).toEqual([
+      "received SIGINT: forwarding it to the server's process group",
+      'server exited with code 9',
+    ]);
+    expect(listeners()).toEqual(before);
+  }, 60_000);
+
+  it('escalates a forwarded SIGINT to SIGTERM a grace period later', async () => {
+    const before = listeners();
+    const run = await relay(`trap '' INT; ${READY}; ${LOOP}`, '', {
+      keepOpen: true,
+      forwardSignals: true,
+      during: onceReady(() => send(before, 'SIGINT')),
+    });
+    expect(run.code).toBe(143);
+    expect(run.log).toEqual([
+      "received SIGINT: forwarding it to the server's process group",
+      'server still running 0.2 s later: sending SIGTERM to its process group',
+      'server exited with code 143 (SIGTERM)',
+    ]);
+  }, 60_000);
+
+  it('takes a second signal as a request not to wait out the grace period', async () => {
+    const before = listeners();
+    const run = await relay(`trap '' TERM INT; ${READY}; ${LOOP}`, '', {
+      keepOpen: true,
+      forwardSignals: true,
+      graceMs: 600_000,
+      during: onceReady(() => {
+        send(before, 'SIGTERM');
+        send(before, 'SIGHUP');
+      }),
+    });
+    expect(run.code).toBe(137);
+    expect(run.log).toEqual([
+      "received SIGTERM: forwarding it to the server's process group",
+      'received SIGHUP while the server is stopping: sending SIGKILL to its process group',
+      'server exited with code 137 (SIGKILL)',
+    ]);
+  }, 60_000);
+
+  it('leaves signals alone when told not to forward them', async () => {
+    const before = listeners();
+    let during: ReturnType<typeof listeners> = [];
+    await relay(`${READY}; ${LOOP}`, '', {
+      keepOpen: true,
+      during: onceReady((stdin) => {
+        during = listeners();
+        stdin.end();
+      }),
+    });
+    expect(during).toEqual(before);
+  }, 60_000);
+});
