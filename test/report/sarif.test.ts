@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
+import { renderRuleDoc, renderRuleDocText } from '../../src/docs/rule-doc.js';
 import { buildReport } from '../../src/report/build.js';
 import { buildSarif, renderSarif } from '../../src/report/sarif.js';
 import { RULES } from '../../src/rules/catalog.js';
@@ -247,6 +251,280 @@ describe('SARIF artifact URIs in every form of path', () => {
     const outside = buildSarif(buildReport('check', [finding], 1), { cwd: '/' });
     expect(outside.runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe(
       'x.json',
+    );
+  });
+});
+
+describe('SARIF results, built from findings alone', () => {
+  const paths = { root: '/repo', cwd: '/repo' };
+  const base = {
+    rule: 'block-mime-type-missing',
+    severity: 'error' as const,
+    message: 'image block has no mimeType',
+    pointer: '/content/0',
+  };
+  const run = (
+    findings: Finding[],
+    options: Parameters<typeof buildSarif>[1] = paths,
+    command: 'check' | 'scan' = 'check',
+  ) => buildSarif(buildReport(command, findings, 1), options).runs[0];
+  const only = (finding: Finding) => run([finding])?.results?.[0];
+
+  it('names each rule in PascalCase, and carries the generated doc without its generated comment', () => {
+    const rules = run([])?.tool.driver.rules ?? [];
+    const rule = rules.find((r) => r.id === 'block-mime-type-missing');
+    expect(rule?.name).toBe('BlockMimeTypeMissing');
+    expect(rules.find((r) => r.id === 'tool-schema-remote-ref')?.name).toBe('ToolSchemaRemoteRef');
+    const catalog = RULES.find((r) => r.id === 'block-mime-type-missing');
+    expect(rule?.help?.markdown).toBe(
+      renderRuleDoc(catalog as (typeof RULES)[number]).replace(/^<!--.*?-->\n/, ''),
+    );
+    expect(rule?.help?.markdown).not.toContain('<!--');
+    expect(rule?.help?.text).toBe(renderRuleDocText(catalog as (typeof RULES)[number]));
+    expect(rule?.properties).toEqual({
+      subject: 'block',
+      versions: [...(catalog?.versions ?? [])],
+      tags: ['mcp', 'block', 'correctness'],
+    });
+    // The one security rule: its score with one decimal, and the security tag.
+    const security = RULES.find((r) => r.security);
+    const described = rules.find((r) => r.id === security?.id);
+    expect(described?.properties?.['security-severity']).toBe(security?.security?.severity.toFixed(1));
+    expect(described?.properties?.tags).toEqual(['mcp', security?.subject, 'security']);
+    expect(described?.properties?.['security-severity']).toMatch(/^\d+\.\d$/);
+    // Levels per severity.
+    const levels = new Map(rules.map((r) => [r.id, r.defaultConfiguration?.level]));
+    for (const r of RULES)
+      expect(levels.get(r.id)).toBe({ error: 'error', warning: 'warning', info: 'note' }[r.severity]);
+  });
+
+  it('describes only the rules asked for, and adds a bare descriptor for a finding outside them', () => {
+    const catalog = RULES.filter((r) => r.id === 'envelope-extra-member');
+    const log = run([{ ...base, rule: 'not-a-rule' }, base], { ...paths, rules: catalog });
+    expect(log?.tool.driver.rules?.map((r) => r.id)).toEqual([
+      'envelope-extra-member',
+      'not-a-rule',
+      'block-mime-type-missing',
+    ]);
+    expect(log?.tool.driver.rules?.[1]).toEqual({
+      id: 'not-a-rule',
+      shortDescription: { text: 'not-a-rule' },
+    });
+    expect(log?.results?.map((r) => [r.ruleId, r.ruleIndex])).toEqual([
+      ['not-a-rule', 1],
+      ['block-mime-type-missing', 2],
+    ]);
+  });
+
+  it('gives a result its level, message with the fix, pointer and the facts of its location', () => {
+    const result = only({
+      ...base,
+      severity: 'warning',
+      fix: { description: 'Add "mimeType" [png]', automatic: true },
+      location: { file: 'a.json', tool: 'weather', protocolVersion: '2025-06-18', call: 'weather#2' },
+    });
+    expect(result).toMatchObject({
+      level: 'warning',
+      // Without reached returns the message has no links, so brackets stay as they are.
+      message: { text: 'image block has no mimeType. Fix: Add "mimeType" [png]' },
+      properties: {
+        pointer: '/content/0',
+        tool: 'weather',
+        protocolVersion: '2025-06-18',
+        call: 'weather#2',
+      },
+    });
+    expect(result?.locations?.[0]?.logicalLocations).toEqual([
+      { fullyQualifiedName: 'weather /content/0', kind: 'element' },
+    ]);
+    expect(only({ ...base, severity: 'info', pointer: '' })?.locations?.[0]?.logicalLocations).toEqual([
+      { fullyQualifiedName: '(root)', kind: 'element' },
+    ]);
+    const bare = only(base);
+    expect(bare?.properties).toEqual({ pointer: '/content/0' });
+    expect(bare?.level).toBe('error');
+    expect(bare?.locations?.[0]?.physicalLocation).toBeUndefined();
+    expect(bare?.relatedLocations).toBeUndefined();
+  });
+
+  it('one result for a folded finding, with every place it was seen and how many', () => {
+    const result = only({
+      ...base,
+      location: { file: 'a.json' },
+      occurrences: [
+        { pointer: '/content/0', location: { file: 'a.json' } },
+        { pointer: '/content/3', location: { file: 'b.json' } },
+      ],
+    });
+    expect(result?.properties?.occurrences).toBe(2);
+    expect(
+      result?.locations?.map((l) => [
+        l.logicalLocations?.[0]?.fullyQualifiedName,
+        l.physicalLocation?.artifactLocation?.uri,
+      ]),
+    ).toEqual([
+      ['/content/0', 'a.json'],
+      ['/content/3', 'b.json'],
+    ]);
+  });
+
+  it('gives a region from the line, with column and end only when known', () => {
+    const region = (location: Finding['location']) =>
+      only({ ...base, location })?.locations?.[0]?.physicalLocation?.region;
+    expect(region({ file: 'a.ts', line: 3 })).toEqual({ startLine: 3 });
+    expect(region({ file: 'a.ts', line: 3, column: 4, endLine: 5, endColumn: 9 })).toEqual({
+      startLine: 3,
+      startColumn: 4,
+      endLine: 5,
+      endColumn: 9,
+    });
+    expect(region({ file: 'a.ts', column: 4 })).toBeUndefined();
+  });
+
+  it('quotes the offending line as the snippet and the lines around as context, unless they are cut from long lines', () => {
+    const physical = (snippet: NonNullable<Finding['location']>['snippet'], line = 11) =>
+      only({ ...base, location: { file: 'a.ts', line, column: 2, snippet } })?.locations?.[0]
+        ?.physicalLocation;
+    expect(physical({ startLine: 10, lines: ['before', 'offending', 'after'] })).toEqual({
+      artifactLocation: { uri: 'a.ts', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 11, startColumn: 2, snippet: { text: 'offending' } },
+      contextRegion: { startLine: 10, endLine: 12, snippet: { text: 'before\noffending\nafter' } },
+    });
+    // A line outside the snippet gets no snippet of its own; the context is still there.
+    expect(physical({ startLine: 10, lines: ['before'] })?.region).toEqual({ startLine: 11, startColumn: 2 });
+    expect(physical({ startLine: 10, lines: ['before'] })?.contextRegion?.endLine).toBe(10);
+    expect(physical({ startLine: 10, lines: ['a', 'b'], firstColumn: 200 })).toEqual({
+      artifactLocation: { uri: 'a.ts', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 11, startColumn: 2 },
+    });
+  });
+
+  it('names the returns a finding reaches as related locations, linked from its message, brackets escaped', () => {
+    const reaches = [
+      { tool: 'get[x]', file: 'src/a b.ts', line: 31, column: 3 },
+      { tool: 'list', file: '<stdin>', line: 2, column: 1 },
+      { tool: 'other', file: 'src/c.ts', line: 7, column: 5 },
+      { tool: 'last', file: 'src/d.ts', line: 9, column: 1 },
+    ];
+    const result = only({
+      ...base,
+      message: 'a [bad] block',
+      fix: { description: 'use [this]', automatic: false },
+      location: { file: 'src/h.ts', line: 2, reaches },
+    });
+    expect(result?.message.text).toBe(
+      'a \\[bad\\] block; reaches the returns of tools "get\\[x\\]" at [src/a%20b.ts:31](0), "other" at [src/c.ts:7](1) and "last" at [src/d.ts:9](2). Fix: use \\[this\\]',
+    );
+    expect(result?.relatedLocations).toEqual([
+      {
+        id: 0,
+        physicalLocation: {
+          artifactLocation: { uri: 'src/a%20b.ts', uriBaseId: '%SRCROOT%' },
+          region: { startLine: 31, startColumn: 3 },
+        },
+        message: { text: 'the return of tool "get\\[x\\]" this value reaches' },
+      },
+      {
+        id: 1,
+        physicalLocation: {
+          artifactLocation: { uri: 'src/c.ts', uriBaseId: '%SRCROOT%' },
+          region: { startLine: 31 - 24, startColumn: 5 },
+        },
+        message: { text: 'the return of tool "other" this value reaches' },
+      },
+      {
+        id: 2,
+        physicalLocation: {
+          artifactLocation: { uri: 'src/d.ts', uriBaseId: '%SRCROOT%' },
+          region: { startLine: 9, startColumn: 1 },
+        },
+        message: { text: 'the return of tool "last" this value reaches' },
+      },
+    ]);
+    const one = only({
+      ...base,
+      location: { file: 'src/h.ts', line: 2, reaches: [reaches[2] as (typeof reaches)[number]] },
+    });
+    expect(one?.message.text).toBe(
+      'image block has no mimeType; reaches the return of tool "other" at [src/c.ts:7](0)',
+    );
+    // Returns that name no file are no link: the message stays plain.
+    const none = only({
+      ...base,
+      message: 'a [b]',
+      location: { file: 'src/h.ts', line: 2, reaches: [reaches[1] as (typeof reaches)[number]] },
+    });
+    expect(none?.message.text).toBe('a [b]');
+    expect(none?.relatedLocations).toBeUndefined();
+  });
+
+  it('carries the command, the summary and a version matrix in the invocation', () => {
+    const report = buildReport('check', [], 1, {
+      summary: { versionVerdict: 'valid for 2025-06-18' },
+      details: { versionMatrix: { all: true, versions: [] } },
+    });
+    const invocation = buildSarif(report, paths).runs[0]?.invocations?.[0];
+    expect(invocation).toEqual({
+      executionSuccessful: true,
+      properties: {
+        command: 'check',
+        summary: { errors: 0, warnings: 0, infos: 0, checked: 1, versionVerdict: 'valid for 2025-06-18' },
+        versionMatrix: { all: true, versions: [] },
+      },
+    });
+    const log = buildSarif(buildReport('scan', [], 0, { details: { unscanned: [] } }), paths);
+    expect(log.runs[0]?.invocations?.[0]).toEqual({
+      executionSuccessful: true,
+      properties: { command: 'scan', summary: { errors: 0, warnings: 0, infos: 0, checked: 0 } },
+    });
+    expect(log).toMatchObject({ version: '2.1.0', $schema: 'https://json.schemastore.org/sarif-2.1.0.json' });
+    expect(log.runs[0]?.columnKind).toBe('utf16CodeUnits');
+    expect(log.runs[0]?.tool.driver.version).toBe(
+      JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version,
+    );
+  });
+
+  it('a notification for a file that names none has no location', () => {
+    const report = buildReport('scan', [], 1, {
+      details: { unscanned: [{ file: '<stdin>', reason: 'binary' }] },
+    });
+    expect(buildSarif(report, paths).runs[0]?.invocations?.[0]?.toolExecutionNotifications).toEqual([
+      { level: 'error', message: { text: '<stdin>: binary' } },
+    ]);
+  });
+
+  it('finds the default root from the first file named, in a finding or else in the unscanned list', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'mcp-shape-sarif-'));
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'sub'));
+    const cwd = join(repo, 'sub');
+    const finding = { ...base, location: { file: 'x.json' } };
+    // The labels that name no file are passed over; the first real file decides.
+    const labelled = buildReport('check', [{ ...base, location: { file: '<stdin>' } }, finding], 1);
+    expect(
+      buildSarif(labelled, { cwd }).runs[0]?.results?.[1]?.locations?.[0]?.physicalLocation?.artifactLocation
+        ?.uri,
+    ).toBe('sub/x.json');
+    const absolute = buildReport('check', [{ ...base, location: { file: join(cwd, 'y.json') } }], 1);
+    expect(
+      buildSarif(absolute, { cwd: '/' }).runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation
+        ?.artifactLocation?.uri,
+    ).toBe('sub/y.json');
+    const unscanned = buildReport('scan', [], 1, {
+      details: { unscanned: [{ file: join(cwd, 'z.ts'), reason: 'binary' }] },
+    });
+    const notification = buildSarif(unscanned, { cwd: '/' }).runs[0]?.invocations?.[0]
+      ?.toolExecutionNotifications?.[0];
+    expect(notification?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe('sub/z.ts');
+  });
+
+  it('renders as indented JSON with a final newline, escaping what a terminal would run', () => {
+    const text = renderSarif(buildReport('check', [{ ...base, message: 'evil \u001b[2J' }], 1), paths);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('\n  "version": "2.1.0",');
+    expect(text).not.toContain('\u001b');
+    expect(JSON.parse(text).runs[0].results[0].message.text).toBe(
+      JSON.parse(JSON.stringify('evil \u001b[2J')),
     );
   });
 });
