@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/core/finding.js';
-import { codeFrameText } from '../../src/report/code-frame.js';
+import type { Finding, Location } from '../../src/core/finding.js';
+import { codeFrameHtml, codeFrameMarkdown, codeFrameText } from '../../src/report/code-frame.js';
 import { renderReport } from '../../src/report/index.js';
 import type { Report } from '../../src/report/types.js';
 import { scanPaths, scanSources } from '../../src/scan/index.js';
@@ -129,5 +129,148 @@ server.registerTool('stock', {}, async ({ sku }) => {
     expect(frame[0]).toBe('> 1 | a\\x1b[2Jb\\u202ec');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting the control bytes are gone.
     expect(frame.join('\n')).not.toMatch(/\u001b|\u202e/);
+  });
+});
+
+describe('code frames from a location alone', () => {
+  const at = (location: Omit<Location, 'file'>): Location => ({ file: 'a.ts', ...location });
+
+  it('marks every line of a multi-line expression, with the caret to the end of its first line', () => {
+    const frame = codeFrameText(
+      at({
+        line: 2,
+        column: 5,
+        endLine: 3,
+        endColumn: 2,
+        snippet: { startLine: 1, lines: ['one', 'x = {a', '};', 'four'] },
+      }),
+      '',
+    );
+    expect(frame).toEqual(['  1 | one', '> 2 | x = {a', '    |     ^^', '> 3 | };', '  4 | four']);
+  });
+
+  it('spans the caret from column to end column on one line, one caret at least', () => {
+    const lines = ['return value;'];
+    const caret = (column: number, endColumn?: number) =>
+      codeFrameText(
+        at({ line: 1, column, ...(endColumn ? { endColumn } : {}), snippet: { startLine: 1, lines } }),
+        '',
+      )[1];
+    expect(caret(8, 13)).toBe(`    | ${' '.repeat(7)}^^^^^`);
+    expect(caret(8, 13)?.indexOf('^')).toBe('> 1 | return '.length);
+    expect(caret(8, 8)).toBe(`    | ${' '.repeat(7)}^`);
+    expect(caret(8, 3)).toBe(`    | ${' '.repeat(7)}^`);
+    // Without an end, to the end of the line.
+    expect(caret(8)).toBe(`    | ${' '.repeat(7)}${'^'.repeat('value;'.length)}`);
+    // Without a column, from the first.
+    expect(codeFrameText(at({ line: 1, snippet: { startLine: 1, lines } }), '')[1]).toBe(
+      `    | ${'^'.repeat(lines[0]?.length ?? 0)}`,
+    );
+    // Without a line, the snippet's first line is the offending one.
+    expect(codeFrameText(at({ snippet: { startLine: 7, lines: ['ab', 'cd'] } }), '')).toEqual([
+      '> 7 | ab',
+      '    | ^^',
+      '  8 | cd',
+    ]);
+  });
+
+  it('shows tabs as two spaces and keeps the caret under the expression', () => {
+    const frame = codeFrameText(
+      at({ line: 1, column: 3, endColumn: 4, snippet: { startLine: 1, lines: ['\t\tx'] } }),
+      '',
+    );
+    expect(frame).toEqual(['> 1 |     x', '    |     ^']);
+  });
+
+  it('marks lines cut from a long line with an ellipsis and counts columns from the cut', () => {
+    const frame = codeFrameText(
+      at({
+        line: 9,
+        column: 105,
+        endColumn: 108,
+        snippet: { startLine: 9, lines: ['abcdefghij'], firstColumn: 101 },
+      }),
+      '',
+    );
+    expect(frame).toEqual(['> 9 | …abcdefghij', '    | …    ^^^']);
+  });
+
+  it('widens the gutter for the largest line number, that of a reached return too', () => {
+    const frame = codeFrameText(
+      at({
+        line: 9,
+        column: 1,
+        snippet: { startLine: 8, lines: ['a', '', 'c'] },
+        when: ['`x` is true', '`y` is false'],
+        reaches: [
+          {
+            tool: 't\u001b',
+            file: 'b.ts',
+            line: 120,
+            column: 3,
+            snippet: { startLine: 120, lines: ['\t  return r;'] },
+          },
+          { tool: 'u', file: 'c.ts', line: 4, column: 1 },
+        ],
+      }),
+      '-',
+      { dim: (s) => `(${s})`, mark: (s) => `[${s}]` },
+    );
+    expect(frame).toEqual([
+      '-(    8 |) a',
+      '-(>   9 |)',
+      '-(      |) [^]',
+      '-(   10 |) c',
+      '-(when:) `x` is true and `y` is false',
+      '-(reaches:) the return of tool "t\\x1b" at b.ts:120',
+      '-(> 120 |) return r;',
+      '-(reaches:) the return of tool "u" at c.ts:4',
+    ]);
+  });
+
+  it('as HTML: escaped lines classed as context, mark and caret; the branch; the returns reached', () => {
+    const html = codeFrameHtml(
+      at({
+        line: 2,
+        column: 1,
+        endColumn: 2,
+        snippet: { startLine: 1, lines: ['<a>', 'b&'] },
+        when: ['`a < b` is true'],
+        reaches: [
+          {
+            tool: 'x"',
+            file: 'r.ts',
+            line: 30,
+            column: 1,
+            snippet: { startLine: 30, lines: ['  return <i>;'] },
+          },
+        ],
+      }),
+    );
+    expect(html).toBe(
+      [
+        '<pre class="frame"><span class="ctx"> 1 | &lt;a&gt;</span>',
+        '<span class="mark"> 2 | b&amp;</span>',
+        '<span class="caret">   | ^</span></pre>',
+        '<p class="when">When `a &lt; b` is true</p>',
+        '<p class="reaches">Reaches</p><ul class="reaches"><li>the return of tool &quot;x&quot;&quot; at r.ts:30<pre class="frame"><span class="mark">30 | return &lt;i&gt;;</span></pre></li></ul>',
+      ].join('\n'),
+    );
+    expect(codeFrameHtml(at({ line: 1, snippet: { startLine: 1, lines: ['a'] } }))).toBe(
+      '<pre class="frame"><span class="mark">1 | a</span>\n<span class="caret">  | ^</span></pre>',
+    );
+    expect(codeFrameHtml(undefined)).toBe('');
+    expect(codeFrameHtml(at({ line: 1 }))).toBe('');
+  });
+
+  it('as Markdown: fenced by more backticks than any run inside', () => {
+    expect(codeFrameMarkdown(at({ line: 1, snippet: { startLine: 1, lines: ['a ```` b'] } }))).toEqual([
+      '  `````',
+      '  > 1 | a ```` b',
+      `      | ${'^'.repeat('a ```` b'.length)}`,
+      '  `````',
+    ]);
+    expect(codeFrameMarkdown(at({ line: 1, snippet: { startLine: 1, lines: ['a `` b'] } }))[0]).toBe('  ```');
+    expect(codeFrameMarkdown(at({ line: 1 }))).toEqual([]);
   });
 });

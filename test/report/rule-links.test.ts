@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderRuleDoc } from '../../src/docs/rule-doc.js';
 import { renderHtml } from '../../src/report/html.js';
-import { ruleDocsUrl, rulesDocsBase } from '../../src/report/rule-links.js';
+import { readPackage, ruleDocsUrl, rulesDocsBase } from '../../src/report/rule-links.js';
 import { RULES } from '../../src/rules/catalog.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { checkReport } from './fixtures.js';
@@ -26,6 +26,32 @@ describe('rule doc links', () => {
       'https://x.example/rules/block-mime-type-missing.md',
     );
     expect(ruleDocsUrl('block-mime-type-missing', undefined)).toBeUndefined();
+  });
+
+  it('take http and https homepages, drop their query and fragment, and link a GitHub repository page only', () => {
+    expect(rulesDocsBase('http://mcp-shape.example')).toBe('http://mcp-shape.example/docs/rules/');
+    expect(rulesDocsBase('https://mcp-shape.example/pkg/#top')).toBe(
+      'https://mcp-shape.example/pkg/docs/rules/',
+    );
+    expect(rulesDocsBase('https://github.com/acme/mcp-shape/')).toBe(
+      'https://github.com/acme/mcp-shape/blob/HEAD/docs/rules/',
+    );
+    expect(rulesDocsBase('https://github.com/acme/mcp-shape?tab=readme')).toBe(
+      'https://github.com/acme/mcp-shape/blob/HEAD/docs/rules/',
+    );
+    // A page inside a repository, or another host, is a site that serves the package's files.
+    expect(rulesDocsBase('https://github.com/acme/mcp-shape/tree/main')).toBe(
+      'https://github.com/acme/mcp-shape/tree/main/docs/rules/',
+    );
+    expect(rulesDocsBase('https://gitlab.com/acme/mcp-shape')).toBe(
+      'https://gitlab.com/acme/mcp-shape/docs/rules/',
+    );
+    expect(rulesDocsBase('ftp://example.org/x')).toBeUndefined();
+    expect(ruleDocsUrl('a b/c', 'https://x.example/rules/')).toBe('https://x.example/rules/a%20b%2Fc.md');
+    expect(ruleDocsUrl('r', '')).toBeUndefined();
+    // This package has no homepage, so the default base links nothing.
+    expect(ruleDocsUrl('block-mime-type-missing')).toBeUndefined();
+    expect(readPackage().version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('are absent from reports when package.json has no homepage; HTML carries the rule inline instead', () => {
