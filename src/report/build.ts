@@ -24,8 +24,3 @@ export function buildReport(
     ...(extra.details ? { details: extra.details } : {}),
   };
 }
-
-/** 0 when no error-severity finding, else 1. */
-export function exitCodeFor(report: Report): number {
-  return report.summary.errors > 0 ? 1 : 0;
-}

@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
-import { buildReport, exitCodeFor } from '../../src/report/build.js';
+import { buildReport } from '../../src/report/build.js';
 import { breaksLine, clientsText } from '../../src/report/clients.js';
 import { detailsForPeople } from '../../src/report/details.js';
 import { renderReport, supportedFormats } from '../../src/report/index.js';
@@ -491,20 +491,6 @@ describe('renderReport', () => {
     expect(json.endsWith('}\n')).toBe(true);
     expect(json).toContain('a\\u009b2Jb\\u202e');
     expect(JSON.parse(json).findings[0].message).toBe('a\u009b2Jb\u202e');
-  });
-
-  it('exits 1 for errors only: warnings and infos alone exit 0', () => {
-    expect(exitCodeFor(buildReport('check', [finding({ rule: 'r' })], 1))).toBe(1);
-    expect(
-      exitCodeFor(
-        buildReport(
-          'check',
-          [finding({ rule: 'r', severity: 'warning' }), finding({ rule: 'r', severity: 'info' })],
-          1,
-        ),
-      ),
-    ).toBe(0);
-    expect(exitCodeFor(buildReport('check', [], 1))).toBe(0);
   });
 });
 
