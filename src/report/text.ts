@@ -2,7 +2,7 @@
 
 import pc from 'picocolors';
 import type { Finding, Location, Severity } from '../core/finding.js';
-import { breaksLine, clientsText } from './clients.js';
+import { breaksLine } from './clients.js';
 import { codeFrameText } from './code-frame.js';
 import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
@@ -36,11 +36,6 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
       a.pointer.localeCompare(b.pointer),
   );
-}
-
-/** "Codex (rejects the call), TypeScript SDK v1 client (rejects the call)" for a rule id. */
-export function clientsAffected(ruleId: string): string | undefined {
-  return clientsText({ rule: ruleId });
 }
 
 export function renderText(report: Report, options: TextOptions = {}): string {
