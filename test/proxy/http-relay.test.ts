@@ -83,9 +83,15 @@ const post = (url: string, body: string, headers: Record<string, string> = {}) =
     body,
   });
 
+/**
+ * Each test takes well under a second; a relay that never answers fails its test after this long
+ * rather than stall a mutation run (whose own limit restarts its worker).
+ */
+const TIMEOUT = 15_000;
+
 const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
 
-describe('HTTP relay: requests', () => {
+describe('HTTP relay: requests', { timeout: TIMEOUT }, () => {
   it('serves /mcp only', async () => {
     const { url, seen } = await upstream((res) => json(res, '{}'));
     const { proxy } = await proxyTo(url);
@@ -133,7 +139,7 @@ describe('HTTP relay: requests', () => {
   });
 });
 
-describe('HTTP relay: JSON answers', () => {
+describe('HTTP relay: JSON answers', { timeout: TIMEOUT }, () => {
   it('repairs a JSON body, with its length, status and headers, and reports the repair', async () => {
     const { url } = await upstream((res) =>
       json(res, '{"jsonrpc":"2.0","id":1,"requestId":"r","result":{}}', 200, {
@@ -224,7 +230,7 @@ describe('HTTP relay: JSON answers', () => {
   });
 });
 
-describe('HTTP relay: sessions', () => {
+describe('HTTP relay: sessions', { timeout: TIMEOUT }, () => {
   it('keeps what a session learned for its later requests, and forgets it on a successful DELETE only', async () => {
     let deletes = 0;
     const { url } = await upstream((res, request) => {
@@ -273,7 +279,7 @@ describe('HTTP relay: sessions', () => {
   });
 });
 
-describe('HTTP relay: event streams', () => {
+describe('HTTP relay: event streams', { timeout: TIMEOUT }, () => {
   const sse = (res: ServerResponse, text: string) =>
     res.writeHead(200, { 'content-type': 'text/event-stream', 'x-s': '1' }).end(text);
 
@@ -341,7 +347,7 @@ describe('HTTP relay: event streams', () => {
   });
 });
 
-describe('HTTP relay: an upstream that cannot be reached', () => {
+describe('HTTP relay: an upstream that cannot be reached', { timeout: TIMEOUT }, () => {
   const unreachable = async () => {
     const { url } = await upstream(() => {});
     const closed = servers.pop() as Server;

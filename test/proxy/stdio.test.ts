@@ -75,8 +75,14 @@ async function relay(
   return { code, out: Buffer.concat(chunks), log, repaired, recorded };
 }
 
-/** Sleeps in a loop for at most 30 s: a server that outlives a failed test still ends. */
-const LOOP = 'i=0; while [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done';
+/** Sleeps in a loop for at most 10 s: a server that outlives a failed test still ends. */
+const LOOP = 'i=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done';
+
+/**
+ * Each test takes well under a second; a relay that never ends fails its test after this long rather
+ * than stall the run (a mutation run's own limit, which restarts its worker, is longer).
+ */
+const TIMEOUT = 15_000;
 
 /** A shell command that writes `text` exactly (printf's format is only `%s`). */
 const print = (text: string) => `printf '%s' '${text.replaceAll("'", "'\\''")}'`;
@@ -87,139 +93,179 @@ const AS_SENT = [
 ];
 
 describe('runStdioProxy: server to client', () => {
-  it('forwards untouched messages as their bytes, repairs the broken, drops what is no message, and ends an unterminated last frame', async () => {
-    const broken =
-      '{"jsonrpc":"2.0","id":2,"requestId":"r","result":{"content":[{"type":"text","text":"y"}]}}';
-    const last =
-      '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1.50}}';
-    // The server reads the request before it answers, so the relay knows what the answer is for.
-    const script = `read -r request; ${print(`${AS_SENT.join('\n')}\nnot json at all\n42\n${broken}\n${last}`)}; cat >/dev/null`;
-    const run = await relay(
-      script,
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"weather"}}\n',
-    );
-    expect(run.out.toString('utf8')).toBe(
-      `${AS_SENT.join('\n')}\n{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"y"}]}}\n${last}\n`,
-    );
-    expect(run.code).toBe(0);
-    expect(run.log).toContain('server sent not JSON, not forwarded: not json at all');
-    expect(run.log).toContain(
-      'server sent JSON but not a JSON-RPC message: a bare integer, not forwarded: 42',
-    );
-    expect(run.repaired).toEqual([
-      {
-        fixes: [expect.objectContaining({ rule: 'envelope-extra-member' })],
-        protocolVersion: '2025-06-18',
-        method: 'tools/call',
-        tool: 'weather',
-      },
-    ]);
-    // Every frame both ways is recorded, once, as the stdio connection.
-    expect(run.recorded.map((r) => [r.from, r.connection, r.transport])).toEqual([
-      ['client', 'stdio', 'stdio'],
-      ...Array(6).fill(['server', 'stdio', 'stdio']),
-    ]);
-    expect(run.recorded.filter((r) => r.dropped !== undefined)).toHaveLength(2);
-  }, 60_000);
+  it(
+    'forwards untouched messages as their bytes, repairs the broken, drops what is no message, and ends an unterminated last frame',
+    async () => {
+      const broken =
+        '{"jsonrpc":"2.0","id":2,"requestId":"r","result":{"content":[{"type":"text","text":"y"}]}}';
+      const last =
+        '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1.50}}';
+      // The server reads the request before it answers, so the relay knows what the answer is for.
+      const script = `read -r request; ${print(`${AS_SENT.join('\n')}\nnot json at all\n42\n${broken}\n${last}`)}; cat >/dev/null`;
+      const run = await relay(
+        script,
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"weather"}}\n',
+      );
+      expect(run.out.toString('utf8')).toBe(
+        `${AS_SENT.join('\n')}\n{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"y"}]}}\n${last}\n`,
+      );
+      expect(run.code).toBe(0);
+      expect(run.log).toContain('server sent not JSON, not forwarded: not json at all');
+      expect(run.log).toContain(
+        'server sent JSON but not a JSON-RPC message: a bare integer, not forwarded: 42',
+      );
+      expect(run.repaired).toEqual([
+        {
+          fixes: [expect.objectContaining({ rule: 'envelope-extra-member' })],
+          protocolVersion: '2025-06-18',
+          method: 'tools/call',
+          tool: 'weather',
+        },
+      ]);
+      // Every frame both ways is recorded, once, as the stdio connection.
+      expect(run.recorded.map((r) => [r.from, r.connection, r.transport])).toEqual([
+        ['client', 'stdio', 'stdio'],
+        ...Array(6).fill(['server', 'stdio', 'stdio']),
+      ]);
+      expect(run.recorded.filter((r) => r.dropped !== undefined)).toHaveLength(2);
+    },
+    TIMEOUT,
+  );
 
-  it('logs a message it forwards unchanged for a reason, naming the request it answers', async () => {
-    const unfixable = '{"jsonrpc":"2.0","requestId":"r","result":{"content":[]}}';
-    const run = await relay(`${print(`${unfixable}\n`)}; cat >/dev/null`, '');
-    expect(run.out.toString('utf8')).toBe(`${unfixable}\n`);
-    expect(
-      run.log.some((l) =>
-        /^\[2025-06-18\] message: left unchanged: no repair for envelope-id-invalid/.test(l),
-      ),
-    ).toBe(true);
-    expect(run.repaired).toEqual([]);
-  }, 60_000);
+  it(
+    'logs a message it forwards unchanged for a reason, naming the request it answers',
+    async () => {
+      const unfixable = '{"jsonrpc":"2.0","requestId":"r","result":{"content":[]}}';
+      const run = await relay(`${print(`${unfixable}\n`)}; cat >/dev/null`, '');
+      expect(run.out.toString('utf8')).toBe(`${unfixable}\n`);
+      expect(
+        run.log.some((l) =>
+          /^\[2025-06-18\] message: left unchanged: no repair for envelope-id-invalid/.test(l),
+        ),
+      ).toBe(true);
+      expect(run.repaired).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
-  it('writes a repaired message of more than 1 MB whole, in the order it came', async () => {
-    const text = 'z'.repeat((1 << 20) + 10);
-    const broken = `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[{"type":"text","text":"${text}"}]}}`;
-    const after = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}';
-    const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-stdio-')), 'out.ndjson');
-    writeFileSync(file, `${broken}\n${after}\n`);
-    const run = await relay(`cat '${file}'; cat >/dev/null`, '');
-    expect(run.out.toString('utf8')).toBe(
-      `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}"}]}}\n${after}\n`,
-    );
-  }, 60_000);
+  it(
+    'writes a repaired message of more than 1 MB whole, in the order it came',
+    async () => {
+      const text = 'z'.repeat((1 << 20) + 10);
+      const broken = `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[{"type":"text","text":"${text}"}]}}`;
+      const after = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}';
+      const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-stdio-')), 'out.ndjson');
+      writeFileSync(file, `${broken}\n${after}\n`);
+      const run = await relay(`cat '${file}'; cat >/dev/null`, '');
+      expect(run.out.toString('utf8')).toBe(
+        `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}"}]}}\n${after}\n`,
+      );
+    },
+    TIMEOUT,
+  );
 });
 
 describe('runStdioProxy: the end of the conversation', () => {
-  it('answers each request the server left unanswered with an error, and exits with the server code', async () => {
-    const client = [
-      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a"}}',
-      '{"jsonrpc":"2.0","id":"b","method":"ping"}',
-      '{"jsonrpc":"2.0","id":6,"method":"ping"}',
-      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}',
-      // The last request has no newline: the relay still learns of it when the input ends.
-      '{"jsonrpc":"2.0","id":7,"method":"ping"}',
-    ].join('\n');
-    const run = await relay('cat >/dev/null; exit 3', client);
-    expect(run.code).toBe(3);
-    const error = (id: unknown) =>
-      JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'server exited with code 3' } });
-    expect(run.out.toString('utf8')).toBe(`${error(5)}\n${error('b')}\n${error(7)}\n`);
-    expect(run.log).toContain('server exited with code 3; answered 3 pending requests with an error');
-  }, 60_000);
+  it(
+    'answers each request the server left unanswered with an error, and exits with the server code',
+    async () => {
+      const client = [
+        '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a"}}',
+        '{"jsonrpc":"2.0","id":"b","method":"ping"}',
+        '{"jsonrpc":"2.0","id":6,"method":"ping"}',
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}',
+        // The last request has no newline: the relay still learns of it when the input ends.
+        '{"jsonrpc":"2.0","id":7,"method":"ping"}',
+      ].join('\n');
+      const run = await relay('cat >/dev/null; exit 3', client);
+      expect(run.code).toBe(3);
+      const error = (id: unknown) =>
+        JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'server exited with code 3' } });
+      expect(run.out.toString('utf8')).toBe(`${error(5)}\n${error('b')}\n${error(7)}\n`);
+      expect(run.log).toContain('server exited with code 3; answered 3 pending requests with an error');
+    },
+    TIMEOUT,
+  );
 
-  it('says how many it answered in the singular, and nothing when none was pending', async () => {
-    const one = await relay('cat >/dev/null', '{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
-    expect(one.log).toContain('server exited with code 0; answered 1 pending request with an error');
-    const none = await relay('cat >/dev/null', '');
-    expect(none.log).toContain('server exited with code 0');
-    expect(none.out.length).toBe(0);
-  }, 60_000);
+  it(
+    'says how many it answered in the singular, and nothing when none was pending',
+    async () => {
+      const one = await relay('cat >/dev/null', '{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+      expect(one.log).toContain('server exited with code 0; answered 1 pending request with an error');
+      const none = await relay('cat >/dev/null', '');
+      expect(none.log).toContain('server exited with code 0');
+      expect(none.out.length).toBe(0);
+    },
+    TIMEOUT,
+  );
 
-  it('exits 128 + the signal number when a signal ended the server, and names it', async () => {
-    const run = await relay('kill -TERM $$', '', { keepOpen: true });
-    expect(run.code).toBe(143);
-    expect(run.log).toContain('server exited with code 143 (SIGTERM)');
-  }, 60_000);
+  it(
+    'exits 128 + the signal number when a signal ended the server, and names it',
+    async () => {
+      const run = await relay('kill -TERM $$', '', { keepOpen: true });
+      expect(run.code).toBe(143);
+      expect(run.log).toContain('server exited with code 143 (SIGTERM)');
+    },
+    TIMEOUT,
+  );
 
-  it('closes the server input when the client closes its own, without a signal for a server that exits', async () => {
-    const run = await relay('cat', '{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-    expect(run.code).toBe(0);
-    // cat echoed the client's notification back: the server sent it, and it needed nothing.
-    expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-    expect(run.log).toContain(
-      "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
-    );
-    expect(run.log.some((l) => l.includes('sending'))).toBe(false);
-  }, 60_000);
+  it(
+    'closes the server input when the client closes its own, without a signal for a server that exits',
+    async () => {
+      const run = await relay('cat', '{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+      expect(run.code).toBe(0);
+      // cat echoed the client's notification back: the server sent it, and it needed nothing.
+      expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+      expect(run.log).toContain(
+        "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
+      );
+      expect(run.log.some((l) => l.includes('sending'))).toBe(false);
+    },
+    TIMEOUT,
+  );
 
-  it('sends SIGTERM, then SIGKILL, a grace period apart to a server that ignores both its input and SIGTERM', async () => {
-    const run = await relay(`trap '' TERM; ${LOOP}`, '');
-    expect(run.code).toBe(137);
-    expect(run.log).toEqual([
-      "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
-      'server still running 0.2 s later: sending SIGTERM to its process group',
-      'server still running 0.2 s later: sending SIGKILL to its process group',
-      'server exited with code 137 (SIGKILL)',
-    ]);
-  }, 60_000);
+  it(
+    'sends SIGTERM, then SIGKILL, a grace period apart to a server that ignores both its input and SIGTERM',
+    async () => {
+      const run = await relay(`trap '' TERM; ${LOOP}`, '');
+      expect(run.code).toBe(137);
+      expect(run.log).toEqual([
+        "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
+        'server still running 0.2 s later: sending SIGTERM to its process group',
+        'server still running 0.2 s later: sending SIGKILL to its process group',
+        'server exited with code 137 (SIGKILL)',
+      ]);
+    },
+    TIMEOUT,
+  );
 
-  it('stops waiting for the output a grace period after the server exited, when its child holds it open', async () => {
-    const run = await relay(`${print('{"jsonrpc":"2.0","method":"m"}\n')}; sleep 3 & exit 4`, '');
-    expect(run.code).toBe(4);
-    expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"m"}\n');
-  }, 60_000);
+  it(
+    'stops waiting for the output a grace period after the server exited, when its child holds it open',
+    async () => {
+      const run = await relay(`${print('{"jsonrpc":"2.0","method":"m"}\n')}; sleep 3 & exit 4`, '');
+      expect(run.code).toBe(4);
+      expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"m"}\n');
+    },
+    TIMEOUT,
+  );
 
-  it('rejects with one line when the command cannot be started', async () => {
-    const start = runStdioProxy({
-      command: 'mcp-shape-no-such-command',
-      args: [],
-      protocolVersion: '2025-06-18',
-      stdin: new PassThrough(),
-      stdout: new PassThrough(),
-      forwardSignals: false,
-      watchdog: false,
-    });
-    await expect(start).rejects.toThrow(ProxyStartError);
-    await expect(start).rejects.toThrow('command not found: mcp-shape-no-such-command');
-  }, 60_000);
+  it(
+    'rejects with one line when the command cannot be started',
+    async () => {
+      const start = runStdioProxy({
+        command: 'mcp-shape-no-such-command',
+        args: [],
+        protocolVersion: '2025-06-18',
+        stdin: new PassThrough(),
+        stdout: new PassThrough(),
+        forwardSignals: false,
+        watchdog: false,
+      });
+      await expect(start).rejects.toThrow(ProxyStartError);
+      await expect(start).rejects.toThrow('command not found: mcp-shape-no-such-command');
+    },
+    TIMEOUT,
+  );
 });
 
 describe('runStdioProxy: signals sent to the proxy', () => {
@@ -242,70 +288,86 @@ describe('runStdioProxy: signals sent to the proxy', () => {
   const onceReady = (then: (stdin: PassThrough) => void) => (stdin: PassThrough, stdout: PassThrough) =>
     stdout.once('data', () => then(stdin));
 
-  it('forwards SIGINT to the server and removes its handlers at the end', async () => {
-    const before = listeners();
-    let during: number[] = [];
-    const run = await relay(`trap 'exit 9' INT; ${READY}; ${LOOP}`, '', {
-      keepOpen: true,
-      forwardSignals: true,
-      during: onceReady(() => {
-        during = listeners().map((l) => l.length);
-        send(before, 'SIGINT');
-      }),
-    });
-    expect(run.code).toBe(9);
-    expect(during).toEqual(before.map((l) => l.length + 1));
-    expect(run.log).toEqual([
-      "received SIGINT: forwarding it to the server's process group",
-      'server exited with code 9',
-    ]);
-    expect(listeners()).toEqual(before);
-  }, 60_000);
+  it(
+    'forwards SIGINT to the server and removes its handlers at the end',
+    async () => {
+      const before = listeners();
+      let during: number[] = [];
+      const run = await relay(`trap 'exit 9' INT; ${READY}; ${LOOP}`, '', {
+        keepOpen: true,
+        forwardSignals: true,
+        during: onceReady(() => {
+          during = listeners().map((l) => l.length);
+          send(before, 'SIGINT');
+        }),
+      });
+      expect(run.code).toBe(9);
+      expect(during).toEqual(before.map((l) => l.length + 1));
+      expect(run.log).toEqual([
+        "received SIGINT: forwarding it to the server's process group",
+        'server exited with code 9',
+      ]);
+      expect(listeners()).toEqual(before);
+    },
+    TIMEOUT,
+  );
 
-  it('escalates a forwarded SIGINT to SIGTERM a grace period later', async () => {
-    const before = listeners();
-    const run = await relay(`trap '' INT; ${READY}; ${LOOP}`, '', {
-      keepOpen: true,
-      forwardSignals: true,
-      during: onceReady(() => send(before, 'SIGINT')),
-    });
-    expect(run.code).toBe(143);
-    expect(run.log).toEqual([
-      "received SIGINT: forwarding it to the server's process group",
-      'server still running 0.2 s later: sending SIGTERM to its process group',
-      'server exited with code 143 (SIGTERM)',
-    ]);
-  }, 60_000);
+  it(
+    'escalates a forwarded SIGINT to SIGTERM a grace period later',
+    async () => {
+      const before = listeners();
+      const run = await relay(`trap '' INT; ${READY}; ${LOOP}`, '', {
+        keepOpen: true,
+        forwardSignals: true,
+        during: onceReady(() => send(before, 'SIGINT')),
+      });
+      expect(run.code).toBe(143);
+      expect(run.log).toEqual([
+        "received SIGINT: forwarding it to the server's process group",
+        'server still running 0.2 s later: sending SIGTERM to its process group',
+        'server exited with code 143 (SIGTERM)',
+      ]);
+    },
+    TIMEOUT,
+  );
 
-  it('takes a second signal as a request not to wait out the grace period', async () => {
-    const before = listeners();
-    const run = await relay(`trap '' TERM INT; ${READY}; ${LOOP}`, '', {
-      keepOpen: true,
-      forwardSignals: true,
-      graceMs: 600_000,
-      during: onceReady(() => {
-        send(before, 'SIGTERM');
-        send(before, 'SIGHUP');
-      }),
-    });
-    expect(run.code).toBe(137);
-    expect(run.log).toEqual([
-      "received SIGTERM: forwarding it to the server's process group",
-      'received SIGHUP while the server is stopping: sending SIGKILL to its process group',
-      'server exited with code 137 (SIGKILL)',
-    ]);
-  }, 60_000);
+  it(
+    'takes a second signal as a request not to wait out the grace period',
+    async () => {
+      const before = listeners();
+      const run = await relay(`trap '' TERM INT; ${READY}; ${LOOP}`, '', {
+        keepOpen: true,
+        forwardSignals: true,
+        graceMs: 600_000,
+        during: onceReady(() => {
+          send(before, 'SIGTERM');
+          send(before, 'SIGHUP');
+        }),
+      });
+      expect(run.code).toBe(137);
+      expect(run.log).toEqual([
+        "received SIGTERM: forwarding it to the server's process group",
+        'received SIGHUP while the server is stopping: sending SIGKILL to its process group',
+        'server exited with code 137 (SIGKILL)',
+      ]);
+    },
+    TIMEOUT,
+  );
 
-  it('leaves signals alone when told not to forward them', async () => {
-    const before = listeners();
-    let during: ReturnType<typeof listeners> = [];
-    await relay(`${READY}; ${LOOP}`, '', {
-      keepOpen: true,
-      during: onceReady((stdin) => {
-        during = listeners();
-        stdin.end();
-      }),
-    });
-    expect(during).toEqual(before);
-  }, 60_000);
+  it(
+    'leaves signals alone when told not to forward them',
+    async () => {
+      const before = listeners();
+      let during: ReturnType<typeof listeners> = [];
+      await relay(`${READY}; ${LOOP}`, '', {
+        keepOpen: true,
+        during: onceReady((stdin) => {
+          during = listeners();
+          stdin.end();
+        }),
+      });
+      expect(during).toEqual(before);
+    },
+    TIMEOUT,
+  );
 });
