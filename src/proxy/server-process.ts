@@ -16,7 +16,7 @@
  * it is not killed when the proxy is killed forcibly (there is no watchdog).
  */
 
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 
 const POSIX = process.platform !== 'win32';
@@ -43,6 +43,11 @@ export type ServerChild = ChildProcessByStdio<Writable, Readable, null>;
 
 export interface ServerProcess {
   readonly child: ServerChild;
+  /**
+   * The watchdog, when there is one: its standard input is the pipe whose end (this process's) sets
+   * it off. The relay never touches it; tests end the pipe to see it act.
+   */
+  readonly watchdog?: ChildProcess;
   /** Sends a signal to the server's whole process group (to the server alone on Windows). */
   signal(signal: NodeJS.Signals): void;
 }
@@ -63,7 +68,8 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: POSIX,
   });
-  if (watchdog && child.pid !== undefined) {
+  const guarded = watchdog && child.pid !== undefined;
+  if (guarded) {
     // Written at once, in this tick: the group id is in the pipe before anything can kill the proxy.
     watchdog.stdin?.write(`${child.pid}\n`);
   } else {
@@ -72,6 +78,7 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
   const pid = child.pid;
   return {
     child,
+    ...(guarded ? { watchdog } : {}),
     signal(signal) {
       if (pid === undefined) return;
       try {
