@@ -235,7 +235,11 @@ describe('SARIF artifact URIs in every form of path', () => {
   });
 
   it('by default relative to the git top level of the first file named, else the working directory', () => {
-    const inRepo = buildSarif(buildReport('check', [], 1), { cwd: join(REPO_ROOT, 'test') });
+    // A repository of its own: a mutation run's copy of this checkout has no .git.
+    const repo = mkdtempSync(join(tmpdir(), 'mcp-shape-sarif-'));
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'test'));
+    const inRepo = buildSarif(buildReport('check', [], 1), { cwd: join(repo, 'test') });
     expect(inRepo.runs[0]?.results).toEqual([]);
     const finding = {
       rule: 'block-mime-type-missing',
@@ -244,7 +248,7 @@ describe('SARIF artifact URIs in every form of path', () => {
       pointer: '',
       location: { file: 'x.json' },
     };
-    const log = buildSarif(buildReport('check', [finding], 1), { cwd: join(REPO_ROOT, 'test') });
+    const log = buildSarif(buildReport('check', [finding], 1), { cwd: join(repo, 'test') });
     expect(log.runs[0]?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe(
       'test/x.json',
     );
