@@ -120,4 +120,140 @@ describe('ProxySession', () => {
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },
     ]);
   });
+
+  it('keeps string and number ids apart: answering 1 leaves "1" pending, and a cancellation names one of them', () => {
+    const proxy = session();
+    proxy.fromClient('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    proxy.fromClient('{"jsonrpc":"2.0","id":"1","method":"ping"}');
+    proxy.fromClient('{"jsonrpc":"2.0","id":"c","method":"ping"}');
+    proxy.fromClient('{"jsonrpc":"2.0","id":null,"method":"ping"}');
+    proxy.fromServer('{"jsonrpc":"2.0","id":1,"result":{}}');
+    expect(proxy.pendingIds()).toEqual(['1', 'c']);
+    proxy.fromClient('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}}');
+    proxy.fromClient('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}');
+    proxy.fromClient('{"jsonrpc":"2.0","method":"notifications/cancelled"}');
+    proxy.fromClient('{"jsonrpc":"2.0","method":"notifications/other","params":{"requestId":"1"}}');
+    expect(proxy.pendingIds()).toEqual(['1']);
+    // A client batch teaches each member; a server request (method and id) answers nothing.
+    proxy.fromClient('[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"},5]');
+    proxy.fromServer('{"jsonrpc":"2.0","id":2,"method":"roots/list"}');
+    proxy.fromClient('{"jsonrpc":"2.0","id":4,"result":{}}');
+    expect(proxy.pendingIds()).toEqual(['1', 2, 3]);
+  });
+
+  it('names the request an answer is for: the tool of a call, the method of anything else', () => {
+    const proxy = session();
+    const answering = (request: string, id: number) => {
+      proxy.fromClient(request);
+      return forwarded(proxy.fromServer(`{"jsonrpc":"2.0","id":${id},"requestId":"r","result":{}}`))
+        .answering;
+    };
+    expect(answering('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}', 1)).toEqual({
+      method: 'tools/call',
+      tool: 't',
+    });
+    expect(answering('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":3}}', 2)).toEqual({
+      method: 'tools/call',
+    });
+    expect(answering('{"jsonrpc":"2.0","id":3,"method":"tools/call"}', 3)).toEqual({ method: 'tools/call' });
+    expect(answering('{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"p"}}', 4)).toEqual({
+      method: 'prompts/get',
+    });
+    expect(answering('{"jsonrpc":"2.0","id":5,"method":"ping"}', 6)).toBeUndefined();
+  });
+
+  it("learns the tools' outputSchemas from a tools/list answer and holds their results to them", () => {
+    const call = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}';
+    const result = '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}]}}';
+    const taught = session();
+    taught.fromClient('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    taught.fromServer(
+      '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}]}}',
+    );
+    taught.fromClient(call);
+    expect(forwarded(taught.fromServer(result)).fixes.map((f) => f.rule)).toEqual([
+      'structured-content-missing-for-output-schema',
+    ]);
+    // Without the listing, nothing says the tool has an outputSchema; a listing answering another
+    // method teaches nothing either.
+    const untaught = session();
+    untaught.fromClient('{"jsonrpc":"2.0","id":1,"method":"prompts/list"}');
+    untaught.fromServer(
+      '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","required":["n"]}}],"prompts":[]}}',
+    );
+    untaught.fromClient(call);
+    expect(forwarded(untaught.fromServer(result)).fixes).toEqual([]);
+  });
+
+  it('keeps a fixed version whatever the conversation or a transport declares', () => {
+    const fixed = new ProxySession({ protocolVersion: '2025-11-25', fixedVersion: true });
+    fixed.fromClient(
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    );
+    fixed.declareVersion('2025-06-18');
+    expect(fixed.protocolVersion).toBe('2025-11-25');
+    const free = session();
+    free.declareVersion('2025-06-18');
+    expect(free.protocolVersion).toBe('2025-06-18');
+    // The client's initialize states its version before any answer.
+    free.fromClient(
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    );
+    expect(free.protocolVersion).toBe('2025-03-26');
+    expect(forwarded(free.fromServer('{"jsonrpc":"2.0","method":"m"}')).protocolVersion).toBe('2025-03-26');
+    expect(free.fromServer('oops')).toMatchObject({ kind: 'drop', protocolVersion: '2025-03-26' });
+  });
+
+  it('counts the other errors it could not repair', () => {
+    const outcome = forwarded(
+      session().fromServer(
+        '{"jsonrpc":"2.0","requestId":"r","result":{"content":[{"type":"image","data":"!!"}]}}',
+      ),
+    );
+    expect(outcome.reason).toBe(
+      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id" (and 2 more)',
+    );
+  });
+
+  it('forwards a batch unchanged, with the first reason, when no member could be repaired', () => {
+    const text = '[{"jsonrpc":"2.0","requestId":"r","result":{}},{"jsonrpc":"2.0","id":5,"result":{}}]';
+    const outcome = forwarded(session().fromServer(text));
+    expect(outcome).toMatchObject({
+      text,
+      fixes: [],
+      reason: 'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"',
+    });
+  });
+
+  it('repairs the members of a batch it can, keeps the others as sent, and says why', () => {
+    const outcome = forwarded(
+      session().fromServer(
+        '[{"jsonrpc":"2.0","requestId":"r","result":{}},{"jsonrpc":"2.0","id":5,"requestId":"r","result":{}}]',
+      ),
+    );
+    expect(JSON.parse(outcome.text)).toEqual([
+      { jsonrpc: '2.0', requestId: 'r', result: {} },
+      { jsonrpc: '2.0', id: 5, result: {} },
+    ]);
+    expect(outcome.fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
+    expect(outcome.reason).toBe(
+      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"',
+    );
+    expect(outcome.message).toEqual([
+      { jsonrpc: '2.0', requestId: 'r', result: {} },
+      { jsonrpc: '2.0', id: 5, requestId: 'r', result: {} },
+    ]);
+  });
+
+  it('gives a repaired outcome the value it repaired, builds its text once, and keeps what the server sent', () => {
+    const text = '{"jsonrpc":"2.0","id":1,"requestId":"r","result":{}}';
+    const outcome = forwarded(session().fromServer(text));
+    expect(outcome.repaired).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(outcome.message).toEqual(JSON.parse(text));
+    expect(outcome.text).toBe(outcome.text);
+    expect(outcome.text).toBe('{"jsonrpc":"2.0","id":1,"result":{}}');
+    expect(outcome.reason).toBeUndefined();
+    expect(outcome.answering).toBeUndefined();
+    expect(Object.keys(outcome)).not.toContain('reason');
+  });
 });
