@@ -205,6 +205,35 @@ describe('HTML report: a finding', () => {
     expect(body).toContain(`<dt>Seen 52 times</dt><dd>${places.join('; ')}; +2 more</dd>`);
   });
 
+  it('says which call a finding of an audit came from, with the arguments it sent', () => {
+    const calls = [
+      {
+        protocolVersion: '2025-06-18',
+        tool: 's',
+        call: 's#1',
+        arguments: { q: 1 },
+        argumentsFrom: 'synthesized',
+        latencyMs: 1,
+        outcome: 'result',
+      },
+    ];
+    const audit = buildReport(
+      'audit',
+      [
+        finding({
+          rule: 'envelope-extra-member',
+          message: 'm',
+          location: { call: 's#1', protocolVersion: '2025-06-18' },
+        }),
+      ],
+      1,
+      { details: { versions: [], calls } },
+    );
+    expect(findingMarkup(renderHtml(audit), 'm')).toContain(
+      '<dl><dt>Call</dt><dd><code>s#1</code> in 2025-06-18, arguments <code>{&quot;q&quot;:1}</code> (synthesized)</dd><dt>Clients affected</dt>',
+    );
+  });
+
   it('shows a scan finding with its code frame', () => {
     const body = findingMarkup(renderHtml(buildReport('scan', [framedFinding()], 1)), 'unknown type');
     expect(body).toContain('<pre class="frame"><span class="ctx">1 | a</span>');
@@ -244,6 +273,13 @@ describe('HTML report: versions and details', () => {
     );
     expect(html).toContain(
       '<tr data-version="2025-06-18"><td>2025-06-18</td><td class="pass">pass</td><td>0</td><td>0</td><td>3</td><td></td></tr>',
+    );
+  });
+
+  it('shows the version verdict alone when the matrix was not asked for', () => {
+    const html = renderHtml(buildReport('check', [], 1, { summary: { versionVerdict: 'fails 2025-03-26' } }));
+    expect(html).toContain(
+      '<section class="versions" aria-label="Protocol versions">\n<p class="version-verdict">fails 2025-03-26</p>\n</section>',
     );
   });
 

@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
+import { renderAuditText } from '../../src/report/audit-text.js';
 import { buildReport } from '../../src/report/build.js';
 import { breaksLine, clientsText } from '../../src/report/clients.js';
 import { detailsForPeople } from '../../src/report/details.js';
@@ -21,7 +22,7 @@ import {
   showMatrix,
   versionMatrixOf,
 } from '../../src/report/version-matrix.js';
-import { checkReport } from './fixtures.js';
+import { auditReport, checkReport } from './fixtures.js';
 
 const finding = (over: Partial<Finding> & Pick<Finding, 'rule'>): Finding => ({
   severity: 'error',
@@ -476,6 +477,14 @@ describe('renderReport', () => {
     expect(renderReport(report, 'markdown')).toMatch(/^#/);
     expect(renderReport(report, 'html')).toMatch(/^<!doctype html>/);
     expect(() => renderReport(report, 'yaml' as never)).toThrow('no renderer for format yaml');
+  });
+
+  it('renders an audit as the audit report, in text', () => {
+    const report = auditReport();
+    expect(renderReport(report, 'text', { color: false })).toBe(renderAuditText(report, { color: false }));
+    expect(
+      renderReport(report, 'text', { color: false }).startsWith('mcp-shape audit of node server.js'),
+    ).toBe(true);
   });
 
   it('JSON: indented, with a final newline, and what a terminal obeys escaped', () => {
