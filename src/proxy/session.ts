@@ -191,7 +191,8 @@ export class ProxySession {
 
   private single(text: string, message: unknown): ServerOutcome {
     const outcome = this.repairOne(message);
-    if (outcome.reason !== undefined || outcome.fixes.length === 0) {
+    // A repair that could not finish has no fixes either.
+    if (outcome.fixes.length === 0) {
       // An untouched message goes out as the bytes it came in as.
       return this.unchanged(text, message, outcome.reason, outcome.answering);
     }
@@ -202,11 +203,16 @@ export class ProxySession {
   private batch(text: string, members: unknown[]): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
     for (const member of members) outcomes.push(this.repairOne(member));
-    const fixes = outcomes.flatMap((o) => (o.reason === undefined ? o.fixes : []));
-    const reasons = outcomes.flatMap((o) => (o.reason === undefined ? [] : [o.reason]));
-    if (fixes.length === 0) return this.unchanged(text, members, reasons[0]);
-    const repaired = outcomes.map((o, i) => (o.reason === undefined ? o.message : members[i]));
-    return this.repaired(repaired, members, fixes, { reason: reasons[0] });
+    // A member whose repair could not finish has no fixes, and its message is the member as sent.
+    const fixes = outcomes.flatMap((o) => o.fixes);
+    const reason = outcomes.find((o) => o.reason !== undefined)?.reason;
+    if (fixes.length === 0) return this.unchanged(text, members, reason);
+    return this.repaired(
+      outcomes.map((o) => o.message),
+      members,
+      fixes,
+      { reason },
+    );
   }
 
   /** A repaired message's outcome; its text is built on first use, if the transport asks for it. */
@@ -280,8 +286,11 @@ export class ProxySession {
 }
 
 interface RepairOutcome {
+  /** The repaired message, or the message as sent when there are no fixes. */
   readonly message: unknown;
+  /** Empty when `reason` is set. */
   readonly fixes: readonly Fix[];
+  /** Why a message with problems is left unchanged. */
   readonly reason?: string;
   readonly answering?: Answering | undefined;
 }

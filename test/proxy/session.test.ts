@@ -135,7 +135,10 @@ describe('ProxySession', () => {
     proxy.fromClient('{"jsonrpc":"2.0","method":"notifications/other","params":{"requestId":"1"}}');
     expect(proxy.pendingIds()).toEqual(['1']);
     // A client batch teaches each member; a server request (method and id) answers nothing.
-    proxy.fromClient('[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"},5]');
+    proxy.fromClient(
+      '[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"},5,null]',
+    );
+    proxy.fromClient('null');
     proxy.fromServer('{"jsonrpc":"2.0","id":2,"method":"roots/list"}');
     proxy.fromClient('{"jsonrpc":"2.0","id":4,"result":{}}');
     expect(proxy.pendingIds()).toEqual(['1', 2, 3]);
@@ -255,5 +258,27 @@ describe('ProxySession', () => {
     expect(outcome.reason).toBeUndefined();
     expect(outcome.answering).toBeUndefined();
     expect(Object.keys(outcome)).not.toContain('reason');
+  });
+
+  it('names the request an unchanged answer is for, and gives a dropped frame no message when it was no JSON', () => {
+    const proxy = session(1);
+    proxy.fromClient('{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"t"}}');
+    const outcome = forwarded(
+      proxy.fromServer(
+        '{"jsonrpc":"2.0","id":"x","requestId":"r","result":{"content":[{"type":"object","a":1}]}}',
+      ),
+    );
+    expect(outcome.answering).toEqual({ method: 'tools/call', tool: 't' });
+    expect(outcome.reason).toBe('left unchanged: repair needed more than 1 validation passes');
+    expect(Object.keys(proxy.fromServer('not json'))).toEqual(['kind', 'reason', 'protocolVersion']);
+    expect(proxy.fromServer('7')).toMatchObject({ kind: 'drop', message: 7 });
+    // A message that needs nothing carries no reason and names nothing it does not answer.
+    expect(Object.keys(forwarded(proxy.fromServer('{"jsonrpc":"2.0","method":"m"}'))).sort()).toEqual([
+      'fixes',
+      'kind',
+      'message',
+      'protocolVersion',
+      'text',
+    ]);
   });
 });
