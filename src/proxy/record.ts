@@ -52,7 +52,9 @@ export class Recorder {
   /** Resolves once everything written is on disk. */
   close(): Promise<void> {
     return new Promise((resolve) => {
-      this.out.once('error', () => resolve());
+      // A stream that fails (a full disk) still closes: end() calls back with the error too; the
+      // listener keeps the error from being thrown.
+      this.out.once('error', () => {});
       this.out.end(() => resolve());
     });
   }

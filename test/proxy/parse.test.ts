@@ -52,6 +52,15 @@ describe('parseFrame on large frames', () => {
     });
   }
 
+  it('holds strings of exactly 32 KiB as slices, many of them adding little', () => {
+    const strings = Array.from({ length: 128 }, (_, n) => `${n}`.padEnd(1 << 15, 'x'));
+    const text = flat(`{"list":${JSON.stringify(strings)},"pad":"${'p'.repeat(1 << 20)}"}`);
+    const { bytes, value } = retained(() => parseFrame(text));
+    expect(value).toEqual(JSON.parse(text));
+    // 128 copies would add 4 MB.
+    expect(bytes).toBeLessThan(1 << 20);
+  });
+
   it('holds a long string that is the whole frame as a slice', () => {
     const text = flat(`  "${'s'.repeat(BIG)}"  `);
     const { bytes, value } = retained(() => parseFrame(text));

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../src/proxy/record.js';
 import { ProxySession } from '../../src/proxy/session.js';
@@ -91,5 +91,15 @@ describe('Recorder', () => {
     await record.close();
     expect(readFileSync(file, 'utf8')).toMatch(/,"message":\[1\.0\]\}\n$/);
     await expect(Recorder.open(join(dir, 'missing', 'r.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('closes without a throw when its stream fails at the end (a full disk)', async () => {
+    const failing = new Writable({
+      write: (_chunk, _encoding, callback) => callback(),
+      final: (callback) => callback(new Error('ENOSPC: no space left on device')),
+    });
+    const record = Recorder.on(failing);
+    record.client('{}', {}, WHERE);
+    await expect(record.close()).resolves.toBeUndefined();
   });
 });
