@@ -162,7 +162,10 @@ export class ProxySession {
       }
       const invalid = notJsonRpc(message);
       if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
-      return Array.isArray(message) ? this.batch(text, message) : this.single(text, message);
+      // notJsonRpc let through only message objects and batches of them.
+      return Array.isArray(message)
+        ? this.batch(text, message as JsonObject[])
+        : this.single(text, message as JsonObject);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
@@ -189,7 +192,7 @@ export class ProxySession {
     };
   }
 
-  private single(text: string, message: unknown): ServerOutcome {
+  private single(text: string, message: JsonObject): ServerOutcome {
     const outcome = this.repairOne(message);
     // A repair that could not finish has no fixes either.
     if (outcome.fixes.length === 0) {
@@ -200,7 +203,7 @@ export class ProxySession {
   }
 
   /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
-  private batch(text: string, members: unknown[]): ServerOutcome {
+  private batch(text: string, members: JsonObject[]): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
     for (const member of members) outcomes.push(this.repairOne(member));
     // A member whose repair could not finish has no fixes, and its message is the member as sent.
@@ -238,16 +241,17 @@ export class ProxySession {
     };
   }
 
-  private repairOne(message: unknown): RepairOutcome {
-    const isResponse = isObject(message) && !Object.hasOwn(message, 'method');
-    const key = isResponse ? idKey(message.id) : undefined;
-    const request = key === undefined ? undefined : this.pending.get(key);
-    if (key !== undefined) this.pending.delete(key);
-    const answering = request ? describe(request) : undefined;
-    if (request && isObject(message)) {
-      const negotiated = negotiatedVersion(request, message.result);
-      if (negotiated) this.use(negotiated);
+  private repairOne(message: JsonObject): RepairOutcome {
+    // A response (no method) answers the pending request with its id.
+    const key = Object.hasOwn(message, 'method') ? undefined : idKey(message.id);
+    let request: JsonObject | undefined;
+    if (key !== undefined) {
+      request = this.pending.get(key);
+      this.pending.delete(key);
     }
+    const answering = request ? describe(request) : undefined;
+    const negotiated = negotiatedVersion(request, message.result);
+    if (negotiated) this.use(negotiated);
     // Not repaired in place: `message` is what the server sent, and recordings keep it.
     const run = repairParsedMessageSync(
       message,
