@@ -188,6 +188,24 @@ describe('runStdioProxy: the end of the conversation', () => {
   );
 
   it(
+    'learns requests from a client input read as text, as from bytes',
+    async () => {
+      const run = await relay('cat >/dev/null; exit 2', '', {
+        keepOpen: true,
+        during: (stdin) => {
+          stdin.setEncoding('utf8');
+          stdin.end('{"jsonrpc":"2.0","id":"é","method":"ping"}\n');
+        },
+      });
+      expect(run.code).toBe(2);
+      expect(run.out.toString('utf8')).toBe(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 'é', error: { code: -32000, message: 'server exited with code 2' } })}\n`,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'says how many it answered in the singular, and nothing when none was pending',
     async () => {
       const one = await relay('cat >/dev/null', '{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
