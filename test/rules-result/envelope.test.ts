@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { getRule } from '../../src/rules/catalog.js';
+import { features } from '../../src/spec/versions.js';
 import { hits, type RunOptions, repairOnce, run } from './helpers.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
@@ -399,6 +401,43 @@ describe('what the envelope repairs do and say', () => {
         { jsonrpc: '2.0', id: 1.5, error: { code: 1, message: 'x' } },
         latest,
       ).outcome,
+    ).toBeUndefined();
+  });
+});
+
+describe('an envelope repair handed a finding that no longer holds', () => {
+  /** Runs `ruleId`'s repair for its finding on `before`, on a document where that defect is already gone. */
+  function repairStale(ruleId: string, before: unknown, after: unknown, options: RunOptions = v) {
+    const version = options.version ?? '2026-07-28';
+    const finding = run('message', before, options).find((f) => f.rule === ruleId);
+    if (!finding) throw new Error(`${ruleId} reported nothing`);
+    const root = structuredClone(after);
+    const outcome = getRule(ruleId)?.repair?.({
+      version,
+      features: features(version),
+      root,
+      subjectPath: finding.subjectPath,
+      resultPath: finding.resultPath,
+      findingPath: finding.path,
+      messageId: finding.messageId,
+      data: finding.data,
+      sniffed: () => undefined,
+    });
+    return { outcome, root };
+  }
+
+  it('declines rather than claim a fix it did not make', () => {
+    const fixed = { jsonrpc: '2.0', id: 1, result: ok };
+    expect(repairStale('envelope-jsonrpc-version', { id: 1, result: ok }, fixed)).toEqual({
+      outcome: undefined,
+      root: fixed,
+    });
+    expect(repairStale('envelope-extra-member', { ...fixed, requestId: 'a' }, fixed)).toEqual({
+      outcome: undefined,
+      root: fixed,
+    });
+    expect(
+      repairStale('envelope-extra-member', { ...fixed, requestId: 'a' }, 'gone').outcome,
     ).toBeUndefined();
   });
 });
