@@ -585,3 +585,153 @@ describe('what the tools rules say', () => {
     ]);
   });
 });
+
+describe('what the tools repairs do and say', () => {
+  const one = (extra: Record<string, unknown>) => ({ tools: [tool(extra)] });
+  const cases: [string, unknown, unknown, { description: string; lossy?: boolean }][] = [
+    [
+      'tool-annotations-invalid',
+      one({ annotations: 'x' }),
+      one({}),
+      { description: 'removed the non-object annotations', lossy: true },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { title: true } }),
+      one({ annotations: { title: 'true' } }),
+      { description: 'converted annotations.title true to a string' },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { title: { a: 1 } } }),
+      one({ annotations: {} }),
+      { description: 'removed the non-string annotations.title', lossy: true },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { readOnlyHint: ' FALSE ' } }),
+      one({ annotations: { readOnlyHint: false } }),
+      { description: 'converted annotations.readOnlyHint " FALSE " to false' },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { openWorldHint: 1 } }),
+      one({ annotations: {} }),
+      { description: 'removed annotations.openWorldHint (1); clients use its default', lossy: true },
+    ],
+    [
+      'tool-field-invalid',
+      one({ title: true }),
+      one({ title: 'true' }),
+      { description: 'converted "title" to a string' },
+    ],
+    [
+      'tool-field-invalid',
+      one({ description: null }),
+      one({}),
+      { description: 'removed "description" (null)', lossy: false },
+    ],
+    [
+      'tool-field-invalid',
+      one({ icons: 'x' }),
+      one({}),
+      { description: 'removed "icons" (a JSON string)', lossy: true },
+    ],
+    [
+      'tool-input-schema-invalid',
+      { tools: [{ name: 't' }] },
+      one({}),
+      { description: 'added "inputSchema": { "type": "object" }' },
+    ],
+    [
+      'tool-input-schema-invalid',
+      one({ inputSchema: { properties: {} } }),
+      one({ inputSchema: { type: 'object', properties: {} } }),
+      { description: 'added "type": "object" to the root of inputSchema' },
+    ],
+    [
+      'tool-output-schema-not-object',
+      one({ outputSchema: 'x' }),
+      one({}),
+      {
+        description: 'removed the non-object outputSchema; results of this tool are no longer checked',
+        lossy: true,
+      },
+    ],
+    [
+      'tool-output-schema-not-object',
+      one({ outputSchema: {} }),
+      one({ outputSchema: { type: 'object' } }),
+      { description: 'added "type": "object" to the root of outputSchema' },
+    ],
+    [
+      'tool-output-schema-not-object',
+      one({ outputSchema: { items: {} } }),
+      one({ outputSchema: { type: 'object', properties: { result: { items: {} } }, required: ['result'] } }),
+      {
+        description:
+          'wrapped outputSchema as { result: <schema> }; structuredContent must be wrapped the same way',
+      },
+    ],
+    [
+      'tool-not-object',
+      { tools: [null, tool()] },
+      { tools: [tool()] },
+      { description: 'removed the null from the tools list', lossy: true },
+    ],
+    ['tools-list-not-array', {}, { tools: [] }, { description: 'added an empty "tools" array' }],
+    [
+      'tools-list-not-array',
+      { tools: tool() },
+      { tools: [tool()] },
+      { description: 'put the single tool definition into a "tools" array' },
+    ],
+  ];
+
+  it.each(cases.map((c) => [c[0], JSON.stringify(c[1]), ...c.slice(1)] as const))(
+    '%s on %s',
+    (rule, _shown, before, after, outcome) => {
+      const r = repairOnce(rule, 'tools-list', before, v25);
+      expect(r.doc).toEqual(after);
+      expect(r.outcome).toEqual(outcome);
+      expect(r.after).toEqual([]);
+    },
+  );
+
+  it('declines what no rule can fix in place', () => {
+    expect(
+      repairOnce(
+        'tool-input-schema-invalid',
+        'tools-list',
+        one({ inputSchema: { type: 'object', required: 'a' } }),
+        v25,
+      ).outcome,
+    ).toBeUndefined();
+    expect(
+      repairOnce(
+        'tool-output-schema-not-object',
+        'tools-list',
+        one({ outputSchema: { type: 'object', required: 'a' } }),
+        v25,
+      ).outcome,
+    ).toBeUndefined();
+    expect(repairOnce('tools-list-not-array', 'tools-list', [], v25).outcome).toBeUndefined();
+  });
+
+  it('replaces each wrong cacheable-result member with its conservative value, saying what it replaced', () => {
+    const complete = { tools: [], resultType: 'complete', ttlMs: 0, cacheScope: 'public' };
+    const cases: [object, object, string][] = [
+      [{ resultType: 'x' }, {}, 'replaced "x" with "resultType": "complete"'],
+      [{ ttlMs: -5 }, {}, 'replaced -5 with "ttlMs": 0'],
+      [{ cacheScope: 'x' }, { cacheScope: 'private' }, 'replaced "x" with "cacheScope": "private"'],
+    ];
+    for (const [wrong, fixed, description] of cases) {
+      const r = repairOnce('tools-list-cacheable-result', 'tools-list', { ...complete, ...wrong }, v26);
+      expect(r.doc).toEqual({ ...complete, ...fixed });
+      expect(r.outcome).toEqual({ description });
+    }
+    expect(repairOnce('tools-list-cacheable-result', 'tools-list', { tools: [] }, v26).outcome).toEqual({
+      description: 'added "resultType": "complete"',
+    });
+  });
+});
