@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ProtocolVersion } from '../../src/spec/versions.js';
-import { check, LATEST, PDF, PNG, resultOf, WAV } from './support.js';
+import { check, LATEST, PDF, PNG, repairOnce, resultOf, WAV } from './support.js';
 
 async function said(block: unknown, version: ProtocolVersion = LATEST): Promise<string[][]> {
   return (await check(resultOf([block], version), version)).map((f) => [
@@ -550,4 +550,266 @@ describe('what the block rules say', () => {
   it.each(CASES)('on %s', async (_name, block, findings, version) => {
     expect(await said(block, version)).toEqual(findings);
   });
+});
+
+/** [rule, block, the block after its repair (undefined: it declines), the outcome]. */
+const REPAIRS: [string, unknown, unknown, { description: string; lossy?: boolean }?][] = [
+  [
+    'block-annotations-in-resource',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', annotations: { priority: 1 } } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x' }, annotations: { priority: 1 } },
+    { description: 'moved resource.annotations to the block' },
+  ],
+  [
+    'block-annotations-in-resource',
+    {
+      type: 'resource',
+      resource: { uri: 'file:///a', text: 'x', annotations: { priority: 1, audience: ['user'] } },
+      annotations: { priority: 0 },
+    },
+    {
+      type: 'resource',
+      resource: { uri: 'file:///a', text: 'x' },
+      annotations: { priority: 0, audience: ['user'] },
+    },
+    { description: 'merged resource.annotations into the block annotations' },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: 'hi' },
+    { type: 'text', text: 'x' },
+    { description: 'removed annotations that were not an object', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { audience: 'user' } },
+    { type: 'text', text: 'x', annotations: { audience: ['user'] } },
+    { description: 'set annotations.audience to ["user"]', lossy: false },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { audience: 'bot' } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.audience ["bot"] (no valid role)', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { audience: ['User', 'bot'] } },
+    { type: 'text', text: 'x', annotations: { audience: ['user'] } },
+    { description: 'set annotations.audience to ["user"]', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { priority: 2 } },
+    { type: 'text', text: 'x', annotations: { priority: 1 } },
+    { description: 'clamped annotations.priority 2 to 1', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { priority: -1 } },
+    { type: 'text', text: 'x', annotations: { priority: 0 } },
+    { description: 'clamped annotations.priority -1 to 0', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { priority: '0.5' } },
+    { type: 'text', text: 'x', annotations: { priority: 0.5 } },
+    { description: 'converted annotations.priority "0.5" to 0.5', lossy: false },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { lastModified: 'yesterday' } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.lastModified "yesterday"', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { lastModified: 1736694058000 } },
+    { type: 'text', text: 'x', annotations: { lastModified: '2025-01-12T15:00:58.000Z' } },
+    { description: 'rewrote annotations.lastModified 1736694058000 as 2025-01-12T15:00:58.000Z' },
+  ],
+  [
+    'block-base64-data-uri',
+    { type: 'image', data: `data:image/png;base64,${PNG}` },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'removed the data: URI prefix from data and took mimeType image/png from it' },
+  ],
+  [
+    'block-base64-data-uri',
+    { type: 'image', data: `data:image/jpeg;base64,${PNG}`, mimeType: 'image/png' },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'removed the data: URI prefix from data' },
+  ],
+  [
+    'block-base64-non-canonical',
+    { type: 'image', data: 'iVBO\nRw0KGgo', mimeType: 'image/png' },
+    { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    { description: 'normalized to canonical base64: data' },
+  ],
+  [
+    'block-base64-url-alphabet',
+    { type: 'image', data: 'iVBO-w0_Ggo=', mimeType: 'image/png' },
+    { type: 'image', data: 'iVBO+w0/Ggo=', mimeType: 'image/png' },
+    { description: 'translated from base64url to standard base64: data' },
+  ],
+  [
+    'block-data-invalid',
+    { type: 'image', base64: PNG, mimeType: 'image/png' },
+    { type: 'image', mimeType: 'image/png', data: PNG },
+    { description: 'moved "base64" to "data"' },
+  ],
+  ['block-data-invalid', { type: 'image', mimeType: 'image/png' }, undefined],
+  ['block-data-invalid', { type: 'audio', data: 5, mimeType: 'audio/wav' }, undefined],
+  [
+    'block-meta-not-object',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', _meta: [] } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+    { description: 'removed resource._meta (array)', lossy: true },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'image', data: 'AAAA', mimeType: 'png' },
+    { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    { description: 'replaced mimeType "png" with image/png' },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'image', data: PNG, mimeType: 'png' },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'set mimeType to image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-missing',
+    { type: 'audio', data: WAV },
+    { type: 'audio', data: WAV, mimeType: 'audio/wav' },
+    { description: 'set mimeType to audio/wav, sniffed from the bytes' },
+  ],
+  ['block-mime-type-missing', { type: 'image', data: 'AAAA' }, undefined],
+  [
+    'block-mime-type-wrong-family',
+    { type: 'image', data: PDF, mimeType: 'application/pdf' },
+    { type: 'resource', resource: { uri: 'urn:mcp-shape:blob:0', blob: PDF, mimeType: 'application/pdf' } },
+    {
+      description:
+        'replaced the image block with an embedded resource of type application/pdf, sniffed from the bytes',
+    },
+  ],
+  [
+    'block-mime-type-wrong-family',
+    { type: 'image', data: WAV, mimeType: 'audio/wav' },
+    { type: 'audio', data: WAV, mimeType: 'audio/wav' },
+    { description: 'replaced the image block with an audio block of type audio/wav, sniffed from the bytes' },
+  ],
+  [
+    'block-not-object',
+    'hello',
+    { type: 'text', text: 'hello' },
+    { description: 'wrapped the string in a text block' },
+  ],
+  [
+    'block-not-object',
+    null,
+    { type: 'text', text: 'null' },
+    { description: 'replaced the null with a text block holding its JSON' },
+  ],
+  ['block-resource-invalid', { type: 'resource', resource: 'x' }, undefined],
+  ['block-resource-invalid', { type: 'resource', resource: { uri: 'file:///a' } }, undefined],
+  [
+    'block-resource-invalid',
+    { type: 'resource', resource: { text: 'x' } },
+    { type: 'resource', resource: { text: 'x', uri: 'urn:mcp-shape:resource:0' } },
+    { description: 'set the missing uri to urn:mcp-shape:resource:0', lossy: false },
+  ],
+  [
+    'block-resource-invalid',
+    { type: 'resource', resource: { uri: 5, text: 'x' } },
+    { type: 'resource', resource: { uri: 'urn:mcp-shape:resource:0', text: 'x' } },
+    { description: 'replaced the uri 5 with urn:mcp-shape:resource:0', lossy: true },
+  ],
+  [
+    'block-resource-invalid',
+    { type: 'resource', resource: { uri: 'file:///a', text: 5 } },
+    { type: 'resource', resource: { uri: 'file:///a', text: '5' } },
+    { description: 'serialized resource.text to a string' },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', uri: 'file:///dir/a.txt' },
+    { type: 'resource_link', uri: 'file:///dir/a.txt', name: 'a.txt' },
+    { description: 'set name to "a.txt", taken from the uri', lossy: false },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', uri: 'file:///a', name: 5 },
+    { type: 'resource_link', uri: 'file:///a', name: '5' },
+    { description: 'converted name to the string "5"' },
+  ],
+  ['block-resource-link-invalid', { type: 'resource_link', name: 'a' }, undefined],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', name: 'a', uri: 'file:///a', size: 1.5 },
+    { type: 'resource_link', name: 'a', uri: 'file:///a', size: 2 },
+    { description: 'rounded size 1.5 to 2' },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', name: 'a', uri: 'file:///a', size: '12' },
+    { type: 'resource_link', name: 'a', uri: 'file:///a' },
+    { description: 'removed the invalid optional "size"', lossy: true },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', name: 'a', uri: 'file:///a', icons: ['x', { src: 'https://x.test/i.png' }] },
+    { type: 'resource_link', name: 'a', uri: 'file:///a', icons: [{ src: 'https://x.test/i.png' }] },
+    { description: 'removed 1 invalid icon(s)', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: PDF } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+    { description: 'removed resource.blob and kept the text', lossy: true },
+  ],
+  [
+    'block-text-base64-image',
+    { type: 'text', text: `data:image/png;base64,${PNG}` },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'replaced the text block with an image/png image block' },
+  ],
+  ['block-text-invalid', { type: 'text' }, undefined],
+  [
+    'block-text-invalid',
+    { type: 'text', content: 'x' },
+    { type: 'text', text: 'x' },
+    { description: 'moved "content" to "text"' },
+  ],
+  [
+    'block-text-invalid',
+    { type: 'text', text: { a: 1 } },
+    { type: 'text', text: '{"a":1}' },
+    { description: 'serialized the object in "text" to a string' },
+  ],
+  [
+    'block-text-invalid',
+    { type: 'text', text: null },
+    { type: 'text', text: 'null' },
+    { description: 'serialized the null in "text" to a string' },
+  ],
+  ['block-uri-invalid', { type: 'resource_link', name: 'a', uri: 'no scheme' }, undefined],
+  [
+    'block-uri-invalid',
+    { type: 'resource_link', name: 'a', uri: '/tmp/a b.txt' },
+    { type: 'resource_link', name: 'a', uri: 'file:///tmp/a%20b.txt' },
+    { description: 'rewrote "/tmp/a b.txt" as the URI "file:///tmp/a%20b.txt"' },
+  ],
+];
+
+describe('what the block repairs do and say', () => {
+  it.each(REPAIRS.map((r) => [r[0], JSON.stringify(r[1]), ...r.slice(1)] as const))(
+    '%s on %s',
+    async (rule, _shown, block, after, outcome) => {
+      const step = await repairOnce(rule, resultOf([block]));
+      expect(step.outcome).toEqual(outcome);
+      expect(step.document.content).toEqual([after ?? block]);
+    },
+  );
 });
