@@ -449,7 +449,7 @@ const CASES: [string, unknown, string[][], ProtocolVersion?][] = [
         'block-resource-link-invalid',
         'icon',
         '/content/0/icons/0',
-        'resource_link icon 0 is string, not an object',
+        'resource_link icon 0 is a JSON string, not an object',
       ],
       [
         'block-resource-link-invalid',
