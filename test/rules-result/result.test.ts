@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runToolResult } from '../../src/validate/engine.js';
-import { hits, repairAll, repairOnce, run } from './helpers.js';
+import { hits, type RunOptions, repairAll, repairOnce, run, said } from './helpers.js';
 
 const v25 = { version: '2025-06-18' } as const;
 const text = (t: string) => ({ type: 'text', text: t });
@@ -568,5 +568,419 @@ describe('result-over-client-limits: image dimensions', () => {
     const f = findings.find((x) => x.rule === 'result-over-client-limits');
     expect(f?.messageId).toBe('dimensions');
     expect(f?.message).toContain('600×8001');
+  });
+});
+
+describe('what the result rules say', () => {
+  const L = { version: '2026-07-28' } as const;
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const SI = '/_meta/io.modelcontextprotocol~1serverInfo';
+  const info = (value: unknown) => ({ resultType: 'complete', content: [], _meta: { [KEY]: value } });
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const CASES: [string, unknown, RunOptions, string[][]][] = [
+    [
+      'result-not-object',
+      'done',
+      v25,
+      [
+        [
+          'default',
+          '',
+          'the tools/call result is a JSON string; it must be an object with a "content" array',
+        ],
+      ],
+    ],
+    [
+      'result-content-missing',
+      { isError: false },
+      v25,
+      [['default', '/content', 'the result has no "content" array']],
+    ],
+    [
+      'result-content-not-array',
+      { content: 'hello' },
+      v25,
+      [
+        [
+          'string',
+          '/content',
+          '"content" is a string; it must be an array such as [{ "type": "text", "text": … }]',
+        ],
+      ],
+    ],
+    [
+      'result-content-not-array',
+      { content: { type: 'text', text: 'x' } },
+      v25,
+      [['default', '/content', '"content" is a JSON object; it must be an array of content blocks']],
+    ],
+    [
+      'result-content-not-array',
+      { content: null },
+      v25,
+      [['default', '/content', '"content" is null; it must be an array of content blocks']],
+    ],
+    [
+      'result-legacy-tool-result',
+      { toolResult: 'x' },
+      v25,
+      [['default', '/toolResult', 'the result uses the legacy "toolResult" envelope and has no "content"']],
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: 'true' },
+      v25,
+      [['default', '/isError', '"isError" is the string "true"; it must be true or false']],
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: 1 },
+      v25,
+      [['default', '/isError', '"isError" is a JSON integer; it must be true or false']],
+    ],
+    [
+      'result-type-invalid',
+      { content: [] },
+      L,
+      [['default', '/resultType', 'the result has no "resultType"; protocol 2026-07-28 requires it']],
+    ],
+    [
+      'result-type-invalid',
+      { content: [], resultType: 1 },
+      L,
+      [
+        [
+          'notString',
+          '/resultType',
+          '"resultType" is a JSON integer; it must be a string such as "complete"',
+        ],
+      ],
+    ],
+    [
+      'result-type-invalid',
+      { content: [], resultType: 'success' },
+      L,
+      [
+        [
+          'unknown',
+          '/resultType',
+          '"resultType" "success" is not a recognized result type (complete, input_required, task)',
+        ],
+      ],
+    ],
+    [
+      'result-meta-not-object',
+      { content: [], _meta: [] },
+      v25,
+      [['default', '/_meta', '"_meta" is a JSON array; it must be an object']],
+    ],
+    [
+      'result-server-info-invalid',
+      info('srv'),
+      L,
+      [
+        [
+          'default',
+          SI,
+          '_meta serverInfo is a JSON string; it must be an object with string "name" and "version"',
+        ],
+      ],
+    ],
+    [
+      'result-server-info-invalid',
+      info({ name: 1 }),
+      L,
+      [
+        [
+          'missing',
+          `${SI}/version`,
+          '_meta serverInfo has no "version"; an Implementation needs string "name" and "version"',
+        ],
+        ['notString', `${SI}/name`, '_meta serverInfo "name" must be a string, got integer'],
+      ],
+    ],
+    [
+      'result-server-info-invalid',
+      info({
+        name: 's',
+        version: '1',
+        title: 2,
+        websiteUrl: 'not a uri',
+        icons: [{ src: 'https://example.com/i.png' }, { sizes: ['48x48'] }, { src: 'icon.png' }, 'x'],
+      }),
+      L,
+      [
+        ['notString', `${SI}/title`, '_meta serverInfo "title" must be a string, got integer'],
+        [
+          'websiteUrl',
+          `${SI}/websiteUrl`,
+          '_meta serverInfo "websiteUrl" must be an absolute URI, got "not a uri"',
+        ],
+        ['icon', `${SI}/icons/1`, '_meta serverInfo icon 1 has no "src"'],
+        ['icon', `${SI}/icons/2`, '_meta serverInfo icon 2 "src" is not an absolute URI'],
+        ['icon', `${SI}/icons/3`, '_meta serverInfo icon 3 is a JSON string, not an object'],
+      ],
+    ],
+    [
+      'result-server-info-invalid',
+      info({ name: 's', version: '1', icons: 'x' }),
+      L,
+      [['icons', `${SI}/icons`, '_meta serverInfo "icons" must be an array of icons, got string']],
+    ],
+    [
+      'result-input-required-invalid',
+      { resultType: 'input_required' },
+      L,
+      [
+        [
+          'default',
+          '',
+          'the input_required result has neither "inputRequests" nor "requestState"; the client has nothing to answer',
+        ],
+      ],
+    ],
+    [
+      'result-input-required-invalid',
+      { resultType: 'input_required', requestState: 7 },
+      L,
+      [['requestState', '/requestState', '"requestState" is a JSON integer; it must be an opaque string']],
+    ],
+    [
+      'result-input-required-invalid',
+      { resultType: 'input_required', inputRequests: ['roots/list'] },
+      L,
+      [
+        [
+          'inputRequests',
+          '/inputRequests',
+          '"inputRequests" is a JSON array; it must be an object mapping ids to requests',
+        ],
+      ],
+    ],
+    [
+      'result-input-required-invalid',
+      {
+        resultType: 'input_required',
+        inputRequests: {
+          notObject: 'roots/list',
+          noMethod: { params: {} },
+          unknownMethod: { method: 'tools/call', params: {} },
+          noParams: { method: 'elicitation/create' },
+          badParams: { method: 'roots/list', params: 'x' },
+        },
+      },
+      L,
+      [
+        [
+          'request',
+          '/inputRequests/notObject',
+          'input request "notObject" is a JSON string, not a request object',
+        ],
+        ['request', '/inputRequests/noMethod', 'input request "noMethod" has no string "method"'],
+        [
+          'request',
+          '/inputRequests/unknownMethod',
+          'input request "unknownMethod" asks for "tools/call", which is not one of elicitation/create, sampling/createMessage, roots/list',
+        ],
+        ['request', '/inputRequests/noParams', 'input request "noParams" has no "params"'],
+        ['request', '/inputRequests/badParams', 'input request "badParams" "params" is not an object'],
+      ],
+    ],
+    [
+      'structured-content-not-object',
+      { content: [text('[1, 2]')], structuredContent: [1, 2] },
+      v25,
+      [
+        [
+          'default',
+          '/structuredContent',
+          'structuredContent is a JSON array; this protocol version requires a JSON object',
+        ],
+      ],
+    ],
+    [
+      'structured-content-not-object-old-clients',
+      { resultType: 'complete', content: [text('null')], structuredContent: null },
+      L,
+      [
+        [
+          'default',
+          '/structuredContent',
+          'structuredContent is null; clients built on the v1 SDKs reject anything but an object',
+        ],
+      ],
+    ],
+    [
+      'structured-content-unsupported-version',
+      { content: [], structuredContent: { a: 1 } },
+      { version: '2025-03-26' },
+      [
+        [
+          'default',
+          '/structuredContent',
+          'structuredContent does not exist in protocol 2025-03-26 and no text block carries its data',
+        ],
+      ],
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [], structuredContent: { a: 1 } },
+      v25,
+      [
+        [
+          'default',
+          '/content',
+          'structuredContent has no text block with its JSON; content-only clients see nothing',
+        ],
+      ],
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('It is warm')], structuredContent: { a: 1 } },
+      v25,
+      [
+        [
+          'prose',
+          '/content',
+          'structuredContent has no text block with its JSON; content-only clients see only the prose text',
+        ],
+      ],
+    ],
+    [
+      'structured-content-text-mismatch',
+      { content: [text('x'), text('{"a":2}')], structuredContent: { a: 1 } },
+      v25,
+      [['default', '/content/1/text', 'text block 1 holds JSON that differs from structuredContent']],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('{"error":"x"}')], structuredContent: { error: 'x' } },
+      v25,
+      [
+        [
+          'structured',
+          '/structuredContent/error',
+          'structuredContent reports an error but "isError" is not true',
+        ],
+      ],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('x')], error: 'boom' },
+      v25,
+      [['member', '/error', 'the result has an "error" member but "isError" is not true']],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('{"error":"boom"}')] },
+      v25,
+      [
+        [
+          'text',
+          '/content/0/text',
+          'the only text block is an {"error": …} payload but "isError" is not true',
+        ],
+      ],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [{ type: 'object', object: { error: 'boom' } }] },
+      v25,
+      [
+        [
+          'block',
+          '/content/0/object/error',
+          'the only content block ("object") carries an {"error": …} payload but "isError" is not true',
+        ],
+      ],
+    ],
+    [
+      'result-media-with-structured-content',
+      {
+        content: [text('{"a":1}'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+        structuredContent: { a: 1 },
+      },
+      v25,
+      [
+        [
+          'default',
+          '/content/1',
+          'image block 1 sits next to structuredContent; clients that prefer structuredContent drop it',
+        ],
+      ],
+    ],
+    [
+      'structured-content-in-block',
+      { content: [text('a'), { type: 'text', text: 'x', structuredContent: { a: 1 } }] },
+      v25,
+      [
+        [
+          'default',
+          '/content/1/structuredContent',
+          'content block 1 carries "structuredContent"; it belongs on the result',
+        ],
+      ],
+    ],
+    [
+      'result-over-client-limits',
+      { content: [text('x'.repeat(120_000))] },
+      v25,
+      [
+        [
+          'tokens',
+          '',
+          'the result is about 30010 tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens',
+        ],
+      ],
+    ],
+    [
+      'structured-content-missing-for-output-schema',
+      { content: [text('x')] },
+      { ...v25, tool: weather },
+      [
+        [
+          'default',
+          '/structuredContent',
+          'tool "weather" declares an outputSchema but the result has no structuredContent',
+        ],
+      ],
+    ],
+    [
+      'structured-content-schema-mismatch',
+      { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' } },
+      { ...v25, tool: weather },
+      [
+        [
+          'default',
+          '/structuredContent/t',
+          'structuredContent/t must be number (outputSchema #/properties/t/type)',
+        ],
+      ],
+    ],
+    [
+      'structured-content-schema-mismatch',
+      { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' }, isError: true },
+      { ...v25, tool: weather },
+      [
+        [
+          'onError',
+          '/structuredContent/t',
+          'structuredContent/t must be number (outputSchema #/properties/t/type); SDK v1 clients validate it even though isError is true',
+        ],
+      ],
+    ],
+  ];
+
+  it.each(
+    CASES.map(
+      ([rule, doc, options, expected]) =>
+        [rule, JSON.stringify(doc).slice(0, 80), doc, options, expected] as const,
+    ),
+  )('%s on %s', (rule, _shown, doc, options, expected) => {
+    expect(said(rule, 'result', doc, options)).toEqual(expected);
   });
 });
