@@ -984,3 +984,216 @@ describe('what the result rules say', () => {
     expect(said(rule, 'result', doc, options)).toEqual(expected);
   });
 });
+
+describe('what the result repairs do and say', () => {
+  const L = { version: '2026-07-28' } as const;
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const call = { ...v25, request: { method: 'tools/call', params: { name: 't' } } };
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const CASES: [string, unknown, RunOptions, unknown, { description: string; lossy?: boolean }][] = [
+    [
+      'result-content-missing',
+      { temperature: 22 },
+      v25,
+      { temperature: 22, content: [text('{"temperature":22}')] },
+      { description: 'added content with a text block carrying the JSON of temperature' },
+    ],
+    [
+      'result-content-missing',
+      { structuredContent: { a: 1 } },
+      v25,
+      { structuredContent: { a: 1 }, content: [text('{"a":1}')] },
+      { description: 'added content with a text block carrying the JSON of structuredContent' },
+    ],
+    [
+      'result-content-missing',
+      { isError: false },
+      v25,
+      { isError: false, content: [] },
+      { description: 'added an empty content array' },
+    ],
+    [
+      'result-content-not-array',
+      { content: 'hello' },
+      v25,
+      { content: [text('hello')] },
+      { description: 'turned the content string into a text block' },
+    ],
+    [
+      'result-content-not-array',
+      { content: { type: 'text', text: 'x' } },
+      v25,
+      { content: [text('x')] },
+      { description: 'put the single content block into an array' },
+    ],
+    [
+      'result-content-not-array',
+      { content: 5 },
+      v25,
+      { content: [text('5')] },
+      { description: 'turned the integer content into a text block with its JSON' },
+    ],
+    [
+      'result-content-not-array',
+      { content: null },
+      v25,
+      { content: [] },
+      { description: 'replaced null content with an empty array' },
+    ],
+    [
+      'result-legacy-tool-result',
+      { toolResult: 'hi' },
+      v25,
+      { content: [text('hi')] },
+      { description: 'replaced the legacy toolResult string with a text block' },
+    ],
+    [
+      'result-legacy-tool-result',
+      { toolResult: { a: 1 } },
+      v25,
+      { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+      { description: 'replaced the legacy toolResult with structuredContent and a text block of its JSON' },
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: ' TRUE ' },
+      v25,
+      { content: [], isError: true },
+      { description: 'converted "isError" " TRUE " to true' },
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: 0 },
+      v25,
+      { content: [], isError: false },
+      { description: 'converted "isError" 0 to false' },
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: null },
+      v25,
+      { content: [] },
+      { description: 'removed "isError": null (absent means false)' },
+    ],
+    [
+      'result-type-invalid',
+      { content: [], resultType: 'success' },
+      L,
+      { content: [], resultType: 'complete' },
+      { description: 'replaced "resultType" "success" with "complete"' },
+    ],
+    [
+      'result-type-invalid',
+      { content: [] },
+      L,
+      { content: [], resultType: 'complete' },
+      { description: 'added "resultType": "complete"' },
+    ],
+    [
+      'result-meta-not-object',
+      { content: [], _meta: 'x' },
+      v25,
+      { content: [] },
+      { description: 'removed the non-object "_meta" ("x")', lossy: true },
+    ],
+    [
+      'result-server-info-invalid',
+      { resultType: 'complete', content: [], _meta: { [KEY]: { name: 1 } } },
+      L,
+      { resultType: 'complete', content: [], _meta: {} },
+      { description: 'removed the malformed _meta serverInfo ({"name":1})', lossy: true },
+    ],
+    [
+      'structured-content-not-object',
+      { content: [text('[1, 2]')], structuredContent: [1, 2] },
+      v25,
+      { content: [text('{"result":[1,2]}')], structuredContent: { result: [1, 2] } },
+      { description: 'wrapped structuredContent as { "result": value } and updated its text mirror' },
+    ],
+    [
+      'structured-content-not-object',
+      { content: [], structuredContent: 'x' },
+      v25,
+      { content: [], structuredContent: { result: 'x' } },
+      { description: 'wrapped structuredContent as { "result": value }' },
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('It is warm')], structuredContent: { a: 1 } },
+      v25,
+      { content: [text('It is warm'), text('{"a":1}')], structuredContent: { a: 1 } },
+      { description: 'added a text block carrying the JSON of structuredContent' },
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('x')], error: 'boom' },
+      v25,
+      { content: [text('x')], error: 'boom', isError: true },
+      { description: 'set "isError": true' },
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [{ type: 'object', object: { error: { message: 'boom' } } }] },
+      v25,
+      { content: [text('boom')], isError: true },
+      { description: 'set "isError": true and replaced the "object" block with the error message' },
+    ],
+    [
+      'structured-content-in-block',
+      { content: [{ type: 'text', text: 'x', structuredContent: { a: 1 } }] },
+      v25,
+      { content: [text('x')], structuredContent: { a: 1 } },
+      { description: 'moved structuredContent from content block 0 to the result' },
+    ],
+    [
+      'structured-content-in-block',
+      { content: [{ type: 'text', text: 'x', structuredContent: { a: 1 } }], structuredContent: { b: 1 } },
+      v25,
+      { content: [text('x')], structuredContent: { b: 1 } },
+      { description: 'removed structuredContent from content block 0 (clients strip it)', lossy: true },
+    ],
+    [
+      'structured-content-missing-for-output-schema',
+      { content: [text('{"t":1}')] },
+      { ...v25, tool: weather },
+      { content: [text('{"t":1}')], structuredContent: { t: 1 } },
+      { description: 'set structuredContent from the JSON in text block 0, which matches the outputSchema' },
+    ],
+  ];
+
+  it.each(
+    CASES.map(([rule, doc, ...rest]) => [rule, JSON.stringify(doc).slice(0, 80), doc, ...rest] as const),
+  )('%s on %s', (rule, _shown, doc, options, after, outcome) => {
+    const r = repairOnce(rule, 'result', doc, options);
+    expect(r.doc).toEqual(after);
+    expect(r.outcome).toEqual(outcome);
+    expect(r.after).toEqual([]);
+  });
+
+  it('wraps a bare tools/call result in a message, naming what it wrapped', () => {
+    const r = repairOnce('result-not-object', 'message', { jsonrpc: '2.0', id: 1, result: 5 }, call);
+    expect(r.doc).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [text('5')] } });
+    expect(r.outcome).toEqual({
+      description: 'wrapped the integer result as a CallToolResult with a content array',
+    });
+  });
+
+  it('declines where no structuredContent can be derived or fixed', () => {
+    expect(
+      repairOnce(
+        'structured-content-missing-for-output-schema',
+        'result',
+        { content: [text('x')] },
+        { ...v25, tool: weather },
+      ).outcome,
+    ).toBeUndefined();
+    const mismatch = { content: [text('{"t":"1"}')], structuredContent: { t: '1' } };
+    expect(
+      repairOnce('structured-content-schema-mismatch', 'result', mismatch, { ...v25, tool: weather }).outcome,
+    ).toBeUndefined();
+  });
+});
