@@ -4,6 +4,7 @@
  * response with one gets. The audits of SDK servers that send them are in test/audit/sdk-rejections.test.ts.
  */
 
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { sdkRejection } from '../../src/rules/support/sdk-rejection.js';
 import { validateMessage } from '../../src/validate/index.js';
@@ -177,5 +178,141 @@ describe('the SDKs’ rejection messages, condensed to one line', () => {
           'the server\'s Python SDK rejected the tool\'s result before sending it (isError result): content.0.type: expected text|image|audio|resource_link|resource, got "object"',
       }),
     );
+  });
+});
+
+describe('the TypeScript SDK’s zod issues, condensed to one line', () => {
+  /** What SDK v1 sends for a handler's result: its own CallToolResultSchema's issues as JSON. */
+  const v1Rejection = (result: unknown) => {
+    const parsed = CallToolResultSchema.safeParse(result);
+    if (parsed.success) throw new Error(`the SDK accepts ${JSON.stringify(result)}`);
+    return sdkRejection(
+      `MCP error -32602: Invalid tools/call result: ${JSON.stringify(parsed.error.issues)}`,
+    );
+  };
+
+  it('names the place and the defect of each issue the SDK’s own schema finds', () => {
+    const cases: [unknown, string][] = [
+      [
+        { content: [{ type: 'image', data: 'x' }] },
+        'content.0.data: Invalid Base64 string; content.0.mimeType: missing (expected string)',
+      ],
+      [{ content: [{ type: 'object' }] }, 'content.0.type: expected text|image|audio|resource_link|resource'],
+      [{ content: 'x' }, 'content: expected array, got string'],
+      [
+        { content: [{ type: 'text', text: 1 }], isError: 'yes' },
+        'content.0.text: expected string, got number; isError: expected boolean, got string',
+      ],
+      [
+        {
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'resource', resource: { uri: 1, text: 'x' } },
+            { type: 'resource_link', uri: 'file:///a' },
+            { type: 'audio', data: 'AAAA' },
+          ],
+        },
+        'content.1.resource.uri: expected string, got number; content.2.name: missing (expected string); content.3.mimeType: missing (expected string)',
+      ],
+      ['done', 'result: expected object, got string'],
+      [
+        { content: [{ type: 'text', text: 'a', annotations: { priority: 'high' } }], structuredContent: [1] },
+        'content.0.annotations.priority: expected number, got string; structuredContent: expected record, got array',
+      ],
+    ];
+    for (const [result, problem] of cases) {
+      expect(v1Rejection(result), JSON.stringify(result)).toEqual({
+        kind: 'result',
+        sdk: 'TypeScript SDK',
+        problem,
+      });
+    }
+  });
+
+  it('reads every kind of zod issue, names at most three, and counts the rest', () => {
+    const issues = [
+      { code: 'unrecognized_keys', keys: ['extra', 'x'], path: [], message: 'Unrecognized keys' },
+      { code: 'invalid_value', values: ['a', 'b'], path: ['mode'] },
+      { code: 'custom', path: ['data'], message: 'Invalid Base64 string' },
+      { code: 'too_big', path: ['x'], message: 'Too big' },
+    ];
+    expect(sdkRejection(`Invalid tools/call result: ${JSON.stringify(issues)}`)?.problem).toBe(
+      'result: unexpected "extra", "x"; mode: expected a|b; data: Invalid Base64 string; +1 more',
+    );
+    const twice = [issues[2], issues[2]];
+    expect(sdkRejection(`Invalid tools/call result: ${JSON.stringify(twice)}`)?.problem).toBe(
+      'data: Invalid Base64 string',
+    );
+    expect(
+      sdkRejection(
+        'Invalid tools/call result: [{"code":"invalid_type","expected":"string","path":["a"],"message":"odd"}]',
+      )?.problem,
+    ).toBe('a: expected string');
+    expect(sdkRejection('Invalid tools/call result: []')?.problem).toBe('the SDK gave no details');
+    expect(sdkRejection('Invalid tools/call result: not json\nsecond line')?.problem).toBe(
+      'result: not json',
+    );
+  });
+
+  it('reads structuredContent and argument issues in v1’s and v2’s wording', () => {
+    expect(
+      sdkRejection(
+        'Output validation error: Invalid structured content for tool weather: Invalid input: expected number, received string at celsius\nRequired at city',
+      ),
+    ).toEqual({
+      kind: 'structured',
+      sdk: 'TypeScript SDK',
+      problem: 'structuredContent.celsius: expected number, got string; structuredContent.city: missing',
+    });
+    expect(
+      sdkRejection(
+        'Output validation error: Invalid structured content for tool weather: celsius: Invalid input: expected number, received string\n\nsomething else',
+      )?.problem,
+    ).toBe('structuredContent.celsius: expected number, got string; structuredContent: something else');
+    expect(
+      sdkRejection(
+        'Output validation error: Tool weather has an output schema but no structured content was provided',
+      ),
+    ).toEqual({
+      kind: 'structured',
+      sdk: 'TypeScript SDK',
+      problem: 'structuredContent: missing, but the tool declares an outputSchema',
+    });
+    expect(
+      sdkRejection("Structured content does not match the tool's output schema: data/t must be number\nmore"),
+    ).toEqual({
+      kind: 'structured',
+      sdk: 'TypeScript SDK',
+      problem: 'structuredContent: data/t must be number',
+    });
+    expect(
+      sdkRejection('Invalid arguments for tool w: city: Invalid input: expected string, received undefined'),
+    ).toEqual({
+      kind: 'arguments',
+      sdk: 'TypeScript SDK',
+      problem: 'arguments.city: missing (expected string)',
+    });
+    expect(
+      sdkRejection(
+        'Input validation error: Invalid arguments for tool w: [{"expected":"string","code":"invalid_type","path":["city"],"message":"Invalid input: expected string, received undefined"}]',
+      )?.problem,
+    ).toBe('arguments.city: missing (expected string)');
+  });
+
+  it('reads a pydantic CallToolResult error that names no union member, and ignores models of the tool’s own', () => {
+    expect(
+      sdkRejection(
+        "2 validation errors for CallToolResult\r\nisError\r\n  Input should be a valid boolean [type=bool_parsing, input_value='yes', input_type=str]\r\ncontent\r\n  Field required [type=missing, input_value={}, input_type=dict]",
+      ),
+    ).toEqual({
+      kind: 'result',
+      sdk: 'Python SDK',
+      problem: 'isError: expected a valid boolean, got "yes"; content: missing',
+    });
+    expect(
+      sdkRejection(
+        'Error executing tool f: 1 validation error for OtherModel\nx\n  Field required [type=missing]',
+      ),
+    ).toBeUndefined();
   });
 });
