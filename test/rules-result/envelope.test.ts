@@ -439,5 +439,21 @@ describe('an envelope repair handed a finding that no longer holds', () => {
     expect(
       repairStale('envelope-extra-member', { ...fixed, requestId: 'a' }, 'gone').outcome,
     ).toBeUndefined();
+    for (const [rule, before] of [
+      ['envelope-jsonrpc-version', { id: 1, result: ok }],
+      ['envelope-error-invalid', { jsonrpc: '2.0', id: 1, error: 'boom' }],
+      ['envelope-id-invalid', { jsonrpc: '2.0', id: null, error: { code: 1, message: 'x' } }],
+    ] as const) {
+      expect(repairStale(rule, before, 'gone', { version: '2025-11-25' }), rule).toEqual({
+        outcome: undefined,
+        root: 'gone',
+      });
+    }
+    // The error was "boom" when checked and is an object now: no message id of an object error applies.
+    const error = { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } };
+    expect(repairStale('envelope-error-invalid', { ...error, error: 'boom' }, error)).toEqual({
+      outcome: undefined,
+      root: error,
+    });
   });
 });
