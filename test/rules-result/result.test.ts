@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
 import { runToolResult } from '../../src/validate/engine.js';
 import { hits, type RunOptions, repairAll, repairOnce, run, said } from './helpers.js';
 
@@ -1195,5 +1196,125 @@ describe('what the result repairs do and say', () => {
     expect(
       repairOnce('structured-content-schema-mismatch', 'result', mismatch, { ...v25, tool: weather }).outcome,
     ).toBeUndefined();
+  });
+});
+
+describe('result-over-client-limits agrees with JSON.stringify at the limits', () => {
+  const rule = 'result-over-client-limits';
+  const LIMIT = 1_048_576;
+  const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  /** 900 000 bytes of UTF-8 in 300 000 UTF-16 units: the bounds straddle the limit, so the exact count decides. */
+  const WIDE = '€'.repeat(300_000);
+  const PAYLOAD = btoa('\x89PNG'.padEnd(30_000, '\0'));
+  const nested = { a: [1, 2.5, true, null, 'ü'], b: { c: {}, d: [] }, ключ: 'значение' };
+  const shapes: [string, (pad: number) => JsonObject][] = [
+    ['one text block', (pad) => ({ content: [text(WIDE + 'x'.repeat(pad))] })],
+    [
+      'structuredContent and its mirror',
+      (pad) => {
+        const structured = { s: WIDE.slice(150_000) + 'x'.repeat(pad), nested };
+        return { content: [text(JSON.stringify(structured))], structuredContent: structured };
+      },
+    ],
+    [
+      'a canonical base64 payload',
+      (pad) => ({
+        content: [{ type: 'image', data: PAYLOAD, mimeType: 'image/png' }, text(WIDE + 'x'.repeat(pad))],
+      }),
+    ],
+    [
+      'nested members, numbers and non-ASCII names',
+      (pad) => ({ content: [text(WIDE + 'x'.repeat(pad))], _meta: { nested, n: -0.000125, big: 1e21 } }),
+    ],
+  ];
+
+  /** The largest padding that keeps the result within the limit, and one more. */
+  function straddle(make: (pad: number) => JsonObject): [number, number] {
+    const per = bytesOf(make(1)) - bytesOf(make(0));
+    let pad = Math.floor((LIMIT - bytesOf(make(0))) / per);
+    while (bytesOf(make(pad + 1)) <= LIMIT) pad++;
+    while (bytesOf(make(pad)) > LIMIT) pad--;
+    return [pad, pad + 1];
+  }
+
+  it.each(shapes)(
+    '%s: over 1 MiB exactly when the serialized result is, with its token estimate',
+    (_name, make) => {
+      for (const pad of straddle(make)) {
+        const result = make(pad);
+        const json = JSON.stringify(result);
+        const found = said(rule, 'result', result, v25);
+        // The estimate counts UTF-16 units of the JSON without its escapes (here only the mirror's quotes).
+        const units = json.length - (json.match(/\\/g)?.length ?? 0);
+        const tokens = `the result is about ${Math.ceil(units / 4)} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens`;
+        const over = Buffer.byteLength(json) > LIMIT;
+        expect(found, `${Buffer.byteLength(json)} bytes`).toEqual([
+          ...(over
+            ? [
+                [
+                  'default',
+                  '',
+                  'the result is 1.00 MiB serialized; Claude Desktop refuses results over 1 MiB',
+                ],
+              ]
+            : []),
+          ['tokens', '', tokens],
+        ]);
+      }
+    },
+  );
+
+  it('counts escapes, undefined members and inherited members as JSON.stringify does', () => {
+    // Each control character is 6 bytes of JSON in one UTF-16 unit.
+    const escapes = (pad: number) => ({
+      content: [text('\u0001"\\'.repeat(58_000) + 'x'.repeat(pad))],
+      isError: undefined,
+    });
+    const inherited = (pad: number) => {
+      const block = Object.create({ hidden: 'h'.repeat(200_000) }) as JsonObject;
+      Object.assign(block, { type: 'text', text: WIDE + 'x'.repeat(pad) });
+      return { content: [block] };
+    };
+    for (const make of [escapes, inherited]) {
+      for (const pad of straddle(make)) {
+        const over = bytesOf(make(pad)) > LIMIT;
+        expect(
+          hits(rule, 'result', make(pad), v25).some(([id]) => id === 'default'),
+          `pad ${pad}`,
+        ).toBe(over);
+      }
+    }
+  });
+
+  it('names each image over 5 MB decoded or 8000 px a side, and only image blocks', () => {
+    const png = (width: number, height: number) => {
+      const header = new Uint8Array(24);
+      header.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+      const view = new DataView(header.buffer);
+      view.setUint32(16, width);
+      view.setUint32(20, height);
+      return btoa(String.fromCharCode(...header));
+    };
+    const image = (data: string) => ({ type: 'image', data, mimeType: 'image/png' });
+    const result = {
+      content: [
+        image(png(8000, 8000)),
+        image(png(8001, 10)),
+        { type: 'audio', data: png(9000, 9000), mimeType: 'audio/wav' },
+      ],
+    };
+    expect(said(rule, 'result', result, v25)).toEqual([
+      [
+        'dimensions',
+        '/content/1/data',
+        "image block 1 is 8001×10 px; Claude Code's API refuses images over 8000 px a side",
+      ],
+    ]);
+    const big = 5 * 1024 * 1024;
+    const sized = (bytes: number) => ({ content: [text('x'), image(btoa('\0'.repeat(bytes)))] });
+    expect(said(rule, 'result', sized(big), v25).filter(([id]) => id === 'image')).toEqual([]);
+    expect(said(rule, 'result', sized(big + 3), v25).filter(([id]) => id === 'image')).toEqual([
+      ['image', '/content/1/data', 'image block 1 is 5.00 MiB decoded; Claude Code refuses images over 5 MB'],
+    ]);
   });
 });
