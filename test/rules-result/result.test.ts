@@ -1318,3 +1318,107 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
     ]);
   });
 });
+
+describe('result-error-without-is-error: which payloads are errors, and what the repair writes', () => {
+  const rule = 'result-error-without-is-error';
+  const CASES: [string, unknown, string[][]][] = [
+    ['a blank error string', { content: [text('{}')], structuredContent: { error: '  ' } }, []],
+    ['error: false', { content: [text('{}')], structuredContent: { error: false } }, []],
+    ['error: 0', { content: [text('{}')], structuredContent: { error: 0 } }, []],
+    ['an empty error list', { content: [text('{}')], structuredContent: { error: [] } }, []],
+    [
+      'error: true',
+      { content: [text('{}')], structuredContent: { error: true } },
+      [['structured', '/structuredContent/error']],
+    ],
+    [
+      'an error list',
+      { content: [text('{}')], structuredContent: { error: [1] } },
+      [['structured', '/structuredContent/error']],
+    ],
+    [
+      'an error object',
+      { content: [text('{}')], structuredContent: { error: {} } },
+      [['structured', '/structuredContent/error']],
+    ],
+    [
+      'a payload under a made-up member',
+      { content: [{ type: 'custom', result: { error: 'x' } }] },
+      [['block', '/content/0/result/error']],
+    ],
+    [
+      'the member named after the type first',
+      { content: [{ type: 'custom', custom: { error: 'x' }, result: { error: 'y' } }] },
+      [['block', '/content/0/custom/error']],
+    ],
+    [
+      'a double-encoded payload',
+      { content: [{ type: 'object', object: '{"error":"x"}' }] },
+      [['block', '/content/0/object/error']],
+    ],
+    ['a string that only mentions "error"', { content: [{ type: 'object', object: 'plain "error"' }] }, []],
+    [
+      'the block’s own error member, after payloads without one',
+      { content: [{ type: 'custom', data: { error: null }, error: 'x' }] },
+      [['block', '/content/0/error']],
+    ],
+    ['an error block, left to block-type-unknown', { content: [{ type: 'error', error: 'x' }] }, []],
+    ['a standard block with an error member', { content: [{ type: 'text', text: 'x', error: 'y' }] }, []],
+    ['a made-up block among others', { content: [{ type: 'custom', error: 'x' }, text('y')] }, []],
+    ['a block with no string type', { content: [{ type: 5, error: 'x' }] }, []],
+    ['a content item that is no block', { content: ['x'] }, []],
+    [
+      'an error text beside other structuredContent',
+      { content: [text('{"error":"x"}')], structuredContent: { a: 1 } },
+      [['text', '/content/0/text']],
+    ],
+    ['the mirror of structuredContent', { content: [text('{"a":1}')], structuredContent: { a: 1 } }, []],
+    ['structuredContent without text', { content: [], structuredContent: { a: 1 } }, []],
+    [
+      'an error text with spaces around it',
+      { content: [text(' {"error":"x"} ')] },
+      [['text', '/content/0/text']],
+    ],
+    ['a list naming "error"', { content: [text('["error"]')] }, []],
+    ['an error member beside broken content', { content: 'x', error: 'y' }, [['member', '/error']]],
+  ];
+
+  it.each(CASES)('%s', (_name, result, expected) => {
+    expect(hits(rule, 'result', result, v25)).toEqual(expected);
+  });
+
+  it('writes the error as a person reads it', () => {
+    const cases: [unknown, string][] = [
+      [{ error: 'CODE', message: 'it broke' }, 'CODE: it broke'],
+      [{ error: 'CODE', message: 'CODE' }, 'CODE'],
+      [{ error: 'CODE', message: ' ' }, 'CODE'],
+      [{ error: 'CODE', message: 5 }, 'CODE'],
+      [{ error: { code: 5 } }, '{"code":5}'],
+      [{ error: { message: 'no city', code: 5 } }, 'no city'],
+      [{ error: true }, 'true'],
+    ];
+    for (const [structured, written] of cases) {
+      const r = repairOnce(rule, 'result', { content: [], structuredContent: structured }, v25);
+      expect(r.doc, JSON.stringify(structured)).toEqual({
+        content: [text(written)],
+        structuredContent: structured,
+        isError: true,
+      });
+      expect(r.outcome).toEqual({
+        description: 'set "isError": true and added a text block describing the error',
+      });
+    }
+    const member = repairOnce(rule, 'result', { content: [], error: 'E2', message: 'gone' }, v25);
+    expect(member.doc).toEqual({ content: [text('E2: gone')], error: 'E2', message: 'gone', isError: true });
+    const block = repairOnce(
+      rule,
+      'result',
+      { content: [{ type: 'custom', custom: { error: 'E1', message: 'bad' } }] },
+      v25,
+    );
+    expect(block.doc).toEqual({ content: [text('E1: bad')], isError: true });
+    expect(block.outcome).toEqual({
+      description: 'set "isError": true and replaced the "custom" block with the error message',
+    });
+  });
+});
