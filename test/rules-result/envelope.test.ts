@@ -351,6 +351,17 @@ describe('what the envelope repairs do and say', () => {
     });
   });
 
+  it('writes a message for an error without one, from its code', () => {
+    const r = repairOnce('envelope-error-invalid', 'message', error({ code: -32000 }), v);
+    expect(r.doc).toEqual(error({ code: -32000, message: 'error -32000' }));
+    expect(r.outcome).toEqual({ description: 'set "error.message" to "error -32000"' });
+  });
+
+  it('replaces an undefined error (a JavaScript caller’s value) with a generic text', () => {
+    const r = repairOnce('envelope-error-invalid', 'message', error(undefined), v);
+    expect(r.doc).toEqual(error({ code: -32603, message: 'unknown error' }));
+  });
+
   it('writes a missing message from the code, and other messages as their JSON', () => {
     for (const [message, text] of [
       [undefined, 'error -32000'],

@@ -261,6 +261,8 @@ describe('http-content-type', () => {
     expect(framed({ transport: 'http', text: body, contentType: ' ' }).map(([, id]) => id)).toEqual([
       'missing',
     ]);
+    // The finding's data says what the header was: nothing.
+    expect(runFrame({ transport: 'http', text: body }, options)[0]?.data).toEqual({ contentType: '' });
     expect(framed({ transport: 'http', text: body, contentType: 'application/jsonl' })).toHaveLength(1);
     expect(framed({ transport: 'sse', text: body, contentType: 'text/plain' })).toEqual([]);
   });

@@ -132,8 +132,8 @@ export default defineRule({
             : (JSON.stringify(original) ?? '');
         return { description: `set "error.message" to ${JSON.stringify(error.message)}` };
       }
-      default:
-        return undefined;
     }
+    // Any other message id is "default", reported only for an error that is no object (handled above).
+    return undefined;
   },
 });
