@@ -65,7 +65,9 @@ export function base64Problem(value: string): Base64Problem | undefined {
  * every character counted in the decoded length, which spares another scan of megabytes.
  */
 export function readBase64(value: string): Base64Reading {
-  if (DATA_URI.test(value)) return { problem: 'data-uri' };
+  // DATA_URI starts with `data:` in any case: most payloads start with neither `d` nor `D`.
+  const first = value.charCodeAt(0) | 0x20;
+  if (first === 0x64 && DATA_URI.test(value)) return { problem: 'data-uri' };
   if (value.length > CHUNK) {
     const head = canonicalInChunks(value);
     if (head !== undefined) return { problem: undefined, binary: head };
@@ -131,7 +133,8 @@ export function decodeBase64Prefix(value: string, maxBytes: number): Uint8Array 
 
 /** Exact decoded size in bytes of a canonical base64 string. */
 export function decodedLength(value: string): number {
-  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  const end = value.length;
+  const padding = value.charCodeAt(end - 1) !== 0x3d ? 0 : value.charCodeAt(end - 2) === 0x3d ? 2 : 1;
   return Math.floor((value.length * 3) / 4) - padding;
 }
 

@@ -397,13 +397,12 @@ function plainResultContent(
 
 /**
  * Result rules that report nothing on a plain media result (see isPlainMediaResult): those silent on
- * the plain-text shape, except the two that read what a media result may hold, its size (and images'
- * size) and a lone text's error payload.
+ * the plain-text shape, except the one that reads what a media result may hold, its size (and images'
+ * size). result-error-without-is-error stays covered because a result whose lone text block may carry
+ * an error payload is no plain media result.
  */
 export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
-  [...COVERED_RESULT_RULES].filter(
-    (id) => id !== 'result-over-client-limits' && id !== 'result-error-without-is-error',
-  ),
+  [...COVERED_RESULT_RULES].filter((id) => id !== 'result-over-client-limits'),
 );
 
 /**
@@ -426,7 +425,9 @@ export function isPlainMediaResult(
     if (plainTextBlock(block) < 0 && plainBlockKind(block, features, sniffed) === PlainBlock.None)
       return false;
   }
-  return true;
+  // Its blocks are of known types and it has no structuredContent or `error` member, so the only error
+  // payload result-error-without-is-error could find is in a lone text block.
+  return !mayCarryErrorPayload(content as JsonObject[]);
 }
 
 /**

@@ -6,8 +6,10 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ALIASES,
   agreesWithBytes,
   canonicalMimeType,
   fileTypeMime,
@@ -19,6 +21,7 @@ import {
   sniffedMediaType,
   sniffSync,
 } from '../../src/core/sniff.js';
+import { runs } from '../support/runs.js';
 
 const media = (name: string) =>
   new Uint8Array(readFileSync(join(import.meta.dirname, '../../fixtures/media', name)));
@@ -119,6 +122,44 @@ describe('media types', () => {
     expect(sameMediaType('video/ogg', 'audio/ogg')).toBe(false);
     expect(sameMediaType('audio/mpeg', 'audio/ogg')).toBe(false);
     expect(sameMediaType('audio/opus', 'audio/mpeg')).toBe(false);
+  });
+
+  it('answers every type, the common ones looked up at once, as the definition says', () => {
+    // The definition written out: lower case, no parameters or surrounding space, aliases folded.
+    const reference = (type: string) => {
+      const bare = type.split(';')[0]?.trim().toLowerCase() ?? '';
+      return ALIASES[bare] ?? bare;
+    };
+    const common = [
+      'image/png',
+      'image/jpeg',
+      'image/gif',
+      'image/webp',
+      'image/svg+xml',
+      'audio/wav',
+      'audio/mpeg',
+    ];
+    const spellings = fc.oneof(
+      fc.constantFrom(
+        ...common,
+        ...Object.keys(ALIASES),
+        'text/plain',
+        'application/json',
+        'application/pdf',
+      ),
+      fc.stringMatching(/^ ?[A-Za-z]{1,6}\/[A-Za-z+.-]{1,8}( ?; ?[a-z]+=[a-z0-9]+)? ?$/),
+    );
+    fc.assert(
+      fc.property(spellings, fc.boolean(), (type, upper) => {
+        const spelled = upper ? type.toUpperCase() : type;
+        expect(canonicalMimeType(spelled)).toBe(reference(spelled));
+        const bare = reference(spelled);
+        expect(mediaFamily(spelled)).toBe(
+          bare.indexOf('/') > 0 ? bare.slice(0, bare.indexOf('/')) : undefined,
+        );
+      }),
+      { numRuns: runs(500) },
+    );
   });
 
   it('names the family of a well-formed type only', () => {

@@ -12,9 +12,11 @@ const BASE64_RUN = /^[A-Za-z0-9+/\r\n]{256,}={0,2}$/;
 
 /** An image carried as text: a data:image URL anywhere, or the whole text being image base64. */
 function embeddedImage(text: string): 'data-url' | 'base64' | undefined {
-  // The literal first: a string search skips through a long text several times as fast as the regular
+  // Literals first: a string search skips through a long text several times as fast as the regular
   // expression walks it (1.5 ms of 5 MB, a fifth of that), and most texts hold no data URL at all.
-  if (text.includes('data:image/') && DATA_IMAGE.test(text)) return 'data-url';
+  // `;base64,` before `data:image/`: V8 finds a literal by its first character with a memchr scan, and
+  // `d` is everywhere in JSON (`"id"`) while `;` is rare; on a 36 KB JSON mirror, 1 µs instead of 26.
+  if (text.includes(';base64,') && text.includes('data:image/') && DATA_IMAGE.test(text)) return 'data-url';
   const trimmed = text.trim();
   return IMAGE_BASE64.test(trimmed) && BASE64_RUN.test(trimmed) ? 'base64' : undefined;
 }

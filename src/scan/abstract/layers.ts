@@ -7,14 +7,26 @@
 /** Past this many layers, a copy starts from the map flattened into one layer. */
 const MAX_LAYERS = 12;
 
+let nextSerial = 0;
+
 export class Layers<K, V> {
-  private readonly local = new Map<K, V>();
+  private readonly local: Map<K, V>;
   private readonly depth: number;
   /** This map flattened, made once: every copy of a deep map then shares it as ancestor. */
   private flat: Layers<K, V> | undefined;
 
-  constructor(private readonly parent?: Layers<K, V>) {
+  /** Creation order: a map is newer than every map in its history (see divergence). */
+  private readonly serial = nextSerial++;
+
+  constructor(
+    private readonly parent?: Layers<K, V>,
+    /** For a flattened copy: the map it copies, which never changes again (it has a child). */
+    private readonly origin?: Layers<K, V>,
+    /** Entries to start from (copied). */
+    from?: ReadonlyMap<K, V>,
+  ) {
     this.depth = parent ? parent.depth + 1 : 0;
+    this.local = new Map(from);
   }
 
   get(key: K): V | undefined {
@@ -40,11 +52,29 @@ export class Layers<K, V> {
 
   private flattened(): Layers<K, V> {
     if (!this.flat) {
-      const out = new Layers<K, V>();
-      for (const [key, value] of this.entries()) out.local.set(key, value);
+      // Oldest layer first, each newer one overriding: a native copy of the oldest (usually the last
+      // flattened map, holding most entries) and plain sets, where entries() would track every key in
+      // a set of its own (flattening was a tenth of scanning a 38,000-line bundle).
+      const chain = this.chain();
+      const out = new Layers<K, V>(undefined, this, (chain[chain.length - 1] as Layers<K, V>).local);
+      for (let i = chain.length - 2; i >= 0; i--) {
+        (chain[i] as Layers<K, V>).local.forEach((value, key) => {
+          out.local.set(key, value);
+        });
+      }
       this.flat = out;
     }
     return this.flat;
+  }
+
+  /**
+   * The next older map in this one's history: the map it layers over, or for a flattened copy the map
+   * it copies (which holds the same). So two maps flattened at different depths of one history still
+   * part at a common map; without the second, such maps had none, and each of their joins visited
+   * every key of both (99% of the keys that joins visited on a 38,000-line bundle).
+   */
+  private get older(): Layers<K, V> | undefined {
+    return this.parent ?? this.origin;
   }
 
   /** This map and the maps it layers over, innermost first. */
@@ -74,21 +104,24 @@ export class Layers<K, V> {
     a: Layers<K, V>,
     b: Layers<K, V>,
   ): { base: Layers<K, V> | undefined; keys: Set<K> } {
-    const ofA = a.chain();
-    const inA = new Set(ofA);
-    let base: Layers<K, V> | undefined;
-    const fromB: Layers<K, V>[] = [];
-    for (let layer: Layers<K, V> | undefined = b; layer; layer = layer.parent) {
-      if (inA.has(layer)) {
-        base = layer;
-        break;
-      }
-      fromB.push(layer);
-    }
-    const fromA = base ? ofA.slice(0, ofA.indexOf(base)) : ofA;
+    // Each history runs from newer to older maps, and two histories that meet share the rest: stepping
+    // back on whichever side is newer finds the meeting point having visited only what either changed.
     const keys = new Set<K>();
-    for (const layer of [...fromA, ...fromB]) for (const key of layer.local.keys()) keys.add(key);
-    return { base, keys };
+    let x: Layers<K, V> | undefined = a;
+    let y: Layers<K, V> | undefined = b;
+    while (x !== y) {
+      let step: Layers<K, V>;
+      if (x && (!y || x.serial > y.serial)) {
+        step = x;
+        x = x.older;
+      } else {
+        step = y as Layers<K, V>;
+        y = y?.older;
+      }
+      // A flattened copy's keys are its origin's, which come next in its history.
+      if (!step.origin) for (const key of step.local.keys()) keys.add(key);
+    }
+    return { base: x, keys };
   }
 
   /** A new layer over `base` holding `entries` (the result of joining two maps that parted there). */
