@@ -55,6 +55,98 @@ describe('block-type-unknown', () => {
     expect(f).toMatchObject({ severity: 'error', pointer: '/content/0/type', messageId });
   });
 
+  const UNKNOWN = (type: string, hint: string) => `unknown content block type "${type}"${hint}`;
+  const said: [unknown, string, string][] = [
+    [
+      { type: 'object', object: { a: 1 } },
+      UNKNOWN('object', ': return JSON as structuredContent and mirror it in a text block'),
+      'replaced the "object" block with a text block holding its JSON and set structuredContent to it',
+    ],
+    [
+      { type: 'error', error: 'boom' },
+      UNKNOWN('error', ': set `isError: true` on the result and explain the error in a text block'),
+      'replaced the "error" block with a text block and set isError: true',
+    ],
+    [
+      { type: 'file', data: PNG },
+      UNKNOWN('file', ': send bytes as an image or audio block, or as an embedded resource with `blob`'),
+      'replaced the "file" block with an image block',
+    ],
+    [
+      { type: 'html', html: '<p>x</p>' },
+      UNKNOWN('html', ': send HTML as an embedded resource with mimeType text/html'),
+      'replaced the "html" block with an embedded text/html resource (the HTML was not sanitized)',
+    ],
+    [
+      { type: 'table', headers: ['a'], rows: [[1]] },
+      UNKNOWN('table', ': put the rows in structuredContent and a Markdown table in a text block'),
+      'replaced the "table" block with a Markdown table in a text block and set structuredContent to { headers, rows }',
+    ],
+    [
+      { type: 'url', url: 'https://example.com/a' },
+      UNKNOWN('url', ': use a resource_link block (2025-06-18 on) or a text block with the URL'),
+      'replaced the "url" block with a resource_link block',
+    ],
+    [
+      { type: 'markdown', text: '# hi' },
+      UNKNOWN('markdown', ': use a text block; Markdown goes in `text`'),
+      'replaced the "markdown" block with a text block keeping its text',
+    ],
+    [
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+      UNKNOWN('image_url', ': send an image block with base64 data, or a resource_link to the URL'),
+      'replaced the "image_url" block with an image block',
+    ],
+    [
+      { type: 'image_url', image_url: 'https://example.com/a.png' },
+      UNKNOWN('image_url', ': send an image block with base64 data, or a resource_link to the URL'),
+      'replaced the "image_url" block with a resource_link block',
+    ],
+    [
+      { type: 'application/json', text: '{}' },
+      'content block type "application/json" is a MIME type: use a standard block type and put the media type in `mimeType`',
+      'replaced the "application/json" block with a text block holding its JSON and set structuredContent to it',
+    ],
+    [
+      { type: 'audio/wav', data: 'UklGRiQAAABXQVZF' },
+      'content block type "audio/wav" is a MIME type: use a standard block type and put the media type in `mimeType`',
+      'replaced the "audio/wav" block with an audio block',
+    ],
+    [
+      { type: 'tool_use', id: '1', name: 'x', input: {} },
+      'content block type "tool_use" exists only in sampling messages, not in tool results; send its content as text',
+      'replaced the "tool_use" block with a text block holding its JSON',
+    ],
+    [
+      { type: 'Text', text: 'x' },
+      'content block type "Text" must be lower case "text"',
+      'changed type "Text" to "text"',
+    ],
+    [
+      { type: 'video', data: 'AAAA' },
+      UNKNOWN('video', '; the standard types are text, image, audio, resource_link and resource'),
+      'replaced the "video" block with a text block holding its JSON',
+    ],
+    [
+      { text: 'no type' },
+      'content block has no "type"',
+      'replaced the untyped block with a text block keeping its text',
+    ],
+    [
+      { type: 7, text: 'x' },
+      'content block "type" must be a string, got integer',
+      'replaced the untyped block with a text block keeping its text',
+    ],
+  ];
+
+  it.each(said)('says what is wrong with %j and what its repair did', async (block, message, description) => {
+    const [f] = await ruleFindings('block-type-unknown', resultOf([block]));
+    expect(f?.message).toBe(message);
+    expect((await repairOnce('block-type-unknown', resultOf([block]))).outcome?.description).toBe(
+      description,
+    );
+  });
+
   it('does not report the standard types', async () => {
     const findings = await ruleFindings(
       'block-type-unknown',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hits, repairOnce } from './helpers.js';
+import { getRule } from '../../src/rules/catalog.js';
+import { features } from '../../src/spec/versions.js';
+import { hits, type RunOptions, repairOnce, run } from './helpers.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
 const v = { version: '2025-06-18' } as const;
@@ -145,5 +147,324 @@ describe('envelope-batch', () => {
     for (const version of ['2024-11-05', '2025-06-18', '2025-11-25', '2026-07-28'] as const) {
       expect(hits('envelope-batch', 'message', batch, { version })).toEqual([['default', '']]);
     }
+  });
+});
+
+/** Every finding on a message, whole: rule, message id, pointer and the words a user reads. */
+function said(doc: unknown, options: RunOptions = v): string[][] {
+  return run('message', doc, options).map((f) => [f.rule, f.messageId, f.pointer, f.message]);
+}
+
+describe('what the envelope rules say', () => {
+  it('judges a bare value or a batch as a whole, never its members', () => {
+    expect(said('done')).toEqual([
+      ['envelope-not-object', 'default', '', 'the message is a bare string, not a JSON-RPC message object'],
+    ]);
+    expect(said(null)).toEqual([
+      ['envelope-not-object', 'default', '', 'the message is null, not a JSON-RPC message object'],
+    ]);
+    expect(said(3)[0]?.[3]).toBe('the message is a bare integer, not a JSON-RPC message object');
+    expect(said([{ jsonrpc: '2.0', id: 1, result: ok }])).toEqual([
+      [
+        'envelope-batch',
+        'default',
+        '',
+        'a JSON-RPC batch of 1 messages; protocol 2025-06-18 has no batching',
+      ],
+    ]);
+  });
+
+  it('names the wrong jsonrpc value by its JSON', () => {
+    expect(said({ jsonrpc: '1.0', id: 1, result: ok })).toEqual([
+      ['envelope-jsonrpc-version', 'wrong', '/jsonrpc', '"jsonrpc" is "1.0"; it must be the string "2.0"'],
+    ]);
+    expect(said({ jsonrpc: 2, id: 1, result: ok })[0]?.[3]).toBe(
+      '"jsonrpc" is a JSON integer; it must be the string "2.0"',
+    );
+    expect(said({ id: 1, result: ok })).toEqual([
+      ['envelope-jsonrpc-version', 'default', '/jsonrpc', 'the message has no "jsonrpc" member'],
+    ]);
+  });
+
+  it('accepts integer and string ids, and names a wrong one', () => {
+    expect(said({ jsonrpc: '2.0', id: 7, result: ok })).toEqual([]);
+    expect(said({ jsonrpc: '2.0', id: '', result: ok })).toEqual([]);
+    expect(said({ jsonrpc: '2.0', id: 1.5, result: ok })).toEqual([
+      [
+        'envelope-id-invalid',
+        'type',
+        '/id',
+        '"id" is the fractional number 1.5; request ids must be a string or an integer',
+      ],
+    ]);
+    expect(said({ jsonrpc: '2.0', id: true, result: ok })[0]?.[3]).toBe(
+      '"id" is a JSON boolean; request ids must be a string or an integer',
+    );
+    expect(said({ jsonrpc: '2.0', id: null, result: ok })[0]?.[3]).toBe(
+      '"id" is null; request ids must be a string or an integer',
+    );
+    expect(said({ jsonrpc: '2.0', result: ok })[0]?.[3]).toBe('the response has no "id"');
+    expect(said({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } })[0]?.[3]).toBe(
+      'the error response has no "id"; error responses may omit it only from 2025-11-25',
+    );
+  });
+
+  it('names each malformed part of an error', () => {
+    const error = (e: unknown) => said({ jsonrpc: '2.0', id: 1, error: e });
+    expect(error('boom')).toEqual([
+      [
+        'envelope-error-invalid',
+        'default',
+        '/error',
+        '"error" is a JSON string; it must be an object with "code" and "message"',
+      ],
+    ]);
+    expect(error({ code: '404', message: 'x' })).toEqual([
+      [
+        'envelope-error-invalid',
+        'code',
+        '/error/code',
+        '"error.code" is the string "404"; it must be an integer',
+      ],
+    ]);
+    expect(error({ code: -1.5, message: 'x' })[0]?.[3]).toBe(
+      '"error.code" is the fractional number -1.5; it must be an integer',
+    );
+    expect(error({ code: null, message: 'x' })[0]?.[3]).toBe('"error.code" is null; it must be an integer');
+    expect(error({ message: 'x' })[0]?.[3]).toBe('"error" has no "code"');
+    expect(error({ code: 1, message: ['x'] })).toEqual([
+      [
+        'envelope-error-invalid',
+        'message',
+        '/error/message',
+        '"error.message" is a JSON array; it must be a string',
+      ],
+    ]);
+    expect(error({ code: 1 })[0]?.[3]).toBe('"error" has no "message"');
+  });
+
+  it('leaves the error member of a request to envelope-result-and-error', () => {
+    expect(said({ jsonrpc: '2.0', id: 1, method: 'tools/call', error: 'boom' })).toEqual([
+      [
+        'envelope-result-and-error',
+        'requestWithResult',
+        '/error',
+        'a message with "method" is a request or notification and must not carry "error"',
+      ],
+    ]);
+    expect(said({ jsonrpc: '2.0', id: 1, method: 'tools/call', result: 'done' })).toEqual([
+      [
+        'envelope-result-and-error',
+        'requestWithResult',
+        '/result',
+        'a message with "method" is a request or notification and must not carry "result"',
+      ],
+    ]);
+  });
+
+  it('words result and error both or neither', () => {
+    expect(said({ jsonrpc: '2.0', id: 1 })).toEqual([
+      ['envelope-result-and-error', 'default', '', 'the response has neither "result" nor "error"'],
+    ]);
+    expect(said({ jsonrpc: '2.0', id: 1, result: ok, error: { code: 1, message: 'x' } })).toEqual([
+      ['envelope-result-and-error', 'both', '', 'the response has both "result" and "error"'],
+    ]);
+  });
+
+  it('names a result that is no object by its JSON type', () => {
+    expect(said({ jsonrpc: '2.0', id: 1, result: [ok] })).toEqual([
+      [
+        'envelope-result-not-object',
+        'default',
+        '/result',
+        '"result" is a JSON array; MCP results are JSON objects',
+      ],
+    ]);
+  });
+
+  it('names each extra member with its pointer', () => {
+    expect(said({ jsonrpc: '2.0', id: 1, result: ok, requestId: 'a', 'a/b': 1 })).toEqual([
+      [
+        'envelope-extra-member',
+        'default',
+        '/requestId',
+        'extra top-level member "requestId" in a JSON-RPC message',
+      ],
+      ['envelope-extra-member', 'default', '/a~1b', 'extra top-level member "a/b" in a JSON-RPC message'],
+    ]);
+  });
+});
+
+describe('what the envelope repairs do and say', () => {
+  const error = (e: unknown) => ({ jsonrpc: '2.0', id: 1, error: e });
+
+  it('replaces an error that is no object, keeping its text', () => {
+    for (const [value, text] of [
+      ['boom', 'boom'],
+      [404, '404'],
+      [null, 'null'],
+      [['a'], '["a"]'],
+    ] as const) {
+      const r = repairOnce('envelope-error-invalid', 'message', error(value), v);
+      expect(r.doc, String(value)).toEqual(error({ code: -32603, message: text }));
+      expect(r.outcome).toEqual({
+        description: 'replaced "error" with { code: -32603, message } carrying its text',
+      });
+    }
+  });
+
+  it('converts only a whole decimal string code, and says what it did with any other', () => {
+    const converted = repairOnce(
+      'envelope-error-invalid',
+      'message',
+      error({ code: ' -32602 ', message: 'x' }),
+      v,
+    );
+    expect(converted.doc).toEqual(error({ code: -32602, message: 'x' }));
+    expect(converted.outcome).toEqual({
+      description: 'converted "error.code" " -32602 " to the integer -32602',
+    });
+    expect(
+      repairOnce('envelope-error-invalid', 'message', error({ code: '404', message: 'x' }), v).doc,
+    ).toEqual(error({ code: 404, message: 'x' }));
+    for (const code of ['12a', 'a12', '+1', '1.0', '0x10', '1e3', '99999999999999999999']) {
+      const kept = repairOnce('envelope-error-invalid', 'message', error({ code, message: 'x' }), v);
+      expect(kept.doc, code).toEqual(error({ code: -32603, message: 'x', data: { code } }));
+      expect(kept.outcome).toEqual({
+        description:
+          'set "error.code" to -32603 (Internal error); the original code is kept in error.data.code',
+      });
+    }
+    const missing = repairOnce('envelope-error-invalid', 'message', error({ message: 'x' }), v);
+    expect(missing.doc).toEqual(error({ code: -32603, message: 'x' }));
+    expect(missing.outcome).toEqual({ description: 'set "error.code" to -32603 (Internal error)' });
+    const dropped = repairOnce(
+      'envelope-error-invalid',
+      'message',
+      error({ code: 1.5, message: 'x', data: 1 }),
+      v,
+    );
+    expect(dropped.doc).toEqual(error({ code: -32603, message: 'x', data: 1 }));
+    expect(dropped.outcome).toEqual({
+      description: 'set "error.code" to -32603 (Internal error); the original code 1.5 was dropped',
+      lossy: true,
+    });
+  });
+
+  it('writes a message for an error without one, from its code', () => {
+    const r = repairOnce('envelope-error-invalid', 'message', error({ code: -32000 }), v);
+    expect(r.doc).toEqual(error({ code: -32000, message: 'error -32000' }));
+    expect(r.outcome).toEqual({ description: 'set "error.message" to "error -32000"' });
+  });
+
+  it('replaces an undefined error (a JavaScript caller’s value) with a generic text', () => {
+    const r = repairOnce('envelope-error-invalid', 'message', error(undefined), v);
+    expect(r.doc).toEqual(error({ code: -32603, message: 'unknown error' }));
+  });
+
+  it('writes a missing message from the code, and other messages as their JSON', () => {
+    for (const [message, text] of [
+      [undefined, 'error -32000'],
+      [null, 'error -32000'],
+      [42, '42'],
+      [{ a: 1 }, '{"a":1}'],
+    ] as const) {
+      const r = repairOnce('envelope-error-invalid', 'message', error({ code: -32000, message }), v);
+      expect(r.doc, String(message)).toEqual(error({ code: -32000, message: text }));
+      expect(r.outcome).toEqual({ description: `set "error.message" to ${JSON.stringify(text)}` });
+      expect(r.after).toEqual([]);
+    }
+  });
+
+  it('sets jsonrpc and removes an extra member, saying so', () => {
+    expect(repairOnce('envelope-jsonrpc-version', 'message', { id: 1, result: ok }, v).outcome).toEqual({
+      description: 'set "jsonrpc" to "2.0"',
+    });
+    const extra = repairOnce(
+      'envelope-extra-member',
+      'message',
+      { jsonrpc: '2.0', id: 1, result: ok, requestId: 'a' },
+      v,
+    );
+    expect(extra.doc).toEqual({ jsonrpc: '2.0', id: 1, result: ok });
+    expect(extra.outcome).toEqual({ description: 'removed top-level member "requestId"' });
+    expect(extra.after).toEqual([]);
+  });
+
+  it('drops a null id only from an error response', () => {
+    const r = repairOnce(
+      'envelope-id-invalid',
+      'message',
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+      { version: '2025-11-25' },
+    );
+    expect(r.outcome).toEqual({
+      description: 'removed "id": null from the error response (MCP omits an unreadable id)',
+    });
+    const latest = { version: '2025-11-25' } as const;
+    expect(
+      repairOnce('envelope-id-invalid', 'message', { jsonrpc: '2.0', id: null, result: ok }, latest).outcome,
+    ).toBeUndefined();
+    expect(
+      repairOnce(
+        'envelope-id-invalid',
+        'message',
+        { jsonrpc: '2.0', id: 1.5, error: { code: 1, message: 'x' } },
+        latest,
+      ).outcome,
+    ).toBeUndefined();
+  });
+});
+
+describe('an envelope repair handed a finding that no longer holds', () => {
+  /** Runs `ruleId`'s repair for its finding on `before`, on a document where that defect is already gone. */
+  function repairStale(ruleId: string, before: unknown, after: unknown, options: RunOptions = v) {
+    const version = options.version ?? '2026-07-28';
+    const finding = run('message', before, options).find((f) => f.rule === ruleId);
+    if (!finding) throw new Error(`${ruleId} reported nothing`);
+    const root = structuredClone(after);
+    const outcome = getRule(ruleId)?.repair?.({
+      version,
+      features: features(version),
+      root,
+      subjectPath: finding.subjectPath,
+      resultPath: finding.resultPath,
+      findingPath: finding.path,
+      messageId: finding.messageId,
+      data: finding.data,
+      sniffed: () => undefined,
+    });
+    return { outcome, root };
+  }
+
+  it('declines rather than claim a fix it did not make', () => {
+    const fixed = { jsonrpc: '2.0', id: 1, result: ok };
+    expect(repairStale('envelope-jsonrpc-version', { id: 1, result: ok }, fixed)).toEqual({
+      outcome: undefined,
+      root: fixed,
+    });
+    expect(repairStale('envelope-extra-member', { ...fixed, requestId: 'a' }, fixed)).toEqual({
+      outcome: undefined,
+      root: fixed,
+    });
+    expect(
+      repairStale('envelope-extra-member', { ...fixed, requestId: 'a' }, 'gone').outcome,
+    ).toBeUndefined();
+    for (const [rule, before] of [
+      ['envelope-jsonrpc-version', { id: 1, result: ok }],
+      ['envelope-error-invalid', { jsonrpc: '2.0', id: 1, error: 'boom' }],
+      ['envelope-id-invalid', { jsonrpc: '2.0', id: null, error: { code: 1, message: 'x' } }],
+    ] as const) {
+      expect(repairStale(rule, before, 'gone', { version: '2025-11-25' }), rule).toEqual({
+        outcome: undefined,
+        root: 'gone',
+      });
+    }
+    // The error was "boom" when checked and is an object now: no message id of an object error applies.
+    const error = { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } };
+    expect(repairStale('envelope-error-invalid', { ...error, error: 'boom' }, error)).toEqual({
+      outcome: undefined,
+      root: error,
+    });
   });
 });

@@ -42,6 +42,13 @@ export function hits(ruleId: string, kind: Kind, doc: unknown, options: RunOptio
     .map((f) => [f.messageId, f.pointer]);
 }
 
+/** Findings of one rule, whole: `[messageId, pointer, message]`, the words a user reads included. */
+export function said(ruleId: string, kind: Kind, doc: unknown, options: RunOptions = {}): string[][] {
+  return run(kind, doc, options)
+    .filter((f) => f.rule === ruleId)
+    .map((f) => [f.messageId, f.pointer, f.message]);
+}
+
 export interface Repaired {
   readonly doc: unknown;
   readonly outcome: RepairOutcome | undefined;

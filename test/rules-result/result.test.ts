@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
 import { runToolResult } from '../../src/validate/engine.js';
-import { hits, repairAll, repairOnce, run } from './helpers.js';
+import { hits, type RunOptions, repairAll, repairOnce, run, said } from './helpers.js';
 
 const v25 = { version: '2025-06-18' } as const;
 const text = (t: string) => ({ type: 'text', text: t });
@@ -568,5 +569,856 @@ describe('result-over-client-limits: image dimensions', () => {
     const f = findings.find((x) => x.rule === 'result-over-client-limits');
     expect(f?.messageId).toBe('dimensions');
     expect(f?.message).toContain('600×8001');
+  });
+});
+
+describe('what the result rules say', () => {
+  const L = { version: '2026-07-28' } as const;
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const SI = '/_meta/io.modelcontextprotocol~1serverInfo';
+  const info = (value: unknown) => ({ resultType: 'complete', content: [], _meta: { [KEY]: value } });
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const CASES: [string, unknown, RunOptions, string[][]][] = [
+    [
+      'result-not-object',
+      'done',
+      v25,
+      [
+        [
+          'default',
+          '',
+          'the tools/call result is a JSON string; it must be an object with a "content" array',
+        ],
+      ],
+    ],
+    [
+      'result-content-missing',
+      { isError: false },
+      v25,
+      [['default', '/content', 'the result has no "content" array']],
+    ],
+    [
+      'result-content-not-array',
+      { content: 'hello' },
+      v25,
+      [
+        [
+          'string',
+          '/content',
+          '"content" is a string; it must be an array such as [{ "type": "text", "text": … }]',
+        ],
+      ],
+    ],
+    [
+      'result-content-not-array',
+      { content: { type: 'text', text: 'x' } },
+      v25,
+      [['default', '/content', '"content" is a JSON object; it must be an array of content blocks']],
+    ],
+    [
+      'result-content-not-array',
+      { content: null },
+      v25,
+      [['default', '/content', '"content" is null; it must be an array of content blocks']],
+    ],
+    [
+      'result-legacy-tool-result',
+      { toolResult: 'x' },
+      v25,
+      [['default', '/toolResult', 'the result uses the legacy "toolResult" envelope and has no "content"']],
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: 'true' },
+      v25,
+      [['default', '/isError', '"isError" is the string "true"; it must be true or false']],
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: 1 },
+      v25,
+      [['default', '/isError', '"isError" is a JSON integer; it must be true or false']],
+    ],
+    [
+      'result-type-invalid',
+      { content: [] },
+      L,
+      [['default', '/resultType', 'the result has no "resultType"; protocol 2026-07-28 requires it']],
+    ],
+    [
+      'result-type-invalid',
+      { content: [], resultType: 1 },
+      L,
+      [
+        [
+          'notString',
+          '/resultType',
+          '"resultType" is a JSON integer; it must be a string such as "complete"',
+        ],
+      ],
+    ],
+    [
+      'result-type-invalid',
+      { content: [], resultType: 'success' },
+      L,
+      [
+        [
+          'unknown',
+          '/resultType',
+          '"resultType" "success" is not a recognized result type (complete, input_required, task)',
+        ],
+      ],
+    ],
+    [
+      'result-meta-not-object',
+      { content: [], _meta: [] },
+      v25,
+      [['default', '/_meta', '"_meta" is a JSON array; it must be an object']],
+    ],
+    [
+      'result-server-info-invalid',
+      info('srv'),
+      L,
+      [
+        [
+          'default',
+          SI,
+          '_meta serverInfo is a JSON string; it must be an object with string "name" and "version"',
+        ],
+      ],
+    ],
+    [
+      'result-server-info-invalid',
+      info({ name: 1 }),
+      L,
+      [
+        [
+          'missing',
+          `${SI}/version`,
+          '_meta serverInfo has no "version"; an Implementation needs string "name" and "version"',
+        ],
+        ['notString', `${SI}/name`, '_meta serverInfo "name" must be a string, got integer'],
+      ],
+    ],
+    [
+      'result-server-info-invalid',
+      info({
+        name: 's',
+        version: '1',
+        title: 2,
+        websiteUrl: 'not a uri',
+        icons: [{ src: 'https://example.com/i.png' }, { sizes: ['48x48'] }, { src: 'icon.png' }, 'x'],
+      }),
+      L,
+      [
+        ['notString', `${SI}/title`, '_meta serverInfo "title" must be a string, got integer'],
+        [
+          'websiteUrl',
+          `${SI}/websiteUrl`,
+          '_meta serverInfo "websiteUrl" must be an absolute URI, got "not a uri"',
+        ],
+        ['icon', `${SI}/icons/1`, '_meta serverInfo icon 1 has no "src"'],
+        ['icon', `${SI}/icons/2`, '_meta serverInfo icon 2 "src" is not an absolute URI'],
+        ['icon', `${SI}/icons/3`, '_meta serverInfo icon 3 is a JSON string, not an object'],
+      ],
+    ],
+    [
+      'result-server-info-invalid',
+      info({ name: 's', version: '1', icons: 'x' }),
+      L,
+      [['icons', `${SI}/icons`, '_meta serverInfo "icons" must be an array of icons, got string']],
+    ],
+    [
+      'result-input-required-invalid',
+      { resultType: 'input_required' },
+      L,
+      [
+        [
+          'default',
+          '',
+          'the input_required result has neither "inputRequests" nor "requestState"; the client has nothing to answer',
+        ],
+      ],
+    ],
+    [
+      'result-input-required-invalid',
+      { resultType: 'input_required', requestState: 7 },
+      L,
+      [['requestState', '/requestState', '"requestState" is a JSON integer; it must be an opaque string']],
+    ],
+    [
+      'result-input-required-invalid',
+      { resultType: 'input_required', inputRequests: ['roots/list'] },
+      L,
+      [
+        [
+          'inputRequests',
+          '/inputRequests',
+          '"inputRequests" is a JSON array; it must be an object mapping ids to requests',
+        ],
+      ],
+    ],
+    [
+      'result-input-required-invalid',
+      {
+        resultType: 'input_required',
+        inputRequests: {
+          notObject: 'roots/list',
+          noMethod: { params: {} },
+          unknownMethod: { method: 'tools/call', params: {} },
+          noParams: { method: 'elicitation/create' },
+          badParams: { method: 'roots/list', params: 'x' },
+        },
+      },
+      L,
+      [
+        [
+          'request',
+          '/inputRequests/notObject',
+          'input request "notObject" is a JSON string, not a request object',
+        ],
+        ['request', '/inputRequests/noMethod', 'input request "noMethod" has no string "method"'],
+        [
+          'request',
+          '/inputRequests/unknownMethod',
+          'input request "unknownMethod" asks for "tools/call", which is not one of elicitation/create, sampling/createMessage, roots/list',
+        ],
+        ['request', '/inputRequests/noParams', 'input request "noParams" has no "params"'],
+        ['request', '/inputRequests/badParams', 'input request "badParams" "params" is not an object'],
+      ],
+    ],
+    [
+      'structured-content-not-object',
+      { content: [text('[1, 2]')], structuredContent: [1, 2] },
+      v25,
+      [
+        [
+          'default',
+          '/structuredContent',
+          'structuredContent is a JSON array; this protocol version requires a JSON object',
+        ],
+      ],
+    ],
+    [
+      'structured-content-not-object-old-clients',
+      { resultType: 'complete', content: [text('null')], structuredContent: null },
+      L,
+      [
+        [
+          'default',
+          '/structuredContent',
+          'structuredContent is null; clients built on the v1 SDKs reject anything but an object',
+        ],
+      ],
+    ],
+    [
+      'structured-content-unsupported-version',
+      { content: [], structuredContent: { a: 1 } },
+      { version: '2025-03-26' },
+      [
+        [
+          'default',
+          '/structuredContent',
+          'structuredContent does not exist in protocol 2025-03-26 and no text block carries its data',
+        ],
+      ],
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [], structuredContent: { a: 1 } },
+      v25,
+      [
+        [
+          'default',
+          '/content',
+          'structuredContent has no text block with its JSON; content-only clients see nothing',
+        ],
+      ],
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('It is warm')], structuredContent: { a: 1 } },
+      v25,
+      [
+        [
+          'prose',
+          '/content',
+          'structuredContent has no text block with its JSON; content-only clients see only the prose text',
+        ],
+      ],
+    ],
+    [
+      'structured-content-text-mismatch',
+      { content: [text('x'), text('{"a":2}')], structuredContent: { a: 1 } },
+      v25,
+      [['default', '/content/1/text', 'text block 1 holds JSON that differs from structuredContent']],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('{"error":"x"}')], structuredContent: { error: 'x' } },
+      v25,
+      [
+        [
+          'structured',
+          '/structuredContent/error',
+          'structuredContent reports an error but "isError" is not true',
+        ],
+      ],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('x')], error: 'boom' },
+      v25,
+      [['member', '/error', 'the result has an "error" member but "isError" is not true']],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('{"error":"boom"}')] },
+      v25,
+      [
+        [
+          'text',
+          '/content/0/text',
+          'the only text block is an {"error": …} payload but "isError" is not true',
+        ],
+      ],
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [{ type: 'object', object: { error: 'boom' } }] },
+      v25,
+      [
+        [
+          'block',
+          '/content/0/object/error',
+          'the only content block ("object") carries an {"error": …} payload but "isError" is not true',
+        ],
+      ],
+    ],
+    [
+      'result-media-with-structured-content',
+      {
+        content: [text('{"a":1}'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+        structuredContent: { a: 1 },
+      },
+      v25,
+      [
+        [
+          'default',
+          '/content/1',
+          'image block 1 sits next to structuredContent; clients that prefer structuredContent drop it',
+        ],
+      ],
+    ],
+    [
+      'structured-content-in-block',
+      { content: [text('a'), { type: 'text', text: 'x', structuredContent: { a: 1 } }] },
+      v25,
+      [
+        [
+          'default',
+          '/content/1/structuredContent',
+          'content block 1 carries "structuredContent"; it belongs on the result',
+        ],
+      ],
+    ],
+    [
+      'result-over-client-limits',
+      { content: [text('x'.repeat(120_000))] },
+      v25,
+      [
+        [
+          'tokens',
+          '',
+          'the result is about 30010 tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens',
+        ],
+      ],
+    ],
+    [
+      'structured-content-missing-for-output-schema',
+      { content: [text('x')] },
+      { ...v25, tool: weather },
+      [
+        [
+          'default',
+          '/structuredContent',
+          'tool "weather" declares an outputSchema but the result has no structuredContent',
+        ],
+      ],
+    ],
+    [
+      'structured-content-schema-mismatch',
+      { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' } },
+      { ...v25, tool: weather },
+      [
+        [
+          'default',
+          '/structuredContent/t',
+          'structuredContent/t must be number (outputSchema #/properties/t/type)',
+        ],
+      ],
+    ],
+    [
+      'structured-content-schema-mismatch',
+      { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' }, isError: true },
+      { ...v25, tool: weather },
+      [
+        [
+          'onError',
+          '/structuredContent/t',
+          'structuredContent/t must be number (outputSchema #/properties/t/type); SDK v1 clients validate it even though isError is true',
+        ],
+      ],
+    ],
+  ];
+
+  it.each(
+    CASES.map(
+      ([rule, doc, options, expected]) =>
+        [rule, JSON.stringify(doc).slice(0, 80), doc, options, expected] as const,
+    ),
+  )('%s on %s', (rule, _shown, doc, options, expected) => {
+    expect(said(rule, 'result', doc, options)).toEqual(expected);
+  });
+});
+
+describe('what the result repairs do and say', () => {
+  const L = { version: '2026-07-28' } as const;
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const call = { ...v25, request: { method: 'tools/call', params: { name: 't' } } };
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const CASES: [string, unknown, RunOptions, unknown, { description: string; lossy?: boolean }][] = [
+    [
+      'result-content-missing',
+      { temperature: 22 },
+      v25,
+      { temperature: 22, content: [text('{"temperature":22}')] },
+      { description: 'added content with a text block carrying the JSON of temperature' },
+    ],
+    [
+      'result-content-missing',
+      { structuredContent: { a: 1 } },
+      v25,
+      { structuredContent: { a: 1 }, content: [text('{"a":1}')] },
+      { description: 'added content with a text block carrying the JSON of structuredContent' },
+    ],
+    [
+      'result-content-missing',
+      { isError: false },
+      v25,
+      { isError: false, content: [] },
+      { description: 'added an empty content array' },
+    ],
+    [
+      'result-content-not-array',
+      { content: 'hello' },
+      v25,
+      { content: [text('hello')] },
+      { description: 'turned the content string into a text block' },
+    ],
+    [
+      'result-content-not-array',
+      { content: { type: 'text', text: 'x' } },
+      v25,
+      { content: [text('x')] },
+      { description: 'put the single content block into an array' },
+    ],
+    [
+      'result-content-not-array',
+      { content: 5 },
+      v25,
+      { content: [text('5')] },
+      { description: 'turned the integer content into a text block with its JSON' },
+    ],
+    [
+      'result-content-not-array',
+      { content: null },
+      v25,
+      { content: [] },
+      { description: 'replaced null content with an empty array' },
+    ],
+    [
+      'result-legacy-tool-result',
+      { toolResult: 'hi' },
+      v25,
+      { content: [text('hi')] },
+      { description: 'replaced the legacy toolResult string with a text block' },
+    ],
+    [
+      'result-legacy-tool-result',
+      { toolResult: { a: 1 } },
+      v25,
+      { content: [text('{"a":1}')], structuredContent: { a: 1 } },
+      { description: 'replaced the legacy toolResult with structuredContent and a text block of its JSON' },
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: ' TRUE ' },
+      v25,
+      { content: [], isError: true },
+      { description: 'converted "isError" " TRUE " to true' },
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: 0 },
+      v25,
+      { content: [], isError: false },
+      { description: 'converted "isError" 0 to false' },
+    ],
+    [
+      'result-is-error-not-boolean',
+      { content: [], isError: null },
+      v25,
+      { content: [] },
+      { description: 'removed "isError": null (absent means false)' },
+    ],
+    [
+      'result-type-invalid',
+      { content: [], resultType: 'success' },
+      L,
+      { content: [], resultType: 'complete' },
+      { description: 'replaced "resultType" "success" with "complete"' },
+    ],
+    [
+      'result-type-invalid',
+      { content: [] },
+      L,
+      { content: [], resultType: 'complete' },
+      { description: 'added "resultType": "complete"' },
+    ],
+    [
+      'result-meta-not-object',
+      { content: [], _meta: 'x' },
+      v25,
+      { content: [] },
+      { description: 'removed the non-object "_meta" ("x")', lossy: true },
+    ],
+    [
+      'result-server-info-invalid',
+      { resultType: 'complete', content: [], _meta: { [KEY]: { name: 1 } } },
+      L,
+      { resultType: 'complete', content: [], _meta: {} },
+      { description: 'removed the malformed _meta serverInfo ({"name":1})', lossy: true },
+    ],
+    [
+      'structured-content-not-object',
+      { content: [text('[1, 2]')], structuredContent: [1, 2] },
+      v25,
+      { content: [text('{"result":[1,2]}')], structuredContent: { result: [1, 2] } },
+      { description: 'wrapped structuredContent as { "result": value } and updated its text mirror' },
+    ],
+    [
+      'structured-content-not-object',
+      { content: [], structuredContent: 'x' },
+      v25,
+      { content: [], structuredContent: { result: 'x' } },
+      { description: 'wrapped structuredContent as { "result": value }' },
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('It is warm')], structuredContent: { a: 1 } },
+      v25,
+      { content: [text('It is warm'), text('{"a":1}')], structuredContent: { a: 1 } },
+      { description: 'added a text block carrying the JSON of structuredContent' },
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [text('x')], error: 'boom' },
+      v25,
+      { content: [text('x')], error: 'boom', isError: true },
+      { description: 'set "isError": true' },
+    ],
+    [
+      'result-error-without-is-error',
+      { content: [{ type: 'object', object: { error: { message: 'boom' } } }] },
+      v25,
+      { content: [text('boom')], isError: true },
+      { description: 'set "isError": true and replaced the "object" block with the error message' },
+    ],
+    [
+      'structured-content-in-block',
+      { content: [{ type: 'text', text: 'x', structuredContent: { a: 1 } }] },
+      v25,
+      { content: [text('x')], structuredContent: { a: 1 } },
+      { description: 'moved structuredContent from content block 0 to the result' },
+    ],
+    [
+      'structured-content-in-block',
+      { content: [{ type: 'text', text: 'x', structuredContent: { a: 1 } }], structuredContent: { b: 1 } },
+      v25,
+      { content: [text('x')], structuredContent: { b: 1 } },
+      { description: 'removed structuredContent from content block 0 (clients strip it)', lossy: true },
+    ],
+    [
+      'structured-content-missing-for-output-schema',
+      { content: [text('{"t":1}')] },
+      { ...v25, tool: weather },
+      { content: [text('{"t":1}')], structuredContent: { t: 1 } },
+      { description: 'set structuredContent from the JSON in text block 0, which matches the outputSchema' },
+    ],
+  ];
+
+  it.each(
+    CASES.map(([rule, doc, ...rest]) => [rule, JSON.stringify(doc).slice(0, 80), doc, ...rest] as const),
+  )('%s on %s', (rule, _shown, doc, options, after, outcome) => {
+    const r = repairOnce(rule, 'result', doc, options);
+    expect(r.doc).toEqual(after);
+    expect(r.outcome).toEqual(outcome);
+    expect(r.after).toEqual([]);
+  });
+
+  it('wraps a bare tools/call result in a message, naming what it wrapped', () => {
+    const r = repairOnce('result-not-object', 'message', { jsonrpc: '2.0', id: 1, result: 5 }, call);
+    expect(r.doc).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [text('5')] } });
+    expect(r.outcome).toEqual({
+      description: 'wrapped the integer result as a CallToolResult with a content array',
+    });
+  });
+
+  it('declines where no structuredContent can be derived or fixed', () => {
+    expect(
+      repairOnce(
+        'structured-content-missing-for-output-schema',
+        'result',
+        { content: [text('x')] },
+        { ...v25, tool: weather },
+      ).outcome,
+    ).toBeUndefined();
+    const mismatch = { content: [text('{"t":"1"}')], structuredContent: { t: '1' } };
+    expect(
+      repairOnce('structured-content-schema-mismatch', 'result', mismatch, { ...v25, tool: weather }).outcome,
+    ).toBeUndefined();
+  });
+});
+
+describe('result-over-client-limits agrees with JSON.stringify at the limits', () => {
+  const rule = 'result-over-client-limits';
+  const LIMIT = 1_048_576;
+  const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  /** 900 000 bytes of UTF-8 in 300 000 UTF-16 units: the bounds straddle the limit, so the exact count decides. */
+  const WIDE = '€'.repeat(300_000);
+  const PAYLOAD = btoa('\x89PNG'.padEnd(30_000, '\0'));
+  const nested = { a: [1, 2.5, true, null, 'ü'], b: { c: {}, d: [] }, ключ: 'значение' };
+  const shapes: [string, (pad: number) => JsonObject][] = [
+    ['one text block', (pad) => ({ content: [text(WIDE + 'x'.repeat(pad))] })],
+    [
+      'structuredContent and its mirror',
+      (pad) => {
+        const structured = { s: WIDE.slice(150_000) + 'x'.repeat(pad), nested };
+        return { content: [text(JSON.stringify(structured))], structuredContent: structured };
+      },
+    ],
+    [
+      'a canonical base64 payload',
+      (pad) => ({
+        content: [{ type: 'image', data: PAYLOAD, mimeType: 'image/png' }, text(WIDE + 'x'.repeat(pad))],
+      }),
+    ],
+    [
+      'nested members, numbers and non-ASCII names',
+      (pad) => ({ content: [text(WIDE + 'x'.repeat(pad))], _meta: { nested, n: -0.000125, big: 1e21 } }),
+    ],
+  ];
+
+  /** The largest padding that keeps the result within the limit, and one more. */
+  function straddle(make: (pad: number) => JsonObject): [number, number] {
+    const per = bytesOf(make(1)) - bytesOf(make(0));
+    let pad = Math.floor((LIMIT - bytesOf(make(0))) / per);
+    while (bytesOf(make(pad + 1)) <= LIMIT) pad++;
+    while (bytesOf(make(pad)) > LIMIT) pad--;
+    return [pad, pad + 1];
+  }
+
+  it.each(shapes)(
+    '%s: over 1 MiB exactly when the serialized result is, with its token estimate',
+    (_name, make) => {
+      for (const pad of straddle(make)) {
+        const result = make(pad);
+        const json = JSON.stringify(result);
+        const found = said(rule, 'result', result, v25);
+        // The estimate counts UTF-16 units of the JSON without its escapes (here only the mirror's quotes).
+        const units = json.length - (json.match(/\\/g)?.length ?? 0);
+        const tokens = `the result is about ${Math.ceil(units / 4)} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens`;
+        const over = Buffer.byteLength(json) > LIMIT;
+        expect(found, `${Buffer.byteLength(json)} bytes`).toEqual([
+          ...(over
+            ? [
+                [
+                  'default',
+                  '',
+                  'the result is 1.00 MiB serialized; Claude Desktop refuses results over 1 MiB',
+                ],
+              ]
+            : []),
+          ['tokens', '', tokens],
+        ]);
+      }
+    },
+  );
+
+  it('counts escapes, undefined members and inherited members as JSON.stringify does', () => {
+    // Each control character is 6 bytes of JSON in one UTF-16 unit.
+    const escapes = (pad: number) => ({
+      content: [text('\u0001"\\'.repeat(58_000) + 'x'.repeat(pad))],
+      isError: undefined,
+    });
+    const inherited = (pad: number) => {
+      const block = Object.create({ hidden: 'h'.repeat(200_000) }) as JsonObject;
+      Object.assign(block, { type: 'text', text: WIDE + 'x'.repeat(pad) });
+      return { content: [block] };
+    };
+    for (const make of [escapes, inherited]) {
+      for (const pad of straddle(make)) {
+        const over = bytesOf(make(pad)) > LIMIT;
+        expect(
+          hits(rule, 'result', make(pad), v25).some(([id]) => id === 'default'),
+          `pad ${pad}`,
+        ).toBe(over);
+      }
+    }
+  });
+
+  it('names each image over 5 MB decoded or 8000 px a side, and only image blocks', () => {
+    const png = (width: number, height: number) => {
+      const header = new Uint8Array(24);
+      header.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+      const view = new DataView(header.buffer);
+      view.setUint32(16, width);
+      view.setUint32(20, height);
+      return btoa(String.fromCharCode(...header));
+    };
+    const image = (data: string) => ({ type: 'image', data, mimeType: 'image/png' });
+    const result = {
+      content: [
+        image(png(8000, 8000)),
+        image(png(8001, 10)),
+        { type: 'audio', data: png(9000, 9000), mimeType: 'audio/wav' },
+      ],
+    };
+    expect(said(rule, 'result', result, v25)).toEqual([
+      [
+        'dimensions',
+        '/content/1/data',
+        "image block 1 is 8001×10 px; Claude Code's API refuses images over 8000 px a side",
+      ],
+    ]);
+    const big = 5 * 1024 * 1024;
+    const sized = (bytes: number) => ({ content: [text('x'), image(btoa('\0'.repeat(bytes)))] });
+    expect(said(rule, 'result', sized(big), v25).filter(([id]) => id === 'image')).toEqual([]);
+    expect(said(rule, 'result', sized(big + 3), v25).filter(([id]) => id === 'image')).toEqual([
+      ['image', '/content/1/data', 'image block 1 is 5.00 MiB decoded; Claude Code refuses images over 5 MB'],
+    ]);
+  });
+});
+
+describe('result-error-without-is-error: which payloads are errors, and what the repair writes', () => {
+  const rule = 'result-error-without-is-error';
+  const CASES: [string, unknown, string[][]][] = [
+    ['a blank error string', { content: [text('{}')], structuredContent: { error: '  ' } }, []],
+    ['error: false', { content: [text('{}')], structuredContent: { error: false } }, []],
+    ['error: 0', { content: [text('{}')], structuredContent: { error: 0 } }, []],
+    ['an empty error list', { content: [text('{}')], structuredContent: { error: [] } }, []],
+    [
+      'error: true',
+      { content: [text('{}')], structuredContent: { error: true } },
+      [['structured', '/structuredContent/error']],
+    ],
+    [
+      'an error list',
+      { content: [text('{}')], structuredContent: { error: [1] } },
+      [['structured', '/structuredContent/error']],
+    ],
+    [
+      'an error object',
+      { content: [text('{}')], structuredContent: { error: {} } },
+      [['structured', '/structuredContent/error']],
+    ],
+    [
+      'a payload under a made-up member',
+      { content: [{ type: 'custom', result: { error: 'x' } }] },
+      [['block', '/content/0/result/error']],
+    ],
+    [
+      'the member named after the type first',
+      { content: [{ type: 'custom', custom: { error: 'x' }, result: { error: 'y' } }] },
+      [['block', '/content/0/custom/error']],
+    ],
+    [
+      'a double-encoded payload',
+      { content: [{ type: 'object', object: '{"error":"x"}' }] },
+      [['block', '/content/0/object/error']],
+    ],
+    ['a string that only mentions "error"', { content: [{ type: 'object', object: 'plain "error"' }] }, []],
+    [
+      'the block’s own error member, after payloads without one',
+      { content: [{ type: 'custom', data: { error: null }, error: 'x' }] },
+      [['block', '/content/0/error']],
+    ],
+    ['an error block, left to block-type-unknown', { content: [{ type: 'error', error: 'x' }] }, []],
+    ['a standard block with an error member', { content: [{ type: 'text', text: 'x', error: 'y' }] }, []],
+    ['a made-up block among others', { content: [{ type: 'custom', error: 'x' }, text('y')] }, []],
+    ['a block with no string type', { content: [{ type: 5, error: 'x' }] }, []],
+    ['a content item that is no block', { content: ['x'] }, []],
+    [
+      'an error text beside other structuredContent',
+      { content: [text('{"error":"x"}')], structuredContent: { a: 1 } },
+      [['text', '/content/0/text']],
+    ],
+    ['the mirror of structuredContent', { content: [text('{"a":1}')], structuredContent: { a: 1 } }, []],
+    ['structuredContent without text', { content: [], structuredContent: { a: 1 } }, []],
+    [
+      'an error text with spaces around it',
+      { content: [text(' {"error":"x"} ')] },
+      [['text', '/content/0/text']],
+    ],
+    ['a list naming "error"', { content: [text('["error"]')] }, []],
+    ['an error member beside broken content', { content: 'x', error: 'y' }, [['member', '/error']]],
+  ];
+
+  it.each(CASES)('%s', (_name, result, expected) => {
+    expect(hits(rule, 'result', result, v25)).toEqual(expected);
+  });
+
+  it('writes the error as a person reads it', () => {
+    const cases: [unknown, string][] = [
+      [{ error: 'CODE', message: 'it broke' }, 'CODE: it broke'],
+      [{ error: 'CODE', message: 'CODE' }, 'CODE'],
+      [{ error: 'CODE', message: ' ' }, 'CODE'],
+      [{ error: 'CODE', message: 5 }, 'CODE'],
+      [{ error: { code: 5 } }, '{"code":5}'],
+      [{ error: { message: 'no city', code: 5 } }, 'no city'],
+      [{ error: true }, 'true'],
+    ];
+    for (const [structured, written] of cases) {
+      const r = repairOnce(rule, 'result', { content: [], structuredContent: structured }, v25);
+      expect(r.doc, JSON.stringify(structured)).toEqual({
+        content: [text(written)],
+        structuredContent: structured,
+        isError: true,
+      });
+      expect(r.outcome).toEqual({
+        description: 'set "isError": true and added a text block describing the error',
+      });
+    }
+    const member = repairOnce(rule, 'result', { content: [], error: 'E2', message: 'gone' }, v25);
+    expect(member.doc).toEqual({ content: [text('E2: gone')], error: 'E2', message: 'gone', isError: true });
+    const block = repairOnce(
+      rule,
+      'result',
+      { content: [{ type: 'custom', custom: { error: 'E1', message: 'bad' } }] },
+      v25,
+    );
+    expect(block.doc).toEqual({ content: [text('E1: bad')], isError: true });
+    expect(block.outcome).toEqual({
+      description: 'set "isError": true and replaced the "custom" block with the error message',
+    });
   });
 });

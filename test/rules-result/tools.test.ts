@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hits, repairOnce } from './helpers.js';
+import { hits, type RunOptions, repairOnce, run } from './helpers.js';
 
 const v25 = { version: '2025-06-18' } as const;
 const v26 = { version: '2026-07-28' } as const;
@@ -271,6 +271,467 @@ describe('tool-annotations-invalid and tool-field-invalid', () => {
     });
     expect(repairOnce(rule, 'tools-list', { tools: [tool({ description: null })] }, v25).doc).toEqual({
       tools: [tool()],
+    });
+  });
+});
+
+/** Every finding on a tools/list result, whole: rule, message id, pointer and the words a user reads. */
+function said(list: unknown, options: RunOptions = v25): string[][] {
+  return run('tools-list', list, options).map((f) => [f.rule, f.messageId, f.pointer, f.message]);
+}
+
+describe('what the tools rules say', () => {
+  const one = (extra: Record<string, unknown>) => ({ tools: [tool(extra)] });
+
+  it('names the list itself when it has no tools array', () => {
+    expect(said([])).toEqual([
+      [
+        'tools-list-not-array',
+        'notObject',
+        '',
+        'the tools/list result is a JSON array; it must be an object with a "tools" array',
+      ],
+    ]);
+    expect(said({})).toEqual([
+      ['tools-list-not-array', 'default', '/tools', 'the tools/list result has no "tools" array'],
+    ]);
+    expect(said({ tools: 'x' })).toEqual([
+      [
+        'tools-list-not-array',
+        'notArray',
+        '/tools',
+        '"tools" is a JSON string; it must be an array of tool definitions',
+      ],
+    ]);
+  });
+
+  it('names each tool that is no object, has no name, or repeats one', () => {
+    expect(said({ tools: ['x'] })).toEqual([
+      [
+        'tool-not-object',
+        'default',
+        '/tools/0',
+        'the tool definition is a JSON string; it must be an object with "name" and "inputSchema"',
+      ],
+    ]);
+    expect(said({ tools: [{ inputSchema: { type: 'object' } }] })).toEqual([
+      ['tool-name-missing', 'default', '/tools/0/name', 'the tool has no "name"'],
+    ]);
+    expect(said({ tools: [tool({ name: 5 })] })).toEqual([
+      ['tool-name-missing', 'notString', '/tools/0/name', '"name" is a JSON integer; it must be a string'],
+    ]);
+    expect(
+      said({
+        tools: [tool({ name: 'a' }), 'x', tool({ name: 'b' }), tool({ name: 'a' }), tool({ name: 'b' })],
+      }).filter(([rule]) => rule === 'tool-name-duplicate'),
+    ).toEqual([
+      ['tool-name-duplicate', 'default', '/tools/3/name', 'tool name "a" is already used by tool 0'],
+      ['tool-name-duplicate', 'default', '/tools/4/name', 'tool name "b" is already used by tool 2'],
+    ]);
+  });
+
+  it('words a bad name from 2025-11-25 on: empty, too long, or with the characters it may not hold', () => {
+    const v11 = { version: '2025-11-25' } as const;
+    const named = (name: string) => said({ tools: [tool({ name })] }, v11);
+    expect(named('')).toEqual([['tool-name-format', 'empty', '/tools/0/name', 'the tool name is empty']]);
+    expect(named('a'.repeat(128))).toEqual([]);
+    expect(named('a'.repeat(129))).toEqual([
+      [
+        'tool-name-format',
+        'tooLong',
+        '/tools/0/name',
+        'the tool name is 129 characters long; the limit is 128',
+      ],
+    ]);
+    expect(named('get weather!  now')).toEqual([
+      [
+        'tool-name-format',
+        'default',
+        '/tools/0/name',
+        'tool name "get weather!  now" contains " ", "!"; use only A-Z a-z 0-9 _ - .',
+      ],
+    ]);
+    expect(named(`${'é'.repeat(129)}`).map(([, id]) => id)).toEqual(['tooLong', 'default']);
+    expect(named('A-z_0.9')).toEqual([]);
+  });
+
+  it('names each annotation of the wrong type, the string as its value and others by type', () => {
+    expect(said(one({ annotations: 'x' }))).toEqual([
+      [
+        'tool-annotations-invalid',
+        'notObject',
+        '/tools/0/annotations',
+        '"annotations" is a JSON string; it must be an object',
+      ],
+    ]);
+    const annotations = {
+      readOnlyHint: 'yes',
+      destructiveHint: 1,
+      idempotentHint: null,
+      openWorldHint: false,
+      title: 3,
+    };
+    expect(said(one({ annotations }))).toEqual([
+      [
+        'tool-annotations-invalid',
+        'default',
+        '/tools/0/annotations/readOnlyHint',
+        'annotations.readOnlyHint is the string "yes"; hints must be true or false',
+      ],
+      [
+        'tool-annotations-invalid',
+        'default',
+        '/tools/0/annotations/destructiveHint',
+        'annotations.destructiveHint is a JSON integer; hints must be true or false',
+      ],
+      [
+        'tool-annotations-invalid',
+        'default',
+        '/tools/0/annotations/idempotentHint',
+        'annotations.idempotentHint is null; hints must be true or false',
+      ],
+      [
+        'tool-annotations-invalid',
+        'title',
+        '/tools/0/annotations/title',
+        'annotations.title is a JSON integer; it must be a string',
+      ],
+    ]);
+    expect(said(one({ annotations: { readOnlyHint: true, destructiveHint: true } }))).toEqual([
+      [
+        'tool-annotations-contradictory',
+        'default',
+        '/tools/0/annotations',
+        'annotations say readOnlyHint: true and destructiveHint: true; a read-only tool modifies nothing',
+      ],
+    ]);
+    expect(said(one({ annotations: { readOnlyHint: true, destructiveHint: false, title: 'T' } }))).toEqual(
+      [],
+    );
+  });
+
+  it('names each optional field of the wrong JSON type', () => {
+    expect(said(one({ title: 1, description: null, _meta: [], icons: {} }))).toEqual([
+      [
+        'tool-field-invalid',
+        'default',
+        '/tools/0/title',
+        '"title" is a JSON integer; it must be a JSON string',
+      ],
+      [
+        'tool-field-invalid',
+        'default',
+        '/tools/0/description',
+        '"description" is null; it must be a JSON string',
+      ],
+      [
+        'tool-field-invalid',
+        'default',
+        '/tools/0/_meta',
+        '"_meta" is a JSON array; it must be a JSON object',
+      ],
+      [
+        'tool-field-invalid',
+        'default',
+        '/tools/0/icons',
+        '"icons" is a JSON object; it must be a JSON array',
+      ],
+    ]);
+    expect(said(one({ title: 't', description: 'd', _meta: {}, icons: [] }))).toEqual([]);
+  });
+
+  it('words each inputSchema defect', () => {
+    expect(said({ tools: [{ name: 't' }] })).toEqual([
+      ['tool-input-schema-invalid', 'default', '/tools/0/inputSchema', 'the tool has no "inputSchema"'],
+    ]);
+    expect(said(one({ inputSchema: true }))).toEqual([
+      [
+        'tool-input-schema-invalid',
+        'notObject',
+        '/tools/0/inputSchema',
+        '"inputSchema" is a JSON boolean; it must be a JSON Schema object',
+      ],
+    ]);
+    expect(said(one({ inputSchema: { properties: { a: { type: 'string' } } } }))).toEqual([
+      [
+        'tool-input-schema-invalid',
+        'typeMissing',
+        '/tools/0/inputSchema/type',
+        'inputSchema has no "type"; its root must be `"type": "object"`',
+      ],
+    ]);
+    expect(said(one({ inputSchema: { type: 'array' } }))).toEqual([
+      [
+        'tool-input-schema-invalid',
+        'type',
+        '/tools/0/inputSchema/type',
+        'inputSchema has "type" "array"; its root must be `"type": "object"`',
+      ],
+    ]);
+    expect(said(one({ inputSchema: { type: 'object', properties: { a: true } } }))).toEqual([
+      [
+        'tool-input-schema-invalid',
+        'property',
+        '/tools/0/inputSchema/properties/a',
+        'inputSchema.properties.a is a JSON boolean; clients built on SDK v1 require a schema object',
+      ],
+    ]);
+    // Boolean subschemas are 2020-12, which only SDK v1 refuses; 2026-07-28 has no SDK v1 clients.
+    expect(said(list26([tool({ inputSchema: { type: 'object', properties: { a: true } } })]), v26)).toEqual(
+      [],
+    );
+    expect(said(one({ inputSchema: { type: 'object', required: 'a' } }))[0]).toEqual([
+      'tool-input-schema-invalid',
+      'required',
+      '/tools/0/inputSchema/required',
+      'inputSchema.required must be an array of property names',
+    ]);
+    expect(said(one({ inputSchema: { type: 'object', properties: [] } }))[0]).toEqual([
+      'tool-input-schema-invalid',
+      'properties',
+      '/tools/0/inputSchema/properties',
+      'inputSchema.properties is a JSON array; it must be an object of schemas',
+    ]);
+  });
+
+  it('words each outputSchema defect', () => {
+    expect(said(one({ outputSchema: 'x' }))).toEqual([
+      [
+        'tool-output-schema-not-object',
+        'default',
+        '/tools/0/outputSchema',
+        '"outputSchema" is a JSON string; it must be a JSON Schema object',
+      ],
+    ]);
+    expect(said(one({ outputSchema: {} }))).toEqual([
+      [
+        'tool-output-schema-not-object',
+        'typeMissing',
+        '/tools/0/outputSchema/type',
+        'outputSchema has no "type"; its root must be `"type": "object"`',
+      ],
+    ]);
+    expect(
+      said(one({ outputSchema: { type: 'object', properties: { a: { $ref: 'https://x.test/a.json' } } } })),
+    ).toEqual([
+      [
+        'tool-schema-remote-ref',
+        'default',
+        '/tools/0/outputSchema/properties/a/$ref',
+        'outputSchema references another document (https://x.test/a.json); clients must not fetch it',
+      ],
+    ]);
+    expect(said(one({ outputSchema: { $schema: 'http://example.com/s', type: 'object' } }))).toEqual([
+      [
+        'tool-schema-not-compilable',
+        'dialect',
+        '/tools/0/outputSchema/$schema',
+        'outputSchema declares an unsupported dialect: unsupported $schema "http://example.com/s"',
+      ],
+    ]);
+    expect(
+      said(one({ outputSchema: { type: 'object', properties: { a: { type: 'strin' } } } }))[0]?.[3],
+    ).toMatch(
+      /^outputSchema does not compile as draft-07 JSON Schema: schema is invalid: data\/properties\/a\/type /,
+    );
+  });
+
+  it('in 2026-07-28, words the cacheable-result members and any outputSchema root', () => {
+    const list = { tools: [tool({ outputSchema: 3 })], resultType: 'x', ttlMs: 1.5, cacheScope: 3 };
+    expect(said(list, v26)).toEqual([
+      ['tools-list-cacheable-result', 'ttlMs', '/ttlMs', '"ttlMs" is 1.5; it must be an integer ≥ 0'],
+      [
+        'tools-list-cacheable-result',
+        'cacheScope',
+        '/cacheScope',
+        '"cacheScope" is 3; it must be "public" or "private"',
+      ],
+      [
+        'tools-list-cacheable-result',
+        'resultType',
+        '/resultType',
+        '"resultType" is "x"; a tools/list result is "complete"',
+      ],
+      [
+        'tool-schema-not-compilable',
+        'notObject',
+        '/tools/0/outputSchema',
+        'outputSchema is a JSON integer; it must be a JSON Schema object',
+      ],
+    ]);
+    expect(said({ tools: [] }, v26)[0]).toEqual([
+      'tools-list-cacheable-result',
+      'default',
+      '/resultType',
+      'the tools/list result has no "resultType"; protocol 2026-07-28 requires it',
+    ]);
+    const newer = {
+      type: 'object',
+      properties: { p: { type: 'array', prefixItems: [{ type: 'number' }], unevaluatedItems: false } },
+    };
+    expect(said(list26([tool({ outputSchema: newer })]), v26)).toEqual([
+      [
+        'tool-output-schema-ignored-keywords',
+        'default',
+        '/tools/0/outputSchema/properties/p/prefixItems',
+        'outputSchema uses "prefixItems", which SDK v1 clients (Ajv draft-07) silently ignore',
+      ],
+      [
+        'tool-output-schema-ignored-keywords',
+        'default',
+        '/tools/0/outputSchema/properties/p/unevaluatedItems',
+        'outputSchema uses "unevaluatedItems", which SDK v1 clients (Ajv draft-07) silently ignore',
+      ],
+    ]);
+  });
+});
+
+describe('what the tools repairs do and say', () => {
+  const one = (extra: Record<string, unknown>) => ({ tools: [tool(extra)] });
+  const cases: [string, unknown, unknown, { description: string; lossy?: boolean }][] = [
+    [
+      'tool-annotations-invalid',
+      one({ annotations: 'x' }),
+      one({}),
+      { description: 'removed the non-object annotations', lossy: true },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { title: true } }),
+      one({ annotations: { title: 'true' } }),
+      { description: 'converted annotations.title true to a string' },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { title: { a: 1 } } }),
+      one({ annotations: {} }),
+      { description: 'removed the non-string annotations.title', lossy: true },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { readOnlyHint: ' FALSE ' } }),
+      one({ annotations: { readOnlyHint: false } }),
+      { description: 'converted annotations.readOnlyHint " FALSE " to false' },
+    ],
+    [
+      'tool-annotations-invalid',
+      one({ annotations: { openWorldHint: 1 } }),
+      one({ annotations: {} }),
+      { description: 'removed annotations.openWorldHint (1); clients use its default', lossy: true },
+    ],
+    [
+      'tool-field-invalid',
+      one({ title: true }),
+      one({ title: 'true' }),
+      { description: 'converted "title" to a string' },
+    ],
+    [
+      'tool-field-invalid',
+      one({ description: null }),
+      one({}),
+      { description: 'removed "description" (null)', lossy: false },
+    ],
+    [
+      'tool-field-invalid',
+      one({ icons: 'x' }),
+      one({}),
+      { description: 'removed "icons" (a JSON string)', lossy: true },
+    ],
+    [
+      'tool-input-schema-invalid',
+      { tools: [{ name: 't' }] },
+      one({}),
+      { description: 'added "inputSchema": { "type": "object" }' },
+    ],
+    [
+      'tool-input-schema-invalid',
+      one({ inputSchema: { properties: {} } }),
+      one({ inputSchema: { type: 'object', properties: {} } }),
+      { description: 'added "type": "object" to the root of inputSchema' },
+    ],
+    [
+      'tool-output-schema-not-object',
+      one({ outputSchema: 'x' }),
+      one({}),
+      {
+        description: 'removed the non-object outputSchema; results of this tool are no longer checked',
+        lossy: true,
+      },
+    ],
+    [
+      'tool-output-schema-not-object',
+      one({ outputSchema: {} }),
+      one({ outputSchema: { type: 'object' } }),
+      { description: 'added "type": "object" to the root of outputSchema' },
+    ],
+    [
+      'tool-output-schema-not-object',
+      one({ outputSchema: { items: {} } }),
+      one({ outputSchema: { type: 'object', properties: { result: { items: {} } }, required: ['result'] } }),
+      {
+        description:
+          'wrapped outputSchema as { result: <schema> }; structuredContent must be wrapped the same way',
+      },
+    ],
+    [
+      'tool-not-object',
+      { tools: [null, tool()] },
+      { tools: [tool()] },
+      { description: 'removed the null from the tools list', lossy: true },
+    ],
+    ['tools-list-not-array', {}, { tools: [] }, { description: 'added an empty "tools" array' }],
+    [
+      'tools-list-not-array',
+      { tools: tool() },
+      { tools: [tool()] },
+      { description: 'put the single tool definition into a "tools" array' },
+    ],
+  ];
+
+  it.each(cases.map((c) => [c[0], JSON.stringify(c[1]), ...c.slice(1)] as const))(
+    '%s on %s',
+    (rule, _shown, before, after, outcome) => {
+      const r = repairOnce(rule, 'tools-list', before, v25);
+      expect(r.doc).toEqual(after);
+      expect(r.outcome).toEqual(outcome);
+      expect(r.after).toEqual([]);
+    },
+  );
+
+  it('declines what no rule can fix in place', () => {
+    expect(
+      repairOnce(
+        'tool-input-schema-invalid',
+        'tools-list',
+        one({ inputSchema: { type: 'object', required: 'a' } }),
+        v25,
+      ).outcome,
+    ).toBeUndefined();
+    expect(
+      repairOnce(
+        'tool-output-schema-not-object',
+        'tools-list',
+        one({ outputSchema: { type: 'object', required: 'a' } }),
+        v25,
+      ).outcome,
+    ).toBeUndefined();
+    expect(repairOnce('tools-list-not-array', 'tools-list', [], v25).outcome).toBeUndefined();
+  });
+
+  it('replaces each wrong cacheable-result member with its conservative value, saying what it replaced', () => {
+    const complete = { tools: [], resultType: 'complete', ttlMs: 0, cacheScope: 'public' };
+    const cases: [object, object, string][] = [
+      [{ resultType: 'x' }, {}, 'replaced "x" with "resultType": "complete"'],
+      [{ ttlMs: -5 }, {}, 'replaced -5 with "ttlMs": 0'],
+      [{ cacheScope: 'x' }, { cacheScope: 'private' }, 'replaced "x" with "cacheScope": "private"'],
+    ];
+    for (const [wrong, fixed, description] of cases) {
+      const r = repairOnce('tools-list-cacheable-result', 'tools-list', { ...complete, ...wrong }, v26);
+      expect(r.doc).toEqual({ ...complete, ...fixed });
+      expect(r.outcome).toEqual({ description });
+    }
+    expect(repairOnce('tools-list-cacheable-result', 'tools-list', { tools: [] }, v26).outcome).toEqual({
+      description: 'added "resultType": "complete"',
     });
   });
 });

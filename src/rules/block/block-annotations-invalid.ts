@@ -143,7 +143,7 @@ function repairPriority(a: JsonObject): RepairOutcome {
   if (typeof n === 'number' && Number.isFinite(n)) {
     a.priority = Math.min(1, Math.max(0, n));
     return {
-      description: `clamped annotations.priority ${preview(before)} to ${a.priority}`,
+      description: `${n === a.priority ? 'converted' : 'clamped'} annotations.priority ${preview(before)} to ${a.priority}`,
       lossy: n !== a.priority,
     };
   }

@@ -1,4 +1,4 @@
-import { isObject } from '../../core/json.js';
+import { isObject, jsonTypeOf } from '../../core/json.js';
 import { sniffedMediaType } from '../../core/sniff.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
@@ -65,7 +65,7 @@ export default defineRule({
         ctx.report({
           messageId: 'notString',
           path: ['mimeType'],
-          data: { type, actual: block.mimeType === null ? 'null' : typeof block.mimeType },
+          data: { type, actual: jsonTypeOf(block.mimeType) },
         });
       }
       return;

@@ -89,8 +89,11 @@ export default defineRule({
     if (ctx.messageId === 'missingUri' || ctx.messageId === 'uriNotString') {
       const uri = syntheticUri('resource', ctx);
       const replaced = resource.uri !== undefined;
+      const description = replaced
+        ? `replaced the uri ${JSON.stringify(resource.uri)} with ${uri}`
+        : `set the missing uri to ${uri}`;
       resource.uri = uri;
-      return { description: `set the missing uri to ${uri}`, lossy: replaced };
+      return { description, lossy: replaced };
     }
     if (ctx.messageId === 'notString' && field === 'mimeType') {
       delete resource.mimeType;

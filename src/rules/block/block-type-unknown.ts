@@ -376,8 +376,9 @@ function droppedKeys(block: JsonObject, kept: readonly string[]): string[] {
   return Object.keys(block).filter((k) => !['type', 'annotations', '_meta', ...kept].includes(k));
 }
 
+/** The block a repair made, as its description names it: "an image block", "an embedded resource". */
 function describe(block: JsonObject): string {
   if (block.type === 'resource') return 'an embedded resource';
-  if (block.type === 'text') return 'a text block';
-  return `a ${String(block.type)} block`;
+  const type = String(block.type);
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} block`;
 }

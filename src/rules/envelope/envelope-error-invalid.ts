@@ -1,7 +1,7 @@
 import { isObject, jsonTypeOf } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { describeType, subjectObject } from '../support/call-tool-result.js';
-import { messageKind } from '../support/envelope.js';
+import { isResponse } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
 /** JSON-RPC "Internal error": the honest code when the original one cannot be kept. */
@@ -67,7 +67,7 @@ export default defineRule({
     },
   },
   check(message, ctx) {
-    if (!isObject(message) || messageKind(message) !== 'response' || !Object.hasOwn(message, 'error')) return;
+    if (!isResponse(message) || !Object.hasOwn(message, 'error')) return;
     const error = message.error;
     if (!isObject(error)) {
       ctx.report({
@@ -77,7 +77,7 @@ export default defineRule({
       return;
     }
     if (!Object.hasOwn(error, 'code')) ctx.report({ messageId: 'codeMissing', path: ['error', 'code'] });
-    else if (typeof error.code !== 'number' || !Number.isInteger(error.code)) {
+    else if (!Number.isInteger(error.code)) {
       ctx.report({ messageId: 'code', path: ['error', 'code'], data: { actual: describe(error.code) } });
     }
     if (!Object.hasOwn(error, 'message'))
@@ -132,8 +132,8 @@ export default defineRule({
             : (JSON.stringify(original) ?? '');
         return { description: `set "error.message" to ${JSON.stringify(error.message)}` };
       }
-      default:
-        return undefined;
     }
+    // Any other message id is "default", reported only for an error that is no object (handled above).
+    return undefined;
   },
 });

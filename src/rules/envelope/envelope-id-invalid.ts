@@ -5,7 +5,7 @@ import { isErrorResponse, messageKind, SDK_DROPS_ENVELOPE } from '../support/env
 import { defineRule } from '../types.js';
 
 function isRequestId(value: unknown): boolean {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+  return typeof value === 'string' || Number.isInteger(value);
 }
 
 export default defineRule({

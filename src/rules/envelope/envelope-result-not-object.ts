@@ -1,7 +1,7 @@
 import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { describeType } from '../support/call-tool-result.js';
-import { messageKind, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
+import { isResponse, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -29,8 +29,7 @@ export default defineRule({
     },
   },
   check(message, ctx) {
-    if (!isObject(message) || messageKind(message) !== 'response' || !Object.hasOwn(message, 'result'))
-      return;
+    if (!isResponse(message) || !Object.hasOwn(message, 'result')) return;
     // For a known tools/call the engine checks the result as a CallToolResult: report it there only.
     if (ctx.request?.method === 'tools/call') return;
     const result = message.result;

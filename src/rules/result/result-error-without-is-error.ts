@@ -51,7 +51,7 @@ function blockErrorPayload(result: JsonObject): ErrorPayload | undefined {
   if (!isObject(block) || typeof block.type !== 'string' || block.type === 'error') return undefined;
   if ((BLOCK_TYPES as readonly string[]).includes(block.type)) return undefined;
   for (const key of [block.type, ...BLOCK_PAYLOAD_KEYS]) {
-    if (key === 'type' || !Object.hasOwn(block, key)) continue;
+    if (!Object.hasOwn(block, key)) continue;
     const holder = objectOf(block[key]);
     if (holder && isErrorValue(holder.error)) {
       return { messageId: 'block', path: ['content', 0, key, 'error'], error: holder.error, holder };
@@ -71,9 +71,16 @@ function blockErrorPayload(result: JsonObject): ErrorPayload | undefined {
 function errorPayload(result: JsonObject, jsonBuilt = false): ErrorPayload | undefined {
   const structured = result.structuredContent;
   if (isObject(structured) && isErrorValue(structured.error)) {
-    return { messageId: 'structured', path: ['structuredContent', 'error'], error: structured.error };
+    return {
+      messageId: 'structured',
+      path: ['structuredContent', 'error'],
+      error: structured.error,
+      holder: structured,
+    };
   }
-  if (isErrorValue(result.error)) return { messageId: 'member', path: ['error'], error: result.error };
+  if (isErrorValue(result.error)) {
+    return { messageId: 'member', path: ['error'], error: result.error, holder: result };
+  }
   const inBlock = blockErrorPayload(result);
   if (inBlock) return inBlock;
   const texts = textBlocks(result);

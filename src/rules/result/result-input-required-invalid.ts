@@ -1,4 +1,4 @@
-import { isObject, jsonTypeOf } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import { versionsFrom } from '../../spec/versions.js';
 import { describeType } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
@@ -72,7 +72,7 @@ export default defineRule({
       ctx.report({
         messageId: 'requestState',
         path: ['requestState'],
-        data: { actual: jsonTypeOf(requestState) },
+        data: { actual: describeType(requestState) },
       });
     }
     if (inputRequests === undefined) return;

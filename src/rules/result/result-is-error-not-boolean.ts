@@ -1,6 +1,6 @@
-import { isObject, jsonTypeOf } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { subjectObject } from '../support/call-tool-result.js';
+import { describeType, subjectObject } from '../support/call-tool-result.js';
 import { pythonRejectsResult, sdkV1RejectsResult } from '../support/clients.js';
 import { defineRule } from '../types.js';
 
@@ -53,7 +53,7 @@ export default defineRule({
     if (!isObject(result) || !Object.hasOwn(result, 'isError')) return;
     const value = result.isError;
     if (typeof value === 'boolean' || value === undefined) return;
-    const actual = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : jsonTypeOf(value);
+    const actual = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : describeType(value);
     ctx.report({ path: ['isError'], data: { actual } });
   },
   repair(ctx) {

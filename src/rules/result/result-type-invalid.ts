@@ -1,6 +1,6 @@
-import { isObject, jsonTypeOf } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import { KNOWN_RESULT_TYPES, versionsFrom } from '../../spec/versions.js';
-import { subjectObject } from '../support/call-tool-result.js';
+import { describeType, subjectObject } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -35,7 +35,7 @@ export default defineRule({
     }
     const value = result.resultType;
     if (typeof value !== 'string') {
-      ctx.report({ messageId: 'notString', path: ['resultType'], data: { actual: jsonTypeOf(value) } });
+      ctx.report({ messageId: 'notString', path: ['resultType'], data: { actual: describeType(value) } });
     } else if (!KNOWN_RESULT_TYPES.includes(value)) {
       ctx.report({
         messageId: 'unknown',

@@ -71,7 +71,7 @@ export default defineRule({
   check(node, ctx) {
     const observed = node as SessionEvent;
     if (observed.event !== 'timeout' && observed.event !== 'answered') return;
-    const ms = typeof observed.ms === 'number' ? observed.ms : Number(observed.ms);
+    const ms = Number(observed.ms);
     if (!Number.isFinite(ms)) return;
     const answered = observed.event === 'answered';
     const late = clientsGivingUp(ms, answered);

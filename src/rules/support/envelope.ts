@@ -11,6 +11,11 @@ export function messageKind(message: unknown): MessageKind {
   return 'response';
 }
 
+/** Whether a message is a response (an object without `method`), narrowed for the rules that judge one. */
+export function isResponse(message: unknown): message is JsonObject {
+  return messageKind(message) === 'response';
+}
+
 /** The members that make a JSON object a JSON-RPC message; an object with none of them is some other JSON. */
 export const JSONRPC_MEMBERS: readonly string[] = ['jsonrpc', 'method', 'id', 'result', 'error'];
 

@@ -3,13 +3,14 @@
  * `result._meta`. Whether `src` is a URI is reported separately where a rule cares.
  */
 
-import { isObject, jsonTypeOf } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
+import { describeType } from './call-tool-result.js';
 
 const THEMES = ['light', 'dark'];
 
 /** What is wrong with one `icons` entry, if anything, as a phrase ("has no "src""). */
 export function iconProblem(icon: unknown): string | undefined {
-  if (!isObject(icon)) return `is ${jsonTypeOf(icon)}, not an object`;
+  if (!isObject(icon)) return `is ${describeType(icon)}, not an object`;
   if (typeof icon.src !== 'string') return icon.src === undefined ? 'has no "src"' : '"src" is not a string';
   if (icon.mimeType !== undefined && typeof icon.mimeType !== 'string') return '"mimeType" is not a string';
   if (

@@ -1,4 +1,4 @@
-import { isObject, jsonTypeOf } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { describeType, subjectObject } from '../support/call-tool-result.js';
 import { pythonRejectsResult, sdkV1RejectsToolsList } from '../support/clients.js';
@@ -50,7 +50,8 @@ export default defineRule({
     for (const hint of HINTS) {
       const value = annotations[hint];
       if (value !== undefined && typeof value !== 'boolean') {
-        const actual = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : jsonTypeOf(value);
+        const actual =
+          typeof value === 'string' ? `the string ${JSON.stringify(value)}` : describeType(value);
         ctx.report({ path: ['annotations', hint], data: { hint, actual } });
       }
     }

@@ -32,7 +32,7 @@ export default defineRule({
   versions: ALL_VERSIONS,
   clients: [sdkV1RejectsToolsList('ZodError at the field'), pythonRejectsResult('typed `Tool` fields')],
   messages: {
-    default: '"{{field}}" is {{actual}}; it must be a {{expected}}',
+    default: '"{{field}}" is {{actual}}; it must be a JSON {{expected}}',
   },
   fix: 'Send the field with the right type, or leave it out.',
   examples: {
