@@ -446,6 +446,24 @@ describe('result-over-client-limits', () => {
     expect(hits(rule, 'result', onlyStructured, v25)).toEqual([['tokens', '']]);
   });
 
+  it('estimates tokens from what JSON writes of values it cannot carry (a handler result is a JS value)', () => {
+    // A function member is left out, and a function, undefined or NaN item is written as null: the
+    // estimate must not count `String(fn)` (its source) or "undefined".
+    const source = 'x'.repeat(200_000);
+    const big = new Function(`return '${source}'`); // its source text is 200 000 characters long
+    const sized = (length: number) => {
+      const result: JsonObject = {
+        content: [text('')],
+        _meta: { helper: big, items: [big, undefined, Number.NaN, 1] },
+      };
+      (result.content as JsonObject[])[0] = text('x'.repeat(length - JSON.stringify(result).length));
+      expect(JSON.stringify(result)).toHaveLength(length);
+      return result;
+    };
+    expect(hits(rule, 'result', sized(100_000), v25)).toEqual([]);
+    expect(hits(rule, 'result', sized(100_001), v25)).toEqual([['tokens', '']]);
+  });
+
   it('reports results over 1 MiB, counting multi-byte characters exactly', () => {
     const ascii = { content: [text('x'.repeat(1_048_600))] };
     expect(hits(rule, 'result', ascii, v25).map(([id]) => id)).toEqual(['default', 'tokens']);

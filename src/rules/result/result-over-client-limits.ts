@@ -56,14 +56,15 @@ function measure(
     const structure = 2 + Math.max(0, value.length - 1);
     size.units += structure;
     size.atMostBytes += structure;
-    for (const item of value) measure(item, size, undefined);
+    // JSON writes what it cannot carry in an array as null.
+    for (const item of value) measure(omitted(item) ? null : item, size, undefined);
   } else if (isObject(value)) {
     let members = 0;
     // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
     const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
     for (const member in value) {
       const v = value[member];
-      if (v === undefined || (!own && !Object.hasOwn(value, member))) continue;
+      if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
       members++;
       size.units += member.length + 3;
       size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
@@ -76,7 +77,8 @@ function measure(
     size.units += structure;
     size.atMostBytes += structure;
   } else {
-    const text = String(value);
+    // JSON writes NaN and the infinities as null.
+    const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
     size.units += text.length;
     size.atMostBytes += text.length;
   }
