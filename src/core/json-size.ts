@@ -37,12 +37,17 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
+/** Whether the text is ASCII only: then its UTF-8 bytes are its length. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 /**
  * UTF-8 bytes of text that is itself JSON.stringify output (so well formed, with no raw control
  * characters): its length when it is ASCII.
  */
 export function jsonTextBytes(json: string): number {
-  if (!NON_ASCII.test(json)) return json.length;
+  if (isAscii(json)) return json.length;
   return jsonStringBytes(json) - 2 - escapesInJsonText(json);
 }
 

@@ -1282,6 +1282,24 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
     },
   );
 
+  it('an ASCII structuredContent mirrored, of quotes and backslashes: over 1 MiB exactly when it is', () => {
+    // Each character of the mirror takes two bytes, the most that the bound sparing the exact count
+    // allows it (its only slack is in member names, a few hundred bytes): a bound short by more would
+    // pass the larger of the two results (it does with 1,000 bytes less).
+    const make = (pad: number) => {
+      const structured = { s: '"\\'.repeat(70_000) + '"'.repeat(pad) };
+      return { content: [text(JSON.stringify(structured))], structuredContent: structured };
+    };
+    for (const pad of straddle(make)) {
+      const result = make(pad);
+      const over = bytesOf(result) > LIMIT;
+      expect(
+        hits(rule, 'result', result, v25).some(([id]) => id === 'default'),
+        `${bytesOf(result)} bytes`,
+      ).toBe(over);
+    }
+  });
+
   it('counts escapes, undefined members and inherited members as JSON.stringify does', () => {
     // Each control character is 6 bytes of JSON in one UTF-16 unit.
     const escapes = (pad: number) => ({

@@ -66,7 +66,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-not-object': 'c4ce1722a036bc48',
   'result-not-object': 'b8ee30c2f12e0cb1',
-  'result-over-client-limits': 'c60354a23fc0a54d',
+  'result-over-client-limits': '0dc373f93617b93f',
   'result-server-info-invalid': '739dd99704d25c46',
   'result-type-invalid': '090366f683e600c1',
   'structured-content-in-block': 'f5e334c3e54c27ff',

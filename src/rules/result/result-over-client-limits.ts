@@ -1,6 +1,6 @@
 import { decodeBase64Prefix, decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
+import { isAscii, jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
 import { payloadFactsAt } from '../../core/payload.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { compactJson } from '../support/call-tool-result.js';
@@ -18,6 +18,8 @@ const CLAUDE_IMAGE_MAX_PIXELS = 8000;
 const CHARS_PER_TOKEN = 4;
 /** JSON escapes make a UTF-16 unit at most 6 bytes (`\u0001`); UTF-8 needs at most 3 for any other. */
 const MAX_BYTES_PER_UNIT = 6;
+/** JSON text has its escapes already: a unit of it is at most 3 bytes of UTF-8. */
+const STRUCTURED_BYTES_PER_UNIT = 3;
 
 /**
  * The serialized size of a result, measured in one walk without building its JSON: results with
@@ -33,6 +35,9 @@ interface Size {
   atMostBytes: number;
   /** Object.prototype has no enumerable member, so for…in over a plain object sees only its own. */
   readonly plainOwn: boolean;
+  /** structuredContent's JSON text, and the characters of strings equal to it (its text mirrors). */
+  readonly json: string | undefined;
+  mirrorChars: number;
 }
 
 function enumeratesNothing(object: object): boolean {
@@ -48,6 +53,7 @@ function measure(
   key?: string,
 ): void {
   if (typeof value === 'string') {
+    if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
     size.units += value.length + 2;
     size.atMostBytes += isCanonicalPayload(holder, key)
       ? value.length + 2
@@ -70,7 +76,7 @@ function measure(
       size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
       if (structured !== undefined && member === 'structuredContent') {
         size.units += structured.length;
-        size.atMostBytes += structured.length * 3;
+        size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
       } else measure(v, size, undefined, value, member);
     }
     const structure = 2 + Math.max(0, members - 1);
@@ -142,6 +148,17 @@ function omitted(value: unknown): boolean {
 /** UTF-8 size of the serialized result when it could exceed `limit`; a bound that decides it otherwise. */
 function serializedBytes(result: JsonObject, size: Size, json: string | undefined, limit: number): number {
   if (size.units > limit || size.atMostBytes <= limit) return size.units;
+  // A tighter bound where structuredContent's JSON is ASCII, for a large result with a text mirror:
+  // that JSON is then one byte a character (not three), and a mirror of it at most two (a quote or
+  // backslash gains one; JSON.stringify output holds no raw control character), not six. Counting
+  // the mirror's quotes exactly cost a third of stringifying a 200 KB structuredContent.
+  if (json !== undefined && size.mirrorChars > 0 && isAscii(json)) {
+    const tighter =
+      size.atMostBytes -
+      size.mirrorChars * (MAX_BYTES_PER_UNIT - 2) -
+      json.length * (STRUCTURED_BYTES_PER_UNIT - 1);
+    if (tighter <= limit) return size.units;
+  }
   return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) }, true);
 }
 
@@ -219,7 +236,13 @@ export default defineRule({
   check(result, ctx) {
     if (!isObject(result)) return;
     const json = structuredJson(result);
-    const size: Size = { units: 0, atMostBytes: 0, plainOwn: enumeratesNothing(Object.prototype) };
+    const size: Size = {
+      units: 0,
+      atMostBytes: 0,
+      plainOwn: enumeratesNothing(Object.prototype),
+      json,
+      mirrorChars: 0,
+    };
     measure(result, size, json);
     const units = size.units;
     const bytes = serializedBytes(result, size, json, CLAUDE_DESKTOP_MAX_BYTES);
