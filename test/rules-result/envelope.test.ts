@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getRule } from '../../src/rules/catalog.js';
-import { features } from '../../src/spec/versions.js';
-import { hits, type RunOptions, repairOnce, run } from './helpers.js';
+import { hits, type RunOptions, repairContextOf, repairOnce, run } from './helpers.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
 const v = { version: '2025-06-18' } as const;
@@ -419,21 +418,10 @@ describe('what the envelope repairs do and say', () => {
 describe('an envelope repair handed a finding that no longer holds', () => {
   /** Runs `ruleId`'s repair for its finding on `before`, on a document where that defect is already gone. */
   function repairStale(ruleId: string, before: unknown, after: unknown, options: RunOptions = v) {
-    const version = options.version ?? '2026-07-28';
     const finding = run('message', before, options).find((f) => f.rule === ruleId);
     if (!finding) throw new Error(`${ruleId} reported nothing`);
     const root = structuredClone(after);
-    const outcome = getRule(ruleId)?.repair?.({
-      version,
-      features: features(version),
-      root,
-      subjectPath: finding.subjectPath,
-      resultPath: finding.resultPath,
-      findingPath: finding.path,
-      messageId: finding.messageId,
-      data: finding.data,
-      sniffed: () => undefined,
-    });
+    const outcome = getRule(ruleId)?.repair?.(repairContextOf(finding, root, options));
     return { outcome, root };
   }
 

@@ -6,7 +6,7 @@
 
 import type { JsonObject } from '../../src/core/json.js';
 import { getRule } from '../../src/rules/catalog.js';
-import type { RepairOutcome } from '../../src/rules/types.js';
+import type { RepairContext, RepairOutcome } from '../../src/rules/types.js';
 import { features, type ProtocolVersion } from '../../src/spec/versions.js';
 import {
   type EngineFinding,
@@ -60,11 +60,21 @@ export interface Repaired {
 export function repairOnce(ruleId: string, kind: Kind, doc: unknown, options: RunOptions = {}): Repaired {
   const rule = getRule(ruleId);
   if (!rule?.repair) throw new Error(`${ruleId} has no repair`);
-  const version = options.version ?? '2026-07-28';
   const finding = run(kind, doc, options).find((f) => f.rule === ruleId);
   if (!finding) throw new Error(`${ruleId} reported nothing to repair`);
   const root = structuredClone(doc);
-  const outcome = rule.repair({
+  const outcome = rule.repair(repairContextOf(finding, root, options));
+  return { doc: root, outcome, after: run(kind, root, options).filter((f) => f.rule === ruleId) };
+}
+
+/** What a rule's repair gets for `finding`, applied to `root` (no sniffing). */
+export function repairContextOf(
+  finding: EngineFinding,
+  root: unknown,
+  options: RunOptions = {},
+): RepairContext {
+  const version = options.version ?? '2026-07-28';
+  return {
     version,
     features: features(version),
     tool: options.tool,
@@ -75,8 +85,7 @@ export function repairOnce(ruleId: string, kind: Kind, doc: unknown, options: Ru
     messageId: finding.messageId,
     data: finding.data,
     sniffed: () => undefined,
-  });
-  return { doc: root, outcome, after: run(kind, root, options).filter((f) => f.rule === ruleId) };
+  };
 }
 
 /** Repairs every finding of `ruleId` until none is left (or a repair gives up). */
