@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyEvent } from '../../src/proxy/events.js';
 import { type RunningHttpProxy, startHttpProxy } from '../../src/proxy/http.js';
+import { closeServer } from './support/session-server.js';
 
 interface Seen {
   readonly method: string;
@@ -22,15 +23,7 @@ const servers: Server[] = [];
 const proxies: RunningHttpProxy[] = [];
 afterEach(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
+  await Promise.all(servers.splice(0).map(closeServer));
 });
 
 /** An upstream at /up whose answers `handle` writes; `seen` lists the requests it got. */

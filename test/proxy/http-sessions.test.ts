@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpProxy, startHttpProxy } from '../../src/proxy/http.js';
 import { Recorder } from '../../src/proxy/record.js';
-import { type SessionServer, startSessionServer } from './support/session-server.js';
+import { closeServer, type SessionServer, startSessionServer } from './support/session-server.js';
 
 const proxies: RunningHttpProxy[] = [];
 afterEach(async () => {
@@ -138,15 +138,7 @@ async function upstreamWith(
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
+  await Promise.all(servers.splice(0).map(closeServer));
 });
 
 const post = (url: string, body: unknown) =>

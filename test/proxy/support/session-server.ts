@@ -112,10 +112,14 @@ export async function startSessionServer(): Promise<SessionServer> {
     url: `http://127.0.0.1:${port}/mcp`,
     versions,
     deleted,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
+}
+
+/** Closes a test's HTTP server, its open connections (keep-alive, streams) first. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }
