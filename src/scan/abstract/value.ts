@@ -224,6 +224,15 @@ export function tested(value: Value, test: string): Value {
 }
 
 /**
+ * The variants of `value` on a path where a type test said it is a string or a boolean
+ * (`typeof x === 'string'`, `isinstance(x, str)`): its unknowns have that type there. (Not a number:
+ * `typeof NaN` is "number" too, and JSON writes NaN as null.)
+ */
+export function ofKind(value: Value, kind: 'string' | 'boolean'): Value {
+  return value.map((v) => (v.k === 'unknown' && v.kind === undefined ? { ...v, kind } : v));
+}
+
+/**
  * The test an input passed, when `value` is such an input: a container or value built from it by its
  * type (iterating it, calling its methods) mirrors the input, whose type is known only at run time.
  */

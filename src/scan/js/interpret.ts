@@ -56,6 +56,7 @@ import {
   NOTHING,
   nul,
   num,
+  ofKind,
   ref,
   type Site,
   type SourceFile,
@@ -1159,6 +1160,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             scope,
             (v) => v.k === 'unknown' || v.k === 'fn' || (typeOf(this.heap, v) === kind) === equal,
             equal ? sourceText(this.site(bare)) : undefined,
+            equal && (kind === 'string' || kind === 'boolean') ? kind : undefined,
           );
           return;
         }
@@ -1177,9 +1179,16 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   /**
    * Keeps the variants of a local variable that pass `keep` (never all of them away). `test`: a type
-   * test the variable passed, which its unknown variants remember (value.ts, `tested`).
+   * test the variable passed, which its unknown variants remember (value.ts, `tested`); `kind`: the
+   * type that test gives them on this path.
    */
-  private narrow(node: Expression, scope: Scope, keep: (v: Variant) => boolean, test?: string): void {
+  private narrow(
+    node: Expression,
+    scope: Scope,
+    keep: (v: Variant) => boolean,
+    test?: string,
+    kind?: 'string' | 'boolean',
+  ): void {
     const bare = unwrap(node);
     if (bare.type !== 'Identifier') return;
     const binding = scope.resolve(bare.name);
@@ -1187,7 +1196,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const value = this.current.state?.vars.get(binding);
     if (!value) return;
     const filtered = value.filter(keep);
-    const kept = test === undefined ? filtered : tested(filtered, test);
+    const marked = test === undefined ? filtered : tested(filtered, test);
+    const kept = kind === undefined ? marked : ofKind(marked, kind);
     if (kept.length > 0 && (kept.length < value.length || test !== undefined))
       this.current.state?.vars.set(binding, kept);
     // No value the variable may have passes the test, and all of them are known: the branch is dead.

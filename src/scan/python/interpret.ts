@@ -47,6 +47,7 @@ import {
   NOTHING,
   nul,
   num,
+  ofKind,
   ref,
   type Site,
   type SourceFile,
@@ -1216,11 +1217,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const names = (types.type === 'tuple' ? types.children : [types]).map((t) =>
           this.text(t).replace(/^.*\./, ''),
         );
+        // `isinstance(x, str)`: a string on this path (a bool is an int too, so only `bool` says bool).
+        const kind = names.every((n) => n === 'str')
+          ? 'string'
+          : names.every((n) => n === 'bool')
+            ? 'boolean'
+            : undefined;
         this.narrow(
           subject,
           (v) =>
             v.k === 'unknown' || v.k === 'fn' || names.some((n) => isInstance(this.heap, v, n)) === holds,
           holds ? sourceText(this.site(test)) : undefined,
+          holds ? kind : undefined,
         );
         return;
       }
@@ -1259,13 +1267,19 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
    * Keeps the variants of a local name that pass `keep` (never all of them away). `test`: a type
    * test the name passed, which its unknown variants remember (value.ts, `tested`).
    */
-  private narrow(node: PyNode, keep: (v: Variant) => boolean, test?: string): void {
+  private narrow(
+    node: PyNode,
+    keep: (v: Variant) => boolean,
+    test?: string,
+    kind?: 'string' | 'boolean',
+  ): void {
     if (node.type !== 'identifier' || this.comprehensions.length > 0) return;
     const name = this.text(node);
     const value = this.current.state?.vars.get(name);
     if (!value) return;
     const filtered = value.filter(keep);
-    const kept = test === undefined ? filtered : tested(filtered, test);
+    const marked = test === undefined ? filtered : tested(filtered, test);
+    const kept = kind === undefined ? marked : ofKind(marked, kind);
     if (kept.length > 0 && (kept.length < value.length || test !== undefined))
       this.current.state?.vars.set(name, kept);
     // No value the name may have passes the test, and all of them are known: the branch is dead.
