@@ -48,6 +48,7 @@ import {
 } from './ast.js';
 import type { JsInterpreter, JsModule, JsRun } from './interpret.js';
 import type { ScopedCall } from './scope.js';
+import { outputSchemaOf } from './zod.js';
 
 export const LOW_LEVEL_LABEL = '(tools/call handler)';
 
@@ -298,8 +299,8 @@ export class JsExtractor {
     const [first] = record.args;
     switch (c.kind) {
       case 'tool':
-      case 'registerTool':
-        return this.analyze(
+      case 'registerTool': {
+        const handlers = this.analyze(
           mod,
           toolName(first, sourceText(site(mod, c.call.arguments[0] as Node))),
           'mcp-sdk',
@@ -307,6 +308,13 @@ export class JsExtractor {
           record.args.at(-1),
           false,
         );
+        // McpServer validates structuredContent against the outputSchema before sending it.
+        const outputSchema =
+          c.kind === 'registerTool'
+            ? outputSchemaOf(record.heap, member(record, 1, 'outputSchema'))
+            : undefined;
+        return outputSchema ? handlers.map((h) => ({ ...h, outputSchema })) : handlers;
+      }
       case 'lowLevel':
         return this.analyze(mod, LOW_LEVEL_LABEL, 'mcp-sdk', at, record.args.at(-1), true);
       case 'addTool': {
