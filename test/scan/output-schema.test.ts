@@ -167,3 +167,57 @@ server.registerTool('t', { inputSchema: { city: z.enum(['Oslo', 'Rome']) }${outp
     );
   });
 });
+
+describe("a low-level server's tools/list handler", () => {
+  const server = (
+    schema: string,
+    count: string,
+  ) => `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    { name: 'stock', inputSchema: { type: 'object' }, outputSchema: ${schema} },
+    { name: 'echo', inputSchema: { type: 'object' } },
+  ],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case 'stock': {
+      const structuredContent = { count: ${count} };
+      return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+    }
+    case 'echo':
+      return { content: [{ type: 'text', text: 'hi' }] };
+  }
+  throw new Error('unknown tool');
+});
+`;
+  const NUMBER = "{ type: 'object', properties: { count: { type: 'number' } }, required: ['count'] }";
+
+  async function run(source: string) {
+    const dir = mkdtempSync(join(scratch, 'src-'));
+    writeFileSync(join(dir, 'server.ts'), source);
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    return {
+      verdict,
+      errors: report.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.rule} ${f.location?.line}`),
+    };
+  }
+
+  it('gives each listed tool its outputSchema: the dispatch case that breaks it is an error', async () => {
+    const bad = await run(server(NUMBER, "'many'"));
+    expect(bad.errors).toEqual(['structured-content-schema-mismatch 13']);
+    expect(bad.verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
+    const good = await run(server(NUMBER, '3'));
+    expect(good.errors).toEqual([]);
+    expect(good.verdict).toMatchObject({ status: 'pass', typed: 2 });
+  });
+
+  it('a schema the source does not fix is not checked', async () => {
+    const { errors } = await run(server('request.params._meta', "'many'"));
+    expect(errors).toEqual([]);
+  });
+});

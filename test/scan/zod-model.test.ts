@@ -90,7 +90,9 @@ server.registerTool('t', { outputSchema: { v: ${schema} } }, async () => {
   return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
 });
 `;
-  const { findings } = await scanSources([{ path: 'server.ts', text }], { cwd: '/generated' });
+  const { findings } = await scanSources([{ path: 'server.ts', absolute: '/generated/server.ts', text }], {
+    cwd: '/generated',
+  });
   const rules = findings.filter((f) => f.severity === 'error').map((f) => f.rule);
   expect(
     rules.filter((r) => r !== 'structured-content-schema-mismatch'),
