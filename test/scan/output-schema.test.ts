@@ -221,3 +221,55 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     expect(errors).toEqual([]);
   });
 });
+
+describe("a Python low-level server's list_tools", () => {
+  // python-sdk src/mcp/server/lowlevel/server.py, `Server.call_tool`: with a tool's outputSchema it
+  // validates the structured content (jsonschema) and answers "Output validation error" as an error
+  // result, also when no structured content was returned.
+  const server = (stock: string) => `import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("s")
+
+@server.list_tools()
+async def list_tools():
+    return [
+        types.Tool(name="stock", inputSchema={"type": "object"}, outputSchema={"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}),
+        types.Tool(name="echo", inputSchema={"type": "object"}),
+    ]
+
+@server.call_tool()
+async def call_tool(name, arguments):
+    if name == "stock":
+        return ${stock}
+    if name == "echo":
+        return [types.TextContent(type="text", text="hi")]
+    raise ValueError(name)
+`;
+
+  async function run(source: string) {
+    const dir = mkdtempSync(join(scratch, 'src-'));
+    writeFileSync(join(dir, 'server.py'), source);
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    return {
+      verdict,
+      errors: report.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.rule} ${f.location?.line}`),
+    };
+  }
+
+  it('a returned dict (the structured content) is checked against the listed schema', async () => {
+    const bad = await run(server('{"count": "many"}'));
+    expect(bad.errors).toEqual(['structured-content-schema-mismatch 16']);
+    expect(bad.verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
+    const good = await run(server('{"count": 3}'));
+    expect(good.errors).toEqual([]);
+    expect(good.verdict).toMatchObject({ status: 'pass', typed: 2 });
+  });
+
+  it('a list of blocks is no structured content: the tool with a schema fails', async () => {
+    const { errors } = await run(server('[types.TextContent(type="text", text="3")]'));
+    expect(errors).toEqual(['structured-content-missing-for-output-schema 16']);
+  });
+});

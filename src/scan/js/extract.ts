@@ -37,8 +37,9 @@ import {
   unresolvedHandler,
 } from '../extraction.js';
 import type { Framework } from '../frameworks.js';
+import { type ListedSchemas, noteListedSchema, withSchemas } from '../listed-schemas.js';
 import type { Project } from '../project.js';
-import { isFullyKnown, ValuePositions } from '../values.js';
+import { ValuePositions } from '../values.js';
 import {
   endOf,
   type FunctionLike,
@@ -281,7 +282,7 @@ export class JsExtractor {
     candidates: readonly Candidate[],
     handlers: HandlerSite[],
   ): HandlerSite[] {
-    const listed = new Map<string, Record<string, unknown> | null>();
+    const listed: ListedSchemas = new Map();
     for (const c of candidates) {
       if (c.kind !== 'listTools') continue;
       this.ensureEvaluated(mod, c.owner, c.call);
@@ -296,29 +297,13 @@ export class JsExtractor {
         for (const { value, heap } of run.returns.values()) {
           for (const doc of concretize(value, heap, new ValuePositions()).docs) {
             const tools = isObject(doc) ? doc.tools : undefined;
-            if (!Array.isArray(tools) || isOpen(tools)) continue;
-            for (const tool of tools) {
-              if (!isObject(tool) || typeof tool.name !== 'string' || !Object.hasOwn(tool, 'outputSchema'))
-                continue;
-              const schema = tool.outputSchema;
-              const known = isObject(schema) && isFullyKnown(schema) ? schema : null;
-              const before = listed.get(tool.name);
-              listed.set(
-                tool.name,
-                before === undefined || (before && known && JSON.stringify(before) === JSON.stringify(known))
-                  ? known
-                  : null,
-              );
-            }
+            if (Array.isArray(tools) && !isOpen(tools))
+              for (const tool of tools) noteListedSchema(listed, tool);
           }
         }
       }
     }
-    if (listed.size === 0) return handlers;
-    return handlers.map((h) => {
-      const schema = h.outputSchema ? undefined : listed.get(h.tool);
-      return schema ? { ...h, outputSchema: schema } : h;
-    });
+    return withSchemas(handlers, listed);
   }
 
   /** The registration's function has been interpreted (so its arguments were recorded). */
