@@ -14,6 +14,17 @@ import { scanPaths } from '../../src/scan/index.js';
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-shape-output-schema-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** Scans one file; the error findings as `rule line`. */
+async function scanFile(name: string, source: string) {
+  const dir = mkdtempSync(join(scratch, 'src-'));
+  writeFileSync(join(dir, name), source);
+  const { verdict, report } = await scanPaths([dir], { cwd: dir });
+  const errors = report.findings
+    .filter((f) => f.severity === 'error')
+    .map((f) => `${f.rule} ${f.location?.line}`);
+  return { verdict, report, errors };
+}
+
 /** One tool whose handler returns `structured` (mirrored in a text block) on line 6. */
 async function scan(outputSchema: string, structured: string, setup = '') {
   const dir = mkdtempSync(join(scratch, 'src-'));
@@ -195,17 +206,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 `;
   const NUMBER = "{ type: 'object', properties: { count: { type: 'number' } }, required: ['count'] }";
 
-  async function run(source: string) {
-    const dir = mkdtempSync(join(scratch, 'src-'));
-    writeFileSync(join(dir, 'server.ts'), source);
-    const { verdict, report } = await scanPaths([dir], { cwd: dir });
-    return {
-      verdict,
-      errors: report.findings
-        .filter((f) => f.severity === 'error')
-        .map((f) => `${f.rule} ${f.location?.line}`),
-    };
-  }
+  const run = (source: string) => scanFile('server.ts', source);
 
   it('gives each listed tool its outputSchema: the dispatch case that breaks it is an error', async () => {
     const bad = await run(server(NUMBER, "'many'"));
@@ -247,17 +248,7 @@ async def call_tool(name, arguments):
     raise ValueError(name)
 `;
 
-  async function run(source: string) {
-    const dir = mkdtempSync(join(scratch, 'src-'));
-    writeFileSync(join(dir, 'server.py'), source);
-    const { verdict, report } = await scanPaths([dir], { cwd: dir });
-    return {
-      verdict,
-      errors: report.findings
-        .filter((f) => f.severity === 'error')
-        .map((f) => `${f.rule} ${f.location?.line}`),
-    };
-  }
+  const run = (source: string) => scanFile('server.py', source);
 
   it('a returned dict (the structured content) is checked against the listed schema', async () => {
     const bad = await run(server('{"count": "many"}'));
