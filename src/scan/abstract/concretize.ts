@@ -30,9 +30,16 @@ const MAX_SOURCE = 80;
 
 /** The source text of a site, on one line and cut for messages. */
 export function sourceText(site: Site): string {
-  const text = site.file.text.slice(site.start, site.end).replace(/\s+/g, ' ').trim();
+  // A site may span a whole function; a window of its start is enough unless it is mostly spaces.
+  const end = Math.min(site.end, site.start + SOURCE_WINDOW);
+  let text = site.file.text.slice(site.start, end).replace(/\s+/g, ' ').trim();
+  if (text.length <= MAX_SOURCE && end < site.end)
+    text = site.file.text.slice(site.start, site.end).replace(/\s+/g, ' ').trim();
   return text.length > MAX_SOURCE ? `${text.slice(0, MAX_SOURCE - 1)}…` : text;
 }
+
+/** Characters of a site read for its source text at first (see `sourceText`). */
+const SOURCE_WINDOW = 16 * MAX_SOURCE;
 
 /**
  * The identities of the possible values of an abstract value (one per variant): two uses of one

@@ -356,6 +356,12 @@ export function join(a: Value, b: Value, guardA?: Guard, guardB?: Guard): Value 
   if (a === b) return a;
   if (a.length === 0) return b;
   if (b.length === 0) return a;
+  if (a.length === 1 && b.length === 1) {
+    // The commonest join, of one variant each: no sets of keys to build.
+    const [x, y] = [a[0] as Variant, b[0] as Variant];
+    if (x === y || variantKey(x) === variantKey(y)) return a;
+    return [guardA ? withGuard(x, guardA) : x, guardB ? withGuard(y, guardB) : y];
+  }
   const keysB = new Set(b.map(variantKey));
   const keysA = new Set<string>();
   const out: Variant[] = [];
