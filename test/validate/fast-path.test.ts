@@ -14,17 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { listRuleModules } from '../../scripts/rule-modules.js';
 import { isObject, type JsonObject } from '../../src/core/json.js';
 import { toPointer } from '../../src/core/pointer.js';
-import { createOutputSchemaCompiler } from '../../src/core/schema.js';
 import { RULES } from '../../src/rules/catalog.js';
-import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
+import type { Rule } from '../../src/rules/types.js';
 import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import {
-  isQuietMessage,
-  payloadAt,
-  runMessage,
-  runToolResult,
-  sniffSync,
-} from '../../src/validate/engine.js';
+import { isQuietMessage, runMessage, runToolResult, sniffSync } from '../../src/validate/engine.js';
 import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
@@ -48,6 +41,7 @@ import {
   validateToolResultSync,
 } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
+import { reports } from './support/rule-reports.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -123,32 +117,6 @@ function fingerprint(id: string): string | undefined {
     .update(readFileSync(join(root, 'src/rules', module)))
     .digest('hex')
     .slice(0, 16);
-}
-
-const schemas = createOutputSchemaCompiler();
-
-/** Runs one rule's check on its own, as the engine would without the fast path; returns its reports. */
-function reports(
-  rule: Rule,
-  node: unknown,
-  version: ProtocolVersion,
-  tool: JsonObject | undefined,
-): Report[] {
-  const out: Report[] = [];
-  const ctx: CheckContext = {
-    version,
-    features: features(version),
-    tool,
-    partial: false,
-    schemas,
-    sniffed: (path) => {
-      const payload = payloadAt(node, path);
-      return payload && sniffSync(payload.holder, payload.key);
-    },
-    report: (report) => out.push(report),
-  };
-  rule.check(node, ctx);
-  return out;
 }
 
 const texts = fc.oneof(
