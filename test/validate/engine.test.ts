@@ -506,3 +506,92 @@ describe('the validator against every rule run on its own', () => {
     expect(found).toBeLessThan(RUNS - RUNS / 10);
   });
 });
+
+describe('which checks run (the fast paths skip what provably reports nothing)', () => {
+  /** Rules named after catalog rules (the plans go by id), each counting the nodes it was called on. */
+  function counting(ids: readonly (readonly [string, RuleDefinition['subject']])[]) {
+    const calls = new Map<string, number>();
+    const rules = ids.map(([id, subject]) =>
+      rule(subject, () => calls.set(id, (calls.get(id) ?? 0) + 1), { id }),
+    );
+    return { rules, calls: () => Object.fromEntries([...ids].map(([id]) => [id, calls.get(id) ?? 0])) };
+  }
+  const png =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  const ids = [
+    ['result-content-missing', 'result'],
+    ['result-over-client-limits', 'result'],
+    ['block-type-unknown', 'block'],
+    ['block-text-base64-image', 'block'],
+    ['block-resource-invalid', 'block'],
+    ['block-mime-type-missing', 'block'],
+    ['test-unlisted', 'block'],
+  ] as const;
+
+  it('a plain-text result meets no covered rule, and a short one not the base64-image rule either', () => {
+    const { rules, calls } = counting(ids);
+    runToolResult({ content: [{ type: 'text', text: 'short' }] }, { version: V, rules, sniff: sniffSync });
+    expect(calls()).toEqual({
+      'result-content-missing': 0,
+      'result-over-client-limits': 0,
+      'block-type-unknown': 0,
+      'block-text-base64-image': 0,
+      'block-resource-invalid': 0,
+      'block-mime-type-missing': 0,
+      'test-unlisted': 1,
+    });
+    const long = counting(ids);
+    runToolResult({ content: [{ type: 'text', text: 'x'.repeat(64) }] }, { version: V, rules: long.rules });
+    expect(long.calls()).toMatchObject({
+      'block-text-base64-image': 1,
+      'block-type-unknown': 0,
+      'test-unlisted': 1,
+    });
+  });
+
+  it('a plain media result meets only the result rules that read its size, and its image block only the unlisted rules', () => {
+    const { rules, calls } = counting(ids);
+    const image = { type: 'image', data: png, mimeType: 'image/png' };
+    runToolResult({ content: [image] }, { version: V, rules, sniff: sniffSync });
+    expect(calls()).toEqual({
+      'result-content-missing': 0,
+      'result-over-client-limits': 1,
+      'block-type-unknown': 0,
+      'block-text-base64-image': 0,
+      'block-resource-invalid': 0,
+      'block-mime-type-missing': 0,
+      'test-unlisted': 1,
+    });
+  });
+
+  it('an object block of a standard type meets the rules listed for its type and the unlisted ones; another block every rule', () => {
+    const { rules, calls } = counting(ids);
+    // Annotations that are no object: not a plain image, so the image rules run, but not the resource rule.
+    const image = { type: 'image', data: png, mimeType: 'image/png', annotations: 5 };
+    runToolResult({ content: [image, { type: 'video' }, 'text'] }, { version: V, rules, sniff: sniffSync });
+    // block-type-unknown is listed for no standard type: it meets the other two blocks only.
+    expect(calls()).toEqual({
+      'result-content-missing': 1,
+      'result-over-client-limits': 1,
+      'block-type-unknown': 2,
+      'block-text-base64-image': 2,
+      'block-resource-invalid': 2,
+      'block-mime-type-missing': 3,
+      'test-unlisted': 3,
+    });
+  });
+
+  it('a partial document meets every rule that runs on partial documents, whatever its shape', () => {
+    const { rules, calls } = counting(ids);
+    runToolResult({ content: [{ type: 'text', text: 'short' }] }, { version: V, rules, partial: true });
+    expect(calls()).toEqual({
+      'result-content-missing': 1,
+      'result-over-client-limits': 1,
+      'block-type-unknown': 1,
+      'block-text-base64-image': 1,
+      'block-resource-invalid': 1,
+      'block-mime-type-missing': 1,
+      'test-unlisted': 1,
+    });
+  });
+});
