@@ -697,6 +697,41 @@ describe('the plain resource link and embedded resource fast paths', () => {
   });
 });
 
+describe('members the fast paths read by name', () => {
+  it('a member that is not enumerable still takes a block off the fast path, and the rule that reads it reports it', () => {
+    const hidden = (block: JsonObject, key: string, value: unknown) =>
+      Object.defineProperty({ ...block }, key, { value, enumerable: false }) as JsonObject;
+    const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
+    const f = features('2025-11-25');
+    for (const [key, value, rule] of [
+      ['title', 5, 'block-resource-link-invalid'],
+      ['description', 5, 'block-resource-link-invalid'],
+      ['icons', 5, 'block-resource-link-invalid'],
+      ['mimeType', 'bad', 'block-mime-type-malformed'],
+    ] as const) {
+      const odd = hidden(link, key, value);
+      expect(isPlainLinkBlock(odd, f), key).toBe(false);
+      expect(validateToolResultSync({ content: [odd] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
+        `${rule} /content/0/${key}`,
+      ]);
+    }
+    const image = hidden({ type: 'image', data: 'AAAA', mimeType: 'image/png' }, 'annotations', 5);
+    expect(isPlainMediaBlock(image, f, sniffSync)).toBe(false);
+    expect(validateToolResultSync({ content: [image] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
+      'block-annotations-invalid /content/0/annotations',
+    ]);
+  });
+
+  it('many short texts still count toward the size limits (each block counts its text and its own JSON)', () => {
+    const many = { content: Array.from({ length: 30_000 }, () => ({ type: 'text', text: 'x'.repeat(30) })) };
+    expect(resultShape(many, features('2025-11-25'), undefined)).toBe(Shape.Other);
+    expect(validateToolResultSync(many).map((x) => `${x.rule} ${x.severity}`)).toEqual([
+      'result-over-client-limits warning',
+      'result-over-client-limits warning',
+    ]);
+  });
+});
+
 describe('the plain media block fast path', () => {
   it('every covered rule reports nothing on a block the fast path accepts', { timeout: 120_000 }, () => {
     coversSilently(
