@@ -8,12 +8,10 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isObject, type JsonObject } from '../../src/core/json.js';
 import { OPEN, Opaque } from '../../src/core/opaque.js';
-import { toPointer } from '../../src/core/pointer.js';
 import { RULES } from '../../src/rules/catalog.js';
 import { defineRule, type Rule, type RuleDefinition } from '../../src/rules/types.js';
-import { ALL_VERSIONS, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
+import { ALL_VERSIONS, PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
 import {
   BlockFindings,
   type EngineFinding,
@@ -28,10 +26,9 @@ import {
   runToolsList,
   sniffSync,
 } from '../../src/validate/engine.js';
-import { validateToolResultSync } from '../../src/validate/index.js';
 import { anyResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
-import { reports } from './support/rule-reports.js';
+import { everyRuleFinds, validatorFinds } from './support/rule-reports.js';
 
 const V = '2025-11-25';
 const RUNS = runs(2000);
@@ -455,33 +452,6 @@ describe('the quiet answers', () => {
   });
 });
 
-/** What every result and block rule, each run on its own on the result and its blocks, reports. */
-function everyRule(result: unknown, version: ProtocolVersion, tool: JsonObject | undefined): string[] {
-  const applicable = RULES.filter((r) => r.versions.includes(version));
-  const out: string[] = [];
-  const add = (rules: readonly Rule[], node: unknown, at: (string | number)[]) => {
-    for (const r of rules) {
-      for (const report of reports(r, node, version, tool)) {
-        out.push(
-          `${r.id} ${toPointer([...at, ...(report.path ?? [])])} ${JSON.stringify(report.data ?? {})}`,
-        );
-      }
-    }
-  };
-  add(
-    applicable.filter((r) => r.subject === 'result'),
-    result,
-    [],
-  );
-  if (isObject(result) && Array.isArray(result.content)) {
-    const blockRules = applicable.filter((r) => r.subject === 'block');
-    result.content.forEach((block, i) => {
-      add(blockRules, block, ['content', i]);
-    });
-  }
-  return out.sort();
-}
-
 describe('the validator against every rule run on its own', () => {
   it('finds exactly what the rules find, whatever fast path or plan it takes (generated results of every kind)', {
     timeout: 120_000,
@@ -492,10 +462,8 @@ describe('the validator against every rule run on its own', () => {
     let found = 0;
     fc.assert(
       fc.property(cases, ({ version, theCase: { result, tool } }) => {
-        const got = validateToolResultSync(result, { protocolVersion: version, tool })
-          .map((f) => `${f.rule} ${f.pointer} ${JSON.stringify((f as { data?: unknown }).data ?? {})}`)
-          .sort();
-        const expected = everyRule(result, version, tool);
+        const got = validatorFinds(result, version, tool);
+        const expected = everyRuleFinds(result, version, tool);
         if (expected.length > 0) found++;
         expect(got, JSON.stringify(result).slice(0, 300)).toEqual(expected);
       }),
@@ -579,6 +547,42 @@ describe('which checks run (the fast paths skip what provably reports nothing)',
       'block-mime-type-missing': 3,
       'test-unlisted': 3,
     });
+  });
+
+  it('text blocks of a result off the fast path meet no covered rule, and the base64-image rule from 64 characters on', () => {
+    const { rules, calls } = counting([
+      ['block-text-invalid', 'block'],
+      ['block-text-base64-image', 'block'],
+    ]);
+    const texts = ['', 'x'.repeat(63), 'x'.repeat(64)].map((text) => ({ type: 'text', text }));
+    runToolResult({ content: texts, structuredContent: {} }, { version: V, rules, sniff: sniffSync });
+    expect(calls()).toEqual({ 'block-text-invalid': 0, 'block-text-base64-image': 1 });
+  });
+
+  it('plain links, and plain media results with text blocks, meet none of their covered rules', () => {
+    const { rules, calls } = counting([
+      ['result-content-missing', 'result'],
+      ['block-resource-link-invalid', 'block'],
+      ['block-mime-type-missing', 'block'],
+    ]);
+    const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
+    const audio = { type: 'audio', data: png, mimeType: 'audio/wav' };
+    runToolResult(
+      { content: [link, { type: 'text', text: '' }, { type: 'text', text: 'x' }, audio] },
+      { version: V, rules, sniff: sniffSync },
+    );
+    // The audio block's bytes are a PNG: not a plain media block, so its rules run.
+    expect(calls()).toEqual({
+      'result-content-missing': 1,
+      'block-resource-link-invalid': 0,
+      'block-mime-type-missing': 1,
+    });
+    const plain = counting([['result-content-missing', 'result']]);
+    runToolResult(
+      { content: [link, { type: 'text', text: '' }, { type: 'image', data: png, mimeType: 'image/png' }] },
+      { version: V, rules: plain.rules, sniff: sniffSync },
+    );
+    expect(plain.calls()).toEqual({ 'result-content-missing': 0 });
   });
 
   it('a partial document meets every rule that runs on partial documents, whatever its shape', () => {

@@ -41,7 +41,7 @@ import {
   validateToolResultSync,
 } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
-import { reports } from './support/rule-reports.js';
+import { everyRuleFinds, reports, validatorFinds } from './support/rule-reports.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -699,8 +699,6 @@ describe('the plain resource link and embedded resource fast paths', () => {
 
 describe('members the fast paths read by name', () => {
   it('a member that is not enumerable still takes a block off the fast path, and the rule that reads it reports it', () => {
-    const hidden = (block: JsonObject, key: string, value: unknown) =>
-      Object.defineProperty({ ...block }, key, { value, enumerable: false }) as JsonObject;
     const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
     const f = features('2025-11-25');
     for (const [key, value, rule] of [
@@ -709,13 +707,13 @@ describe('members the fast paths read by name', () => {
       ['icons', 5, 'block-resource-link-invalid'],
       ['mimeType', 'bad', 'block-mime-type-malformed'],
     ] as const) {
-      const odd = hidden(link, key, value);
+      const odd = hiding(link, key, value);
       expect(isPlainLinkBlock(odd, f), key).toBe(false);
       expect(validateToolResultSync({ content: [odd] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
         `${rule} /content/0/${key}`,
       ]);
     }
-    const image = hidden({ type: 'image', data: 'AAAA', mimeType: 'image/png' }, 'annotations', 5);
+    const image = hiding({ type: 'image', data: 'AAAA', mimeType: 'image/png' }, 'annotations', 5);
     expect(isPlainMediaBlock(image, f, sniffSync)).toBe(false);
     expect(validateToolResultSync({ content: [image] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
       'block-annotations-invalid /content/0/annotations',
@@ -729,6 +727,73 @@ describe('members the fast paths read by name', () => {
       'result-over-client-limits warning',
       'result-over-client-limits warning',
     ]);
+  });
+});
+
+/** `value` with `key` set but not enumerable: a handler's value can hide a member from for…in. */
+function hiding<T extends object>(value: T, key: string, hidden: unknown): T {
+  return Object.defineProperty({ ...value }, key, { value: hidden, enumerable: false });
+}
+
+describe('near misses of the plain shapes (found by mutation testing)', () => {
+  const png = media[0] as string;
+  const text = { type: 'text', text: 'hi' };
+  const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
+  const resource = { type: 'resource', resource: { uri: 'file:///a', text: 'x' } };
+  const cases: readonly (readonly [string, unknown, ProtocolVersion?])[] = [
+    // A stray member after mimeType must not stand in for it.
+    [
+      'an image whose stray member looks like its mimeType',
+      { content: [{ type: 'image', data: png, mimeType: 'image/gif', x: 'image/png' }] },
+    ],
+    [
+      'an image block with the members of a link',
+      { content: [{ type: 'image', uri: 'file:///a', name: 'a' }] },
+    ],
+    ['a link without a name', { content: [{ type: 'resource_link', uri: 'file:///a' }] }],
+    // A stray member after resource must not stand in for it.
+    [
+      'a resource whose stray member looks like its contents',
+      {
+        content: [
+          { type: 'resource', resource: { uri: 'not a uri', text: 'x' }, x: { uri: 'file:///a', text: 'x' } },
+        ],
+      },
+    ],
+    [
+      'a resource whose blob is no string',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: 5 } }] },
+    ],
+    [
+      'a 2026-07-28 result whose stray member says complete',
+      { content: [text], x: 'complete' },
+      '2026-07-28',
+    ],
+    ['an error payload behind a space', { content: [{ type: 'text', text: ' {"error":"x"}' }] }],
+    ['an error payload behind a newline', { content: [{ type: 'text', text: '\n{"error":"x"}' }] }],
+    ['a hidden _meta on a result', hiding({ content: [text] }, '_meta', 5)],
+    ['a hidden _meta on a text block', { content: [hiding(text, '_meta', 5)] }],
+    [
+      'a hidden structuredContent on a text block',
+      { content: [hiding(text, 'structuredContent', { a: 1 })] },
+    ],
+    ['a hidden annotations on a link', { content: [hiding(link, 'annotations', 5)] }],
+    ['a hidden _meta on a link', { content: [hiding(link, '_meta', 5)] }],
+    ['a hidden size on a link', { content: [hiding(link, 'size', 'big')] }],
+    ['a hidden annotations on a resource block', { content: [hiding(resource, 'annotations', 5)] }],
+    ['a hidden _meta on a resource block', { content: [hiding(resource, '_meta', 5)] }],
+    [
+      'a hidden _meta on resource contents',
+      { content: [{ type: 'resource', resource: hiding(resource.resource, '_meta', 5) }] },
+    ],
+  ];
+
+  it('the validator finds what each rule finds on its own, and that is not nothing', () => {
+    for (const [name, result, version = '2025-11-25'] of cases) {
+      const expected = everyRuleFinds(result, version);
+      expect(expected, name).not.toEqual([]);
+      expect(validatorFinds(result, version), name).toEqual(expected);
+    }
   });
 });
 
