@@ -260,4 +260,14 @@ describe('builders', () => {
     expect(said(cyclic)).toEqual({ type: 'text', text: '[object Object]' });
     expect(said('')).toEqual({ type: 'text', text: 'The tool failed.' });
   });
+
+  it('sets no member it was not given (not even to undefined)', () => {
+    expect(Object.keys(resourceLink('file:///a'))).toEqual(['type', 'uri', 'name']);
+    expect(Object.keys(embeddedResource({ uri: 'file:///a', blob: PDF }).resource)).toEqual(['uri', 'blob']);
+    expect(Object.keys(embeddedResource({ uri: 'file:///a', text: 'x' }).resource)).toEqual(['uri', 'text']);
+    expect(() => resourceLink({ uri: ['file:///a'] } as unknown as { uri: string })).toThrow(/absolute URI/);
+    expect(() => embeddedResource({ uri: 'file:///a', blob: 'not base64!' })).toThrow(
+      /^embeddedResource\(\): the string is not base64/,
+    );
+  });
 });

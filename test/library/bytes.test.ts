@@ -35,6 +35,8 @@ describe('mediaTypeOf', () => {
     expect(mediaTypeOf(undefined)).toBeUndefined();
     expect(mediaTypeOf({ mimeType: 'image/png', text: false })).toBe('image/png');
     expect(mediaTypeOf({ mimeType: 'application/xml', text: false })).toBe('application/xml');
+    // Only XML is looked into: another type stays what it is, whatever its text.
+    expect(mediaTypeOf({ mimeType: 'text/html', text: true, head: '<svg>' })).toBe('text/html');
     expect(mediaTypeOf({ mimeType: 'application/xml', text: true, head: '<svg>' })).toBe('image/svg+xml');
     expect(mediaTypeOf({ mimeType: undefined, text: true, head: '<svg width="1">' })).toBe('image/svg+xml');
     expect(mediaTypeOf({ mimeType: undefined, text: true })).toBeUndefined();

@@ -199,4 +199,45 @@ describe('development mode', () => {
       content: [{ type: 'text', text: 'text' }],
     });
   });
+
+  it('validates in the negotiated version, lists every finding on a line of its own, and repairs without onFixes', async () => {
+    const audio = { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] };
+    // Audio blocks exist from 2025-03-26 on: a finding in 2024-11-05 only.
+    await expect(
+      shaped(() => audio, { mode: 'development', protocolVersion: '2025-11-25' })(),
+    ).resolves.toEqual(audio);
+    const error = await shaped(() => audio, { mode: 'development', protocolVersion: '2024-11-05' })().catch(
+      (e: unknown) => e as ShapedFindingsError,
+    );
+    expect(error).toBeInstanceOf(ShapedFindingsError);
+    const two = new ShapedFindingsError(
+      [
+        { rule: 'a', severity: 'error', message: 'm', pointer: '/x' },
+        { rule: 'b', severity: 'info', message: 'n', pointer: '' },
+      ],
+      '2025-11-25',
+    );
+    expect(two.message).toBe(
+      'the tool result has 2 finding(s) for protocol 2025-11-25:\n  error a at /x: m\n  info b at /: n',
+    );
+    // A result that needed a repair, and no onFixes to tell.
+    expect(await shaped(() => ({ content: 'hello' }))()).toEqual({
+      content: [{ type: 'text', text: 'hello' }],
+    });
+  });
+
+  it('answers an outputSchema mismatch in production with an error result of the negotiated version', async () => {
+    const outputSchema = { type: 'object', required: ['n'] };
+    const result = await shaped(() => ({ m: 1 }), { outputSchema, protocolVersion: '2026-07-28' })();
+    expect(result).toMatchObject({ isError: true, resultType: 'complete' });
+  });
+
+  it('takes only a string version from an initialize answer or an envelope (an array would pass for one)', async () => {
+    const server = v1Server(['2025-03-26']);
+    const handler = shaped((_ctx: unknown) => ({ a: 1 }), { server });
+    await server._oninitialize({});
+    expect(await handler({})).toEqual(structured);
+    const envelope = { mcpReq: { envelope: { 'io.modelcontextprotocol/protocolVersion': ['2025-03-26'] } } };
+    expect(negotiatedVersion(envelope)).toBe('2025-11-25');
+  });
 });
