@@ -37,12 +37,14 @@ import {
 } from '../abstract/objects.js';
 import { cloneState, joinAllStates, joinStates, type State } from '../abstract/state.js';
 import {
+  assembledFormat,
   bool,
   constantString,
   type FunctionValue,
   fn,
   type Guard,
   isNullish,
+  isNumeric,
   type JsonKind,
   join,
   json,
@@ -54,6 +56,7 @@ import {
   NOTHING,
   nul,
   num,
+  ofKind,
   ref,
   type Site,
   type SourceFile,
@@ -64,11 +67,14 @@ import {
   unknown,
   type Value,
   type Variant,
+  yielding,
+  yieldsOf,
 } from '../abstract/value.js';
 import type { Project } from '../project.js';
 import { endOf, type FunctionLike, isFunction, memberName, offsetOf, staticKey, unwrap } from './ast.js';
 import { resolveJsImport } from './modules.js';
 import { type Binding, indexProgram, type ProgramIndex, type Scope } from './scope.js';
+import { ZOD_NAMESPACE, ZOD_PACKAGES, zodCall, zodSchemaOf } from './zod.js';
 
 export interface JsModule {
   readonly file: SourceFile;
@@ -148,6 +154,21 @@ const STATIC_KINDS = new Map<string, JsonKind>(
     'Buffer.byteLength': 'number',
   }) as [string, JsonKind][],
 );
+
+/** Node's encodings other than base64: `readFile` with one of them gives a string. */
+const TEXT_ENCODINGS = new Set([
+  'utf8',
+  'utf-8',
+  'utf16le',
+  'utf-16le',
+  'ucs2',
+  'ucs-2',
+  'latin1',
+  'binary',
+  'ascii',
+  'hex',
+  'base64url',
+]);
 
 /** Methods whose result type is certain whatever the receiver. */
 const METHOD_KINDS = new Map<string, JsonKind>(
@@ -449,6 +470,15 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const { source, name } = binding.import as { source: string; name: string };
     const target = this.importedModule(this.current.module, source);
     if (!target) {
+      if (ZOD_PACKAGES.has(source) && (name === 'z' || name === '*' || name === 'default'))
+        return [
+          {
+            k: 'unknown',
+            site: at,
+            reason: `"${binding.name}" comes from the package ${source}`,
+            zod: ZOD_NAMESPACE,
+          },
+        ];
       return unknown(
         at,
         source.startsWith('.')
@@ -734,6 +764,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (v.k === 'ref') {
       const cls = this.classes.get(v.id);
       if (cls) return this.construct(cls, args, at);
+    }
+    if (v.k === 'unknown') {
+      const made = this.libraryString(text.slice(text.lastIndexOf('.') + 1), args, at);
+      if (made) return made;
     }
     if (v.k !== 'fn') {
       this.noteOutflow(at, args);
@@ -1151,6 +1185,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             scope,
             (v) => v.k === 'unknown' || v.k === 'fn' || (typeOf(this.heap, v) === kind) === equal,
             equal ? sourceText(this.site(bare)) : undefined,
+            equal && (kind === 'string' || kind === 'boolean') ? kind : undefined,
           );
           return;
         }
@@ -1169,9 +1204,16 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   /**
    * Keeps the variants of a local variable that pass `keep` (never all of them away). `test`: a type
-   * test the variable passed, which its unknown variants remember (value.ts, `tested`).
+   * test the variable passed, which its unknown variants remember (value.ts, `tested`); `kind`: the
+   * type that test gives them on this path.
    */
-  private narrow(node: Expression, scope: Scope, keep: (v: Variant) => boolean, test?: string): void {
+  private narrow(
+    node: Expression,
+    scope: Scope,
+    keep: (v: Variant) => boolean,
+    test?: string,
+    kind?: 'string' | 'boolean',
+  ): void {
     const bare = unwrap(node);
     if (bare.type !== 'Identifier') return;
     const binding = scope.resolve(bare.name);
@@ -1179,7 +1221,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const value = this.current.state?.vars.get(binding);
     if (!value) return;
     const filtered = value.filter(keep);
-    const kept = test === undefined ? filtered : tested(filtered, test);
+    const marked = test === undefined ? filtered : tested(filtered, test);
+    const kept = kind === undefined ? marked : ofKind(marked, kind);
     if (kept.length > 0 && (kept.length < value.length || test !== undefined))
       this.current.state?.vars.set(binding, kept);
     // No value the variable may have passes the test, and all of them are known: the branch is dead.
@@ -1201,7 +1244,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   }
 
   private switchStatement(node: Node & { type: 'SwitchStatement' }, scope: Scope): void {
-    this.ev(node.discriminant, scope);
+    const discriminant = this.ev(node.discriminant, scope);
     const entry = this.current.state;
     if (!entry) return;
     const jump: Jump = { loop: false, label: '\u0000switch', breaks: [], continues: [] };
@@ -1235,7 +1278,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     } finally {
       this.current.jumps.pop();
     }
-    if (!hasDefault) exits.push({ state: entry });
+    if (!hasDefault) {
+      const known = discriminant.every((v) => v.k !== 'unknown' && !(v.k === 'str' && v.value === undefined));
+      exits.push({ state: known ? entry : unsetAsSoft(entry, exits) });
+    }
     this.current.state = this.joinExits(exits, this.site(node));
   }
 
@@ -1452,9 +1498,14 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         let text = '';
         let constant = true;
         let nonEmpty = false;
+        // Constant text, and `null` for each number known only at run time, to tell whether the
+        // string is a URI whatever they are; `other` once a part is anything else.
+        const parts: (string | null)[] = [];
+        let other: Value | undefined;
         node.quasis.forEach((q, i) => {
           const cooked = q.value.cooked ?? '';
           text += cooked;
+          parts.push(cooked);
           if (cooked !== '') nonEmpty = true;
           const expression = node.expressions[i];
           if (!expression) return;
@@ -1467,10 +1518,18 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             only.value !== undefined
           ) {
             text += String(only.value);
+            parts.push(String(only.value));
             if (String(only.value) !== '') nonEmpty = true;
-          } else constant = false;
+          } else {
+            constant = false;
+            if (isNumeric(part)) parts.push(null);
+            else other = part;
+          }
         });
-        return constant ? str(at, text) : someString(at, nonEmpty);
+        if (constant) return str(at, text);
+        // `${url}` alone is the URL's href.
+        const whole = node.expressions.length === 1 && text === '' && other ? yieldsOf(other) : undefined;
+        return someString(at, nonEmpty, other ? whole : assembledFormat(parts));
       }
       case 'Identifier':
         return this.identifier(node.name, scope, at);
@@ -1524,6 +1583,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'MemberExpression': {
         const object = this.ev(node.object, scope);
         const key = this.memberKey(node, scope);
+        if (key === 'href' && yieldsOf(object) === 'uri') return someString(at, true, 'uri');
+        // `Schema.shape`: registerTool takes a zod object's shape for the object itself.
+        if (key === 'shape' && zodSchemaOf(object)?.schema.type === 'object') return object;
         const value = this.readMember(object, key, at);
         return node.optional && object.some(isNullish) ? join(value, undef(at)) : value;
       }
@@ -1759,6 +1821,30 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     );
   }
 
+  /**
+   * Strings of a known format from Node's own functions, called by name on a value from outside the
+   * project (`readFileSync(p, 'base64')`, `fs.promises.readFile(p, { encoding: 'base64' })`), and
+   * `pathToFileURL(p)`, a URL. Judged by name: a project function of that name is followed instead.
+   */
+  private libraryString(name: string, args: readonly Value[], at: Site): Value | undefined {
+    if (name === 'pathToFileURL') return yielding(at, `the URL of ${sourceText(at)}`, 'uri');
+    if (name !== 'readFile' && name !== 'readFileSync') return undefined;
+    const [, second] = args;
+    const [options] = second ?? [];
+    const member =
+      options?.k === 'ref' && second?.length === 1
+        ? this.heap.get(options.id)?.props.get('encoding')
+        : undefined;
+    // Without an encoding, a Buffer; with one, a string (base64 is a string of that format).
+    const encoding = second
+      ? (constantString(second) ?? (member ? constantString(member.value) : undefined))
+      : undefined;
+    if (encoding === 'base64') return someString(at, false, 'base64');
+    return encoding !== undefined && TEXT_ENCODINGS.has(encoding.toLowerCase())
+      ? someString(at, false)
+      : undefined;
+  }
+
   private globalCall(
     name: string,
     args: readonly Value[],
@@ -1776,10 +1862,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           only.value !== undefined
         )
           return str(at, String(only.value));
+        if (first && yieldsOf(first) === 'uri') return someString(at, true, 'uri');
         return someString(at, first?.every((v) => !isNullish(v) && v.k !== 'str') === true);
       }
       case 'structuredClone':
         return first ?? undef(at);
+      case 'btoa':
+        return someString(at, false, 'base64');
       case 'require': {
         const source = first ? constantString(first) : undefined;
         const target = source ? this.importedModule(this.current.module, source) : undefined;
@@ -1792,6 +1881,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const kind = GLOBAL_KINDS.get(name);
     if (kind) return unknown(at, `the result of ${name}()`, kind);
     if (node.type === 'NewExpression') {
+      // The constructor throws unless its input parses as an absolute URL.
+      if (name === 'URL') return yielding(at, 'a new URL', 'uri');
       return unknown(
         at,
         `a new ${name}`,
@@ -1909,6 +2000,18 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       return name && METHOD_KINDS.get(name)
         ? unknown(at, `the result of ${text}()`, METHOD_KINDS.get(name))
         : unknown(at, `the result of ${text}()`);
+    if (v.k === 'unknown' && name) {
+      const schema = zodCall(this.heap, v, name, args, at);
+      if (schema) return schema;
+      const made =
+        v.yields === 'uri' && (name === 'toString' || name === 'toJSON')
+          ? someString(at, true, 'uri')
+          : // `buf.toString('base64')`: a Buffer's (a string's toString takes no encoding).
+            name === 'toString' && first && constantString(first) === 'base64'
+            ? someString(at, false, 'base64')
+            : this.libraryString(name, args, at);
+      if (made) return made;
+    }
     if (v.k === 'unknown' && name && ITERATING.has(name) && first?.some((f) => f.k === 'fn')) {
       // `rows.map(row => ({ … }))` over rows known only at run time: the callback still shows what each item is.
       return this.arrayMethodOnUnknown(name, args, at, receiver, v.tested);
@@ -2066,6 +2169,27 @@ function isLiteral(node: Expression): boolean {
   if (node.type === 'Literal') return !('regex' in node && node.regex);
   if (node.type === 'UnaryExpression') return node.operator === 'void';
   return node.type === 'Identifier' && node.name === 'undefined';
+}
+
+/**
+ * The state where no case of a `switch` without `default` matched an input known only at run time:
+ * a variable still unset there that a case sets is *maybe* undefined, not certainly. Such a switch
+ * is most often exhaustive over the values its input may take (an enum the tool's inputSchema
+ * validates), which the source alone does not show; so an unset variable there is judged as
+ * unknown, never as a certain defect (as falling off the end of a function beside its returns is).
+ */
+function unsetAsSoft(entry: State<Binding>, exits: readonly Exit<Binding>[]): State<Binding> {
+  let out: State<Binding> | undefined;
+  for (const [binding, value] of entry.vars.entries()) {
+    if (!value.every((v) => v.k === 'undef' && !v.soft)) continue;
+    if (!exits.some((exit) => exit.state.vars.get(binding) !== value)) continue;
+    out ??= cloneState(entry);
+    out.vars.set(
+      binding,
+      value.map((v) => ({ ...v, soft: true })),
+    );
+  }
+  return out ?? entry;
 }
 
 function literalValue(node: Expression): string | number | boolean | null | undefined {
