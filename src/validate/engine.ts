@@ -87,7 +87,8 @@ export class BlockFindings {
   }
 
   forget(block: unknown): void {
-    if (typeof block === 'object' && block !== null) this.byBlock.delete(block);
+    // A value that is no object was never a key: deleting it is a no-op.
+    this.byBlock.delete(block as object);
   }
 
   clear(): void {
@@ -182,7 +183,8 @@ function plainByType(
   return Object.fromEntries(
     Object.entries(COVERED_BY_PLAIN_TYPE).map(([type, covered]) => [
       type,
-      (byType[type] ?? []).filter(({ rule }) => !covered.has(rule.id)),
+      // Every type of COVERED_BY_PLAIN_TYPE is a standard one, which byBlockType maps.
+      (byType[type] as readonly CompiledRule[]).filter(({ rule }) => !covered.has(rule.id)),
     ]),
   );
 }

@@ -129,22 +129,19 @@ export function isPlainMediaBlock(
   sniffed: (holder: object, key: string) => Sniffed | undefined,
 ): boolean {
   if (typeof block !== 'object' || block === null) return false;
-  let members = 0;
   let type: unknown;
   let data: unknown;
   let mimeType: unknown;
-  // Enumerated first, then read by name (see resultShape).
+  // Enumerated first, then read by name (see resultShape). No other member passes, and the checks of
+  // type, data and mimeType below need all three.
   for (const key in block) {
     const value = (block as JsonObject)[key];
     if (key === 'type') type = value;
     else if (key === 'data') data = value;
     else if (key === 'mimeType') mimeType = value;
     else return false;
-    members++;
   }
-  if (members !== 3 || (type !== 'image' && type !== 'audio') || !features.blockTypes.includes(type)) {
-    return false;
-  }
+  if ((type !== 'image' && type !== 'audio') || !features.blockTypes.includes(type)) return false;
   if (
     // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for media blocks
     (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||

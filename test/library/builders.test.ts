@@ -110,4 +110,164 @@ describe('builders', () => {
     // Without a version: DEFAULT_PROTOCOL_VERSION (2025-11-25), which has no resultType.
     expect(errorResult('nope')).toEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
   });
+
+  it('text() takes only a string, and every block takes annotations and _meta', () => {
+    expect(() => text(5 as unknown as string)).toThrow(
+      new TypeError('text(): expected a string, got number'),
+    );
+    const options = { annotations: { audience: ['user' as const] }, _meta: { 'com.example/id': 1 } };
+    expect(text('hi', options)).toEqual({ type: 'text', text: 'hi', ...options });
+    expect(image(pngBytes, 'image/png', { _meta: { a: 1 } })).toEqual({
+      type: 'image',
+      data: PNG_1X1,
+      mimeType: 'image/png',
+      _meta: { a: 1 },
+    });
+    expect(resourceLink({ uri: 'file:///a', ...options })).toEqual({
+      type: 'resource_link',
+      uri: 'file:///a',
+      name: 'a',
+      ...options,
+    });
+    expect(embeddedResource({ uri: 'file:///a', text: 'x', ...options })).toEqual({
+      type: 'resource',
+      resource: { uri: 'file:///a', text: 'x' },
+      ...options,
+    });
+  });
+
+  it('image() and audio() take an ArrayBuffer, base64url and non-canonical base64, and say what is wrong', async () => {
+    const buffer = pngBytes.buffer.slice(pngBytes.byteOffset, pngBytes.byteOffset + pngBytes.byteLength);
+    expect(image(buffer, 'image/png').data).toBe(PNG_1X1);
+    await expect(image(buffer)).resolves.toMatchObject({ mimeType: 'image/png' });
+    // The URL alphabet and unpadded or non-canonical base64 come out canonical.
+    const url = Buffer.from([0xfb, 0xff, 0xbf]).toString('base64url');
+    expect(url).toBe('-_-_');
+    expect(image(url, 'image/png').data).toBe('+/+/');
+    expect(image(PNG_1X1.replace(/=+$/, ''), 'image/png').data).toBe(PNG_1X1);
+    expect(image('QQ', 'image/png').data).toBe('QQ==');
+    expect(() => image(7 as unknown as string, 'image/png')).toThrow(
+      new TypeError('image(): expected bytes, base64 or a data: URI, got number'),
+    );
+    expect(() => audio('not base64!', 'audio/wav')).toThrow(/^audio\(\): the string is not base64 \(/);
+    expect(() => audio(wavBytes(), 'image/png')).toThrow(
+      new TypeError('audio(): image/png is not an audio type; use embeddedResource() for other binary data'),
+    );
+    // The family is read from the canonical type: case and parameters do not matter.
+    expect(image(pngBytes, 'IMAGE/PNG; q=1').mimeType).toBe('IMAGE/PNG; q=1');
+    await expect(audio(new Uint8Array(0))).rejects.toThrow(
+      new TypeError('audio(): the bytes are not a recognised audio format; pass a mimeType'),
+    );
+  });
+
+  it('data: URIs: base64 or percent-encoded, with or without a type; an explicit mimeType wins', () => {
+    expect(embeddedResource({ uri: 'file:///a.txt', blob: 'data:text/plain,h%C3%A9%20y' })).toEqual({
+      type: 'resource',
+      resource: {
+        uri: 'file:///a.txt',
+        blob: Buffer.from('hé y').toString('base64'),
+        mimeType: 'text/plain',
+      },
+    });
+    expect(embeddedResource({ uri: 'file:///a', blob: `data:;base64,${PDF}` })).toEqual({
+      type: 'resource',
+      resource: { uri: 'file:///a', blob: PDF },
+    });
+    expect(
+      embeddedResource({ uri: 'file:///a', blob: `data:application/pdf;base64,${PDF}`, mimeType: 'x/y' }),
+    ).toEqual({ type: 'resource', resource: { uri: 'file:///a', blob: PDF, mimeType: 'x/y' } });
+    expect(image(`data:image/gif;base64,${PNG_1X1}`, 'image/png').mimeType).toBe('image/png');
+  });
+
+  it('resourceLink() names a link by its last path segment, without query or fragment, else by its URI', () => {
+    const name = (uri: string) => resourceLink(uri).name;
+    expect(name('https://example.com/a/b.csv?x=1#top')).toBe('b.csv');
+    expect(name('https://example.com/a/dir///')).toBe('dir');
+    expect(name('https://example.com/a%2Fb')).toBe('a/b');
+    expect(name('urn:isbn:0451450523')).toBe('urn:isbn:0451450523');
+    expect(name('https://example.com/')).toBe('example.com');
+    expect(resourceLink({ uri: 'file:///a', name: '', title: 'A', description: 'the a', size: 0 })).toEqual({
+      type: 'resource_link',
+      uri: 'file:///a',
+      name: '',
+      title: 'A',
+      description: 'the a',
+      size: 0,
+    });
+    for (const uri of [5, '', '1a:b', '/abs', ':x']) {
+      expect(() => resourceLink({ uri } as unknown as { uri: string })).toThrow(
+        new TypeError(
+          `resourceLink(): uri must be an absolute URI with a scheme, got ${JSON.stringify(uri)}`,
+        ),
+      );
+    }
+    expect(resourceLink('a+b.c-d:x').uri).toBe('a+b.c-d:x');
+  });
+
+  it('embeddedResource() takes exactly one of text and blob, and its contents _meta apart from the block _meta', () => {
+    expect(() => embeddedResource({ uri: 'file:///a' } as unknown as { uri: string; text: string })).toThrow(
+      new TypeError('embeddedResource(): give exactly one of text or blob'),
+    );
+    expect(() => embeddedResource({ uri: 'nope', text: 'x' })).toThrow(/^embeddedResource\(\): uri must/);
+    expect(embeddedResource({ uri: 'file:///a', text: '', contentsMeta: { c: 1 }, _meta: { b: 1 } })).toEqual(
+      {
+        type: 'resource',
+        resource: { uri: 'file:///a', text: '', _meta: { c: 1 } },
+        _meta: { b: 1 },
+      },
+    );
+    expect(embeddedResource({ uri: 'file:///a', blob: pngBytes })).toEqual({
+      type: 'resource',
+      resource: { uri: 'file:///a', blob: PNG_1X1 },
+    });
+  });
+
+  it('annotations(): both roles once each, priority 0 to 1 inclusive, dates as ISO strings', () => {
+    expect(annotations({})).toEqual({});
+    expect(annotations({ audience: ['assistant', 'user', 'assistant'], priority: 0 })).toEqual({
+      audience: ['assistant', 'user'],
+      priority: 0,
+    });
+    expect(annotations({ lastModified: '2025-01-12T10:00:00+02:00' })).toEqual({
+      lastModified: '2025-01-12T08:00:00.000Z',
+    });
+    expect(() => annotations({ priority: -0.01 })).toThrow(
+      new RangeError('annotations(): priority must be a number from 0 to 1, got -0.01'),
+    );
+    expect(() => annotations({ priority: 1.01 })).toThrow(RangeError);
+    expect(() => annotations({ priority: '0.5' as unknown as number })).toThrow(RangeError);
+    expect(() => annotations({ audience: 'model' as 'user' })).toThrow(
+      new RangeError('annotations(): audience must be "user" or "assistant", got "model"'),
+    );
+    expect(() => annotations({ lastModified: 'yesterday' })).toThrow(
+      new RangeError('annotations(): lastModified is not a date: yesterday'),
+    );
+    expect(() => annotations({ lastModified: new Date(Number.NaN) })).toThrow(RangeError);
+  });
+
+  it('errorResult() says what any thrown value was, and never sends an empty text', () => {
+    const said = (error: unknown) => errorResult(error).content[0];
+    expect(said(new Error('plain'))).toEqual({ type: 'text', text: 'plain' });
+    expect(said(new RangeError(''))).toEqual({ type: 'text', text: 'RangeError: RangeError' });
+    const nameless = new Error('no name');
+    nameless.name = '';
+    expect(said(nameless)).toEqual({ type: 'text', text: 'no name' });
+    expect(said({ code: 4, why: 'x' })).toEqual({ type: 'text', text: '{"code":4,"why":"x"}' });
+    expect(said(undefined)).toEqual({ type: 'text', text: 'undefined' });
+    expect(said(10n)).toEqual({ type: 'text', text: '10' });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(said(cyclic)).toEqual({ type: 'text', text: '[object Object]' });
+    expect(said('')).toEqual({ type: 'text', text: 'The tool failed.' });
+  });
+
+  it('sets no member it was not given (not even to undefined)', () => {
+    expect(Object.keys(resourceLink('file:///a'))).toEqual(['type', 'uri', 'name']);
+    expect(Object.keys(embeddedResource({ uri: 'file:///a', blob: PDF }).resource)).toEqual(['uri', 'blob']);
+    expect(Object.keys(embeddedResource({ uri: 'file:///a', text: 'x' }).resource)).toEqual(['uri', 'text']);
+    expect(() => resourceLink({ uri: ['file:///a'] } as unknown as { uri: string })).toThrow(/absolute URI/);
+    expect(() => embeddedResource({ uri: 'file:///a', blob: 'not base64!' })).toThrow(
+      /^embeddedResource\(\): the string is not base64/,
+    );
+  });
 });

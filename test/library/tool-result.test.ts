@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { OutputSchemaMismatchError, shapeValue, toolResult } from '../../src/library/tool-result.js';
+import {
+  OutputSchemaInvalidError,
+  OutputSchemaMismatchError,
+  shapeValue,
+  toolResult,
+} from '../../src/library/tool-result.js';
 import { ALL_VERSIONS } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
@@ -290,4 +295,158 @@ describe('toolResult()', () => {
       });
     },
   );
+});
+
+describe('toolResult() on values at the edges of each row', () => {
+  const V = { protocolVersion: '2025-06-18' } as const;
+  const asData = (value: object) => ({
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value,
+  });
+
+  it('a block missing what its type needs, or an array with one non-block, is data', async () => {
+    for (const value of [
+      { type: 'image', mimeType: 'image/png' },
+      { type: 'audio', data: 'AAAA' },
+      { type: 'resource_link', uri: 'file:///a' },
+      { type: 'resource', resource: { text: 'x' } },
+      { type: 'text', text: 5 },
+      { type: 'video', data: 'AAAA' },
+    ]) {
+      expect(await toolResult(value, V), JSON.stringify(value)).toEqual(asData(value));
+    }
+    for (const block of [
+      { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+      { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+      { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    ]) {
+      expect(await toolResult(block, V)).toEqual({ content: [block] });
+    }
+    const mixed = [{ type: 'text', text: 'a' }, { x: 1 }];
+    expect(await toolResult(mixed, V)).toEqual(asData({ result: mixed }));
+    expect(await toolResult([], V)).toEqual(asData({ result: [] }));
+  });
+
+  it('an object is a CallToolResult only when all its members are result members and one carries the result', async () => {
+    for (const value of [{}, { isError: true }, { content: [], other: 1 }]) {
+      expect(await toolResult(value, V), JSON.stringify(value)).toEqual(asData(value));
+    }
+    const structuredOnly = { structuredContent: { a: 1 } };
+    expect(await toolResult(structuredOnly, V)).toEqual({
+      structuredContent: { a: 1 },
+      content: [{ type: 'text', text: '{"a":1}' }],
+    });
+  });
+
+  it('an error payload says its message, or its JSON, and the whole payload when there is more', async () => {
+    const said = async (value: unknown) => (await toolResult(value, V)).content;
+    expect(await said({ error: { code: 5 } })).toEqual([{ type: 'text', text: '{"code":5}' }]);
+    expect(await said({ error: 404 })).toEqual([{ type: 'text', text: '404' }]);
+    expect(await said({ error: 'x', id: 1 })).toEqual([{ type: 'text', text: 'x\n{"error":"x","id":1}' }]);
+    expect(await said({ error: { message: 'm' } })).toEqual([{ type: 'text', text: 'm' }]);
+    expect(await said({ error: { message: 7 } })).toEqual([{ type: 'text', text: '{"message":7}' }]);
+  });
+
+  it('awaits a promise or thenable; a rejection or a throwing then is the handler failing', async () => {
+    expect(await toolResult(Promise.resolve('later'), V)).toEqual({
+      content: [{ type: 'text', text: 'later' }],
+    });
+    const failed = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
+    expect(await toolResult(Promise.reject('nope'), V)).toEqual(failed('"nope"'));
+    expect(await toolResult(Promise.reject({ code: 1 }), V)).toEqual(failed('{"code":1}'));
+    expect(await toolResult(Promise.reject(new Error('down')), V)).toEqual(failed('down'));
+    const thenable = {
+      // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
+      get then(): unknown {
+        throw new Error('then!');
+      },
+    };
+    expect(await toolResult(thenable, V)).toEqual(failed('then!'));
+    // A `then` that is no function: an object like any other.
+    const notThenable = Object.fromEntries([['then', 1]]);
+    expect(await toolResult(notThenable, V)).toEqual(asData(notThenable));
+    // An Error whose message getter throws still becomes an error result.
+    const hostile = new Error('x');
+    Object.defineProperty(hostile, 'message', {
+      get() {
+        throw new Error('getter');
+      },
+    });
+    expect(await toolResult(hostile, V)).toEqual(failed('The tool failed.'));
+    expect(await toolResult(new Error('e'), { protocolVersion: '2026-07-28' })).toEqual({
+      ...failed('e'),
+      resultType: 'complete',
+    });
+  });
+
+  it('bytes of no known type, from an ArrayBuffer too, are an embedded octet-stream blob', async () => {
+    expect(await toolResult(new Uint8Array([1, 2, 3]).buffer, V)).toEqual({
+      content: [
+        {
+          type: 'resource',
+          resource: { uri: 'urn:mcp-shape:blob:0', blob: 'AQID', mimeType: 'application/octet-stream' },
+        },
+      ],
+    });
+  });
+
+  it('a tool that is no object, or without an outputSchema, asks for nothing; one with an outputSchema does', async () => {
+    expect(await toolResult('hi', { ...V, tool: 'x' })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    expect(await toolResult('hi', { ...V, tool: { name: 't' } })).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+    await expect(
+      toolResult('hi', { ...V, tool: { name: 't', outputSchema: { type: 'object' } } }),
+    ).rejects.toMatchObject({ name: 'OutputSchemaMismatchError', schemaPath: '#' });
+  });
+
+  it('an outputSchema that does not compile, or a value too deep for it, is thrown with what went wrong', async () => {
+    await expect(toolResult({ a: 1 }, { ...V, outputSchema: { type: 'nope' } })).rejects.toThrow(
+      /^toolResult\(\): the outputSchema does not compile: /,
+    );
+    await expect(toolResult({ a: 1 }, { ...V, outputSchema: { type: 'nope' } })).rejects.toBeInstanceOf(
+      OutputSchemaInvalidError,
+    );
+    const deep: Record<string, unknown> = {};
+    let node = deep;
+    for (let i = 0; i < 20_000; i++) {
+      node.n = {};
+      node = node.n as Record<string, unknown>;
+    }
+    const recursive = {
+      $ref: '#/$defs/n',
+      $defs: { n: { type: 'object', properties: { n: { $ref: '#/$defs/n' } } } },
+    };
+    await expect(
+      toolResult(deep, { protocolVersion: '2025-11-25', outputSchema: recursive }),
+    ).rejects.toMatchObject({
+      name: 'OutputSchemaMismatchError',
+      pointer: '',
+      schemaPath: '#',
+      message: expect.stringMatching(
+        /^structuredContent does not match the outputSchema: \/ could not be checked \(/,
+      ),
+    });
+  });
+
+  it('a wrapped value is checked as the wrapper when the schema describes the wrapper', async () => {
+    const wrapper = { type: 'object', properties: { result: { type: 'array' } }, required: ['result'] };
+    expect(await toolResult([1], { protocolVersion: '2025-11-25', outputSchema: wrapper })).toEqual(
+      asData({ result: [1] }),
+    );
+  });
+
+  it('a built error result needs no structuredContent; a built success, or a 2026-07-28 one rebuilt from a broken input_required, does', async () => {
+    const outputSchema = { type: 'object' };
+    const error = { content: [{ type: 'text', text: 'x' }], isError: true };
+    expect(await toolResult(error, { ...V, outputSchema })).toEqual(error);
+    for (const [value, protocolVersion] of [
+      [{ content: [{ type: 'text', text: 'x' }] }, '2025-06-18'],
+      [{ content: [], resultType: 'input_required' }, '2026-07-28'],
+    ] as const) {
+      await expect(toolResult(value, { protocolVersion, outputSchema })).rejects.toThrow(
+        'structuredContent does not match the outputSchema: / is missing, but the tool declares an outputSchema (schema #)',
+      );
+    }
+  });
 });

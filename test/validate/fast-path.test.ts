@@ -14,17 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { listRuleModules } from '../../scripts/rule-modules.js';
 import { isObject, type JsonObject } from '../../src/core/json.js';
 import { toPointer } from '../../src/core/pointer.js';
-import { createOutputSchemaCompiler } from '../../src/core/schema.js';
 import { RULES } from '../../src/rules/catalog.js';
-import type { CheckContext, Report, Rule } from '../../src/rules/types.js';
+import type { Rule } from '../../src/rules/types.js';
 import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import {
-  isQuietMessage,
-  payloadAt,
-  runMessage,
-  runToolResult,
-  sniffSync,
-} from '../../src/validate/engine.js';
+import { isQuietMessage, runMessage, runToolResult, sniffSync } from '../../src/validate/engine.js';
 import {
   BLOCK_RULE_TYPES,
   COVERED_BLOCK_RULES,
@@ -48,8 +41,16 @@ import {
   validateToolResultSync,
 } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
+import { everyRuleFinds, reports, validatorFinds } from './support/rule-reports.js';
 
 const root = join(import.meta.dirname, '../..');
+
+/**
+ * Property sizes. The counters below (how many draws a recognizer accepted, how many it turned away)
+ * are fractions of the draws, so that they hold in a mutation run too, where runs() takes a tenth.
+ */
+const RESULT_RUNS = runs(3000);
+const BLOCK_RUNS = runs(4000);
 
 /**
  * sha256 (first 16 hex digits) of each covered rule's module, as checked. When one changes, read the
@@ -116,32 +117,6 @@ function fingerprint(id: string): string | undefined {
     .update(readFileSync(join(root, 'src/rules', module)))
     .digest('hex')
     .slice(0, 16);
-}
-
-const schemas = createOutputSchemaCompiler();
-
-/** Runs one rule's check on its own, as the engine would without the fast path; returns its reports. */
-function reports(
-  rule: Rule,
-  node: unknown,
-  version: ProtocolVersion,
-  tool: JsonObject | undefined,
-): Report[] {
-  const out: Report[] = [];
-  const ctx: CheckContext = {
-    version,
-    features: features(version),
-    tool,
-    partial: false,
-    schemas,
-    sniffed: (path) => {
-      const payload = payloadAt(node, path);
-      return payload && sniffSync(payload.holder, payload.key);
-    },
-    report: (report) => out.push(report),
-  };
-  rule.check(node, ctx);
-  return out;
 }
 
 const texts = fc.oneof(
@@ -264,9 +239,9 @@ describe('the plain-text fast path', () => {
           }
         }
       }),
-      { numRuns: runs(3000) },
+      { numRuns: RESULT_RUNS },
     );
-    expect(accepted).toBeGreaterThan(600);
+    expect(accepted).toBeGreaterThan(RESULT_RUNS / 5);
   });
 
   it('takes only plain objects: a class instance or a null-prototype object gets the full check', () => {
@@ -659,10 +634,10 @@ function coversSilently(
         ).toEqual([]);
       }
     }),
-    { numRuns: runs(4000) },
+    { numRuns: BLOCK_RUNS },
   );
-  expect(accepted).toBeGreaterThan(200);
-  expect(rejected).toBeGreaterThan(200);
+  expect(accepted).toBeGreaterThan(BLOCK_RUNS / 20);
+  expect(rejected).toBeGreaterThan(BLOCK_RUNS / 20);
 }
 
 describe('the plain resource link and embedded resource fast paths', () => {
@@ -719,6 +694,106 @@ describe('the plain resource link and embedded resource fast paths', () => {
         sniffSync,
       ),
     ).toBe(false);
+  });
+});
+
+describe('members the fast paths read by name', () => {
+  it('a member that is not enumerable still takes a block off the fast path, and the rule that reads it reports it', () => {
+    const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
+    const f = features('2025-11-25');
+    for (const [key, value, rule] of [
+      ['title', 5, 'block-resource-link-invalid'],
+      ['description', 5, 'block-resource-link-invalid'],
+      ['icons', 5, 'block-resource-link-invalid'],
+      ['mimeType', 'bad', 'block-mime-type-malformed'],
+    ] as const) {
+      const odd = hiding(link, key, value);
+      expect(isPlainLinkBlock(odd, f), key).toBe(false);
+      expect(validateToolResultSync({ content: [odd] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
+        `${rule} /content/0/${key}`,
+      ]);
+    }
+    const image = hiding({ type: 'image', data: 'AAAA', mimeType: 'image/png' }, 'annotations', 5);
+    expect(isPlainMediaBlock(image, f, sniffSync)).toBe(false);
+    expect(validateToolResultSync({ content: [image] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
+      'block-annotations-invalid /content/0/annotations',
+    ]);
+  });
+
+  it('many short texts still count toward the size limits (each block counts its text and its own JSON)', () => {
+    const many = { content: Array.from({ length: 30_000 }, () => ({ type: 'text', text: 'x'.repeat(30) })) };
+    expect(resultShape(many, features('2025-11-25'), undefined)).toBe(Shape.Other);
+    expect(validateToolResultSync(many).map((x) => `${x.rule} ${x.severity}`)).toEqual([
+      'result-over-client-limits warning',
+      'result-over-client-limits warning',
+    ]);
+  });
+});
+
+/** `value` with `key` set but not enumerable: a handler's value can hide a member from for…in. */
+function hiding<T extends object>(value: T, key: string, hidden: unknown): T {
+  return Object.defineProperty({ ...value }, key, { value: hidden, enumerable: false });
+}
+
+describe('near misses of the plain shapes (found by mutation testing)', () => {
+  const png = media[0] as string;
+  const text = { type: 'text', text: 'hi' };
+  const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
+  const resource = { type: 'resource', resource: { uri: 'file:///a', text: 'x' } };
+  const cases: readonly (readonly [string, unknown, ProtocolVersion?])[] = [
+    // A stray member after mimeType must not stand in for it.
+    [
+      'an image whose stray member looks like its mimeType',
+      { content: [{ type: 'image', data: png, mimeType: 'image/gif', x: 'image/png' }] },
+    ],
+    [
+      'an image block with the members of a link',
+      { content: [{ type: 'image', uri: 'file:///a', name: 'a' }] },
+    ],
+    ['a link without a name', { content: [{ type: 'resource_link', uri: 'file:///a' }] }],
+    // A stray member after resource must not stand in for it.
+    [
+      'a resource whose stray member looks like its contents',
+      {
+        content: [
+          { type: 'resource', resource: { uri: 'not a uri', text: 'x' }, x: { uri: 'file:///a', text: 'x' } },
+        ],
+      },
+    ],
+    [
+      'a resource whose blob is no string',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: 5 } }] },
+    ],
+    [
+      'a 2026-07-28 result whose stray member says complete',
+      { content: [text], x: 'complete' },
+      '2026-07-28',
+    ],
+    ['an error payload behind a space', { content: [{ type: 'text', text: ' {"error":"x"}' }] }],
+    ['an error payload behind a newline', { content: [{ type: 'text', text: '\n{"error":"x"}' }] }],
+    ['a hidden _meta on a result', hiding({ content: [text] }, '_meta', 5)],
+    ['a hidden _meta on a text block', { content: [hiding(text, '_meta', 5)] }],
+    [
+      'a hidden structuredContent on a text block',
+      { content: [hiding(text, 'structuredContent', { a: 1 })] },
+    ],
+    ['a hidden annotations on a link', { content: [hiding(link, 'annotations', 5)] }],
+    ['a hidden _meta on a link', { content: [hiding(link, '_meta', 5)] }],
+    ['a hidden size on a link', { content: [hiding(link, 'size', 'big')] }],
+    ['a hidden annotations on a resource block', { content: [hiding(resource, 'annotations', 5)] }],
+    ['a hidden _meta on a resource block', { content: [hiding(resource, '_meta', 5)] }],
+    [
+      'a hidden _meta on resource contents',
+      { content: [{ type: 'resource', resource: hiding(resource.resource, '_meta', 5) }] },
+    ],
+  ];
+
+  it('the validator finds what each rule finds on its own, and that is not nothing', () => {
+    for (const [name, result, version = '2025-11-25'] of cases) {
+      const expected = everyRuleFinds(result, version);
+      expect(expected, name).not.toEqual([]);
+      expect(validatorFinds(result, version), name).toEqual(expected);
+    }
   });
 });
 
@@ -806,11 +881,11 @@ describe('the plain media block fast path', () => {
           .map((f) => `${f.rule} ${f.pointer}`);
         expect(got.sort()).toEqual(expected.sort());
       }),
-      { numRuns: runs(3000) },
+      { numRuns: RESULT_RUNS },
     );
     // About one result in ten is accepted (a tool outputSchema, structuredContent, a mismatched type…).
-    expect(accepted).toBeGreaterThan(150);
-    expect(rejected).toBeGreaterThan(300);
+    expect(accepted).toBeGreaterThan(RESULT_RUNS / 20);
+    expect(rejected).toBeGreaterThan(RESULT_RUNS / 10);
   });
 
   it('covers only result rules silent on the plain-text shape, each fingerprinted', () => {
@@ -896,9 +971,9 @@ describe('the quiet-message shortcut (isQuietMessage)', () => {
           [],
         );
       }),
-      { numRuns: runs(3000) },
+      { numRuns: RESULT_RUNS },
     );
-    expect(quiet).toBeGreaterThan(100);
-    expect(loud).toBeGreaterThan(200);
+    expect(quiet).toBeGreaterThan(RESULT_RUNS / 30);
+    expect(loud).toBeGreaterThan(RESULT_RUNS / 15);
   });
 });

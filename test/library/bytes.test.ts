@@ -1,0 +1,54 @@
+/**
+ * src/library/bytes.ts: what kind of media some bytes are (file-type's signatures plus SVG, which is
+ * text with no signature), and base64 decoding at its edges. Encoding and the builders' input forms are
+ * tested in test/core/base64.test.ts and test/library/builders.test.ts.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { decodeBase64, mediaTypeOf, mediaTypeOfBytes, sniffMediaType } from '../../src/library/bytes.js';
+import { PNG_1X1 } from './support/shapes.js';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+describe('mediaTypeOfBytes and sniffMediaType', () => {
+  it('name SVG by its root element, with or without an XML declaration, in any case', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+    expect(await mediaTypeOfBytes(utf8(svg))).toBe('image/svg+xml');
+    expect(await mediaTypeOfBytes(utf8(`<?xml version="1.0"?>${svg}`))).toBe('image/svg+xml');
+    expect(await mediaTypeOfBytes(utf8('<SVG\n'))).toBe('image/svg+xml');
+    expect(await sniffMediaType(btoa('<svg>'))).toBe('image/svg+xml');
+  });
+
+  it('keep other XML as XML, and name nothing for plain text, an element merely starting with svg, or no bytes', async () => {
+    expect(await mediaTypeOfBytes(utf8('<?xml version="1.0"?><note/>'))).toBe('application/xml');
+    expect(await mediaTypeOfBytes(utf8('<svgx>'))).toBeUndefined();
+    expect(await mediaTypeOfBytes(utf8('hello'))).toBeUndefined();
+    expect(await mediaTypeOfBytes(new Uint8Array(0))).toBeUndefined();
+    expect(await sniffMediaType('')).toBeUndefined();
+    expect(await sniffMediaType('!!')).toBeUndefined();
+    expect(await sniffMediaType(PNG_1X1)).toBe('image/png');
+  });
+});
+
+describe('mediaTypeOf', () => {
+  it("takes the sniffer's type, except XML whose text starts an SVG", () => {
+    expect(mediaTypeOf(undefined)).toBeUndefined();
+    expect(mediaTypeOf({ mimeType: 'image/png', text: false })).toBe('image/png');
+    expect(mediaTypeOf({ mimeType: 'application/xml', text: false })).toBe('application/xml');
+    // Only XML is looked into: another type stays what it is, whatever its text.
+    expect(mediaTypeOf({ mimeType: 'text/html', text: true, head: '<svg>' })).toBe('text/html');
+    expect(mediaTypeOf({ mimeType: 'application/xml', text: true, head: '<svg>' })).toBe('image/svg+xml');
+    expect(mediaTypeOf({ mimeType: undefined, text: true, head: '<svg width="1">' })).toBe('image/svg+xml');
+    expect(mediaTypeOf({ mimeType: undefined, text: true })).toBeUndefined();
+    expect(mediaTypeOf({ mimeType: undefined, text: false, head: '<svg>' })).toBeUndefined();
+  });
+});
+
+describe('decodeBase64', () => {
+  it('decodes every byte, and gives no bytes for the empty string', () => {
+    expect(decodeBase64('')).toEqual(new Uint8Array(0));
+    expect(decodeBase64('QUJD')).toEqual(utf8('ABC'));
+    expect(decodeBase64('QUI=')).toEqual(utf8('AB'));
+    expect(decodeBase64(PNG_1X1)).toEqual(Uint8Array.from(Buffer.from(PNG_1X1, 'base64')));
+  });
+});
