@@ -75,6 +75,13 @@ async function relay(
   return { code, out: Buffer.concat(chunks), log, repaired, recorded };
 }
 
+/**
+ * For a server that exits once its input ends: no SIGTERM while it is still writing. The relay's
+ * 200 ms default grace starts when the client's input ends, at once here, and under load a shell can
+ * take longer than that to start and write (a 1 MB answer was cut off on a loaded machine).
+ */
+const SERVER_ENDS_ITSELF = { graceMs: 60_000 } as const;
+
 /** Sleeps in a loop for at most 10 s: a server that outlives a failed test still ends. */
 const LOOP = 'i=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done';
 
@@ -105,6 +112,7 @@ describe('runStdioProxy: server to client', () => {
       const run = await relay(
         script,
         '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"weather"}}\n',
+        SERVER_ENDS_ITSELF,
       );
       expect(run.out.toString('utf8')).toBe(
         `${AS_SENT.join('\n')}\n{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"y"}]}}\n${last}\n`,
@@ -136,7 +144,7 @@ describe('runStdioProxy: server to client', () => {
     'logs a message it forwards unchanged for a reason, naming the request it answers',
     async () => {
       const unfixable = '{"jsonrpc":"2.0","requestId":"r","result":{"content":[]}}';
-      const run = await relay(`${print(`${unfixable}\n`)}; cat >/dev/null`, '');
+      const run = await relay(`${print(`${unfixable}\n`)}; cat >/dev/null`, '', SERVER_ENDS_ITSELF);
       expect(run.out.toString('utf8')).toBe(`${unfixable}\n`);
       expect(
         run.log.some((l) =>
@@ -156,7 +164,7 @@ describe('runStdioProxy: server to client', () => {
       const after = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}';
       const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-stdio-')), 'out.ndjson');
       writeFileSync(file, `${broken}\n${after}\n`);
-      const run = await relay(`cat '${file}'; cat >/dev/null`, '');
+      const run = await relay(`cat '${file}'; cat >/dev/null`, '', SERVER_ENDS_ITSELF);
       expect(run.out.toString('utf8')).toBe(
         `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}"}]}}\n${after}\n`,
       );
@@ -230,12 +238,16 @@ describe('runStdioProxy: the end of the conversation', () => {
   it(
     'closes the server input when the client closes its own, without a signal for a server that exits',
     async () => {
-      const run = await relay('cat', '{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+      const run = await relay(
+        'cat',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+        SERVER_ENDS_ITSELF,
+      );
       expect(run.code).toBe(0);
       // cat echoed the client's notification back: the server sent it, and it needed nothing.
       expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
       expect(run.log).toContain(
-        "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
+        "client closed its input: closing the server's, then SIGTERM and SIGKILL 60 s apart",
       );
       expect(run.log.some((l) => l.includes('sending'))).toBe(false);
     },
