@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import { runToolResult } from '../../src/validate/engine.js';
-import { hits, type RunOptions, repairAll, repairOnce, run, said } from './helpers.js';
+import {
+  hits,
+  type RunOptions,
+  repairAll,
+  repairOnce,
+  repairStale as repairStaleIn,
+  run,
+  said,
+} from './helpers.js';
 
 const v25 = { version: '2025-06-18' } as const;
 const text = (t: string) => ({ type: 'text', text: t });
@@ -1456,5 +1464,89 @@ describe('result-error-without-is-error: which payloads are errors, and what the
     expect(block.outcome).toEqual({
       description: 'set "isError": true and replaced the "custom" block with the error message',
     });
+  });
+});
+
+describe('a result repair handed a finding that no longer holds', () => {
+  const repairStale = (ruleId: string, before: unknown, after: unknown, options: RunOptions = v25) =>
+    repairStaleIn(ruleId, 'result', before, after, options);
+  const L = { version: '2026-07-28' } as const;
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const CASES: [string, unknown, unknown, RunOptions?][] = [
+    ['result-content-missing', { isError: false }, { isError: false, content: [] }],
+    ['result-content-not-array', { content: 'x' }, { content: [text('x')] }],
+    ['result-is-error-not-boolean', { content: [], isError: 'yes' }, { content: [], isError: true }],
+    ['result-is-error-not-boolean', { content: [], isError: 'yes' }, { content: [] }],
+    ['result-legacy-tool-result', { toolResult: 'x' }, { content: [text('x')] }],
+    ['result-legacy-tool-result', { toolResult: 'x' }, { toolResult: 'x', content: [text('x')] }],
+    ['result-meta-not-object', { content: [], _meta: 'x' }, { content: [], _meta: { a: 1 } }],
+    ['result-meta-not-object', { content: [], _meta: 'x' }, { content: [] }],
+    [
+      'result-server-info-invalid',
+      { resultType: 'complete', content: [], _meta: { [KEY]: { name: 1 } } },
+      { resultType: 'complete', content: [], _meta: { a: 1 } },
+      L,
+    ],
+    [
+      'result-server-info-invalid',
+      { resultType: 'complete', content: [], _meta: { [KEY]: { name: 1 } } },
+      { resultType: 'complete', content: [] },
+      L,
+    ],
+    ['result-type-invalid', { content: [] }, { content: [], resultType: 'complete' }, L],
+    ['result-type-invalid', { content: [], resultType: 'success' }, { content: [], resultType: 'task' }, L],
+    ['result-error-without-is-error', { content: [text('x')], error: 'boom' }, { content: [text('x')] }],
+    [
+      'structured-content-in-block',
+      { content: [{ type: 'text', text: 'x', structuredContent: { a: 1 } }] },
+      { content: [text('x')] },
+    ],
+    [
+      'structured-content-not-object',
+      { content: [], structuredContent: 'x' },
+      { content: [], structuredContent: { result: 'x' } },
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('warm')], structuredContent: { a: 1 } },
+      { content: [text('warm')] },
+    ],
+    [
+      'structured-content-unsupported-version',
+      { content: [], structuredContent: { a: 1 } },
+      { content: [text('{"a":1}')] },
+      { version: '2025-03-26' },
+    ],
+    [
+      'structured-content-missing-for-output-schema',
+      { content: [text('{"t":1}')] },
+      { content: [text('{"t":1}')], structuredContent: { t: 1 } },
+      { ...v25, tool: weather },
+    ],
+    [
+      'structured-content-schema-mismatch',
+      { content: [text('{"result":{"t":1}}')], structuredContent: { result: { t: 1 } } },
+      { content: [text('{"result":{"t":1}}')] },
+      { ...v25, tool: weather },
+    ],
+  ];
+
+  it.each(
+    CASES.map(
+      ([rule, before, after, options]) => [rule, JSON.stringify(after), before, after, options] as const,
+    ),
+  )('%s declines on %s, and changes nothing', (rule, _shown, before, after, options) => {
+    expect(repairStale(rule, before, after, options)).toEqual({ outcome: undefined, root: after });
+  });
+
+  it('declines where the result is no object any more', () => {
+    for (const [rule, before, , options] of CASES) {
+      expect(repairStale(rule, before, 'gone', options), rule).toEqual({ outcome: undefined, root: 'gone' });
+    }
   });
 });
