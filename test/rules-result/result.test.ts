@@ -554,6 +554,151 @@ describe('outputSchema conformance', () => {
     ).toBeUndefined();
   });
 
+  describe('a value wrapped for the wrong era', () => {
+    const numbers = {
+      name: 'numbers',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array', items: { type: 'number' } },
+    };
+    const wrapped = {
+      ...numbers,
+      outputSchema: {
+        type: 'object',
+        properties: { result: { type: 'array', items: { type: 'number' } } },
+        required: ['result'],
+      },
+    };
+    const L = { version: '2026-07-28', tool: numbers } as const;
+
+    it('unwraps { "result": value } where the schema describes the bare value, with its text mirror', () => {
+      const r = repairOnce(
+        mismatch,
+        'result',
+        {
+          resultType: 'complete',
+          content: [text('{"result":[1,2]}'), text('two numbers')],
+          structuredContent: { result: [1, 2] },
+        },
+        L,
+      );
+      expect(r.doc).toEqual({
+        resultType: 'complete',
+        content: [text('[1,2]'), text('two numbers')],
+        structuredContent: [1, 2],
+      });
+      expect(r.outcome).toEqual({
+        description:
+          'unwrapped structuredContent from { "result": value }, as the outputSchema describes the value',
+      });
+      expect(r.after).toEqual([]);
+    });
+
+    it('wraps a bare value where the schema describes { "result": value }, in every version with structuredContent', () => {
+      for (const [version, extra] of [
+        ['2026-07-28', { resultType: 'complete' }],
+        ['2025-06-18', {}],
+      ] as const) {
+        const r = repairOnce(
+          mismatch,
+          'result',
+          { ...extra, content: [text('[1,2]')], structuredContent: [1, 2] },
+          { version, tool: wrapped },
+        );
+        expect(r.doc, version).toEqual({
+          ...extra,
+          content: [text('{"result":[1,2]}')],
+          structuredContent: { result: [1, 2] },
+        });
+        expect(r.outcome, version).toEqual({
+          description: 'wrapped structuredContent as { "result": value }, which the outputSchema describes',
+        });
+      }
+    });
+
+    it('leaves the value where rewrapping would not match the schema, or the version cannot hold it', () => {
+      const declined: [unknown, RunOptions][] = [
+        // An array cannot be structuredContent before 2026-07-28.
+        [
+          { content: [text('{"result":[1,2]}')], structuredContent: { result: [1, 2] } },
+          { ...v25, tool: numbers },
+        ],
+        // Rewrapped, the data still fails the schema.
+        [{ resultType: 'complete', content: [], structuredContent: ['a'] }, { tool: wrapped }],
+        [{ resultType: 'complete', content: [], structuredContent: { result: ['a'] } }, L],
+        [{ resultType: 'complete', content: [], structuredContent: { result: 'x' } }, { tool: wrapped }],
+        // A wrapper has one member: more is data of its own.
+        [{ resultType: 'complete', content: [], structuredContent: { result: [1], extra: 1 } }, L],
+      ];
+      for (const [doc, options] of declined) {
+        const r = repairOnce(mismatch, 'result', doc, options);
+        expect(r, JSON.stringify(doc)).toMatchObject({ doc, outcome: undefined });
+      }
+    });
+
+    it('keeps an error result whose content cannot take the data as text', () => {
+      const doc = { content: 'x', structuredContent: { reason: 'down' }, isError: true };
+      expect(repairOnce(mismatch, 'result', doc, { ...v25, tool: wrapped })).toMatchObject({
+        doc,
+        outcome: undefined,
+      });
+    });
+  });
+
+  it('recovers structuredContent from the JSON of any text block, as the version can hold it', () => {
+    const numbers = {
+      name: 'numbers',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array', items: { type: 'number' } },
+    };
+    expect(
+      repairOnce(missing, 'result', { content: [text('[1,2]')] }, { ...v25, tool: numbers }).outcome,
+    ).toBe(undefined);
+    const latest = repairOnce(
+      missing,
+      'result',
+      { resultType: 'complete', content: [text('[1,2]')] },
+      { tool: numbers },
+    );
+    expect(latest.doc).toEqual({
+      resultType: 'complete',
+      content: [text('[1,2]')],
+      structuredContent: [1, 2],
+    });
+    const second = repairOnce(
+      missing,
+      'result',
+      { content: [text('hello'), text('{"t":1}')] },
+      { ...v25, tool },
+    );
+    expect(second.doc).toEqual({ content: [text('hello'), text('{"t":1}')], structuredContent: { t: 1 } });
+    expect(second.outcome).toEqual({
+      description: 'set structuredContent from the JSON in text block 1, which matches the outputSchema',
+    });
+    // A schema that does not compile matches nothing.
+    const broken = { ...tool, outputSchema: { type: 'object', properties: { t: { type: 'nonsense' } } } };
+    expect(repairOnce(missing, 'result', { content: [text('{}')] }, { ...v25, tool: broken }).outcome).toBe(
+      undefined,
+    );
+  });
+
+  it('names the tool, or "?" for a tool without a string name; holds complete results of 2026-07-28 to it', () => {
+    expect(said(missing, 'result', { content: [text('x')] }, { ...v25, tool: { ...tool, name: 7 } })).toEqual(
+      [
+        [
+          'default',
+          '/structuredContent',
+          'tool "?" declares an outputSchema but the result has no structuredContent',
+        ],
+      ],
+    );
+    expect(hits(missing, 'result', { resultType: 'complete', content: [] }, { tool })).toEqual([
+      ['default', '/structuredContent'],
+    ]);
+    // Without resultType it is still a CallToolResult (result-type-invalid reports the omission).
+    expect(hits(missing, 'result', { content: [] }, { tool })).toEqual([['default', '/structuredContent']]);
+    expect(hits(missing, 'result', { resultType: 'task', content: [] }, { tool })).toEqual([]);
+  });
+
   it('repairAll converges on a result with several repairable findings', () => {
     const r = repairAll(
       'structured-content-text-mirror-missing',
