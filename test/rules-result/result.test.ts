@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
+import { Opaque } from '../../src/core/opaque.js';
 import { runToolResult } from '../../src/validate/engine.js';
 import {
   hits,
@@ -346,6 +347,36 @@ describe('text mirror rules', () => {
     expect(
       runToolResult(result, { version: '2025-06-18', partial: true }).some((f) => f.rule === mismatch),
     ).toBe(false);
+  });
+});
+
+describe('results without structuredContent', () => {
+  it('are no concern of the structuredContent rules, in any version, with or without a tool', () => {
+    const plainTool = { name: 'plain', inputSchema: { type: 'object' } };
+    const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
+    for (const version of ['2025-03-26', '2025-06-18', '2026-07-28'] as const) {
+      const extra = version === '2026-07-28' ? { resultType: 'complete' } : {};
+      for (const content of [[], [text('hi')], [text('{"a":1}')], [image], [text('{"error":"x"}'), image]]) {
+        for (const tool of [undefined, plainTool]) {
+          const fired = run('result', { ...extra, content }, { version, tool })
+            .map((f) => f.rule)
+            .filter(
+              (rule) =>
+                rule.startsWith('structured-content') || rule === 'result-media-with-structured-content',
+            );
+          expect(fired, `${version} ${JSON.stringify(content)} ${tool ? 'tool' : ''}`).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('a text the source does not fix (scan) still counts as prose beside structuredContent', () => {
+    const doc = { content: [{ type: 'text', text: new Opaque('summary') }], structuredContent: { a: 1 } };
+    expect(
+      runToolResult(doc, { version: '2025-06-18', partial: true })
+        .filter((f) => f.rule === 'structured-content-text-mirror-missing')
+        .map((f) => [f.messageId, f.pointer]),
+    ).toEqual([['prose', '/content']]);
   });
 });
 
