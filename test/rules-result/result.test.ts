@@ -380,6 +380,153 @@ describe('results without structuredContent', () => {
   });
 });
 
+describe('the result rules at their edges', () => {
+  const L = { version: '2026-07-28' } as const;
+
+  it('holds a finished 2026-07-28 result to content, and 2025 results of any resultType', () => {
+    const missing = 'result-content-missing';
+    expect(hits(missing, 'result', { resultType: 'complete' })).toEqual([['default', '/content']]);
+    // input_required exists from 2026-07-28 only: before, the member proves nothing.
+    expect(hits(missing, 'result', { resultType: 'input_required' }, v25)).toEqual([['default', '/content']]);
+  });
+
+  it('names every payload member it moves into the text', () => {
+    const r = repairOnce('result-content-missing', 'result', { temperature: 22, unit: 'C' }, v25);
+    expect(r.doc).toEqual({ temperature: 22, unit: 'C', content: [text('{"temperature":22,"unit":"C"}')] });
+    expect(r.outcome).toEqual({
+      description: 'added content with a text block carrying the JSON of temperature, unit',
+    });
+  });
+
+  it('takes booleans and an undefined member (JSON leaves it out) as isError', () => {
+    for (const isError of [true, false, undefined]) {
+      expect(hits('result-is-error-not-boolean', 'result', { content: [], isError }, v25)).toEqual([]);
+    }
+  });
+
+  it('takes an undefined _meta (JSON leaves it out), and removes a null one without loss', () => {
+    expect(hits('result-meta-not-object', 'result', { content: [], _meta: undefined }, v25)).toEqual([]);
+    const r = repairOnce('result-meta-not-object', 'result', { content: [], _meta: null }, v25);
+    expect(r.doc).toEqual({ content: [] });
+    expect(r.outcome).toEqual({ description: 'removed the non-object "_meta" (null)', lossy: false });
+  });
+
+  it('keeps the structuredContent a legacy result already has', () => {
+    const r = repairOnce(
+      'result-legacy-tool-result',
+      'result',
+      { toolResult: { a: 1 }, structuredContent: { b: 2 } },
+      v25,
+    );
+    expect(r.doc).toEqual({ structuredContent: { b: 2 }, content: [text('{"a":1}')] });
+    expect(r.outcome).toEqual({
+      description: 'replaced the legacy toolResult with a text block of its JSON',
+    });
+  });
+
+  it('leaves a result that is no object to result-not-object', () => {
+    expect(hits('result-type-invalid', 'result', 'done', L)).toEqual([]);
+    expect(run('result', 'done', L).map((f) => f.rule)).toEqual(['result-not-object']);
+  });
+
+  it('completes a structured result without content, which is still a CallToolResult', () => {
+    const r = repairOnce('result-type-invalid', 'result', { structuredContent: { a: 1 } }, L);
+    expect(r.doc).toEqual({ structuredContent: { a: 1 }, resultType: 'complete' });
+  });
+
+  it('moves an array out of a block where the version can hold it, and drops it where not', () => {
+    const block = { type: 'text', text: '[1]', structuredContent: [1] };
+    const latest = repairOnce(
+      'structured-content-in-block',
+      'result',
+      { resultType: 'complete', content: [block] },
+      L,
+    );
+    expect(latest.doc).toEqual({ resultType: 'complete', content: [text('[1]')], structuredContent: [1] });
+    const old = repairOnce('structured-content-in-block', 'result', { content: [block] }, v25);
+    expect(old.doc).toEqual({ content: [text('[1]')] });
+    expect(old.outcome).toEqual({
+      description: 'removed structuredContent from content block 0 (clients strip it)',
+      lossy: true,
+    });
+    expect(hits('structured-content-in-block', 'result', { content: 'x' }, v25)).toEqual([]);
+  });
+
+  it('wraps a bare structuredContent and rewrites only the text that mirrors it', () => {
+    const r = repairOnce(
+      'structured-content-not-object',
+      'result',
+      { content: [text('"x"'), text('x, as prose')], structuredContent: 'x' },
+      v25,
+    );
+    expect(r.doc).toEqual({
+      content: [text('{"result":"x"}'), text('x, as prose')],
+      structuredContent: { result: 'x' },
+    });
+  });
+
+  it('finds no disagreement where no text is JSON: that is a missing mirror', () => {
+    const doc = { content: [text('It is warm')], structuredContent: { a: 1 } };
+    expect(hits('structured-content-text-mismatch', 'result', doc, v25)).toEqual([]);
+    expect(hits('structured-content-text-mirror-missing', 'result', doc, v25)).toEqual([
+      ['prose', '/content'],
+    ]);
+  });
+
+  it('mirrors structuredContent for 2025-03-26 clients, where content can take it', () => {
+    const rule = 'structured-content-unsupported-version';
+    const old = { version: '2025-03-26' } as const;
+    const r = repairOnce(rule, 'result', { content: [], structuredContent: { a: 1 } }, old);
+    expect(r.doc).toEqual({ content: [text('{"a":1}')], structuredContent: { a: 1 } });
+    expect(r.outcome).toEqual({ description: 'added a text block carrying the JSON of structuredContent' });
+    expect(
+      repairOnce(rule, 'result', { content: 'x', structuredContent: { a: 1 } }, old).outcome,
+    ).toBeUndefined();
+  });
+
+  it('reports at most ten schema errors, and none against a schema that does not compile', () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`p${i}`, { type: 'number' }]),
+    );
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties } };
+    const structuredContent = Object.fromEntries(Object.keys(properties).map((k) => [k, 'x']));
+    const found = hits(
+      'structured-content-schema-mismatch',
+      'result',
+      { content: [], structuredContent },
+      { ...v25, tool },
+    );
+    expect(found).toHaveLength(10);
+    const broken = { ...tool, outputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } };
+    expect(
+      hits(
+        'structured-content-schema-mismatch',
+        'result',
+        { content: [], structuredContent: { a: 1 } },
+        { ...v25, tool: broken },
+      ),
+    ).toEqual([]);
+  });
+
+  it('says what it did with the non-conforming structuredContent of an error result', () => {
+    const tool = {
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', required: ['t'] },
+    };
+    const r = repairOnce(
+      'structured-content-schema-mismatch',
+      'result',
+      { content: [text('{"reason":"down"}')], structuredContent: { reason: 'down' }, isError: true },
+      { ...v25, tool },
+    );
+    expect(r.doc).toEqual({ content: [text('{"reason":"down"}')], isError: true });
+    expect(r.outcome).toEqual({
+      description: 'moved the non-conforming structuredContent of the error result into a text block',
+    });
+  });
+});
+
 describe('result-error-without-is-error', () => {
   const rule = 'result-error-without-is-error';
   it('finds error payloads in structuredContent, as a member, and as the only text', () => {
