@@ -5,7 +5,7 @@
  */
 
 import { isOpaque } from '../core/opaque.js';
-import type { Site } from './abstract/value.js';
+import type { Site, StringFormat } from './abstract/value.js';
 import { isFullyKnown, kindOf, modelName, SerializedOpaque, UnknownValue } from './values.js';
 
 export type Framework =
@@ -188,16 +188,23 @@ function fastmcpPythonContent(value: unknown, ctx: WrapContext): unknown[] {
 
 /** FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType of the file's suffix. */
 function fastmcpMedia(model: string, ctx: WrapContext): unknown {
-  const media = (reason: string) => new UnknownValue(`${model}(…)`, reason, ctx.site, 'string');
+  // FastMCP encodes the bytes with `base64.b64encode(…).decode()`, and builds the File's uri into a
+  // pydantic `AnyUrl`, which parses it or raises.
+  const media = (reason: string, format?: StringFormat) =>
+    new UnknownValue(`${model}(…)`, reason, ctx.site, 'string', { format });
   if (model === 'File') {
     return {
       type: 'resource',
-      resource: { uri: media('a file URI'), blob: media('file bytes'), mimeType: media('a MIME type') },
+      resource: {
+        uri: media('a file URI', 'uri'),
+        blob: media('file bytes FastMCP encodes as base64', 'base64'),
+        mimeType: media('a MIME type'),
+      },
     };
   }
   return {
     type: model === 'Image' ? 'image' : 'audio',
-    data: media('base64 data FastMCP encodes'),
+    data: media('base64 data FastMCP encodes', 'base64'),
     mimeType: media(`the MIME type FastMCP derives for ${model}`),
   };
 }

@@ -9,7 +9,7 @@
 import { isObject } from '../core/json.js';
 import { isOpaque, isOpen, Opaque } from '../core/opaque.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
-import type { Declared, JsonKind } from './abstract/value.js';
+import type { Declared, JsonKind, StringFormat } from './abstract/value.js';
 import { isFullyKnown, openReason, UnknownValue } from './values.js';
 
 export type Proof =
@@ -34,19 +34,23 @@ export type DeclaredScope = Declared['proves'] | undefined;
  */
 type Need = JsonKind | 'json' | 'known';
 
-/** The members each block type needs, and whether each must be a string or an object. */
-const REQUIRED: Record<string, readonly (readonly [string, 'string' | 'object'])[]> = {
+/**
+ * The members each block type needs: a string or an object, or a string whose text an error rule
+ * checks (`data` must be base64, a link's `uri` an absolute URI), which only a literal or a string
+ * made to be one (`StringFormat`) proves. A mimeType's text is only checked by warnings.
+ */
+const REQUIRED: Record<string, readonly (readonly [string, 'string' | 'object' | StringFormat])[]> = {
   text: [['text', 'string']],
   image: [
-    ['data', 'string'],
+    ['data', 'base64'],
     ['mimeType', 'string'],
   ],
   audio: [
-    ['data', 'string'],
+    ['data', 'base64'],
     ['mimeType', 'string'],
   ],
   resource_link: [
-    ['uri', 'string'],
+    ['uri', 'uri'],
     ['name', 'string'],
   ],
   resource: [['resource', 'object']],
@@ -73,8 +77,13 @@ function describe(value: UnknownValue): string {
     ? ` at ${value.site.file.path}:${value.site.file.lines.position(value.site.start).line}`
     : '';
   return value.source && value.source !== value.reason
-    ? `\`${value.source}\`${at} (${value.reason})`
+    ? `${code(value.source)}${at} (${value.reason})`
     : `${value.reason}${at}`;
+}
+
+/** Source text as Markdown code: a template literal's own backticks get a longer fence. */
+function code(source: string): string {
+  return source.includes('`') ? `\`\` ${source} \`\`` : `\`${source}\``;
 }
 
 function notProven(reason: string): Proof {
@@ -93,6 +102,24 @@ function hasKind(value: unknown, kind: JsonKind): boolean | UnknownValue {
     default:
       return typeof value === kind;
   }
+}
+
+const FORMAT_NAMES: Record<StringFormat, string> = { base64: 'base64', uri: 'an absolute URI' };
+
+/**
+ * Whether `value` is shown to be a string of `format`: a literal string (the rules judge its text),
+ * or an unknown string made to be one.
+ */
+function hasFormat(value: unknown, format: StringFormat): boolean | UnknownValue {
+  if (value instanceof UnknownValue) return (value.kind === 'string' && value.format === format) || value;
+  return typeof value === 'string';
+}
+
+/** `\`x\` at server.ts:4 (a string known only at run time), not shown to be base64`. */
+function describeFormat(value: UnknownValue, format: StringFormat): string {
+  return value.kind === 'string'
+    ? `${describe(value)}, not shown to be ${FORMAT_NAMES[format]}`
+    : describe(value);
 }
 
 /** Whether `value` is shown to be a JSON value: a literal, or an unknown whose JSON type is known. */
@@ -189,15 +216,17 @@ export function proveBlock(block: unknown, version: ProtocolVersion, where: stri
           : `${where} has no "${member}"`,
       );
     }
-    const shown = hasKind(block[member], kind);
+    const shown =
+      kind === 'string' || kind === 'object' ? hasKind(block[member], kind) : hasFormat(block[member], kind);
     if (shown instanceof UnknownValue) {
       if (declared) {
         proof = both(proof, BY_DECLARATION);
         continue;
       }
-      return notProven(`"${member}" of ${where} is ${describe(shown)}`);
+      const what = kind === 'string' || kind === 'object' ? describe(shown) : describeFormat(shown, kind);
+      return notProven(`"${member}" of ${where} is ${what}`);
     }
-    if (!shown) return notProven(`"${member}" of ${where} is not a ${kind}`);
+    if (!shown) return notProven(`"${member}" of ${where} is not a ${kind === 'object' ? kind : 'string'}`);
     if (type === 'resource' && member === 'resource')
       proof = both(proof, proveResource(block.resource, where, declared));
   }
@@ -210,13 +239,24 @@ export function proveBlock(block: unknown, version: ProtocolVersion, where: stri
 function proveResource(resource: unknown, where: string, declared: boolean): Proof {
   if (!isObject(resource) || isOpaque(resource))
     return notProven(`the resource of ${where} is not an object`);
-  const uri = hasKind(resource.uri, 'string');
-  if (uri !== true && !(declared && uri instanceof UnknownValue))
-    return notProven(`the resource of ${where} has no string "uri"`);
+  const uri = hasFormat(resource.uri, 'uri');
+  if (uri !== true && !(declared && uri instanceof UnknownValue)) {
+    return notProven(
+      uri instanceof UnknownValue
+        ? `"uri" of the resource of ${where} is ${describeFormat(uri, 'uri')}`
+        : `the resource of ${where} has no string "uri"`,
+    );
+  }
   const text = Object.hasOwn(resource, 'text') ? hasKind(resource.text, 'string') : false;
-  const blob = Object.hasOwn(resource, 'blob') ? hasKind(resource.blob, 'string') : false;
+  const blob = Object.hasOwn(resource, 'blob') ? hasFormat(resource.blob, 'base64') : false;
   const shown = text === true || blob === true || (declared && (text !== false || blob !== false));
-  if (!shown) return notProven(`the resource of ${where} has no string "text" or "blob"`);
+  if (!shown) {
+    return notProven(
+      blob instanceof UnknownValue && text === false
+        ? `"blob" of the resource of ${where} is ${describeFormat(blob, 'base64')}`
+        : `the resource of ${where} has no string "text" or "blob"`,
+    );
+  }
   const proof = both(
     proveMember(resource, 'mimeType', 'string', `"mimeType" of the resource of ${where}`, declared),
     proveMember(resource, '_meta', 'object', `"_meta" of the resource of ${where}`, declared),

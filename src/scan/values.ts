@@ -8,9 +8,18 @@
 
 import { isOpen, OPEN, Opaque } from '../core/opaque.js';
 import type { PathSegment } from '../core/pointer.js';
-import type { Declared, Guard, JsonKind, Site } from './abstract/value.js';
+import type { Declared, Guard, JsonKind, Site, StringFormat } from './abstract/value.js';
 
 export type { JsonKind };
+
+/** What else is known of an unknown value (see the members of `UnknownValue`). */
+export interface UnknownFacts {
+  readonly declared?: Declared;
+  readonly key?: string;
+  readonly nonEmpty?: boolean;
+  readonly tested?: string;
+  readonly format?: StringFormat;
+}
 
 /**
  * A value the source does not fix, with why (`the parameter "args"`, `the result of fetch()`), the
@@ -19,25 +28,30 @@ export type { JsonKind };
 export class UnknownValue extends Opaque {
   /** Where the value comes from; not enumerable, so rules that walk a document never walk a file. */
   declare readonly site: Site;
+  /** The type the source declares for it, if any. */
+  declare readonly declared?: Declared;
+  /** Identity of the abstract value, to recognise two uses of one expression. */
+  declare readonly key?: string;
+  /** A string certainly not empty (`f"no such file: {p}"`). */
+  declare readonly nonEmpty?: boolean;
+  /**
+   * Its type is the input's, told only by a branch test (`node.trim()` where `typeof node ===
+   * "string"`): `kind` holds on that path but says nothing about what the input is.
+   */
+  declare readonly tested?: string;
+  /** What a string is known to hold though its text is not (see `StringFormat`). */
+  declare readonly format?: StringFormat;
 
   constructor(
     source: string,
     readonly reason: string,
     site: Site,
     readonly kind?: JsonKind,
-    readonly declared?: Declared,
-    /** Identity of the abstract value, to recognise two uses of one expression. */
-    readonly key?: string,
-    /** A string certainly not empty (`f"no such file: {p}"`). */
-    readonly nonEmpty?: boolean,
-    /**
-     * Its type is the input's, told only by a branch test (`node.trim()` where `typeof node ===
-     * "string"`): `kind` holds on that path but says nothing about what the input is.
-     */
-    readonly tested?: string,
+    facts: UnknownFacts = {},
   ) {
     super(source);
     Object.defineProperty(this, 'site', { value: site, enumerable: false });
+    Object.assign(this, facts);
   }
 
   /** Two serializations of one unknown value agree (the structuredContent mirror compares JSON). */
@@ -58,15 +72,7 @@ export class SerializedOpaque extends UnknownValue {
     site: Site,
     readonly of: readonly string[],
   ) {
-    super(
-      source,
-      'the JSON text of a value known only at run time',
-      site,
-      'string',
-      undefined,
-      undefined,
-      true,
-    );
+    super(source, 'the JSON text of a value known only at run time', site, 'string', { nonEmpty: true });
   }
 }
 

@@ -257,3 +257,57 @@ server.registerTool('t', {}, async (args) => ({ content: clean(${input}) }));
     expect(proven.findings.map((f) => [f.rule, f.severity])).toEqual([['result-content-not-array', 'error']]);
   });
 });
+
+describe('a type test proves the type on its path', () => {
+  it('TS: typeof x === "string" (or !== then throw) makes x a string there; "boolean" a boolean', async () => {
+    const { verdict, findings } = await scan(
+      'server.js',
+      `${TS_HEAD}
+server.registerTool('a', {}, async ({ text, failed }) => {
+  if (typeof text === 'string') return { content: [{ type: 'text', text }], isError: typeof failed === 'boolean' && failed };
+  return { content: [{ type: 'text', text: 'none' }] };
+});
+server.registerTool('b', {}, async ({ text, failed }) => {
+  if (typeof text !== 'string' || typeof failed !== 'boolean') throw new Error('bad arguments');
+  return { content: [{ type: 'text', text }], isError: failed };
+});
+`,
+    );
+    expect(findings).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'pass', returns: 3, typed: 3 });
+  });
+
+  it('TS: typeof x === "number" proves no JSON number (NaN is written as null)', async () => {
+    const { verdict } = await scan(
+      'server.js',
+      `${TS_HEAD}
+server.registerTool('a', {}, async ({ size }) => {
+  if (typeof size === 'number') return { content: [{ type: 'resource_link', uri: 'file:///a', name: 'a', size }] };
+  return { content: [] };
+});
+`,
+    );
+    expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, unresolved: 1 });
+  });
+
+  it('Python: isinstance(x, str) makes x a string there', async () => {
+    const { verdict, findings } = await scan(
+      'server.py',
+      `from mcp.server.lowlevel import Server
+server = Server("s")
+
+@server.call_tool()
+async def call_tool(name, arguments):
+    text = arguments.get("text")
+    if isinstance(text, str):
+        return [{"type": "text", "text": text}]
+    if isinstance(text, (str, int)):
+        return [{"type": "text", "text": text}]
+    return [{"type": "text", "text": "none"}]
+`,
+    );
+    expect(findings).toEqual([]);
+    // The second test lets an int through: that return stays unresolved.
+    expect(verdict).toMatchObject({ status: 'fail', returns: 3, typed: 2, unresolved: 1 });
+  });
+});

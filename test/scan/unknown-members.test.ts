@@ -181,6 +181,159 @@ describe('block members the analysis cannot see', () => {
   });
 });
 
+describe('data and uri: a string is proof only when it is made to be base64 or a URI', () => {
+  // block-base64-invalid and block-uri-invalid (errors) read the text of `data`, `blob` and `uri`:
+  // that it is a string says nothing of it. A mimeType's text is only read by warnings.
+  const image = (data: string) =>
+    ts(`return { content: [{ type: 'image', data: ${data}, mimeType: 'image/png' }] };`);
+  const link = (uri: string) =>
+    ts(`return { content: [{ type: 'resource_link', uri: ${uri}, name: 'a' }] };`);
+  const imports = `import { readFileSync } from 'node:fs';\nimport { readFile } from 'node:fs/promises';\nimport { pathToFileURL } from 'node:url';\n`;
+
+  it("data: any string is unresolved, naming the expression; an encoder's output is proven", async () => {
+    await expectUnresolved(
+      image('String(args.png)'),
+      '"data" of content[0] is `String(args.png)` at server.ts:5 (a string known only at run time), not shown to be base64',
+    );
+    for (const data of [
+      `Buffer.from(String(args.png)).toString('base64')`,
+      `btoa(String(args.png))`,
+      `readFileSync(String(args.path), 'base64')`,
+      `await readFile(String(args.path), { encoding: 'base64' })`,
+    ]) {
+      await expectTyped(`${imports}${image(data)}`.replace(/server\.ts/, ''));
+    }
+  });
+
+  it("data: base64url, another encoding or a variable's text stays unresolved", async () => {
+    for (const data of [
+      `Buffer.from(String(args.png)).toString('base64url')`,
+      `Buffer.from(String(args.png)).toString('hex')`,
+      `readFileSync(String(args.path)).toString('utf8')`,
+    ]) {
+      const { verdict, reasons } = await scan('server.ts', `${imports}${image(data)}`);
+      expect(verdict, data).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+      expect(reasons[0], data).toContain('not shown to be base64');
+    }
+  });
+
+  it("uri: a URL's href, or a template of constant text and numbers that is a URI whatever they are", async () => {
+    await expectUnresolved(
+      link(`\`file://\${String(args.path)}\``),
+      `"uri" of content[0] is \`\` \`file://\${String(args.path)}\` \`\` at server.ts:5 (a string known only at run time), not shown to be an absolute URI`,
+    );
+    for (const uri of [
+      'pathToFileURL(String(args.path)).href',
+      'new URL(String(args.path), "file:///").toString()',
+      'String(new URL(String(args.u)))',
+      `\`\${new URL(String(args.u))}\``,
+      `\`https://example.com/items/\${Number(args.id)}?page=\${args.page * 2}\``,
+    ]) {
+      await expectTyped(`${imports}${link(uri)}`);
+    }
+    // Numbers alone do not make a relative reference absolute, nor a scheme out of a leading "-1".
+    for (const uri of [`\`items/\${Number(args.id)}\``, `\`\${Number(args.n)}:x\``]) {
+      const { verdict, reasons } = await scan('server.ts', link(uri));
+      expect(verdict, uri).toMatchObject({ status: 'fail', unresolved: 1 });
+      expect(reasons[0], uri).toContain('not shown to be an absolute URI');
+    }
+  });
+
+  it('the uri and blob of an embedded resource', async () => {
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'resource', resource: { uri: String(args.u), text: 'x' } }] };`),
+      '"uri" of the resource of content[0] is `String(args.u)` at server.ts:5 (a string known only at run time), not shown to be an absolute URI',
+    );
+    await expectUnresolved(
+      ts(`return { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: String(args.b) } }] };`),
+      '"blob" of the resource of content[0] is `String(args.b)` at server.ts:5 (a string known only at run time), not shown to be base64',
+    );
+    await expectTyped(
+      ts(
+        `return { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: Buffer.from(String(args.b)).toString('base64') } }] };`,
+      ),
+    );
+  });
+
+  it('a declared CallToolResult proves data and uri: typed by declaration', async () => {
+    await expectTyped(
+      ts(
+        `return { content: [{ type: 'image', data: String(args.png), mimeType: 'image/png' }, { type: 'resource_link', uri: String(args.u), name: 'a' }] };`,
+        'async (args): Promise<CallToolResult>',
+      ),
+      true,
+    );
+  });
+
+  it("Python: base64.b64encode(…).decode(), Path.as_uri(), a model's AnyUrl, FastMCP's Image", async () => {
+    const lowlevel = (setup: string, block: string) => `import base64
+from base64 import b64encode, urlsafe_b64encode
+from pathlib import Path
+from mcp.server.lowlevel import Server
+from mcp.types import ResourceLink
+server = Server("s")
+
+@server.call_tool()
+async def call_tool(name, arguments):
+    raw = Path(str(arguments.get("path"))).read_bytes()
+    ${setup}
+    return [${block}]
+`;
+    const typed = [
+      ['', '{"type": "image", "data": base64.b64encode(raw).decode(), "mimeType": "image/png"}'],
+      ['', '{"type": "image", "data": b64encode(raw).decode("ascii"), "mimeType": "image/png"}'],
+      [
+        '',
+        '{"type": "resource_link", "uri": Path(str(arguments.get("path"))).resolve().as_uri(), "name": "a"}',
+      ],
+      ['', 'ResourceLink(type="resource_link", uri=str(arguments.get("u")), name="a")'],
+      [
+        'n = int(arguments.get("n"))',
+        '{"type": "resource_link", "uri": f"https://example.com/items/{n}", "name": "a"}',
+      ],
+    ];
+    for (const [setup, block] of typed) {
+      const { verdict } = await scan('server.py', lowlevel(setup as string, block as string));
+      expect(verdict, block).toMatchObject({ status: 'pass', typed: 1 });
+    }
+    const unresolved = [
+      ['{"type": "image", "data": str(raw), "mimeType": "image/png"}', 'not shown to be base64'],
+      [
+        '{"type": "image", "data": urlsafe_b64encode(raw).decode(), "mimeType": "image/png"}',
+        'not shown to be base64',
+      ],
+      [
+        '{"type": "image", "data": base64.b64encode(raw).decode("utf-16"), "mimeType": "image/png"}',
+        'not shown to be base64',
+      ],
+      [
+        '{"type": "resource_link", "uri": f"file://{arguments.get(\'path\')}", "name": "a"}',
+        'not shown to be an absolute URI',
+      ],
+      [
+        '{"type": "resource_link", "uri": f"https://example.com/{int(arguments.get(\'n\')):>9}", "name": "a"}',
+        'not shown to be an absolute URI',
+      ],
+    ];
+    for (const [block, reason] of unresolved) {
+      const { verdict, reasons } = await scan('server.py', lowlevel('', block as string));
+      expect(verdict, block).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+      expect(reasons[0], block).toContain(reason);
+    }
+    const { verdict } = await scan(
+      'server.py',
+      `from mcp.server.fastmcp import FastMCP, Image
+mcp = FastMCP("s")
+
+@mcp.tool()
+def chart(path: str):
+    return Image(path=path)
+`,
+    );
+    expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
+  });
+});
+
 describe('Python: what the framework sends', () => {
   async function py(source: string) {
     const { verdict, reasons, errors } = await scan('server.py', source);

@@ -84,15 +84,11 @@ class Builder {
       case 'str':
         return (
           v.value ??
-          new UnknownValue(
-            sourceText(v.site),
-            'a string known only at run time',
-            v.site,
-            'string',
-            undefined,
-            variantKey(v),
-            v.nonEmpty,
-          )
+          new UnknownValue(sourceText(v.site), 'a string known only at run time', v.site, 'string', {
+            key: variantKey(v),
+            nonEmpty: v.nonEmpty,
+            format: v.format,
+          })
         );
       case 'num':
         return (
@@ -112,16 +108,11 @@ class Builder {
       case 'fn':
         return undefined;
       case 'unknown':
-        return new UnknownValue(
-          sourceText(v.site),
-          v.reason,
-          v.site,
-          v.kind,
-          v.declared,
-          variantKey(v),
-          undefined,
-          v.tested,
-        );
+        return new UnknownValue(sourceText(v.site), v.reason, v.site, v.kind, {
+          declared: v.declared,
+          key: variantKey(v),
+          tested: v.tested,
+        });
       case 'json': {
         const { out } = this.value(v.of, depth + 1, stack);
         if (isFullyKnown(out)) return JSON.stringify(out);

@@ -7,6 +7,7 @@
  * it, so a finding can point at the literal to fix, and the branch conditions under which it arose.
  */
 
+import { isAbsoluteUri } from '../../core/uri.js';
 import type { LineMap } from '../source.js';
 
 /** A source file of the scanned project. */
@@ -38,6 +39,14 @@ export interface Guard {
 export type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
 
 /**
+ * What a string the source does not fix is still known to be, from how it was made: `base64` from an
+ * encoder (`buf.toString('base64')`, `base64.b64encode(b).decode()`), `uri` from a URL builder
+ * (`pathToFileURL(p).href`, `Path(p).as_uri()`) or a template whose parts keep it one. The rules on a
+ * block's `data` and `uri` check their text, so only a string of the right format proves them.
+ */
+export type StringFormat = 'base64' | 'uri';
+
+/**
  * A type the source declares for a value the analysis cannot see: `Promise<CallToolResult>`,
  * `-> list[TextContent]`. `proves` says what the declaration guarantees when the value is unknown.
  */
@@ -63,7 +72,12 @@ interface Base {
 }
 
 export type Variant =
-  | (Base & { readonly k: 'str'; readonly value?: string; readonly nonEmpty?: boolean })
+  | (Base & {
+      readonly k: 'str';
+      readonly value?: string;
+      readonly nonEmpty?: boolean;
+      readonly format?: StringFormat;
+    })
   | (Base & { readonly k: 'num'; readonly value?: number })
   | (Base & { readonly k: 'bool'; readonly value?: boolean })
   | (Base & { readonly k: 'null' })
@@ -93,6 +107,12 @@ export type Variant =
        * it (`...(flag && { description })`) adds no member.
        */
       readonly falsy?: true;
+      /**
+       * A library object whose string form has a known format: the bytes of a base64 encoder
+       * (`base64.b64encode(b)`, whose `.decode()` is base64) or a URL (`new URL(…)`,
+       * `pathToFileURL(p)`, whose `.href` is an absolute URI).
+       */
+      readonly yields?: StringFormat;
     });
 
 /** Every value an expression may produce; never empty (an impossible value is `NOTHING` only transiently). */
@@ -111,9 +131,12 @@ export function str(site: Site, value?: string): Value {
   return [{ k: 'str', site, ...(value === undefined ? {} : { value }) }];
 }
 
-/** A string whose text the source does not fix but which is certainly not empty (`f"no {x}"`). */
-export function someString(site: Site, nonEmpty: boolean): Value {
-  return [{ k: 'str', site, ...(nonEmpty ? { nonEmpty } : {}) }];
+/**
+ * A string whose text the source does not fix: `nonEmpty` when it certainly is not empty
+ * (`f"no {x}"`), `format` when how it was made says what it holds.
+ */
+export function someString(site: Site, nonEmpty: boolean, format?: StringFormat): Value {
+  return [{ k: 'str', site, ...(nonEmpty ? { nonEmpty } : {}), ...(format ? { format } : {}) }];
 }
 
 export function num(site: Site, value?: number): Value {
@@ -149,6 +172,40 @@ export function json(site: Site, of: Value): Value {
   return [{ k: 'json', site, of }];
 }
 
+/** A library object whose string form is of `format` (see `yields` on the unknown variant). */
+export function yielding(site: Site, reason: string, format: StringFormat): Value {
+  return [{ k: 'unknown', site, reason, yields: format }];
+}
+
+/** The format an unknown library object's string form has, when every variant is one that has it. */
+export function yieldsOf(value: Value): StringFormat | undefined {
+  const [first] = value;
+  if (first?.k !== 'unknown' || first.yields === undefined) return undefined;
+  return value.every((v) => v.k === 'unknown' && v.yields === first.yields) ? first.yields : undefined;
+}
+
+/** Whether every variant is a number (its text, when unknown, is digits, a sign, a point, `e`, NaN or Infinity). */
+export function isNumeric(value: Value): boolean {
+  return value.length > 0 && value.every((v) => v.k === 'num' || (v.k === 'unknown' && v.kind === 'number'));
+}
+
+/**
+ * How a number may print in a template or an f-string: each stands for the characters it may bring
+ * (JS `String(n)` and Python `str(n)` alike).
+ */
+const NUMBER_SAMPLES = ['0', '-1.5e+21', 'NaN', 'Infinity', 'inf'];
+
+/**
+ * The format of a string assembled from constant text and numbers known only at run time (`null` in
+ * `parts`): `uri` when it is an absolute URI however each number prints (`https://x/items/${id}`).
+ */
+export function assembledFormat(parts: readonly (string | null)[]): StringFormat | undefined {
+  for (const sample of NUMBER_SAMPLES) {
+    if (!isAbsoluteUri(parts.map((p) => p ?? sample).join(''))) return undefined;
+  }
+  return 'uri';
+}
+
 export function unknown(site: Site, reason: string, kind?: JsonKind, declared?: Declared): Value {
   return [
     {
@@ -164,6 +221,15 @@ export function unknown(site: Site, reason: string, kind?: JsonKind, declared?: 
 /** The variants of `value`, unknowns among them marked as having passed the branch test `test`. */
 export function tested(value: Value, test: string): Value {
   return value.map((v) => (v.k === 'unknown' && v.tested === undefined ? { ...v, tested: test } : v));
+}
+
+/**
+ * The variants of `value` on a path where a type test said it is a string or a boolean
+ * (`typeof x === 'string'`, `isinstance(x, str)`): its unknowns have that type there. (Not a number:
+ * `typeof NaN` is "number" too, and JSON writes NaN as null.)
+ */
+export function ofKind(value: Value, kind: 'string' | 'boolean'): Value {
+  return value.map((v) => (v.k === 'unknown' && v.kind === undefined ? { ...v, kind } : v));
 }
 
 /**
@@ -236,7 +302,7 @@ export function variantKey(v: Variant): string {
   switch (v.k) {
     case 'str':
       return v.value === undefined
-        ? `s?${at}`
+        ? `s?${v.format ?? ''}${at}`
         : `s=${v.value.length > 64 ? `${v.value.slice(0, 64)}#${v.value.length}` : v.value}@${at}`;
     case 'num':
       return `n${v.value ?? '?'}@${at}`;
@@ -253,7 +319,7 @@ export function variantKey(v: Variant): string {
     case 'json':
       return `j@${at}`;
     case 'unknown':
-      return `?${v.kind ?? ''}${v.declared?.type ?? ''}${v.falsy ? '!' : ''}@${at}`;
+      return `?${v.kind ?? ''}${v.declared?.type ?? ''}${v.falsy ? '!' : ''}${v.yields ?? ''}@${at}`;
   }
 }
 

@@ -37,12 +37,14 @@ import {
 } from '../abstract/objects.js';
 import { cloneState, joinAllStates, joinStates, type State } from '../abstract/state.js';
 import {
+  assembledFormat,
   bool,
   constantString,
   type FunctionValue,
   fn,
   type Guard,
   isNullish,
+  isNumeric,
   type JsonKind,
   join,
   json,
@@ -54,6 +56,7 @@ import {
   NOTHING,
   nul,
   num,
+  ofKind,
   ref,
   type Site,
   type SourceFile,
@@ -64,6 +67,8 @@ import {
   unknown,
   type Value,
   type Variant,
+  yielding,
+  yieldsOf,
 } from '../abstract/value.js';
 import type { Project } from '../project.js';
 import { endOf, type FunctionLike, isFunction, memberName, offsetOf, staticKey, unwrap } from './ast.js';
@@ -735,6 +740,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       const cls = this.classes.get(v.id);
       if (cls) return this.construct(cls, args, at);
     }
+    if (v.k === 'unknown') {
+      const made = this.libraryString(text.slice(text.lastIndexOf('.') + 1), args, at);
+      if (made) return made;
+    }
     if (v.k !== 'fn') {
       this.noteOutflow(at, args);
       this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
@@ -1151,6 +1160,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             scope,
             (v) => v.k === 'unknown' || v.k === 'fn' || (typeOf(this.heap, v) === kind) === equal,
             equal ? sourceText(this.site(bare)) : undefined,
+            equal && (kind === 'string' || kind === 'boolean') ? kind : undefined,
           );
           return;
         }
@@ -1169,9 +1179,16 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   /**
    * Keeps the variants of a local variable that pass `keep` (never all of them away). `test`: a type
-   * test the variable passed, which its unknown variants remember (value.ts, `tested`).
+   * test the variable passed, which its unknown variants remember (value.ts, `tested`); `kind`: the
+   * type that test gives them on this path.
    */
-  private narrow(node: Expression, scope: Scope, keep: (v: Variant) => boolean, test?: string): void {
+  private narrow(
+    node: Expression,
+    scope: Scope,
+    keep: (v: Variant) => boolean,
+    test?: string,
+    kind?: 'string' | 'boolean',
+  ): void {
     const bare = unwrap(node);
     if (bare.type !== 'Identifier') return;
     const binding = scope.resolve(bare.name);
@@ -1179,7 +1196,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const value = this.current.state?.vars.get(binding);
     if (!value) return;
     const filtered = value.filter(keep);
-    const kept = test === undefined ? filtered : tested(filtered, test);
+    const marked = test === undefined ? filtered : tested(filtered, test);
+    const kept = kind === undefined ? marked : ofKind(marked, kind);
     if (kept.length > 0 && (kept.length < value.length || test !== undefined))
       this.current.state?.vars.set(binding, kept);
     // No value the variable may have passes the test, and all of them are known: the branch is dead.
@@ -1452,9 +1470,14 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         let text = '';
         let constant = true;
         let nonEmpty = false;
+        // Constant text, and `null` for each number known only at run time, to tell whether the
+        // string is a URI whatever they are; `other` once a part is anything else.
+        const parts: (string | null)[] = [];
+        let other: Value | undefined;
         node.quasis.forEach((q, i) => {
           const cooked = q.value.cooked ?? '';
           text += cooked;
+          parts.push(cooked);
           if (cooked !== '') nonEmpty = true;
           const expression = node.expressions[i];
           if (!expression) return;
@@ -1467,10 +1490,18 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             only.value !== undefined
           ) {
             text += String(only.value);
+            parts.push(String(only.value));
             if (String(only.value) !== '') nonEmpty = true;
-          } else constant = false;
+          } else {
+            constant = false;
+            if (isNumeric(part)) parts.push(null);
+            else other = part;
+          }
         });
-        return constant ? str(at, text) : someString(at, nonEmpty);
+        if (constant) return str(at, text);
+        // `${url}` alone is the URL's href.
+        const whole = node.expressions.length === 1 && text === '' && other ? yieldsOf(other) : undefined;
+        return someString(at, nonEmpty, other ? whole : assembledFormat(parts));
       }
       case 'Identifier':
         return this.identifier(node.name, scope, at);
@@ -1524,6 +1555,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'MemberExpression': {
         const object = this.ev(node.object, scope);
         const key = this.memberKey(node, scope);
+        if (key === 'href' && yieldsOf(object) === 'uri') return someString(at, true, 'uri');
         const value = this.readMember(object, key, at);
         return node.optional && object.some(isNullish) ? join(value, undef(at)) : value;
       }
@@ -1759,6 +1791,25 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     );
   }
 
+  /**
+   * Strings of a known format from Node's own functions, called by name on a value from outside the
+   * project (`readFileSync(p, 'base64')`, `fs.promises.readFile(p, { encoding: 'base64' })`), and
+   * `pathToFileURL(p)`, a URL. Judged by name: a project function of that name is followed instead.
+   */
+  private libraryString(name: string, args: readonly Value[], at: Site): Value | undefined {
+    if (name === 'pathToFileURL') return yielding(at, `the URL of ${sourceText(at)}`, 'uri');
+    if (name !== 'readFile' && name !== 'readFileSync') return undefined;
+    const encoding = args[1];
+    if (!encoding) return undefined;
+    if (constantString(encoding) === 'base64') return someString(at, false, 'base64');
+    const [options] = encoding;
+    const member =
+      options?.k === 'ref' && encoding.length === 1
+        ? this.heap.get(options.id)?.props.get('encoding')
+        : undefined;
+    return member && constantString(member.value) === 'base64' ? someString(at, false, 'base64') : undefined;
+  }
+
   private globalCall(
     name: string,
     args: readonly Value[],
@@ -1776,10 +1827,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           only.value !== undefined
         )
           return str(at, String(only.value));
+        if (first && yieldsOf(first) === 'uri') return someString(at, true, 'uri');
         return someString(at, first?.every((v) => !isNullish(v) && v.k !== 'str') === true);
       }
       case 'structuredClone':
         return first ?? undef(at);
+      case 'btoa':
+        return someString(at, false, 'base64');
       case 'require': {
         const source = first ? constantString(first) : undefined;
         const target = source ? this.importedModule(this.current.module, source) : undefined;
@@ -1792,6 +1846,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const kind = GLOBAL_KINDS.get(name);
     if (kind) return unknown(at, `the result of ${name}()`, kind);
     if (node.type === 'NewExpression') {
+      // The constructor throws unless its input parses as an absolute URL.
+      if (name === 'URL') return yielding(at, 'a new URL', 'uri');
       return unknown(
         at,
         `a new ${name}`,
@@ -1909,6 +1965,16 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       return name && METHOD_KINDS.get(name)
         ? unknown(at, `the result of ${text}()`, METHOD_KINDS.get(name))
         : unknown(at, `the result of ${text}()`);
+    if (v.k === 'unknown' && name) {
+      const made =
+        v.yields === 'uri' && (name === 'toString' || name === 'toJSON')
+          ? someString(at, true, 'uri')
+          : // `buf.toString('base64')`: a Buffer's (a string's toString takes no encoding).
+            name === 'toString' && first && constantString(first) === 'base64'
+            ? someString(at, false, 'base64')
+            : this.libraryString(name, args, at);
+      if (made) return made;
+    }
     if (v.k === 'unknown' && name && ITERATING.has(name) && first?.some((f) => f.k === 'fn')) {
       // `rows.map(row => ({ … }))` over rows known only at run time: the callback still shows what each item is.
       return this.arrayMethodOnUnknown(name, args, at, receiver, v.tested);

@@ -28,12 +28,14 @@ import {
 } from '../abstract/objects.js';
 import { cloneState, joinAllStates, joinStates, type State } from '../abstract/state.js';
 import {
+  assembledFormat,
   bool,
   constantString,
   derivedFrom,
   type FunctionValue,
   fn,
   type Guard,
+  isNumeric,
   type JsonKind,
   join,
   json,
@@ -45,6 +47,7 @@ import {
   NOTHING,
   nul,
   num,
+  ofKind,
   ref,
   type Site,
   type SourceFile,
@@ -55,6 +58,7 @@ import {
   unknown,
   type Value,
   type Variant,
+  yielding,
 } from '../abstract/value.js';
 import type { Project } from '../project.js';
 import { resolvePythonImport } from './modules.js';
@@ -144,6 +148,19 @@ function asString(value: Value): Value {
   );
 }
 
+/**
+ * A model's `uri` is an `AnyUrl` (mcp.types: `Annotated[AnyUrl, UrlConstraints(host_required=False)]`):
+ * pydantic parses it when the model is built, or the constructor raises, and sends the URL it parsed.
+ * So a string the source does not fix is an absolute URI once it is there.
+ */
+function asUri(value: Value): Value {
+  return value.map((v) =>
+    (v.k === 'str' && v.value === undefined) || (v.k === 'unknown' && (!v.kind || v.kind === 'string'))
+      ? { k: 'str' as const, site: v.site, format: 'uri' as const, ...(v.guards ? { guards: v.guards } : {}) }
+      : v,
+  );
+}
+
 /** The JSON type a parameter annotation promises, when a framework validates arguments against it. */
 export function kindOfAnnotation(annotation: string): JsonKind | undefined {
   const type = annotation.replace(/\s+/g, '').replace(/^Annotated\[([^,\]]+).*\]$/, '$1');
@@ -154,6 +171,12 @@ export function kindOfAnnotation(annotation: string): JsonKind | undefined {
   if (/^(list|List|tuple|Tuple|Sequence)(\[.*\])?$/.test(type)) return 'array';
   return undefined;
 }
+
+/** `base64`'s encoders of the standard alphabet, whose bytes `.decode()` turns into base64 text. */
+const BASE64_ENCODERS = new Set(['b64encode', 'standard_b64encode']);
+
+/** Codecs that decode ASCII bytes as the same characters. */
+const ASCII_CODECS = new Set(['ascii', 'utf-8', 'utf8', 'UTF-8', 'latin-1', 'latin1', 'iso-8859-1']);
 
 /** FastMCP helpers it converts itself (`Image(path=…)` → an image block with a mimeType). */
 const FRAMEWORK_HELPERS = new Set(['Image', 'Audio', 'File']);
@@ -1194,11 +1217,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const names = (types.type === 'tuple' ? types.children : [types]).map((t) =>
           this.text(t).replace(/^.*\./, ''),
         );
+        // `isinstance(x, str)`: a string on this path (a bool is an int too, so only `bool` says bool).
+        const kind = names.every((n) => n === 'str')
+          ? 'string'
+          : names.every((n) => n === 'bool')
+            ? 'boolean'
+            : undefined;
         this.narrow(
           subject,
           (v) =>
             v.k === 'unknown' || v.k === 'fn' || names.some((n) => isInstance(this.heap, v, n)) === holds,
           holds ? sourceText(this.site(test)) : undefined,
+          holds ? kind : undefined,
         );
         return;
       }
@@ -1237,13 +1267,19 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
    * Keeps the variants of a local name that pass `keep` (never all of them away). `test`: a type
    * test the name passed, which its unknown variants remember (value.ts, `tested`).
    */
-  private narrow(node: PyNode, keep: (v: Variant) => boolean, test?: string): void {
+  private narrow(
+    node: PyNode,
+    keep: (v: Variant) => boolean,
+    test?: string,
+    kind?: 'string' | 'boolean',
+  ): void {
     if (node.type !== 'identifier' || this.comprehensions.length > 0) return;
     const name = this.text(node);
     const value = this.current.state?.vars.get(name);
     if (!value) return;
     const filtered = value.filter(keep);
-    const kept = test === undefined ? filtered : tested(filtered, test);
+    const marked = test === undefined ? filtered : tested(filtered, test);
+    const kept = kind === undefined ? marked : ofKind(marked, kind);
     if (kept.length > 0 && (kept.length < value.length || test !== undefined))
       this.current.state?.vars.set(name, kept);
     // No value the name may have passes the test, and all of them are known: the branch is dead.
@@ -1650,34 +1686,48 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const raw = /[rR]/.test(prefix);
     let out = '';
     let constant = true;
+    // Constant text, and `null` for each number known only at run time, to tell whether the string is
+    // a URI whatever they are; `other` once a part is anything else.
+    const parts: (string | null)[] = [];
+    let other = false;
     for (const child of node.children) {
       switch (child.type) {
         case 'interpolation': {
           const expression = field(child, 'expression') ?? child.children[0];
           const value = expression ? this.ev(expression) : NOTHING;
           const [only] = value;
+          const plain = !child.children.some(
+            (c) => c.type === 'format_specifier' || c.type === 'type_conversion',
+          );
           if (
             value.length === 1 &&
             only &&
             (only.k === 'str' || only.k === 'num') &&
             only.value !== undefined &&
-            !child.children.some((c) => c.type === 'format_specifier' || c.type === 'type_conversion')
+            plain
           ) {
             out += String(only.value);
-          } else constant = false;
+            parts.push(String(only.value));
+          } else {
+            constant = false;
+            if (plain && isNumeric(value)) parts.push(null);
+            else other = true;
+          }
           break;
         }
         case 'string_content':
           out += source.slice(child.start, child.end);
+          parts.push(source.slice(child.start, child.end));
           break;
         case 'escape_sequence': {
           const sequence = source.slice(child.start, child.end);
           out += raw ? sequence : decodeEscape(sequence);
+          parts.push(raw ? sequence : decodeEscape(sequence));
           break;
         }
       }
     }
-    if (!constant) return someString(at, out !== '');
+    if (!constant) return someString(at, out !== '', other ? undefined : assembledFormat(parts));
     return str(at, out);
   }
 
@@ -1932,6 +1982,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       this.record(node, args);
       return this.model(node, last, args);
     }
+    if (library && last && BASE64_ENCODERS.has(last) && (name === last || name === `base64.${last}`)) {
+      this.args(argsNode);
+      return yielding(at, `the bytes ${sourceText(at)} returns`, 'base64');
+    }
     if (last && FRAMEWORK_HELPERS.has(last) && !(fnNode.type === 'identifier' && this.isProjectValue(last))) {
       this.args(argsNode);
       return ref(at, this.heap.alloc({ ...newObject(at, last), open: `${last}(…) converted by FastMCP` }));
@@ -2004,7 +2058,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       const wire = ALIASES[key] ?? key;
       // Pydantic validates a model's fields when it is built: an unknown text is a string, or the
       // constructor raised (and the client gets an error result, not a malformed block).
-      const validated = name !== 'dict' && STRING_FIELDS.has(wire) ? asString(value) : value;
+      const validated =
+        name === 'dict' || !STRING_FIELDS.has(wire) ? value : wire === 'uri' ? asUri(value) : asString(value);
       props.set(wire, { value: validated, site: valueNode ? this.site(valueNode) : at });
     }
     if (argsNode?.children.some((a) => a.type === 'dictionary_splat'))
@@ -2147,6 +2202,12 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         if (handled) return handled;
       }
     }
+    if (v.k === 'unknown' && v.yields === 'base64' && name === 'decode') {
+      const codec = first ? constantString(first) : 'utf-8';
+      if (codec !== undefined && ASCII_CODECS.has(codec)) return someString(at, false, 'base64');
+    }
+    // `Path(p).as_uri()`: pathlib's file URI (it raises for a relative path).
+    if (v.k === 'unknown' && name === 'as_uri') return someString(at, true, 'uri');
     if ((v.k === 'str' || v.k === 'json') && METHOD_KINDS.get(name) === 'string') {
       return someString(
         at,
