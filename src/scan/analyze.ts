@@ -9,14 +9,14 @@
 
 import type { FixSuggestion, Severity } from '../core/finding.js';
 import { isObject } from '../core/json.js';
-import { isOpaque } from '../core/opaque.js';
-import type { PathSegment } from '../core/pointer.js';
+import { isOpaque, isOpen } from '../core/opaque.js';
+import { getIn, type PathSegment } from '../core/pointer.js';
 import type { Rule } from '../rules/types.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
 import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
-import type { Guard, Site, Value } from './abstract/value.js';
+import { type Guard, MAYBE_MISSING_KEY, type Site, type Value } from './abstract/value.js';
 import {
   asCallToolResult,
   type Framework,
@@ -58,6 +58,11 @@ export interface HandlerSite {
   readonly site: Site;
   readonly returns: readonly ReturnSite[];
   readonly wrap?: WrapOptions;
+  /**
+   * The tool's outputSchema as JSON Schema, when the source fixes it (a zod shape given to
+   * `registerTool`, js/zod.ts): the structuredContent of every return is checked against it.
+   */
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 /** A value built outside a handler return that the rules can still check. */
@@ -204,7 +209,12 @@ function mirrorsOfStructuredContent(
   positions: ValuePositions,
 ): Record<string, unknown>[] {
   if (!Object.hasOwn(root, 'structuredContent') || !Array.isArray(root.content)) return [];
-  const of = positions.keyOf(root.structuredContent);
+  const structured = root.structuredContent;
+  // A value that may be missing: its JSON text is the mirror of whatever it is.
+  const of =
+    structured instanceof UnknownValue && structured.maybeMissing
+      ? MAYBE_MISSING_KEY
+      : positions.keyOf(structured);
   if (of === undefined) return [];
   return root.content.filter(
     (block): block is Record<string, unknown> =>
@@ -258,10 +268,20 @@ function judgeReturn(
   let byDeclaration = false;
   const problems: StaticFinding[] = [];
   const ctx = { site: ret.site, keyOf: (v: unknown) => positions.keyOf(v) };
+  const tool = handler.outputSchema
+    ? { name: handler.tool, inputSchema: { type: 'object' }, outputSchema: handler.outputSchema }
+    : undefined;
   for (const doc of docs) {
     const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
     const located = [
-      ...locateAll(runToolResult(wrapped, engine), positions, wrapped, ret.site),
+      ...locateAll(
+        runToolResult(wrapped, tool ? { ...engine, tool } : engine).filter(
+          (f) => f.rule !== 'structured-content-schema-mismatch' || schemaVerdictIsCertain(wrapped, f),
+        ),
+        positions,
+        wrapped,
+        ret.site,
+      ),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
       ...againstPrimitiveAnnotation(doc, handler.wrap, positions, engine, ret.site),
     ];
@@ -271,7 +291,13 @@ function judgeReturn(
     let outcome: ReturnStatus;
     if (errors.length > 0) outcome = 'invalid';
     else {
-      const proof = proveWrapped(wrapped, handler.wrap, version, ret.declared);
+      const proof = proveWrapped(
+        wrapped,
+        handler.wrap,
+        version,
+        ret.declared,
+        handler.outputSchema !== undefined,
+      );
       if (proof.proven) {
         outcome = 'typed';
         byDeclaration ||= proof.byDeclaration;
@@ -315,8 +341,9 @@ function proveWrapped(
   wrap: WrapOptions | undefined,
   version: ProtocolVersion,
   declared: DeclaredScope,
+  needsStructured: boolean,
 ): Proof {
-  const proof = proveResult(wrapped, version, declared);
+  const proof = proveResult(wrapped, version, declared, needsStructured);
   if (!proof.proven || !structuredMustBeResult(wrap) || !isObject(wrapped) || isOpaque(wrapped)) return proof;
   if (!Object.hasOwn(wrapped, 'structuredContent')) return proof;
   const structured = proveResult(wrapped.structuredContent, version);
@@ -376,6 +403,31 @@ function againstPrimitiveAnnotation(
       ...f,
       note: `FastMCP validates the return value against \`-> ${wrap?.primitive}\` and sends an error result in its place`,
     }));
+}
+
+/** Schema keywords where a failure may come from any part of the instance (another branch, an item). */
+const DISJUNCTIVE = /\/(anyOf|oneOf|not|if|then|else|contains)(\/|$)/;
+
+/**
+ * Whether an outputSchema mismatch is the source's doing, not an unknown's: the value at the error's
+ * path holds nothing the source leaves open (a missing required member of an object with a spread
+ * may be in the spread); under a union, a negation or a condition, the whole structuredContent must,
+ * since the branch that should have matched may have failed on an unknown elsewhere.
+ */
+function schemaVerdictIsCertain(wrapped: unknown, f: EngineFinding): boolean {
+  const judged = DISJUNCTIVE.test(String(f.data.schemaPath ?? '')) ? ['structuredContent'] : f.path;
+  return isCertain(getIn(wrapped, judged as readonly PathSegment[]));
+}
+
+/**
+ * Whether a value holds nothing the source leaves open: the schema's verdict on a container with an
+ * unknown member or a spread may be that unknown's doing.
+ */
+function isCertain(value: unknown, depth = 0): boolean {
+  if (isOpaque(value) || isOpen(value)) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > 64) return false;
+  return Object.values(value).every((v) => isCertain(v, depth + 1));
 }
 
 /** One defect: a rule's message at one place. */

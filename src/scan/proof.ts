@@ -160,7 +160,8 @@ function proveMember(
 ): Proof {
   if (!Object.hasOwn(holder, member)) return PROVEN;
   const value = holder[member];
-  if (value === undefined) return PROVEN;
+  // Absent or not, an optional member is fine (what it is when present, another document shows).
+  if (value === undefined || (value instanceof UnknownValue && value.maybeMissing)) return PROVEN;
   if (need === 'known') {
     if (isFullyKnown(value)) return PROVEN;
     if (declared) return BY_DECLARATION;
@@ -284,7 +285,13 @@ function resultMembers(version: ProtocolVersion): readonly (readonly [string, Ne
  * _meta, resultType). A member the analysis cannot see is not proven unless `declared` (the type
  * the handler declares for what it returns) covers it.
  */
-export function proveResult(result: unknown, version: ProtocolVersion, declared?: DeclaredScope): Proof {
+export function proveResult(
+  result: unknown,
+  version: ProtocolVersion,
+  declared?: DeclaredScope,
+  /** The tool has an outputSchema: structuredContent must be there unless isError is true. */
+  needsStructured = false,
+): Proof {
   const wholeResult = declared === 'result';
   if (result instanceof UnknownValue) {
     if (wholeResult || result.declared?.proves === 'result') return BY_DECLARATION;
@@ -303,6 +310,13 @@ export function proveResult(result: unknown, version: ProtocolVersion, declared?
     );
   }
   let proof = proveContent(content, version, declared);
+  const structured = result.structuredContent;
+  if (proof.proven && needsStructured && structured instanceof UnknownValue && structured.maybeMissing) {
+    if (result.isError !== true && !wholeResult)
+      proof = notProven(
+        `structuredContent, which the tool's outputSchema requires, is ${describe(structured)}`,
+      );
+  }
   for (const [member, need] of resultMembers(version)) {
     if (proof.proven) proof = both(proof, proveMember(result, member, need, member, wholeResult));
   }

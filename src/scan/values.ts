@@ -19,6 +19,7 @@ export interface UnknownFacts {
   readonly nonEmpty?: boolean;
   readonly tested?: string;
   readonly format?: StringFormat;
+  readonly maybeMissing?: boolean;
 }
 
 /**
@@ -41,6 +42,11 @@ export class UnknownValue extends Opaque {
   declare readonly tested?: string;
   /** What a string is known to hold though its text is not (see `StringFormat`). */
   declare readonly format?: StringFormat;
+  /**
+   * It stands for an absence the analysis is not sure of (a variable a `switch` may leave unset): an
+   * optional member is fine either way, a required one is not shown.
+   */
+  declare readonly maybeMissing?: boolean;
 
   constructor(
     source: string,

@@ -263,15 +263,20 @@ describe('the reference servers (server-everything, server-filesystem, server-me
     const { verdict, unscanned, summary } = await scanServer('server-everything');
     expect(unscanned).toEqual([]);
     expect(summary).toEqual([]);
-    expect(verdict).toMatchObject({ handlers: 19, invalid: 0, unresolved: 2 });
-    expect(verdict.typed).toBe(verdict.returns - 2);
+    expect(verdict).toMatchObject({ handlers: 19, invalid: 0, unresolved: 3 });
+    expect(verdict.typed).toBe(verdict.returns - 3);
     // Both answers of gzip-file-as-resource (an embedded resource, and a link spreading `{ uri, name,
     // mimeType }`) put the tool's `name` argument, a string at run time, into a URI template: a name
     // with a space in it makes a URI that fails `format: "uri"`.
     const helper = 'at node_modules/@modelcontextprotocol/server-everything/dist/resources/session.js:14';
     const tool =
       'gzip-file-as-resource (node_modules/@modelcontextprotocol/server-everything/dist/tools/gzip-file-as-resource.js';
+    // get-structured-content declares an outputSchema and sets structuredContent in a switch over its
+    // `location` argument with no default: exhaustive only because the inputSchema's enum says so.
+    const structured =
+      'get-structured-content (node_modules/@modelcontextprotocol/server-everything/dist/tools/get-structured-content.js';
     expect(verdict.unproven).toEqual([
+      `${structured}:73:9): structuredContent, which the tool's outputSchema requires, is \`weather\` at node_modules/@modelcontextprotocol/server-everything/dist/tools/get-structured-content.js:45 (a value that may be missing at run time)`,
       `${tool}:75:13): "uri" of the resource of content[0] is \`\` \`demo://resource/session/\${name}\` \`\` ${helper} (a string known only at run time), not shown to be an absolute URI`,
       `${tool}:85:13): "uri" of content[0] is \`\` \`demo://resource/session/\${name}\` \`\` ${helper} (a string known only at run time), not shown to be an absolute URI`,
     ]);

@@ -181,6 +181,26 @@ describe('block members the analysis cannot see', () => {
   });
 });
 
+describe('a value read in two places', () => {
+  it('is judged in each of its possibilities, the same one in both places', async () => {
+    // The text and structuredContent hold one variable: each document of the return takes one of its
+    // values for both. (Choices were once counted per read, so the second read used up the unknown
+    // value and the text was only ever judged as 'ok'.)
+    const { verdict, reasons, errors } = await scan(
+      'server.ts',
+      ts(`let text;
+  if (args.cached) text = 'ok';
+  else text = args.raw;
+  return { content: [{ type: 'text', text }], structuredContent: { text } };`),
+    );
+    expect(errors).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    expect(reasons[0]).toBe(
+      '"text" of content[0] is `args.raw` at server.ts:7 (args.raw is known only at run time)',
+    );
+  });
+});
+
 describe('data and uri: a string is proof only when it is made to be base64 or a URI', () => {
   // block-base64-invalid and block-uri-invalid (errors) read the text of `data`, `blob` and `uri`:
   // that it is a string says nothing of it. A mimeType's text is only read by warnings.
@@ -203,6 +223,18 @@ describe('data and uri: a string is proof only when it is made to be base64 or a
     ]) {
       await expectTyped(`${imports}${image(data)}`.replace(/server\.ts/, ''));
     }
+  });
+
+  it('text: readFile with a text encoding is a string; without one, a Buffer', async () => {
+    const text = (t: string) => ts(`return { content: [{ type: 'text', text: ${t} }] };`);
+    for (const t of [
+      `await readFile(String(args.path), 'utf8')`,
+      `readFileSync(String(args.path), { encoding: 'utf-8' })`,
+    ]) {
+      await expectTyped(`${imports}${text(t)}`);
+    }
+    const { verdict } = await scan('server.ts', `${imports}${text('readFileSync(String(args.path))')}`);
+    expect(verdict).toMatchObject({ status: 'fail', unresolved: 1 });
   });
 
   it("data: base64url, another encoding or a variable's text stays unresolved", async () => {

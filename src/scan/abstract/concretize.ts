@@ -43,8 +43,14 @@ export function variantKeys(value: Value): readonly string[] {
 }
 
 class Builder {
-  /** Times each choice (a value with several variants) has been resolved so far. */
-  private readonly visits = new Map<Value, number>();
+  /** The variants of each choice (a value with several variants) some document has shown. */
+  private readonly shown = new Map<Value, Set<number>>();
+  /**
+   * The variant each choice takes in the document being built: one value read in two places (a
+   * structuredContent and the JSON text mirroring it) is the same variant in both, as at run time.
+   */
+  private chosen = new Map<Value, number>();
+  private documents = 0;
   private nodes = 0;
 
   constructor(
@@ -54,19 +60,33 @@ class Builder {
 
   /** Every choice met has shown each of its variants. */
   covered(): boolean {
-    for (const [value, count] of this.visits) if (count < value.length) return false;
+    for (const [value, shown] of this.shown) if (shown.size < value.length) return false;
     return true;
   }
 
   startDocument(): void {
     this.nodes = 0;
+    this.chosen = new Map();
+    this.documents++;
   }
 
+  /** A variant not shown yet, if any; the same one wherever the value is read in this document. */
   private choose(value: Value): Variant | undefined {
     if (value.length <= 1) return value[0];
-    const i = this.visits.get(value) ?? 0;
-    this.visits.set(value, i + 1);
-    return value[i % value.length];
+    let i = this.chosen.get(value);
+    if (i === undefined) {
+      let shown = this.shown.get(value);
+      if (!shown) {
+        shown = new Set();
+        this.shown.set(value, shown);
+      }
+      i = 0;
+      while (i < value.length && shown.has(i)) i++;
+      if (i === value.length) i = this.documents % value.length;
+      shown.add(i);
+      this.chosen.set(value, i);
+    }
+    return value[i];
   }
 
   /** The concrete value, and the site a finding about it as a member should point at. */
@@ -103,7 +123,15 @@ class Builder {
         return null;
       case 'undef':
         return v.soft
-          ? new UnknownValue(sourceText(v.site), 'a value that may be missing at run time', v.site)
+          ? new UnknownValue(
+              sourceText(v.site),
+              'a value that may be missing at run time',
+              v.site,
+              undefined,
+              {
+                maybeMissing: true,
+              },
+            )
           : undefined;
       case 'fn':
         return undefined;

@@ -113,7 +113,17 @@ export type Variant =
        * `pathToFileURL(p)`, whose `.href` is an absolute URI).
        */
       readonly yields?: StringFormat;
+      /** A zod schema (or zod's namespace `z`), with the JSON Schema it accepts (js/zod.ts). */
+      readonly zod?: ZodFact;
     });
+
+/**
+ * What the analysis knows of a zod value: the namespace `z`, or a schema with the JSON Schema it
+ * accepts (undefined when the model does not know it) and whether an object may leave it out.
+ */
+export type ZodFact =
+  | { readonly namespace: true }
+  | { readonly schema: Record<string, unknown> | undefined; readonly optional: boolean };
 
 /** Every value an expression may produce; never empty (an impossible value is `NOTHING` only transiently). */
 export type Value = readonly Variant[];
@@ -293,6 +303,9 @@ export function isStringLike(value: Value): boolean {
   return value.length > 0 && value.every((v) => kindOfVariant(v) === 'string');
 }
 
+/** The identity of every absence the analysis is not sure of (`maybeUndef`). */
+export const MAYBE_MISSING_KEY = 'u~';
+
 /**
  * Identity of a variant for de-duplication: the same kind and value from the same place. Guards are
  * left out on purpose: the same literal reached on two paths is one variant.
@@ -311,7 +324,7 @@ export function variantKey(v: Variant): string {
     case 'null':
       return `z@${at}`;
     case 'undef':
-      return v.soft ? 'u~' : 'u';
+      return v.soft ? MAYBE_MISSING_KEY : 'u';
     case 'ref':
       return `r${v.id}`;
     case 'fn':

@@ -13,8 +13,10 @@
  */
 
 import type { CallExpression, Expression, Node, ObjectExpression, Program } from 'oxc-parser';
+import { isObject } from '../../core/json.js';
+import { isOpen } from '../../core/opaque.js';
 import { Budget } from '../abstract/budget.js';
-import { sourceText } from '../abstract/concretize.js';
+import { concretize, sourceText } from '../abstract/concretize.js';
 import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap } from '../abstract/heap.js';
 import {
@@ -35,7 +37,9 @@ import {
   unresolvedHandler,
 } from '../extraction.js';
 import type { Framework } from '../frameworks.js';
+import { type ListedSchemas, noteListedSchema, withSchemas } from '../listed-schemas.js';
 import type { Project } from '../project.js';
+import { ValuePositions } from '../values.js';
 import {
   endOf,
   type FunctionLike,
@@ -48,10 +52,11 @@ import {
 } from './ast.js';
 import type { JsInterpreter, JsModule, JsRun } from './interpret.js';
 import type { ScopedCall } from './scope.js';
+import { outputSchemaOf } from './zod.js';
 
 export const LOW_LEVEL_LABEL = '(tools/call handler)';
 
-type Kind = 'tool' | 'registerTool' | 'lowLevel' | 'addTool' | 'task' | 'taskResult';
+type Kind = 'tool' | 'registerTool' | 'lowLevel' | 'listTools' | 'addTool' | 'task' | 'taskResult';
 
 interface Candidate {
   readonly call: CallExpression;
@@ -59,11 +64,15 @@ interface Candidate {
   readonly owner: FunctionLike | Program;
 }
 
-function isCallToolSchema(node: Node): boolean {
+function isRequestSchema(node: Node, schema: string, method: string): boolean {
   const bare = unwrap(node as Expression);
-  if (bare.type === 'Identifier') return bare.name === 'CallToolRequestSchema';
-  if (bare.type === 'Literal') return bare.value === 'tools/call';
-  return memberName(bare) === 'CallToolRequestSchema';
+  if (bare.type === 'Identifier') return bare.name === schema;
+  if (bare.type === 'Literal') return bare.value === method;
+  return memberName(bare) === schema;
+}
+
+function isCallToolSchema(node: Node): boolean {
+  return isRequestSchema(node, 'CallToolRequestSchema', 'tools/call');
 }
 
 /** The registration a call looks like, by its shape alone. */
@@ -79,7 +88,9 @@ function candidateKind(call: CallExpression): Kind | undefined {
     case 'registerTool':
       return args.length >= 2 ? 'registerTool' : undefined;
     case 'setRequestHandler':
-      return args.length >= 2 && args[0] && isCallToolSchema(args[0]) ? 'lowLevel' : undefined;
+      if (args.length < 2 || !args[0]) return undefined;
+      if (isCallToolSchema(args[0])) return 'lowLevel';
+      return isRequestSchema(args[0], 'ListToolsRequestSchema', 'tools/list') ? 'listTools' : undefined;
     case 'addTool':
       return args.length >= 1 ? 'addTool' : undefined;
     case 'registerToolTask':
@@ -223,7 +234,7 @@ export class JsExtractor {
     const handlers: HandlerSite[] = [];
     const documents: StandaloneDocument[] = [];
     for (const c of candidates) {
-      if (c.kind === 'taskResult') continue;
+      if (c.kind === 'taskResult' || c.kind === 'listTools') continue;
       this.ensureEvaluated(mod, c.owner, c.call);
       const record = this.interp.recorded.get(c.call);
       const at = site(mod, c.call);
@@ -258,7 +269,41 @@ export class JsExtractor {
       else handlers.push({ tool, framework: 'mcp-sdk', site: at, returns: [ret] });
     }
     documents.push(...this.envelopes(mod, envelopes, handlers));
-    return { handlers, documents };
+    return { handlers: this.withListedSchemas(mod, candidates, handlers), documents };
+  }
+
+  /**
+   * A low-level server lists its tools in its tools/list handler: a tool listed there with an
+   * outputSchema the source fixes gets it (clients validate structuredContent against what tools/list
+   * said). A name listed with two different schemas, or a schema not fully known, gives none.
+   */
+  private withListedSchemas(
+    mod: JsModule,
+    candidates: readonly Candidate[],
+    handlers: HandlerSite[],
+  ): HandlerSite[] {
+    const listed: ListedSchemas = new Map();
+    for (const c of candidates) {
+      if (c.kind !== 'listTools') continue;
+      this.ensureEvaluated(mod, c.owner, c.call);
+      const { fns } = functionsOf(this.interp.recorded.get(c.call)?.args.at(-1) ?? []);
+      for (const fnValue of fns) {
+        let run: JsRun;
+        try {
+          run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue));
+        } catch {
+          continue;
+        }
+        for (const { value, heap } of run.returns.values()) {
+          for (const doc of concretize(value, heap, new ValuePositions()).docs) {
+            const tools = isObject(doc) ? doc.tools : undefined;
+            if (Array.isArray(tools) && !isOpen(tools))
+              for (const tool of tools) noteListedSchema(listed, tool);
+          }
+        }
+      }
+    }
+    return withSchemas(handlers, listed);
   }
 
   /** The registration's function has been interpreted (so its arguments were recorded). */
@@ -298,8 +343,8 @@ export class JsExtractor {
     const [first] = record.args;
     switch (c.kind) {
       case 'tool':
-      case 'registerTool':
-        return this.analyze(
+      case 'registerTool': {
+        const handlers = this.analyze(
           mod,
           toolName(first, sourceText(site(mod, c.call.arguments[0] as Node))),
           'mcp-sdk',
@@ -307,6 +352,13 @@ export class JsExtractor {
           record.args.at(-1),
           false,
         );
+        // McpServer validates structuredContent against the outputSchema before sending it.
+        const outputSchema =
+          c.kind === 'registerTool'
+            ? outputSchemaOf(record.heap, member(record, 1, 'outputSchema'))
+            : undefined;
+        return outputSchema ? handlers.map((h) => ({ ...h, outputSchema })) : handlers;
+      }
       case 'lowLevel':
         return this.analyze(mod, LOW_LEVEL_LABEL, 'mcp-sdk', at, record.args.at(-1), true);
       case 'addTool': {

@@ -74,6 +74,7 @@ import type { Project } from '../project.js';
 import { endOf, type FunctionLike, isFunction, memberName, offsetOf, staticKey, unwrap } from './ast.js';
 import { resolveJsImport } from './modules.js';
 import { type Binding, indexProgram, type ProgramIndex, type Scope } from './scope.js';
+import { ZOD_NAMESPACE, ZOD_PACKAGES, zodCall, zodSchemaOf } from './zod.js';
 
 export interface JsModule {
   readonly file: SourceFile;
@@ -153,6 +154,21 @@ const STATIC_KINDS = new Map<string, JsonKind>(
     'Buffer.byteLength': 'number',
   }) as [string, JsonKind][],
 );
+
+/** Node's encodings other than base64: `readFile` with one of them gives a string. */
+const TEXT_ENCODINGS = new Set([
+  'utf8',
+  'utf-8',
+  'utf16le',
+  'utf-16le',
+  'ucs2',
+  'ucs-2',
+  'latin1',
+  'binary',
+  'ascii',
+  'hex',
+  'base64url',
+]);
 
 /** Methods whose result type is certain whatever the receiver. */
 const METHOD_KINDS = new Map<string, JsonKind>(
@@ -454,6 +470,15 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const { source, name } = binding.import as { source: string; name: string };
     const target = this.importedModule(this.current.module, source);
     if (!target) {
+      if (ZOD_PACKAGES.has(source) && (name === 'z' || name === '*' || name === 'default'))
+        return [
+          {
+            k: 'unknown',
+            site: at,
+            reason: `"${binding.name}" comes from the package ${source}`,
+            zod: ZOD_NAMESPACE,
+          },
+        ];
       return unknown(
         at,
         source.startsWith('.')
@@ -1219,7 +1244,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   }
 
   private switchStatement(node: Node & { type: 'SwitchStatement' }, scope: Scope): void {
-    this.ev(node.discriminant, scope);
+    const discriminant = this.ev(node.discriminant, scope);
     const entry = this.current.state;
     if (!entry) return;
     const jump: Jump = { loop: false, label: '\u0000switch', breaks: [], continues: [] };
@@ -1253,7 +1278,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     } finally {
       this.current.jumps.pop();
     }
-    if (!hasDefault) exits.push({ state: entry });
+    if (!hasDefault) {
+      const known = discriminant.every((v) => v.k !== 'unknown' && !(v.k === 'str' && v.value === undefined));
+      exits.push({ state: known ? entry : unsetAsSoft(entry, exits) });
+    }
     this.current.state = this.joinExits(exits, this.site(node));
   }
 
@@ -1556,6 +1584,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         const object = this.ev(node.object, scope);
         const key = this.memberKey(node, scope);
         if (key === 'href' && yieldsOf(object) === 'uri') return someString(at, true, 'uri');
+        // `Schema.shape`: registerTool takes a zod object's shape for the object itself.
+        if (key === 'shape' && zodSchemaOf(object)?.schema.type === 'object') return object;
         const value = this.readMember(object, key, at);
         return node.optional && object.some(isNullish) ? join(value, undef(at)) : value;
       }
@@ -1799,15 +1829,20 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   private libraryString(name: string, args: readonly Value[], at: Site): Value | undefined {
     if (name === 'pathToFileURL') return yielding(at, `the URL of ${sourceText(at)}`, 'uri');
     if (name !== 'readFile' && name !== 'readFileSync') return undefined;
-    const encoding = args[1];
-    if (!encoding) return undefined;
-    if (constantString(encoding) === 'base64') return someString(at, false, 'base64');
-    const [options] = encoding;
+    const [, second] = args;
+    const [options] = second ?? [];
     const member =
-      options?.k === 'ref' && encoding.length === 1
+      options?.k === 'ref' && second?.length === 1
         ? this.heap.get(options.id)?.props.get('encoding')
         : undefined;
-    return member && constantString(member.value) === 'base64' ? someString(at, false, 'base64') : undefined;
+    // Without an encoding, a Buffer; with one, a string (base64 is a string of that format).
+    const encoding = second
+      ? (constantString(second) ?? (member ? constantString(member.value) : undefined))
+      : undefined;
+    if (encoding === 'base64') return someString(at, false, 'base64');
+    return encoding !== undefined && TEXT_ENCODINGS.has(encoding.toLowerCase())
+      ? someString(at, false)
+      : undefined;
   }
 
   private globalCall(
@@ -1966,6 +2001,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         ? unknown(at, `the result of ${text}()`, METHOD_KINDS.get(name))
         : unknown(at, `the result of ${text}()`);
     if (v.k === 'unknown' && name) {
+      const schema = zodCall(this.heap, v, name, args, at);
+      if (schema) return schema;
       const made =
         v.yields === 'uri' && (name === 'toString' || name === 'toJSON')
           ? someString(at, true, 'uri')
@@ -2132,6 +2169,27 @@ function isLiteral(node: Expression): boolean {
   if (node.type === 'Literal') return !('regex' in node && node.regex);
   if (node.type === 'UnaryExpression') return node.operator === 'void';
   return node.type === 'Identifier' && node.name === 'undefined';
+}
+
+/**
+ * The state where no case of a `switch` without `default` matched an input known only at run time:
+ * a variable still unset there that a case sets is *maybe* undefined, not certainly. Such a switch
+ * is most often exhaustive over the values its input may take (an enum the tool's inputSchema
+ * validates), which the source alone does not show; so an unset variable there is judged as
+ * unknown, never as a certain defect (as falling off the end of a function beside its returns is).
+ */
+function unsetAsSoft(entry: State<Binding>, exits: readonly Exit<Binding>[]): State<Binding> {
+  let out: State<Binding> | undefined;
+  for (const [binding, value] of entry.vars.entries()) {
+    if (!value.every((v) => v.k === 'undef' && !v.soft)) continue;
+    if (!exits.some((exit) => exit.state.vars.get(binding) !== value)) continue;
+    out ??= cloneState(entry);
+    out.vars.set(
+      binding,
+      value.map((v) => ({ ...v, soft: true })),
+    );
+  }
+  return out ?? entry;
 }
 
 function literalValue(node: Expression): string | number | boolean | null | undefined {

@@ -11,7 +11,9 @@
  *   Result dicts (`{"content": [...]}`) and content blocks built outside handlers are checked too.
  */
 
+import { isOpen } from '../../core/opaque.js';
 import { Budget } from '../abstract/budget.js';
+import { concretize } from '../abstract/concretize.js';
 import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap, type ObjState } from '../abstract/heap.js';
 import {
@@ -33,7 +35,9 @@ import {
   unresolvedHandler,
 } from '../extraction.js';
 import type { Framework, WrapOptions } from '../frameworks.js';
+import { type ListedSchemas, noteListedSchema, withSchemas } from '../listed-schemas.js';
 import type { Project } from '../project.js';
+import { ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
 import { field, fields, type PyNode } from './parser.js';
 
@@ -63,6 +67,8 @@ export interface Discovery {
   /** Dict literals (and `dict(…)` calls) that may be envelopes, results or blocks. */
   readonly payloads: readonly PyNode[];
   readonly functions: readonly PyNode[];
+  /** `@server.list_tools()` functions: where a low-level server says each tool's outputSchema. */
+  readonly toolLists: readonly PyNode[];
 }
 
 function text(mod: PyModule, node: PyNode): string {
@@ -103,6 +109,7 @@ export function discover(mod: PyModule): Discovery {
   const registrations: Registration[] = [];
   const payloads: PyNode[] = [];
   const functions: PyNode[] = [];
+  const toolLists: PyNode[] = [];
   const stack: PyNode[] = [mod.tree.root];
   for (let node = stack.pop(); node; node = stack.pop()) {
     switch (node.type) {
@@ -115,6 +122,7 @@ export function discover(mod: PyModule): Discovery {
           if (!named?.name.includes('.')) continue;
           if (method === 'call_tool')
             registrations.push({ framework: 'mcp-python-lowlevel', node: definition, tool: undefined });
+          else if (method === 'list_tools') toolLists.push(definition);
           else if (method === 'tool') {
             registrations.push({
               framework: 'fastmcp-python',
@@ -152,7 +160,7 @@ export function discover(mod: PyModule): Discovery {
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as PyNode);
   }
-  return { registrations, payloads, functions };
+  return { registrations, payloads, functions, toolLists };
 }
 
 function isPayloadKey(mod: PyModule, key: PyNode | undefined): boolean {
@@ -311,7 +319,36 @@ export class PyExtractor {
       }
     }
     const documents = this.payloads(mod, found, handlerDefs, handlers);
-    return { handlers, documents };
+    return { handlers: this.withListedSchemas(mod, found.toolLists, handlers), documents };
+  }
+
+  /**
+   * The low-level server checks structuredContent against the outputSchema its `list_tools` function
+   * gives a tool (python-sdk `Server.call_tool`: "Output validation error" as an error result), so a
+   * tool listed with a schema the source fixes gets it. Two different schemas for one name give none.
+   */
+  private withListedSchemas(mod: PyModule, lists: readonly PyNode[], handlers: HandlerSite[]): HandlerSite[] {
+    const listed: ListedSchemas = new Map();
+    for (const definition of lists) {
+      let fnValue: FunctionValue | undefined;
+      this.isolated(() => {
+        fnValue = this.interp.functionValue(definition, mod);
+      });
+      if (!fnValue) continue;
+      const fn = fnValue;
+      let run: PyRun;
+      try {
+        run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fn, false));
+      } catch {
+        continue;
+      }
+      for (const { value, heap } of run.returns.values()) {
+        for (const doc of concretize(value, heap, new ValuePositions()).docs) {
+          if (Array.isArray(doc) && !isOpen(doc)) for (const tool of doc) noteListedSchema(listed, tool);
+        }
+      }
+    }
+    return withSchemas(handlers, listed);
   }
 
   private unreached(tool: string, framework: Framework, at: Site, reason: string): HandlerSite {

@@ -109,6 +109,8 @@ const MODELS = new Set([
   'CallToolResult',
   'Annotations',
   'ToolResult',
+  // A tool definition (`@server.list_tools()` returns them): read for its outputSchema.
+  'Tool',
 ]);
 
 /** The `type` a content model has when the call leaves it out (its pydantic default). */

@@ -1,0 +1,33 @@
+/**
+ * The outputSchema a low-level server's tools/list handler gives each tool (TS
+ * `setRequestHandler(ListToolsRequestSchema, …)`, Python `@server.list_tools()`), read from the
+ * documents its returns may be: clients (and python-sdk's low-level server itself) check
+ * structuredContent against what tools/list said. A name listed with two different schemas, or with a
+ * schema the source does not fix, gets none.
+ */
+
+import { isObject } from '../core/json.js';
+import type { HandlerSite } from './analyze.js';
+import { isFullyKnown } from './values.js';
+
+/** Tool name → its schema, or null when no single schema is known. */
+export type ListedSchemas = Map<string, Record<string, unknown> | null>;
+
+/** Records what one listed tool (a `Tool` of a concrete document) says of its outputSchema. */
+export function noteListedSchema(listed: ListedSchemas, tool: unknown): void {
+  if (!isObject(tool) || typeof tool.name !== 'string' || !Object.hasOwn(tool, 'outputSchema')) return;
+  const schema = tool.outputSchema;
+  const known = isObject(schema) && isFullyKnown(schema) ? schema : null;
+  const before = listed.get(tool.name);
+  const same = before && known && JSON.stringify(before) === JSON.stringify(known);
+  listed.set(tool.name, before === undefined || same ? known : null);
+}
+
+/** The handlers, each tool listed with a known schema given it (unless it has one already). */
+export function withSchemas(handlers: HandlerSite[], listed: ListedSchemas): HandlerSite[] {
+  if (listed.size === 0) return handlers;
+  return handlers.map((h) => {
+    const schema = h.outputSchema ? undefined : listed.get(h.tool);
+    return schema ? { ...h, outputSchema: schema } : h;
+  });
+}
