@@ -552,8 +552,8 @@ describe('what the block rules say', () => {
   });
 });
 
-/** [rule, block, the block after its repair (undefined: it declines), the outcome]. */
-const REPAIRS: [string, unknown, unknown, { description: string; lossy?: boolean }?][] = [
+/** [rule, block, the block after its repair (undefined: it declines), the outcome, the version if not the latest]. */
+const REPAIRS: [string, unknown, unknown, { description: string; lossy?: boolean }?, ProtocolVersion?][] = [
   [
     'block-annotations-in-resource',
     { type: 'resource', resource: { uri: 'file:///a', text: 'x', annotations: { priority: 1 } } },
@@ -590,7 +590,7 @@ const REPAIRS: [string, unknown, unknown, { description: string; lossy?: boolean
     'block-annotations-invalid',
     { type: 'text', text: 'x', annotations: { audience: 'bot' } },
     { type: 'text', text: 'x', annotations: {} },
-    { description: 'removed annotations.audience ["bot"] (no valid role)', lossy: true },
+    { description: 'removed annotations.audience "bot" (no valid role)', lossy: true },
   ],
   [
     'block-annotations-invalid',
@@ -801,15 +801,398 @@ const REPAIRS: [string, unknown, unknown, { description: string; lossy?: boolean
     { type: 'resource_link', name: 'a', uri: 'file:///tmp/a%20b.txt' },
     { description: 'rewrote "/tmp/a b.txt" as the URI "file:///tmp/a%20b.txt"' },
   ],
+  [
+    'block-not-object',
+    'hi',
+    { type: 'text', text: 'hi' },
+    { description: 'wrapped the string in a text block' },
+  ],
+  [
+    'block-not-object',
+    5,
+    { type: 'text', text: '5' },
+    { description: 'replaced the integer with a text block holding its JSON' },
+  ],
+  [
+    'block-not-object',
+    [1],
+    { type: 'text', text: '[1]' },
+    { description: 'replaced the array with a text block holding its JSON' },
+  ],
+  ['block-text-invalid', { type: 'text', value: 3 }, undefined],
+  [
+    'block-resource-invalid',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 3 } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+    { description: 'removed the invalid optional mimeType', lossy: true },
+  ],
+  ['block-resource-invalid', { type: 'resource', resource: { uri: 'file:///a', text: null } }, undefined],
+  ['block-resource-invalid', { type: 'resource', resource: { uri: 'file:///a', blob: 5 } }, undefined],
+  ['block-resource-invalid', { type: 'resource' }, undefined],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: PNG, mimeType: 'image/png' } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PNG, mimeType: 'image/png' } },
+    { description: 'removed resource.text and kept the binary blob', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: '!!', mimeType: 'image/png' } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 'image/png' } },
+    { description: 'removed resource.blob and kept the text', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    {
+      type: 'resource',
+      resource: { uri: 'file:///a', text: 'x', blob: PDF, mimeType: 'application/octet-stream' },
+    },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PDF, mimeType: 'application/octet-stream' } },
+    { description: 'removed resource.text and kept the binary blob', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: PDF, mimeType: 'application/pdf' } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 'application/pdf' } },
+    { description: 'removed resource.blob and kept the text', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: 5 } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+    { description: 'removed the non-string resource.blob', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 5, blob: PDF } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PDF } },
+    { description: 'removed the non-string resource.text', lossy: true },
+  ],
+  [
+    'block-resource-text-and-blob',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: PNG, mimeType: 'audio/wav' } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PNG, mimeType: 'audio/wav' } },
+    { description: 'removed resource.text and kept the binary blob', lossy: true },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'image', data: 'AAAA', mimeType: ' Image/PNG ' },
+    { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    { description: 'replaced mimeType " Image/PNG " with image/png' },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'audio', data: 'AAAA', mimeType: 'mp3' },
+    { type: 'audio', data: 'AAAA', mimeType: 'audio/mpeg' },
+    { description: 'replaced mimeType "mp3" with audio/mpeg' },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'image', data: 'AAAA', mimeType: '.svg' },
+    { type: 'image', data: 'AAAA', mimeType: 'image/svg+xml' },
+    { description: 'replaced mimeType ".svg" with image/svg+xml' },
+  ],
+  ['block-mime-type-malformed', { type: 'image', data: 'AAAA', mimeType: 'image' }, undefined],
+  ['block-mime-type-malformed', { type: 'image', data: 'AAAA', mimeType: '??' }, undefined],
+  [
+    'block-mime-type-malformed',
+    { type: 'resource_link', uri: 'file:///a', name: 'a', mimeType: '??' },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { description: 'removed the malformed optional mimeType "??"', lossy: true },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'resource_link', uri: 'file:///a', name: 'a', mimeType: 'png' },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { description: 'removed the malformed optional mimeType "png"', lossy: true },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'resource', resource: { uri: 'file:///a', blob: PNG, mimeType: 'picture' } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PNG, mimeType: 'image/png' } },
+    { description: 'set resource.mimeType to image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-malformed',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 'Text / Plain' } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 'text/plain' } },
+    { description: 'replaced mimeType "Text / Plain" with text/plain' },
+  ],
+  [
+    'block-mime-type-wrong-family',
+    { type: 'image', data: 'AAAA', mimeType: 'application/pdf' },
+    {
+      type: 'resource',
+      resource: { uri: 'urn:mcp-shape:blob:0', blob: 'AAAA', mimeType: 'application/pdf' },
+    },
+    { description: 'replaced the image block with an embedded resource for application/pdf' },
+  ],
+  [
+    'block-mime-type-wrong-family',
+    { type: 'audio', data: 'AAAA', mimeType: 'image/png' },
+    { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    { description: 'replaced the audio block with an image block for image/png' },
+  ],
+  [
+    'block-mime-type-wrong-family',
+    { type: 'image', data: WAV, mimeType: 'audio/wav', annotations: { priority: 1 } },
+    { type: 'audio', data: WAV, mimeType: 'audio/wav', annotations: { priority: 1 } },
+    { description: 'replaced the image block with an audio block of type audio/wav, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-missing',
+    { type: 'image', data: PNG },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'set mimeType to image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-missing',
+    { type: 'image', data: PDF },
+    { type: 'resource', resource: { uri: 'urn:mcp-shape:blob:0', blob: PDF, mimeType: 'application/pdf' } },
+    {
+      description:
+        'replaced the image block with an embedded resource of type application/pdf, sniffed from the bytes',
+    },
+  ],
+  [
+    'block-mime-type-missing',
+    { type: 'audio', data: PNG },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'replaced the audio block with an image block of type image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-missing',
+    { type: 'image', data: PNG, mimeType: 5 },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'set mimeType to image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-mismatch',
+    { type: 'image', data: PNG, mimeType: 'image/jpeg' },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'set mimeType to image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-mismatch',
+    { type: 'resource', resource: { uri: 'file:///a', blob: PNG, mimeType: 'image/jpeg' } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PNG, mimeType: 'image/png' } },
+    { description: 'set resource.mimeType to image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-mismatch',
+    { type: 'audio', data: PNG, mimeType: 'audio/wav' },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'replaced the audio block with an image block of type image/png, sniffed from the bytes' },
+  ],
+  [
+    'block-mime-type-mismatch',
+    { type: 'resource', resource: { uri: 'file:///a', blob: PDF, mimeType: 'text/plain' } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: PDF, mimeType: 'application/pdf' } },
+    { description: 'set resource.mimeType to application/pdf, sniffed from the bytes' },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { audience: ' User ' } },
+    { type: 'text', text: 'x', annotations: { audience: ['user'] } },
+    { description: 'set annotations.audience to ["user"]', lossy: false },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { audience: ['user', 'bot', 'Assistant', 'user'] } },
+    { type: 'text', text: 'x', annotations: { audience: ['user', 'assistant'] } },
+    { description: 'set annotations.audience to ["user","assistant"]', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { audience: ['bot'] } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.audience ["bot"] (no valid role)', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { priority: ' ' } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.priority " "', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { priority: 'high' } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.priority "high"', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { priority: null } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.priority null', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { lastModified: '2025-01-12' } },
+    { type: 'text', text: 'x', annotations: { lastModified: '2025-01-12T00:00:00.000Z' } },
+    { description: 'rewrote annotations.lastModified "2025-01-12" as 2025-01-12T00:00:00.000Z' },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { lastModified: 9000000000000000 } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.lastModified 9000000000000000', lossy: true },
+  ],
+  [
+    'block-annotations-invalid',
+    { type: 'text', text: 'x', annotations: { lastModified: true } },
+    { type: 'text', text: 'x', annotations: {} },
+    { description: 'removed annotations.lastModified true', lossy: true },
+  ],
+  [
+    'block-annotations-in-resource',
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x', annotations: 'hi' } },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+    { description: 'removed resource.annotations, which was not an object', lossy: true },
+  ],
+  [
+    'block-annotations-in-resource',
+    {
+      type: 'resource',
+      annotations: { priority: 0 },
+      resource: { uri: 'file:///a', text: 'x', annotations: { priority: 1 } },
+    },
+    { type: 'resource', annotations: { priority: 0 }, resource: { uri: 'file:///a', text: 'x' } },
+    { description: 'merged resource.annotations into the block annotations' },
+  ],
+  [
+    'block-base64-data-uri',
+    { type: 'image', data: 'data:image/svg+xml,%3Csvg%3E%3C/svg%3E' },
+    { type: 'image', data: 'PHN2Zz48L3N2Zz4=', mimeType: 'image/svg+xml' },
+    { description: 'removed the data: URI prefix from data and took mimeType image/svg+xml from it' },
+  ],
+  ['block-base64-data-uri', { type: 'image', data: 'data:image/svg+xml,%E0%A4%A' }, undefined],
+  [
+    'block-base64-data-uri',
+    { type: 'resource', resource: { uri: 'file:///a', blob: 'data:application/pdf;base64,JVBERi0=' } },
+    { type: 'resource', resource: { uri: 'file:///a', blob: 'JVBERi0=', mimeType: 'application/pdf' } },
+    {
+      description:
+        'removed the data: URI prefix from resource.blob and took mimeType application/pdf from it',
+    },
+  ],
+  [
+    'block-base64-data-uri',
+    { type: 'image', data: `data:;base64,${PNG}` },
+    { type: 'image', data: PNG },
+    { description: 'removed the data: URI prefix from data' },
+  ],
+  [
+    'block-base64-non-canonical',
+    { type: 'image', data: PNG.replace(/=+$/, ''), mimeType: 'image/png' },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { description: 'normalized to canonical base64: data' },
+  ],
+  [
+    'block-meta-not-object',
+    { type: 'text', text: 'x', _meta: 'm' },
+    { type: 'text', text: 'x' },
+    { description: 'removed _meta (string)', lossy: true },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', uri: 'https://x.test/', title: 'T' },
+    { type: 'resource_link', uri: 'https://x.test/', title: 'T', name: 'T' },
+    { description: 'set name to "T", taken from the title', lossy: false },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', uri: 'file:///a', name: 'a', description: 5 },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { description: 'removed the invalid optional "description"', lossy: true },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', uri: 'file:///a', name: 'a', icons: [{ src: 5 }] },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { description: 'removed 1 invalid icon(s)', lossy: true },
+  ],
+  [
+    'block-resource-link-invalid',
+    { type: 'resource_link', uri: 'file:///a', name: 'a', icons: 'x' },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { description: 'removed the invalid optional "icons"', lossy: true },
+  ],
+  [
+    'block-uri-invalid',
+    { type: 'resource_link', uri: 'C:\\dir\\a.txt', name: 'a' },
+    { type: 'resource_link', uri: 'file:///C:/dir/a.txt', name: 'a' },
+    { description: 'rewrote "C:\\\\dir\\\\a.txt" as the URI "file:///C:/dir/a.txt"' },
+  ],
+  [
+    'block-uri-invalid',
+    { type: 'resource_link', uri: 'https://x.test/a b', name: 'a' },
+    { type: 'resource_link', uri: 'https://x.test/a%20b', name: 'a' },
+    { description: 'rewrote "https://x.test/a b" as the URI "https://x.test/a%20b"' },
+  ],
+  ['block-uri-invalid', { type: 'resource_link', uri: 'https://x.test/%E0%A4%A b', name: 'a' }, undefined],
+  [
+    'block-uri-invalid',
+    { type: 'resource', resource: { uri: '/tmp/x', text: 'x' } },
+    { type: 'resource', resource: { uri: 'file:///tmp/x', text: 'x' } },
+    { description: 'rewrote "/tmp/x" as the URI "file:///tmp/x"' },
+  ],
+  [
+    'block-text-base64-image',
+    { type: 'text', text: `data:image/png;base64,${PNG}`, annotations: { priority: 1 } },
+    { type: 'image', data: PNG, mimeType: 'image/png', annotations: { priority: 1 } },
+    { description: 'replaced the text block with an image/png image block' },
+  ],
+  [
+    'block-type-unsupported-in-version',
+    { type: 'resource_link', uri: 'https://x.test/a.txt', name: 'A', description: 'd' },
+    { type: 'text', text: 'Link: A <https://x.test/a.txt> — d' },
+    {
+      description: 'replaced the resource_link with a text block naming it (2025-03-26 has no resource_link)',
+    },
+    '2025-03-26',
+  ],
+  [
+    'block-type-unsupported-in-version',
+    { type: 'resource_link', uri: 'https://x.test/a.txt' },
+    { type: 'text', text: 'Link: a.txt <https://x.test/a.txt>' },
+    {
+      description: 'replaced the resource_link with a text block naming it (2025-03-26 has no resource_link)',
+    },
+    '2025-03-26',
+  ],
+  [
+    'block-type-unsupported-in-version',
+    { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+    { type: 'resource', resource: { uri: 'urn:mcp-shape:audio:0', blob: 'UklGRg==', mimeType: 'audio/wav' } },
+    { description: 'replaced the audio block with an embedded blob resource (2024-11-05 has no audio)' },
+    '2024-11-05',
+  ],
+  [
+    'block-type-unsupported-in-version',
+    { type: 'audio', data: 'UklGRg==' },
+    { type: 'resource', resource: { uri: 'urn:mcp-shape:audio:0', blob: 'UklGRg==' } },
+    { description: 'replaced the audio block with an embedded blob resource (2024-11-05 has no audio)' },
+    '2024-11-05',
+  ],
+  [
+    'block-type-unsupported-in-version',
+    { type: 'audio', mimeType: 'audio/wav' },
+    undefined,
+    undefined,
+    '2024-11-05',
+  ],
 ];
 
 describe('what the block repairs do and say', () => {
-  it.each(REPAIRS.map((r) => [r[0], JSON.stringify(r[1]), ...r.slice(1)] as const))(
-    '%s on %s',
-    async (rule, _shown, block, after, outcome) => {
-      const step = await repairOnce(rule, resultOf([block]));
-      expect(step.outcome).toEqual(outcome);
-      expect(step.document.content).toEqual([after ?? block]);
-    },
-  );
+  it.each(
+    REPAIRS.map(
+      ([rule, block, after, outcome, version]) =>
+        [rule, JSON.stringify(block), block, after, outcome, version] as const,
+    ),
+  )('%s on %s', async (rule, _shown, block, after, outcome, version = LATEST) => {
+    const step = await repairOnce(rule, resultOf([block], version), version);
+    expect(step.outcome).toEqual(outcome);
+    expect(step.document.content).toEqual([after ?? block]);
+  });
 });

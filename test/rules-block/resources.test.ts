@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { isIsoDateTimeWithOffset } from '../../src/rules/block/support/datetime.js';
 import { blockOf, check, errorsOf, PNG, repairAll, repairOnce, resultOf, ruleFindings } from './support.js';
 
@@ -222,6 +223,55 @@ describe('block-annotations-invalid', () => {
     expect(isIsoDateTimeWithOffset('2025-01-12T15:00Z')).toBe(false);
     expect(isIsoDateTimeWithOffset('2025-01-12T15:00:00')).toBe(false);
     expect(isIsoDateTimeWithOffset('2025-01-12t15:00:00z')).toBe(false);
+  });
+});
+
+describe('block-annotations-invalid at the edges', () => {
+  const findings = (annotations: unknown) =>
+    ruleFindings('block-annotations-invalid', resultOf([{ type: 'text', text: 'x', annotations }]));
+
+  it('takes priority from 0 to 1, both ends included, and nothing past them', async () => {
+    for (const priority of [0, 1, 0.5]) expect(await findings({ priority }), String(priority)).toEqual([]);
+    for (const priority of [-0.001, 1.001, true, null]) {
+      expect(
+        (await findings({ priority })).map((f) => f.messageId),
+        String(priority),
+      ).toEqual(['priority']);
+    }
+  });
+
+  it('takes an empty audience and each role once or more, in any order', async () => {
+    for (const audience of [[], ['assistant'], ['assistant', 'user', 'user']]) {
+      expect(await findings({ audience }), JSON.stringify(audience)).toEqual([]);
+    }
+  });
+
+  it('dates lastModified as the official SDK does (zod z.iso.datetime with an offset)', () => {
+    const sdk = z.iso.datetime({ offset: true });
+    const dates = [
+      '2000-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2024-02-29T00:00:00Z',
+      '2025-04-30T00:00:00Z',
+      '2025-04-31T00:00:00Z',
+      '2025-06-31T00:00:00Z',
+      '2025-11-31T00:00:00Z',
+      '2025-12-31T00:00:00Z',
+      '2025-01-32T00:00:00Z',
+      '2025-13-01T00:00:00Z',
+      '2025-00-10T00:00:00Z',
+      '2025-01-00T00:00:00Z',
+      '2025-12-31T23:59:59-23:59',
+      '2025-01-12T24:00:00Z',
+      '2025-01-12T15:00:60Z',
+      '2025-01-12T15:00:00+24:00',
+      '2025-01-12T15:00:00+0530',
+      '2025-01-12T15:00:00.5Z',
+    ];
+    const verdicts = dates.map((d) => [d, isIsoDateTimeWithOffset(d)]);
+    expect(verdicts).toEqual(dates.map((d) => [d, sdk.safeParse(d).success]));
+    // Both verdicts occur, so the agreement is not that of two functions that accept everything.
+    expect(new Set(verdicts.map(([, ok]) => ok))).toEqual(new Set([true, false]));
   });
 });
 

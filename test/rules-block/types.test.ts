@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import type { JsonObject } from '../../src/core/json.js';
+import type { RepairOutcome } from '../../src/rules/types.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import {
   blockOf,
   check,
@@ -10,6 +12,7 @@ import {
   repairOnce,
   resultOf,
   ruleFindings,
+  WAV,
 } from './support.js';
 
 describe('block-not-object', () => {
@@ -339,5 +342,335 @@ describe('block-type-unsupported-in-version', () => {
       resource: { uri: 'urn:mcp-shape:audio:0', blob: 'UklGRg==', mimeType: 'audio/wav' },
     });
     expect(errorsOf(await check(a.document, '2024-11-05'))).toEqual([]);
+  });
+});
+
+describe('block-type-unknown: what each conversion makes of a block, and says', () => {
+  /** Block, version, the whole result after one repair, the repair's outcome. */
+  const CONVERSIONS: [JsonObject, ProtocolVersion, JsonObject, RepairOutcome][] = [
+    [
+      { type: 'json', json: '{"a":1}' },
+      LATEST,
+      { content: [{ type: 'text', text: '{"a":1}' }], resultType: 'complete', structuredContent: { a: 1 } },
+      {
+        description:
+          'replaced the "json" block with a text block holding its JSON and set structuredContent to it',
+        lossy: false,
+      },
+    ],
+    [
+      { type: 'json', json: 'not json' },
+      LATEST,
+      { content: [{ type: 'text', text: 'not json' }], resultType: 'complete' },
+      { description: 'replaced the "json" block with a text block holding its JSON', lossy: false },
+    ],
+    [
+      { type: 'data', a: 1, b: [2] },
+      LATEST,
+      {
+        content: [{ type: 'text', text: '{"a":1,"b":[2]}' }],
+        resultType: 'complete',
+        structuredContent: { a: 1, b: [2] },
+      },
+      {
+        description:
+          'replaced the "data" block with a text block holding its JSON and set structuredContent to it',
+        lossy: false,
+      },
+    ],
+    [
+      { type: 'object', value: 7 },
+      '2025-06-18',
+      { content: [{ type: 'text', text: '{"result":7}' }], structuredContent: { result: 7 } },
+      {
+        description:
+          'replaced the "object" block with a text block holding its JSON and set structuredContent to it',
+        lossy: false,
+      },
+    ],
+    [
+      { type: 'structured', result: { a: 1 }, note: 'x' },
+      LATEST,
+      { content: [{ type: 'text', text: '{"a":1}' }], resultType: 'complete', structuredContent: { a: 1 } },
+      {
+        description:
+          'replaced the "structured" block with a text block holding its JSON and set structuredContent to it',
+        lossy: true,
+      },
+    ],
+    [
+      { type: 'application/json', data: { a: 1 } },
+      LATEST,
+      { content: [{ type: 'text', text: '{"a":1}' }], resultType: 'complete', structuredContent: { a: 1 } },
+      {
+        description:
+          'replaced the "application/json" block with a text block holding its JSON and set structuredContent to it',
+        lossy: false,
+      },
+    ],
+    [
+      { type: 'json', json: { a: 1 }, annotations: { priority: 1 }, _meta: { k: 1 } },
+      '2025-03-26',
+      { content: [{ type: 'text', text: '{"a":1}', annotations: { priority: 1 } }] },
+      { description: 'replaced the "json" block with a text block holding its JSON', lossy: false },
+    ],
+    [
+      { type: 'json', json: { a: 1 }, _meta: { k: 1 } },
+      LATEST,
+      {
+        content: [{ type: 'text', text: '{"a":1}', _meta: { k: 1 } }],
+        resultType: 'complete',
+        structuredContent: { a: 1 },
+      },
+      {
+        description:
+          'replaced the "json" block with a text block holding its JSON and set structuredContent to it',
+        lossy: false,
+      },
+    ],
+    [
+      { type: 'error', error: 'boom', code: 3 },
+      LATEST,
+      { content: [{ type: 'text', text: 'boom' }], resultType: 'complete', isError: true },
+      { description: 'replaced the "error" block with a text block and set isError: true', lossy: true },
+    ],
+    [
+      { type: 'error', message: 'bad' },
+      LATEST,
+      { content: [{ type: 'text', text: 'bad' }], resultType: 'complete', isError: true },
+      { description: 'replaced the "error" block with a text block and set isError: true', lossy: false },
+    ],
+    [
+      { type: 'error', error: { detail: 'deep' } },
+      LATEST,
+      { content: [{ type: 'text', text: 'deep' }], resultType: 'complete', isError: true },
+      { description: 'replaced the "error" block with a text block and set isError: true', lossy: false },
+    ],
+    [
+      { type: 'error', code: 5 },
+      LATEST,
+      {
+        content: [{ type: 'text', text: '{"type":"error","code":5}' }],
+        resultType: 'complete',
+        isError: true,
+      },
+      { description: 'replaced the "error" block with a text block and set isError: true', lossy: false },
+    ],
+    [
+      { type: 'blob', nothing: 1 },
+      LATEST,
+      { content: [{ type: 'text', text: '{"type":"blob","nothing":1}' }], resultType: 'complete' },
+      { description: 'replaced the "blob" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'audio_clip', data: WAV },
+      LATEST,
+      {
+        content: [
+          {
+            type: 'text',
+            text: '{"type":"audio_clip","data":"UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA="}',
+          },
+        ],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "audio_clip" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'file', data: WAV, mime_type: 'audio/wav', url: 'https://x.test/a.wav' },
+      LATEST,
+      { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }], resultType: 'complete' },
+      { description: 'replaced the "file" block with an audio block' },
+    ],
+    [
+      { type: 'file', data: WAV, mimeType: 'audio/wav' },
+      '2024-11-05',
+      {
+        content: [
+          { type: 'resource', resource: { uri: 'urn:mcp-shape:file:0', blob: WAV, mimeType: 'audio/wav' } },
+        ],
+      },
+      { description: 'replaced the "file" block with an embedded resource' },
+    ],
+    [
+      { type: 'html', content: '<p>x</p>', url: 'https://x.test/p.html' },
+      LATEST,
+      {
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: 'https://x.test/p.html', mimeType: 'text/html', text: '<p>x</p>' },
+          },
+        ],
+        resultType: 'complete',
+      },
+      {
+        description:
+          'replaced the "html" block with an embedded text/html resource (the HTML was not sanitized)',
+      },
+    ],
+    [
+      { type: 'html', markup: 1 },
+      LATEST,
+      { content: [{ type: 'text', text: '{"type":"html","markup":1}' }], resultType: 'complete' },
+      { description: 'replaced the "html" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'url', href: 'https://x.test/docs/', description: 'Docs' },
+      LATEST,
+      {
+        content: [{ type: 'resource_link', uri: 'https://x.test/docs/', name: 'docs', description: 'Docs' }],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "url" block with a resource_link block' },
+    ],
+    [
+      { type: 'link', uri: 'relative/path', name: 'R' },
+      LATEST,
+      { content: [{ type: 'text', text: 'Link: R <relative/path>' }], resultType: 'complete' },
+      { description: 'replaced the "link" block with a text block' },
+    ],
+    [
+      { type: 'link', text: 'no url' },
+      LATEST,
+      { content: [{ type: 'text', text: 'no url' }], resultType: 'complete' },
+      { description: 'replaced the "link" block with a text block keeping its text', lossy: false },
+    ],
+    [
+      { type: 'image_url', image_url: { url: 'https://x.test/cat.png' } },
+      LATEST,
+      {
+        content: [{ type: 'resource_link', uri: 'https://x.test/cat.png', name: 'cat.png' }],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "image_url" block with a resource_link block' },
+    ],
+    [
+      { type: 'image_url', image_url: `data:image/png;base64,${PNG}` },
+      LATEST,
+      { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }], resultType: 'complete' },
+      { description: 'replaced the "image_url" block with an image block' },
+    ],
+    [
+      { type: 'image_url', url: 'https://x.test/dog.jpg' },
+      LATEST,
+      {
+        content: [{ type: 'resource_link', uri: 'https://x.test/dog.jpg', name: 'dog.jpg' }],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "image_url" block with a resource_link block' },
+    ],
+    [
+      { type: 'image_url', image_url: 5 },
+      LATEST,
+      { content: [{ type: 'text', text: '{"type":"image_url","image_url":5}' }], resultType: 'complete' },
+      { description: 'replaced the "image_url" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'table', columns: ['a'], rows: [[1]] },
+      '2025-03-26',
+      { content: [{ type: 'text', text: '| a |\n| --- |\n| 1 |' }] },
+      { description: 'replaced the "table" block with a Markdown table in a text block' },
+    ],
+    [
+      { type: 'table', headers: ['a'], rows: [1] },
+      LATEST,
+      {
+        content: [{ type: 'text', text: '{"type":"table","headers":["a"],"rows":[1]}' }],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "table" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'text/plain', content: 'hello' },
+      LATEST,
+      { content: [{ type: 'text', text: 'hello' }], resultType: 'complete' },
+      { description: 'replaced the "text/plain" block with a text block' },
+    ],
+    [
+      { type: 'text/html', value: 1 },
+      LATEST,
+      { content: [{ type: 'text', text: '{"type":"text/html","value":1}' }], resultType: 'complete' },
+      { description: 'replaced the "text/html" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'application/pdf', bytes: 'JVBERi0xLjQK', uri: 'https://x.test/a.pdf' },
+      LATEST,
+      {
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: 'https://x.test/a.pdf', blob: 'JVBERi0xLjQK', mimeType: 'application/pdf' },
+          },
+        ],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "application/pdf" block with an embedded resource' },
+    ],
+    [
+      { type: 'image/png', base64: PNG },
+      LATEST,
+      { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }], resultType: 'complete' },
+      { description: 'replaced the "image/png" block with an image block' },
+    ],
+    [
+      { type: 'video/mp4', frames: 3 },
+      LATEST,
+      { content: [{ type: 'text', text: '{"type":"video/mp4","frames":3}' }], resultType: 'complete' },
+      { description: 'replaced the "video/mp4" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'Image', data: PNG, mimeType: 'image/png' },
+      LATEST,
+      { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }], resultType: 'complete' },
+      { description: 'changed type "Image" to "image"' },
+    ],
+    [
+      { type: 'tool_use', id: 'x', input: {} },
+      LATEST,
+      {
+        content: [{ type: 'text', text: '{"type":"tool_use","id":"x","input":{}}' }],
+        resultType: 'complete',
+      },
+      { description: 'replaced the "tool_use" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'tool_result', text: 'r' },
+      LATEST,
+      { content: [{ type: 'text', text: 'r' }], resultType: 'complete' },
+      { description: 'replaced the "tool_result" block with a text block keeping its text', lossy: false },
+    ],
+    [
+      { text: 'untyped' },
+      LATEST,
+      { content: [{ type: 'text', text: 'untyped' }], resultType: 'complete' },
+      { description: 'replaced the untyped block with a text block keeping its text', lossy: false },
+    ],
+    [
+      { type: 5, text: 'num' },
+      LATEST,
+      { content: [{ type: 'text', text: 'num' }], resultType: 'complete' },
+      { description: 'replaced the untyped block with a text block keeping its text', lossy: false },
+    ],
+    [
+      { type: '', x: 1 },
+      LATEST,
+      { content: [{ type: 'text', text: '{"type":"","x":1}' }], resultType: 'complete' },
+      { description: 'replaced the "" block with a text block holding its JSON' },
+    ],
+    [
+      { type: 'input_text', text: 'hi' },
+      LATEST,
+      { content: [{ type: 'text', text: 'hi' }], resultType: 'complete' },
+      { description: 'replaced the "input_text" block with a text block keeping its text', lossy: false },
+    ],
+  ];
+
+  it.each(
+    CONVERSIONS.map(([block, ...rest]) => [JSON.stringify(block).slice(0, 70), block, ...rest] as const),
+  )('%s', async (_shown, block, version, after, outcome) => {
+    const step = await repairOnce('block-type-unknown', resultOf([block], version), version);
+    expect(step.document).toEqual(after);
+    expect(step.outcome).toEqual(outcome);
   });
 });

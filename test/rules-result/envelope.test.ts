@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getRule } from '../../src/rules/catalog.js';
-import { hits, type RunOptions, repairContextOf, repairOnce, run } from './helpers.js';
+import { hits, type RunOptions, repairOnce, repairStale as repairStaleIn, run } from './helpers.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
 const v = { version: '2025-06-18' } as const;
@@ -416,14 +415,8 @@ describe('what the envelope repairs do and say', () => {
 });
 
 describe('an envelope repair handed a finding that no longer holds', () => {
-  /** Runs `ruleId`'s repair for its finding on `before`, on a document where that defect is already gone. */
-  function repairStale(ruleId: string, before: unknown, after: unknown, options: RunOptions = v) {
-    const finding = run('message', before, options).find((f) => f.rule === ruleId);
-    if (!finding) throw new Error(`${ruleId} reported nothing`);
-    const root = structuredClone(after);
-    const outcome = getRule(ruleId)?.repair?.(repairContextOf(finding, root, options));
-    return { outcome, root };
-  }
+  const repairStale = (ruleId: string, before: unknown, after: unknown, options: RunOptions = v) =>
+    repairStaleIn(ruleId, 'message', before, after, options);
 
   it('declines rather than claim a fix it did not make', () => {
     const fixed = { jsonrpc: '2.0', id: 1, result: ok };

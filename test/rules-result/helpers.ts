@@ -67,6 +67,24 @@ export function repairOnce(ruleId: string, kind: Kind, doc: unknown, options: Ru
   return { doc: root, outcome, after: run(kind, root, options).filter((f) => f.rule === ruleId) };
 }
 
+/**
+ * Runs `ruleId`'s repair for its finding on `before`, on a copy of `after`, where that defect is already
+ * gone: what a repair does with a finding that no longer holds.
+ */
+export function repairStale(
+  ruleId: string,
+  kind: Kind,
+  before: unknown,
+  after: unknown,
+  options: RunOptions = {},
+): { outcome: RepairOutcome | undefined; root: unknown } {
+  const finding = run(kind, before, options).find((f) => f.rule === ruleId);
+  if (!finding) throw new Error(`${ruleId} reported nothing`);
+  const root = structuredClone(after);
+  const outcome = getRule(ruleId)?.repair?.(repairContextOf(finding, root, options));
+  return { outcome, root };
+}
+
 /** What a rule's repair gets for `finding`, applied to `root` (no sniffing). */
 export function repairContextOf(
   finding: EngineFinding,

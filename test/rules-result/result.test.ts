@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
+import { Opaque } from '../../src/core/opaque.js';
 import { runToolResult } from '../../src/validate/engine.js';
-import { hits, type RunOptions, repairAll, repairOnce, run, said } from './helpers.js';
+import {
+  hits,
+  type RunOptions,
+  repairAll,
+  repairOnce,
+  repairStale as repairStaleIn,
+  run,
+  said,
+} from './helpers.js';
 
 const v25 = { version: '2025-06-18' } as const;
 const text = (t: string) => ({ type: 'text', text: t });
@@ -341,6 +350,183 @@ describe('text mirror rules', () => {
   });
 });
 
+describe('results without structuredContent', () => {
+  it('are no concern of the structuredContent rules, in any version, with or without a tool', () => {
+    const plainTool = { name: 'plain', inputSchema: { type: 'object' } };
+    const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
+    for (const version of ['2025-03-26', '2025-06-18', '2026-07-28'] as const) {
+      const extra = version === '2026-07-28' ? { resultType: 'complete' } : {};
+      for (const content of [[], [text('hi')], [text('{"a":1}')], [image], [text('{"error":"x"}'), image]]) {
+        for (const tool of [undefined, plainTool]) {
+          const fired = run('result', { ...extra, content }, { version, tool })
+            .map((f) => f.rule)
+            .filter(
+              (rule) =>
+                rule.startsWith('structured-content') || rule === 'result-media-with-structured-content',
+            );
+          expect(fired, `${version} ${JSON.stringify(content)} ${tool ? 'tool' : ''}`).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('a text the source does not fix (scan) still counts as prose beside structuredContent', () => {
+    const doc = { content: [{ type: 'text', text: new Opaque('summary') }], structuredContent: { a: 1 } };
+    expect(
+      runToolResult(doc, { version: '2025-06-18', partial: true })
+        .filter((f) => f.rule === 'structured-content-text-mirror-missing')
+        .map((f) => [f.messageId, f.pointer]),
+    ).toEqual([['prose', '/content']]);
+  });
+});
+
+describe('the result rules at their edges', () => {
+  const L = { version: '2026-07-28' } as const;
+
+  it('holds a finished 2026-07-28 result to content, and 2025 results of any resultType', () => {
+    const missing = 'result-content-missing';
+    expect(hits(missing, 'result', { resultType: 'complete' })).toEqual([['default', '/content']]);
+    // input_required exists from 2026-07-28 only: before, the member proves nothing.
+    expect(hits(missing, 'result', { resultType: 'input_required' }, v25)).toEqual([['default', '/content']]);
+  });
+
+  it('names every payload member it moves into the text', () => {
+    const r = repairOnce('result-content-missing', 'result', { temperature: 22, unit: 'C' }, v25);
+    expect(r.doc).toEqual({ temperature: 22, unit: 'C', content: [text('{"temperature":22,"unit":"C"}')] });
+    expect(r.outcome).toEqual({
+      description: 'added content with a text block carrying the JSON of temperature, unit',
+    });
+  });
+
+  it('takes booleans and an undefined member (JSON leaves it out) as isError', () => {
+    for (const isError of [true, false, undefined]) {
+      expect(hits('result-is-error-not-boolean', 'result', { content: [], isError }, v25)).toEqual([]);
+    }
+  });
+
+  it('takes an undefined _meta (JSON leaves it out), and removes a null one without loss', () => {
+    expect(hits('result-meta-not-object', 'result', { content: [], _meta: undefined }, v25)).toEqual([]);
+    const r = repairOnce('result-meta-not-object', 'result', { content: [], _meta: null }, v25);
+    expect(r.doc).toEqual({ content: [] });
+    expect(r.outcome).toEqual({ description: 'removed the non-object "_meta" (null)', lossy: false });
+  });
+
+  it('keeps the structuredContent a legacy result already has', () => {
+    const r = repairOnce(
+      'result-legacy-tool-result',
+      'result',
+      { toolResult: { a: 1 }, structuredContent: { b: 2 } },
+      v25,
+    );
+    expect(r.doc).toEqual({ structuredContent: { b: 2 }, content: [text('{"a":1}')] });
+    expect(r.outcome).toEqual({
+      description: 'replaced the legacy toolResult with a text block of its JSON',
+    });
+  });
+
+  it('leaves a result that is no object to result-not-object', () => {
+    expect(hits('result-type-invalid', 'result', 'done', L)).toEqual([]);
+    expect(run('result', 'done', L).map((f) => f.rule)).toEqual(['result-not-object']);
+  });
+
+  it('completes a structured result without content, which is still a CallToolResult', () => {
+    const r = repairOnce('result-type-invalid', 'result', { structuredContent: { a: 1 } }, L);
+    expect(r.doc).toEqual({ structuredContent: { a: 1 }, resultType: 'complete' });
+  });
+
+  it('moves an array out of a block where the version can hold it, and drops it where not', () => {
+    const block = { type: 'text', text: '[1]', structuredContent: [1] };
+    const latest = repairOnce(
+      'structured-content-in-block',
+      'result',
+      { resultType: 'complete', content: [block] },
+      L,
+    );
+    expect(latest.doc).toEqual({ resultType: 'complete', content: [text('[1]')], structuredContent: [1] });
+    const old = repairOnce('structured-content-in-block', 'result', { content: [block] }, v25);
+    expect(old.doc).toEqual({ content: [text('[1]')] });
+    expect(old.outcome).toEqual({
+      description: 'removed structuredContent from content block 0 (clients strip it)',
+      lossy: true,
+    });
+    expect(hits('structured-content-in-block', 'result', { content: 'x' }, v25)).toEqual([]);
+  });
+
+  it('wraps a bare structuredContent and rewrites only the text that mirrors it', () => {
+    const r = repairOnce(
+      'structured-content-not-object',
+      'result',
+      { content: [text('"x"'), text('x, as prose')], structuredContent: 'x' },
+      v25,
+    );
+    expect(r.doc).toEqual({
+      content: [text('{"result":"x"}'), text('x, as prose')],
+      structuredContent: { result: 'x' },
+    });
+  });
+
+  it('finds no disagreement where no text is JSON: that is a missing mirror', () => {
+    const doc = { content: [text('It is warm')], structuredContent: { a: 1 } };
+    expect(hits('structured-content-text-mismatch', 'result', doc, v25)).toEqual([]);
+    expect(hits('structured-content-text-mirror-missing', 'result', doc, v25)).toEqual([
+      ['prose', '/content'],
+    ]);
+  });
+
+  it('mirrors structuredContent for 2025-03-26 clients, where content can take it', () => {
+    const rule = 'structured-content-unsupported-version';
+    const old = { version: '2025-03-26' } as const;
+    const r = repairOnce(rule, 'result', { content: [], structuredContent: { a: 1 } }, old);
+    expect(r.doc).toEqual({ content: [text('{"a":1}')], structuredContent: { a: 1 } });
+    expect(r.outcome).toEqual({ description: 'added a text block carrying the JSON of structuredContent' });
+    expect(
+      repairOnce(rule, 'result', { content: 'x', structuredContent: { a: 1 } }, old).outcome,
+    ).toBeUndefined();
+  });
+
+  it('reports at most ten schema errors, and none against a schema that does not compile', () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`p${i}`, { type: 'number' }]),
+    );
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties } };
+    const structuredContent = Object.fromEntries(Object.keys(properties).map((k) => [k, 'x']));
+    const found = hits(
+      'structured-content-schema-mismatch',
+      'result',
+      { content: [], structuredContent },
+      { ...v25, tool },
+    );
+    expect(found).toHaveLength(10);
+    const broken = { ...tool, outputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } };
+    expect(
+      hits(
+        'structured-content-schema-mismatch',
+        'result',
+        { content: [], structuredContent: { a: 1 } },
+        { ...v25, tool: broken },
+      ),
+    ).toEqual([]);
+  });
+
+  it('says what it did with the non-conforming structuredContent of an error result', () => {
+    const tool = {
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', required: ['t'] },
+    };
+    const r = repairOnce(
+      'structured-content-schema-mismatch',
+      'result',
+      { content: [text('{"reason":"down"}')], structuredContent: { reason: 'down' }, isError: true },
+      { ...v25, tool },
+    );
+    expect(r.doc).toEqual({ content: [text('{"reason":"down"}')], isError: true });
+    expect(r.outcome).toEqual({
+      description: 'moved the non-conforming structuredContent of the error result into a text block',
+    });
+  });
+});
+
 describe('result-error-without-is-error', () => {
   const rule = 'result-error-without-is-error';
   it('finds error payloads in structuredContent, as a member, and as the only text', () => {
@@ -544,6 +730,151 @@ describe('outputSchema conformance', () => {
     expect(
       repairOnce(missing, 'result', { content: [text('{"t":"x"}')] }, { ...v25, tool }).outcome,
     ).toBeUndefined();
+  });
+
+  describe('a value wrapped for the wrong era', () => {
+    const numbers = {
+      name: 'numbers',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array', items: { type: 'number' } },
+    };
+    const wrapped = {
+      ...numbers,
+      outputSchema: {
+        type: 'object',
+        properties: { result: { type: 'array', items: { type: 'number' } } },
+        required: ['result'],
+      },
+    };
+    const L = { version: '2026-07-28', tool: numbers } as const;
+
+    it('unwraps { "result": value } where the schema describes the bare value, with its text mirror', () => {
+      const r = repairOnce(
+        mismatch,
+        'result',
+        {
+          resultType: 'complete',
+          content: [text('{"result":[1,2]}'), text('two numbers')],
+          structuredContent: { result: [1, 2] },
+        },
+        L,
+      );
+      expect(r.doc).toEqual({
+        resultType: 'complete',
+        content: [text('[1,2]'), text('two numbers')],
+        structuredContent: [1, 2],
+      });
+      expect(r.outcome).toEqual({
+        description:
+          'unwrapped structuredContent from { "result": value }, as the outputSchema describes the value',
+      });
+      expect(r.after).toEqual([]);
+    });
+
+    it('wraps a bare value where the schema describes { "result": value }, in every version with structuredContent', () => {
+      for (const [version, extra] of [
+        ['2026-07-28', { resultType: 'complete' }],
+        ['2025-06-18', {}],
+      ] as const) {
+        const r = repairOnce(
+          mismatch,
+          'result',
+          { ...extra, content: [text('[1,2]')], structuredContent: [1, 2] },
+          { version, tool: wrapped },
+        );
+        expect(r.doc, version).toEqual({
+          ...extra,
+          content: [text('{"result":[1,2]}')],
+          structuredContent: { result: [1, 2] },
+        });
+        expect(r.outcome, version).toEqual({
+          description: 'wrapped structuredContent as { "result": value }, which the outputSchema describes',
+        });
+      }
+    });
+
+    it('leaves the value where rewrapping would not match the schema, or the version cannot hold it', () => {
+      const declined: [unknown, RunOptions][] = [
+        // An array cannot be structuredContent before 2026-07-28.
+        [
+          { content: [text('{"result":[1,2]}')], structuredContent: { result: [1, 2] } },
+          { ...v25, tool: numbers },
+        ],
+        // Rewrapped, the data still fails the schema.
+        [{ resultType: 'complete', content: [], structuredContent: ['a'] }, { tool: wrapped }],
+        [{ resultType: 'complete', content: [], structuredContent: { result: ['a'] } }, L],
+        [{ resultType: 'complete', content: [], structuredContent: { result: 'x' } }, { tool: wrapped }],
+        // A wrapper has one member: more is data of its own.
+        [{ resultType: 'complete', content: [], structuredContent: { result: [1], extra: 1 } }, L],
+      ];
+      for (const [doc, options] of declined) {
+        const r = repairOnce(mismatch, 'result', doc, options);
+        expect(r, JSON.stringify(doc)).toMatchObject({ doc, outcome: undefined });
+      }
+    });
+
+    it('keeps an error result whose content cannot take the data as text', () => {
+      const doc = { content: 'x', structuredContent: { reason: 'down' }, isError: true };
+      expect(repairOnce(mismatch, 'result', doc, { ...v25, tool: wrapped })).toMatchObject({
+        doc,
+        outcome: undefined,
+      });
+    });
+  });
+
+  it('recovers structuredContent from the JSON of any text block, as the version can hold it', () => {
+    const numbers = {
+      name: 'numbers',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array', items: { type: 'number' } },
+    };
+    expect(
+      repairOnce(missing, 'result', { content: [text('[1,2]')] }, { ...v25, tool: numbers }).outcome,
+    ).toBe(undefined);
+    const latest = repairOnce(
+      missing,
+      'result',
+      { resultType: 'complete', content: [text('[1,2]')] },
+      { tool: numbers },
+    );
+    expect(latest.doc).toEqual({
+      resultType: 'complete',
+      content: [text('[1,2]')],
+      structuredContent: [1, 2],
+    });
+    const second = repairOnce(
+      missing,
+      'result',
+      { content: [text('hello'), text('{"t":1}')] },
+      { ...v25, tool },
+    );
+    expect(second.doc).toEqual({ content: [text('hello'), text('{"t":1}')], structuredContent: { t: 1 } });
+    expect(second.outcome).toEqual({
+      description: 'set structuredContent from the JSON in text block 1, which matches the outputSchema',
+    });
+    // A schema that does not compile matches nothing.
+    const broken = { ...tool, outputSchema: { type: 'object', properties: { t: { type: 'nonsense' } } } };
+    expect(repairOnce(missing, 'result', { content: [text('{}')] }, { ...v25, tool: broken }).outcome).toBe(
+      undefined,
+    );
+  });
+
+  it('names the tool, or "?" for a tool without a string name; holds complete results of 2026-07-28 to it', () => {
+    expect(said(missing, 'result', { content: [text('x')] }, { ...v25, tool: { ...tool, name: 7 } })).toEqual(
+      [
+        [
+          'default',
+          '/structuredContent',
+          'tool "?" declares an outputSchema but the result has no structuredContent',
+        ],
+      ],
+    );
+    expect(hits(missing, 'result', { resultType: 'complete', content: [] }, { tool })).toEqual([
+      ['default', '/structuredContent'],
+    ]);
+    // Without resultType it is still a CallToolResult (result-type-invalid reports the omission).
+    expect(hits(missing, 'result', { content: [] }, { tool })).toEqual([['default', '/structuredContent']]);
+    expect(hits(missing, 'result', { resultType: 'task', content: [] }, { tool })).toEqual([]);
   });
 
   it('repairAll converges on a result with several repairable findings', () => {
@@ -1456,5 +1787,89 @@ describe('result-error-without-is-error: which payloads are errors, and what the
     expect(block.outcome).toEqual({
       description: 'set "isError": true and replaced the "custom" block with the error message',
     });
+  });
+});
+
+describe('a result repair handed a finding that no longer holds', () => {
+  const repairStale = (ruleId: string, before: unknown, after: unknown, options: RunOptions = v25) =>
+    repairStaleIn(ruleId, 'result', before, after, options);
+  const L = { version: '2026-07-28' } as const;
+  const KEY = 'io.modelcontextprotocol/serverInfo';
+  const weather = {
+    name: 'weather',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+  };
+  const CASES: [string, unknown, unknown, RunOptions?][] = [
+    ['result-content-missing', { isError: false }, { isError: false, content: [] }],
+    ['result-content-not-array', { content: 'x' }, { content: [text('x')] }],
+    ['result-is-error-not-boolean', { content: [], isError: 'yes' }, { content: [], isError: true }],
+    ['result-is-error-not-boolean', { content: [], isError: 'yes' }, { content: [] }],
+    ['result-legacy-tool-result', { toolResult: 'x' }, { content: [text('x')] }],
+    ['result-legacy-tool-result', { toolResult: 'x' }, { toolResult: 'x', content: [text('x')] }],
+    ['result-meta-not-object', { content: [], _meta: 'x' }, { content: [], _meta: { a: 1 } }],
+    ['result-meta-not-object', { content: [], _meta: 'x' }, { content: [] }],
+    [
+      'result-server-info-invalid',
+      { resultType: 'complete', content: [], _meta: { [KEY]: { name: 1 } } },
+      { resultType: 'complete', content: [], _meta: { a: 1 } },
+      L,
+    ],
+    [
+      'result-server-info-invalid',
+      { resultType: 'complete', content: [], _meta: { [KEY]: { name: 1 } } },
+      { resultType: 'complete', content: [] },
+      L,
+    ],
+    ['result-type-invalid', { content: [] }, { content: [], resultType: 'complete' }, L],
+    ['result-type-invalid', { content: [], resultType: 'success' }, { content: [], resultType: 'task' }, L],
+    ['result-error-without-is-error', { content: [text('x')], error: 'boom' }, { content: [text('x')] }],
+    [
+      'structured-content-in-block',
+      { content: [{ type: 'text', text: 'x', structuredContent: { a: 1 } }] },
+      { content: [text('x')] },
+    ],
+    [
+      'structured-content-not-object',
+      { content: [], structuredContent: 'x' },
+      { content: [], structuredContent: { result: 'x' } },
+    ],
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('warm')], structuredContent: { a: 1 } },
+      { content: [text('warm')] },
+    ],
+    [
+      'structured-content-unsupported-version',
+      { content: [], structuredContent: { a: 1 } },
+      { content: [text('{"a":1}')] },
+      { version: '2025-03-26' },
+    ],
+    [
+      'structured-content-missing-for-output-schema',
+      { content: [text('{"t":1}')] },
+      { content: [text('{"t":1}')], structuredContent: { t: 1 } },
+      { ...v25, tool: weather },
+    ],
+    [
+      'structured-content-schema-mismatch',
+      { content: [text('{"result":{"t":1}}')], structuredContent: { result: { t: 1 } } },
+      { content: [text('{"result":{"t":1}}')] },
+      { ...v25, tool: weather },
+    ],
+  ];
+
+  it.each(
+    CASES.map(
+      ([rule, before, after, options]) => [rule, JSON.stringify(after), before, after, options] as const,
+    ),
+  )('%s declines on %s, and changes nothing', (rule, _shown, before, after, options) => {
+    expect(repairStale(rule, before, after, options)).toEqual({ outcome: undefined, root: after });
+  });
+
+  it('declines where the result is no object any more', () => {
+    for (const [rule, before, , options] of CASES) {
+      expect(repairStale(rule, before, 'gone', options), rule).toEqual({ outcome: undefined, root: 'gone' });
+    }
   });
 });

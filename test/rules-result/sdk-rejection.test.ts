@@ -8,6 +8,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { sdkRejection } from '../../src/rules/support/sdk-rejection.js';
 import { validateMessage } from '../../src/validate/index.js';
+import { hits, said } from './helpers.js';
 
 const RULE = 'result-rejected-by-server';
 
@@ -314,5 +315,86 @@ describe('the TypeScript SDK’s zod issues, condensed to one line', () => {
         'Error executing tool f: 1 validation error for OtherModel\nx\n  Field required [type=missing]',
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('result-rejected-by-server: where it finds the rejection, and what it says', () => {
+  const V1_ERROR =
+    'MCP error -32602: Invalid tools/call result: [{"expected":"object","code":"invalid_type","path":[],"message":"Invalid input: expected object, received string"}]';
+  const V1_PROBLEM = 'result: expected object, got string';
+  const OUTPUT_ERROR =
+    'Output validation error: Tool weather has an output schema but no structured content was provided';
+  const ARGUMENTS_ERROR =
+    'Input validation error: Invalid arguments for tool w: [{"expected":"string","code":"invalid_type","path":["city"],"message":"Invalid input: expected string, received undefined"}]';
+  const call = { method: 'tools/call', params: { name: 'weather' } };
+  const v25 = { version: '2025-06-18' } as const;
+  const errorResponse = (message: unknown) => ({ jsonrpc: '2.0', id: 3, error: { code: -32602, message } });
+  const isErrorResponse = (content: unknown[], isError: unknown = true) => ({
+    jsonrpc: '2.0',
+    id: 3,
+    result: { content, isError },
+  });
+
+  it('reads the JSON-RPC error an SDK sends in place of the result', () => {
+    expect(said(RULE, 'message', errorResponse(V1_ERROR), v25)).toEqual([
+      [
+        'default',
+        '/error/message',
+        `the server's TypeScript SDK rejected the tool's result before sending it (JSON-RPC error): ${V1_PROBLEM}`,
+      ],
+    ]);
+  });
+
+  it('reads an isError result at the first text block that holds a rejection, past other blocks', () => {
+    const content = [
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      { type: 'text', text: 'the call failed' },
+      { type: 'text', text: OUTPUT_ERROR },
+      { type: 'text', text: V1_ERROR },
+    ];
+    expect(said(RULE, 'message', isErrorResponse(content), { ...v25, request: call })).toEqual([
+      [
+        'structured',
+        '/result/content/2/text',
+        "the server's TypeScript SDK rejected the tool's structuredContent against its outputSchema (isError result): structuredContent: missing, but the tool declares an outputSchema",
+      ],
+    ]);
+  });
+
+  it('takes an SDK’s words only where the SDK puts them: an isError result or a JSON-RPC error', () => {
+    const content = [{ type: 'text', text: V1_ERROR }];
+    // A tool that succeeds may quote such a text (a log viewer, a test runner): it is its output.
+    expect(hits(RULE, 'message', isErrorResponse(content, false), v25)).toEqual([]);
+    expect(hits(RULE, 'message', isErrorResponse(content, 'true'), v25)).toEqual([]);
+    expect(
+      hits(RULE, 'message', { jsonrpc: '2.0', id: 3, result: { content: V1_ERROR, isError: true } }, v25),
+    ).toEqual([]);
+    // A JSON-RPC error is read by its own message only, even beside a result that quotes one.
+    expect(
+      hits(
+        RULE,
+        'message',
+        { ...isErrorResponse(content), error: { code: -32603, message: 'Internal error' } },
+        v25,
+      ),
+    ).toEqual([]);
+    expect(hits(RULE, 'message', errorResponse(42), v25)).toEqual([]);
+    expect(hits(RULE, 'message', errorResponse('Tool weather not found'), v25)).toEqual([]);
+  });
+
+  it('leaves the arguments to the audit: an SDK that rejects them says nothing of the result', () => {
+    expect(hits(RULE, 'message', errorResponse(ARGUMENTS_ERROR), v25)).toEqual([]);
+    expect(hits(RULE, 'message', isErrorResponse([{ type: 'text', text: ARGUMENTS_ERROR }]), v25)).toEqual(
+      [],
+    );
+  });
+
+  it('reads responses to tools/call, and those whose request is not known', () => {
+    const response = errorResponse(V1_ERROR);
+    expect(hits(RULE, 'message', response, { ...v25, request: call })).toEqual([
+      ['default', '/error/message'],
+    ]);
+    expect(hits(RULE, 'message', response, v25)).toEqual([['default', '/error/message']]);
+    expect(hits(RULE, 'message', response, { ...v25, request: { method: 'resources/read' } })).toEqual([]);
   });
 });

@@ -119,7 +119,8 @@ export default defineRule({
 });
 
 function repairAudience(a: JsonObject): RepairOutcome {
-  const raw = Array.isArray(a.audience) ? a.audience : [a.audience];
+  const before = a.audience;
+  const raw = Array.isArray(before) ? before : [before];
   const roles = [
     ...new Set(
       raw.map((r) => (typeof r === 'string' ? r.trim().toLowerCase() : '')).filter((r) => ROLES.includes(r)),
@@ -128,7 +129,7 @@ function repairAudience(a: JsonObject): RepairOutcome {
   if (roles.length === 0) {
     delete a.audience;
     return {
-      description: `removed annotations.audience ${preview(a.audience ?? raw)} (no valid role)`,
+      description: `removed annotations.audience ${preview(before)} (no valid role)`,
       lossy: true,
     };
   }

@@ -3,7 +3,7 @@ import { isWellFormedMimeType, mediaFamily, sniffedMediaType } from '../../core/
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
 import { blockAt, replaceBlock } from './support/block.js';
-import { applySniffedType, bytesBlock, carryCommon } from './support/convert.js';
+import { applySniffedType, bytesBlock, carryCommon, describeBlock } from './support/convert.js';
 
 export default defineRule({
   id: 'block-mime-type-wrong-family',
@@ -63,7 +63,7 @@ export default defineRule({
     const converted = carryCommon(block, bytesBlock(block.data, block.mimeType, undefined, ctx), ctx);
     replaceBlock(ctx, converted);
     return {
-      description: `replaced the ${String(block.type)} block with a ${String(converted.type)} block for ${block.mimeType}`,
+      description: `replaced the ${String(block.type)} block with ${describeBlock(converted)} for ${block.mimeType}`,
     };
   },
 });

@@ -11,6 +11,7 @@ import {
   bytesBlock,
   carryCommon,
   dataUrlBytes,
+  describeBlock,
   firstString,
   isJsonMediaType,
   linkBlock,
@@ -275,7 +276,7 @@ function binary(type: string, block: JsonObject, ctx: RepairContext): RepairOutc
   const uri = firstString(block, ['uri', 'url'])?.[1];
   const converted = carryCommon(block, bytesBlock(base64, mimeType, uri, ctx, type), ctx);
   replaceBlock(ctx, converted);
-  return { description: `replaced the "${type}" block with ${describe(converted)}` };
+  return { description: `replaced the "${type}" block with ${describeBlock(converted)}` };
 }
 
 function html(block: JsonObject, ctx: RepairContext): RepairOutcome | undefined {
@@ -300,7 +301,7 @@ function link(type: string, block: JsonObject, ctx: RepairContext): RepairOutcom
   const description = firstString(block, ['description'])?.[1];
   const converted = carryCommon(block, linkBlock(url[1], name, description, ctx), ctx);
   replaceBlock(ctx, converted);
-  return { description: `replaced the "${type}" block with ${describe(converted)}` };
+  return { description: `replaced the "${type}" block with ${describeBlock(converted)}` };
 }
 
 function imageUrl(block: JsonObject, ctx: RepairContext): RepairOutcome | undefined {
@@ -317,7 +318,7 @@ function imageUrl(block: JsonObject, ctx: RepairContext): RepairOutcome | undefi
     ? bytesBlock(bytes.base64, bytes.mimeType, undefined, ctx, 'image')
     : linkBlock(url, undefined, undefined, ctx);
   replaceBlock(ctx, carryCommon(block, converted, ctx));
-  return { description: `replaced the "image_url" block with ${describe(converted)}` };
+  return { description: `replaced the "image_url" block with ${describeBlock(converted)}` };
 }
 
 function table(block: JsonObject, ctx: RepairContext): RepairOutcome | undefined {
@@ -351,7 +352,7 @@ function mimeTyped(type: string, block: JsonObject, ctx: RepairContext): RepairO
   const uri = firstString(block, ['uri', 'url'])?.[1];
   const converted = carryCommon(block, bytesBlock(payload[1], type, uri, ctx), ctx);
   replaceBlock(ctx, converted);
-  return { description: `replaced the "${type}" block with ${describe(converted)}` };
+  return { description: `replaced the "${type}" block with ${describeBlock(converted)}` };
 }
 
 /** Anything else: keep a `text` string when there is one, else the whole block as JSON text. */
@@ -374,11 +375,4 @@ function fallbackToText(block: JsonObject, ctx: RepairContext): RepairOutcome {
 /** Members lost by a conversion that kept only `kept` (plus type, annotations and _meta). */
 function droppedKeys(block: JsonObject, kept: readonly string[]): string[] {
   return Object.keys(block).filter((k) => !['type', 'annotations', '_meta', ...kept].includes(k));
-}
-
-/** The block a repair made, as its description names it: "an image block", "an embedded resource". */
-function describe(block: JsonObject): string {
-  if (block.type === 'resource') return 'an embedded resource';
-  const type = String(block.type);
-  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} block`;
 }

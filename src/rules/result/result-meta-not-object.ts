@@ -35,7 +35,8 @@ export default defineRule({
   },
   repair(ctx) {
     const result = subjectObject(ctx);
-    if (!result) return undefined;
+    // A finding that no longer holds (the member is gone or an object now) has nothing to remove.
+    if (!result || result._meta === undefined || isObject(result._meta)) return undefined;
     const meta = result._meta;
     delete result._meta;
     return {

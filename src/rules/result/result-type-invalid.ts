@@ -50,6 +50,8 @@ export default defineRule({
     if (!result || !(Array.isArray(result.content) || Object.hasOwn(result, 'structuredContent')))
       return undefined;
     const before = result.resultType;
+    // A finding that no longer holds: the result has a recognized type already.
+    if (typeof before === 'string' && KNOWN_RESULT_TYPES.includes(before)) return undefined;
     result.resultType = 'complete';
     return {
       description:

@@ -50,7 +50,7 @@ export default defineRule({
     const result = subjectObject(ctx);
     const index = Number(ctx.data.index);
     const block = result && Array.isArray(result.content) ? result.content[index] : undefined;
-    if (!result || !isObject(block)) return undefined;
+    if (!result || !isObject(block) || !Object.hasOwn(block, 'structuredContent')) return undefined;
     const value = block.structuredContent;
     delete block.structuredContent;
     const fits = ctx.features.structuredContent === 'any' || isObject(value);

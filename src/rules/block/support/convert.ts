@@ -119,7 +119,12 @@ export function applySniffedType(ctx: RepairContext, block: JsonObject, sniffed:
   if (typeof block.data !== 'string') return undefined;
   const converted = carryCommon(block, bytesBlock(block.data, sniffed, undefined, ctx), ctx);
   replaceBlock(ctx, converted);
-  const target =
-    converted.type === 'resource' ? 'an embedded resource' : `an ${String(converted.type)} block`;
-  return `replaced the ${block.type} block with ${target} of type ${sniffed}, sniffed from the bytes`;
+  return `replaced the ${block.type} block with ${describeBlock(converted)} of type ${sniffed}, sniffed from the bytes`;
+}
+
+/** The block a repair made, as its description names it: "an image block", "an embedded resource". */
+export function describeBlock(block: JsonObject): string {
+  if (block.type === 'resource') return 'an embedded resource';
+  const type = String(block.type);
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} block`;
 }
