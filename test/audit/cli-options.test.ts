@@ -207,7 +207,9 @@ describe('mcp-shape audit options', { timeout: 90_000 }, () => {
   });
 
   it('writes SARIF whose audit findings point at rules with help and docs', async () => {
-    const run = await audit('--call', 'stall', '--timeout', '1', '--format', 'sarif');
+    // The timeout is each request's, initialize and tools/list too: 1 s was too short for those on a
+    // loaded machine (exit 3, unreachable), and the stalled call times out at any length.
+    const run = await audit('--call', 'stall', '--timeout', '5', '--format', 'sarif');
     expect(run.code).toBe(0);
     const sarif = JSON.parse(run.stdout);
     const [result] = sarif.runs[0].results;
