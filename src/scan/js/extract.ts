@@ -291,7 +291,9 @@ export class JsExtractor {
         let run: JsRun;
         try {
           run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue));
-        } catch {
+        } catch (error) {
+          // Over budget: the list gives no schema. Anything else is a bug, reported as for a handler.
+          budgetReason(error);
           continue;
         }
         for (const { value, heap } of run.returns.values()) {

@@ -339,7 +339,9 @@ export class PyExtractor {
       let run: PyRun;
       try {
         run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fn, false));
-      } catch {
+      } catch (error) {
+        // Over budget: the list gives no schema. Anything else is a bug, reported as for a handler.
+        budgetReason(error);
         continue;
       }
       for (const { value, heap } of run.returns.values()) {
