@@ -22,7 +22,7 @@ async function scan(name: string, source: string, options: ScanOptions = {}) {
   const returns = verdict.tools.length;
   const reasons = verdict.unproven.map((u) => u.replace(/^.*?\): /, ''));
   const errors = report.findings.filter((f) => f.severity === 'error');
-  return { verdict, reasons, errors, returns };
+  return { verdict, reasons, errors, returns, report };
 }
 
 const ts = (
@@ -199,6 +199,22 @@ describe('a value read in two places', () => {
       '"text" of content[0] is `args.raw` at server.ts:7 (args.raw is known only at run time)',
     );
   });
+});
+
+describe('a structuredContent too large to check', () => {
+  it('is unresolved, and the JSON text of it is still its mirror (no mirror warning)', async () => {
+    // Past 20,000 nodes a document is cut off as "too large"; the cut value kept no identity, so the
+    // text block holding its JSON.stringify was taken for prose and a missing mirror was reported.
+    const members = Array.from({ length: 21_000 }, (_, i) => `k${i}: ${i}`).join(', ');
+    const { verdict, reasons, report } = await scan(
+      'server.ts',
+      ts(`const structuredContent = { ${members} };
+  return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };`),
+    );
+    expect(report.findings.map((f) => f.rule)).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    expect(reasons[0]).toContain('(the value is too large to check statically)');
+  }, 60_000);
 });
 
 describe('data and uri: a string is proof only when it is made to be base64 or a URI', () => {

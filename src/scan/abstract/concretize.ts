@@ -105,7 +105,16 @@ class Builder {
 
   private variant(v: Variant, depth: number, stack: readonly number[]): unknown {
     if (++this.nodes > MAX_NODES) {
-      return new UnknownValue(sourceText(v.site), 'the value is too large to check statically', v.site);
+      // Still the value it stands for: a text block with its JSON text is its mirror (keyOf).
+      return new UnknownValue(
+        sourceText(v.site),
+        'the value is too large to check statically',
+        v.site,
+        undefined,
+        {
+          key: variantKey(v),
+        },
+      );
     }
     switch (v.k) {
       case 'str':
