@@ -39,11 +39,11 @@ export interface OneLineOptions {
  */
 export function oneLine(text: string, options: OneLineOptions = {}): string {
   const width = Math.max(8, options.width ?? 160);
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  // Leading blank lines carry nothing; show the first line that says something.
-  while (lines.length > 1 && lines[0]?.trim() === '') lines.shift();
+  // Blank lines carry nothing: the first line shown is the first that says something, and only lines
+  // that say something are counted after it.
+  const lines = text.split(/\r\n?|\n/).filter((line) => line.trim() !== '');
   const first = terminalSafe((lines[0] ?? '').replace(/\t/g, ' ').trimEnd());
-  const rest = lines.slice(1).filter((line) => line.trim() !== '').length;
+  const rest = Math.max(0, lines.length - 1);
   const cut = first.length > width ? `${withoutDanglingSurrogate(first.slice(0, width - 1))}…` : first;
   return rest > 0 ? `${cut} (${rest} more line${rest === 1 ? '' : 's'})` : cut;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oneLine, terminalSafe } from '../../src/report/terminal.js';
+import { jsonTerminalSafe, oneLine, terminalSafe } from '../../src/report/terminal.js';
 
 // Every control character a terminal acts on, and the Unicode format characters that reorder text.
 const CONTROL =
@@ -37,6 +37,35 @@ describe('oneLine', () => {
     expect(oneLine('\n\nfirst')).toBe('first');
   });
 
+  it('splits lines at CR, LF and CRLF alike, and counts only lines that say something', () => {
+    expect(oneLine('one\rtwo')).toBe('one (1 more line)');
+    expect(oneLine('one\r\ntwo\nthree')).toBe('one (2 more lines)');
+    expect(oneLine('one\n  \n\t\n')).toBe('one');
+    expect(oneLine(' \t \n  first  \n')).toBe('  first');
+    expect(oneLine('')).toBe('');
+    expect(oneLine(' \n\t\n ')).toBe('');
+  });
+
+  it('shows a tab as a space and drops trailing blanks', () => {
+    expect(oneLine('a\tb\t \nmore')).toBe('a b (1 more line)');
+  });
+
+  it('keeps a line exactly as wide as the width whole', () => {
+    expect(oneLine('x'.repeat(20), { width: 20 })).toBe('x'.repeat(20));
+    expect(oneLine('x'.repeat(21), { width: 20 })).toBe(`${'x'.repeat(19)}…`);
+    // Never narrower than 8 characters.
+    expect(oneLine('x'.repeat(12), { width: 2 })).toBe(`${'x'.repeat(7)}…`);
+  });
+
+  it('drops only a dangling high surrogate at the cut, of any astral character', () => {
+    const cutAt = (char: string) => oneLine(`${'x'.repeat(18)}${char}${'y'.repeat(5)}`, { width: 20 });
+    expect(cutAt('\u{10000}')).toBe(`${'x'.repeat(18)}…`);
+    expect(cutAt('\u{10ffff}')).toBe(`${'x'.repeat(18)}…`);
+    // Characters on either side of the surrogates are whole and stay.
+    expect(cutAt('\ud7ff')).toBe(`${'x'.repeat(18)}\ud7ff…`);
+    expect(cutAt('\uff21')).toBe(`${'x'.repeat(18)}\uff21…`);
+  });
+
   it('cuts long lines at the width', () => {
     const cut = oneLine('x'.repeat(300), { width: 20 });
     expect(cut).toBe(`${'x'.repeat(19)}…`);
@@ -55,5 +84,14 @@ describe('oneLine', () => {
         expect(CONTROL.test(out.replace(/\t/g, ''))).toBe(false);
       }),
     );
+  });
+});
+
+describe('jsonTerminalSafe', () => {
+  it('writes the characters JSON leaves raw but a terminal obeys as \\u escapes: the same JSON value', () => {
+    const value = { name: 'a\u007fb\u009b31mc\u202ed\u2028e', plain: 'ünïcödé 🙂' };
+    const json = jsonTerminalSafe(JSON.stringify(value));
+    expect(json).toBe('{"name":"a\\u007fb\\u009b31mc\\u202ed\\u2028e","plain":"ünïcödé 🙂"}');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });
