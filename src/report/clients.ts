@@ -4,11 +4,11 @@
  * whose timeout the latency exceeds) with `data.affected`, a comma-separated list of client ids.
  */
 
-import { CLIENTS, type ClientImpact } from '../clients/catalog.js';
+import { CLIENTS, type ClientEffect, type ClientImpact } from '../clients/catalog.js';
 import type { Finding } from '../core/finding.js';
 import { getRule } from '../rules/catalog.js';
 
-export const EFFECT_WORDS: Record<string, string> = {
+export const EFFECT_WORDS: Record<ClientEffect, string> = {
   'rejects-call': 'rejects the call',
   'drops-message': 'drops the message: the call hangs',
   'drops-content': 'drops content',
@@ -38,7 +38,7 @@ export function breaksLine(finding: Pick<Finding, 'rule'> & { data?: unknown }, 
   shown.forEach((c, i) => {
     const next = shown[i + 1];
     const name = CLIENTS[c.client].name;
-    parts.push(next?.effect === c.effect ? name : `${name} (${EFFECT_WORDS[c.effect] ?? c.effect})`);
+    parts.push(next?.effect === c.effect ? name : `${name} (${EFFECT_WORDS[c.effect]})`);
   });
   const more = clients.length - shown.length;
   return `${parts.join(', ')}${more > 0 ? ` +${more} more` : ''}`;
@@ -48,5 +48,5 @@ export function breaksLine(finding: Pick<Finding, 'rule'> & { data?: unknown }, 
 export function clientsText(finding: Pick<Finding, 'rule'> & { data?: unknown }): string | undefined {
   const clients = affectedClients(finding);
   if (clients.length === 0) return undefined;
-  return clients.map((c) => `${CLIENTS[c.client].name} (${EFFECT_WORDS[c.effect] ?? c.effect})`).join(', ');
+  return clients.map((c) => `${CLIENTS[c.client].name} (${EFFECT_WORDS[c.effect]})`).join(', ');
 }
