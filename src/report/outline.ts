@@ -43,5 +43,6 @@ export function plural(n: number, word: string): string {
  */
 export function ruleDocsHref(ruleId: string, docsBase?: string): string | undefined {
   if (!getRule(ruleId)) return undefined;
-  return docsBase === undefined ? ruleDocsUrl(ruleId) : ruleDocsUrl(ruleId, docsBase);
+  // An undefined docsBase takes ruleDocsUrl's default, the package homepage's docs.
+  return ruleDocsUrl(ruleId, docsBase);
 }
