@@ -30,7 +30,7 @@ export interface RenderOptions {
   readonly cwd?: string;
 }
 
-const RENDERERS: Partial<Record<ReportFormat, Renderer>> = {
+const RENDERERS: Record<ReportFormat, Renderer> = {
   text: (report, options) => {
     // Audit groups by version and tool; scan opens with its verdict; check uses the plain grouping.
     if (report.command === 'audit') return renderAuditText(report, options);
@@ -51,12 +51,14 @@ const NOTES: Partial<Record<ReportFormat, (report: Report) => string>> = {
   markdown: (report) => policyNotesMarkdown(report, escapeMarkdown),
 };
 
+/** Every format has a renderer (RENDERERS is typed to hold one for each). */
 export function supportedFormats(): ReportFormat[] {
-  return REPORT_FORMATS.filter((f) => RENDERERS[f] !== undefined);
+  return [...REPORT_FORMATS];
 }
 
 export function renderReport(report: Report, format: ReportFormat, options: RenderOptions = {}): string {
-  const renderer = RENDERERS[format];
+  // A caller outside TypeScript may still pass any string.
+  const renderer = RENDERERS[format] as Renderer | undefined;
   if (!renderer) throw new Error(`no renderer for format ${format}`);
   const notes = NOTES[format]?.(report) ?? '';
   return `${renderer(report, options)}${notes}`;
