@@ -6,7 +6,7 @@
  * file's text, so every line goes through `terminalSafe` (text) or is escaped (HTML) here.
  */
 
-import type { Location, ReachedReturn, SourceSnippet } from '../core/finding.js';
+import type { Location, SourceSnippet } from '../core/finding.js';
 import { terminalSafe } from './terminal.js';
 import { escapeHtml } from './xml.js';
 
@@ -14,6 +14,7 @@ export interface FrameLine {
   /** The line number, or undefined for the caret line. */
   readonly number: number | undefined;
   readonly text: string;
+  /** A line of the offending expression (or the return it reaches); never the caret line. */
   readonly marked: boolean;
 }
 
@@ -32,17 +33,16 @@ function shown(text: string): string {
   return terminalSafe(text.replace(/\t/g, TAB));
 }
 
-/** The lines of a snippet, the ones from `from` to `to` marked, with a caret line after `caretAt`. */
-function snippetLines(
-  snippet: SourceSnippet,
-  location: Location | ReachedReturn,
-  to?: { line?: number; column?: number },
-): FrameLine[] {
+/**
+ * The lines of a snippet, those from the location's line to its end line marked, with a caret line
+ * under the expression after its first line.
+ */
+function snippetLines(snippet: SourceSnippet, location: Location): FrameLine[] {
   const first = snippet.firstColumn ?? 1;
   const line = location.line ?? snippet.startLine;
   const column = location.column ?? 1;
-  const endLine = to?.line ?? line;
-  const endColumn = to?.column;
+  const endLine = location.endLine ?? line;
+  const endColumn = location.endColumn;
   const out: FrameLine[] = [];
   snippet.lines.forEach((text, i) => {
     const number = snippet.startLine + i;
@@ -50,13 +50,13 @@ function snippetLines(
     const prefix = first > 1 ? '…' : '';
     out.push({ number, text: prefix + shown(text), marked });
     if (number !== line) return;
-    // The caret spans the expression on its first line (to the end of the line if it goes on).
+    // The caret spans the expression on its first line (to the end of the line if it goes on), and
+    // at least the character at the column.
     const start = Math.max(0, column - first);
-    const stop =
-      endLine === line && endColumn !== undefined ? Math.max(start + 1, endColumn - first) : text.length;
+    const stop = endLine === line && endColumn !== undefined ? endColumn - first : text.length;
     const pad = prefix + shown(text.slice(0, start)).replace(/[^ ]/g, ' ');
     const width = Math.max(1, shown(text.slice(start, Math.max(start + 1, stop))).length);
-    out.push({ number: undefined, text: `${pad}${'^'.repeat(width)}`, marked: true });
+    out.push({ number: undefined, text: `${pad}${'^'.repeat(width)}`, marked: false });
   });
   return out;
 }
@@ -64,11 +64,7 @@ function snippetLines(
 /** The frame of a scan finding, or undefined when the finding carries no source lines. */
 export function codeFrame(location: Location | undefined): Frame | undefined {
   if (!location?.snippet) return undefined;
-  const end = {
-    ...(location.endLine !== undefined ? { line: location.endLine } : {}),
-    ...(location.endColumn !== undefined ? { column: location.endColumn } : {}),
-  };
-  const lines = snippetLines(location.snippet, location, end);
+  const lines = snippetLines(location.snippet, location);
   const reaches = (location.reaches ?? []).map((r) => {
     const label = `tool "${terminalSafe(r.tool)}" at ${terminalSafe(r.file)}:${r.line}`;
     const returnLine = r.snippet?.lines[0];
@@ -80,9 +76,10 @@ export function codeFrame(location: Location | undefined): Frame | undefined {
 }
 
 function gutterWidth(frame: Frame): number {
-  const numbers = [...frame.lines, ...frame.reaches.flatMap((r) => (r.line ? [r.line] : []))].map(
-    (l) => l.number ?? 0,
-  );
+  const numbers = [
+    ...frame.lines.map((l) => l.number ?? 0),
+    ...frame.reaches.map((r) => r.line?.number ?? 0),
+  ];
   return String(Math.max(0, ...numbers)).length;
 }
 
@@ -94,16 +91,12 @@ export interface FrameColors {
 const PLAIN: FrameColors = { dim: (s) => s, mark: (s) => s };
 
 /** The frame as text lines, indented by `indent`. */
-export function codeFrameText(
-  location: Location | undefined,
-  indent = '          ',
-  colors = PLAIN,
-): string[] {
+export function codeFrameText(location: Location | undefined, indent: string, colors = PLAIN): string[] {
   const frame = codeFrame(location);
   if (!frame) return [];
   const width = gutterWidth(frame);
   const row = (l: FrameLine) => {
-    const gutter = `${l.marked && l.number !== undefined ? '>' : ' '} ${l.number === undefined ? ' '.repeat(width) : String(l.number).padStart(width)} |`;
+    const gutter = `${l.marked ? '>' : ' '} ${l.number === undefined ? ' '.repeat(width) : String(l.number).padStart(width)} |`;
     const body = l.number === undefined ? colors.mark(l.text) : l.text;
     return `${indent}${colors.dim(gutter)}${body ? ` ${body}` : ''}`;
   };

@@ -121,7 +121,7 @@ server.registerTool('stock', {}, async ({ sku }) => {
   });
 
   it('a finding without source lines has no frame; control characters in source are shown escaped', () => {
-    expect(codeFrameText({ file: 'x.ts', line: 1 })).toEqual([]);
+    expect(codeFrameText({ file: 'x.ts', line: 1 }, '')).toEqual([]);
     const frame = codeFrameText(
       { file: 'x.ts', line: 1, column: 3, snippet: { startLine: 1, lines: ['a\u001b[2Jb\u202ec'] } },
       '',
@@ -172,6 +172,14 @@ describe('code frames from a location alone', () => {
       '    | ^^',
       '  8 | cd',
     ]);
+  });
+
+  it('gives a caret on a tab, of an expression ending where it starts, as wide as the tab', () => {
+    const caret = (endColumn: number) =>
+      codeFrameText(at({ line: 1, column: 2, endColumn, snippet: { startLine: 1, lines: ['a\tb'] } }), '')[1];
+    expect(caret(2)).toBe('    |  ^^');
+    expect(caret(1)).toBe('    |  ^^');
+    expect(caret(4)).toBe('    |  ^^^');
   });
 
   it('shows tabs as two spaces and keeps the caret under the expression', () => {
@@ -258,6 +266,24 @@ describe('code frames from a location alone', () => {
     );
     expect(codeFrameHtml(at({ line: 1, snippet: { startLine: 1, lines: ['a'] } }))).toBe(
       '<pre class="frame"><span class="mark">1 | a</span>\n<span class="caret">  | ^</span></pre>',
+    );
+    // Several branch conditions, and a return reached that carries no line of its own.
+    expect(
+      codeFrameHtml(
+        at({
+          line: 1,
+          snippet: { startLine: 1, lines: ['a'] },
+          when: ['`x` is true', '`y` is false'],
+          reaches: [{ tool: 't', file: 'r.ts', line: 4, column: 1 }],
+        }),
+      ),
+    ).toBe(
+      [
+        '<pre class="frame"><span class="mark">1 | a</span>',
+        '<span class="caret">  | ^</span></pre>',
+        '<p class="when">When `x` is true and `y` is false</p>',
+        '<p class="reaches">Reaches</p><ul class="reaches"><li>the return of tool &quot;t&quot; at r.ts:4</li></ul>',
+      ].join('\n'),
     );
     expect(codeFrameHtml(undefined)).toBe('');
     expect(codeFrameHtml(at({ line: 1 }))).toBe('');
