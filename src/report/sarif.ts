@@ -77,11 +77,14 @@ function descriptor(rule: Rule, docsBase: string | undefined): Sarif.ReportingDe
   };
 }
 
-/** A repository-relative path as a URI reference: each segment percent-encoded (`#`, `?`, spaces, non-ASCII). */
+/**
+ * A repository-relative path as a URI reference: each segment percent-encoded (`#`, `?`, spaces,
+ * non-ASCII); `.` and `..` are unreserved characters, so they stay as they are.
+ */
 function encodePath(path: string): string {
   return path
     .split('/')
-    .map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment)))
+    .map((segment) => encodeURIComponent(segment))
     .join('/');
 }
 
@@ -145,7 +148,10 @@ function plainText(text: string): string {
  * The returns a scan finding reaches, as related locations, and the sentence naming them with
  * embedded links (`at [server.ts:31](0)`), which code scanning shows as links to those lines.
  */
-function reached(finding: Finding, paths: Paths): { sentence: string; related?: Sarif.Location[] } {
+function reached(
+  finding: Finding,
+  paths: Paths,
+): { sentence: string; related: Sarif.Location[] } | undefined {
   const related: Sarif.Location[] = [];
   const items: string[] = [];
   for (const r of finding.location?.reaches ?? []) {
@@ -159,21 +165,21 @@ function reached(finding: Finding, paths: Paths): { sentence: string; related?: 
     });
     items.push(`"${plainText(r.tool)}" at [${plainText(artifact.uri ?? r.file)}:${r.line}](${id})`);
   }
-  if (items.length === 0) return { sentence: '' };
+  if (items.length === 0) return undefined;
   const list = items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
   const what = items.length === 1 ? 'the return of tool' : 'the returns of tools';
   return { sentence: `; reaches ${what} ${list}`, related };
 }
 
-function resultMessage(finding: Finding, sentence: string): string {
-  if (!sentence) return finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message;
+function resultMessage(finding: Finding, sentence: string | undefined): string {
+  if (sentence === undefined)
+    return finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message;
   const text = `${plainText(finding.message)}${sentence}`;
   return finding.fix ? `${text}. Fix: ${plainText(finding.fix.description)}` : text;
 }
 
 function locationOf(finding: Finding, paths: Paths): Sarif.Location {
   const where = finding.location;
-  const artifact = where?.file ? artifactLocation(where.file, paths) : undefined;
   const location: Sarif.Location = {
     logicalLocations: [
       {
@@ -184,20 +190,22 @@ function locationOf(finding: Finding, paths: Paths): Sarif.Location {
       },
     ],
   };
-  if (artifact) location.physicalLocation = physicalLocation(artifact, where?.line, where?.column, where);
+  if (where?.file) {
+    const artifact = artifactLocation(where.file, paths);
+    if (artifact) location.physicalLocation = physicalLocation(artifact, where.line, where.column, where);
+  }
   return location;
 }
 
 /** The first file the report names, whose repository is the default root. */
 function firstFile(report: Report): string | undefined {
-  const fromFindings = report.findings.find((f) => f.location?.file && namesFile(f.location.file));
-  if (fromFindings?.location?.file) return fromFindings.location.file;
-  const unscanned = report.details?.unscanned;
-  if (Array.isArray(unscanned)) {
-    const first = unscanned[0] as { file?: unknown } | undefined;
-    if (typeof first?.file === 'string') return first.file;
-  }
-  return undefined;
+  const named = report.findings
+    .map((f) => f.location?.file)
+    .find((file): file is string => file !== undefined && namesFile(file));
+  if (named !== undefined) return named;
+  // details.unscanned as scan writes it: a list of { file, reason } (notificationsFor reads it so too).
+  const unscanned = report.details?.unscanned as readonly { readonly file: string }[] | undefined;
+  return unscanned?.[0]?.file;
 }
 
 function pathsFor(report: Report, options: SarifOptions): Paths {
@@ -224,15 +232,15 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
     }
   }
   const results: Sarif.Result[] = findings.map((finding) => {
-    const { sentence, related } = reached(finding, paths);
+    const reach = reached(finding, paths);
     return {
       ruleId: finding.rule,
       ruleIndex: indexById.get(finding.rule) ?? 0,
       level: LEVEL[finding.severity],
-      message: { text: resultMessage(finding, sentence) },
+      message: { text: resultMessage(finding, reach?.sentence) },
       // A folded finding is one result with every place it was seen.
       locations: unfold(finding).map((place) => locationOf(place, paths)),
-      ...(related ? { relatedLocations: related } : {}),
+      ...(reach ? { relatedLocations: reach.related } : {}),
       partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint as string },
       properties: {
         pointer: finding.pointer,

@@ -532,3 +532,73 @@ describe('SARIF results, built from findings alone', () => {
     );
   });
 });
+
+describe('SARIF: what names a file, and where the default root comes from', () => {
+  const base = {
+    rule: 'block-mime-type-missing',
+    severity: 'error' as const,
+    message: 'image block has no mimeType',
+    pointer: '/content/0',
+  };
+  const paths = { root: '/repo', cwd: '/repo' };
+  const only = (finding: Finding) =>
+    buildSarif(buildReport('check', [finding], 1), paths).runs[0]?.results?.[0];
+
+  it('declares the repository root as the one URI base, described and without a path of this machine', () => {
+    expect(buildSarif(buildReport('check', [], 1), paths).runs[0]?.originalUriBaseIds).toEqual({
+      '%SRCROOT%': { description: { text: 'The root of the repository the checked files belong to.' } },
+    });
+  });
+
+  it('takes angle brackets for a label only around the whole name', () => {
+    expect(only({ ...base, location: { file: 'a<b>' } })?.locations?.[0]?.physicalLocation).toEqual({
+      artifactLocation: { uri: 'a%3Cb%3E', uriBaseId: '%SRCROOT%' },
+    });
+    expect(only({ ...base, location: { file: '<stdin>', line: 3 } })?.locations?.[0]).toEqual({
+      logicalLocations: [{ fullyQualifiedName: '/content/0', kind: 'element' }],
+    });
+  });
+
+  it('makes no related location or link of a return, and no notification location, without a file', () => {
+    const result = only({
+      ...base,
+      message: 'a [b]',
+      location: { file: 'h.ts', line: 2, reaches: [{ tool: 't', file: '', line: 4, column: 1 }] },
+    });
+    expect(result?.message.text).toBe('a [b]');
+    expect(result?.relatedLocations).toBeUndefined();
+    const report = buildReport('scan', [], 1, {
+      details: { unscanned: [{ file: '', reason: 'unreadable' }] },
+    });
+    expect(buildSarif(report, paths).runs[0]?.invocations?.[0]?.toolExecutionNotifications).toEqual([
+      { level: 'error', message: { text: ': unreadable' } },
+    ]);
+  });
+
+  it('finds the default root from the first finding that names a file, past those without one', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'mcp-shape-sarif-'));
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'sub'));
+    const file = join(repo, 'sub', 'y.json');
+    const report = buildReport(
+      'check',
+      [base, { ...base, location: { file: '<stdin>' } }, { ...base, location: { file } }],
+      1,
+    );
+    const results = buildSarif(report, { cwd: '/' }).runs[0]?.results;
+    expect(results?.[2]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).toBe('sub/y.json');
+  });
+
+  it('falls back to the working directory for a scan that found nothing and left nothing out', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-shape-sarif-'));
+    const empty = buildReport('scan', [], 0, { details: { unscanned: [] } });
+    expect(buildSarif(empty, { cwd }).runs[0]?.results).toEqual([]);
+    const unscanned = buildReport('scan', [], 1, {
+      details: { unscanned: [{ file: 'a.ts', reason: 'binary' }] },
+    });
+    expect(
+      buildSarif(unscanned, { cwd }).runs[0]?.invocations?.[0]?.toolExecutionNotifications?.[0]
+        ?.locations?.[0]?.physicalLocation?.artifactLocation,
+    ).toEqual({ uri: 'a.ts', uriBaseId: '%SRCROOT%' });
+  });
+});
