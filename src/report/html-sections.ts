@@ -8,6 +8,7 @@
 import type { VersionDifference } from '../audit/compare.js';
 import type { CallRecord, ToolDetail, VersionDetail } from '../audit/run.js';
 import type { Finding, Severity } from '../core/finding.js';
+import { isObject } from '../core/json.js';
 import { getRule } from '../rules/catalog.js';
 import { ruleDocsHref } from './outline.js';
 import { jsonTerminalSafe, terminalSafe } from './terminal.js';
@@ -16,6 +17,22 @@ import { escapeHtml } from './xml.js';
 
 /** Escaped for HTML, with control characters shown as `\x1b` (the page is often read as text too). */
 export const esc = (text: string) => escapeHtml(terminalSafe(text));
+
+/**
+ * Rule rationales and client details are catalog Markdown that uses only paragraphs and code spans,
+ * so this small converter (escape first, then `code`) is enough; a Markdown library would be a
+ * runtime dependency for it.
+ */
+export function rationaleHtml(markdown: string): string {
+  return markdown
+    .split(/\n\s*\n/)
+    .map((paragraph) => `<p>${inlineMarkdown(paragraph.replace(/\s*\n\s*/g, ' '))}</p>`)
+    .join('\n');
+}
+
+export function inlineMarkdown(markdown: string): string {
+  return esc(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
 
 function table(
   caption: string,
@@ -77,9 +94,7 @@ function auditDetails(report: Report): AuditDetails | undefined {
   return {
     ...(typeof d.target === 'string' ? { target: d.target } : {}),
     ...(typeof d.transport === 'string' ? { transport: d.transport } : {}),
-    ...(typeof d.server === 'object' && d.server !== null
-      ? { server: d.server as AuditDetails['server'] }
-      : {}),
+    ...(isObject(d.server) ? { server: d.server as AuditDetails['server'] } : {}),
     ...(typeof d.startedAt === 'string' ? { startedAt: d.startedAt } : {}),
     versions: list<VersionDetail>(d.versions),
     tools: list<ToolDetail>(d.tools),

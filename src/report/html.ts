@@ -16,7 +16,15 @@ import { affectedClients, clientsText } from './clients.js';
 import { codeFrameHtml } from './code-frame.js';
 import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
-import { auditHeaderHtml, auditSectionsHtml, callFactHtml, esc, rulesSummaryHtml } from './html-sections.js';
+import {
+  auditHeaderHtml,
+  auditSectionsHtml,
+  callFactHtml,
+  esc,
+  inlineMarkdown,
+  rationaleHtml,
+  rulesSummaryHtml,
+} from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { scanVerdictHtml } from './scan-verdict.js';
 import { jsonTerminalSafe } from './terminal.js';
@@ -210,12 +218,12 @@ function findingHtml(finding: Finding, options: HtmlOptions, report: Report): st
       `<dt>Fix</dt><dd>${esc(finding.fix.description)}${finding.fix.automatic ? ' <em>(automatic with <code>mcp-shape repair</code>)</em>' : ''}</dd>`,
     );
   }
-  const call = callFactHtml(finding, report);
-  if (call) facts.push(call);
+  // '' for a finding that no call of the audit made: nothing to join.
+  facts.push(callFactHtml(finding, report));
   const places = placesText(finding, 50);
   if (places) facts.push(`<dt>Seen ${finding.occurrences?.length} times</dt><dd>${esc(places)}</dd>`);
   const affected = clientsText(finding);
-  if (rule && affected) {
+  if (affected) {
     const items = affectedClients(finding).map(
       (c) =>
         `<li><strong>${esc(CLIENTS[c.client].name)}</strong>: ${inlineMarkdown(c.detail)} <small>(${esc(c.source)})</small></li>`,
@@ -234,22 +242,6 @@ function findingHtml(finding: Finding, options: HtmlOptions, report: Report): st
 <summary><span class="sev ${finding.severity}">${finding.severity}</span><code class="pointer">${esc(where)}</code><span class="message">${esc(finding.message)}</span><code class="rule-id">${esc(finding.rule)}</code></summary>
 <div class="body">${body.join('\n')}</div>
 </details>`;
-}
-
-/**
- * Rule rationales and client details are catalog Markdown that uses only paragraphs and code spans,
- * so this small converter (escape first, then `code`) is enough; a Markdown library would be a
- * runtime dependency for it.
- */
-function rationaleHtml(markdown: string): string {
-  return markdown
-    .split(/\n\s*\n/)
-    .map((paragraph) => `<p>${inlineMarkdown(paragraph.replace(/\s*\n\s*/g, ' '))}</p>`)
-    .join('\n');
-}
-
-function inlineMarkdown(markdown: string): string {
-  return esc(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 /** check: the line saying where the verdict changes between versions, and the matrix table. */

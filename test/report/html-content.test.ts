@@ -550,3 +550,96 @@ describe('HTML report: sections', () => {
     );
   });
 });
+
+describe('HTML report: the page around the findings, byte for byte', () => {
+  const warn = (rule: string, message: string, file?: string): Finding =>
+    finding({ rule, message, severity: 'warning', ...(file ? { location: { file } } : {}) });
+
+  it('puts a section a location, its findings one a line, with the pointer in each summary', () => {
+    const html = renderHtml(
+      buildReport(
+        'check',
+        [warn('r-one', 'm1', 'a.json'), warn('r-two', 'm2', 'a.json'), warn('r-one', 'm3', 'b.json')],
+        2,
+      ),
+    );
+    const details = (rule: string, message: string) =>
+      [
+        '<details class="finding warning" data-severity="warning">',
+        `<summary><span class="sev warning">warning</span><code class="pointer">/x</code><span class="message">${message}</span><code class="rule-id">${rule}</code></summary>`,
+        `<div class="body">\n<dl><dt>Rule</dt><dd>${rule}</dd></dl></div>`,
+        '</details>',
+      ].join('\n');
+    expect(html.slice(html.indexOf('<main>'), html.indexOf('</main>') + '</main>'.length)).toBe(
+      [
+        '<main>',
+        '<section class="group">',
+        '<h2>a.json</h2>',
+        details('r-one', 'm1'),
+        details('r-two', 'm2'),
+        '</section>',
+        '<section class="group">',
+        '<h2>b.json</h2>',
+        details('r-one', 'm3'),
+        '</section>',
+        '<p id="filtered-out" class="empty" hidden>No findings match the severity filter.</p>',
+        '</main>',
+      ].join('\n'),
+    );
+    // No version section and no details: nothing but the line breaks around where they would be.
+    expect(html).toContain('documents checked</div>\n</section>\n\n<section class="rules"');
+    expect(html).toContain('</main>\n\n<script>');
+  });
+
+  it('names the clients a catalog rule breaks, each with what it does and the source, and none for a rule without', () => {
+    const body = findingMarkup(
+      renderHtml(
+        buildReport('check', [warn('block-mime-type-malformed', 'mm'), warn('result-type-invalid', 'rt')], 1),
+      ),
+      'mm',
+    );
+    expect(body).toContain(
+      '<dt>Clients affected</dt><dd>OpenAI Codex (misreads it), LibreChat (misreads it)<ul><li><strong>OpenAI Codex</strong>: sends the image to the model as a <code>data:&lt;mimeType&gt;;base64</code> URL built from the declared type <small>(codex-rs/protocol/src/models.rs (inferred))</small></li><li><strong>LibreChat</strong>: builds an <code>image_url</code> artifact <code>data:&lt;mime&gt;;base64,…</code> from the declared type <small>(LibreChat packages/api/src/mcp/parsers.ts (inferred))</small></li></ul></dd><dt>Rule</dt>',
+    );
+    const none = findingMarkup(
+      renderHtml(buildReport('check', [warn('result-type-invalid', 'rt')], 1)),
+      'rt',
+    );
+    expect(none).not.toContain('Clients affected');
+    expect(none).toContain('<dl><dt>Rule</dt><dd>result-type-invalid</dd></dl>');
+  });
+
+  it('shows the version verdict and the matrix as one table', () => {
+    const html = renderHtml(
+      buildReport('check', [], 1, {
+        summary: { versionVerdict: 'fails 2025-03-26' },
+        details: {
+          versionMatrix: {
+            all: false,
+            versions: [
+              {
+                protocolVersion: '2025-03-26',
+                verdict: 'fail',
+                errors: 2,
+                warnings: 0,
+                infos: 1,
+                reasons: ['bad <x>'],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    const start = html.indexOf('<section class="versions"');
+    expect(html.slice(start, html.indexOf('</section>', start) + '</section>'.length)).toBe(
+      [
+        '<section class="versions" aria-label="Protocol versions">',
+        '<p class="version-verdict">fails 2025-03-26</p>',
+        '<table><thead><tr><th>Protocol version</th><th>Verdict</th><th>Errors</th><th>Warnings</th><th>Info</th><th>Fails because</th></tr></thead><tbody>',
+        '<tr data-version="2025-03-26"><td>2025-03-26</td><td class="fail">fail</td><td>2</td><td>0</td><td>1</td><td>bad &lt;x&gt; (+1 more)</td></tr>',
+        '</tbody></table>',
+        '</section>',
+      ].join('\n'),
+    );
+  });
+});
