@@ -14,6 +14,8 @@ describe('terminalSafe', () => {
     expect(terminalSafe('ok\rFAKE')).toBe('ok\\x0dFAKE');
     expect(terminalSafe('\x9b31m')).toBe('\\x9b31m');
     expect(terminalSafe('abc\u202edef')).toBe('abc\\u202edef');
+    // Four hex digits always, as JSON and JavaScript write them.
+    expect(terminalSafe('\u061c\x01')).toBe('\\u061c\\x01');
   });
 
   it('keeps newlines, tabs and ordinary text', () => {

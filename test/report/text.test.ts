@@ -21,6 +21,7 @@ import {
   matrixTextLines,
   showMatrix,
   versionMatrixOf,
+  versionVerdictOf,
 } from '../../src/report/version-matrix.js';
 import { auditReport, checkReport } from './fixtures.js';
 
@@ -521,5 +522,55 @@ describe('details for people', () => {
     const plain = { target: 't', calls: 'none' };
     expect(detailsForPeople(plain)).toEqual(plain);
     expect(detailsForPeople(plain)).not.toBe(plain);
+  });
+});
+
+describe('how wide each value of the text report may be', () => {
+  const long = (n: number, c: string) => c.repeat(n);
+
+  it('gives a location 200 characters, a pointer 100, a message and a fix 240, the version line 1000', () => {
+    const finding: Finding = {
+      rule: 'no-such-rule',
+      severity: 'error',
+      message: long(230, 'm'),
+      pointer: `/${long(150, 'p')}`,
+      location: { file: long(190, 'f') },
+      fix: { description: long(230, 'x'), automatic: false },
+    };
+    const verdict = long(900, 'v');
+    const lines = renderText(buildReport('check', [finding], 1, { summary: { versionVerdict: verdict } }), {
+      color: false,
+    }).split('\n');
+    expect(lines).toEqual([
+      long(190, 'f'),
+      `  error   /${long(98, 'p')}…  ${long(230, 'm')}  no-such-rule`,
+      `          fix: ${long(230, 'x')}`,
+      '',
+      verdict,
+      '✖ 1 error, 0 warnings, 0 infos in 1 document checked',
+      '',
+    ]);
+  });
+
+  it('gives the version verdict only when it is a line of text', () => {
+    const verdictOfSummary = (versionVerdict: unknown) =>
+      versionVerdictOf(buildReport('check', [], 1, { summary: { versionVerdict } }));
+    expect(verdictOfSummary('fails 2025-03-26')).toBe('fails 2025-03-26');
+    expect(verdictOfSummary('')).toBeUndefined();
+    expect(verdictOfSummary(5)).toBeUndefined();
+    expect(verdictOfSummary(undefined)).toBeUndefined();
+  });
+
+  it('gives a matrix row its reason in 120 characters, and a baseline headline 400', () => {
+    const row = { protocolVersion: '2025-06-18', warnings: 0, infos: 0 } as const;
+    const [, line] = matrixTextLines({
+      all: true,
+      versions: [{ ...row, verdict: 'fail', errors: 1, reasons: [long(150, 'r')] }],
+    });
+    expect(line).toBe(`2025-06-18  fail          1         0      0  ${long(119, 'r')}…`);
+    const file = long(300, 'b');
+    expect(
+      policyNotesText(buildReport('check', [], 1, { details: { baseline: { file, hidden: 2, stale: [] } } })),
+    ).toBe(`baseline ${file}: 2 known findings hidden\n`);
   });
 });
