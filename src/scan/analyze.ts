@@ -305,7 +305,7 @@ function judgeReturn(
       );
       const structured =
         handler.outputSchema || handler.outputSchemaUnproven
-          ? proveStructured(wrapped, handler.outputSchema, handler.outputSchemaUnproven)
+          ? proveStructured(wrapped, handler.outputSchema, handler.outputSchemaUnproven, version)
           : proof;
       if (proof.proven && !structured.proven) {
         outcome = 'unresolved';

@@ -8,6 +8,7 @@
 
 import { isObject } from '../core/json.js';
 import { isOpaque, isOpen, Opaque } from '../core/opaque.js';
+import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/schema.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
 import type { Declared, JsonKind, StringFormat } from './abstract/value.js';
 import { ownLoss, schemaLoss } from './schema-loss.js';
@@ -355,6 +356,21 @@ function proveContent(content: unknown, version: ProtocolVersion, declared: Decl
   return proof;
 }
 
+let compiler: OutputSchemaCompiler | undefined;
+
+/** Whether `schema` itself (with none of it looser than zod) accepts a value the source fixes. */
+function accepts(schema: unknown, value: unknown, version: ProtocolVersion): boolean {
+  if (schemaLoss(schema) !== undefined) return false;
+  compiler ??= createOutputSchemaCompiler();
+  const compiled = compiler.compile(schema, version);
+  if (!compiled.ok) return false;
+  try {
+    return compiled.validate(value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Keywords that describe a schema without constraining what it accepts. */
 const ANNOTATIONS = new Set(['description', 'title', '$schema', '$id', 'default', 'examples']);
 
@@ -378,17 +394,24 @@ function unfit(
   value: unknown,
   schema: unknown,
   at: string,
-  depth: number,
+  context: { readonly depth: number; readonly judged: boolean; readonly version: ProtocolVersion },
   optional = false,
 ): string | undefined {
   if (schema === true || value === undefined) return undefined;
-  if (!isObject(schema) || depth > 64) return `${at} is not shown to match its schema`;
+  if (!isObject(schema) || context.depth > 64) return `${at} is not shown to match its schema`;
   const loss = ownLoss(schema);
   if (loss) return `${at} is checked by ${loss}, which the analysis does not model`;
-  // A value the source fixes was judged by the schema: a primitive here, a container where no part of
-  // the schema is looser than zod.
   const primitive = typeof value !== 'object' || value === null;
-  if (isFullyKnown(value) && (primitive || schemaLoss(schema) === undefined)) return undefined;
+  if (isFullyKnown(value)) {
+    // Outside a union the schema's verdict on the whole document covers this part: a primitive here
+    // fits, and a container does where no part of the schema is looser than zod. Inside one, the
+    // option that matched may be another: the part is held to this schema itself.
+    if (!context.judged) {
+      return accepts(schema, value, context.version) ? undefined : `${at} is not shown to match its schema`;
+    }
+    if (schemaLoss(schema) === undefined) return undefined;
+  }
+  const deeper = { ...context, depth: context.depth + 1 };
   // An absence the analysis is not sure of is fine where the member is optional.
   const missingOk = !(value instanceof UnknownValue && value.maybeMissing) || optional;
   const keywords = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
@@ -400,10 +423,11 @@ function unfit(
   if (keywords.some((k) => !FOLLOWED.has(k))) return seen;
   if (Array.isArray(schema.anyOf)) {
     const { anyOf, ...rest } = schema;
+    const options = { ...deeper, judged: false };
     const fits = (anyOf as unknown[]).some(
-      (option) => unfit(value, option, at, depth + 1, optional) === undefined,
+      (option) => unfit(value, option, at, options, optional) === undefined,
     );
-    return fits ? unfit(value, rest, at, depth + 1, optional) : seen;
+    return fits ? unfit(value, rest, at, deeper, optional) : seen;
   }
   if (value instanceof UnknownValue) {
     const fits =
@@ -417,18 +441,25 @@ function unfit(
   }
   if (isOpaque(value)) return seen;
   if (primitive) return undefined;
+  // The schema's verdict on a container with an unknown part was set aside (it may be that part's
+  // doing), so its own type and required members are checked here.
+  const kind = Array.isArray(value) ? 'array' : 'object';
+  if (schema.type !== undefined && !kindSatisfies(kind, schema.type))
+    return `${at} is an ${kind}, which its schema does not allow`;
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const why = unfit(item, schema.items ?? true, `${at}/${i}`, depth + 1);
+      const why = unfit(item, schema.items ?? true, `${at}/${i}`, deeper);
       if (why) return why;
     }
     return undefined;
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
+  const missing = required.find((key) => typeof key !== 'string' || !Object.hasOwn(value, key));
+  if (missing !== undefined) return `${at} lacks ${JSON.stringify(missing)}, which its schema requires`;
   for (const [key, member] of Object.entries(value)) {
     const sub = Object.hasOwn(properties, key) ? properties[key] : (schema.additionalProperties ?? true);
-    const why = unfit(member, sub, `${at}/${key}`, depth + 1, !required.includes(key));
+    const why = unfit(member, sub, `${at}/${key}`, deeper, !required.includes(key));
     if (why) return why;
   }
   return undefined;
@@ -440,7 +471,12 @@ function unfit(
  * `unproven`: why no structuredContent can be shown to match (a schema the source does not fix). An
  * error result is not checked against it; a missing structuredContent is the rules' business.
  */
-export function proveStructured(result: unknown, schema: unknown, unproven: string | undefined): Proof {
+export function proveStructured(
+  result: unknown,
+  schema: unknown,
+  unproven: string | undefined,
+  version: ProtocolVersion,
+): Proof {
   if (result instanceof UnknownValue) {
     return notProven(
       `the result is ${describe(result)}, so its structuredContent is not shown to match the tool's outputSchema`,
@@ -449,6 +485,10 @@ export function proveStructured(result: unknown, schema: unknown, unproven: stri
   if (!isObject(result) || isOpaque(result) || result.isError === true) return PROVEN;
   if (unproven !== undefined) return notProven(unproven);
   if (!Object.hasOwn(result, 'structuredContent')) return PROVEN;
-  const why = unfit(result.structuredContent, schema, 'structuredContent', 0);
+  const why = unfit(result.structuredContent, schema, 'structuredContent', {
+    depth: 0,
+    judged: true,
+    version,
+  });
   return why ? notProven(`${why}, so it is not shown to match the tool's outputSchema`) : PROVEN;
 }

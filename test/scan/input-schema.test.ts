@@ -46,6 +46,7 @@ describe('arguments typed by the inputSchema of registerTool', () => {
     for (const [params, text] of [
       ['args', 'args.text'],
       ['{ text }', 'text'],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the handler's source holds a template literal
       ['{ text: t }', '`${t}!`'],
     ] as const) {
       const { verdict, findings } = await registered(
