@@ -25,7 +25,7 @@ import {
   shaped,
 } from '../../src/library/shaped.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../src/spec/versions.js';
-import { PNG_1X1, WAV } from './support/shapes.js';
+import { BIGINT_RESULT, bigintFix, PNG_1X1, WAV } from './support/shapes.js';
 
 interface RepairCase {
   readonly input: unknown;
@@ -351,6 +351,117 @@ describe('repairMessage()', () => {
   });
 });
 
+describe('the fallback, for what no rule repairs', () => {
+  const rebuilt = {
+    rule: 'result-not-object',
+    pointer: '',
+    description: 'rebuilt the result as a single text block holding its data as JSON',
+    lossy: true,
+  };
+
+  it('rebuilds what is no result around its data: a string as it is, anything else as JSON', async () => {
+    expect(await repair('hello', { protocolVersion: '2025-06-18' })).toEqual({
+      result: { content: [text('hello')] },
+      fixes: [rebuilt],
+    });
+    expect(await repair([1, 2], { protocolVersion: '2025-06-18' })).toEqual({
+      result: { content: [text('[1,2]')] },
+      fixes: [rebuilt],
+    });
+    expect(await repair(42, { protocolVersion: '2026-07-28' })).toEqual({
+      result: { content: [text('42')], resultType: 'complete' },
+      fixes: [rebuilt],
+    });
+  });
+
+  it('a rebuilt error result stays an error; one with a broken member is rebuilt with that member kept as text', async () => {
+    const V = { protocolVersion: '2026-07-28' } as const;
+    const error = { content: [], resultType: 'input_required', isError: true };
+    expect(await repair(error, V)).toEqual({
+      result: { content: [text(JSON.stringify(error))], isError: true, resultType: 'complete' },
+      fixes: [{ ...rebuilt, rule: 'result-input-required-invalid' }],
+    });
+    expect(await repair({ content: [text('a')], resultType: 'input_required', inputRequests: 5 }, V)).toEqual(
+      {
+        result: {
+          content: [
+            text(
+              JSON.stringify({
+                content: [
+                  text('a'),
+                  text(
+                    '["inputRequests" is a JSON integer; it must be an object mapping ids to requests; it is kept here as text] inputRequests: 5',
+                  ),
+                ],
+                resultType: 'input_required',
+              }),
+            ),
+          ],
+          resultType: 'complete',
+        },
+        fixes: [
+          {
+            rule: 'result-input-required-invalid',
+            pointer: '/inputRequests',
+            description: 'removed inputRequests and kept its value as text',
+            lossy: true,
+          },
+          { ...rebuilt, rule: 'result-input-required-invalid' },
+        ],
+      },
+    );
+  });
+
+  it('names a dropped block with the article its type reads with', async () => {
+    expect(
+      await repair(
+        { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: '!!' } }] },
+        { protocolVersion: '2025-06-18' },
+      ),
+    ).toEqual({
+      result: {
+        content: [
+          text(
+            '[A "resource" block was dropped from this tool result: resource.blob is not valid base64 ("!!"). It was: {"type":"resource","resource":{"uri":"file:///a","blob":"!!"}}]',
+          ),
+        ],
+      },
+      fixes: [
+        {
+          rule: 'block-base64-invalid',
+          pointer: '/content/0/resource/blob',
+          description:
+            'replaced the "resource" block with a text block saying what was dropped and why (resource.blob is not valid base64 ("!!"))',
+          lossy: true,
+        },
+      ],
+    });
+  });
+
+  it('moves a broken result member into text, and keeps an error result an error', async () => {
+    expect(await repair({ content: [text('a')], isError: 'yes' }, { protocolVersion: '2025-06-18' })).toEqual(
+      {
+        result: {
+          content: [
+            text('a'),
+            text(
+              '["isError" is the string "yes"; it must be true or false; it is kept here as text] isError: "yes"',
+            ),
+          ],
+        },
+        fixes: [
+          {
+            rule: 'result-is-error-not-boolean',
+            pointer: '/isError',
+            description: 'removed isError and kept its value as text',
+            lossy: true,
+          },
+        ],
+      },
+    );
+  });
+});
+
 describe('repairMessage() and its synchronous and parsed forms', () => {
   const V = { protocolVersion: '2025-06-18' } as const;
   const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
@@ -545,32 +656,13 @@ describe('repairMessage() and its synchronous and parsed forms', () => {
     expect(await repairMessage(message, { ...V, request: call })).toEqual(expected);
     expect(repairMessageSync(message, { ...V, request: call })).toEqual(expected);
     expect(message.extra).toBe(1n);
-    const result = { content: 'x', structuredContent: { n: 1n } };
-    const bigint = (pointer: string) => ({
-      rule: 'value-not-serializable',
-      pointer,
-      description: 'sent the BigInt 1 as a string (JSON has no BigInt)',
-    });
-    const fixes = [
-      bigint('/structuredContent/n'),
-      {
-        rule: 'result-content-not-array',
-        pointer: '/content',
-        description: 'turned the content string into a text block',
-      },
-      {
-        rule: 'structured-content-text-mirror-missing',
-        pointer: '/content',
-        description: 'added a text block carrying the JSON of structuredContent',
-      },
-    ];
-    const repairedResult = { content: [text('x'), text('{"n":"1"}')], structuredContent: { n: '1' } };
-    expect(await repair(result, V)).toEqual({ result: repairedResult, fixes });
-    expect(repairSync(result, V)).toEqual({ result: repairedResult, fixes });
+    const { repaired, fixes } = BIGINT_RESULT;
+    expect(await repair(BIGINT_RESULT.input(), V)).toEqual({ result: repaired, fixes });
+    expect(repairSync(BIGINT_RESULT.input(), V)).toEqual({ result: repaired, fixes });
     // A result that needs only what the wire changed: those fixes alone.
     expect(repairSync({ content: [text('a')], _meta: { n: 1n } }, V)).toEqual({
       result: { content: [text('a')], _meta: { n: '1' } },
-      fixes: [bigint('/_meta/n')],
+      fixes: [bigintFix('/_meta/n')],
     });
   });
 
@@ -869,13 +961,15 @@ describe('what the wire carries (cloneJson, isPlainJson, stringifyJson, safeJson
   });
 
   it('stops copying shared references past 100,000 repeats, once, and says so', () => {
+    // 2^17 containers written out: past the limit.
     let value: unknown = 1;
-    for (let i = 0; i < 20; i++) value = [value, value, 1n];
+    for (let i = 0; i < 17; i++) value = [value, value];
     const notes: Parameters<typeof cloneJson>[1] = [];
-    cloneJson(value, notes);
-    expect(notes.filter((n) => n.description.startsWith('stopped'))).toEqual([
+    cloneJsonExactly(value, notes);
+    expect(notes).toEqual([
       {
-        pointer: expect.any(String),
+        // The 100,001st container reached again, in the walk's order.
+        pointer: '/1/1/0/0/0/0/1/1/0/1/0/1/0/1/0/0',
         description: 'stopped copying: shared references repeat more than 100000 objects',
         lossy: true,
       },

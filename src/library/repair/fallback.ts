@@ -150,15 +150,13 @@ function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep
 }
 
 /**
- * Raised when the fallback has no safe move; the loop stops and reports what is left. Not an Error: it
- * is control flow, thrown once per unrepairable message, and an Error's stack trace would cost more
- * than the whole fallback step (the proxy meets such messages by the thousand).
+ * Raised when the fallback has no safe move; the loop stops and reports what is left (the finding is
+ * among the remaining ones). Not an Error: it is control flow, thrown once per unrepairable message, and
+ * an Error's stack trace would cost more than the whole fallback step (the proxy meets such messages by
+ * the thousand).
  */
 export class UnrepairableError {
-  readonly message: string;
-  constructor(readonly finding: EngineFinding) {
-    this.message = `cannot repair ${finding.rule} at ${finding.pointer || '/'}`;
-  }
+  constructor(readonly finding: EngineFinding) {}
 }
 
 function startsWith(path: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {
