@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   cloneJson,
@@ -25,6 +27,7 @@ import {
   shaped,
 } from '../../src/library/shaped.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../src/spec/versions.js';
+import { validateToolResult } from '../../src/validate/index.js';
 import { BIGINT_RESULT, bigintFix, PNG_1X1, WAV } from './support/shapes.js';
 
 interface RepairCase {
@@ -348,6 +351,53 @@ describe('repairMessage()', () => {
     const { message, fixes } = await repairMessage(clean, { protocolVersion: '2025-06-18' });
     expect(message).toBe(clean);
     expect(fixes).toEqual([]);
+  });
+});
+
+describe('repair() asks file-type about what the synchronous sniffer cannot place (a TIFF)', () => {
+  const tiff = readFileSync(join(import.meta.dirname, '../../fixtures/media/image.tiff')).toString('base64');
+  const V = { protocolVersion: '2025-06-18' } as const;
+  const image = (data: string, mimeType?: string) => ({
+    type: 'image',
+    data,
+    ...(mimeType ? { mimeType } : {}),
+  });
+  const sniffed = (rule: string) => ({
+    rule,
+    pointer: '/content/0/mimeType',
+    description: 'set mimeType to image/tiff, sniffed from the bytes',
+  });
+  const stripped = {
+    rule: 'block-base64-data-uri',
+    pointer: '/content/0/data',
+    description: 'removed the data: URI prefix from data',
+  };
+
+  it('in the copy it repairs, and for a payload a repair moved out of a data: URI', async () => {
+    const cases: [unknown, unknown[]][] = [
+      [{ content: [image(tiff, 'image/png')] }, [sniffed('block-mime-type-mismatch')]],
+      [{ content: [image(tiff)] }, [sniffed('block-mime-type-missing')]],
+      [{ content: [image(`data:;base64,${tiff}`)] }, [stripped, sniffed('block-mime-type-missing')]],
+    ];
+    for (const [input, fixes] of cases) {
+      const repaired = await repair(input, V);
+      expect(repaired).toEqual({ result: { content: [image(tiff, 'image/tiff')] }, fixes });
+      expect(await validateToolResult(repaired.result, V)).toEqual([]);
+      const message = await repairMessage(
+        { jsonrpc: '2.0', id: 1, result: input },
+        { ...V, request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } } },
+      );
+      expect(message.message).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { content: [image(tiff, 'image/tiff')] },
+      });
+    }
+    // The synchronous repair cannot tell a TIFF from unknown bytes: it leaves a label it cannot contradict.
+    expect(repairSync({ content: [image(tiff, 'image/png')] }, V)).toEqual({
+      result: { content: [image(tiff, 'image/png')] },
+      fixes: [],
+    });
   });
 });
 
