@@ -401,6 +401,45 @@ describe('repair() asks file-type about what the synchronous sniffer cannot plac
   });
 });
 
+describe('repair never throws, even on a value whose reads start failing after it was found plain', () => {
+  /** A plain-looking result whose property reads throw from the (n+1)th on. */
+  const failingAfter = (n: number) => {
+    let reads = 0;
+    return new Proxy(
+      { content: [text('x')], isError: 'no' },
+      {
+        get(target, key, receiver) {
+          reads++;
+          if (reads > n) throw new Error(`read ${reads}`);
+          return Reflect.get(target, key, receiver);
+        },
+      },
+    );
+  };
+
+  it('gives up and says why, sync or not, as a result or inside a message', async () => {
+    const V = { protocolVersion: '2025-06-18' } as const;
+    const runs = [
+      (value: unknown) => repair(value, V),
+      async (value: unknown) => repairSync(value, V),
+      (value: unknown) => repairMessage({ jsonrpc: '2.0', id: 1, result: value }, V),
+      async (value: unknown) => repairMessageSync({ jsonrpc: '2.0', id: 1, result: value }, V),
+    ];
+    const reasons = new Set<string>();
+    for (let n = 0; n <= 40; n++) {
+      for (const run of runs) {
+        const { abandoned } = await run(failingAfter(n));
+        if (abandoned !== undefined) {
+          expect(abandoned).toMatch(/^internal error: read \d+$/);
+          reasons.add('internal');
+        } else reasons.add('done');
+      }
+    }
+    // Both outcomes happen: the reads fail at every step of a repair in turn.
+    expect([...reasons].sort()).toEqual(['done', 'internal']);
+  });
+});
+
 describe('the fallback, for what no rule repairs', () => {
   const rebuilt = {
     rule: 'result-not-object',

@@ -131,9 +131,10 @@ export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>
     return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
   }
   const value = wire.value;
-  if (isQuietResult(value, options)) return { result: value as CallToolResult<V>, fixes: wire.fixes };
   let run: RepairRun;
   try {
+    // Inside the try too: a value that was plain when toWire looked may throw when read again (a proxy).
+    if (isQuietResult(value, options)) return { result: value as CallToolResult<V>, fixes: wire.fixes };
     run = await runRepair(value, resultTarget(value, options));
   } catch (error) {
     return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
