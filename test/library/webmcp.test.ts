@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { repair } from '../../src/library/repair/index.js';
 import { convertWebMcp, markdownTable, sanitizeHtml } from '../../src/library/webmcp/index.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
@@ -211,6 +212,54 @@ describe('sanitizeHtml() output and report, exactly', () => {
       ],
     ],
     ['comments and text, kept', '<p>a<!--c-->b</p>', '<p>a<!--c-->b</p>', []],
+    [
+      'a use element referring inside the document',
+      '<svg><use href="#icon"/></svg>',
+      '<svg><use href="#icon"></use></svg>',
+      [],
+    ],
+    [
+      'a data: URL on a use attribute it does not follow',
+      '<svg><use src="data:image/png,x"/></svg>',
+      '<svg><use src="data:image/png,x"></use></svg>',
+      [],
+    ],
+    [
+      'an attribute whose value merely starts with on',
+      '<p title="on the way">x</p>',
+      '<p title="on the way">x</p>',
+      [],
+    ],
+    [
+      'a comma in a URL that is no srcset',
+      '<a href="https://a.example/?q=1,javascript:x">x</a>',
+      '<a href="https://a.example/?q=1,javascript:x">x</a>',
+      [],
+    ],
+    [
+      'a script URL of exactly 30 characters, shown whole',
+      `<a href="javascript:${'x'.repeat(19)}">x</a>`,
+      '<a>x</a>',
+      [removal(`a[href=javascript:${'x'.repeat(19)}]`, 'script-url')],
+    ],
+    [
+      'harmless attributes of the html and body elements',
+      '<html lang="en"><body class="a"><p>x</p></body></html>',
+      '<p>x</p>',
+      [],
+    ],
+    [
+      'a handler on the head element',
+      '<head onclick="x()"><p>a</p>',
+      '<p>a</p>',
+      [removal('head[onclick]', 'event-handler')],
+    ],
+    [
+      'an html element after a doctype and a comment',
+      '<!doctype html><!--c--><html onload=x><p>a',
+      '<!--c--><p>a</p>',
+      [removal('html[onload]', 'event-handler')],
+    ],
     [
       'markup that still parses into something new after four rounds: all of it',
       `${MXSS}<img src=x onerror=alert(1)><a href="javascript:alert(1)">${MXSS}<form></svg><a href="javascript:alert(1)">${MXSS}<form><img src=x onerror=alert(1)></form>">`,
@@ -494,6 +543,109 @@ describe('convertWebMcp() on every spelling the proposal has used', () => {
     const input = { content: [{ type: 'error', message: 'm' }] };
     await convertWebMcp(input, V);
     expect(input).toEqual({ content: [{ type: 'error', message: 'm' }] });
+  });
+
+  it('reports each removal of the safety pass as a lossy fix before the conversion', async () => {
+    expect(await convertWebMcp([{ type: 'html', html: '<i onclick=x>a</i>' }], V)).toEqual({
+      result: {
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: 'urn:mcp-shape:html:0', mimeType: 'text/html', text: '<i>a</i>' },
+          },
+        ],
+      },
+      fixes: [
+        {
+          rule: 'webmcp-html-unsafe',
+          pointer: '/content/0',
+          description: 'removed i[onclick] (event-handler)',
+          lossy: true,
+        },
+        converted('webmcp-html', '/content/0', 'html block to an embedded text/html resource'),
+      ],
+      warnings: [],
+    });
+  });
+
+  it('a link with no URL at all is its label as text', async () => {
+    expect(await convertWebMcp([{ type: 'link', title: 'T' }], V)).toEqual({
+      result: { content: [{ type: 'text', text: 'T (not linked: only http and https URLs are allowed)' }] },
+      fixes: [
+        {
+          rule: 'webmcp-link-unsafe',
+          pointer: '/content/0',
+          description: 'dropped the link to "": only http and https URLs are allowed',
+          lossy: true,
+        },
+      ],
+      warnings: [],
+    });
+  });
+
+  it('items that are no objects are left to repair; content that is no array has no images to weigh', async () => {
+    expect(await convertWebMcp([null, 'x'], V)).toEqual({
+      result: {
+        content: [
+          { type: 'text', text: 'null' },
+          { type: 'text', text: 'x' },
+        ],
+      },
+      fixes: [
+        {
+          rule: 'block-not-object',
+          pointer: '/content/0',
+          description: 'replaced the null with a text block holding its JSON',
+        },
+        {
+          rule: 'block-not-object',
+          pointer: '/content/1',
+          description: 'wrapped the string in a text block',
+        },
+      ],
+      warnings: [],
+    });
+    expect((await convertWebMcp({ content: 'x' }, V)).warnings).toEqual([]);
+    // An image whose data is no string has no size to weigh: repair drops it.
+    const numeric = await convertWebMcp([{ type: 'image', data: 5, mimeType: 'image/png' }], {
+      ...V,
+      maxImageBytes: 0,
+    });
+    expect(numeric.warnings).toEqual([]);
+    expect(numeric.fixes.map((f) => f.rule)).toEqual(['block-data-invalid']);
+  });
+
+  it('in 2026-07-28 marks a result complete unless it says otherwise, which repair then judges', async () => {
+    const V2026 = { protocolVersion: '2026-07-28' } as const;
+    expect(await convertWebMcp({ content: [] }, V2026)).toEqual({
+      result: { content: [], resultType: 'complete' },
+      fixes: [],
+      warnings: [],
+    });
+    expect(await convertWebMcp([{ type: 'error', message: 'm' }], V2026)).toEqual({
+      result: { content: [{ type: 'text', text: 'm' }], isError: true, resultType: 'complete' },
+      fixes: [converted('webmcp-error', '/content/0', 'error block to isError with a text block')],
+      warnings: [],
+    });
+    expect(await convertWebMcp({ content: [], resultType: 5 }, V2026)).toEqual({
+      result: { content: [], resultType: 'complete' },
+      fixes: [
+        {
+          rule: 'result-type-invalid',
+          pointer: '/resultType',
+          description: 'replaced "resultType" 5 with "complete"',
+        },
+      ],
+      warnings: [],
+    });
+  });
+
+  it('repair() converts a link without a label into a resource_link with no title member', async () => {
+    const { result } = await repair({ content: [{ type: 'link', url: 'https://a.example' }] }, V);
+    expect(result.content).toEqual([
+      { type: 'resource_link', uri: 'https://a.example/', name: 'https://a.example/' },
+    ]);
+    expect(Object.keys(result.content[0] ?? {})).toEqual(['type', 'uri', 'name']);
   });
 
   it('warns of each image whose decoded size is over the limit, by its place, and of nothing at the limit', async () => {
