@@ -527,6 +527,64 @@ describe('the fallback, for what no rule repairs', () => {
     });
   });
 
+  it('as a last resort, rebuilds a rebuilt result that still fails, as an error saying why', async () => {
+    const tool = {
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', required: ['n'] },
+    };
+    expect(await repair(42, { protocolVersion: '2025-06-18', tool })).toEqual({
+      result: {
+        content: [
+          text(
+            'The tool result could not be delivered as sent (tool "t" declares an outputSchema but the result has no structuredContent).\n{"content":[{"type":"text","text":"42"}]}',
+          ),
+        ],
+        isError: true,
+      },
+      fixes: [
+        rebuilt,
+        { ...rebuilt, rule: 'structured-content-missing-for-output-schema', pointer: '/structuredContent' },
+      ],
+    });
+  });
+
+  it('rebuilds a result inside a response in its place', async () => {
+    expect(
+      await repairMessage(
+        { jsonrpc: '2.0', id: 1, result: { content: [], resultType: 'input_required' } },
+        {
+          protocolVersion: '2026-07-28',
+          request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } },
+        },
+      ),
+    ).toEqual({
+      message: {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { content: [text('{"content":[],"resultType":"input_required"}')], resultType: 'complete' },
+      },
+      fixes: [{ ...rebuilt, rule: 'result-input-required-invalid', pointer: '/result' }],
+      remaining: [],
+    });
+  });
+
+  it('keeps a member it moves into text once, when the content says it already', async () => {
+    expect(
+      await repair({ content: [text('isError: "yes"')], isError: 'yes' }, { protocolVersion: '2025-06-18' }),
+    ).toEqual({
+      result: { content: [text('isError: "yes"')] },
+      fixes: [
+        {
+          rule: 'result-is-error-not-boolean',
+          pointer: '/isError',
+          description: 'removed isError and kept its value as text',
+          lossy: true,
+        },
+      ],
+    });
+  });
+
   it('moves a broken result member into text, and keeps an error result an error', async () => {
     expect(await repair({ content: [text('a')], isError: 'yes' }, { protocolVersion: '2025-06-18' })).toEqual(
       {
@@ -604,6 +662,42 @@ describe('repairMessage() and its synchronous and parsed forms', () => {
           },
         ],
         remaining: [],
+      });
+    },
+  );
+
+  it.each(forms)(
+    '%s: a stray result on a request goes; an envelope member it cannot fix stays, and is said',
+    async (_name, run) => {
+      expect(await run({ jsonrpc: '2.0', id: 2, method: 'x', result: { content: 'x' } }, V)).toEqual({
+        message: { jsonrpc: '2.0', id: 2, method: 'x' },
+        fixes: [
+          {
+            rule: 'envelope-result-and-error',
+            pointer: '/result',
+            description: 'removed top-level member "result" from a request (it was {"content":"x"})',
+            lossy: true,
+          },
+        ],
+        remaining: [],
+      });
+      const badId = { jsonrpc: '2.0', id: { a: 1 }, result: { content: [] } };
+      expect(await run(badId, { ...V, request: call })).toEqual({
+        message: badId,
+        fixes: [],
+        remaining: [
+          {
+            rule: 'envelope-id-invalid',
+            severity: 'error',
+            message: '"id" is a JSON object; request ids must be a string or an integer',
+            pointer: '/id',
+            fix: {
+              description: 'Echo the id of the request this message answers, unchanged.',
+              automatic: true,
+            },
+            data: { actual: 'a JSON object' },
+          },
+        ],
       });
     },
   );

@@ -421,7 +421,7 @@ function fallbackRepairs(state: LoopState): { steps: number; remaining: EngineFi
     state.document = fallback.document;
     state.findings = undefined;
     // A second rebuild would produce the same result; the last resort also marks it as an error.
-    rebuilt ||= fallback.kind === 'rebuild';
+    rebuilt ||= fallback.rebuilt === true;
     state.fixes.push({
       rule: error.rule,
       pointer: error.pointer,
