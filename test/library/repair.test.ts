@@ -402,41 +402,72 @@ describe('repair() asks file-type about what the synchronous sniffer cannot plac
 });
 
 describe('repair never throws, even on a value whose reads start failing after it was found plain', () => {
-  /** A plain-looking result whose property reads throw from the (n+1)th on. */
-  const failingAfter = (n: number) => {
+  /** A plain-looking result whose property reads throw `thrown` from the (n+1)th on. */
+  const failingAfter = (n: number, thrown: unknown) => {
     let reads = 0;
     return new Proxy(
       { content: [text('x')], isError: 'no' },
       {
         get(target, key, receiver) {
           reads++;
-          if (reads > n) throw new Error(`read ${reads}`);
+          if (reads > n) throw thrown;
           return Reflect.get(target, key, receiver);
         },
       },
     );
   };
 
-  it('gives up and says why, sync or not, as a result or inside a message', async () => {
+  it('gives up and says why, sync or not, as a result or inside a message, with the input as it was', async () => {
     const V = { protocolVersion: '2025-06-18' } as const;
     const runs = [
-      (value: unknown) => repair(value, V),
-      async (value: unknown) => repairSync(value, V),
-      (value: unknown) => repairMessage({ jsonrpc: '2.0', id: 1, result: value }, V),
-      async (value: unknown) => repairMessageSync({ jsonrpc: '2.0', id: 1, result: value }, V),
+      async (value: unknown) => {
+        const run = await repair(value, V);
+        return { ...run, output: run.result, input: value };
+      },
+      async (value: unknown) => {
+        const run = repairSync(value, V);
+        return { ...run, output: run.result, input: value };
+      },
+      async (value: unknown) => {
+        const input = { jsonrpc: '2.0', id: 1, result: value };
+        const run = await repairMessage(input, V);
+        return { ...run, output: run.message, input };
+      },
+      async (value: unknown) => {
+        const input = { jsonrpc: '2.0', id: 1, result: value };
+        const run = repairMessageSync(input, V);
+        return { ...run, output: run.message, input };
+      },
     ];
     const reasons = new Set<string>();
     for (let n = 0; n <= 40; n++) {
       for (const run of runs) {
-        const { abandoned } = await run(failingAfter(n));
-        if (abandoned !== undefined) {
-          expect(abandoned).toMatch(/^internal error: read \d+$/);
-          reasons.add('internal');
-        } else reasons.add('done');
+        const { abandoned, output, input, fixes } = await run(failingAfter(n, new Error(`read ${n + 1}`)));
+        if (abandoned === undefined) {
+          reasons.add('done');
+          continue;
+        }
+        reasons.add(abandoned);
+        expect(output).toBe(input);
+        expect(fixes).toEqual([]);
       }
     }
     // Both outcomes happen: the reads fail at every step of a repair in turn.
-    expect([...reasons].sort()).toEqual(['done', 'internal']);
+    expect([...reasons].filter((r) => r !== 'done' && !/^internal error: read \d+$/.test(r))).toEqual([]);
+    expect(reasons.has('done')).toBe(true);
+    expect(reasons.size).toBeGreaterThan(1);
+    // A thrown value that cannot even be printed.
+    const unprintable = {
+      toString() {
+        throw new Error('no');
+      },
+    };
+    const unprintableReasons = new Set<string | undefined>();
+    for (let n = 0; n <= 10; n++) {
+      unprintableReasons.add((await repair(failingAfter(n, unprintable), V)).abandoned);
+      unprintableReasons.add(repairSync(failingAfter(n, unprintable), V).abandoned);
+    }
+    expect(unprintableReasons).toContain('internal error');
   });
 });
 
@@ -816,6 +847,67 @@ describe('repairMessage() and its synchronous and parsed forms', () => {
       });
     },
   );
+
+  it.each(forms)(
+    '%s: nothing inside a stray result is repaired, and only a tool result has its blocks converted',
+    async (_name, run) => {
+      const stray = {
+        content: [{ type: 'html', html: '<b onclick=x>b</b>' }, { type: 'object' }],
+        structuredContent: [1],
+      };
+      expect(
+        await run({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: {}, result: stray }, V),
+      ).toEqual({
+        message: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: {} },
+        fixes: [
+          {
+            rule: 'envelope-result-and-error',
+            pointer: '/result',
+            description: `removed top-level member "result" from a request (it was ${JSON.stringify(stray)})`,
+            lossy: true,
+          },
+        ],
+        remaining: [],
+      });
+      const listed = {
+        jsonrpc: '2.0',
+        id: 1,
+        x: 1,
+        result: { content: [{ type: 'html', html: '<b>b</b>' }] },
+      };
+      expect(
+        await run(listed, { ...V, request: { jsonrpc: '2.0', id: 1, method: 'resources/list' } }),
+      ).toEqual({
+        message: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'html', html: '<b>b</b>' }] } },
+        fixes: [
+          { rule: 'envelope-extra-member', pointer: '/x', description: 'removed top-level member "x"' },
+        ],
+        remaining: [],
+      });
+    },
+  );
+
+  it('never changes what it is given, sync or not; the version given wins over the one the value suggests', async () => {
+    const result = { content: 'hello', isError: 'true' };
+    const message = { jsonrpc: '2.0', id: 1, x: 1, result: { content: 'hello' } };
+    const copies = structuredClone([result, message]);
+    repairSync(result, V);
+    repairMessageSync(message, { ...V, request: call });
+    await repairMessage(message, { ...V, request: call });
+    expect([result, message]).toEqual(copies);
+    const added = {
+      result: { content: [text('x')], resultType: 'complete' },
+      fixes: [
+        {
+          rule: 'result-type-invalid',
+          pointer: '/resultType',
+          description: 'added "resultType": "complete"',
+        },
+      ],
+    };
+    expect(await repair({ content: [text('x')] }, { protocolVersion: '2026-07-28' })).toEqual(added);
+    expect(repairSync({ content: [text('x')] }, { protocolVersion: '2026-07-28' })).toEqual(added);
+  });
 
   it('says first what the wire could not carry, sync or not', async () => {
     const message = { jsonrpc: '2.0', id: 1, extra: 1n, result: { content: 'x' } };
