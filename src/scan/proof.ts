@@ -10,6 +10,7 @@ import { isObject } from '../core/json.js';
 import { isOpaque, isOpen, Opaque } from '../core/opaque.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
 import type { Declared, JsonKind, StringFormat } from './abstract/value.js';
+import { ownLoss, schemaLoss } from './schema-loss.js';
 import { isFullyKnown, openReason, UnknownValue } from './values.js';
 
 export type Proof =
@@ -352,4 +353,102 @@ function proveContent(content: unknown, version: ProtocolVersion, declared: Decl
     if (proof.proven) proof = both(proof, proveBlock(block, version, `content[${i}]`, covered));
   });
   return proof;
+}
+
+/** Keywords that describe a schema without constraining what it accepts. */
+const ANNOTATIONS = new Set(['description', 'title', '$schema', '$id', 'default', 'examples']);
+
+/** Keywords `fitsSchema` follows into the value; any other one may fail on what the analysis cannot see. */
+const FOLLOWED = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf']);
+
+/** The JSON Schema types an unknown value of `kind` certainly satisfies (an unknown number may be 1.5). */
+function kindSatisfies(kind: JsonKind | undefined, type: unknown): boolean {
+  if (kind === undefined) return false;
+  const types = Array.isArray(type) ? type : [type];
+  return types.includes(kind);
+}
+
+/**
+ * Why something the analysis cannot see could make `value` fail `schema`, or undefined when nothing
+ * could. A part the source fixes was judged by the schema itself (a mismatch is an error finding),
+ * unless that part of the schema is looser than the library it models (schema-loss.ts); an unknown
+ * part fits only where the schema asks for no more than its JSON type.
+ */
+function unfit(
+  value: unknown,
+  schema: unknown,
+  at: string,
+  depth: number,
+  optional = false,
+): string | undefined {
+  if (schema === true || value === undefined) return undefined;
+  if (!isObject(schema) || depth > 64) return `${at} is not shown to match its schema`;
+  const loss = ownLoss(schema);
+  if (loss) return `${at} is checked by ${loss}, which the analysis does not model`;
+  // A value the source fixes was judged by the schema: a primitive here, a container where no part of
+  // the schema is looser than zod.
+  const primitive = typeof value !== 'object' || value === null;
+  if (isFullyKnown(value) && (primitive || schemaLoss(schema) === undefined)) return undefined;
+  // An absence the analysis is not sure of is fine where the member is optional.
+  const missingOk = !(value instanceof UnknownValue && value.maybeMissing) || optional;
+  const keywords = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  const seen =
+    value instanceof UnknownValue
+      ? `${at} is ${describe(value)}`
+      : `${at} holds values known only at run time`;
+  if (keywords.length === 0) return missingOk ? undefined : seen;
+  if (keywords.some((k) => !FOLLOWED.has(k))) return seen;
+  if (Array.isArray(schema.anyOf)) {
+    const { anyOf, ...rest } = schema;
+    const fits = (anyOf as unknown[]).some(
+      (option) => unfit(value, option, at, depth + 1, optional) === undefined,
+    );
+    return fits ? unfit(value, rest, at, depth + 1, optional) : seen;
+  }
+  if (value instanceof UnknownValue) {
+    const fits =
+      !value.maybeMissing && keywords.every((k) => k === 'type') && kindSatisfies(value.kind, schema.type);
+    return fits ? undefined : seen;
+  }
+  // A container the analysis sees only in part: a spread or items it cannot list may break anything.
+  if (isOpen(value)) {
+    const why = openReason(value);
+    return `${at} may hold members the analysis cannot see${why ? ` (${why})` : ''}`;
+  }
+  if (isOpaque(value)) return seen;
+  if (primitive) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const why = unfit(item, schema.items ?? true, `${at}/${i}`, depth + 1);
+      if (why) return why;
+    }
+    return undefined;
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  for (const [key, member] of Object.entries(value)) {
+    const sub = Object.hasOwn(properties, key) ? properties[key] : (schema.additionalProperties ?? true);
+    const why = unfit(member, sub, `${at}/${key}`, depth + 1, !required.includes(key));
+    if (why) return why;
+  }
+  return undefined;
+}
+
+/**
+ * Proves that the structuredContent of a result the client receives matches the tool's outputSchema,
+ * which the framework checks before it sends the result: a mismatch fails the call for every client.
+ * `unproven`: why no structuredContent can be shown to match (a schema the source does not fix). An
+ * error result is not checked against it; a missing structuredContent is the rules' business.
+ */
+export function proveStructured(result: unknown, schema: unknown, unproven: string | undefined): Proof {
+  if (result instanceof UnknownValue) {
+    return notProven(
+      `the result is ${describe(result)}, so its structuredContent is not shown to match the tool's outputSchema`,
+    );
+  }
+  if (!isObject(result) || isOpaque(result) || result.isError === true) return PROVEN;
+  if (unproven !== undefined) return notProven(unproven);
+  if (!Object.hasOwn(result, 'structuredContent')) return PROVEN;
+  const why = unfit(result.structuredContent, schema, 'structuredContent', 0);
+  return why ? notProven(`${why}, so it is not shown to match the tool's outputSchema`) : PROVEN;
 }
