@@ -451,6 +451,43 @@ describe('toolResult() on values at the edges of each row', () => {
   });
 });
 
+describe('toolResult() and a 2026-07-28 InputRequiredResult', () => {
+  const asking = {
+    resultType: 'input_required',
+    inputRequests: {
+      confirm: {
+        method: 'elicitation/create',
+        params: { message: 'Delete it?', requestedSchema: { type: 'object', properties: {} } },
+      },
+    },
+    requestState: 'step-2',
+  };
+
+  it('is a result in 2026-07-28, handed back as it is, with or without an outputSchema', async () => {
+    const protocolVersion = '2026-07-28';
+    for (const value of [asking, { resultType: 'input_required', requestState: 's' }]) {
+      const shaped = await toolResult(value, { protocolVersion });
+      expect(shaped).toEqual(value);
+      expect(await validateToolResult(shaped, { protocolVersion })).toEqual([]);
+      // It is not the tool's output: the outputSchema does not apply to it.
+      expect(
+        await toolResult(value, { protocolVersion, outputSchema: { type: 'object', required: ['n'] } }),
+      ).toEqual(value);
+    }
+  });
+
+  it('is data in versions without resultType, and with members a result has not', async () => {
+    expect(await toolResult(asking, { protocolVersion: '2025-11-25' })).toMatchObject({
+      structuredContent: asking,
+    });
+    const extra = { ...asking, note: 'x' };
+    expect(await toolResult(extra, { protocolVersion: '2026-07-28' })).toMatchObject({
+      structuredContent: extra,
+      resultType: 'complete',
+    });
+  });
+});
+
 describe('toolResult() on the rest of its table', () => {
   const V = { protocolVersion: '2025-06-18' } as const;
 
