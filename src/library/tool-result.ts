@@ -9,6 +9,7 @@
  * | Uint8Array / Buffer / ArrayBuffer       | image, audio or embedded blob, by the sniffed type             |
  * | a content block, or an array of them    | that content                                                   |
  * | a CallToolResult (even a broken one)    | validated and repaired (`repair()`)                            |
+ * | 2026-07-28: an InputRequiredResult      | validated and repaired; the outputSchema does not apply        |
  * | plain object                            | structuredContent + a JSON text mirror                         |
  * | array, number, boolean, null            | 2026-07-28: structuredContent as is; 2025-06-18 and 2025-11-25: |
  * |                                         | `{ "result": value }` (the SDK v2 convention); + text mirror    |
@@ -79,6 +80,20 @@ export function looksLikeCallToolResult(value: unknown): value is JsonObject {
     (Object.hasOwn(value, 'content') ||
       Object.hasOwn(value, 'toolResult') ||
       Object.hasOwn(value, 'structuredContent'))
+  );
+}
+
+const INPUT_REQUIRED_KEYS = new Set(['resultType', 'inputRequests', 'requestState', '_meta']);
+
+/**
+ * A 2026-07-28 InputRequiredResult (`resultType: "input_required"` with `inputRequests` or
+ * `requestState`): the tool asks the client for input before it can finish, so it is a result, not data.
+ */
+function looksLikeInputRequired(value: unknown): value is JsonObject {
+  return (
+    isObject(value) &&
+    value.resultType === 'input_required' &&
+    Object.keys(value).every((k) => INPUT_REQUIRED_KEYS.has(k))
   );
 }
 
@@ -333,7 +348,10 @@ async function shapeResolved<V extends ProtocolVersion>(
     const wire = onWire.value ?? null;
     fixes = onWire.fixes;
     owned = wire !== resolved;
-    if (looksLikeCallToolResult(wire)) {
+    if (
+      looksLikeCallToolResult(wire) ||
+      (features(version).resultTypeRequired && looksLikeInputRequired(wire))
+    ) {
       // A result the handler built itself: only repair, so a conformant one comes back untouched. The
       // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
       // a developer should hear about the bug instead.

@@ -6,11 +6,11 @@ import {
   shapeValue,
   toolResult,
 } from '../../src/library/tool-result.js';
-import { ALL_VERSIONS } from '../../src/spec/versions.js';
+import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks } from './support/oracles.js';
-import { PDF, PNG_1X1, wavBytes } from './support/shapes.js';
+import { BIGINT_RESULT, bigintFix, PDF, PNG_1X1, wavBytes } from './support/shapes.js';
 
 describe('toolResult()', () => {
   it('bytes → a result whose payload the validation does not decode again, judged the same', async () => {
@@ -448,5 +448,144 @@ describe('toolResult() on values at the edges of each row', () => {
         'structuredContent does not match the outputSchema: / is missing, but the tool declares an outputSchema (schema #)',
       );
     }
+  });
+});
+
+describe('toolResult() and a 2026-07-28 InputRequiredResult', () => {
+  const asking = {
+    resultType: 'input_required',
+    inputRequests: {
+      confirm: {
+        method: 'elicitation/create',
+        params: { message: 'Delete it?', requestedSchema: { type: 'object', properties: {} } },
+      },
+    },
+    requestState: 'step-2',
+  };
+
+  it('is a result in 2026-07-28, handed back as it is, with or without an outputSchema', async () => {
+    const protocolVersion = '2026-07-28';
+    for (const value of [asking, { resultType: 'input_required', requestState: 's' }]) {
+      const shaped = await toolResult(value, { protocolVersion });
+      expect(shaped).toEqual(value);
+      expect(await validateToolResult(shaped, { protocolVersion })).toEqual([]);
+      // It is not the tool's output: the outputSchema does not apply to it.
+      expect(
+        await toolResult(value, { protocolVersion, outputSchema: { type: 'object', required: ['n'] } }),
+      ).toEqual(value);
+    }
+  });
+
+  it('is data in versions without resultType, and with members a result has not', async () => {
+    expect(await toolResult(asking, { protocolVersion: '2025-11-25' })).toMatchObject({
+      structuredContent: asking,
+    });
+    const extra = { ...asking, note: 'x' };
+    expect(await toolResult(extra, { protocolVersion: '2026-07-28' })).toMatchObject({
+      structuredContent: extra,
+      resultType: 'complete',
+    });
+  });
+});
+
+describe('toolResult() on the rest of its table', () => {
+  const V = { protocolVersion: '2025-06-18' } as const;
+
+  it('a legacy toolResult envelope is a result to repair; an object of only _meta and isError is data', async () => {
+    expect(await toolResult({ toolResult: { a: 1 } }, V)).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
+    const metaOnly = { _meta: { a: 1 }, isError: false };
+    expect(await toolResult(metaOnly, V)).toEqual({
+      content: [{ type: 'text', text: JSON.stringify(metaOnly) }],
+      structuredContent: metaOnly,
+    });
+  });
+
+  it('a function with a then is awaited; a plain function is sent as JSON sends it (null)', async () => {
+    const thenable = Object.assign(() => 1, {
+      // biome-ignore lint/suspicious/noThenProperty: a function that is a thenable is the point
+      then: (resolve: (value: unknown) => void) => resolve('x'),
+    });
+    expect(await toolResult(thenable, V)).toEqual({ content: [{ type: 'text', text: 'x' }] });
+    expect(await toolResult(() => 1, V)).toEqual({
+      content: [{ type: 'text', text: '{"result":null}' }],
+      structuredContent: { result: null },
+    });
+  });
+
+  it('in 2026-07-28 a primitive is the structuredContent as it is', async () => {
+    for (const value of [7, true, 'not text: a string is a text block']) {
+      const expected =
+        typeof value === 'string'
+          ? { content: [{ type: 'text', text: value }], resultType: 'complete' }
+          : {
+              content: [{ type: 'text', text: String(value) }],
+              structuredContent: value,
+              resultType: 'complete',
+            };
+      expect(await toolResult(value, { protocolVersion: '2026-07-28' })).toEqual(expected);
+    }
+  });
+
+  it('audio is an audio block from 2025-03-26 on', async () => {
+    const wav = wavBytes();
+    expect(await toolResult(wav, { protocolVersion: '2025-03-26' })).toEqual({
+      content: [{ type: 'audio', data: Buffer.from(wav).toString('base64'), mimeType: 'audio/wav' }],
+    });
+  });
+
+  it('an error result the handler built keeps no structuredContent that breaks the outputSchema', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } } };
+    expect(
+      await toolResult(
+        { content: [{ type: 'text', text: 'x' }], isError: true, structuredContent: { n: 'x' } },
+        { ...V, outputSchema },
+      ),
+    ).toEqual({
+      content: [
+        { type: 'text', text: 'x' },
+        { type: 'text', text: '{"n":"x"}' },
+      ],
+      isError: true,
+    });
+  });
+
+  it('shapeValue says what it repaired: what the wire could not carry first, then the repairs', async () => {
+    expect(await shapeValue(BIGINT_RESULT.input(), { ...V, outputSchema: { type: 'object' } })).toEqual({
+      result: BIGINT_RESULT.repaired,
+      fixes: BIGINT_RESULT.fixes,
+    });
+    // Data, not a result: only what the wire changed.
+    expect(await shapeValue({ extra: 1n }, V)).toEqual({
+      result: { content: [{ type: 'text', text: '{"extra":"1"}' }], structuredContent: { extra: '1' } },
+      fixes: [bigintFix('/extra')],
+    });
+  });
+
+  it('answers an error result saying why when shaping itself fails, whatever was thrown', async () => {
+    class Unreadable extends Error {
+      override get message(): string {
+        throw new Error('unreadable');
+      }
+    }
+    const failing = (thrown: unknown, protocolVersion: ProtocolVersion = '2025-06-18') => ({
+      protocolVersion,
+      get tool(): unknown {
+        throw thrown;
+      },
+    });
+    const failed = (detail: string) => ({
+      content: [{ type: 'text', text: `The tool result could not be shaped (${detail}).` }],
+      isError: true,
+    });
+    expect(await toolResult(1, failing(new Error('t')))).toEqual(failed('t'));
+    expect(await toolResult(1, failing('plain'))).toEqual(failed('plain'));
+    expect(await toolResult(1, failing(new Unreadable()))).toEqual(failed('unknown error'));
+    expect(await toolResult(1, failing('x', '2026-07-28'))).toEqual({
+      ...failed('x'),
+      resultType: 'complete',
+    });
   });
 });

@@ -143,6 +143,13 @@ export interface RepairRun {
 }
 
 /**
+ * file-type's answers, by the payload they are about. Keyed by the text, not by the object holding it:
+ * a repair works on a copy of its input, made afresh for every pass, and a repair may move a payload
+ * (a `data:` prefix stripped), while the same bytes always get the same answer.
+ */
+type PayloadAnswers = ReadonlyMap<string, Sniffed>;
+
+/**
  * What the bytes of a payload are, for the validations and repairs of one repair pass: file-type's
  * answers where the caller has them, else the synchronous sniffer. Payloads it could not place are
  * noted, so the asynchronous `runRepair` knows what to ask file-type.
@@ -152,12 +159,15 @@ class Sniffer {
 
   constructor(
     private readonly scope: FactScope,
-    private readonly answers: FileTypeAnswers,
+    private readonly answers: PayloadAnswers,
   ) {}
 
   readonly sniff: PayloadSniffer = (holder, key) => {
-    const answer = this.answers.get(holder);
-    if (answer) return answer;
+    if (this.answers.size > 0) {
+      const payload = (holder as JsonObject)[key];
+      const answer = typeof payload === 'string' ? this.answers.get(payload) : undefined;
+      if (answer) return answer;
+    }
     const sniffed = runInScope(this.scope, () => payloadFactsAt(holder, key)?.sniffed);
     if (sniffed && !sniffed.settled) this.unplaced.set(holder, { holder: holder as JsonObject, key });
     return sniffed;
@@ -169,7 +179,7 @@ export function runRepairSync(input: unknown, target: RepairTarget, options: Rep
   return repairPass(input, target, options, repairScope(options), NO_ANSWERS, budgetOf(options)).run;
 }
 
-const NO_ANSWERS: FileTypeAnswers = new Map();
+const NO_ANSWERS: PayloadAnswers = new Map();
 
 function budgetOf(options: RepairLimits): Budget {
   return new Budget(options.budget ?? Number.POSITIVE_INFINITY);
@@ -189,23 +199,36 @@ export async function runRepair(
   const scope = repairScope(options);
   const base = target.resultPath(input);
   const payloads = base === undefined ? [] : mediaPayloads(getIn(input, base));
+  const answers = new Map<string, Sniffed>();
   const pending = fileTypeAnswers(payloads, scope);
   // Not awaited when file-type had nothing to answer (the common case): a turn of the microtask queue
   // costs more than repairing a small result.
-  const answers = new Map(pending instanceof Promise ? await pending : pending);
+  learn(answers, payloads, pending instanceof Promise ? await pending : pending);
   // Payloads file-type was asked about already, placed or not: it would answer the same again.
-  const asked = new Set<object>(payloads.map(({ holder }) => holder));
+  const asked = new Set<unknown>(payloads.map(({ holder, key }) => holder[key]));
   const budget = budgetOf(options);
   let pass = repairPass(input, target, options, scope, answers, budget);
   for (let i = 0; i < MAX_FILE_TYPE_PASSES && !options.owned; i++) {
-    const unasked = pass.unplaced.filter(({ holder }) => !asked.has(holder));
-    for (const { holder } of unasked) asked.add(holder);
-    const found = unasked.length === 0 ? NO_ANSWERS : await fileTypeAnswers(unasked, scope);
+    const unasked = pass.unplaced.filter(({ holder, key }) => !asked.has(holder[key]));
+    for (const { holder, key } of unasked) asked.add(holder[key]);
+    const found = unasked.length === 0 ? NO_FILE_TYPE_ANSWERS : await fileTypeAnswers(unasked, scope);
     if (found.size === 0) break;
-    for (const [payload, sniffed] of found) answers.set(payload, sniffed);
+    learn(answers, unasked, found);
     pass = repairPass(input, target, options, scope, answers, budget);
   }
   return pass.run;
+}
+
+const NO_FILE_TYPE_ANSWERS: FileTypeAnswers = new Map();
+
+/** file-type's answers about the payloads at `places` (keyed by their holders), by payload. */
+function learn(answers: Map<string, Sniffed>, places: readonly PayloadPlace[], found: FileTypeAnswers): void {
+  if (found.size === 0) return;
+  for (const { holder, key } of places) {
+    const sniffed = found.get(holder);
+    const payload = holder[key];
+    if (sniffed && typeof payload === 'string') answers.set(payload, sniffed);
+  }
 }
 
 function repairPass(
@@ -213,7 +236,7 @@ function repairPass(
   target: RepairTarget,
   options: RepairOptions,
   scope: FactScope,
-  answers: FileTypeAnswers,
+  answers: PayloadAnswers,
   budget: Budget,
 ): { run: RepairRun; unplaced: PayloadPlace[] } {
   const sniffer = new Sniffer(scope, answers);
@@ -398,7 +421,7 @@ function fallbackRepairs(state: LoopState): { steps: number; remaining: EngineFi
     state.document = fallback.document;
     state.findings = undefined;
     // A second rebuild would produce the same result; the last resort also marks it as an error.
-    rebuilt ||= fallback.kind === 'rebuild';
+    rebuilt ||= fallback.rebuilt === true;
     state.fixes.push({
       rule: error.rule,
       pointer: error.pointer,

@@ -17,9 +17,10 @@ import { previewJson, safeJson } from './clone.js';
 import type { RepairTarget } from './engine.js';
 
 export interface FallbackStep {
-  readonly kind: 'block' | 'member' | 'error' | 'rebuild' | 'envelope';
   readonly document: unknown;
   readonly description: string;
+  /** The result was rebuilt around its data: the last move, after which only the last resort is left. */
+  readonly rebuilt?: true;
 }
 
 /** Members of a CallToolResult the fallback must not drop, because they define the result. */
@@ -29,17 +30,20 @@ function textBlock(text: string): JsonObject {
   return { type: 'text', text };
 }
 
-function blockName(block: unknown): string {
-  if (isObject(block) && typeof block.type === 'string') return `"${block.type}" block`;
-  return isObject(block) ? 'block without a type' : `${block === null ? 'null' : typeof block} item`;
+/**
+ * `"image" block`. Only typed blocks get here: the rules repair every item that is no object or has no
+ * type (block-not-object, block-type-unknown) before the fallback runs.
+ */
+function blockName(block: JsonObject): string {
+  return `"${String(block.type)}" block`;
 }
 
 /** "An "image" block", "A "text" block": the model reads this sentence, so it should read well. */
 function withArticle(name: string): string {
-  return `${/^"?[aeiou]/i.test(name) ? 'An' : 'A'} ${name}`;
+  return `${/^"[aeiou]/i.test(name) ? 'An' : 'A'} ${name}`;
 }
 
-function droppedBlockText(block: unknown, reason: string): string {
+function droppedBlockText(block: JsonObject, reason: string): string {
   return `[${withArticle(blockName(block))} was dropped from this tool result: ${reason}. It was: ${previewJson(block)}]`;
 }
 
@@ -76,11 +80,11 @@ export function applyFallback(
 
   if (!lastResort && isObject(result) && Array.isArray(result.content)) {
     const [member, index] = relative;
-    if (member === 'content' && typeof index === 'number' && index < result.content.length) {
-      const block = result.content[index];
+    // A finding on a block points at a block that is there.
+    if (member === 'content' && typeof index === 'number') {
+      const block = result.content[index] as JsonObject;
       result.content[index] = textBlock(droppedBlockText(block, error.message));
       return {
-        kind: 'block',
         document,
         description: `replaced the ${blockName(block)} with a text block saying what was dropped and why (${error.message})`,
       };
@@ -89,17 +93,19 @@ export function applyFallback(
       const value = result[member];
       delete result[member];
       const text = `${member}: ${safeJson(value)}`;
-      if (value !== undefined && !result.content.some((b) => isObject(b) && b.text === text)) {
+      // JSON has no undefined member, so there is always a value to keep, unless the content says it already.
+      if (!result.content.some((b) => isObject(b) && b.text === text)) {
         result.content.push(textBlock(`[${error.message}; it is kept here as text] ${text}`));
       }
-      return { kind: 'member', document, description: `removed ${member} and kept its value as text` };
+      return { document, description: `removed ${member} and kept its value as text` };
     }
-    if (typeof member === 'string' && !Object.hasOwn(result, member) && result.isError !== true) {
+    // The one member a result is faulted for lacking is structuredContent an outputSchema asks for, which
+    // the rules ask of non-error results only.
+    if (typeof member === 'string' && !Object.hasOwn(result, member)) {
       // Rebuilding would only wrap this well-formed content in JSON text (twice, at the last resort).
       result.content.push(textBlock(`[The tool result could not be delivered as sent: ${error.message}.]`));
       result.isError = true;
       return {
-        kind: 'error',
         document,
         description: `marked the result as a tool error (isError) with a text block saying why: ${member} is missing`,
       };
@@ -112,9 +118,9 @@ export function applyFallback(
     ...(lastResort ? { reason: `The tool result could not be delivered as sent (${error.message}).` } : {}),
   });
   return {
-    kind: 'rebuild',
     document: place(document, base, rebuilt),
     description: 'rebuilt the result as a single text block holding its data as JSON',
+    rebuilt: true,
   };
 }
 
@@ -136,7 +142,6 @@ function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep
       const value = document[member];
       delete document[member];
       return {
-        kind: 'envelope',
         document,
         description: `removed top-level member "${member}"${
           member === 'result' || member === 'error'
@@ -150,15 +155,13 @@ function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep
 }
 
 /**
- * Raised when the fallback has no safe move; the loop stops and reports what is left. Not an Error: it
- * is control flow, thrown once per unrepairable message, and an Error's stack trace would cost more
- * than the whole fallback step (the proxy meets such messages by the thousand).
+ * Raised when the fallback has no safe move; the loop stops and reports what is left (the finding is
+ * among the remaining ones). Not an Error: it is control flow, thrown once per unrepairable message, and
+ * an Error's stack trace would cost more than the whole fallback step (the proxy meets such messages by
+ * the thousand).
  */
 export class UnrepairableError {
-  readonly message: string;
-  constructor(readonly finding: EngineFinding) {
-    this.message = `cannot repair ${finding.rule} at ${finding.pointer || '/'}`;
-  }
+  constructor(readonly finding: EngineFinding) {}
 }
 
 function startsWith(path: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {

@@ -124,16 +124,13 @@ export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
-  let wire: { value: unknown; fixes: Fix[] };
-  try {
-    wire = toWire(result);
-  } catch (error) {
-    return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
-  }
+  // toWire never throws.
+  const wire = toWire(result);
   const value = wire.value;
-  if (isQuietResult(value, options)) return { result: value as CallToolResult<V>, fixes: wire.fixes };
   let run: RepairRun;
   try {
+    // Inside the try too: a value that was plain when toWire looked may throw when read again (a proxy).
+    if (isQuietResult(value, options)) return { result: value as CallToolResult<V>, fixes: wire.fixes };
     run = await runRepair(value, resultTarget(value, options));
   } catch (error) {
     return { result: result as CallToolResult<V>, fixes: [], abandoned: reason(error) };
@@ -202,23 +199,15 @@ export async function repairMessage(
   message: unknown,
   options: RepairMessageOptions = {},
 ): Promise<RepairMessageResult> {
-  let wire: { value: unknown; fixes: Fix[] };
-  try {
-    wire = toWire(message);
-  } catch (error) {
-    return { message, fixes: [], remaining: [], abandoned: reason(error) };
-  }
+  // toWire never throws.
+  const wire = toWire(message);
   return withWireFixes(message, wire.fixes, await repairParsedMessage(wire.value, options));
 }
 
 /** `repairMessage()` without waiting: payloads are sniffed by the synchronous sniffer only. */
 export function repairMessageSync(message: unknown, options: RepairMessageOptions = {}): RepairMessageResult {
-  let wire: { value: unknown; fixes: Fix[] };
-  try {
-    wire = toWire(message);
-  } catch (error) {
-    return { message, fixes: [], remaining: [], abandoned: reason(error) };
-  }
+  // toWire never throws.
+  const wire = toWire(message);
   const owned = wire.value !== message;
   return withWireFixes(message, wire.fixes, repairParsedMessageSync(wire.value, options, { owned }));
 }

@@ -50,12 +50,7 @@ function convertHtml(block: JsonObject, pointer: string, index: number): Convert
 function convertLink(block: JsonObject, pointer: string): Converted {
   const url = firstString(block, ['url', 'href', 'uri']) ?? '';
   const label = firstString(block, ['title', 'text', 'name']);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     return {
       blocks: [
@@ -138,7 +133,6 @@ export function convertBlock(
       return convertTable(block, pointer);
     case 'error':
       return convertError(block, pointer);
-    default:
-      return undefined;
   }
+  return undefined;
 }

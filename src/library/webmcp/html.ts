@@ -78,7 +78,7 @@ function attributeName(attr: { name: string; prefix?: string }): string {
 /** The value as a URL scheme check sees it: without C0 controls and spaces, in lower case. */
 function normalizedUrl(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  return value.replace(/[\u0000-\u0020\u007f]+/g, '').toLowerCase();
+  return value.replace(/[\u0000-\u0020\u007f]/g, '').toLowerCase();
 }
 
 /** `<svg><use href>` may load a whole SVG document; from a `data:` URL that document is the attacker's. */
@@ -125,26 +125,31 @@ function clean(parent: ParentNode, removed: HtmlRemoval[]): void {
       if (problem) removed.push(problem);
       return !problem;
     });
-    // <template> keeps its children in a separate fragment, which a later clone would bring to life.
-    if (node.tagName === 'template' && 'content' in node)
-      clean((node as DefaultTreeAdapterMap['template']).content, removed);
+    // <template> keeps its children in a separate fragment (its `content`, which only a template has),
+    // which a later clone would bring to life.
+    if ('content' in node) clean((node as DefaultTreeAdapterMap['template']).content, removed);
     clean(node, removed);
     return true;
   });
 }
 
-const DOCUMENT_TAG = /<(?:html|body|frameset)[\s/>]/i;
+/**
+ * Without one of these tags in the text, a document parse builds `<html>`, `<head>` and `<body>` with no
+ * attributes and no `<frameset>`: there is nothing to report, and no need to parse the text twice.
+ */
+const DOCUMENT_TAG = /<(?:html|head|body|frameset)[\s/>]/i;
 
 /**
- * A fragment parse, like innerHTML, drops `<html>`, `<body>` and `<frameset>` tags with their
+ * A fragment parse, like innerHTML, drops `<html>`, `<head>`, `<body>` and `<frameset>` tags with their
  * attributes, so the output never has them; but a client that renders the resource as a document would
  * run `<body onload>` or load a `<frameset>`'s frames. Those are reported as removed, which they are.
  */
 function documentLevelRemovals(html: string, removed: HtmlRemoval[]): void {
   if (!DOCUMENT_TAG.test(html)) return;
-  const root = parse(html).childNodes.find(isElement);
-  for (const element of [root, ...(root?.childNodes ?? [])]) {
-    if (!element || !isElement(element)) continue;
+  // A document parse always builds an <html> element, after any doctype or comment.
+  const root = parse(html).childNodes.find(isElement) as Element;
+  for (const element of [root, ...root.childNodes]) {
+    if (!isElement(element)) continue;
     if (UNSAFE_ELEMENTS.has(element.tagName)) {
       removed.push({ what: `<${element.tagName}>`, reason: 'unsafe-element' });
       continue;

@@ -271,3 +271,40 @@ export const anyToolCall: fc.Arbitrary<{ result: unknown; tool?: unknown }> = fc
   },
   { requiredKeys: ['result'] },
 );
+
+/** The fix for a BigInt 1 at `pointer`, which the wire carries as the string "1". */
+export function bigintFix(pointer: string) {
+  return {
+    rule: 'value-not-serializable',
+    pointer,
+    description: 'sent the BigInt 1 as a string (JSON has no BigInt)',
+  };
+}
+
+/**
+ * A result with a BigInt in its structuredContent and a string for content, and what repair(),
+ * repairSync() and toolResult() make of it: the wire's fix first, then the rules' repairs.
+ */
+export const BIGINT_RESULT = {
+  input: () => ({ content: 'x', structuredContent: { n: 1n } }),
+  repaired: {
+    content: [
+      { type: 'text', text: 'x' },
+      { type: 'text', text: '{"n":"1"}' },
+    ],
+    structuredContent: { n: '1' },
+  },
+  fixes: [
+    bigintFix('/structuredContent/n'),
+    {
+      rule: 'result-content-not-array',
+      pointer: '/content',
+      description: 'turned the content string into a text block',
+    },
+    {
+      rule: 'structured-content-text-mirror-missing',
+      pointer: '/content',
+      description: 'added a text block carrying the JSON of structuredContent',
+    },
+  ],
+};
