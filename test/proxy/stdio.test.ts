@@ -401,3 +401,120 @@ describe('runStdioProxy: signals sent to the proxy', () => {
     TIMEOUT,
   );
 });
+
+describe('runStdioProxy: flow control and late events', () => {
+  /** Calls the relay's own handlers for `signal`: those added since `before` was taken. */
+  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const handlersNow = () => SIGNALS.map((s) => process.listeners(s));
+  const sendTo = (before: ReturnType<typeof handlersNow>, signal: (typeof SIGNALS)[number]) => {
+    for (const listener of process.listeners(signal)) {
+      if (!before[SIGNALS.indexOf(signal)]?.includes(listener))
+        (listener as (s: NodeJS.Signals) => void)(signal);
+    }
+  };
+
+  it(
+    'stops reading the client while the server does not read, and delivers every byte once it does',
+    async () => {
+      const line = `${'x'.repeat(1023)}\n`;
+      const input = line.repeat(4096);
+      let paused = false;
+      const run = await relay('sleep 0.3; wc -c', '', {
+        ...SERVER_ENDS_ITSELF,
+        keepOpen: true,
+        during: (stdin) => {
+          stdin.on('pause', () => {
+            paused = true;
+          });
+          stdin.end(input);
+        },
+      });
+      expect(run.code).toBe(0);
+      expect(paused).toBe(true);
+      // All of it reached the server, so the relay read on once the server did.
+      expect(run.log).toContain(
+        `server sent JSON but not a JSON-RPC message: a bare integer, not forwarded: ${input.length}`,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'writes a forwarded frame as its very bytes, bytes that are no UTF-8 included',
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-stdio-')), 'out.ndjson');
+      const bytes = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","method":"m","params":{"t":"'),
+        Buffer.from([0xff, 0xc3]),
+        Buffer.from('"}}\n'),
+      ]);
+      writeFileSync(file, bytes);
+      const run = await relay(`cat '${file}'; cat >/dev/null`, '', SERVER_ENDS_ITSELF);
+      expect(run.out.equals(bytes)).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'ignores a client that closes its input, or a signal, once the server has exited',
+    async () => {
+      const before = handlersNow();
+      // The server exits at once; its background child holds the output open for a second.
+      const run = await relay(
+        `echo "{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"pid\\",\\"params\\":{\\"pid\\":$$}}"; sleep 1 & exit 5`,
+        '',
+        {
+          keepOpen: true,
+          forwardSignals: true,
+          graceMs: 60_000,
+          during: (stdin, stdout) => {
+            stdout.once('data', async (chunk: Buffer) => {
+              const pid = (JSON.parse(chunk.toString('utf8')) as { params: { pid: number } }).params.pid;
+              for (let alive = true; alive; ) {
+                try {
+                  process.kill(pid, 0);
+                  await new Promise((resolve) => setTimeout(resolve, 20));
+                } catch {
+                  alive = false;
+                }
+              }
+              await new Promise((resolve) => setImmediate(resolve));
+              sendTo(before, 'SIGINT');
+              stdin.end();
+            });
+          },
+        },
+      );
+      expect(run.code).toBe(5);
+      expect(run.log).toEqual(['server exited with code 5']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'takes a third signal while the server is being killed as nothing more to do, and leaves process.stdin alone when given another input',
+    async () => {
+      const before = handlersNow();
+      const send = (signal: (typeof SIGNALS)[number]) => sendTo(before, signal);
+      const run = await relay(`trap '' TERM INT; echo '{"jsonrpc":"2.0","method":"ready"}'; ${LOOP}`, '', {
+        keepOpen: true,
+        forwardSignals: true,
+        graceMs: 600_000,
+        during: (_stdin, stdout) =>
+          stdout.once('data', () => {
+            send('SIGTERM');
+            send('SIGHUP');
+            send('SIGINT');
+          }),
+      });
+      expect(run.code).toBe(137);
+      expect(run.log).toEqual([
+        "received SIGTERM: forwarding it to the server's process group",
+        'received SIGHUP while the server is stopping: sending SIGKILL to its process group',
+        'server exited with code 137 (SIGKILL)',
+      ]);
+      expect(process.stdin.destroyed).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
