@@ -95,9 +95,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- escalation: one signal per grace period until the server is gone ---
     let ladder: { timer: NodeJS.Timeout; steps: NodeJS.Signals[] } | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    // Never after the server exited: its exit clears the timer, and a signal then is ignored.
     const step = (why = `server still running ${graceMs / 1000} s later`) => {
       const signal = ladder?.steps.shift();
-      if (!ladder || !signal || exited) return;
+      if (!ladder || !signal) return;
       log(`${why}: sending ${signal} to its process group`);
       server.signal(signal);
       ladder.timer = setTimeout(() => step(), graceMs);
