@@ -484,3 +484,47 @@ describe('HTTP relay: connections that break', { timeout: TIMEOUT }, () => {
     expect(await (await post(proxy.url, PING)).json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 });
+
+describe('HTTP relay: session headers', { timeout: TIMEOUT }, () => {
+  it('takes an empty Mcp-Session-Id, sent or assigned, as no session', async () => {
+    const { url } = await upstream((res) =>
+      json(res, '{"jsonrpc":"2.0","id":1,"result":{}}', 200, { 'mcp-session-id': '' }),
+    );
+    const { proxy, repaired } = await proxyTo(url);
+    const answer = await post(proxy.url, '{"jsonrpc":"2.0","id":1,"method":"ping"}', {
+      'mcp-session-id': '',
+    });
+    expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(proxy.sessions()).toEqual([]);
+    expect(repaired).toEqual([]);
+  });
+
+  it('takes the version a known session states in a later request', async () => {
+    const { url } = await upstream((res, request) => {
+      const message = JSON.parse(request.body) as { method: string; id: number };
+      if (message.method === 'initialize') {
+        json(
+          res,
+          `{"jsonrpc":"2.0","id":${message.id},"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+          200,
+          { 'mcp-session-id': 'abc' },
+        );
+      } else {
+        json(
+          res,
+          `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"object","object":{"a":1}}]}}`,
+        );
+      }
+    });
+    const { proxy } = await proxyTo(url);
+    await post(
+      proxy.url,
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    );
+    const call = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}';
+    const answer = await (
+      await post(proxy.url, call, { 'mcp-session-id': 'abc', 'mcp-protocol-version': '2025-06-18' })
+    ).json();
+    expect(answer.result.structuredContent).toEqual({ a: 1 });
+  });
+});
