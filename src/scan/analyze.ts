@@ -24,7 +24,7 @@ import {
   structuredMustBeResult,
   type WrapOptions,
 } from './frameworks.js';
-import { type DeclaredScope, type Proof, proveResult } from './proof.js';
+import { type DeclaredScope, type Proof, proveResult, proveStructured } from './proof.js';
 import { markOpen, modelName, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
@@ -63,6 +63,11 @@ export interface HandlerSite {
    * `registerTool`, js/zod.ts): the structuredContent of every return is checked against it.
    */
   readonly outputSchema?: Record<string, unknown>;
+  /**
+   * Why no structuredContent of this tool can be shown to match its outputSchema, which the framework
+   * checks: the source does not fix the schema, or zod rejects values the model of it accepts.
+   */
+  readonly outputSchemaUnproven?: string;
 }
 
 /** A value built outside a handler return that the rules can still check. */
@@ -298,7 +303,14 @@ function judgeReturn(
         ret.declared,
         handler.outputSchema !== undefined,
       );
-      if (proof.proven) {
+      const structured =
+        handler.outputSchema || handler.outputSchemaUnproven
+          ? proveStructured(wrapped, handler.outputSchema, handler.outputSchemaUnproven, version)
+          : proof;
+      if (proof.proven && !structured.proven) {
+        outcome = 'unresolved';
+        reason ??= structured.reason;
+      } else if (proof.proven) {
         outcome = 'typed';
         byDeclaration ||= proof.byDeclaration;
       } else {

@@ -27,7 +27,13 @@ export function noteListedSchema(listed: ListedSchemas, tool: unknown): void {
 export function withSchemas(handlers: HandlerSite[], listed: ListedSchemas): HandlerSite[] {
   if (listed.size === 0) return handlers;
   return handlers.map((h) => {
-    const schema = h.outputSchema ? undefined : listed.get(h.tool);
+    if (h.outputSchema || h.outputSchemaUnproven) return h;
+    const schema = listed.get(h.tool);
+    if (schema === null)
+      return {
+        ...h,
+        outputSchemaUnproven: 'the outputSchema tools/list gives the tool is not known statically',
+      };
     return schema ? { ...h, outputSchema: schema } : h;
   });
 }

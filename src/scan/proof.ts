@@ -8,8 +8,10 @@
 
 import { isObject } from '../core/json.js';
 import { isOpaque, isOpen, Opaque } from '../core/opaque.js';
+import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/schema.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
 import type { Declared, JsonKind, StringFormat } from './abstract/value.js';
+import { ownLoss, schemaLoss } from './schema-loss.js';
 import { isFullyKnown, openReason, UnknownValue } from './values.js';
 
 export type Proof =
@@ -352,4 +354,141 @@ function proveContent(content: unknown, version: ProtocolVersion, declared: Decl
     if (proof.proven) proof = both(proof, proveBlock(block, version, `content[${i}]`, covered));
   });
   return proof;
+}
+
+let compiler: OutputSchemaCompiler | undefined;
+
+/** Whether `schema` itself (with none of it looser than zod) accepts a value the source fixes. */
+function accepts(schema: unknown, value: unknown, version: ProtocolVersion): boolean {
+  if (schemaLoss(schema) !== undefined) return false;
+  compiler ??= createOutputSchemaCompiler();
+  const compiled = compiler.compile(schema, version);
+  if (!compiled.ok) return false;
+  try {
+    return compiled.validate(value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Keywords that describe a schema without constraining what it accepts. */
+const ANNOTATIONS = new Set(['description', 'title', '$schema', '$id', 'default', 'examples']);
+
+/** Keywords `fitsSchema` follows into the value; any other one may fail on what the analysis cannot see. */
+const FOLLOWED = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf']);
+
+/** The JSON Schema types an unknown value of `kind` certainly satisfies (an unknown number may be 1.5). */
+function kindSatisfies(kind: JsonKind | undefined, type: unknown): boolean {
+  if (kind === undefined) return false;
+  const types = Array.isArray(type) ? type : [type];
+  return types.includes(kind);
+}
+
+/**
+ * Why something the analysis cannot see could make `value` fail `schema`, or undefined when nothing
+ * could. A part the source fixes was judged by the schema itself (a mismatch is an error finding),
+ * unless that part of the schema is looser than the library it models (schema-loss.ts); an unknown
+ * part fits only where the schema asks for no more than its JSON type.
+ */
+function unfit(
+  value: unknown,
+  schema: unknown,
+  at: string,
+  context: { readonly depth: number; readonly judged: boolean; readonly version: ProtocolVersion },
+  optional = false,
+): string | undefined {
+  if (schema === true || value === undefined) return undefined;
+  if (!isObject(schema) || context.depth > 64) return `${at} is not shown to match its schema`;
+  const loss = ownLoss(schema);
+  if (loss) return `${at} is checked by ${loss}, which the analysis does not model`;
+  const primitive = typeof value !== 'object' || value === null;
+  if (isFullyKnown(value)) {
+    // Outside a union the schema's verdict on the whole document covers this part: a primitive here
+    // fits, and a container does where no part of the schema is looser than zod. Inside one, the
+    // option that matched may be another: the part is held to this schema itself.
+    if (!context.judged) {
+      return accepts(schema, value, context.version) ? undefined : `${at} is not shown to match its schema`;
+    }
+    if (schemaLoss(schema) === undefined) return undefined;
+  }
+  const deeper = { ...context, depth: context.depth + 1 };
+  // An absence the analysis is not sure of is fine where the member is optional.
+  const missingOk = !(value instanceof UnknownValue && value.maybeMissing) || optional;
+  const keywords = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  const seen =
+    value instanceof UnknownValue
+      ? `${at} is ${describe(value)}`
+      : `${at} holds values known only at run time`;
+  if (keywords.length === 0) return missingOk ? undefined : seen;
+  if (keywords.some((k) => !FOLLOWED.has(k))) return seen;
+  if (Array.isArray(schema.anyOf)) {
+    const { anyOf, ...rest } = schema;
+    const options = { ...deeper, judged: false };
+    const fits = (anyOf as unknown[]).some(
+      (option) => unfit(value, option, at, options, optional) === undefined,
+    );
+    return fits ? unfit(value, rest, at, deeper, optional) : seen;
+  }
+  if (value instanceof UnknownValue) {
+    const fits =
+      !value.maybeMissing && keywords.every((k) => k === 'type') && kindSatisfies(value.kind, schema.type);
+    return fits ? undefined : seen;
+  }
+  // A container the analysis sees only in part: a spread or items it cannot list may break anything.
+  if (isOpen(value)) {
+    const why = openReason(value);
+    return `${at} may hold members the analysis cannot see${why ? ` (${why})` : ''}`;
+  }
+  if (isOpaque(value)) return seen;
+  if (primitive) return undefined;
+  // The schema's verdict on a container with an unknown part was set aside (it may be that part's
+  // doing), so its own type and required members are checked here.
+  const kind = Array.isArray(value) ? 'array' : 'object';
+  if (schema.type !== undefined && !kindSatisfies(kind, schema.type))
+    return `${at} is an ${kind}, which its schema does not allow`;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const why = unfit(item, schema.items ?? true, `${at}/${i}`, deeper);
+      if (why) return why;
+    }
+    return undefined;
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const missing = required.find((key) => typeof key !== 'string' || !Object.hasOwn(value, key));
+  if (missing !== undefined) return `${at} lacks ${JSON.stringify(missing)}, which its schema requires`;
+  for (const [key, member] of Object.entries(value)) {
+    const sub = Object.hasOwn(properties, key) ? properties[key] : (schema.additionalProperties ?? true);
+    const why = unfit(member, sub, `${at}/${key}`, deeper, !required.includes(key));
+    if (why) return why;
+  }
+  return undefined;
+}
+
+/**
+ * Proves that the structuredContent of a result the client receives matches the tool's outputSchema,
+ * which the framework checks before it sends the result: a mismatch fails the call for every client.
+ * `unproven`: why no structuredContent can be shown to match (a schema the source does not fix). An
+ * error result is not checked against it; a missing structuredContent is the rules' business.
+ */
+export function proveStructured(
+  result: unknown,
+  schema: unknown,
+  unproven: string | undefined,
+  version: ProtocolVersion,
+): Proof {
+  if (result instanceof UnknownValue) {
+    return notProven(
+      `the result is ${describe(result)}, so its structuredContent is not shown to match the tool's outputSchema`,
+    );
+  }
+  if (!isObject(result) || isOpaque(result) || result.isError === true) return PROVEN;
+  if (unproven !== undefined) return notProven(unproven);
+  if (!Object.hasOwn(result, 'structuredContent')) return PROVEN;
+  const why = unfit(result.structuredContent, schema, 'structuredContent', {
+    depth: 0,
+    judged: true,
+    version,
+  });
+  return why ? notProven(`${why}, so it is not shown to match the tool's outputSchema`) : PROVEN;
 }

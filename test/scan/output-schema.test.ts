@@ -26,14 +26,14 @@ async function scanFile(name: string, source: string) {
 }
 
 /** One tool whose handler returns `structured` (mirrored in a text block) on line 6. */
-async function scan(outputSchema: string, structured: string, setup = '') {
+async function scan(outputSchema: string, structured: string, setup = '', inputSchema?: string) {
   const dir = mkdtempSync(join(scratch, 'src-'));
   writeFileSync(
     join(dir, 'server.ts'),
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 const server = new McpServer({ name: 's', version: '1' });
-${setup}server.registerTool('t', { outputSchema: ${outputSchema} }, async (args) => {
+${setup}server.registerTool('t', { ${inputSchema ? `inputSchema: ${inputSchema}, ` : ''}outputSchema: ${outputSchema} }, async (args) => {
   const structuredContent = ${structured};
   return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
 });
@@ -107,13 +107,67 @@ server.registerTool('t', { outputSchema: { n: z.number() } }, async (args) => {
     expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
   });
 
-  it('refinements are not modelled: no error for what only a refinement rejects', async () => {
+  it('refinements are not modelled: no error for what only a refinement rejects, and no proof either', async () => {
     const { errors, verdict } = await scan(
       '{ name: z.string().min(5).regex(/^[A-Z]/), n: z.number().positive().max(3) }',
       `{ name: 'ab', n: -7 }`,
     );
     expect(errors).toEqual([]);
-    expect(verdict).toMatchObject({ status: 'pass' });
+    // zod rejects both values, so McpServer fails the call: never "typed".
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    expect(verdict.unproven[0]).toContain(
+      "structuredContent/name is checked by .regex(), which the analysis does not model, so it is not shown to match the tool's outputSchema",
+    );
+  });
+
+  it('a refinement proves nothing only where a value meets it: an absent optional member is fine', async () => {
+    const schema =
+      '{ name: z.string(), email: z.string().email().optional(), tags: z.array(z.string().min(1)) }';
+    const absent = await scan(schema, `{ name: 'x', tags: [] }`);
+    expect(absent.verdict).toMatchObject({ status: 'pass', typed: 1 });
+    const present = await scan(schema, `{ name: 'x', tags: ['a'] }`);
+    expect(present.verdict).toMatchObject({ typed: 0, unresolved: 1 });
+    expect(present.verdict.unproven[0]).toContain('structuredContent/tags/0 is checked by .min()');
+    const email = await scan('{ email: z.email() }', `{ email: 'a@b.c' }`);
+    expect(email.verdict).toMatchObject({ typed: 0, unresolved: 1 });
+  });
+
+  it('a schema the model does not know proves nothing, and neither does a config it cannot see', async () => {
+    for (const schema of ['{ n: z.lazy(() => z.number()) }', 'args.schema']) {
+      const { verdict } = await scan(schema, `{ n: 1 }`);
+      expect(verdict, schema).toMatchObject({ typed: 0, unresolved: 1 });
+      expect(verdict.unproven[0], schema).toContain("the tool's outputSchema is not known statically");
+    }
+    const dir = mkdtempSync(join(scratch, 'src-'));
+    writeFileSync(
+      join(dir, 'server.ts'),
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+export function register(config: object) {
+  server.registerTool('t', config, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
+}
+`,
+    );
+    const { verdict } = await scanPaths([dir], { cwd: dir });
+    expect(verdict).toMatchObject({ typed: 0, unresolved: 1 });
+    expect(verdict.unproven[0]).toContain(
+      "the tool's config is not known statically, and may declare an outputSchema",
+    );
+  });
+
+  it('an unknown part of structuredContent is proven only where the schema asks for its JSON type alone', async () => {
+    const typed = await scan(
+      '{ n: z.number(), s: z.string(), any: z.unknown() }',
+      `{ n: args.n, s: args.s, any: args.x }`,
+      '',
+      '{ n: z.number(), s: z.string(), x: z.unknown() }',
+    );
+    expect(typed.verdict).toMatchObject({ status: 'pass', typed: 1 });
+    const wider = await scan('{ n: z.number().int() }', `{ n: args.n }`, '', '{ n: z.number() }');
+    expect(wider.verdict).toMatchObject({ typed: 0, unresolved: 1 });
+    const literal = await scan(`{ kind: z.literal('a') }`, `{ kind: args.k }`, '', '{ k: z.string() }');
+    expect(literal.verdict).toMatchObject({ typed: 0, unresolved: 1 });
+    expect(literal.verdict.unproven[0]).toContain('structuredContent/kind is');
   });
 
   it('a schema the model does not know is not checked', async () => {
@@ -141,15 +195,15 @@ server.registerTool('t', { outputSchema: { n: z.number() } }, async (args) => {
   });
 });
 
-describe('a switch without default over an input known only at run time', () => {
-  async function run(outputSchema: string) {
+describe('a switch without default over an input', () => {
+  async function run(outputSchema: string, cities = 'string()') {
     const dir = mkdtempSync(join(scratch, 'src-'));
     writeFileSync(
       join(dir, 'server.ts'),
       `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 const server = new McpServer({ name: 's', version: '1' });
-server.registerTool('t', { inputSchema: { city: z.enum(['Oslo', 'Rome']) }${outputSchema} }, async ({ city }) => {
+server.registerTool('t', { inputSchema: { city: z.${cities} }${outputSchema} }, async ({ city }) => {
   let weather;
   switch (city) {
     case 'Oslo':
@@ -176,6 +230,12 @@ server.registerTool('t', { inputSchema: { city: z.enum(['Oslo', 'Rome']) }${outp
     expect(declared.verdict.unproven[0]).toContain(
       "structuredContent, which the tool's outputSchema requires, is `weather` at server.ts:5 (a value that may be missing at run time)",
     );
+  });
+
+  it('over an enum of the inputSchema the switch is exhaustive: the variable is always set', async () => {
+    const declared = await run(', outputSchema: { temp: z.number() }', "enum(['Oslo', 'Rome'])");
+    expect(declared.report.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(declared.verdict).toMatchObject({ status: 'pass', typed: 1 });
   });
 });
 

@@ -76,29 +76,75 @@ const valueArbitrary: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie
   ),
 })).value;
 
+/** An argument the handler gets by its inputSchema: a string, number or boolean known only at run time. */
+class Argument {
+  constructor(readonly kind: 'string' | 'number' | 'boolean') {}
+}
+
+/** Values with arguments in them, which the scan knows only by their JSON type. */
+const partlyKnownArbitrary: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom<unknown>('a', 1, true, null),
+    fc.constantFrom('string', 'number', 'boolean').map((kind) => new Argument(kind as Argument['kind'])),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+/** The source of a value, each argument read as `args.<kind>`. */
+function sourceOf(value: unknown): string {
+  if (value instanceof Argument) return `args.${value.kind}`;
+  if (Array.isArray(value)) return `[${value.map(sourceOf).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${sourceOf(v)}`)
+      .join(', ')} }`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The value with each argument replaced by what `pick` gives for its kind. */
+function instantiate(value: unknown, pick: (kind: Argument['kind']) => unknown): unknown {
+  if (value instanceof Argument) return pick(value.kind);
+  if (Array.isArray(value)) return value.map((v) => instantiate(v, pick));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, instantiate(v, pick)]));
+  }
+  return value;
+}
+
 /** The real zod schema the source builds. */
 function build(src: string): z.ZodType {
   return new Function('z', `return ${src};`)(z) as z.ZodType;
 }
 
-async function scanReports(schema: string, value: unknown): Promise<boolean> {
+/** Whether the scan reports a mismatch, and whether it calls the return typed. */
+async function scanJudges(schema: string, value: unknown): Promise<{ reported: boolean; typed: boolean }> {
   const text = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 const server = new McpServer({ name: 's', version: '1' });
-server.registerTool('t', { outputSchema: { v: ${schema} } }, async () => {
-  const structuredContent = { v: ${JSON.stringify(value)} };
+const inputSchema = { string: z.string(), number: z.number(), boolean: z.boolean() };
+server.registerTool('t', { inputSchema, outputSchema: { v: ${schema} } }, async (args) => {
+  const structuredContent = { v: ${sourceOf(value)} };
   return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
 });
 `;
-  const { findings } = await scanSources([{ path: 'server.ts', absolute: '/generated/server.ts', text }], {
-    cwd: '/generated',
-  });
+  const { findings, handlers } = await scanSources(
+    [{ path: 'server.ts', absolute: '/generated/server.ts', text }],
+    { cwd: '/generated' },
+  );
   const rules = findings.filter((f) => f.severity === 'error').map((f) => f.rule);
   expect(
     rules.filter((r) => r !== 'structured-content-schema-mismatch'),
     schema,
   ).toEqual([]);
-  return rules.length > 0;
+  const typed = handlers.every((h) => h.returns.every((r) => r.status === 'typed'));
+  return { reported: rules.length > 0, typed };
+}
+
+async function scanReports(schema: string, value: unknown): Promise<boolean> {
+  return (await scanJudges(schema, value)).reported;
 }
 
 describe('the model of zod', () => {
@@ -119,15 +165,56 @@ describe('the model of zod', () => {
     expect(verdicts.rejected).toBeGreaterThan(10);
   });
 
-  it('never reports what zod accepts, whatever refinements the schema has', async () => {
+  it('never reports what zod accepts, and never calls typed what zod rejects, whatever refinements', async () => {
+    const typedWithRefinement = { accepted: 0, unresolved: 0 };
     await fc.assert(
       fc.asyncProperty(schemaArbitrary(true), valueArbitrary, async (schema, value) => {
         const rejects = !z.object({ v: build(schema.src) }).safeParse({ v: value }).success;
-        const reported = await scanReports(schema.src, value);
-        if (reported) expect(rejects, `${schema.src} ← ${JSON.stringify(value)}`).toBe(true);
-        if (schema.exact) expect(reported, `${schema.src} ← ${JSON.stringify(value)}`).toBe(rejects);
+        const { reported, typed } = await scanJudges(schema.src, value);
+        const about = `${schema.src} ← ${JSON.stringify(value)}`;
+        if (reported) expect(rejects, about).toBe(true);
+        if (schema.exact) expect(reported, about).toBe(rejects);
+        // McpServer rejects what zod rejects: such a return is never typed.
+        if (typed) expect(rejects, about).toBe(false);
+        if (!schema.exact && !rejects) typedWithRefinement[typed ? 'accepted' : 'unresolved']++;
       }),
       { numRuns: runs(200) },
     );
+    // Refined schemas that zod accepts the value under came up both typed (the refinement was not on
+    // the value's path) and unresolved (it was).
+    expect(typedWithRefinement.accepted).toBeGreaterThan(0);
+    expect(typedWithRefinement.unresolved).toBeGreaterThan(0);
+  });
+
+  it('never calls typed a return whose arguments may make zod reject it', async () => {
+    const verdicts = { typed: 0, unresolved: 0 };
+    const picks = {
+      string: fc.string({ maxLength: 4 }),
+      number: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double({ noNaN: true, noDefaultInfinity: true })),
+      boolean: fc.boolean(),
+    };
+    await fc.assert(
+      fc.asyncProperty(schemaArbitrary(true), partlyKnownArbitrary, async (schema, value) => {
+        const { reported, typed } = await scanJudges(schema.src, value);
+        verdicts[typed ? 'typed' : 'unresolved']++;
+        if (!typed) return;
+        expect(reported).toBe(false);
+        // Typed claims zod accepts it whatever the arguments are: try several of them.
+        const zod = z.object({ v: build(schema.src) });
+        fc.assert(
+          fc.property(picks.string, picks.number, picks.boolean, (string, number, boolean) => {
+            const concrete = instantiate(value, (kind) => ({ string, number, boolean })[kind]);
+            expect(
+              zod.safeParse({ v: concrete }).success,
+              `${schema.src} ← ${JSON.stringify(concrete)}`,
+            ).toBe(true);
+          }),
+          { numRuns: 20 },
+        );
+      }),
+      { numRuns: runs(200) },
+    );
+    expect(verdicts.typed).toBeGreaterThan(5);
+    expect(verdicts.unresolved).toBeGreaterThan(5);
   });
 });

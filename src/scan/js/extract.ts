@@ -19,12 +19,14 @@ import { Budget } from '../abstract/budget.js';
 import { concretize, sourceText } from '../abstract/concretize.js';
 import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap } from '../abstract/heap.js';
+import { inputValue } from '../abstract/input-value.js';
 import {
   constantStrings,
   type FunctionValue,
   join,
   NOTHING,
   type Site,
+  unknown,
   type Value,
 } from '../abstract/value.js';
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
@@ -52,7 +54,7 @@ import {
 } from './ast.js';
 import type { JsInterpreter, JsModule, JsRun } from './interpret.js';
 import type { ScopedCall } from './scope.js';
-import { outputSchemaOf } from './zod.js';
+import { inputSchemaOf, outputSchemaOf, shapeSchema } from './zod.js';
 
 export const LOW_LEVEL_LABEL = '(tools/call handler)';
 
@@ -120,6 +122,84 @@ function functionsOf(value: Value): { fns: FunctionValue[]; other: boolean } {
 function toolName(value: Value | undefined, fallback: string): string {
   const names = value ? constantStrings(value) : undefined;
   return names && names.length > 0 ? [...new Set(names)].join(' / ') : fallback;
+}
+
+/**
+ * The arguments the framework calls a handler with when its tool has an inputSchema: the arguments as
+ * the schema validated them, then the request context (unknown). Allocated where every run sees them.
+ */
+function validatedArguments(
+  mod: JsModule,
+  node: FunctionLike,
+  inputSchema: Record<string, unknown>,
+  project: Project,
+): Value[] {
+  const [param] = node.params;
+  const at = site(mod, (param ?? node) as Node);
+  const heap = new Heap(project.frozen);
+  const args = inputValue(heap, inputSchema, at, param?.type === 'Identifier' ? param.name : 'args');
+  heap.freeze();
+  return [args, unknown(at, 'the request context the framework passes')];
+}
+
+/**
+ * What registerTool's config says of the tool's outputSchema: the schema as the model has it, or why
+ * no structuredContent can be shown to match it (a schema the model does not know, or a config that
+ * may hold one the analysis cannot see).
+ */
+function registeredOutputSchema(record: { args: readonly Value[]; heap: Heap }): {
+  outputSchema?: Record<string, unknown>;
+  outputSchemaUnproven?: string;
+} {
+  const declared = member(record, 1, 'outputSchema');
+  if (declared === undefined) {
+    const seen = (record.args[1] ?? []).every((v) => {
+      const state = v.k === 'ref' ? record.heap.get(v.id) : undefined;
+      return state?.kind === 'object' && !state.open;
+    });
+    return seen
+      ? {}
+      : {
+          outputSchemaUnproven: "the tool's config is not known statically, and may declare an outputSchema",
+        };
+  }
+  const outputSchema = outputSchemaOf(record.heap, declared);
+  return outputSchema
+    ? { outputSchema }
+    : { outputSchemaUnproven: "the tool's outputSchema is not known statically" };
+}
+
+/**
+ * A member every value of an object argument certainly has: `registerTool(name, { inputSchema }, cb)`.
+ * Undefined when any of them may lack it (an object of unknown origin, or one with a spread in it).
+ */
+function strictMember(
+  record: { args: readonly Value[]; heap: Heap },
+  index: number,
+  key: string,
+): Value | undefined {
+  const values = record.args[index] ?? [];
+  let out: Value = NOTHING;
+  for (const v of values) {
+    const state = v.k === 'ref' ? record.heap.get(v.id) : undefined;
+    const m = state?.kind === 'object' && !state.open ? state.props.get(key) : undefined;
+    if (!m) return undefined;
+    out = join(out, m.value);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/**
+ * The schema of `server.tool()`'s arguments, where the SDK finds one: after the name and an optional
+ * description, a shape of zod schemas followed by more arguments (annotations, then the callback).
+ */
+function paramsSchemaOf(record: { args: readonly Value[]; heap: Heap }): Record<string, unknown> | undefined {
+  const { args } = record;
+  const described = args[1] !== undefined && args[1].length > 0 && args[1].every((v) => v.k === 'str');
+  const index = described ? 2 : 1;
+  if (index >= args.length - 1) return undefined;
+  const schema = shapeSchema(record.heap, args[index]);
+  return schema && inputSchemaOf(record.heap, args[index]) ? schema : undefined;
 }
 
 /** Members of an object argument (`addTool({ name, execute })`, a task handler object). */
@@ -353,13 +433,16 @@ export class JsExtractor {
           at,
           record.args.at(-1),
           false,
+          undefined,
+          c.kind === 'registerTool'
+            ? inputSchemaOf(record.heap, strictMember(record, 1, 'inputSchema'))
+            : paramsSchemaOf(record),
         );
         // McpServer validates structuredContent against the outputSchema before sending it.
-        const outputSchema =
-          c.kind === 'registerTool'
-            ? outputSchemaOf(record.heap, member(record, 1, 'outputSchema'))
-            : undefined;
-        return outputSchema ? handlers.map((h) => ({ ...h, outputSchema })) : handlers;
+        const schema = c.kind === 'registerTool' ? registeredOutputSchema(record) : {};
+        return schema.outputSchema || schema.outputSchemaUnproven
+          ? handlers.map((h) => ({ ...h, ...schema }))
+          : handlers;
       }
       case 'lowLevel':
         return this.analyze(mod, LOW_LEVEL_LABEL, 'mcp-sdk', at, record.args.at(-1), true);
@@ -374,7 +457,16 @@ export class JsExtractor {
               'the tool definition is not known statically',
             ),
           ];
-        return this.analyze(mod, toolName(name, '(unnamed tool)'), 'fastmcp-ts', at, execute, false);
+        return this.analyze(
+          mod,
+          toolName(name, '(unnamed tool)'),
+          'fastmcp-ts',
+          at,
+          execute,
+          false,
+          undefined,
+          inputSchemaOf(record.heap, strictMember(record, 0, 'parameters')),
+        );
       }
       case 'task': {
         const tool = toolName(first, sourceText(site(mod, c.call.arguments[0] as Node)));
@@ -400,6 +492,7 @@ export class JsExtractor {
     handler: Value | undefined,
     dispatch: boolean,
     skip?: (value: Value) => boolean,
+    inputSchema?: Record<string, unknown>,
   ): HandlerSite[] {
     const { fns, other } = functionsOf(handler ?? []);
     if (fns.length === 0 || (other && fns.length === 0)) {
@@ -416,7 +509,8 @@ export class JsExtractor {
       let run: JsRun | undefined;
       this.interp.handlerTool = tool;
       try {
-        run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue));
+        const args = inputSchema && validatedArguments(fnModule, node, inputSchema, this.project);
+        run = this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue, args));
       } catch (error) {
         const reason = budgetReason(error);
         add(tool, {

@@ -250,6 +250,12 @@ const PURE_METHODS = new Set([
   'resolve',
   'reject',
   'storeTaskResult',
+  // Registering a tool reads its definition (McpServer, FastMCP): a config object stays as written,
+  // so its inputSchema and outputSchema are still known to every later registration that uses it.
+  'registerTool',
+  'registerToolTask',
+  'tool',
+  'addTool',
 ]);
 
 /** Array methods whose callback builds or reads each item. */
@@ -1251,6 +1257,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     this.current.jumps.push(jump);
     let fallthrough: State<Binding> | undefined;
     let hasDefault = false;
+    /** What each case's test evaluated to. */
+    const tests: Value[] = [];
     /** Where control leaves the switch, each with the case it went through. */
     const exits: Exit<Binding>[] = [];
     try {
@@ -1264,7 +1272,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
             }
           : undefined;
         this.current.state = joinStates(fallthrough, cloneState(entry), this.site(c));
-        if (c.test) this.ev(c.test, scope);
+        if (c.test) tests.push(this.ev(c.test, scope));
         const breaks = jump.breaks.length;
         for (const statement of c.consequent) {
           if (!this.current.state) break;
@@ -1278,7 +1286,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     } finally {
       this.current.jumps.pop();
     }
-    if (!hasDefault) {
+    if (!hasDefault && !matchesACase(discriminant, tests)) {
       const known = discriminant.every((v) => v.k !== 'unknown' && !(v.k === 'str' && v.value === undefined));
       exits.push({ state: known ? entry : unsetAsSoft(entry, exits) });
     }
@@ -2254,4 +2262,29 @@ function typeOf(heap: Heap, v: Variant): string {
 
 function isArrayVariant(heap: Heap, v: Variant): boolean {
   return v.k === 'ref' && heap.get(v.id)?.kind === 'array';
+}
+
+/**
+ * Whether every value the discriminant may have equals some case's constant (`===`), so that a switch
+ * without default always runs a case: over an enum argument, for one.
+ */
+function matchesACase(discriminant: Value, tests: readonly Value[]): boolean {
+  const constants = tests.flatMap((test) => {
+    const [only] = test;
+    return test.length === 1 &&
+      only &&
+      (only.k === 'str' || only.k === 'num' || only.k === 'bool') &&
+      only.value !== undefined
+      ? [only.value]
+      : [];
+  });
+  return (
+    discriminant.length > 0 &&
+    discriminant.every(
+      (v) =>
+        (v.k === 'str' || v.k === 'num' || v.k === 'bool') &&
+        v.value !== undefined &&
+        constants.some((c) => c === v.value),
+    )
+  );
 }

@@ -13,6 +13,7 @@
 
 import type { Heap } from '../abstract/heap.js';
 import { constantString, type Site, type Value, type Variant, type ZodFact } from '../abstract/value.js';
+import { markLossy, ownLoss } from '../schema-loss.js';
 
 type Schema = Record<string, unknown>;
 
@@ -59,8 +60,6 @@ const KEEPS = new Set([
   'refine',
   'superRefine',
   'check',
-  'transform',
-  'pipe',
   'brand',
   'readonly',
   'strict',
@@ -68,6 +67,41 @@ const KEEPS = new Set([
   'passthrough',
   'loose',
 ]);
+
+/**
+ * Methods whose parse output is not the value parsed (`.transform(f)`, `.pipe(other)`): the schema
+ * still says what zod accepts, which is what an outputSchema check needs, but a handler given the
+ * output of an inputSchema with one of them receives something else (inputSchemaOf).
+ */
+const RESHAPES = new Set(['transform', 'pipe', 'overwrite']);
+
+/** Schemas whose parse output may differ from their input: made by RESHAPES, or derived from one. */
+const reshaped = new WeakSet<Schema>();
+
+/**
+ * KEEPS methods that leave the schema as it is without narrowing what it accepts; every other one
+ * (`.min(3)`, `.email()`, `.refine(f)`) rejects values the model accepts.
+ */
+const ANNOTATES = new Set([
+  'describe',
+  'meta',
+  'readonly',
+  'brand',
+  'strip',
+  'passthrough',
+  'loose',
+  'trim',
+  'toLowerCase',
+  'toUpperCase',
+]);
+
+/** A fresh copy of `schema`, so that marking it marks nothing else. */
+function marked(schema: Schema, method: string, reshapes: boolean): Schema {
+  const copy = { ...schema };
+  markLossy(copy, `.${method}()`);
+  if (reshapes) reshaped.add(copy);
+  return copy;
+}
 
 /** `z.string()` and the like: the JSON type each accepts. */
 const PRIMITIVES: Record<string, Schema> = {
@@ -127,6 +161,23 @@ export function outputSchemaOf(heap: Heap, value: Value | undefined): Schema | u
   return shapeSchema(heap, value);
 }
 
+/**
+ * The JSON Schema of a tool's `inputSchema` (a zod object, or a shape of zod schemas), when what zod
+ * hands the handler is what it accepts: undefined when any part of it reshapes its value.
+ */
+export function inputSchemaOf(heap: Heap, value: Value | undefined): Schema | undefined {
+  const schema = outputSchemaOf(heap, value);
+  return schema && !reshapes(schema) ? schema : undefined;
+}
+
+function reshapes(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  // Deeper than any schema written by hand: not shown to keep its values.
+  if (depth > 64) return true;
+  if (reshaped.has(schema as Schema)) return true;
+  return Object.values(schema).some((part) => reshapes(part, depth + 1));
+}
+
 function fact(schema: Schema | undefined, optional = false): ZodFact {
   return schema ? { schema, optional } : { schema: undefined, optional: false };
 }
@@ -150,7 +201,11 @@ function literal(v: Variant | undefined): string | number | boolean | null | und
 function namespaceCall(heap: Heap, name: string, args: readonly Value[]): ZodFact {
   const [first, second] = args;
   const primitive = PRIMITIVES[name];
-  if (primitive) return fact(primitive);
+  // z.email(), z.url(), z.uuid(): strings of a format the model does not check.
+  if (primitive)
+    return fact(
+      primitive.type === 'string' && name !== 'string' ? marked(primitive, name, false) : primitive,
+    );
   switch (name) {
     case 'literal': {
       const [only] = first ?? [];
@@ -202,10 +257,28 @@ function schemaMethod(
   name: string,
   args: readonly Value[],
 ): ZodFact {
-  const { schema, optional } = self;
+  const { schema } = self;
   if (!schema) return self;
+  const made = methodFact(heap, { schema, optional: self.optional }, name, args);
+  if ('schema' in made && made.schema && made.schema !== schema) {
+    // What is derived from a reshaping or lossy schema is so too.
+    if (reshaped.has(schema)) reshaped.add(made.schema);
+    const loss = ownLoss(schema);
+    if (loss) markLossy(made.schema, loss);
+  }
+  return made;
+}
+
+function methodFact(
+  heap: Heap,
+  self: { readonly schema: Schema; readonly optional: boolean },
+  name: string,
+  args: readonly Value[],
+): ZodFact {
+  const { schema, optional } = self;
   const [first] = args;
-  if (KEEPS.has(name)) return self;
+  if (RESHAPES.has(name)) return fact(marked(schema, name, true), optional);
+  if (KEEPS.has(name)) return ANNOTATES.has(name) ? self : fact(marked(schema, name, false), optional);
   switch (name) {
     case 'optional':
     case 'default':
