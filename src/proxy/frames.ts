@@ -78,11 +78,6 @@ export class FrameSplitter {
     return this.length === 0 ? undefined : this.take(false);
   }
 
-  /** Bytes held for an unfinished frame. */
-  get pending(): number {
-    return this.length;
-  }
-
   private append(piece: Buffer, scan = true): void {
     const needed = this.length + piece.length;
     // A large outgrown buffer has lived through collections and would wait for a full one, the frame

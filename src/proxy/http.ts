@@ -154,7 +154,13 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`mcp-shape proxy serves ${LISTEN_PATH}\n`);
       return;
     }
-    const body = await readBody(req);
+    let body: Buffer;
+    try {
+      body = await readBody(req);
+    } catch {
+      options.onLog?.('a client hung up before its whole request arrived: nothing sent upstream');
+      return;
+    }
     const exchange = exchangeFor(req);
     const text = body.toString('utf8');
     // Recorded once the connection is known: an initialize request belongs to the session it starts.
@@ -185,7 +191,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     try {
       answer = await new Promise<IncomingMessage>((resolve, reject) => {
         const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
-        upstreamRequest = send(upstream, { method: req.method ?? 'GET', headers, agent }, resolve);
+        upstreamRequest = send(upstream, { method: req.method, headers, agent }, resolve);
         upstreamRequest.on('error', reject);
         watchSilence(upstreamRequest, options.timeoutMs, (reason) => {
           silence = reason;
@@ -255,7 +261,6 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
   ): Promise<string | undefined> {
     const outcome = await exchange.session.fromServer(text);
     options.recorder?.server(text, outcome, { connection, transport: 'http' });
-    noteAnswers(outcome.message, exchange);
     if (outcome.kind === 'drop') {
       // An HTTP body stands alone, and its status may be the point (401, 404): it goes through as sent.
       options.onLog?.(`[${connection}] server answered with ${outcome.reason}, passed on as it is: ${text}`);
@@ -393,10 +398,6 @@ function noteAnswers(message: unknown, exchange: Exchange): void {
  * exchange (the SDK clients report it on the call instead of waiting for a timeout).
  */
 function answerFailure(res: ServerResponse, exchange: Exchange, reason: string): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
   const ids = exchange.requestIds;
   if (ids.length === 0) {
     res.writeHead(502, { 'content-type': 'text/plain' }).end(`mcp-shape proxy: ${reason}\n`);

@@ -57,7 +57,6 @@ export class OrderedQueue<T> {
       this.items.push(item);
       this.waitingSize += this.sizeOf(item);
     }
-    if (this.head >= this.items.length) return;
     if (
       !this.paused &&
       (this.items.length - this.head > MAX_WAITING_ITEMS || this.waitingSize > MAX_WAITING_SIZE)

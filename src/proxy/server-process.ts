@@ -17,6 +17,7 @@
  */
 
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 
 const POSIX = process.platform !== 'win32';
@@ -71,7 +72,7 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
   const guarded = watchdog && child.pid !== undefined;
   if (guarded) {
     // Written at once, in this tick: the group id is in the pipe before anything can kill the proxy.
-    watchdog.stdin?.write(`${child.pid}\n`);
+    watchdog.stdin.write(`${child.pid}\n`);
   } else {
     watchdog?.kill('SIGKILL');
   }
@@ -91,7 +92,7 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
   };
 }
 
-function startWatchdog(graceMs: number) {
+function startWatchdog(graceMs: number): ChildProcessByStdio<Writable, null, null> | undefined {
   const tenths = String(Math.max(1, Math.ceil(graceMs / 100)));
   try {
     const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-shape-watchdog', tenths, String(process.pid)], {
@@ -99,10 +100,10 @@ function startWatchdog(graceMs: number) {
       detached: true,
     });
     watchdog.on('error', () => {}); // no /bin/sh: the proxy still runs, unguarded
-    watchdog.stdin?.on('error', () => {});
+    watchdog.stdin.on('error', () => {});
     // The watchdog must not keep the proxy alive; its pipe closes when the proxy's process ends.
     watchdog.unref();
-    (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    (watchdog.stdin as Socket).unref();
     return watchdog;
   } catch {
     return undefined;

@@ -96,7 +96,7 @@ function errorText(error: unknown): string {
 }
 
 export class ProxySession {
-  private readonly pending = new Map<string, JsonObject>();
+  private readonly pending = new Map<string, PendingRequest>();
   private readonly tools = new Map<string, JsonObject>();
   /** The tools' definitions as repair takes them, rebuilt only when a tools/list answer teaches new ones. */
   private toolList: JsonObject[] = [];
@@ -121,7 +121,7 @@ export class ProxySession {
 
   /** Ids of the client requests the server has not answered yet. */
   pendingIds(): unknown[] {
-    return [...this.pending.values()].map((request) => request.id);
+    return [...this.pending.values()].map(({ request }) => request.id);
   }
 
   /**
@@ -137,11 +137,13 @@ export class ProxySession {
   }
 
   private observeClient(message: JsonObject): void {
-    if (typeof message.method !== 'string') return;
+    const method = message.method;
+    if (typeof method !== 'string') return;
     const declared = requestedVersion(message);
     if (declared) this.use(declared);
     const key = idKey(message.id);
-    if (key !== undefined) this.pending.set(key, message);
+    if (key !== undefined)
+      this.pending.set(key, { request: message, answering: describe(method, message.params) });
     else if (message.method === 'notifications/cancelled' && isObject(message.params)) {
       // A cancelled request may never be answered; the server's exit must not answer it either.
       const cancelled = idKey(message.params.requestId);
@@ -244,12 +246,13 @@ export class ProxySession {
   private repairOne(message: JsonObject): RepairOutcome {
     // A response (no method) answers the pending request with its id.
     const key = Object.hasOwn(message, 'method') ? undefined : idKey(message.id);
-    let request: JsonObject | undefined;
+    let pending: PendingRequest | undefined;
     if (key !== undefined) {
-      request = this.pending.get(key);
+      pending = this.pending.get(key);
       this.pending.delete(key);
     }
-    const answering = request ? describe(request) : undefined;
+    const request = pending?.request;
+    const answering = pending?.answering;
     const negotiated = negotiatedVersion(request, message.result);
     if (negotiated) this.use(negotiated);
     // Not repaired in place: `message` is what the server sent, and recordings keep it.
@@ -272,21 +275,29 @@ export class ProxySession {
         answering,
       };
     }
-    if (request?.method === 'tools/list') this.learnTools(run.message);
+    if (request?.method === 'tools/list') this.learnTools(run.message as JsonObject);
     return { message: run.message, fixes: run.fixes, answering };
   }
 
-  private learnTools(response: unknown): void {
-    const listed = isObject(response) && isObject(response.result) ? response.result.tools : undefined;
-    if (!Array.isArray(listed)) return;
-    for (const tool of listed)
-      if (isObject(tool) && typeof tool.name === 'string') this.tools.set(tool.name, tool);
+  /**
+   * A tools/list answer that repair left without errors: an error answer, or a result whose tools are
+   * objects with a name each (the tool rules hold it to that).
+   */
+  private learnTools(response: JsonObject): void {
+    if (!isObject(response.result)) return;
+    for (const tool of response.result.tools as JsonObject[]) this.tools.set(tool.name as string, tool);
     this.toolList = [...this.tools.values()];
   }
 
   private use(version: ProtocolVersion): void {
     if (!this.fixedVersion) this.version = version;
   }
+}
+
+/** A client request the server has not answered yet. */
+interface PendingRequest {
+  readonly request: JsonObject;
+  readonly answering: Answering;
 }
 
 interface RepairOutcome {
@@ -317,9 +328,9 @@ function isMessageObject(value: unknown): boolean {
   return isObject(value) && ['method', 'id', 'result', 'error'].some((key) => Object.hasOwn(value, key));
 }
 
-function describe(request: JsonObject): Answering | undefined {
-  if (typeof request.method !== 'string') return undefined;
-  const params = isObject(request.params) ? request.params : undefined;
-  const tool = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
-  return tool ? { method: request.method, tool } : { method: request.method };
+/** How the log names a client request: its method, and for a tools/call the tool. */
+function describe(method: string, params: unknown): Answering {
+  const tool =
+    method === 'tools/call' && isObject(params) && typeof params.name === 'string' ? params.name : undefined;
+  return tool ? { method, tool } : { method };
 }

@@ -55,10 +55,9 @@ function collectAfter(length: number): () => void {
   return () => afterFrame(length);
 }
 
+/** Node reports either the server's exit code or the signal that ended it, as a shell would say it. */
 function exitCode(code: number | null, signal: NodeJS.Signals | null): number {
-  if (code !== null) return code;
-  const number = signal ? constants.signals[signal] : undefined;
-  return number === undefined ? 1 : 128 + number;
+  return code ?? 128 + constants.signals[signal as NodeJS.Signals];
 }
 
 /** Runs until the server exits; resolves with the exit code the proxy should exit with. */
@@ -96,15 +95,16 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- escalation: one signal per grace period until the server is gone ---
     let ladder: { timer: NodeJS.Timeout; steps: NodeJS.Signals[] } | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    // Never after the server exited: its exit clears the timer, and a signal then is ignored.
     const step = (why = `server still running ${graceMs / 1000} s later`) => {
       const signal = ladder?.steps.shift();
-      if (!ladder || !signal || exited) return;
+      if (!ladder || !signal) return;
       log(`${why}: sending ${signal} to its process group`);
       server.signal(signal);
       ladder.timer = setTimeout(() => step(), graceMs);
     };
+    // Called only while no ladder runs: a signal during one takes the next step instead.
     const escalate = (steps: NodeJS.Signals[]) => {
-      if (ladder) clearTimeout(ladder.timer);
       ladder = { steps, timer: setTimeout(() => step(), graceMs) };
     };
 
@@ -175,8 +175,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         waiting = writeJson(clientOut, outcome.repaired, text.length);
         options.onRepaired?.(repairEvent(outcome));
       } else if (outcome.kind === 'forward') {
-        // The bytes as they came (frames.ts).
-        waiting = frame.bytes ? writeBytes(clientOut, frame.bytes) : writeText(clientOut, text);
+        // The bytes as they came (frames.ts): only a repaired message let go of them.
+        waiting = writeBytes(clientOut, frame.bytes as Buffer);
       }
       frame.bytes = undefined;
       if (!waiting) {

@@ -82,8 +82,8 @@ function* jsonPieces(value: unknown): Generator<string> {
   for (let index = 0; index < long.length; index++) {
     // The marks come in the order they were made; the nonce keeps server text from posing as one.
     const mark = `${MARK_IN_JSON}${index}"`;
+    // Found: stringify writes each string it was given.
     const at = skeleton.indexOf(mark, copied);
-    if (at === -1) break; // cannot happen: stringify writes each string it was given
     yield* slices(skeleton.slice(copied, at));
     yield '"';
     // Escaping works character by character, so a slice is escaped as it would be inside the whole.

@@ -181,3 +181,23 @@ describe('controlFree', () => {
     );
   });
 });
+
+describe('FrameSplitter allocations', () => {
+  it('takes a frame within one chunk as a view of the chunk, and sizes staging buffers after the last frame', () => {
+    const splitter = new FrameSplitter();
+    const chunk = Buffer.from('{"a":1}\n{"b":');
+    const [whole] = splitter.push(chunk);
+    expect(whole?.bytes?.buffer).toBe(chunk.buffer);
+    // The rest went into a first staging buffer of 64 KiB, which doubles when the frame outgrows it.
+    splitter.push(Buffer.alloc(99_995, 0x20));
+    const [large] = splitter.push(Buffer.from('2}\n'));
+    expect(large?.bytes?.length).toBe(100_003);
+    expect(large?.bytes?.buffer.byteLength).toBe(131_072);
+    // The next frame's first buffer holds a frame a quarter larger than the last one.
+    splitter.push(Buffer.from('{"c":'));
+    const [next] = splitter.push(Buffer.from('3}\n'));
+    expect(next?.bytes?.buffer.byteLength).toBe(100_003 + (100_003 >>> 2));
+    splitter.push(Buffer.from('{"d":'));
+    expect(splitter.push(Buffer.from('4}\n'))[0]?.bytes?.buffer.byteLength).toBe(1 << 16);
+  });
+});

@@ -5,8 +5,13 @@
  * session table (created by the upstream's Mcp-Session-Id, ended by a successful DELETE).
  */
 
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyEvent } from '../../src/proxy/events.js';
 import { type RunningHttpProxy, startHttpProxy } from '../../src/proxy/http.js';
@@ -373,5 +378,153 @@ describe('HTTP relay: an upstream that cannot be reached', { timeout: TIMEOUT },
     expect(response.status).toBe(502);
     expect(response.headers.get('content-type')).toBe('text/plain');
     expect(await response.text()).toBe(`mcp-shape proxy: ${log[0]}\n`);
+  });
+});
+
+describe('HTTP relay: connections that break', { timeout: TIMEOUT }, () => {
+  it('logs a client that hangs up before its whole body arrived, asks the upstream nothing, and serves on', async () => {
+    const { url, seen } = await upstream((res) => json(res, '{"jsonrpc":"2.0","id":1,"result":{}}'));
+    const { proxy, log } = await proxyTo(url);
+    const { port } = new URL(proxy.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    for (let i = 0; i < 200 && log.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(log).toEqual(['a client hung up before its whole request arrived: nothing sent upstream']);
+    expect(seen).toEqual([]);
+    expect(await (await post(proxy.url, PING)).json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+
+  it('answers the requests with a JSON-RPC error (502) when the upstream JSON body breaks off', async () => {
+    const { url } = await upstream((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"jsonrpc":"2.0",');
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const { proxy, log } = await proxyTo(url);
+    const response = await post(proxy.url, PING);
+    expect(response.status).toBe(502);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^the server's response broke off: /);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: `mcp-shape proxy: ${log[0]}` },
+    });
+  });
+
+  it('lets go of the upstream request, and logs nothing, when the client hangs up first', async () => {
+    let upstreamClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => {
+      upstreamClosed = resolve;
+    });
+    const { url } = await upstream((res) => res.on('close', () => upstreamClosed()));
+    const { proxy, log } = await proxyTo(url);
+    const { port } = new URL(proxy.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${PING.length}\r\n\r\n${PING}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(log).toEqual([]);
+  });
+
+  it('speaks TLS to an https upstream', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => json(res, '{}'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/up`;
+    const { proxy, log } = await proxyTo(url);
+    // The upstream's certificate is its own: the proxy spoke TLS to it, and refused it.
+    expect((await post(proxy.url, PING)).status).toBe(502);
+    expect(log).toEqual([`self-signed TLS certificate: ${url}`]);
+  });
+
+  it('listens on an IPv6 address, bracketed in its URL', async () => {
+    const { url } = await upstream((res) => json(res, '{"jsonrpc":"2.0","id":1,"result":{}}'));
+    const proxy = await startHttpProxy({
+      upstream: url,
+      host: '::1',
+      port: 0,
+      protocolVersion: '2025-06-18',
+    });
+    proxies.push(proxy);
+    expect(proxy.url).toMatch(/^http:\/\/\[::1\]:\d+\/mcp$/);
+    expect(await (await post(proxy.url, PING)).json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+});
+
+describe('HTTP relay: session headers', { timeout: TIMEOUT }, () => {
+  it('takes an empty Mcp-Session-Id, sent or assigned, as no session', async () => {
+    const { url } = await upstream((res) =>
+      json(res, '{"jsonrpc":"2.0","id":1,"result":{}}', 200, { 'mcp-session-id': '' }),
+    );
+    const { proxy, repaired } = await proxyTo(url);
+    const answer = await post(proxy.url, '{"jsonrpc":"2.0","id":1,"method":"ping"}', {
+      'mcp-session-id': '',
+    });
+    expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(proxy.sessions()).toEqual([]);
+    expect(repaired).toEqual([]);
+  });
+
+  it('takes the version a known session states in a later request', async () => {
+    const { url } = await upstream((res, request) => {
+      const message = JSON.parse(request.body) as { method: string; id: number };
+      if (message.method === 'initialize') {
+        json(
+          res,
+          `{"jsonrpc":"2.0","id":${message.id},"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+          200,
+          { 'mcp-session-id': 'abc' },
+        );
+      } else {
+        json(
+          res,
+          `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"object","object":{"a":1}}]}}`,
+        );
+      }
+    });
+    const { proxy } = await proxyTo(url);
+    await post(
+      proxy.url,
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    );
+    const call = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}';
+    const answer = await (
+      await post(proxy.url, call, { 'mcp-session-id': 'abc', 'mcp-protocol-version': '2025-06-18' })
+    ).json();
+    expect(answer.result.structuredContent).toEqual({ a: 1 });
   });
 });

@@ -240,3 +240,29 @@ describe('time limits and upstream failures', () => {
     expect(await (await post(proxy.url, ping(4))).json()).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
   }, 30_000);
 });
+
+describe('keep-alive comments', () => {
+  it('sends none on a stream that is never idle for the keep-alive interval', async () => {
+    const { url } = await upstreamWith((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        sent++;
+        const progress = {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 1, progress: sent },
+        };
+        if (sent < 50) res.write(event(progress));
+        else {
+          clearInterval(timer);
+          res.end(event({ jsonrpc: '2.0', id: 1, result: {} }));
+        }
+      }, 40);
+    });
+    const { proxy } = await proxyTo(url, { keepAliveMs: 2_000 });
+    const text = await (await post(proxy.url, ping(1))).text();
+    expect(text).not.toContain('keep-alive');
+    expect(text.split('\n\n').filter(Boolean)).toHaveLength(50);
+  }, 30_000);
+});

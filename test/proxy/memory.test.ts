@@ -53,3 +53,13 @@ describe('afterFrame', () => {
     expect(process.memoryUsage().heapUsed).toBeGreaterThan(before - length);
   });
 });
+
+describe('afterFrame after a frame of 16 MB or more', () => {
+  it('frees on the next turn a large text that a regular expression last matched a slice of', async () => {
+    expect(matchOnSlice()).toBe(true);
+    const before = process.memoryUsage().heapUsed;
+    afterFrame(LARGE_FRAME_CHARS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(process.memoryUsage().heapUsed).toBeLessThan(before - LARGE_FRAME_CHARS / 2);
+  });
+});

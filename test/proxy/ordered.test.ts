@@ -147,3 +147,18 @@ describe('whenWritable', () => {
     expect(new Writable().listenerCount('drain')).toBe(0);
   });
 });
+
+describe('whenWritable and its listeners', () => {
+  it('leaves no listener of its own behind, on error either', async () => {
+    for (const end of ['drain', 'close', 'error'] as const) {
+      const stream = new PassThrough();
+      const counts = () => ['drain', 'close', 'error'].map((name) => stream.listenerCount(name));
+      const before = counts();
+      const waiting = whenWritable(stream);
+      expect(counts()).toEqual(before.map((n) => n + 1));
+      stream.emit(end, end === 'error' ? new Error('x') : undefined);
+      await waiting;
+      expect(counts()).toEqual(before);
+    }
+  });
+});

@@ -5,7 +5,7 @@
  * lifecycle.test.ts kills a real proxy with SIGKILL for the same.
  */
 
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../../src/proxy/server-process.js';
 
@@ -109,6 +109,61 @@ describe('startServerProcess', () => {
       expect(error.code).toBe('ENOENT');
       expect(server.watchdog).toBeUndefined();
       expect(() => server.signal('SIGTERM')).not.toThrow();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('startServerProcess: the watchdog and the grace period', () => {
+  /** `ps` rows (pid, process group, arguments) of the processes whose arguments contain `text`. */
+  const rows = (text: string) =>
+    execFileSync('ps', ['-eo', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null && !(m[3] as string).startsWith('Z'))
+      .filter((m) => (m[4] as string).includes(text))
+      .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4] as string }));
+
+  it(
+    'runs the watchdog as a group of its own, named, and waits the whole grace period before SIGKILL',
+    async () => {
+      const server = startServerProcess({
+        command: 'sh',
+        args: ['-c', `trap 'echo term' TERM; echo up; ${LOOP}`],
+        graceMs: 1500,
+      });
+      expect(server.child.stderr).toBeNull();
+      await ready(server);
+      const watchdog = server.watchdog as ChildProcess;
+      expect(rows(`mcp-shape-watchdog 15 ${process.pid}`)).toEqual([
+        expect.objectContaining({ pid: watchdog.pid, pgid: watchdog.pid }),
+      ]);
+      const serverEnded = ended(server.child);
+      const termed = new Promise<number>((resolve) =>
+        server.child.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('term')) resolve(Date.now());
+        }),
+      );
+      watchdog.stdin?.end();
+      const termAt = await termed;
+      expect(await serverEnded).toEqual({ code: null, signal: 'SIGKILL' });
+      // 15 tenths of a second counted in sleeps of 0.1 s: never less than a second.
+      expect(Date.now() - termAt).toBeGreaterThanOrEqual(1000);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'ends the watchdog at once when the server does not start',
+    async () => {
+      const server = startServerProcess({ command: 'mcp-shape-no-such-command', args: [], graceMs: 4200 });
+      await new Promise((resolve) => server.child.once('error', resolve));
+      let left = rows(`mcp-shape-watchdog 42 ${process.pid}`);
+      for (let i = 0; i < 100 && left.length > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        left = rows(`mcp-shape-watchdog 42 ${process.pid}`);
+      }
+      expect(left).toEqual([]);
     },
     TIMEOUT,
   );

@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { outcomeLine, repairEvent } from '../../src/proxy/events.js';
 import { ProxySession, type ServerOutcome } from '../../src/proxy/session.js';
 
 const session = (budget?: number) =>
@@ -280,5 +281,111 @@ describe('ProxySession', () => {
       'protocolVersion',
       'text',
     ]);
+  });
+});
+
+describe('ProxySession: what it learns from tools/list answers', () => {
+  const schema = '{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}';
+  const tool = (name: unknown) =>
+    JSON.stringify({ name, inputSchema: { type: 'object' }, outputSchema: JSON.parse(schema) });
+  /** The rules a plain text result of `name` draws, once the session has seen `answers` to tools/list. */
+  const rulesFor = (name: string, answers: readonly string[]) => {
+    const proxy = session();
+    answers.forEach((answer, index) => {
+      proxy.fromClient(`{"jsonrpc":"2.0","id":${index},"method":"tools/list"}`);
+      proxy.fromServer(answer.replace('ID', String(index)));
+    });
+    proxy.fromClient(`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"${name}"}}`);
+    const result = '{"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":"hi"}]}}';
+    return forwarded(proxy.fromServer(result)).fixes.map((f) => f.rule);
+  };
+  const MISSING = ['structured-content-missing-for-output-schema'];
+
+  it('keeps every tool of every listing', () => {
+    const first = `{"jsonrpc":"2.0","id":ID,"result":{"tools":[${tool('a')},${tool('c')}]}}`;
+    const second = `{"jsonrpc":"2.0","id":ID,"result":{"tools":[${tool('b')}]}}`;
+    for (const name of ['a', 'b', 'c']) expect(rulesFor(name, [first, second])).toEqual(MISSING);
+    expect(rulesFor('d', [first, second])).toEqual([]);
+  });
+
+  it('learns nothing from an error answer, or from a listing it could not repair, and forwards them as sent', () => {
+    const proxy = session();
+    for (const [id, answer] of [
+      [1, '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}'],
+      [2, `{"jsonrpc":"2.0","id":2,"result":{"tools":[${tool(3)},${tool('a')}]}}`],
+    ] as const) {
+      proxy.fromClient(`{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`);
+      const outcome = forwarded(proxy.fromServer(answer));
+      expect(outcome.text).toBe(answer);
+      expect(outcome.reason === undefined).toBe(id === 1);
+    }
+    proxy.fromClient('{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"a"}}');
+    const result = '{"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":"hi"}]}}';
+    expect(forwarded(proxy.fromServer(result)).fixes).toEqual([]);
+  });
+});
+
+describe('ProxySession: reasons', () => {
+  it('says (root) for an error it cannot repair at the root of the message', () => {
+    expect(forwarded(session().fromServer('{"jsonrpc":"2.0","id":1}')).reason).toBe(
+      'left unchanged: no repair for envelope-result-and-error at (root): the response has neither "result" nor "error"',
+    );
+  });
+});
+
+describe('outcomeLine and repairEvent', () => {
+  const proxy = session(1);
+  const unchanged = (request: string | undefined, answer: string) => {
+    if (request) proxy.fromClient(request);
+    return proxy.fromServer(answer);
+  };
+  const stuck = (id: string) =>
+    `{"jsonrpc":"2.0","id":"${id}","requestId":"r","result":{"content":[{"type":"object","a":1}]}}`;
+
+  it('names the frame, the version, the request and the reason', () => {
+    const budget = 'left unchanged: repair needed more than 1 validation passes';
+    expect(
+      outcomeLine(
+        unchanged('{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"w"}}', stuck('t')),
+        'x',
+        '[s] ',
+      ),
+    ).toBe(`[s] [2025-11-25] tools/call w: ${budget}`);
+    expect(
+      outcomeLine(unchanged('{"jsonrpc":"2.0","id":"p","method":"ping"}', '{"jsonrpc":"2.0","id":"p"}'), 'x'),
+    ).toBe(
+      '[2025-11-25] ping: left unchanged: no repair for envelope-result-and-error at (root): the response has neither "result" nor "error"',
+    );
+    expect(outcomeLine(unchanged(undefined, stuck('none')), 'x')).toBe(`[2025-11-25] message: ${budget}`);
+    expect(outcomeLine(proxy.fromServer('oops'), 'oops')).toBe('server sent not JSON, not forwarded: oops');
+    expect(outcomeLine(proxy.fromServer('7'), 'seven', '[c] ')).toBe(
+      '[c] server sent JSON but not a JSON-RPC message: a bare integer, not forwarded: seven',
+    );
+    expect(outcomeLine(proxy.fromServer('{"jsonrpc":"2.0","method":"m"}'), 'x')).toBeUndefined();
+  });
+
+  it('reports a repair with what it answered and where, and nothing it does not know', () => {
+    const repairs = session();
+    const fix = (request: string | undefined, id: string) => {
+      if (request) repairs.fromClient(request);
+      return forwarded(repairs.fromServer(`{"jsonrpc":"2.0","id":"${id}","requestId":"r","result":{}}`));
+    };
+    const call = fix('{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"w"}}', '1');
+    expect(repairEvent(call, 'abc')).toStrictEqual({
+      fixes: call.fixes,
+      protocolVersion: '2025-11-25',
+      method: 'tools/call',
+      tool: 'w',
+      connection: 'abc',
+    });
+    const ping = fix('{"jsonrpc":"2.0","id":"2","method":"ping"}', '2');
+    expect(repairEvent(ping)).toStrictEqual({
+      fixes: ping.fixes,
+      protocolVersion: '2025-11-25',
+      method: 'ping',
+    });
+    const stray = fix(undefined, '3');
+    expect(stray.fixes).not.toEqual([]);
+    expect(repairEvent(stray, '')).toStrictEqual({ fixes: stray.fixes, protocolVersion: '2025-11-25' });
   });
 });

@@ -401,3 +401,227 @@ describe('runStdioProxy: signals sent to the proxy', () => {
     TIMEOUT,
   );
 });
+
+/** Calls the relay's own handlers for `signal`: those added since `before` was taken. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const handlersNow = () => SIGNALS.map((s) => process.listeners(s));
+const sendTo = (before: ReturnType<typeof handlersNow>, signal: (typeof SIGNALS)[number]) => {
+  for (const listener of process.listeners(signal)) {
+    if (!before[SIGNALS.indexOf(signal)]?.includes(listener))
+      (listener as (s: NodeJS.Signals) => void)(signal);
+  }
+};
+
+describe('runStdioProxy: flow control and late events', () => {
+  it(
+    'stops reading the client while the server does not read, and delivers every byte once it does',
+    async () => {
+      const line = `${'x'.repeat(1023)}\n`;
+      const input = line.repeat(4096);
+      let paused = false;
+      const run = await relay('sleep 0.3; wc -c', '', {
+        ...SERVER_ENDS_ITSELF,
+        keepOpen: true,
+        during: (stdin) => {
+          stdin.on('pause', () => {
+            paused = true;
+          });
+          stdin.end(input);
+        },
+      });
+      expect(run.code).toBe(0);
+      expect(paused).toBe(true);
+      // All of it reached the server, so the relay read on once the server did.
+      expect(run.log).toContain(
+        `server sent JSON but not a JSON-RPC message: a bare integer, not forwarded: ${input.length}`,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'writes a forwarded frame as its very bytes, bytes that are no UTF-8 included',
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-stdio-')), 'out.ndjson');
+      const bytes = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","method":"m","params":{"t":"'),
+        Buffer.from([0xff, 0xc3]),
+        Buffer.from('"}}\n'),
+      ]);
+      writeFileSync(file, bytes);
+      const run = await relay(`cat '${file}'; cat >/dev/null`, '', SERVER_ENDS_ITSELF);
+      expect(run.out.equals(bytes)).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'ignores a client that closes its input, or a signal, once the server has exited',
+    async () => {
+      const before = handlersNow();
+      // The server exits at once; its background child holds the output open for a second.
+      const run = await relay(
+        `echo "{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"pid\\",\\"params\\":{\\"pid\\":$$}}"; sleep 1 & exit 5`,
+        '',
+        {
+          keepOpen: true,
+          forwardSignals: true,
+          graceMs: 60_000,
+          during: (stdin, stdout) => {
+            stdout.once('data', async (chunk: Buffer) => {
+              const pid = (JSON.parse(chunk.toString('utf8')) as { params: { pid: number } }).params.pid;
+              for (let alive = true; alive; ) {
+                try {
+                  process.kill(pid, 0);
+                  await new Promise((resolve) => setTimeout(resolve, 20));
+                } catch {
+                  alive = false;
+                }
+              }
+              await new Promise((resolve) => setImmediate(resolve));
+              sendTo(before, 'SIGINT');
+              stdin.end();
+            });
+          },
+        },
+      );
+      expect(run.code).toBe(5);
+      expect(run.log).toEqual(['server exited with code 5']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'takes a third signal while the server is being killed as nothing more to do, and leaves process.stdin alone when given another input',
+    async () => {
+      const before = handlersNow();
+      const send = (signal: (typeof SIGNALS)[number]) => sendTo(before, signal);
+      const run = await relay(`trap '' TERM INT; echo '{"jsonrpc":"2.0","method":"ready"}'; ${LOOP}`, '', {
+        keepOpen: true,
+        forwardSignals: true,
+        graceMs: 600_000,
+        during: (_stdin, stdout) =>
+          stdout.once('data', () => {
+            send('SIGTERM');
+            send('SIGHUP');
+            send('SIGINT');
+          }),
+      });
+      expect(run.code).toBe(137);
+      expect(run.log).toEqual([
+        "received SIGTERM: forwarding it to the server's process group",
+        'received SIGHUP while the server is stopping: sending SIGKILL to its process group',
+        'server exited with code 137 (SIGKILL)',
+      ]);
+      expect(process.stdin.destroyed).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('runStdioProxy: options and failing pipes', () => {
+  it(
+    'relays without a log, a report or a recording to give them to',
+    async () => {
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const chunks: Buffer[] = [];
+      stdout.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)));
+      const broken = '{"jsonrpc":"2.0","id":1,"requestId":"r","result":{}}';
+      const running = runStdioProxy({
+        command: 'sh',
+        args: ['-c', `read -r request; ${print(`${broken}\nnot json\n`)}; cat >/dev/null`],
+        protocolVersion: '2025-06-18',
+        stdin,
+        stdout,
+        forwardSignals: false,
+        watchdog: false,
+        graceMs: 60_000,
+      });
+      stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+      expect(await running).toBe(0);
+      expect(Buffer.concat(chunks).toString('utf8')).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'repairs for the version it was given when that version is fixed, whatever the server negotiates',
+    async () => {
+      const initialize =
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}';
+      const answers = [
+        '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"object","object":{"a":1}}]}}',
+      ];
+      const script = `read -r a; read -r b; ${print(`${answers.join('\n')}\n`)}; cat >/dev/null`;
+      const client = `${initialize}\n{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}\n`;
+      const result = async (fixedVersion: boolean) => {
+        const run = await relay(script, client, { ...SERVER_ENDS_ITSELF, fixedVersion });
+        return JSON.parse(run.out.toString('utf8').split('\n')[1] ?? 'null').result;
+      };
+      // 2025-03-26 has no structuredContent; 2025-06-18, fixed, keeps the object as structuredContent too.
+      expect(await result(false)).toEqual({ content: [{ type: 'text', text: '{"a":1}' }] });
+      expect((await result(true)).structuredContent).toEqual({ a: 1 });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'takes a client input that fails as closed: the server input is closed, then the server stopped',
+    async () => {
+      const run = await relay(`echo '{"jsonrpc":"2.0","method":"ready"}'; cat >/dev/null`, '', {
+        ...SERVER_ENDS_ITSELF,
+        keepOpen: true,
+        during: (stdin, stdout) => stdout.once('data', () => stdin.destroy(new Error('reset by peer'))),
+      });
+      expect(run.code).toBe(0);
+      expect(run.log).toEqual([
+        "client closed its input: closing the server's, then SIGTERM and SIGKILL 60 s apart",
+        'server exited with code 0',
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps the escalation a signal started when the client then closes its input',
+    async () => {
+      const before = handlersNow();
+      const run = await relay(`trap '' TERM; echo '{"jsonrpc":"2.0","method":"ready"}'; ${LOOP}`, '', {
+        keepOpen: true,
+        forwardSignals: true,
+        during: (stdin, stdout) =>
+          stdout.once('data', () => {
+            sendTo(before, 'SIGTERM');
+            stdin.end();
+          }),
+      });
+      expect(run.code).toBe(137);
+      expect(run.log).toEqual([
+        "received SIGTERM: forwarding it to the server's process group",
+        "client closed its input: closing the server's, then SIGTERM and SIGKILL 0.2 s apart",
+        'server still running 0.2 s later: sending SIGKILL to its process group',
+        'server exited with code 137 (SIGKILL)',
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'goes on when the server closed its input and the client still writes',
+    async () => {
+      const run = await relay(`exec 0<&-; echo '{"jsonrpc":"2.0","method":"ready"}'; sleep 0.3`, '', {
+        ...SERVER_ENDS_ITSELF,
+        keepOpen: true,
+        during: (stdin, stdout) =>
+          stdout.once('data', () => {
+            for (let i = 0; i < 64; i++) stdin.write(`${'x'.repeat(16_383)}\n`);
+          }),
+      });
+      expect(run.code).toBe(0);
+      expect(run.out.toString('utf8')).toBe('{"jsonrpc":"2.0","method":"ready"}\n');
+    },
+    TIMEOUT,
+  );
+});

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writeJson, writeText } from '../../src/proxy/write.js';
+import { writeBytes, writeJson, writeText } from '../../src/proxy/write.js';
 
 /** A stream that keeps what it is given, taking each write on the next turn as a pipe would. */
 function collector(): { stream: Writable; bytes: () => Buffer } {
@@ -71,5 +71,105 @@ describe('writeJson', () => {
     const { stream, bytes } = collector();
     await writeJson(stream, { a: [1, 'é'] }, 20);
     expect(bytes().toString()).toBe('{"a":[1,"é"]}\n');
+  });
+});
+
+describe('writing with flow control', () => {
+  /** A stream whose writes the test takes when it says: it reports backpressure past one byte. */
+  function held() {
+    const chunks: Buffer[] = [];
+    const callbacks: (() => void)[] = [];
+    const stream = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(Buffer.from(chunk));
+        callbacks.push(callback);
+      },
+    });
+    const take = async () => {
+      for (let next = callbacks.shift(); next; next = callbacks.shift()) {
+        next();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    return { stream, take, text: () => Buffer.concat(chunks).toString('utf8') };
+  }
+
+  it('writes bytes as they are, adding the \\n only to an unterminated frame, and waits only for a reader behind', async () => {
+    const { stream, bytes } = collector();
+    expect(writeBytes(stream, Buffer.from('{"a":1}\r\n'))).toBeUndefined();
+    expect(writeBytes(stream, Buffer.from('{"b":2}'))).toBeUndefined();
+    await new Promise((resolve) => stream.end(resolve));
+    expect(bytes().toString()).toBe('{"a":1}\r\n{"b":2}\n');
+    const slow = held();
+    let done = false;
+    const waiting = writeBytes(slow.stream, Buffer.from('{"c":3}\n'))?.then(() => {
+      done = true;
+    });
+    expect(waiting).toBeInstanceOf(Promise);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    await slow.take();
+    await waiting;
+    expect(slow.text()).toBe('{"c":3}\n');
+  });
+
+  it('makes a short text wait for a reader behind, and not otherwise', async () => {
+    const { stream } = collector();
+    expect(writeText(stream, 'x')).toBeUndefined();
+    const slow = held();
+    const waiting = writeText(slow.stream, 'y');
+    expect(waiting).toBeInstanceOf(Promise);
+    await slow.take();
+    await waiting;
+    expect(slow.text()).toBe('y\n');
+  });
+
+  it('writes nothing to a stream that is gone', async () => {
+    const { stream, bytes } = collector();
+    stream.destroy();
+    expect(writeBytes(stream, Buffer.from('a\n'))).toBeUndefined();
+    expect(writeText(stream, 'b')).toBeUndefined();
+    expect(writeText(stream, 'c'.repeat(SLICE + 1))).toBeUndefined();
+    expect(writeJson(stream, { d: 'd'.repeat(SLICE) }, SLICE + 10)).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bytes().length).toBe(0);
+  });
+
+  it('stops writing a long text once the stream is gone, and resolves', async () => {
+    const chunks: Buffer[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(Buffer.from(chunk));
+        callback();
+        stream.destroy();
+      },
+    });
+    stream.on('error', () => {});
+    await writeText(stream, 'e'.repeat(5 * SLICE));
+    expect(Buffer.concat(chunks).toString()).toBe('e'.repeat(SLICE));
+  });
+
+  it('waits, once a long text is handed over, until a reader behind has taken it', async () => {
+    const slow = held();
+    let done = false;
+    const waiting = writeText(slow.stream, 'f'.repeat(SLICE + 1))?.then(() => {
+      done = true;
+    });
+    await slow.take();
+    await new Promise((resolve) => setImmediate(resolve));
+    await slow.take();
+    await waiting;
+    expect(done).toBe(true);
+    expect(slow.text()).toBe(`${'f'.repeat(SLICE + 1)}\n`);
+  });
+
+  it('ends with \\n a long text whose last slice fills the slice buffer to its last byte', async () => {
+    // SLICE units of 1 048 580 bytes, then 699 052 three-byte units: 3 × SLICE + 8 bytes, the buffer's size.
+    const text = `${'a'.repeat(SLICE - 2)}€€${'€'.repeat(699_052)}`;
+    expect(Buffer.byteLength(text)).toBe(3 * SLICE + 8);
+    const { stream, bytes } = collector();
+    await writeText(stream, text);
+    expect(bytes().equals(Buffer.from(`${text}\n`))).toBe(true);
   });
 });
