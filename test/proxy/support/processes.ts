@@ -81,7 +81,12 @@ export function startProxy(args: readonly string[]): RunningProxy {
       resolve({ code, signal });
     }),
   );
-  const lines = () => stdout.split('\n').filter((line) => line !== '');
+  // Complete lines only: a line still arriving would be counted, and read, cut short.
+  const lines = () =>
+    stdout
+      .slice(0, stdout.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((line) => line !== '');
   const until = (done: () => boolean, what: () => string, timeoutMs: number) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${what()}; stderr so far:\n${stderr}`)), timeoutMs);
