@@ -89,6 +89,27 @@ const TIMEOUT = 15_000;
 
 const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
 
+/**
+ * An upstream that starts session "abc" on 2025-03-26 at initialize and answers every other request with
+ * a result whose block needs a repair (`"type": "object"`).
+ */
+function answerAsSession(res: ServerResponse, body: string): void {
+  const message = JSON.parse(body) as { method: string; id: number };
+  if (message.method === 'initialize') {
+    json(
+      res,
+      `{"jsonrpc":"2.0","id":${message.id},"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+      200,
+      { 'mcp-session-id': 'abc' },
+    );
+  } else {
+    json(
+      res,
+      `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"object","object":{"a":1}}]}}`,
+    );
+  }
+}
+
 describe('HTTP relay: requests', { timeout: TIMEOUT }, () => {
   it('serves /mcp only', async () => {
     const { url, seen } = await upstream((res) => json(res, '{}'));
@@ -237,20 +258,7 @@ describe('HTTP relay: sessions', { timeout: TIMEOUT }, () => {
         res.writeHead(deletes++ === 0 ? 404 : 200).end();
         return;
       }
-      const message = JSON.parse(request.body) as { method: string; id: number };
-      if (message.method === 'initialize') {
-        json(
-          res,
-          `{"jsonrpc":"2.0","id":${message.id},"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
-          200,
-          { 'mcp-session-id': 'abc' },
-        );
-      } else {
-        json(
-          res,
-          `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"object","object":{"a":1}}]}}`,
-        );
-      }
+      answerAsSession(res, request.body);
     });
     const { proxy } = await proxyTo(url);
     await post(
@@ -501,20 +509,7 @@ describe('HTTP relay: session headers', { timeout: TIMEOUT }, () => {
 
   it('takes the version a known session states in a later request', async () => {
     const { url } = await upstream((res, request) => {
-      const message = JSON.parse(request.body) as { method: string; id: number };
-      if (message.method === 'initialize') {
-        json(
-          res,
-          `{"jsonrpc":"2.0","id":${message.id},"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
-          200,
-          { 'mcp-session-id': 'abc' },
-        );
-      } else {
-        json(
-          res,
-          `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"object","object":{"a":1}}]}}`,
-        );
-      }
+      answerAsSession(res, request.body);
     });
     const { proxy } = await proxyTo(url);
     await post(
