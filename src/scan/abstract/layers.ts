@@ -10,7 +10,11 @@ const MAX_LAYERS = 12;
 let nextSerial = 0;
 
 export class Layers<K, V> {
-  private readonly local: Map<K, V>;
+  /**
+   * This layer's own entries; none until the first set. Most layers a branch opens are never written
+   * (a condition that assigns nothing), and allocating a map for each was a twentieth of a scan.
+   */
+  private local: Map<K, V> | undefined;
   private readonly depth: number;
   /** This map flattened, made once: every copy of a deep map then shares it as ancestor. */
   private flat: Layers<K, V> | undefined;
@@ -26,12 +30,12 @@ export class Layers<K, V> {
     from?: ReadonlyMap<K, V>,
   ) {
     this.depth = parent ? parent.depth + 1 : 0;
-    this.local = new Map(from);
+    this.local = from === undefined ? undefined : new Map(from);
   }
 
   get(key: K): V | undefined {
     for (let layer: Layers<K, V> | undefined = this; layer; layer = layer.parent) {
-      const value = layer.local.get(key);
+      const value = layer.local?.get(key);
       if (value !== undefined) return value;
     }
     return undefined;
@@ -42,7 +46,7 @@ export class Layers<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.local.set(key, value);
+    (this.local ??= new Map()).set(key, value);
   }
 
   /** A new layer over this map. From now on this map must not change. */
@@ -58,8 +62,8 @@ export class Layers<K, V> {
       const chain = this.chain();
       const out = new Layers<K, V>(undefined, this, (chain[chain.length - 1] as Layers<K, V>).local);
       for (let i = chain.length - 2; i >= 0; i--) {
-        (chain[i] as Layers<K, V>).local.forEach((value, key) => {
-          out.local.set(key, value);
+        (chain[i] as Layers<K, V>).local?.forEach((value, key) => {
+          out.set(key, value);
         });
       }
       this.flat = out;
@@ -88,7 +92,7 @@ export class Layers<K, V> {
   *entries(): IterableIterator<[K, V]> {
     const seen = new Set<K>();
     for (const layer of this.chain()) {
-      for (const entry of layer.local) {
+      for (const entry of layer.local ?? []) {
         if (seen.has(entry[0])) continue;
         seen.add(entry[0]);
         yield entry;
@@ -119,7 +123,7 @@ export class Layers<K, V> {
         y = y?.older;
       }
       // A flattened copy's keys are its origin's, which come next in its history.
-      if (!step.origin) for (const key of step.local.keys()) keys.add(key);
+      if (!step.origin && step.local) for (const key of step.local.keys()) keys.add(key);
     }
     return { base: x, keys };
   }
@@ -127,7 +131,7 @@ export class Layers<K, V> {
   /** A new layer over `base` holding `entries` (the result of joining two maps that parted there). */
   static over<K, V>(base: Layers<K, V> | undefined, entries: Iterable<[K, V]>): Layers<K, V> {
     const out = new Layers<K, V>(base);
-    for (const [key, value] of entries) out.local.set(key, value);
+    for (const [key, value] of entries) out.set(key, value);
     return out;
   }
 }
