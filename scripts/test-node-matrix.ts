@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { ensureNodeBinary, NODE_MAJORS, nodeVersion, REPO_ROOT } from './node-binaries.js';
 
 /**
- * CLI (check, repair, the usage errors of every command), library and proxy tests, and the Python
+ * CLI (check, repair, the usage errors of every command), library and proxy tests, the TS/JS parser's
+ * transfer of the AST (raw where Node 22 and later allow it: src/scan/js/index.ts), and the Python
  * parser's walk (it calls web-tree-sitter's wasm exports directly: src/scan/python/parser.ts).
  */
 export const MATRIX_TESTS = [
@@ -23,6 +24,7 @@ export const MATRIX_TESTS = [
   'test/library',
   'test/proxy',
   'test/scan/python-parser.test.ts',
+  'test/scan/js-parser.test.ts',
 ];
 
 /**
