@@ -46,7 +46,8 @@ export class Layers<K, V> {
   }
 
   set(key: K, value: V): void {
-    (this.local ??= new Map()).set(key, value);
+    if (this.local) this.local.set(key, value);
+    else this.local = new Map([[key, value]]);
   }
 
   /** A new layer over this map. From now on this map must not change. */
