@@ -171,10 +171,12 @@ function reached(
   return { sentence: `; reaches ${what} ${list}`, related };
 }
 
+/**
+ * Always escaped, links or not: a message quotes what a server sent (tool names, MIME types, text), and
+ * `[click](https://…)` in it would be an embedded link a viewer shows as ours.
+ */
 function resultMessage(finding: Finding, sentence: string | undefined): string {
-  if (sentence === undefined)
-    return finding.fix ? `${finding.message}. Fix: ${finding.fix.description}` : finding.message;
-  const text = `${plainText(finding.message)}${sentence}`;
+  const text = `${plainText(finding.message)}${sentence ?? ''}`;
   return finding.fix ? `${text}. Fix: ${plainText(finding.fix.description)}` : text;
 }
 

@@ -329,8 +329,8 @@ describe('SARIF results, built from findings alone', () => {
     });
     expect(result).toMatchObject({
       level: 'warning',
-      // Without reached returns the message has no links, so brackets stay as they are.
-      message: { text: 'image block has no mimeType. Fix: Add "mimeType" [png]' },
+      // Brackets are escaped whether or not the message has links of its own (SARIF §3.11.6).
+      message: { text: 'image block has no mimeType. Fix: Add "mimeType" \\[png\\]' },
       properties: {
         pointer: '/content/0',
         tool: 'weather',
@@ -452,13 +452,13 @@ describe('SARIF results, built from findings alone', () => {
     expect(one?.message.text).toBe(
       'image block has no mimeType; reaches the return of tool "other" at [src/c.ts:7](0)',
     );
-    // Returns that name no file are no link: the message stays plain.
+    // Returns that name no file are no link (the message's own brackets are escaped all the same).
     const none = only({
       ...base,
       message: 'a [b]',
       location: { file: 'src/h.ts', line: 2, reaches: [reaches[1] as (typeof reaches)[number]] },
     });
-    expect(none?.message.text).toBe('a [b]');
+    expect(none?.message.text).toBe('a \\[b\\]');
     expect(none?.relatedLocations).toBeUndefined();
   });
 
@@ -527,9 +527,7 @@ describe('SARIF results, built from findings alone', () => {
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "version": "2.1.0",');
     expect(text).not.toContain('\u001b');
-    expect(JSON.parse(text).runs[0].results[0].message.text).toBe(
-      JSON.parse(JSON.stringify('evil \u001b[2J')),
-    );
+    expect(JSON.parse(text).runs[0].results[0].message.text).toBe('evil \u001b\\[2J');
   });
 });
 
@@ -559,13 +557,18 @@ describe('SARIF: what names a file, and where the default root comes from', () =
     });
   });
 
+  it('makes no embedded link of link syntax a server put in a message', () => {
+    const result = only({ ...base, message: 'tool "[click](https://evil.example)" is \\ odd' });
+    expect(result?.message.text).toBe('tool "\\[click\\](https://evil.example)" is \\\\ odd');
+  });
+
   it('makes no related location or link of a return, and no notification location, without a file', () => {
     const result = only({
       ...base,
       message: 'a [b]',
       location: { file: 'h.ts', line: 2, reaches: [{ tool: 't', file: '', line: 4, column: 1 }] },
     });
-    expect(result?.message.text).toBe('a [b]');
+    expect(result?.message.text).toBe('a \\[b\\]');
     expect(result?.relatedLocations).toBeUndefined();
     const report = buildReport('scan', [], 1, {
       details: { unscanned: [{ file: '', reason: 'unreadable' }] },
