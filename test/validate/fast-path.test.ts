@@ -40,7 +40,7 @@ import {
   validateToolResult,
   validateToolResultSync,
 } from '../../src/validate/index.js';
-import { runs } from '../support/runs.js';
+import { isMutationRun, runs } from '../support/runs.js';
 import { everyRuleFinds, reports, validatorFinds } from './support/rule-reports.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -209,12 +209,17 @@ const tool = fc.constantFrom<JsonObject | undefined>(
 );
 
 describe('the plain-text fast path', () => {
-  it('covers rules only as they were checked (fingerprints of the covered rule modules)', () => {
-    const current = Object.fromEntries([...COVERED].sort().map((id) => [id, fingerprint(id)]));
-    expect(current, 'a covered rule changed: see the comment on CHECKED').toEqual(
-      Object.fromEntries(Object.entries(CHECKED).sort()),
-    );
-  });
+  // Not in a mutation run: Stryker's sandbox holds every rule module instrumented with all its mutants
+  // (one text for every mutant), so no fingerprint matches there and none could tell two mutants apart.
+  it.skipIf(isMutationRun())(
+    'covers rules only as they were checked (fingerprints of the covered rule modules)',
+    () => {
+      const current = Object.fromEntries([...COVERED].sort().map((id) => [id, fingerprint(id)]));
+      expect(current, 'a covered rule changed: see the comment on CHECKED').toEqual(
+        Object.fromEntries(Object.entries(CHECKED).sort()),
+      );
+    },
+  );
 
   it('every covered rule reports nothing on the results the fast path accepts', { timeout: 120_000 }, () => {
     const byId = new Map(RULES.map((r) => [r.id, r]));
