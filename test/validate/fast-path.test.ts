@@ -791,6 +791,75 @@ describe('near misses of the plain shapes (found by mutation testing)', () => {
       'a hidden _meta on resource contents',
       { content: [{ type: 'resource', resource: hiding(resource.resource, '_meta', 5) }] },
     ],
+    // One broken member each, beside plain blocks of every kind (so the fast paths are tried first).
+    ['a null result', null],
+    ['a string result', 'hi'],
+    ['a null block after a text', { content: [text, null] }],
+    [
+      'a string block after an image',
+      { content: [{ type: 'image', data: png, mimeType: 'image/png' }, 'hi'] },
+    ],
+    ['a null block after a link', { content: [link, null] }],
+    ['a number block after a resource', { content: [resource, 5] }],
+    [
+      'an audio block before audio existed',
+      { content: [{ type: 'audio', data: media[2], mimeType: 'audio/wav' }] },
+      '2024-11-05',
+    ],
+    [
+      'an image whose data is not base64',
+      { content: [{ type: 'image', data: '!!!!', mimeType: 'image/png' }] },
+    ],
+    ['an image whose mimeType is a number', { content: [{ type: 'image', data: png, mimeType: 5 }] }],
+    ['an image whose mimeType is malformed', { content: [{ type: 'image', data: png, mimeType: 'png' }] }],
+    ['an image labelled JPEG', { content: [{ type: 'image', data: png, mimeType: 'image/jpeg' }] }],
+    ['a link with a relative uri', { content: [{ ...link, uri: 'a.txt' }] }],
+    ['a link whose name is a number', { content: [{ ...link, name: 5 }] }],
+    ['a link whose title is a number', { content: [{ ...link, title: 5 }] }],
+    ['a link whose description is a number', { content: [{ ...link, description: 5 }] }],
+    ['a link whose mimeType is a number', { content: [{ ...link, mimeType: 5 }] }],
+    ['a link whose mimeType is malformed', { content: [{ ...link, mimeType: 'not a mime' }] }],
+    ['a resource block whose resource is null', { content: [{ type: 'resource', resource: null }] }],
+    [
+      'a resource block whose resource is a string',
+      { content: [{ type: 'resource', resource: 'file:///a' }] },
+    ],
+    [
+      'resource contents with annotations',
+      { content: [{ type: 'resource', resource: { ...resource.resource, annotations: 5 } }] },
+    ],
+    [
+      'resource contents with a relative uri',
+      { content: [{ type: 'resource', resource: { uri: 'a', text: 'x' } }] },
+    ],
+    [
+      'resource contents whose text is a number',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 5 } }] },
+    ],
+    [
+      'resource contents with both text and blob',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'x', blob: png } }] },
+    ],
+    [
+      'resource contents whose blob is not base64',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: '!!!!' } }] },
+    ],
+    [
+      'resource contents whose mimeType is a number',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 5 } }] },
+    ],
+    [
+      'resource contents whose mimeType is malformed',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'x', mimeType: 'text' } }] },
+    ],
+    [
+      'a PNG blob labelled JPEG',
+      { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: png, mimeType: 'image/jpeg' } }] },
+    ],
+    [
+      'an error payload behind a no-break space',
+      { content: [{ type: 'text', text: '\u00a0{"error":"x"}' }] },
+    ],
   ];
 
   it('the validator finds what each rule finds on its own, and that is not nothing', () => {
