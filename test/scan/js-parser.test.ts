@@ -2,7 +2,8 @@
  * The TS/JS parser's two ways of getting oxc's AST (src/scan/js/index.ts): raw transfer, where the
  * runtime allows it (Node 22 and later: this file runs in the Node 22/24 matrix), and JSON. Both must
  * give the same ESTree, offsets included, for every fixture, the SDKs' own code and the odd corners of
- * the syntax (non-ASCII text, BigInt and RegExp literals, JSX, a hashbang, a recovered syntax error).
+ * the syntax (non-ASCII text, BigInt and RegExp literals, JSX, a hashbang, a recovered syntax error),
+ * except a literal's `raw` text around a lone surrogate.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -77,6 +78,20 @@ describe('parseJs', () => {
       return;
     }
     expect(asText(parseJs(name, source))).toBe(asText(expected.program));
+  });
+
+  it('differs from the JSON transfer only in `raw` for lone surrogates, which it keeps as written', () => {
+    const source = 'const s = "\ud800 lone"; const t = `\udfff`;\n';
+    const withoutRaw = (program: unknown) =>
+      JSON.stringify(program, (key, value: unknown) => (key === 'raw' ? undefined : value));
+    const program = parseJs('surrogates.ts', source);
+    const json = parseSync('surrogates.ts', source, { preserveParens: false }).program;
+    expect(withoutRaw(program)).toBe(withoutRaw(json));
+    const literal = (
+      program.body[0] as { declarations: { init: { raw: string; start: number; end: number } }[] }
+    ).declarations[0]?.init;
+    const expected = jsParseTransfer === 'raw' ? source.slice(literal?.start, literal?.end) : '"\ufffd lone"';
+    expect(literal?.raw).toBe(expected);
   });
 
   it('keeps UTF-16 offsets past non-ASCII text, as the analysis slices the source with them', () => {

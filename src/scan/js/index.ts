@@ -31,7 +31,9 @@ export function parseJs(path: string, source: string): Program {
  * How oxc hands its AST to JavaScript. `raw`: oxc writes it into a buffer shared with JavaScript, which
  * reads it back (Node 22 and later: Node 20 cannot make an ArrayBuffer that large); `json`: as a JSON
  * string, parsed here. Both give the same ESTree (test/scan/js-parser.test.ts compares them on every
- * fixture and the SDKs' own code), but on the bench's corpus `raw` parsed in 0.37 to 0.57 s of CPU
+ * fixture and the SDKs' own code) but for one member nothing here reads: a literal's `raw` text, where
+ * the source holds a lone surrogate, is the source's with raw transfer and has U+FFFD in its place with
+ * JSON. On the bench's corpus `raw` parsed in 0.37 to 0.57 s of CPU
  * where `json` took 1.35 to 1.41 s (Node 22 and 24), about a fifth of a whole scan. A raw parse that
  * throws (its 6 GiB of address space refused, say) turns raw transfer off for the rest of the process.
  */
@@ -39,7 +41,8 @@ export let jsParseTransfer: 'raw' | 'json' = rawTransferSupported() ? 'raw' : 'j
 
 /**
  * `experimentalRawTransfer` is read by oxc-parser's parseSync (src-js/index.js) but missing from its
- * types; the version is pinned exactly, and the parser test fails if the option stops taking effect.
+ * types; the version is pinned exactly. Were the option ignored, oxc would answer by JSON: the same
+ * AST, only slower (the scan bench's Node 22 figure would show it; no test can).
  */
 const RAW_TRANSFER: ParserOptions = { preserveParens: false, experimentalRawTransfer: true } as ParserOptions;
 
