@@ -162,7 +162,7 @@ async function onNode22(): Promise<BenchResult> {
       transfer: string;
     };
     return measurement(
-      `${title.replace('Node 22', `Node ${version}`)}`,
+      title.replace('Node 22', `Node ${version}`),
       rate,
       `AST transfer: ${transfer}`,
       100_000,
