@@ -41,7 +41,7 @@ import {
 } from '../../validate/index.js';
 import { convertBlock } from '../webmcp/blocks.js';
 import { cloneJson } from './clone.js';
-import { applyFallback, type FallbackStep, UnrepairableError } from './fallback.js';
+import { applyFallback } from './fallback.js';
 
 /** One change repair made. */
 export interface Fix {
@@ -92,7 +92,6 @@ function repairScope(options: RepairOptions): FactScope {
 const MAX_RULE_STEPS = 500;
 const MAX_REPAIRS_PER_FINDING = 3;
 const MAX_FALLBACK_STEPS = 200;
-const MAX_ROUNDS = 3;
 /** Rounds of "repair, then ask file-type about payloads the repair produced" in `runRepair`. */
 const MAX_FILE_TYPE_PASSES = 3;
 
@@ -138,7 +137,7 @@ class Budget {
 export interface RepairRun {
   readonly document: unknown;
   readonly fixes: Fix[];
-  /** Errors still reported after every step (empty unless the fallback itself ran out of steps). */
+  /** Errors still reported after every step: those no repair and no fallback move could answer. */
   readonly remaining: EngineFinding[];
 }
 
@@ -264,15 +263,12 @@ function repairPass(
     budget,
   };
   convertWebMcpBlocks(state);
-  let remaining: EngineFinding[] = [];
-  // The fallback's text blocks can invite rule repairs (a text mirror, say), so the two phases run
-  // again until the fallback has nothing left to do; otherwise repairing the output would change it.
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    ruleRepairs(state);
-    const fallback = fallbackRepairs(state);
-    remaining = fallback.remaining;
-    if (fallback.steps === 0) break;
-  }
+  ruleRepairs(state);
+  // One round: what the fallback leaves (text blocks saying what was dropped, a result marked isError
+  // or rebuilt around its data as text) invites no rule repair. Idempotence rests on that, and the
+  // property tests hold repair(repair(x)) to repair(x). Earlier versions ran the two phases again while
+  // the fallback did something; no input, generated or hand-made, ever needed the second round.
+  const remaining = fallbackRepairs(state);
   const run =
     state.fixes.length === 0
       ? { document: input, fixes: [], remaining }
@@ -393,29 +389,33 @@ function ruleRepairs(state: LoopState): void {
       else state.run.blockFindings.clear();
     }
     declined = changed ? declinedNow : new Set([...declined, ...declinedNow]);
+    // A repair can make an html or link block an item of the content (content that was one block, say):
+    // it goes through the WebMCP converters too, or the catalog's generic conversion would embed it.
+    if (changed) convertWebMcpBlocks(state);
     findings = validateState(state);
   }
 }
 
-/** Phase 2: whatever errors are left, handled generically and lossily. */
-function fallbackRepairs(state: LoopState): { steps: number; remaining: EngineFinding[] } {
+/**
+ * Phase 2: whatever errors are left, handled generically and lossily, one at a time; returns the errors
+ * it leaves. Past half its steps (a result with a hundred broken blocks, say) it takes the last resort,
+ * which rebuilds the result as an error around its data as text. The step cap guards the loop: after
+ * the last resort no rule faults the result, so only a fallback that stopped making progress would
+ * reach it.
+ */
+function fallbackRepairs(state: LoopState): EngineFinding[] {
   let rebuilt = false;
-  for (let step = 0; step < MAX_FALLBACK_STEPS; step++) {
+  for (let step = 0; ; step++) {
     const remaining = validateState(state).filter((f) => f.severity === 'error');
     const error = remaining[0];
-    if (!error) return { steps: step, remaining };
-    let fallback: FallbackStep;
-    try {
-      fallback = applyFallback(
-        state.document,
-        error,
-        state.target,
-        rebuilt || step >= MAX_FALLBACK_STEPS / 2,
-      );
-    } catch (failure) {
-      if (failure instanceof UnrepairableError) return { steps: step, remaining };
-      throw failure;
-    }
+    if (!error || step === MAX_FALLBACK_STEPS) return remaining;
+    const fallback = applyFallback(
+      state.document,
+      error,
+      state.target,
+      rebuilt || step >= MAX_FALLBACK_STEPS / 2,
+    );
+    if (!fallback) return remaining;
     // Fallback steps replace blocks and result members; they never edit a block in place, so the
     // findings of the blocks they leave alone still hold.
     state.document = fallback.document;
@@ -429,8 +429,6 @@ function fallbackRepairs(state: LoopState): { steps: number; remaining: EngineFi
       lossy: true,
     });
   }
-  const remaining = validateState(state).filter((f) => f.severity === 'error');
-  return { steps: MAX_FALLBACK_STEPS, remaining };
 }
 
 /** Sniffs the value at a path of the document, for a repair. */

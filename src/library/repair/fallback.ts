@@ -67,12 +67,13 @@ function place(document: unknown, base: readonly PathSegment[], value: unknown):
   return document;
 }
 
+/** The fallback's move for `error`, or `undefined` when it has no safe one (the error is then left). */
 export function applyFallback(
   document: unknown,
   error: EngineFinding,
   target: RepairTarget,
   lastResort: boolean,
-): FallbackStep {
+): FallbackStep | undefined {
   const base = target.resultPath(document);
   if (base === undefined || !startsWith(error.path, base)) return envelopeFallback(document, error);
   const result = getIn(document, base);
@@ -132,7 +133,7 @@ const ENVELOPE = ['jsonrpc', 'id', 'result', 'error'];
  * `error` on a request or notification (which carries neither: the client would drop the whole message).
  * Anything else is a rule's job.
  */
-function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep {
+function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep | undefined {
   const [member] = error.path;
   if (isObject(document) && typeof member === 'string' && Object.hasOwn(document, member)) {
     const stray =
@@ -151,17 +152,7 @@ function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep
       };
     }
   }
-  throw new UnrepairableError(error);
-}
-
-/**
- * Raised when the fallback has no safe move; the loop stops and reports what is left (the finding is
- * among the remaining ones). Not an Error: it is control flow, thrown once per unrepairable message, and
- * an Error's stack trace would cost more than the whole fallback step (the proxy meets such messages by
- * the thousand).
- */
-export class UnrepairableError {
-  constructor(readonly finding: EngineFinding) {}
+  return undefined;
 }
 
 function startsWith(path: readonly PathSegment[], prefix: readonly PathSegment[]): boolean {
