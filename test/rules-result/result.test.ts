@@ -1575,6 +1575,26 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
       'nested members, numbers and non-ASCII names',
       (pad) => ({ content: [text(WIDE + 'x'.repeat(pad))], _meta: { nested, n: -0.000125, big: 1e21 } }),
     ],
+    [
+      'what JSON writes as null: non-finite numbers, and functions and undefined in a list',
+      (pad) => ({
+        content: [text(WIDE + 'x'.repeat(pad))],
+        _meta: { n: Number.NaN, list: [Number.POSITIVE_INFINITY, undefined, () => 1, Symbol('s')] },
+      }),
+    ],
+    [
+      // Only the result's own structuredContent is counted by its JSON text: not a member of that name
+      // that a toJSON elsewhere returns.
+      'a toJSON value with a structuredContent member of its own, beside a mirrored structuredContent',
+      (pad) => {
+        const structured = { s: WIDE.slice(150_000) + 'x'.repeat(pad) };
+        return {
+          content: [text(JSON.stringify(structured))],
+          structuredContent: structured,
+          _meta: { wrapped: { toJSON: () => ({ structuredContent: 1 }) } },
+        };
+      },
+    ],
   ];
 
   /** The largest padding that keeps the result within the limit, and one more. */
@@ -1629,6 +1649,47 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
         `${bytesOf(result)} bytes`,
       ).toBe(over);
     }
+  });
+
+  it('an ASCII structuredContent mirrored, beside texts that are not its mirror: over 1 MiB exactly when it is', () => {
+    // The bound that spares the exact count takes a mirror's character for at most two bytes: here every
+    // character of the mirror takes two, and every other text is of control characters, six bytes each,
+    // as the bound counts them. A text counted as a mirror though it is none (any text, or one merely as
+    // long as the mirror) would make the bound short of the truth and pass a result over the limit.
+    const structured = { s: '"\\'.repeat(10_000) };
+    const mirror = JSON.stringify(structured);
+    const control = (n: number) => text('\u0001'.repeat(n));
+    const shapes = [
+      (pad: number) => ({ content: [text(mirror), control(150_000 + pad)], structuredContent: structured }),
+      (pad: number) => ({
+        content: [text(mirror), control(mirror.length), control(110_000 + pad)],
+        structuredContent: structured,
+      }),
+    ];
+    for (const make of shapes) {
+      for (const pad of straddle(make)) {
+        const over = bytesOf(make(pad)) > LIMIT;
+        expect(
+          hits(rule, 'result', make(pad), v25).some(([id]) => id === 'default'),
+          `${bytesOf(make(pad))} bytes`,
+        ).toBe(over);
+      }
+    }
+  });
+
+  it('counts what toJSON returns, as JSON.stringify writes it, however small the object', () => {
+    const expanding = { content: [text('x')], _meta: { big: { toJSON: () => 'x'.repeat(1_100_000) } } };
+    expect(said(rule, 'result', expanding, v25)).toEqual([
+      ['default', '', 'the result is 1.05 MiB serialized; Claude Desktop refuses results over 1 MiB'],
+      [
+        'tokens',
+        '',
+        `the result is about ${Math.ceil(JSON.stringify(expanding).length / 4)} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens`,
+      ],
+    ]);
+    // 30,000 dates, as ISO strings of 24 characters: about 200,000 tokens, where `{}`s would be 22,500.
+    const dates = { content: [text('x')], _meta: { at: Array.from({ length: 30_000 }, () => new Date(0)) } };
+    expect(said(rule, 'result', dates, v25).map(([id]) => id)).toEqual(['tokens']);
   });
 
   it('counts escapes, undefined members and inherited members as JSON.stringify does', () => {

@@ -64,6 +64,10 @@ function measure(
     size.atMostBytes += structure;
     // JSON writes what it cannot carry in an array as null.
     for (const item of value) measure(omitted(item) ? null : item, size, undefined);
+  } else if (isObject(value) && typeof value.toJSON === 'function') {
+    // JSON writes what toJSON returns (a Date's ISO string, say): counting the object instead would
+    // make the bound short of the truth and pass a result over the limit.
+    measure(value.toJSON(key ?? ''), size, undefined, holder, key);
   } else if (isObject(value)) {
     let members = 0;
     // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
