@@ -442,7 +442,16 @@ const CASES: [string, unknown, string[][], ProtocolVersion?][] = [
       type: 'resource_link',
       name: 'a',
       uri: 'file:///a',
-      icons: ['x', { src: 5 }, { src: 'https://x.test/i.png', sizes: 'a' }],
+      icons: [
+        'x',
+        { src: 5 },
+        { src: 'https://x.test/i.png', sizes: 'a' },
+        { src: 'https://x.test/i.png', mimeType: 5 },
+        { src: 'https://x.test/i.png', sizes: ['48x48', 48] },
+        { src: 'https://x.test/i.png', theme: 'blue' },
+        // Every optional member as the schema has it: nothing to say.
+        { src: 'https://x.test/i.png', mimeType: 'image/png', sizes: ['48x48', 'any'], theme: 'dark' },
+      ],
     },
     [
       [
@@ -462,6 +471,24 @@ const CASES: [string, unknown, string[][], ProtocolVersion?][] = [
         'icon',
         '/content/0/icons/2',
         'resource_link icon 2 "sizes" is not an array of strings',
+      ],
+      [
+        'block-resource-link-invalid',
+        'icon',
+        '/content/0/icons/3',
+        'resource_link icon 3 "mimeType" is not a string',
+      ],
+      [
+        'block-resource-link-invalid',
+        'icon',
+        '/content/0/icons/4',
+        'resource_link icon 4 "sizes" is not an array of strings',
+      ],
+      [
+        'block-resource-link-invalid',
+        'icon',
+        '/content/0/icons/5',
+        'resource_link icon 5 "theme" is not "light" or "dark"',
       ],
     ],
   ],

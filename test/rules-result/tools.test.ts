@@ -236,6 +236,46 @@ describe('schema compilation and references', () => {
     ).toEqual([['default', '/tools/0/outputSchema/unevaluatedProperties']]);
     expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: schema })] }, v25)).toEqual([]);
   });
+
+  it('tool-output-schema-ignored-keywords looks through subschemas, in lists too, but not into data', () => {
+    const rule = 'tool-output-schema-ignored-keywords';
+    const flagged = (outputSchema: unknown, options: RunOptions = { version: '2025-11-25' }) =>
+      hits(rule, 'tools-list', { tools: [tool({ outputSchema })] }, options).map(([, pointer]) => pointer);
+    const schema = {
+      type: 'object',
+      allOf: [{ type: 'object' }, { dependentRequired: { a: ['b'] } }],
+      properties: {
+        // A property named like a keyword is no keyword; the keywords inside its schema are.
+        minContains: { type: 'array', minContains: 1, items: { type: 'object', unevaluatedItems: false } },
+      },
+      // Values, not schemas: whatever they hold is data.
+      const: { prefixItems: [] },
+      enum: [{ maxContains: 1 }],
+      default: { $dynamicRef: '#x' },
+      examples: [{ dependentSchemas: {} }],
+    };
+    expect(flagged(schema)).toEqual([
+      '/tools/0/outputSchema/allOf/1/dependentRequired',
+      '/tools/0/outputSchema/properties/minContains/minContains',
+      '/tools/0/outputSchema/properties/minContains/items/unevaluatedItems',
+    ]);
+    // `properties` that is no map of schemas is looked through as any other member.
+    expect(flagged({ type: 'object', properties: [{ prefixItems: [] }] })).toEqual([
+      '/tools/0/outputSchema/properties/0/prefixItems',
+    ]);
+    // The dialect decides: 2019-09 has these keywords too, draft-07 has none of them.
+    const dialect = (uri: string) => ({ $schema: uri, type: 'object', unevaluatedProperties: false });
+    expect(flagged(dialect('https://json-schema.org/draft/2019-09/schema'))).toEqual([
+      '/tools/0/outputSchema/unevaluatedProperties',
+    ]);
+    expect(flagged(dialect('http://json-schema.org/draft-07/schema#'))).toEqual([]);
+    expect(flagged(dialect('https://json-schema.org/draft/2020-12/schema'), v25)).toEqual([
+      '/tools/0/outputSchema/unevaluatedProperties',
+    ]);
+    // Nothing to look through: no outputSchema, or one that is no object.
+    expect(flagged(undefined)).toEqual([]);
+    expect(flagged(['prefixItems'])).toEqual([]);
+  });
 });
 
 describe('tool-annotations-invalid and tool-field-invalid', () => {
