@@ -317,6 +317,25 @@ describe('text mirror rules', () => {
     expect(hits(mismatch, 'result', pretty, v25)).toEqual([]);
     const str = { resultType: 'complete', content: [text('hello')], structuredContent: 'hello' };
     expect(hits(missing, 'result', str)).toEqual([]);
+    // A scalar in 2026-07-28, written as JSON writes it or not: a number with spaces or in another form.
+    for (const shown of ['42', ' 42 ', '4.2e1', '42.0']) {
+      const scalar = { resultType: 'complete', content: [text(shown)], structuredContent: 42 };
+      expect(hits(missing, 'result', scalar), shown).toEqual([]);
+    }
+    const other = { resultType: 'complete', content: [text('43')], structuredContent: 42 };
+    expect(hits(missing, 'result', other)).toEqual([['prose', '/content']]);
+  });
+
+  it('gives a result without content the mirror older clients read, in content it creates', () => {
+    const old = { version: '2025-03-26' } as const;
+    const repaired = repairOnce(
+      'structured-content-unsupported-version',
+      'result',
+      { structuredContent: { a: 1 } },
+      old,
+    );
+    expect(repaired.doc).toEqual({ structuredContent: { a: 1 }, content: [text('{"a":1}')] });
+    expect(repaired.after).toEqual([]);
   });
 
   it('reports a missing mirror, distinguishing empty content from prose', () => {

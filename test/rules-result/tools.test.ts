@@ -155,6 +155,17 @@ describe('outputSchema root rules', () => {
     ).toEqual([['default', '/tools/0/outputSchema/type']]);
   });
 
+  it('tool-output-schema-not-object-old-clients names the type the schema has, or says it has none', () => {
+    const said = (outputSchema: unknown) =>
+      run('tools-list', list26([tool({ outputSchema })]), v26)
+        .filter((f) => f.rule === 'tool-output-schema-not-object-old-clients')
+        .map((f) => f.message);
+    expect(said({ type: 'array' })).toEqual([expect.stringContaining('"array"')]);
+    expect(said({ type: ['string', 'null'] })).toEqual([expect.stringContaining('["string","null"]')]);
+    expect(said({ items: {} })).toEqual([expect.stringContaining('(none)')]);
+    expect(said({ type: 'object' })).toEqual([]);
+  });
+
   it('wraps a non-object schema, keeping $defs at the root', () => {
     const schema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -222,6 +233,41 @@ describe('schema compilation and references', () => {
     expect(
       hits('tool-schema-not-compilable', 'tools-list', { tools: [tool({ outputSchema: remote })] }, v25),
     ).toEqual([]);
+  });
+
+  it('tool-schema-remote-ref looks through lists, follows $dynamicRef, and resolves embedded $ids by their base', () => {
+    const rule = 'tool-schema-remote-ref';
+    const found = (outputSchema: unknown) =>
+      run('tools-list', { tools: [tool({ outputSchema })] }, v25)
+        .filter((f) => f.rule === rule)
+        .map((f) => [f.pointer, f.message]);
+    const schema = {
+      type: 'object',
+      anyOf: [{ type: 'object' }, { $ref: 'https://example.com/a.json' }],
+      // Embedded in a list, with a fragment: the reference below, with another fragment, is local.
+      allOf: [{ $defs: { b: { $id: 'https://example.com/b.json#top' } } }],
+      properties: {
+        b: { $ref: 'https://example.com/b.json#/properties/x' },
+        c: { $dynamicRef: 'https://example.com/c.json#meta' },
+        d: { $dynamicRef: '#meta' },
+        // Values, not schemas: a $ref or an $id inside them is data.
+        e: {
+          enum: [{ $ref: 'https://example.com/e.json' }],
+          examples: [{ $id: 'https://example.com/a.json' }],
+        },
+        f: { $ref: 42 },
+      },
+    };
+    expect(found(schema)).toEqual([
+      [
+        '/tools/0/outputSchema/anyOf/1/$ref',
+        'outputSchema references another document (https://example.com/a.json); clients must not fetch it',
+      ],
+      [
+        '/tools/0/outputSchema/properties/c/$dynamicRef',
+        'outputSchema references another document (https://example.com/c.json#meta); clients must not fetch it',
+      ],
+    ]);
   });
 
   it('tool-output-schema-ignored-keywords flags keywords SDK v1 ignores, for 2020-12 schemas only', () => {
