@@ -268,6 +268,8 @@ describe('schema compilation and references', () => {
         'outputSchema references another document (https://example.com/c.json#meta); clients must not fetch it',
       ],
     ]);
+    // A tool that is no object has no schema to look through.
+    expect(hits(rule, 'tools-list', { tools: [null, 'x', 5] }, v25)).toEqual([]);
   });
 
   it('tool-output-schema-ignored-keywords flags keywords SDK v1 ignores, for 2020-12 schemas only', () => {
@@ -318,9 +320,10 @@ describe('schema compilation and references', () => {
     expect(flagged(dialect('https://json-schema.org/draft/2020-12/schema'), v25)).toEqual([
       '/tools/0/outputSchema/unevaluatedProperties',
     ]);
-    // Nothing to look through: no outputSchema, or one that is no object.
+    // Nothing to look through: no outputSchema, or one that is no object, or no tool at all.
     expect(flagged(undefined)).toEqual([]);
     expect(flagged(['prefixItems'])).toEqual([]);
+    expect(hits(rule, 'tools-list', { tools: [null, 'x', 5] }, { version: '2025-11-25' })).toEqual([]);
   });
 });
 
