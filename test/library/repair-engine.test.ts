@@ -206,6 +206,28 @@ describe('WebMCP blocks go through the WebMCP converters wherever the repair mee
     });
   });
 
+  it('only html and link blocks: WebMCP tables and errors beside them are the catalog’s to repair', () => {
+    // The catalog's repairs set structuredContent for a table and isError for an error; the WebMCP
+    // converters leave those to convertWebMcp(), which the repair does not run.
+    const html = { type: 'html', html: '<b>b</b>' };
+    const table = repairSync({ content: [html, { type: 'table', headers: ['a'], rows: [[1]] }] }, V);
+    expect(table.result.structuredContent).toEqual({ headers: ['a'], rows: [[1]] });
+    expect(table.result.content).toEqual([
+      {
+        type: 'resource',
+        resource: { uri: 'urn:mcp-shape:html:0', mimeType: 'text/html', text: '<b>b</b>' },
+      },
+      { type: 'text', text: '| a |\n| --- |\n| 1 |' },
+      { type: 'text', text: '{"headers":["a"],"rows":[[1]]}' },
+    ]);
+    const error = repairSync({ content: [html, { type: 'error', message: 'boom' }] }, V);
+    expect(error.result.isError).toBe(true);
+    expect(error.fixes.map((f) => f.description)).toEqual([
+      'converted the html block to an embedded text/html resource',
+      'replaced the "error" block with a text block and set isError: true',
+    ]);
+  });
+
   it('content that is a string, not an array, is no place to look for them', () => {
     expect(repairSync({ content: 'hi' }, V)).toEqual({
       result: { content: [{ type: 'text', text: 'hi' }] },
