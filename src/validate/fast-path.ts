@@ -380,6 +380,9 @@ function plainResultContent(
     } else return undefined;
   }
   if (!Array.isArray(content) || hasResultType !== features.resultTypeRequired) return undefined;
+  // JSON.stringify writes what an array's toJSON returns, not its items: result-over-client-limits
+  // measures that, so such content is not the plain shape whose size the items bound.
+  if (typeof (content as { toJSON?: unknown }).toJSON === 'function') return undefined;
   if (
     // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), written out so this site's feedback sees only results
     (result as { __proto__?: unknown }).__proto__ !== Object.prototype ||

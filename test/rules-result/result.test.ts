@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import { Opaque } from '../../src/core/opaque.js';
 import { runToolResult } from '../../src/validate/engine.js';
+import { validateToolResultSync } from '../../src/validate/index.js';
 import {
   hits,
   type RunOptions,
@@ -1706,6 +1707,16 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
         `the result is about ${Math.ceil(JSON.stringify(expanding).length / 4)} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens`,
       ],
     ]);
+    // An array's toJSON too, and the validator's fast path for plain text results does not skip it.
+    const content = Object.assign([{ type: 'text', text: 'x' }], {
+      toJSON: () => [{ type: 'text', text: 'x'.repeat(1_100_000) }],
+    });
+    expect(said(rule, 'result', { content }, v25).map(([id]) => id)).toEqual(['default', 'tokens']);
+    expect(
+      validateToolResultSync({ content }, { protocolVersion: '2025-06-18' })
+        .filter((f) => f.rule === rule)
+        .map((f) => f.message.slice(0, 25)),
+    ).toEqual(['the result is 1.05 MiB se', 'the result is about 27501']);
     // 30,000 dates, as ISO strings of 24 characters: about 200,000 tokens, where `{}`s would be 22,500.
     const dates = { content: [text('x')], _meta: { at: Array.from({ length: 30_000 }, () => new Date(0)) } };
     expect(said(rule, 'result', dates, v25).map(([id]) => id)).toEqual(['tokens']);

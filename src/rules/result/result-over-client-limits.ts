@@ -52,7 +52,11 @@ function measure(
   holder?: object,
   key?: string,
 ): void {
-  if (typeof value === 'string') {
+  if (typeof value === 'object' && value !== null && typeof (value as JsonObject).toJSON === 'function') {
+    // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
+    // instead would make the bound short of the truth and pass a result over the limit.
+    measure((value as { toJSON(key: string): unknown }).toJSON(key ?? ''), size, undefined, holder, key);
+  } else if (typeof value === 'string') {
     if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
     size.units += value.length + 2;
     size.atMostBytes += isCanonicalPayload(holder, key)
@@ -64,10 +68,6 @@ function measure(
     size.atMostBytes += structure;
     // JSON writes what it cannot carry in an array as null.
     for (const item of value) measure(omitted(item) ? null : item, size, undefined);
-  } else if (isObject(value) && typeof value.toJSON === 'function') {
-    // JSON writes what toJSON returns (a Date's ISO string, say): counting the object instead would
-    // make the bound short of the truth and pass a result over the limit.
-    measure(value.toJSON(key ?? ''), size, undefined, holder, key);
   } else if (isObject(value)) {
     let members = 0;
     // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
