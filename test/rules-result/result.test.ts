@@ -1717,6 +1717,19 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
         .filter((f) => f.rule === rule)
         .map((f) => f.message.slice(0, 25)),
     ).toEqual(['the result is 1.05 MiB se', 'the result is about 27501']);
+    // A toJSON that throws: the value cannot be sent (the wire conversion leaves it out), and the rule
+    // neither counts it nor fails.
+    const throwing = {
+      content: [text('x')],
+      _meta: {
+        a: {
+          toJSON() {
+            throw new Error('boom');
+          },
+        },
+      },
+    };
+    expect(validateToolResultSync(throwing, { protocolVersion: '2025-06-18' })).toEqual([]);
     // 30,000 dates, as ISO strings of 24 characters: about 200,000 tokens, where `{}`s would be 22,500.
     const dates = { content: [text('x')], _meta: { at: Array.from({ length: 30_000 }, () => new Date(0)) } };
     expect(said(rule, 'result', dates, v25).map(([id]) => id)).toEqual(['tokens']);

@@ -55,7 +55,7 @@ function measure(
   if (typeof value === 'object' && value !== null && typeof (value as JsonObject).toJSON === 'function') {
     // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
     // instead would make the bound short of the truth and pass a result over the limit.
-    measure((value as { toJSON(key: string): unknown }).toJSON(key ?? ''), size, undefined, holder, key);
+    measure(serializedByToJSON(value, key), size, undefined, holder, key);
   } else if (typeof value === 'string') {
     if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
     size.units += value.length + 2;
@@ -95,6 +95,18 @@ function measure(
 }
 
 /**
+ * What `toJSON` hands JSON.stringify for `value`; `undefined` (nothing to count) when it throws, as the
+ * value cannot be sent at all: the library's wire conversion leaves it out, and says so.
+ */
+function serializedByToJSON(value: object, key: string | undefined): unknown {
+  try {
+    return (value as { toJSON(key: string): unknown }).toJSON(key ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The string at `holder[key]` is a base64 payload the base64 rules found canonical (their facts are
  * shared): ASCII without escapes, one byte per character.
  */
@@ -123,7 +135,7 @@ function exactBytes(
   if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 'null'.length;
   if (typeof value !== 'object' || value === null) return String(value).length;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return exactBytes(toJSON.call(value), mirror, false);
+  if (typeof toJSON === 'function') return exactBytes(serializedByToJSON(value, key), mirror, false);
   if (Array.isArray(value)) {
     let bytes = 2 + Math.max(0, value.length - 1);
     for (const item of value) bytes += omitted(item) ? 'null'.length : exactBytes(item, mirror, false);
