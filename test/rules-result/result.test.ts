@@ -1730,6 +1730,20 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
       },
     };
     expect(validateToolResultSync(throwing, { protocolVersion: '2025-06-18' })).toEqual([]);
+    // A toJSON that returns its own object is called once, as JSON.stringify calls it: the object is
+    // then written member by member (its 1.1 MB member counted), not handed to toJSON again forever.
+    const itself = {
+      content: [text('x')],
+      _meta: {
+        a: {
+          big: 'x'.repeat(1_100_000),
+          toJSON() {
+            return this;
+          },
+        },
+      },
+    };
+    expect(said(rule, 'result', itself, v25).map(([id]) => id)).toEqual(['default', 'tokens']);
     // 30,000 dates, as ISO strings of 24 characters: about 200,000 tokens, where `{}`s would be 22,500.
     const dates = { content: [text('x')], _meta: { at: Array.from({ length: 30_000 }, () => new Date(0)) } };
     expect(said(rule, 'result', dates, v25).map(([id]) => id)).toEqual(['tokens']);

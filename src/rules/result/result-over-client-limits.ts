@@ -51,11 +51,18 @@ function measure(
   structured: string | undefined,
   holder?: object,
   key?: string,
+  fromToJSON = false,
 ): void {
-  if (typeof value === 'object' && value !== null && typeof (value as JsonObject).toJSON === 'function') {
+  if (
+    !fromToJSON &&
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as JsonObject).toJSON === 'function'
+  ) {
     // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
-    // instead would make the bound short of the truth and pass a result over the limit.
-    measure(serializedByToJSON(value, key), size, undefined, holder, key);
+    // instead would make the bound short of the truth and pass a result over the limit. Once, as
+    // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
+    measure(serializedByToJSON(value, key), size, undefined, holder, key, true);
   } else if (typeof value === 'string') {
     if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
     size.units += value.length + 2;
@@ -127,6 +134,7 @@ function exactBytes(
   top: boolean,
   holder?: object,
   key?: string,
+  fromToJSON = false,
 ): number {
   if (typeof value === 'string') {
     if (mirror && value === mirror.json) return jsonOfJsonTextBytes(value, mirror.bytes);
@@ -135,7 +143,9 @@ function exactBytes(
   if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 'null'.length;
   if (typeof value !== 'object' || value === null) return String(value).length;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return exactBytes(serializedByToJSON(value, key), mirror, false);
+  if (typeof toJSON === 'function' && !fromToJSON) {
+    return exactBytes(serializedByToJSON(value, key), mirror, false, undefined, undefined, true);
+  }
   if (Array.isArray(value)) {
     let bytes = 2 + Math.max(0, value.length - 1);
     for (const item of value) bytes += omitted(item) ? 'null'.length : exactBytes(item, mirror, false);
