@@ -24,7 +24,7 @@ import {
   structuredMustBeResult,
   type WrapOptions,
 } from './frameworks.js';
-import { type DeclaredScope, type Proof, proveResult, proveStructured } from './proof.js';
+import { type DeclaredScope, DISJUNCTIONS, type Proof, proveResult, proveStructured } from './proof.js';
 import { markOpen, modelName, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
@@ -418,7 +418,7 @@ function againstPrimitiveAnnotation(
 }
 
 /** Schema keywords where a failure may come from any part of the instance (another branch, an item). */
-const DISJUNCTIVE = /\/(anyOf|oneOf|not|if|then|else|contains)(\/|$)/;
+const DISJUNCTIVE = new RegExp(`/(${DISJUNCTIONS.join('|')})(/|$)`);
 
 /**
  * Whether an outputSchema mismatch is the source's doing, not an unknown's: the value at the error's

@@ -371,6 +371,22 @@ function accepts(schema: unknown, value: unknown, version: ProtocolVersion): boo
   }
 }
 
+/** Keywords whose failure the document's verdict sets aside when any part of it is unknown (analyze.ts). */
+export const DISJUNCTIONS: readonly string[] = ['anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'contains'];
+
+/**
+ * Whether a disjunctive keyword appears anywhere in `schema`. A mismatch under one is reported only when
+ * the whole structuredContent is known (the option that should have matched may have failed on an
+ * unknown elsewhere), so the document's verdict does not cover a known part judged by such a keyword.
+ * A property named like a keyword counts too: that only sends the part to the schema itself.
+ */
+function hasDisjunction(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  if (depth > 64) return true;
+  if (!Array.isArray(schema) && DISJUNCTIONS.some((k) => Object.hasOwn(schema, k))) return true;
+  return Object.values(schema).some((sub) => hasDisjunction(sub, depth + 1));
+}
+
 /** Keywords that describe a schema without constraining what it accepts. */
 const ANNOTATIONS = new Set(['description', 'title', '$schema', '$id', 'default', 'examples']);
 
@@ -406,7 +422,7 @@ function unfit(
     // Outside a union the schema's verdict on the whole document covers this part: a primitive here
     // fits, and a container does where no part of the schema is looser than zod. Inside one, the
     // option that matched may be another: the part is held to this schema itself.
-    if (!context.judged) {
+    if (!context.judged || hasDisjunction(schema)) {
       return accepts(schema, value, context.version) ? undefined : `${at} is not shown to match its schema`;
     }
     if (schemaLoss(schema) === undefined) return undefined;
