@@ -410,7 +410,13 @@ function unfit(
   value: unknown,
   schema: unknown,
   at: string,
-  context: { readonly depth: number; readonly judged: boolean; readonly version: ProtocolVersion },
+  context: {
+    readonly depth: number;
+    readonly judged: boolean;
+    /** The whole structuredContent is known, so no verdict of the schema on it was set aside. */
+    readonly certain: boolean;
+    readonly version: ProtocolVersion;
+  },
   optional = false,
 ): string | undefined {
   if (schema === true || value === undefined) return undefined;
@@ -422,7 +428,7 @@ function unfit(
     // Outside a union the schema's verdict on the whole document covers this part: a primitive here
     // fits, and a container does where no part of the schema is looser than zod. Inside one, the
     // option that matched may be another: the part is held to this schema itself.
-    if (!context.judged || hasDisjunction(schema)) {
+    if (!context.judged || (!context.certain && hasDisjunction(schema))) {
       return accepts(schema, value, context.version) ? undefined : `${at} is not shown to match its schema`;
     }
     if (schemaLoss(schema) === undefined) return undefined;
@@ -504,6 +510,7 @@ export function proveStructured(
   const why = unfit(result.structuredContent, schema, 'structuredContent', {
     depth: 0,
     judged: true,
+    certain: isFullyKnown(result.structuredContent),
     version,
   });
   return why ? notProven(`${why}, so it is not shown to match the tool's outputSchema`) : PROVEN;
