@@ -1,7 +1,7 @@
 /**
  * Hostile source: nothing a file contains may crash, stall or blow up the scan. Garbage, deep
  * nesting, pathological functions, recursion and import cycles end as a finding, an unresolved
- * return with the reason ("analysis budget", "a recursive call"), or one line naming a file that
+ * return with the reason ("analysis budget", "too many combinations", "a recursive call"), or one line naming a file that
  * could not be scanned; never a stack trace.
  */
 
@@ -182,7 +182,7 @@ describe('hostile source', () => {
       for (const r of h.returns) expect(['unresolved', 'invalid', 'typed']).toContain(r.status);
   });
 
-  it('a pathological function costs a bounded time and ends as unresolved: analysis budget', async () => {
+  it('a pathological function costs a bounded time and ends as unresolved, naming the limit it hit', async () => {
     const branches = Array.from(
       { length: 4000 },
       (_, i) => `  if (x${i % 7}) { block = { type: 'text', text: 't${i}' }; } else { block.n${i} = ${i}; }`,
@@ -193,7 +193,10 @@ describe('hostile source', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     const verdict = computeVerdict(handlers);
     expect(verdict.unresolved).toBe(1);
-    expect(verdict.unproven[0]).toMatch(/analysis budget/);
+    // Which limit ends it depends on the machine: the analysis takes about 2.2 s on an idle 2-core
+    // machine and then finds too many possible blocks to check; under load (or at 8,000 branches) the
+    // 3 s time limit stops it first. Either way the return is unresolved, with the reason.
+    expect(verdict.unproven[0]).toMatch(/analysis budget|too many combinations of possible values/);
   });
 
   it('recursion and import cycles end; a recursive result is unresolved with the reason', async () => {
