@@ -43,11 +43,21 @@ export function setIn(document: unknown, path: readonly PathSegment[], value: un
   return true;
 }
 
-/** Removes the member or array item at `path` in place (array items are spliced out). */
-export function deleteIn(document: unknown, path: readonly PathSegment[]): boolean {
+/** Whether `path` names a member or array item that is there (possibly holding `undefined`). */
+export function hasIn(document: unknown, path: readonly PathSegment[]): boolean {
   const parent = getIn(document, path.slice(0, -1));
   const key = path[path.length - 1];
-  if (key === undefined || parent === null || typeof parent !== 'object') return false;
+  return key !== undefined && parent !== null && typeof parent === 'object' && Object.hasOwn(parent, key);
+}
+
+/**
+ * Removes the member or array item at `path` in place (array items are spliced out). Returns false when
+ * there is none: a repair must not say it removed what was not there.
+ */
+export function deleteIn(document: unknown, path: readonly PathSegment[]): boolean {
+  if (!hasIn(document, path)) return false;
+  const parent = getIn(document, path.slice(0, -1)) as object;
+  const key = path[path.length - 1] as PathSegment;
   if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
   else delete (parent as Record<string | number, unknown>)[key];
   return true;

@@ -1,7 +1,15 @@
 /** RFC 6901 JSON Pointers (src/core/pointer.ts): every finding's `pointer`, and repair's edits. */
 
 import { describe, expect, it } from 'vitest';
-import { deleteIn, escapeSegment, getIn, parsePointer, setIn, toPointer } from '../../src/core/pointer.js';
+import {
+  deleteIn,
+  escapeSegment,
+  getIn,
+  hasIn,
+  parsePointer,
+  setIn,
+  toPointer,
+} from '../../src/core/pointer.js';
 
 describe('JSON Pointer text', () => {
   it('escapes ~ and / in segments, in that order', () => {
@@ -65,5 +73,25 @@ describe('documents by path', () => {
     expect(deleteIn(deep, ['a', 'b', 'c'])).toBe(true);
     expect(deleteIn(deep, ['e'])).toBe(true);
     expect(deep).toEqual({ a: { b: { d: 2 } } });
+  });
+
+  it('removes nothing, and says so, where there is nothing at the path', () => {
+    const document = { list: [1, undefined], o: { a: undefined } as Record<string, unknown> };
+    expect(deleteIn(document, ['list', 2])).toBe(false);
+    expect(deleteIn(document, ['o', 'b'])).toBe(false);
+    expect(document).toEqual({ list: [1, undefined], o: { a: undefined } });
+    expect([hasIn(document, ['list', 1]), hasIn(document, ['o', 'a']), hasIn(document, ['list', 2])]).toEqual(
+      [true, true, false],
+    );
+    // A member holding undefined is there, and goes.
+    expect(deleteIn(document, ['list', 1])).toBe(true);
+    expect(deleteIn(document, ['o', 'a'])).toBe(true);
+    expect(document).toEqual({ list: [1], o: {} });
+    expect(Object.hasOwn(document.o, 'a')).toBe(false);
+    expect([hasIn(document, []), hasIn(null, ['a']), hasIn({ a: 1 }, ['a', 'b'])]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -7,7 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repair, repairBuilt, repairMessage, repairSync } from '../../src/library/repair/index.js';
+import {
+  repair,
+  repairBuilt,
+  repairMessage,
+  repairMessageSync,
+  repairSync,
+} from '../../src/library/repair/index.js';
 import { validateToolResultSync } from '../../src/validate/index.js';
 import { PNG_1X1 } from './support/shapes.js';
 
@@ -275,5 +281,41 @@ describe('the fallback’s last resort', () => {
       block?.text.startsWith('The tool result could not be delivered as sent (data is not valid base64'),
     ).toBe(true);
     expect(validateToolResultSync(result, V).filter((f) => f.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('one batch of repairs', () => {
+  it('removes items of a list from the last one, so no removal moves another finding off its item', () => {
+    const tool = (extra: object) => ({ name: 'a', inputSchema: { type: 'object' }, ...extra });
+    const { message, fixes } = repairMessageSync(
+      { jsonrpc: '2.0', id: 1, result: { tools: [1, tool({ title: 5 }), 2, tool({ title: 'ok' })] } },
+      { protocolVersion: '2025-06-18', request: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
+    );
+    expect(message).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { tools: [tool({ title: '5' }), tool({ title: 'ok' })] },
+    });
+    // Each fix names its item as the input had it, in document order; nothing that was not there is
+    // said to be removed (it said "removed the a JSON undefined" at /result/tools/2 before).
+    expect(fixes).toEqual([
+      {
+        rule: 'tool-not-object',
+        pointer: '/result/tools/0',
+        description: 'removed a JSON integer from the tools list',
+        lossy: true,
+      },
+      {
+        rule: 'tool-field-invalid',
+        pointer: '/result/tools/1/title',
+        description: 'converted "title" to a string',
+      },
+      {
+        rule: 'tool-not-object',
+        pointer: '/result/tools/2',
+        description: 'removed a JSON integer from the tools list',
+        lossy: true,
+      },
+    ]);
   });
 });

@@ -766,7 +766,7 @@ describe('what the tools repairs do and say', () => {
       'tool-not-object',
       { tools: [null, tool()] },
       { tools: [tool()] },
-      { description: 'removed the null from the tools list', lossy: true },
+      { description: 'removed null from the tools list', lossy: true },
     ],
     ['tools-list-not-array', {}, { tools: [] }, { description: 'added an empty "tools" array' }],
     [

@@ -370,7 +370,12 @@ function ruleRepairs(state: LoopState): void {
     if (candidates.length === 0) return;
     const declinedNow = new Set<string>();
     let changed = false;
-    for (const finding of batch(candidates)) {
+    // Last to first: a repair that splices its item out of an array (tool-not-object) then never shifts
+    // the item a later finding of the same batch points at. The fixes keep document order.
+    const chosen = batch(candidates);
+    const fixes: Fix[] = [];
+    for (let i = chosen.length - 1; i >= 0; i--) {
+      const finding = chosen[i] as EngineFinding;
       const key = findingKey(finding);
       const touched = getIn(state.document, finding.subjectPath);
       // Even a repair that declines or throws may have changed something on its way.
@@ -380,7 +385,7 @@ function ruleRepairs(state: LoopState): void {
         declinedNow.add(key);
         continue;
       }
-      state.fixes.push({ rule: finding.rule, pointer: finding.pointer, ...outcome });
+      fixes.push({ rule: finding.rule, pointer: finding.pointer, ...outcome });
       applied.set(key, (applied.get(key) ?? 0) + 1);
       changed = true;
       // A block rule's repair changes its block (and at most members of the result, which no block rule
@@ -388,6 +393,7 @@ function ruleRepairs(state: LoopState): void {
       if (getRule(finding.rule)?.subject === 'block') state.run.blockFindings.forget(touched);
       else state.run.blockFindings.clear();
     }
+    state.fixes.push(...fixes.reverse());
     declined = changed ? declinedNow : new Set([...declined, ...declinedNow]);
     // A repair can make an html or link block an item of the content (content that was one block, say):
     // it goes through the WebMCP converters too, or the catalog's generic conversion would embed it.

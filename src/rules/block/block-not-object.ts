@@ -1,5 +1,5 @@
 import { isObject, jsonTypeOf } from '../../core/json.js';
-import { getIn } from '../../core/pointer.js';
+import { getIn, hasIn } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
 import { replaceBlock, textBlock } from './support/block.js';
@@ -37,7 +37,8 @@ export default defineRule({
   },
   repair(ctx) {
     const value = getIn(ctx.root, ctx.subjectPath);
-    if (isObject(value)) return undefined;
+    // A block that is gone (a finding outlived it) is not rebuilt as text "null".
+    if (isObject(value) || !hasIn(ctx.root, ctx.subjectPath)) return undefined;
     if (typeof value === 'string') {
       replaceBlock(ctx, textBlock(value));
       return { description: 'wrapped the string in a text block' };

@@ -32,6 +32,6 @@ export default defineRule({
   repair(ctx) {
     const tool = getIn(ctx.root, ctx.subjectPath);
     if (isObject(tool) || !deleteIn(ctx.root, ctx.subjectPath)) return undefined;
-    return { description: `removed the ${describeType(tool)} from the tools list`, lossy: true };
+    return { description: `removed ${describeType(tool)} from the tools list`, lossy: true };
   },
 });

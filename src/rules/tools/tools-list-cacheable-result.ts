@@ -5,6 +5,16 @@ import { defineRule } from '../types.js';
 
 const CACHE_SCOPES = ['public', 'private'];
 
+const FIELDS = ['resultType', 'ttlMs', 'cacheScope'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** What each field may hold; anything else is reported under the field's own message. */
+const VALID: Record<Field, (value: unknown) => boolean> = {
+  ttlMs: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  cacheScope: (v) => CACHE_SCOPES.includes(v as string),
+  resultType: (v) => typeof v === 'string' && KNOWN_RESULT_TYPES.includes(v),
+};
+
 export default defineRule({
   id: 'tools-list-cacheable-result',
   subject: 'tools-list',
@@ -38,23 +48,16 @@ export default defineRule({
   },
   check(list, ctx) {
     if (!isObject(list)) return;
-    for (const field of ['resultType', 'ttlMs', 'cacheScope'] as const) {
+    for (const field of FIELDS) {
       if (!Object.hasOwn(list, field)) ctx.report({ path: [field], data: { field } });
     }
-    const { ttlMs, cacheScope, resultType } = list;
     const actual = (v: unknown) =>
       typeof v === 'string' || typeof v === 'number' ? JSON.stringify(v) : describeType(v);
-    if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isInteger(ttlMs) && ttlMs >= 0)) {
-      ctx.report({ messageId: 'ttlMs', path: ['ttlMs'], data: { actual: actual(ttlMs) } });
-    }
-    if (cacheScope !== undefined && !CACHE_SCOPES.includes(cacheScope as string)) {
-      ctx.report({ messageId: 'cacheScope', path: ['cacheScope'], data: { actual: actual(cacheScope) } });
-    }
-    if (
-      resultType !== undefined &&
-      !(typeof resultType === 'string' && KNOWN_RESULT_TYPES.includes(resultType))
-    ) {
-      ctx.report({ messageId: 'resultType', path: ['resultType'], data: { actual: actual(resultType) } });
+    for (const field of ['ttlMs', 'cacheScope', 'resultType'] as const) {
+      const value = list[field];
+      if (value !== undefined && !VALID[field](value)) {
+        ctx.report({ messageId: field, path: [field], data: { actual: actual(value) } });
+      }
     }
   },
   repair(ctx) {
@@ -65,6 +68,8 @@ export default defineRule({
     const safe: Record<string, unknown> = { resultType: 'complete', ttlMs: 0, cacheScope: 'private' };
     if (typeof field !== 'string' || !Object.hasOwn(safe, field)) return undefined;
     const before = list[field];
+    // A finding that no longer holds: a valid value (a longer ttlMs, say) is not overwritten.
+    if (Object.hasOwn(list, field) && VALID[field as Field](before)) return undefined;
     list[field] = safe[field];
     return {
       description: `${before === undefined ? 'added' : `replaced ${JSON.stringify(before)} with`} "${field}": ${JSON.stringify(safe[field])}`,

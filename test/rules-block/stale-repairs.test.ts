@@ -1,0 +1,82 @@
+/**
+ * Every block, tool and tools-list repair of the catalog, handed its own example's finding on a document
+ * where that subject is gone: the repair engine re-validates between repairs of one batch, but a finding
+ * of an earlier validation may outlive its subject (another repair rebuilt the content, say). A repair
+ * must then decline and change nothing, not rebuild a block or a tool at a place that no longer holds one.
+ * The result-level repairs have their own table (test/rules-result/result.test.ts).
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
+import { repairContext } from '../../src/library/repair/engine.js';
+import { RULES } from '../../src/rules/catalog.js';
+import type { Rule } from '../../src/rules/types.js';
+import type { ProtocolVersion } from '../../src/spec/versions.js';
+import { type EngineFinding, runToolResult, runToolsList, sniffSync } from '../../src/validate/engine.js';
+import { resultOf } from './support.js';
+
+const STALE_SUBJECTS = ['block', 'tool', 'tools-list'] as const;
+
+/** The document the rule's wrong example sits in, and where its subject's container is. */
+function documentOf(rule: Rule): { document: JsonObject; version: ProtocolVersion } {
+  const { value, protocolVersion } = rule.examples.wrong;
+  const version = protocolVersion ?? (rule.versions[rule.versions.length - 1] as ProtocolVersion);
+  if (rule.subject === 'block') return { document: resultOf([value], version), version };
+  if (rule.subject === 'tool') return { document: { tools: [value] }, version };
+  return { document: structuredClone(value) as JsonObject, version };
+}
+
+function findingOf(rule: Rule, document: JsonObject, version: ProtocolVersion): EngineFinding {
+  const findings =
+    rule.subject === 'block'
+      ? runToolResult(document, { version, sniff: sniffSync, tool: rule.examples.wrong.tool })
+      : runToolsList(document, { version });
+  const finding = findings.find((f) => f.rule === rule.id);
+  if (!finding) throw new Error(`${rule.id}: its wrong example reports nothing`);
+  return finding;
+}
+
+/**
+ * The document with the finding's subject gone: the block or tool removed; a list (the subject of its
+ * own rule, so never gone) replaced by the rule's right example, where the defect no longer holds.
+ */
+function withoutSubject(rule: Rule, document: JsonObject): JsonObject {
+  if (rule.subject === 'block') return { ...document, content: [] };
+  if (rule.subject === 'tool') return { tools: [] };
+  return structuredClone(rule.examples.right.value) as JsonObject;
+}
+
+const repairable = RULES.filter(
+  (rule) => rule.repair !== undefined && (STALE_SUBJECTS as readonly string[]).includes(rule.subject),
+);
+
+describe('a block or tool repair handed a finding whose subject is gone', () => {
+  it('covers the repairs of every such rule of the catalog', () => {
+    // A floor, so that a catalog this test no longer reads cannot pass it by having nothing to test.
+    expect(repairable.filter((r) => r.subject === 'block').length).toBeGreaterThan(15);
+    expect(repairable.filter((r) => r.subject === 'tool').length).toBeGreaterThan(3);
+  });
+
+  it.each(repairable.map((rule) => [rule.id, rule] as const))(
+    '%s declines and changes nothing',
+    (_id, rule) => {
+      const { document, version } = documentOf(rule);
+      const finding = findingOf(rule, document, version);
+      const staleDocuments = [
+        withoutSubject(rule, document),
+        ...(rule.subject === 'tools-list' ? [] : [{ content: 'gone', tools: 'gone' }]),
+      ];
+      for (const stale of staleDocuments) {
+        const root = structuredClone(stale);
+        const ctx = repairContext(
+          finding,
+          root,
+          { version, tool: rule.examples.wrong.tool },
+          () => undefined,
+        );
+        expect(rule.repair?.(ctx), JSON.stringify(stale)).toBeUndefined();
+        expect(root).toEqual(stale);
+      }
+    },
+  );
+});
