@@ -213,6 +213,35 @@ describe('cloneJson', () => {
     expect(() => JSON.stringify(copy)).not.toThrow();
   });
 
+  it('writes a proxy whose prototype cannot be read as JSON does, and leaves out one whose keys cannot, saying why', () => {
+    // Readable members but no prototype: the check for Number, String and Boolean objects fails.
+    const noPrototype = new Proxy(
+      { a: 1 },
+      {
+        getPrototypeOf() {
+          throw new Error('no prototype here');
+        },
+      },
+    );
+    // A readable prototype but no keys: listing the members fails.
+    const noKeys = new Proxy(
+      { a: 1 },
+      {
+        ownKeys() {
+          throw new Error('no keys here');
+        },
+      },
+    );
+    const notes: Parameters<typeof cloneJson>[1] = [];
+    // JSON.stringify never reads the prototype, so it writes the first as it is; the second it cannot.
+    expect(JSON.stringify({ x: noPrototype })).toBe('{"x":{"a":1}}');
+    expect(() => JSON.stringify({ y: noKeys })).toThrow('no keys here');
+    expect(cloneJson({ x: noPrototype, y: noKeys, z: 1 }, notes)).toEqual({ x: { a: 1 }, z: 1 });
+    expect(notes).toEqual([
+      { pointer: '/y', description: 'left out an object that cannot be read (no keys here)', lossy: true },
+    ]);
+  });
+
   it(`copies and writes ${DEEP_TEXT} levels of nesting without recursion`, () => {
     for (const value of [deepObject(DEEP), deepArray(DEEP)]) {
       const copy = cloneJson(value);

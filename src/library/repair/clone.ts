@@ -174,9 +174,9 @@ export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
       // Number, String, Boolean and BigInt objects are sent as their primitive value.
       if (item instanceof Number || item instanceof String || item instanceof Boolean) item = item.valueOf();
       else if (typeof BigInt === 'function' && item instanceof BigInt) item = item.valueOf();
-    } catch (error) {
-      note(key, `left out an object that cannot be read (${describeError(error)})`);
-      return undefined;
+    } catch {
+      // A proxy whose prototype cannot be read. JSON.stringify never reads it (it looks for the internal
+      // slot of a wrapper object, which no proxy has), so the proxy is written as the object it is.
     }
     switch (typeof item) {
       case 'number':
