@@ -22,6 +22,8 @@ export async function fileTypeOnlyBlocks(
   if (answers.size === 0) return [];
   const content = (result as { content: unknown[] }).content;
   return content.flatMap((block, i) => {
+    // Any item may be no block at all (null, a string) beside one file-type placed.
+    if (typeof block !== 'object' || block === null) return [];
     const holder = block as { resource?: unknown };
     return answers.has(holder) || (holder.resource !== undefined && answers.has(holder.resource as object))
       ? [toPointer([...base, 'content', i])]

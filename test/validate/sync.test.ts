@@ -18,6 +18,7 @@ import {
   validateToolResultSync,
   validateToolsListSync,
 } from '../../src/validate/index.js';
+import { fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 
 const root = join(import.meta.dirname, '../..');
 const media = (name: string) => readFileSync(join(root, 'fixtures/media', name)).toString('base64');
@@ -133,5 +134,22 @@ describe('facts live for one validation', () => {
     });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ collected: true });
+  });
+});
+
+describe('the blocks where the two validators may differ (test/support/sync-agreement.ts)', () => {
+  it('are those whose payload only file-type placed, whatever else the content holds', async () => {
+    // 0xC7 0x71 opens a cpio archive: file-type knows it, the synchronous sniffer does not.
+    const cpio = { type: 'image', data: 'x3E=', mimeType: 'image/png' };
+    const png = { type: 'image', data: PNG, mimeType: 'image/png' };
+    // A random seed of the differential drew a null beside such a block, and the helper threw.
+    expect(await fileTypeOnlyBlocks({ content: [cpio, null, 'text', png] })).toEqual(['/content/0']);
+    expect(
+      await fileTypeOnlyBlocks(
+        { result: { content: [png, { type: 'resource', resource: { uri: 'a:b', blob: 'x3E=' } }] } },
+        ['result'],
+      ),
+    ).toEqual(['/result/content/1']);
+    expect(await fileTypeOnlyBlocks({ content: [png] })).toEqual([]);
   });
 });
