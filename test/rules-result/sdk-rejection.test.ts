@@ -5,9 +5,11 @@
  */
 
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sdkRejection } from '../../src/rules/support/sdk-rejection.js';
 import { validateMessage } from '../../src/validate/index.js';
+import { runs } from '../support/runs.js';
 import { hits, said } from './helpers.js';
 
 const RULE = 'result-rejected-by-server';
@@ -315,6 +317,75 @@ describe('the TypeScript SDK’s zod issues, condensed to one line', () => {
         'Error executing tool f: 1 validation error for OtherModel\nx\n  Field required [type=missing]',
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('SDK messages as a server may mangle them', () => {
+  it('picks, of the union members that take the block type, the one with the fewest errors', () => {
+    // pydantic's format, for a block without "type": every member lacks it, so none is ruled out by type.
+    const value = "{'data': 'iVBOR', 'mimeType': 'image/png'}";
+    const noType = [
+      '3 validation errors for CallToolResult',
+      'content.0.TextContent.type',
+      `  Field required [type=missing, input_value=${value}, input_type=dict]`,
+      'content.0.TextContent.text',
+      `  Field required [type=missing, input_value=${value}, input_type=dict]`,
+      'content.0.ImageContent.type',
+      `  Field required [type=missing, input_value=${value}, input_type=dict]`,
+    ].join('\n');
+    expect(sdkRejection(noType)?.problem).toBe('content.0.type: missing');
+  });
+
+  it('reads what it can of broken pydantic text: an error line before any place, an error without its value', () => {
+    const text = [
+      '2 validation errors for CallToolResult',
+      '  Input should be a valid string [type=string_type]',
+      'content.0.text',
+      '  Input should be a valid string [type=string_type]',
+      'isError',
+      '  Input should be a valid boolean',
+    ].join('\n');
+    expect(sdkRejection(text)?.problem).toBe(
+      'content.0.text: expected a valid string; isError: expected a valid boolean',
+    );
+  });
+
+  it('says the SDK gave no details when its zod dump holds no issue it can read', () => {
+    for (const dump of ['[1, "x", null]', '{"path": ["content"]}', '[]']) {
+      expect(sdkRejection(`Invalid tools/call result: ${dump}`), dump).toEqual({
+        kind: 'result',
+        sdk: 'TypeScript SDK',
+        problem: 'the SDK gave no details',
+      });
+    }
+  });
+
+  it('never throws on the known messages cut, shuffled or mixed with noise, and answers only in its own terms', () => {
+    const typescript = [
+      'MCP error -32602: Invalid tools/call result: [{"code":"invalid_union","errors":[[{"path":["type"]}]],"path":["content",0]}]',
+      'Output validation error: Invalid structured content for tool t: ',
+      "Structured content does not match the tool's output schema: data/t must be number",
+      'Invalid arguments for tool t: [{"code":"invalid_type","path":["city"],"message":"Required"}]',
+      '  ✖ Invalid input: expected number, received string',
+      '    → at temperature',
+    ];
+    const lines = [...Object.values(PYTHON), ...typescript].flatMap((m) => m.split('\n'));
+    const mangled = fc
+      .array(fc.oneof(fc.constantFrom(...lines), fc.string({ maxLength: 40 }), fc.constant('')), {
+        maxLength: 12,
+      })
+      .map((parts) => parts.join('\n'));
+    fc.assert(
+      fc.property(mangled, (text) => {
+        const answer = sdkRejection(text);
+        if (answer === undefined) return;
+        expect(['result', 'structured', 'arguments']).toContain(answer.kind);
+        expect(['TypeScript SDK', 'Python SDK', 'Python FastMCP']).toContain(answer.sdk);
+        expect(typeof answer.problem).toBe('string');
+        expect(answer.problem.length).toBeGreaterThan(0);
+      }),
+      { numRuns: runs(2000) },
+    );
   });
 });
 

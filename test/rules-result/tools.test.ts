@@ -189,6 +189,29 @@ describe('outputSchema root rules', () => {
     );
     expect(repairOnce(rule, 'tools-list', at(true), v25).outcome?.lossy).toBe(true);
   });
+
+  it('wraps a draft-07 schema keeping $id and definitions at the root, where its $ref resolves', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: 'https://example.com/out.json',
+      type: 'array',
+      items: { $ref: '#/definitions/u' },
+      definitions: { u: { type: 'string' } },
+    };
+    const r = repairOnce(rule, 'tools-list', at(schema), { version: '2025-06-18' });
+    expect(r.doc).toEqual(
+      at({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://example.com/out.json',
+        type: 'object',
+        properties: { result: { type: 'array', items: { $ref: '#/definitions/u' } } },
+        required: ['result'],
+        definitions: { u: { type: 'string' } },
+      }),
+    );
+    // Nothing else is reported on the wrapped schema: it compiles, its reference included.
+    expect(run('tools-list', r.doc, { version: '2025-06-18' })).toEqual([]);
+  });
 });
 
 describe('schema compilation and references', () => {

@@ -409,6 +409,47 @@ describe('rules that sniff', () => {
   });
 });
 
+describe('the quick check of a plain-text result', () => {
+  const plain = { content: [{ type: 'text', text: 'iVBORw0KGgo=' }] };
+  // The same block with a member no rule of the test reads: not plain text, so the full run has it.
+  const full = { content: [{ type: 'text', text: 'iVBORw0KGgo=', x: 1 }] };
+
+  it('gives a rule the context the full run would: its schemas and its sniffing', () => {
+    const seen: unknown[] = [];
+    const looking = rule('block', (_node, ctx) => {
+      const compiled = ctx.schemas.compile({ type: 'string' }, ctx.version);
+      seen.push([ctx.sniffed(['text']), ctx.sniffed([]), compiled.ok && compiled.validate(1).length]);
+    });
+    expect(runToolResult(plain, { version: V, rules: [looking], sniff: sniffSync })).toEqual([]);
+    expect(runToolResult(full, { version: V, rules: [looking], sniff: sniffSync })).toEqual([]);
+    expect(runToolResult(plain, { version: V, rules: [looking] })).toEqual([]);
+    // The 8 bytes of a PNG signature alone are no image; without a sniffer there is no answer at all.
+    const sniffed = { mimeType: undefined, settled: true, text: false };
+    expect(seen).toEqual([
+      [sniffed, undefined, 1],
+      [sniffed, undefined, 1],
+      [undefined, undefined, 1],
+    ]);
+  });
+
+  it('with only result rules, checks no block; a rule that reports or throws sends the result to the full run', () => {
+    const blocks: unknown[] = [];
+    const quiet = rule('result', (node) => blocks.push(node));
+    expect(runToolResult(plain, { version: V, rules: [quiet] })).toEqual([]);
+    expect(blocks).toEqual([plain]);
+    const reporting = rule('result', (_node, ctx) => ctx.report({ data: { what: 'it', where: 'root' } }));
+    expect(runToolResult(plain, { version: V, rules: [reporting] }).map((f) => f.message)).toEqual([
+      'saw it at root',
+    ]);
+    const throwing = rule('result', () => {
+      throw new Error('boom');
+    });
+    expect(runToolResult(plain, { version: V, rules: [throwing] }).map((f) => f.message)).toEqual([
+      'rule test-result failed internally and was skipped: boom',
+    ]);
+  });
+});
+
 describe('the quiet answers', () => {
   it('isQuietPlainText: a short plain-text result in every version that needs no resultType, never another shape', () => {
     const plain = { content: [{ type: 'text', text: 'sunny' }] };
