@@ -137,6 +137,9 @@ function find(memo: HolderMemo, holder: object): HolderEntry | undefined {
   for (let i = next; i < end; i++) if ((entries[i] as HolderEntry).holder === holder) return entries[i];
   const first = entries[0];
   if (first !== undefined && first.holder === holder) return first;
+  // Every entry was just tried (a new memo, or a walk still within its first few payloads): the holder is
+  // new, and hashing every entry into a map would cost more than it could save.
+  if (next <= 1 && end === entries.length) return undefined;
   if (memo.byHolder === undefined) {
     memo.byHolder = new Map();
     for (const entry of entries) memo.byHolder.set(entry.holder, entry);
