@@ -53,12 +53,43 @@ export function schemaDialect(schema: unknown, version: ProtocolVersion): Schema
 }
 
 /** Ajv sets `errors` whenever a validation fails, and a message on each (messages are on by default). */
+const UNIONS = new Set(['anyOf', 'oneOf']);
+/** What the options of a failed union asked, named in its error; the rest are counted. */
+const MAX_OPTION_WANTS = 3;
+
+/**
+ * Ajv's errors as findings. With `allErrors`, a failed anyOf or oneOf comes with every option's own
+ * errors before its "must match a schema in anyOf": one defect told five times for a nullable of a
+ * nullable. The union's error stands for its options' (those under its schema path), and says what
+ * they asked of the value, a path relative to the value where an option looked inside it.
+ */
 function toErrors(errors: readonly ErrorObject[]): SchemaError[] {
-  return errors.map((e) => ({
-    instancePath: e.instancePath,
-    schemaPath: e.schemaPath,
-    message: e.message as string,
-  }));
+  const unions = errors.filter((e) => UNIONS.has(e.keyword));
+  const under = (e: ErrorObject, union: ErrorObject) =>
+    e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`);
+  const out: SchemaError[] = [];
+  for (const e of errors) {
+    if (unions.some((union) => under(e, union))) continue;
+    let message = e.message as string;
+    if (UNIONS.has(e.keyword)) {
+      const wants = [
+        ...new Set(
+          errors
+            .filter((option) => under(option, e) && !UNIONS.has(option.keyword))
+            .map((option) => {
+              const inside = option.instancePath.slice(e.instancePath.length);
+              return inside === '' ? (option.message as string) : `${inside} ${option.message as string}`;
+            }),
+        ),
+      ];
+      if (wants.length > 0) {
+        const more = wants.length > MAX_OPTION_WANTS ? ` (+${wants.length - MAX_OPTION_WANTS} more)` : '';
+        message = `${message}: ${wants.slice(0, MAX_OPTION_WANTS).join(', or ')}${more}`;
+      }
+    }
+    out.push({ instancePath: e.instancePath, schemaPath: e.schemaPath, message });
+  }
+  return out;
 }
 
 /**

@@ -53,6 +53,44 @@ describe('createOutputSchemaCompiler', () => {
     ]);
   });
 
+  it('reports a failed union once, saying what its options asked, nested unions and other errors kept apart', () => {
+    const compiled = createOutputSchemaCompiler().compile(
+      {
+        type: 'object',
+        properties: {
+          // z.number().nullable().nullable()
+          v: { anyOf: [{ anyOf: [{ type: 'number' }, { type: 'null' }] }, { type: 'null' }] },
+          kind: {
+            oneOf: [
+              { type: 'object', properties: { k: { const: 'a' } }, required: ['k'] },
+              { type: 'string', maxLength: 1 },
+              { type: 'boolean' },
+              { type: 'integer' },
+            ],
+          },
+          n: { type: 'number' },
+        },
+      },
+      '2025-11-25',
+    );
+    if (!compiled.ok) throw new Error('does not compile');
+    expect(compiled.validate({ v: [], kind: { k: 'b' }, n: 'x' })).toEqual([
+      {
+        instancePath: '/v',
+        schemaPath: '#/properties/v/anyOf',
+        message: 'must match a schema in anyOf: must be number, or must be null',
+      },
+      {
+        instancePath: '/kind',
+        schemaPath: '#/properties/kind/oneOf',
+        message:
+          'must match exactly one schema in oneOf: /k must be equal to constant, or must be string, or must be boolean (+1 more)',
+      },
+      { instancePath: '/n', schemaPath: '#/properties/n/type', message: 'must be number' },
+    ]);
+    expect(compiled.validate({ v: 1, kind: 'a', n: 2 })).toEqual([]);
+  });
+
   it('reports every error and checks formats', () => {
     const compiled = createOutputSchemaCompiler().compile(
       { type: 'object', properties: { a: { type: 'string', format: 'email' }, b: { type: 'integer' } } },
