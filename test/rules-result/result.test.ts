@@ -678,6 +678,40 @@ describe('result-over-client-limits', () => {
     expect(hits(rule, 'result', wide, v25).map(([id]) => id)).toContain('default');
   });
 
+  it('measures a result nested deeper than the call stack reaches, exactly, as it came off the wire', () => {
+    // JSON.parse builds any depth; JSON.stringify could not write it back, so lengths are counted here.
+    const sized = (levels: number, length: number) => {
+      const shell = { content: [text('')], _meta: { d: 0 } };
+      const pad = length - (JSON.stringify(shell).length - 1 + 2 * levels);
+      return JSON.parse(
+        `{"content":[{"type":"text","text":"${'x'.repeat(pad)}"}],"_meta":{"d":${'['.repeat(levels)}${']'.repeat(levels)}}}`,
+      ) as JsonObject;
+    };
+    // The token estimate (the bounds walk), either side of 25 000 tokens.
+    expect(hits(rule, 'result', sized(45_000, 100_000), v25)).toEqual([]);
+    expect(hits(rule, 'result', sized(45_000, 100_001), v25)).toEqual([['tokens', '']]);
+    // The exact byte count, either side of 1 MiB.
+    expect(hits(rule, 'result', sized(200_000, 1_048_576), v25).map(([id]) => id)).toEqual(['tokens']);
+    expect(hits(rule, 'result', sized(200_000, 1_048_577), v25).map(([id]) => id)).toEqual([
+      'default',
+      'tokens',
+    ]);
+  });
+
+  it('fails on a circular value as JSON.stringify does, and the engine says so', () => {
+    const meta: JsonObject = { a: 1 };
+    meta.self = meta;
+    const findings = run('result', { content: [text('hi')], _meta: meta }, v25);
+    expect(findings.map((f) => [f.rule, f.severity, f.message])).toEqual([
+      [rule, 'info', `rule ${rule} failed internally and was skipped: Converting circular structure to JSON`],
+    ]);
+    // Shared (not circular) parts are written twice by JSON, and counted twice.
+    const half = { s: 'x'.repeat(50_000) };
+    expect(hits(rule, 'result', { content: [text('')], _meta: { a: half, b: half } }, v25)).toEqual([
+      ['tokens', ''],
+    ]);
+  });
+
   it('reports images over 5 MB decoded', () => {
     const image = { type: 'image', data: 'A'.repeat(7_200_000), mimeType: 'image/png' };
     expect(hits(rule, 'result', { content: [image] }, v25)).toContainEqual(['image', '/content/0/data']);

@@ -45,60 +45,137 @@ function enumeratesNothing(object: object): boolean {
   return true;
 }
 
-function measure(
+/** A value still to be counted: where it is (for payload facts), and whether toJSON already ran on it. */
+interface Pending {
+  readonly value: unknown;
+  readonly holder: object | undefined;
+  readonly key: string | undefined;
+  readonly fromToJSON: boolean;
+}
+
+/** Marks where a container's members end on the walk's stack: it stops being an ancestor there. */
+class Leave {
+  constructor(readonly container: object) {}
+}
+
+/** Hands the walk a value to walk next (a member, an item, what toJSON returned). */
+type Push = (value: unknown, holder?: object, key?: string, fromToJSON?: boolean) => void;
+/** Counts one value, pushing what is inside it. Positional, so that the recursive walk allocates nothing. */
+type Visit = (
   value: unknown,
-  size: Size,
-  structured: string | undefined,
-  holder?: object,
-  key?: string,
-  fromToJSON = false,
-): void {
-  if (
+  holder: object | undefined,
+  key: string | undefined,
+  fromToJSON: boolean | undefined,
+  push: Push,
+) => void;
+
+/**
+ * Walks `root` as JSON.stringify would write it, handing `visit` each value; what `visit` pushes is
+ * walked next, in the order pushed. Recursion first: it is the fast way for the results servers send.
+ * A result parsed from the wire may nest deeper than the call stack reaches (the proxy forwards such
+ * messages), and its size must be counted all the same: then `restart` clears what was counted, and an
+ * explicit stack walks it again. A circular reference (only a handler's JS value holds one) cannot be
+ * written at all: it throws, as JSON.stringify does, and the engine reports the rule as failed on it.
+ */
+function walkJson(root: unknown, visit: Visit, restart: () => void): void {
+  const push: Push = (value, holder, key, fromToJSON) => visit(value, holder, key, fromToJSON, push);
+  try {
+    push(root);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    restart();
+    walkIteratively(root, visit);
+  }
+}
+
+function walkIteratively(root: unknown, visit: Visit): void {
+  const stack: (Pending | Leave)[] = [{ value: root, holder: undefined, key: undefined, fromToJSON: false }];
+  const ancestors = new Set<object>();
+  const later: Pending[] = [];
+  const push: Push = (value, holder, key, fromToJSON) => {
+    later.push({ value, holder, key, fromToJSON: fromToJSON === true });
+  };
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item instanceof Leave) {
+      ancestors.delete(item.container);
+      continue;
+    }
+    const { value, holder, key, fromToJSON } = item;
+    if (typeof value === 'object' && value !== null && !callsToJSON(value, fromToJSON)) {
+      if (ancestors.has(value)) throw new TypeError('Converting circular structure to JSON');
+      ancestors.add(value);
+      stack.push(new Leave(value));
+    }
+    visit(value, holder, key, fromToJSON, push);
+    // What was pushed goes on the stack last first, so that it is walked in the order pushed.
+    for (let i = later.length - 1; i >= 0; i--) stack.push(later[i] as Pending);
+    later.length = 0;
+  }
+}
+
+/** Whether JSON.stringify calls this value's toJSON (once: not on what a toJSON returned). */
+function callsToJSON(value: unknown, fromToJSON: boolean | undefined): boolean {
+  return (
     !fromToJSON &&
     typeof value === 'object' &&
     value !== null &&
     typeof (value as JsonObject).toJSON === 'function'
-  ) {
-    // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
-    // instead would make the bound short of the truth and pass a result over the limit. Once, as
-    // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
-    measure(serializedByToJSON(value, key), size, undefined, holder, key, true);
-  } else if (typeof value === 'string') {
-    if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
-    size.units += value.length + 2;
-    size.atMostBytes += isCanonicalPayload(holder, key)
-      ? value.length + 2
-      : value.length * MAX_BYTES_PER_UNIT + 2;
-  } else if (Array.isArray(value)) {
-    const structure = 2 + Math.max(0, value.length - 1);
-    size.units += structure;
-    size.atMostBytes += structure;
-    // JSON writes what it cannot carry in an array as null.
-    for (const item of value) measure(omitted(item) ? null : item, size, undefined);
-  } else if (isObject(value)) {
-    let members = 0;
-    // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
-    const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
-    for (const member in value) {
-      const v = value[member];
-      if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
-      members++;
-      size.units += member.length + 3;
-      size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
-      if (structured !== undefined && member === 'structuredContent') {
-        size.units += structured.length;
-        size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
-      } else measure(v, size, undefined, value, member);
-    }
-    const structure = 2 + Math.max(0, members - 1);
-    size.units += structure;
-    size.atMostBytes += structure;
-  } else {
-    // JSON writes NaN and the infinities as null.
-    const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
-    size.units += text.length;
-    size.atMostBytes += text.length;
-  }
+  );
+}
+
+function measure(root: unknown, size: Size, structured: string | undefined): void {
+  walkJson(
+    root,
+    (value, holder, key, fromToJSON, push) => {
+      if (callsToJSON(value, fromToJSON)) {
+        // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
+        // instead would make the bound short of the truth and pass a result over the limit. Once, as
+        // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
+        push(serializedByToJSON(value as object, key), holder, key, true);
+      } else if (typeof value === 'string') {
+        if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
+        size.units += value.length + 2;
+        size.atMostBytes += isCanonicalPayload(holder, key)
+          ? value.length + 2
+          : value.length * MAX_BYTES_PER_UNIT + 2;
+      } else if (Array.isArray(value)) {
+        const structure = 2 + Math.max(0, value.length - 1);
+        size.units += structure;
+        size.atMostBytes += structure;
+        // JSON writes what it cannot carry in an array as null.
+        for (const element of value) push(omitted(element) ? null : element);
+      } else if (isObject(value)) {
+        let members = 0;
+        // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
+        const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
+        for (const member in value) {
+          const v = value[member];
+          if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
+          members++;
+          size.units += member.length + 3;
+          size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
+          // Only the result's own structuredContent is counted by its JSON text.
+          if (structured !== undefined && value === root && member === 'structuredContent') {
+            size.units += structured.length;
+            size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
+          } else push(v, value, member);
+        }
+        const structure = 2 + Math.max(0, members - 1);
+        size.units += structure;
+        size.atMostBytes += structure;
+      } else {
+        // JSON writes NaN and the infinities as null.
+        const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
+        size.units += text.length;
+        size.atMostBytes += text.length;
+      }
+    },
+    () => {
+      size.units = 0;
+      size.atMostBytes = 0;
+      size.mirrorChars = 0;
+    },
+  );
 }
 
 /**
@@ -128,42 +205,41 @@ function isCanonicalPayload(holder: object | undefined, key: string | undefined)
  * limit: strings are counted with an ASCII fast path, and the text that mirrors structuredContent from
  * structuredContent's JSON, by its quotes and backslashes.
  */
-function exactBytes(
-  value: unknown,
-  mirror: { json: string; bytes: number } | undefined,
-  top: boolean,
-  holder?: object,
-  key?: string,
-  fromToJSON = false,
-): number {
-  if (typeof value === 'string') {
-    if (mirror && value === mirror.json) return jsonOfJsonTextBytes(value, mirror.bytes);
-    return isCanonicalPayload(holder, key) ? value.length + 2 : jsonStringBytes(value);
-  }
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 'null'.length;
-  if (typeof value !== 'object' || value === null) return String(value).length;
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function' && !fromToJSON) {
-    return exactBytes(serializedByToJSON(value, key), mirror, false, undefined, undefined, true);
-  }
-  if (Array.isArray(value)) {
-    let bytes = 2 + Math.max(0, value.length - 1);
-    for (const item of value) bytes += omitted(item) ? 'null'.length : exactBytes(item, mirror, false);
-    return bytes;
-  }
-  let bytes = 2;
-  let members = 0;
-  for (const member in value) {
-    const v = (value as JsonObject)[member];
-    if (omitted(v) || !Object.hasOwn(value, member)) continue;
-    members++;
-    bytes += jsonStringBytes(member) + 1;
-    bytes +=
-      top && mirror && member === 'structuredContent'
-        ? mirror.bytes
-        : exactBytes(v, mirror, false, value, member);
-  }
-  return bytes + Math.max(0, members - 1);
+function exactBytes(result: JsonObject, mirror: { json: string; bytes: number } | undefined): number {
+  let bytes = 0;
+  walkJson(
+    result,
+    (value, holder, key, fromToJSON, push) => {
+      if (typeof value === 'string') {
+        if (mirror && value === mirror.json) bytes += jsonOfJsonTextBytes(value, mirror.bytes);
+        else bytes += isCanonicalPayload(holder, key) ? value.length + 2 : jsonStringBytes(value);
+      } else if (typeof value === 'number') {
+        bytes += Number.isFinite(value) ? String(value).length : 'null'.length;
+      } else if (typeof value !== 'object' || value === null) {
+        bytes += String(value).length;
+      } else if (callsToJSON(value, fromToJSON)) {
+        push(serializedByToJSON(value, key), undefined, undefined, true);
+      } else if (Array.isArray(value)) {
+        bytes += 2 + Math.max(0, value.length - 1);
+        for (const element of value) push(omitted(element) ? null : element);
+      } else {
+        let members = 0;
+        for (const member in value) {
+          const v = (value as JsonObject)[member];
+          if (omitted(v) || !Object.hasOwn(value, member)) continue;
+          members++;
+          bytes += jsonStringBytes(member) + 1;
+          if (mirror && value === result && member === 'structuredContent') bytes += mirror.bytes;
+          else push(v, value, member);
+        }
+        bytes += 2 + Math.max(0, members - 1);
+      }
+    },
+    () => {
+      bytes = 0;
+    },
+  );
+  return bytes;
 }
 
 /** What JSON.stringify leaves out of objects (and writes as null in arrays). */
@@ -185,7 +261,7 @@ function serializedBytes(result: JsonObject, size: Size, json: string | undefine
       json.length * (STRUCTURED_BYTES_PER_UNIT - 1);
     if (tighter <= limit) return size.units;
   }
-  return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) }, true);
+  return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) });
 }
 
 /** structuredContent's JSON, which the text-mirror rules build in this run too; `undefined` when it has none. */
