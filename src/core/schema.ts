@@ -126,7 +126,21 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   return {
     compile(schema, version) {
       const dialect = schemaDialect(schema, version);
-      const key = `${version}\u0000${JSON.stringify(schema)}`;
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(schema);
+      } catch {
+        // Nested deeper than JSON.stringify (and Ajv's compiler) can go, or no JSON at all.
+      }
+      if (text === undefined) {
+        return {
+          ok: false,
+          dialect,
+          reason: 'invalid-schema',
+          message: 'the schema is nested too deeply to compile, or is not JSON',
+        };
+      }
+      const key = `${version}\u0000${text}`;
       const cached = cache.get(key);
       if (cached) return cached;
       let compiled: CompiledSchema;

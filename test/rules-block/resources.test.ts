@@ -230,6 +230,20 @@ describe('block-annotations-invalid at the edges', () => {
   const findings = (annotations: unknown) =>
     ruleFindings('block-annotations-invalid', resultOf([{ type: 'text', text: 'x', annotations }]));
 
+  it('names a value nested too deeply to write by its brackets, instead of failing on it', async () => {
+    const depth = 200_000;
+    const deepArray = JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
+    const deepObject = JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`) as unknown;
+    const result = resultOf([
+      { type: 'text', text: 'x', annotations: { audience: [deepArray], priority: deepObject } },
+    ]);
+    expect((await check(result)).filter((f) => f.message.includes('failed internally'))).toEqual([]);
+    expect((await ruleFindings('block-annotations-invalid', result)).map((f) => f.message)).toEqual([
+      'annotations.audience contains […]; only "user" and "assistant" are roles',
+      'annotations.priority must be a number from 0 to 1, got {…}',
+    ]);
+  });
+
   it('takes priority from 0 to 1, both ends included, and nothing past them', async () => {
     for (const priority of [0, 1, 0.5]) expect(await findings({ priority }), String(priority)).toEqual([]);
     for (const priority of [-0.001, 1.001, true, null]) {

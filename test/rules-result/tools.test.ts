@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
 import { hits, type RunOptions, repairOnce, run } from './helpers.js';
 
 const v25 = { version: '2025-06-18' } as const;
@@ -215,6 +216,42 @@ describe('outputSchema root rules', () => {
 });
 
 describe('schema compilation and references', () => {
+  it('reports schemas nested deeper than the call stack reaches, as a server may send them, without failing', () => {
+    // Parsed from text, as off the wire: 30,000 nested properties; in the outputSchema, a remote $ref
+    // and a 2020-12 keyword at the bottom.
+    const depth = 30_000;
+    const deep = (leaf: string) =>
+      JSON.parse(`${'{"properties":{"a":'.repeat(depth)}${leaf}${'}}'.repeat(depth)}`) as JsonObject;
+    const inputSchema = { type: 'object', ...deep('{"type":"string"}') };
+    const outputSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      ...deep('{"$ref":"https://example.com/s.json","prefixItems":[]}'),
+    };
+    const findings = run(
+      'tools-list',
+      { tools: [tool({ inputSchema, outputSchema })] },
+      { version: '2025-11-25' },
+    );
+    expect(findings.filter((f) => f.message.includes('failed internally'))).toEqual([]);
+    expect(findings.map((f) => f.rule)).toEqual([
+      'tool-output-schema-ignored-keywords',
+      'tool-schema-not-compilable',
+      'tool-schema-not-compilable',
+      'tool-schema-remote-ref',
+    ]);
+    const below = '/properties/a'.repeat(depth);
+    expect(findings.map((f) => f.pointer)).toEqual([
+      `/tools/0/outputSchema${below}/prefixItems`,
+      '/tools/0/inputSchema',
+      '/tools/0/outputSchema',
+      `/tools/0/outputSchema${below}/$ref`,
+    ]);
+    expect(findings[1]?.message).toBe(
+      'inputSchema does not compile as 2020-12 JSON Schema: the schema is nested too deeply to compile, or is not JSON',
+    );
+  });
+
   it('tool-schema-not-compilable reports invalid schemas and unknown dialects', () => {
     const rule = 'tool-schema-not-compilable';
     expect(hits(rule, 'tools-list', { tools: [tool({ inputSchema: { type: 'objekt' } })] }, v25)).toEqual([

@@ -2,6 +2,7 @@ import { isObject } from '../../core/json.js';
 import type { PathSegment } from '../../core/pointer.js';
 import { schemaDialect } from '../../core/schema.js';
 import { versionsFrom } from '../../spec/versions.js';
+import { pathTo, walkSchemaObjects } from '../support/schema-walk.js';
 import { defineRule } from '../types.js';
 
 /** Keywords newer than draft-07; Ajv's draft-07 class ignores them without a word. */
@@ -17,20 +18,18 @@ const NEWER_KEYWORDS = new Set([
 ]);
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 
-function findNewerKeywords(node: unknown, path: PathSegment[], out: [PathSegment[], string][]): void {
-  if (Array.isArray(node)) {
-    node.forEach((item, i) => {
-      findNewerKeywords(item, [...path, i], out);
-    });
-  } else if (isObject(node)) {
+function findNewerKeywords(schema: unknown, base: readonly PathSegment[]): [PathSegment[], string][] {
+  const out: [PathSegment[], string][] = [];
+  walkSchemaObjects(schema, (node, place, descend) => {
     for (const [key, value] of Object.entries(node)) {
-      if (NEWER_KEYWORDS.has(key)) out.push([[...path, key], key]);
+      if (NEWER_KEYWORDS.has(key)) out.push([[...pathTo(base, place), key], key]);
       // `properties` maps names to schemas: a property called "prefixItems" is not the keyword.
       if (key === 'properties' && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) findNewerKeywords(sub, [...path, key, name], out);
-      } else if (!DATA_KEYWORDS.has(key)) findNewerKeywords(value, [...path, key], out);
+        for (const [name, sub] of Object.entries(value)) descend(sub, key, name);
+      } else if (!DATA_KEYWORDS.has(key)) descend(value, key);
     }
-  }
+  });
+  return out;
 }
 
 export default defineRule({
@@ -81,8 +80,8 @@ export default defineRule({
     if (!isObject(tool) || !isObject(tool.outputSchema)) return;
     const dialect = schemaDialect(tool.outputSchema, ctx.version);
     if (dialect !== '2020-12' && dialect !== '2019-09') return;
-    const found: [PathSegment[], string][] = [];
-    findNewerKeywords(tool.outputSchema, ['outputSchema'], found);
-    for (const [path, keyword] of found) ctx.report({ path, data: { keyword } });
+    for (const [path, keyword] of findNewerKeywords(tool.outputSchema, ['outputSchema'])) {
+      ctx.report({ path, data: { keyword } });
+    }
   },
 });

@@ -2,6 +2,7 @@ import { isObject } from '../../core/json.js';
 import type { PathSegment } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { sdkV1RejectsToolsList } from '../support/clients.js';
+import { pathTo, walkSchemaObjects } from '../support/schema-walk.js';
 import { defineRule } from '../types.js';
 
 /** Keywords whose values are data, not subschemas: a `$ref` inside them is not a reference. */
@@ -9,36 +10,32 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example'
 
 /** `$ref`/`$dynamicRef` values pointing into another document (anything but `#…`), with their paths. */
 function externalRefs(
-  node: unknown,
-  path: PathSegment[],
-  out: [PathSegment[], string][],
+  schema: unknown,
+  base: readonly PathSegment[],
   ids: Set<string>,
-): void {
-  if (Array.isArray(node)) {
-    node.forEach((item, i) => {
-      externalRefs(item, [...path, i], out, ids);
-    });
-    return;
-  }
-  if (!isObject(node)) return;
-  for (const [key, value] of Object.entries(node)) {
-    if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string' && !value.startsWith('#')) {
-      // A reference to a resource embedded in the same schema (by its `$id`) resolves locally.
-      if (!ids.has(value.replace(/#.*$/, ''))) out.push([[...path, key], value]);
-    } else if (!DATA_KEYWORDS.has(key)) {
-      externalRefs(value, [...path, key], out, ids);
+): [PathSegment[], string][] {
+  const out: [PathSegment[], string][] = [];
+  walkSchemaObjects(schema, (node, place, descend) => {
+    for (const [key, value] of Object.entries(node)) {
+      if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string' && !value.startsWith('#')) {
+        // A reference to a resource embedded in the same schema (by its `$id`) resolves locally.
+        if (!ids.has(value.replace(/#.*$/, ''))) out.push([[...pathTo(base, place), key], value]);
+      } else if (!DATA_KEYWORDS.has(key)) {
+        descend(value, key);
+      }
     }
-  }
+  });
+  return out;
 }
 
-function embeddedIds(node: unknown, ids: Set<string>): Set<string> {
-  if (Array.isArray(node)) for (const item of node) embeddedIds(item, ids);
-  else if (isObject(node)) {
+function embeddedIds(schema: unknown): Set<string> {
+  const ids = new Set<string>();
+  walkSchemaObjects(schema, (node, _place, descend) => {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$id' && typeof value === 'string') ids.add(value.replace(/#.*$/, ''));
-      else if (!DATA_KEYWORDS.has(key)) embeddedIds(value, ids);
+      else if (!DATA_KEYWORDS.has(key)) descend(value, key);
     }
-  }
+  });
   return ids;
 }
 
@@ -90,9 +87,9 @@ export default defineRule({
       ctx.features.outputSchema === 'any-root' ? ['inputSchema', 'outputSchema'] : ['outputSchema'];
     for (const field of fields) {
       const schema = tool[field];
-      const found: [PathSegment[], string][] = [];
-      externalRefs(schema, [field], found, embeddedIds(schema, new Set()));
-      for (const [path, ref] of found) ctx.report({ path, data: { field, ref } });
+      for (const [path, ref] of externalRefs(schema, [field], embeddedIds(schema))) {
+        ctx.report({ path, data: { field, ref } });
+      }
     }
   },
 });

@@ -76,7 +76,11 @@ export function preview(value: unknown, max = 40): string {
   try {
     text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    text = String(value);
+    // Nesting too deep to write (String() of a deep array recurses as far), a cycle or a BigInt: the
+    // preview is only a hint, so a container shows as its brackets.
+    if (Array.isArray(value)) text = '[…]';
+    else if (typeof value === 'object' && value !== null) text = '{…}';
+    else text = String(value);
   }
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
