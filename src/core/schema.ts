@@ -162,7 +162,14 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
             ok: true,
             dialect,
             validate(value) {
-              return fn(value) ? [] : toErrors(fn.errors as ErrorObject[]);
+              try {
+                return fn(value) ? [] : toErrors(fn.errors as ErrorObject[]);
+              } catch (error) {
+                // A schema that recurses ($ref: "#") follows the value down: nested deeper than the call
+                // stack, Ajv overflows it, in the SDK clients as here. The value cannot be shown to match.
+                if (!(error instanceof RangeError)) throw error;
+                return [{ instancePath: '', schemaPath: '#', message: 'is nested too deeply to validate' }];
+              }
             },
           };
         } catch (error) {

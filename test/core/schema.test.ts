@@ -91,6 +91,20 @@ describe('createOutputSchemaCompiler', () => {
     expect(compiled.validate({ v: 1, kind: 'a', n: 2 })).toEqual([]);
   });
 
+  it('says a value nested deeper than a recursive schema can follow cannot be validated, instead of throwing', () => {
+    const compiled = createOutputSchemaCompiler().compile(
+      { type: 'object', additionalProperties: { $ref: '#' } },
+      '2025-11-25',
+    );
+    if (!compiled.ok) throw new Error('does not compile');
+    const depth = 60_000;
+    const deep = JSON.parse(`${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`) as unknown;
+    expect(compiled.validate(deep)).toEqual([
+      { instancePath: '', schemaPath: '#', message: 'is nested too deeply to validate' },
+    ]);
+    expect(compiled.validate({ a: { b: {} } })).toEqual([]);
+  });
+
   it('reports every error and checks formats', () => {
     const compiled = createOutputSchemaCompiler().compile(
       { type: 'object', properties: { a: { type: 'string', format: 'email' }, b: { type: 'integer' } } },

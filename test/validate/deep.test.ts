@@ -78,6 +78,27 @@ describe('nesting deeper than the call stack, anywhere', () => {
     );
   });
 
+  it('structuredContent too deep for a recursive outputSchema to follow is an error, as the SDK clients fail on it', () => {
+    const tool = {
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', additionalProperties: { $ref: '#' } },
+    };
+    const structuredContent = JSON.parse(`{"a":${DEEP_OBJECT.replace(/1(?=})/, '{}')}}`) as unknown;
+    const findings = validateToolResultSync(
+      { content: [{ type: 'text', text: 'x' }], structuredContent },
+      { protocolVersion: '2025-11-25', tool },
+    );
+    expect(internal(findings)).toEqual([]);
+    expect(findings.filter((f) => f.rule === 'structured-content-schema-mismatch')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        pointer: '/structuredContent',
+        message: 'structuredContent is nested too deeply to validate (outputSchema #)',
+      }),
+    ]);
+  });
+
   it('no rule fails on it in a tools/list result: schemas, annotations, icons, _meta', () => {
     const tool = () => ({
       name: 'deep',
