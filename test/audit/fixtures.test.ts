@@ -82,6 +82,26 @@ describe('hostile fixture (stdio)', () => {
   }, 60_000);
 });
 
+describe('deep fixture (stdio, 50,000 levels of nesting)', () => {
+  it('checks schemas and results nested deeper than the call stack, and no rule fails on them', async () => {
+    const report = await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [fixture('deep.mjs')] },
+      versions: ['2025-06-18'],
+    });
+    expect(
+      report.findings.filter((f) => f.message.includes('failed internally')).map((f) => f.message),
+    ).toEqual([]);
+    expect(keys(report.findings)).toEqual([
+      'result-over-client-limits@2025-06-18/deep',
+      'structured-content-schema-mismatch@2025-06-18/deep',
+      'structured-content-text-mirror-missing@2025-06-18/deep',
+      'tool-schema-not-compilable@2025-06-18/deep',
+    ]);
+    expect(toolsOf(report).map((t) => [t.name, t.called])).toEqual([['deep', true]]);
+    expect(liveChildren()).toBe(0);
+  }, 60_000);
+});
+
 describe('legacy JSON-RPC gateway (HTTP, Qortal defects)', () => {
   it('reports the wrapped blocks, the error payloads without isError and requestId on every response', async () => {
     const gateway = await startLegacyGateway();
