@@ -98,7 +98,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-type-unknown': '8f9235d0db7089bc',
   'block-type-unsupported-in-version': '006ff0a1fe9b4146',
   'block-uri-invalid': '220b7cd057189faf',
-  'block-text-base64-image': '64d3cccee8da67a0',
+  'block-text-base64-image': '32047cff67bcbf5c',
 };
 
 const COVERED = new Set([

@@ -45,7 +45,7 @@ export default defineRule({
   },
   fix: 'Return `{ "type": "image", "data": "<base64>", "mimeType": "image/png" }` instead of text.',
   examples: {
-    wrong: { value: { type: 'text', text: `data:image/png;base64,iVBORw0KGgo${'A'.repeat(80)}` } },
+    wrong: { value: { type: 'text', text: `data:image/png;base64,iVBORw0KGgo${'A'.repeat(81)}` } },
     right: { value: { type: 'image', data: `iVBORw0KGgo${'A'.repeat(81)}`, mimeType: 'image/png' } },
   },
   check(block, ctx) {
