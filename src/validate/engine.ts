@@ -429,12 +429,17 @@ class Run {
     const messageId = report.messageId ?? 'default';
     const data = report.data ?? {};
     const template = rule.messages[messageId] ?? rule.messages.default;
+    const severity = rule.messageSeverity?.[messageId] ?? rule.severity;
+    // repair() leaves advice alone: an info finding's fix is never applied for the user.
     const fix: FixSuggestion | undefined = rule.fix
-      ? { description: formatTemplate(rule.fix, data), automatic: rule.repair !== undefined }
+      ? {
+          description: formatTemplate(rule.fix, data),
+          automatic: rule.repair !== undefined && severity !== 'info',
+        }
       : undefined;
     this.findings.push({
       rule: rule.id,
-      severity: rule.messageSeverity?.[messageId] ?? rule.severity,
+      severity,
       message: formatTemplate(template, data),
       pointer: toPointer(path),
       ...(fix ? { fix } : {}),

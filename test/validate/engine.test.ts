@@ -144,6 +144,33 @@ describe('a finding', () => {
   });
 });
 
+describe('the fix of a finding', () => {
+  it('is automatic only where repair() acts on it: a rule with a repair, and a finding that is no info', () => {
+    const graded = rule(
+      'result',
+      (_node, ctx) => {
+        ctx.report({ data: { what: 'a', where: 'b' } });
+        ctx.report({ messageId: 'other', data: { what: 'c' } });
+      },
+      { fix: 'do it', repair: () => undefined, messageSeverity: { other: 'info' } },
+    );
+    expect(
+      runToolResult({ content: [] }, { version: V, rules: [graded] }).map((f) => [
+        f.severity,
+        f.fix?.automatic,
+      ]),
+    ).toEqual([
+      ['error', true],
+      ['info', false],
+    ]);
+    // A real one: the data: URL in a text block is advice, and repair() leaves it as it is.
+    const text = `data:image/png;base64,iVBORw0KGgo${'A'.repeat(81)}`;
+    const [finding] = runToolResult({ content: [{ type: 'text', text }] }, { version: V });
+    expect(finding).toMatchObject({ rule: 'block-text-base64-image', severity: 'info' });
+    expect(finding?.fix?.automatic).toBe(false);
+  });
+});
+
 describe('a rule that throws', () => {
   it('becomes one info finding at its subject, and the rules after it still run', () => {
     const broken = rule('block', () => {
