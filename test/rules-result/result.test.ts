@@ -1991,6 +1991,12 @@ describe('a result repair handed a finding that no longer holds', () => {
       { content: [text('warm')], structuredContent: { a: 1 } },
       { content: [text('warm')] },
     ],
+    // Content that is no list any more has nowhere to take the mirror.
+    [
+      'structured-content-text-mirror-missing',
+      { content: [text('warm')], structuredContent: { a: 1 } },
+      { content: 'warm', structuredContent: { a: 1 } },
+    ],
     [
       'structured-content-unsupported-version',
       { content: [], structuredContent: { a: 1 } },
