@@ -13,7 +13,7 @@ import { validateMessageSync, validateToolResultSync } from '../../src/validate/
 import { anyResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
 
-const DEPTH = 60_000;
+const DEPTH = 30_000;
 const DEEP_ARRAY = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
 const DEEP_OBJECT = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const VERSIONS: readonly ProtocolVersion[] = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
@@ -47,7 +47,8 @@ const internal = (findings: readonly { message: string }[]) =>
   findings.filter((f) => f.message.includes('failed internally')).map((f) => f.message);
 
 describe('nesting deeper than the call stack, anywhere', () => {
-  it('no rule fails on it, in a result or in the response that carries it', () => {
+  // A few seconds alone; minutes when two Stryker workers share the machine.
+  it('no rule fails on it, in a result or in the response that carries it', { timeout: 180_000 }, () => {
     fc.assert(
       fc.property(
         fc
@@ -74,7 +75,7 @@ describe('nesting deeper than the call stack, anywhere', () => {
           ).toEqual([]);
         },
       ),
-      { numRuns: runs(150) },
+      { numRuns: runs(80) },
     );
   });
 
