@@ -194,58 +194,51 @@ function measure(root: unknown, size: Size, structured: string | undefined): voi
     size.atMostBytes = 0;
     size.mirrorChars = 0;
   }
-  walkJson(
-    root,
-    (value, holder, key, fromToJSON, push) => {
-      if (callsToJSON(value, fromToJSON)) {
-        // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
-        // instead would make the bound short of the truth and pass a result over the limit. Once, as
-        // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
-        push(serializedByToJSON(value as object, key), holder, key, true);
-      } else if (typeof value === 'string') {
-        if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
-        size.units += value.length + 2;
-        size.atMostBytes += isCanonicalPayload(holder, key)
-          ? value.length + 2
-          : value.length * MAX_BYTES_PER_UNIT + 2;
-      } else if (Array.isArray(value)) {
-        const structure = 2 + Math.max(0, value.length - 1);
-        size.units += structure;
-        size.atMostBytes += structure;
-        // JSON writes what it cannot carry in an array as null.
-        for (const element of value) push(omitted(element) ? null : element);
-      } else if (isObject(value)) {
-        let members = 0;
-        // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
-        const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
-        for (const member in value) {
-          const v = value[member];
-          if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
-          members++;
-          size.units += member.length + 3;
-          size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
-          // Only the result's own structuredContent is counted by its JSON text.
-          if (structured !== undefined && value === root && member === 'structuredContent') {
-            size.units += structured.length;
-            size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
-          } else push(v, value, member);
-        }
-        const structure = 2 + Math.max(0, members - 1);
-        size.units += structure;
-        size.atMostBytes += structure;
-      } else {
-        // JSON writes NaN and the infinities as null.
-        const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
-        size.units += text.length;
-        size.atMostBytes += text.length;
+  // Too deep for recursion: the explicit stack, at once (walkJson would try recursion again first).
+  walkIteratively(root, (value, holder, key, fromToJSON, push) => {
+    if (callsToJSON(value, fromToJSON)) {
+      // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
+      // instead would make the bound short of the truth and pass a result over the limit. Once, as
+      // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
+      push(serializedByToJSON(value as object, key), holder, key, true);
+    } else if (typeof value === 'string') {
+      if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
+      size.units += value.length + 2;
+      size.atMostBytes += isCanonicalPayload(holder, key)
+        ? value.length + 2
+        : value.length * MAX_BYTES_PER_UNIT + 2;
+    } else if (Array.isArray(value)) {
+      const structure = 2 + Math.max(0, value.length - 1);
+      size.units += structure;
+      size.atMostBytes += structure;
+      // JSON writes what it cannot carry in an array as null.
+      for (const element of value) push(omitted(element) ? null : element);
+    } else if (isObject(value)) {
+      let members = 0;
+      // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
+      const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
+      for (const member in value) {
+        const v = value[member];
+        if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
+        members++;
+        size.units += member.length + 3;
+        size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
+        // Only the result's own structuredContent is counted by its JSON text.
+        if (structured !== undefined && value === root && member === 'structuredContent') {
+          size.units += structured.length;
+          size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
+        } else push(v, value, member);
       }
-    },
-    () => {
-      size.units = 0;
-      size.atMostBytes = 0;
-      size.mirrorChars = 0;
-    },
-  );
+      const structure = 2 + Math.max(0, members - 1);
+      size.units += structure;
+      size.atMostBytes += structure;
+    } else {
+      // JSON writes NaN and the infinities as null.
+      const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
+      size.units += text.length;
+      size.atMostBytes += text.length;
+    }
+  });
 }
 
 /**
