@@ -1,0 +1,232 @@
+/**
+ * result-over-client-limits where its own code paths part from the common case (result.test.ts has the
+ * rule's limits on ordinary results).
+ *
+ * Results nested deeper than the call stack reaches. Such a result comes
+ * off the wire (JSON.parse builds any depth) and its size is counted by the explicit-stack walks, which
+ * repeat what the recursive walks count. Each deep result here has a shallow twin of the same size: the
+ * nested arrays replaced by a string of `x` as long in JSON (`[[…]]`, 2n characters, and `"x…x"`, 2n
+ * characters, are as many UTF-16 units and UTF-8 bytes). The recursive walks measure the twin, and
+ * JSON.stringify measures the twin exactly, so the deep result must get the twin's findings word for
+ * word, and be over 1 MiB exactly when the twin is.
+ *
+ * PNG dimensions of payloads the base64 rules reject: Claude Code still reads their header.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
+import { getRule } from '../../src/rules/catalog.js';
+import { type EngineFinding, runToolResult } from '../../src/validate/engine.js';
+import { runs } from '../support/runs.js';
+
+const LIMIT = 1_048_576;
+/** Deeper than the recursive walks reach on a default Node stack (they overflow near 10,000 levels). */
+const LEVELS = 40_000;
+const rule = getRule('result-over-client-limits');
+if (!rule) throw new Error('result-over-client-limits is not in the catalog');
+const RULES = [rule];
+
+/** 300,000 three-byte characters: the byte bound is far above the limit and the unit count far below it, so the exact count decides. */
+const WIDE = '€'.repeat(300_000);
+
+function said(result: unknown): string[][] {
+  return runToolResult(result, { version: '2025-06-18', rules: RULES }).map((f: EngineFinding) => [
+    f.messageId,
+    f.pointer,
+    f.message,
+  ]);
+}
+
+/** `levels` arrays, each the only item of the one around it. */
+function nested(levels: number): unknown[] {
+  let value: unknown[] = [];
+  for (let i = 1; i < levels; i++) value = [value];
+  return value;
+}
+
+/** The string JSON writes in as many characters (and bytes) as `nested(levels)`. */
+function twinOf(levels: number): string {
+  return 'x'.repeat(2 * levels - 2);
+}
+
+const text = (value: string) => ({ type: 'text', text: value });
+const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * A result built around `filler` (where the deep value or its twin goes), padded with `x` so that its
+ * twin serializes to exactly `LIMIT + over` bytes.
+ */
+function atLimit(
+  build: (filler: unknown, pad: string) => unknown,
+  over: 0 | 1,
+): (filler: unknown) => unknown {
+  const twin = twinOf(LEVELS);
+  const pad = LIMIT + over - bytesOf(build(twin, ''));
+  if (pad < 0) throw new Error(`the result is ${-pad} bytes over the limit without padding`);
+  return (filler) => build(filler, 'x'.repeat(pad));
+}
+
+/** Asserts the deep result's findings are its twin's, and that it is over 1 MiB exactly when `over`. */
+function expectTwins(build: (filler: unknown, pad: string) => unknown): void {
+  for (const over of [0, 1] as const) {
+    const make = atLimit(build, over);
+    const twin = make(twinOf(LEVELS));
+    expect(bytesOf(twin)).toBe(LIMIT + over);
+    const twinFindings = said(twin);
+    expect(twinFindings.some(([id]) => id === 'default')).toBe(over === 1);
+    expect(said(make(nested(LEVELS)))).toEqual(twinFindings);
+  }
+}
+
+describe('result-over-client-limits on a result deeper than the call stack', () => {
+  it('the deep value goes where JSON would write it: a member of _meta, a block, an array item', () => {
+    expectTwins((filler, pad) => ({ content: [text(WIDE + pad)], _meta: { deep: filler } }));
+    expectTwins((filler, pad) => ({ content: [{ ...text(WIDE + pad), _meta: { list: [1, filler, 'é'] } }] }));
+  });
+
+  it('counts names, escapes, numbers and what JSON writes as null or leaves out, as the recursive walk does', () => {
+    // Member names with control characters (six bytes each in JSON) and non-ASCII; NaN and the
+    // infinities as null; undefined, functions and symbols left out of objects and null in arrays.
+    const odd: JsonObject = {
+      '\u0001\u0002 name': 'a\u0007b',
+      ключ: [1.5, -0, 1e21, Number.NaN, Number.POSITIVE_INFINITY, undefined, () => 1, Symbol('s')],
+      gone: undefined,
+      fn: () => 2,
+      yes: true,
+      no: null,
+    };
+    expectTwins((filler, pad) => ({ content: [text(WIDE + pad)], _meta: { odd, deep: filler } }));
+    // A name of control characters alone takes the result over the limit (six bytes a unit): a bound
+    // that counted it short would pass the result unmeasured.
+    const name = '\u0001'.repeat(160_000);
+    expectTwins((filler, pad) => ({ content: [text(pad)], _meta: { [name]: 1, deep: filler } }));
+  });
+
+  it('takes a canonical base64 payload at one byte a character', () => {
+    const png = btoa('\x89PNG\r\n\x1a\n'.padEnd(30_000, '\0'));
+    expectTwins((filler, pad) => ({
+      content: [{ type: 'image', data: png, mimeType: 'image/png' }, text(WIDE + pad)],
+      _meta: { deep: filler },
+    }));
+  });
+
+  it("counts the result's own structuredContent by its JSON text, with its mirror", () => {
+    const structured = { s: `${WIDE.slice(0, 150_000)}"quoted"\\`, n: [1, 2] };
+    expectTwins((filler, pad) => ({
+      content: [text(JSON.stringify(structured)), text(pad)],
+      structuredContent: structured,
+      _meta: { deep: filler, wrapped: { toJSON: () => ({ structuredContent: 'not the result' }) } },
+    }));
+  });
+
+  it('counts what toJSON returns once, for objects and arrays, and a toJSON of the result itself', () => {
+    const list = Object.assign([1, 2], { toJSON: () => ['y'.repeat(5_000)] });
+    // What toJSON returns is written as it is: its own toJSON member is a function, left out.
+    const again = { toJSON: () => ({ toJSON: () => 'never called', kept: 'z'.repeat(3_000) }) };
+    expectTwins((filler, pad) => ({
+      content: [text(WIDE + pad)],
+      _meta: { list, again, date: new Date(0), deep: filler },
+    }));
+    expectTwins((filler, pad) => ({
+      content: [text('small')],
+      toJSON: () => ({ content: [text(WIDE + pad)], _meta: { deep: filler } }),
+    }));
+  });
+
+  it('counts a value that appears twice (not a cycle) twice, as JSON writes it', () => {
+    const shared = { s: 'ü'.repeat(1_000) };
+    expectTwins((filler, pad) => ({
+      content: [text(WIDE + pad)],
+      _meta: { a: shared, b: [shared, shared], deep: [filler, shared] },
+    }));
+  });
+
+  it('counts only own members when Object.prototype has an enumerable one', () => {
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 'y'.repeat(100_000),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      expectTwins((filler, pad) => ({ content: [text(WIDE + pad)], _meta: { deep: filler } }));
+    } finally {
+      delete (Object.prototype as { polluted?: string }).polluted;
+    }
+  });
+
+  it('fails on a cycle below the deep value, as JSON.stringify does, and says so', () => {
+    const cycle: JsonObject = { name: 'loop' };
+    cycle.self = [cycle];
+    const found = said({ content: [text('x')], _meta: { deep: [nested(LEVELS), cycle] } });
+    expect(found).toHaveLength(1);
+    expect(found[0]?.[2]).toMatch(
+      /^rule result-over-client-limits failed internally and was skipped: .*circular/,
+    );
+  });
+
+  it('any JSON beside the deep value: the twin findings, at the limit and one byte over', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' }),
+        fc.constantFrom('meta', 'block', 'structured'),
+        (value, where) => {
+          expectTwins((filler, pad) =>
+            where === 'meta'
+              ? { content: [text(WIDE + pad)], _meta: { value, deep: filler } }
+              : where === 'block'
+                ? { content: [{ ...text(WIDE + pad), _meta: { value, deep: filler } }] }
+                : { content: [text(WIDE + pad)], structuredContent: { value }, _meta: { deep: filler } },
+          );
+        },
+      ),
+      { numRuns: runs(15) },
+    );
+  });
+});
+
+describe('result-over-client-limits: the dimensions of a PNG whose base64 is not canonical', () => {
+  /** A PNG header (24 bytes: signature, IHDR length and type, width, height) as a binary string. */
+  function header(width: number, height: number): string {
+    const bytes = new Uint8Array(24);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(bytes.buffer).setUint32(16, width);
+    new DataView(bytes.buffer).setUint32(20, height);
+    return String.fromCharCode(...bytes);
+  }
+  const wide = btoa(`${header(9000, 20)}${'\0'.repeat(30)}`);
+  const dimensions = (data: string) =>
+    said({ content: [{ type: 'image', data, mimeType: 'image/png' }] }).filter(([id]) => id === 'dimensions');
+  const REPORTED = [
+    [
+      'dimensions',
+      '/content/0/data',
+      "image block 0 is 9000×20 px; Claude Code's API refuses images over 8000 px a side",
+    ],
+  ];
+
+  it.each([
+    ['canonical', wide],
+    ['with line breaks', `${wide.slice(0, 20)}\n${wide.slice(20)}`],
+    ['without its padding', btoa(`${header(9000, 20)}\0`).replace(/=+$/, '')],
+    ['with a character atob rejects after the header', `${wide}!`],
+    ['in the URL-safe alphabet past the header', `${wide.slice(0, 40)}-_${wide.slice(40)}`],
+  ])('%s: read from its header', (_name, data) => {
+    expect(dimensions(data)).toEqual(REPORTED);
+  });
+
+  it.each([
+    ['a header cut short before a character atob rejects', `${btoa(header(9000, 20).slice(0, 21))}!`],
+    // The signature's first three bytes decide, one at a time.
+    ...[0, 1, 2].map((at): [string, string] => {
+      const png = header(9000, 20);
+      const other = `${png.slice(0, at)}\xff${png.slice(at + 1)}`;
+      return [`not a PNG (byte ${at}), before a character atob rejects`, `${btoa(other)}!`];
+    }),
+    ['a character atob rejects inside the header', `${wide.slice(0, 10)}!${wide.slice(10)}`],
+    ['a data: URI', `data:image/png;base64,${wide}`],
+  ])('%s: no dimensions', (_name, data) => {
+    expect(dimensions(data)).toEqual([]);
+  });
+});
