@@ -4,7 +4,7 @@
  * tested in test/core/base64.test.ts and test/library/builders.test.ts.
  */
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeBase64, mediaTypeOf, mediaTypeOfBytes, sniffMediaType } from '../../src/library/bytes.js';
 import { PNG_1X1 } from './support/shapes.js';
 
@@ -50,5 +50,28 @@ describe('decodeBase64', () => {
     expect(decodeBase64('QUJD')).toEqual(utf8('ABC'));
     expect(decodeBase64('QUI=')).toEqual(utf8('AB'));
     expect(decodeBase64(PNG_1X1)).toEqual(Uint8Array.from(Buffer.from(PNG_1X1, 'base64')));
+  });
+});
+
+describe('encodeBase64', () => {
+  it("takes Buffer's native encoder where the host has one, and btoa in a browser, with the same text", async () => {
+    // A view into a larger buffer, past the portable encoder's 32 KiB slices.
+    const backing = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256);
+    const view = backing.subarray(3, 69_998);
+    const expected = Buffer.from(view).toString('base64');
+    const native = await import('../../src/library/bytes.js');
+    expect(native.encodeBase64(view)).toBe(expected);
+    // The module looks Buffer up once, when it loads: load it afresh in a host without one.
+    vi.stubGlobal('Buffer', undefined);
+    vi.resetModules();
+    try {
+      const portable = await import('../../src/library/bytes.js');
+      expect(portable).not.toBe(native);
+      expect(portable.encodeBase64(view)).toBe(expected);
+      expect(portable.encodeBase64(new Uint8Array(0))).toBe('');
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });
