@@ -222,8 +222,9 @@ export function memoByHolder<V>(compute: (value: string) => V): HolderMemoFn<V> 
 export function shareHolderFacts(scope: FactScope, from: object, to: object): void {
   for (const memo of scope.byHolder) {
     if (memo === undefined) continue;
+    // find answers only an entry of `from` itself.
     const entry = find(memo, from);
-    if (entry === undefined || entry.holder !== from) continue;
+    if (entry === undefined) continue;
     if ((to as Record<string, unknown>)[entry.key] !== entry.value) continue;
     const shared = { ...entry, holder: to, position: memo.entries.length };
     memo.entries.push(shared);

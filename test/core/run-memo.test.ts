@@ -13,6 +13,7 @@ import {
   memoByString,
   memoPerRun,
   runInScope,
+  shareHolderFacts,
 } from '../../src/core/run-memo.js';
 import { runs } from '../support/runs.js';
 
@@ -189,6 +190,46 @@ describe('memoByHolder', () => {
       expect(memo(block, 'blob')).toBe(2);
     });
     expect(calls).toEqual(['aaaa', 'bb', 'aaaaa', 'x', 'a', 'bb']);
+  });
+});
+
+describe('shareHolderFacts and remember', () => {
+  it("let a copy use the original's answer for the very same string, and answer afresh for any other", () => {
+    const { fn, calls } = counting((value: string) => value.length);
+    const memo = memoByHolder(fn);
+    const scope = new FactScope();
+    const original: Record<string, unknown> = { data: 'aaaa' };
+    const copy = { ...original };
+    const changed: Record<string, unknown> = { data: 'bbbbbb' };
+    const stranger: Record<string, unknown> = { data: 'cc' };
+    runInScope(scope, () => {
+      expect(memo(original, 'data')).toBe(4);
+      shareHolderFacts(scope, original, copy);
+      shareHolderFacts(scope, original, changed);
+      // A holder the memos never saw has nothing to share.
+      shareHolderFacts(scope, stranger, { data: 'cc' });
+      expect(memo(copy, 'data')).toBe(4);
+      expect(memo(changed, 'data')).toBe(6);
+      expect(memo(stranger, 'data')).toBe(2);
+    });
+    expect(calls).toEqual(['aaaa', 'bbbbbb', 'cc']);
+  });
+
+  it('remember an answer told for a string, and nothing for a value that is no string', () => {
+    const { fn, calls } = counting((value: string) => value.length);
+    const memo = memoByHolder(fn);
+    const scope = new FactScope();
+    const told: Record<string, unknown> = { data: 'aaaa' };
+    const number: Record<string, unknown> = { data: 5 };
+    memo.remember(scope, told, 'data', 40);
+    memo.remember(scope, number, 'data', 50);
+    runInScope(scope, () => {
+      expect(memo(told, 'data')).toBe(40);
+      expect(memo(number, 'data')).toBeUndefined();
+      number.data = 'five!';
+      expect(memo(number, 'data')).toBe(5);
+    });
+    expect(calls).toEqual(['five!']);
   });
 });
 
