@@ -103,6 +103,13 @@ describe('createOutputSchemaCompiler', () => {
       { instancePath: '', schemaPath: '#', message: 'is nested too deeply to validate' },
     ]);
     expect(compiled.validate({ a: { b: {} } })).toEqual([]);
+    // Any other failure is not about depth: it goes to the caller (the engine reports the rule as failed).
+    const unreadable = {
+      get a(): unknown {
+        throw new TypeError('a getter that throws');
+      },
+    };
+    expect(() => compiled.validate(unreadable)).toThrow('a getter that throws');
   });
 
   it('reports every error and checks formats', () => {

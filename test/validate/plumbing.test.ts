@@ -219,6 +219,28 @@ describe('the validators', () => {
     expect(validateToolsListSync(list)).toEqual([
       { ...expected[0], message: 'validation failed: not an Error' },
     ]);
+    // A payload that throws when read, and one that throws only from its second read on (after the
+    // asynchronous validators gathered it for file-type): they fail the same way.
+    const payload = (reads: number) => {
+      let left = reads;
+      return {
+        content: [
+          {
+            type: 'image',
+            mimeType: 'image/png',
+            get data(): string {
+              if (left-- > 0) return btoa('GIF89a');
+              throw new Error('no bytes');
+            },
+          },
+        ],
+      };
+    };
+    const unreadable = [{ ...expected[0], message: 'validation failed: no bytes' }];
+    for (const reads of [0, 1]) {
+      expect(validateToolResultSync(payload(reads)), `${reads} reads`).toEqual(unreadable);
+      expect(await validateToolResult(payload(reads)), `${reads} reads`).toEqual(unreadable);
+    }
   });
 
   it('resolve with one internal-error finding when the version cannot be read (a throwing getter)', async () => {
