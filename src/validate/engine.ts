@@ -683,15 +683,17 @@ export function isQuietPlainText(
   return shape >= silent;
 }
 
-/**
- * By version, the first shape (in order of Shape: plain text, then short plain text, which is
- * narrower) on which no result or block rule of the catalog runs; NEVER when some rule always runs.
- */
+/** By version, the catalog's firstSilentShape. */
 const silentFrom: Partial<Record<ProtocolVersion, number>> = {};
-const NEVER = 99;
+export const NEVER = 99;
 
-function firstSilentShape(version: ProtocolVersion): number {
-  const plans = plansFor(RULES, version);
+/**
+ * The first shape (in order of Shape: plain text, then short plain text, which is narrower) on which
+ * no result or block rule of `rules` runs in `version`; NEVER when some rule always runs. Computed from
+ * the rules, not written down, so that a rule added to the catalog cannot be skipped by the quick answer.
+ */
+export function firstSilentShape(version: ProtocolVersion, rules: readonly Rule[] = RULES): number {
+  const plans = plansFor(rules, version);
   const silent = (shape: Shape) =>
     (['result', 'block'] as const).every((subject) => {
       const plan = plans.get(subject);

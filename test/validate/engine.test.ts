@@ -9,14 +9,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPEN, Opaque } from '../../src/core/opaque.js';
-import { RULES } from '../../src/rules/catalog.js';
+import { getRule, RULES } from '../../src/rules/catalog.js';
 import { defineRule, type Rule, type RuleDefinition } from '../../src/rules/types.js';
 import { ALL_VERSIONS, PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
 import {
   BlockFindings,
   type EngineFinding,
+  firstSilentShape,
   isQuietMessage,
   isQuietPlainText,
+  NEVER,
   payloadAt,
   responseKind,
   runFrame,
@@ -26,6 +28,7 @@ import {
   runToolsList,
   sniffSync,
 } from '../../src/validate/engine.js';
+import { Shape } from '../../src/validate/fast-path.js';
 import { anyResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
 import { everyRuleFinds, validatorFinds } from './support/rule-reports.js';
@@ -498,6 +501,24 @@ describe('the quiet answers', () => {
     expect(isQuietPlainText(plain, V, { name: 't', inputSchema: {}, outputSchema: { type: 'object' } })).toBe(
       false,
     );
+  });
+
+  it('firstSilentShape: the first plain-text shape no result or block rule of a rule set runs on', () => {
+    const base64Rule = getRule('block-text-base64-image') as Rule;
+    const sizeRule = getRule('result-over-client-limits') as Rule;
+    for (const version of ALL_VERSIONS) {
+      // The catalog: a text long enough to hold an image's base64 still has its rule run.
+      expect(firstSilentShape(version), version).toBe(Shape.ShortPlainText);
+      expect(firstSilentShape(version, [base64Rule, sizeRule]), version).toBe(Shape.ShortPlainText);
+      // The quick check answers for the size rule on any plain text.
+      expect(firstSilentShape(version, [sizeRule]), version).toBe(Shape.PlainText);
+      // No rule, or only rules of other subjects: every plain-text result is quiet.
+      expect(firstSilentShape(version, []), version).toBe(Shape.PlainText);
+      expect(firstSilentShape(version, [rule('message', () => {})]), version).toBe(Shape.PlainText);
+      // A result or block rule the quick check does not cover runs on every result.
+      expect(firstSilentShape(version, [rule('result', () => {})]), version).toBe(NEVER);
+      expect(firstSilentShape(version, [rule('block', () => {})]), version).toBe(NEVER);
+    }
   });
 
   it('isQuietMessage: only a response carrying a tools/call result, only for the whole catalog on a complete document', () => {
