@@ -24,7 +24,7 @@ import { getIn, type PathSegment, toPointer } from '../../core/pointer.js';
 import { FactScope, runInScope, shareHolderFacts } from '../../core/run-memo.js';
 import type { Sniffed } from '../../core/sniff.js';
 import { getRule } from '../../rules/catalog.js';
-import type { RepairContext } from '../../rules/types.js';
+import type { RepairContext, Rule } from '../../rules/types.js';
 import { features, type ProtocolVersion } from '../../spec/versions.js';
 import {
   BlockFindings,
@@ -461,19 +461,19 @@ export function repairContext(
   };
 }
 
+/** Runs the repair of `finding`'s rule, which ruleRepairs chose it for having one. */
 function applyRuleRepair(
   finding: EngineFinding,
   state: LoopState,
 ): { description: string; lossy?: boolean } | undefined {
-  const rule = getRule(finding.rule);
-  if (!rule?.repair) return undefined;
+  const repair = getRule(finding.rule)?.repair as NonNullable<Rule['repair']>;
   const document = state.document;
   const ctx = repairContext(finding, document, state.target, (path) => {
     const payload = payloadAt(document, path);
     return payload && state.sniffer.sniff(payload.holder, payload.key);
   });
   try {
-    const outcome = rule.repair(ctx);
+    const outcome = repair(ctx);
     if (!outcome) return undefined;
     return outcome.lossy
       ? { description: outcome.description, lossy: true }
