@@ -8,6 +8,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
+import { deleteIn, hasIn } from '../../src/core/pointer.js';
 import { repairContext } from '../../src/library/repair/engine.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { Rule } from '../../src/rules/types.js';
@@ -77,6 +78,43 @@ describe('a block or tool repair handed a finding whose subject is gone', () => 
         expect(rule.repair?.(ctx), JSON.stringify(stale)).toBeUndefined();
         expect(root).toEqual(stale);
       }
+    },
+  );
+});
+
+describe('a block or tool repair handed a finding whose member is gone', () => {
+  // The subject is still there, but the member the finding points at was removed (another repair of
+  // the same batch rewrote the block, say): nothing is left at that place to repair.
+  // Only where the rule no longer reports there: a block whose "type" is gone is still defective at
+  // that place (untyped), and its repair rightly acts on what it finds.
+  const withMember = repairable.filter((rule) => {
+    const { document, version } = documentOf(rule);
+    const finding = findingOf(rule, document, version);
+    if (finding.path.length <= finding.subjectPath.length || !hasIn(document, finding.path)) return false;
+    const stale = structuredClone(document);
+    deleteIn(stale, finding.path);
+    const again =
+      rule.subject === 'block'
+        ? runToolResult(stale, { version, sniff: sniffSync, tool: rule.examples.wrong.tool })
+        : runToolsList(stale, { version });
+    return !again.some((f) => f.rule === rule.id && f.pointer === finding.pointer);
+  });
+
+  it('covers the repairs of most such rules', () => {
+    expect(withMember.length).toBeGreaterThan(12);
+  });
+
+  it.each(withMember.map((rule) => [rule.id, rule] as const))(
+    '%s declines and changes nothing',
+    (_id, rule) => {
+      const { document, version } = documentOf(rule);
+      const finding = findingOf(rule, document, version);
+      const stale = structuredClone(document);
+      deleteIn(stale, finding.path);
+      const root = structuredClone(stale);
+      const ctx = repairContext(finding, root, { version, tool: rule.examples.wrong.tool }, () => undefined);
+      expect(rule.repair?.(ctx), JSON.stringify(stale)).toBeUndefined();
+      expect(root).toEqual(stale);
     },
   );
 });

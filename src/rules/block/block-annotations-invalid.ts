@@ -118,7 +118,7 @@ export default defineRule({
   },
 });
 
-function repairAudience(a: JsonObject): RepairOutcome {
+function repairAudience(a: JsonObject): RepairOutcome | undefined {
   const before = a.audience;
   const raw = Array.isArray(before) ? before : [before];
   const roles = [
@@ -126,6 +126,10 @@ function repairAudience(a: JsonObject): RepairOutcome {
       raw.map((r) => (typeof r === 'string' ? r.trim().toLowerCase() : '')).filter((r) => ROLES.includes(r)),
     ),
   ];
+  // Already a list of distinct roles as written (an empty one too): the invalid role is gone already.
+  if (Array.isArray(before) && roles.length === raw.length && roles.every((role, i) => role === raw[i])) {
+    return undefined;
+  }
   if (roles.length === 0) {
     delete a.audience;
     return {

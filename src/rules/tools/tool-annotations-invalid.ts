@@ -72,7 +72,9 @@ export default defineRule({
     }
     const annotations = tool.annotations;
     const key = ctx.findingPath[ctx.findingPath.length - 1];
-    if (!isObject(annotations) || typeof key !== 'string') return undefined;
+    // A finding whose member is gone (another repair took it) leaves nothing to repair.
+    if (!isObject(annotations) || typeof key !== 'string' || !Object.hasOwn(annotations, key))
+      return undefined;
     const value = annotations[key];
     if (ctx.messageId === 'title') {
       if (typeof value === 'number' || typeof value === 'boolean') {

@@ -50,7 +50,7 @@ export default defineRule({
   repair(ctx) {
     const tool = subjectObject(ctx);
     const field = String(ctx.data.field);
-    if (!tool || !Object.hasOwn(FIELDS, field)) return undefined;
+    if (!tool || !Object.hasOwn(FIELDS, field) || !Object.hasOwn(tool, field)) return undefined;
     const value = tool[field];
     if (FIELDS[field] === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
       tool[field] = String(value);
