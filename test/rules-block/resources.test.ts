@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { JsonObject } from '../../src/core/json.js';
+import { repair } from '../../src/library/index.js';
 import { isIsoDateTimeWithOffset } from '../../src/rules/block/support/datetime.js';
 import { blockOf, check, errorsOf, PNG, repairAll, repairOnce, resultOf, ruleFindings } from './support.js';
 
@@ -313,6 +315,28 @@ describe('block-annotations-in-resource', () => {
     };
     const { document } = await repairOnce('block-annotations-in-resource', resultOf([block]));
     expect(blockOf(document).annotations).toEqual({ priority: 1, audience: ['user'] });
+  });
+
+  it("puts them in place of the block's annotations that are no object, and the repair keeps them", async () => {
+    const block = {
+      type: 'resource',
+      resource: { uri: 'file:///a', text: 'x', annotations: { priority: 0.5 } },
+      annotations: 5,
+    };
+    const { document, outcome } = await repairOnce('block-annotations-in-resource', resultOf([block]));
+    expect(blockOf(document)).toEqual({
+      type: 'resource',
+      resource: { uri: 'file:///a', text: 'x' },
+      annotations: { priority: 0.5 },
+    });
+    expect(outcome).toEqual({
+      description:
+        'moved resource.annotations to the block, in place of its annotations that were not an object',
+      lossy: true,
+    });
+    // The whole repair, whichever rule's repair it runs first.
+    const repaired = await repair(resultOf([block], '2025-06-18'), { protocolVersion: '2025-06-18' });
+    expect(blockOf(repaired.result as JsonObject).annotations).toEqual({ priority: 0.5 });
   });
 });
 

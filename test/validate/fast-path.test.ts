@@ -78,7 +78,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'structured-content-text-mirror-missing': 'd23c565c1ba50717',
   'structured-content-text-mismatch': '20037258c4c4a6b6',
   'structured-content-unsupported-version': '70b1fcd166c21554',
-  'block-annotations-in-resource': '7d4457a778a0ddd6',
+  'block-annotations-in-resource': '5792ab8e47d64d65',
   'block-annotations-invalid': '2baeec89a717d9b2',
   'block-base64-data-uri': '96b6a083eaf803be',
   'block-base64-invalid': '04c0b201d5af6e76',

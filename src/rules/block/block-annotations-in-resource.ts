@@ -59,7 +59,16 @@ export default defineRule({
       block.annotations = inner;
       return { description: 'moved resource.annotations to the block' };
     }
-    if (!isObject(block.annotations)) return { description: 'removed resource.annotations', lossy: true };
+    if (!isObject(block.annotations)) {
+      // The block's own are no object (no client can read them): the resource's take their place, rather
+      // than both being lost, whichever of the two repairs runs first.
+      block.annotations = inner;
+      return {
+        description:
+          'moved resource.annotations to the block, in place of its annotations that were not an object',
+        lossy: true,
+      };
+    }
     // The block's own annotations win where both set a field.
     block.annotations = { ...inner, ...block.annotations };
     return { description: 'merged resource.annotations into the block annotations' };
