@@ -3,17 +3,25 @@
  * where that subject is gone: the repair engine re-validates between repairs of one batch, but a finding
  * of an earlier validation may outlive its subject (another repair rebuilt the content, say). A repair
  * must then decline and change nothing, not rebuild a block or a tool at a place that no longer holds one.
- * The result-level repairs have their own table (test/rules-result/result.test.ts).
+ * The same repairs are also handed a finding whose member alone is gone, and their own wrong example (a
+ * repair that says it fixed something changed the document, and its finding there is gone). The
+ * result-level repairs have their own table (test/rules-result/result.test.ts).
  */
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
-import { deleteIn, hasIn } from '../../src/core/pointer.js';
+import { deleteIn, hasIn, type PathSegment } from '../../src/core/pointer.js';
 import { repairContext } from '../../src/library/repair/engine.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { Rule } from '../../src/rules/types.js';
 import type { ProtocolVersion } from '../../src/spec/versions.js';
-import { type EngineFinding, runToolResult, runToolsList, sniffSync } from '../../src/validate/engine.js';
+import {
+  type EngineFinding,
+  payloadAt,
+  runToolResult,
+  runToolsList,
+  sniffSync,
+} from '../../src/validate/engine.js';
 import { resultOf } from './support.js';
 
 const STALE_SUBJECTS = ['block', 'tool', 'tools-list'] as const;
@@ -27,12 +35,17 @@ function documentOf(rule: Rule): { document: JsonObject; version: ProtocolVersio
   return { document: structuredClone(value) as JsonObject, version };
 }
 
-function findingOf(rule: Rule, document: JsonObject, version: ProtocolVersion): EngineFinding {
+/** The findings of `rule` on a document of its subject. */
+function findingsOn(rule: Rule, document: unknown, version: ProtocolVersion): EngineFinding[] {
   const findings =
     rule.subject === 'block'
       ? runToolResult(document, { version, sniff: sniffSync, tool: rule.examples.wrong.tool })
       : runToolsList(document, { version });
-  const finding = findings.find((f) => f.rule === rule.id);
+  return findings.filter((f) => f.rule === rule.id);
+}
+
+function findingOf(rule: Rule, document: JsonObject, version: ProtocolVersion): EngineFinding {
+  const finding = findingsOn(rule, document, version)[0];
   if (!finding) throw new Error(`${rule.id}: its wrong example reports nothing`);
   return finding;
 }
@@ -93,11 +106,7 @@ describe('a block or tool repair handed a finding whose member is gone', () => {
     if (finding.path.length <= finding.subjectPath.length || !hasIn(document, finding.path)) return false;
     const stale = structuredClone(document);
     deleteIn(stale, finding.path);
-    const again =
-      rule.subject === 'block'
-        ? runToolResult(stale, { version, sniff: sniffSync, tool: rule.examples.wrong.tool })
-        : runToolsList(stale, { version });
-    return !again.some((f) => f.rule === rule.id && f.pointer === finding.pointer);
+    return !findingsOn(rule, stale, version).some((f) => f.pointer === finding.pointer);
   });
 
   it('covers the repairs of most such rules', () => {
@@ -115,6 +124,48 @@ describe('a block or tool repair handed a finding whose member is gone', () => {
       const ctx = repairContext(finding, root, { version, tool: rule.examples.wrong.tool }, () => undefined);
       expect(rule.repair?.(ctx), JSON.stringify(stale)).toBeUndefined();
       expect(root).toEqual(stale);
+    },
+  );
+});
+
+describe('a block or tool repair handed its own wrong example', () => {
+  const declined: string[] = [];
+  afterAll(() => {
+    // Those whose wrong example holds nothing they could repair safely: an invalid URI, a schema that is
+    // no object, data that is no base64, and a bare 8-byte PNG signature that neither sniffer nor
+    // file-type can place (the repair engine's fallback then drops the block and says so). A repair
+    // newly declining its own example shows here.
+    expect(declined.sort()).toEqual([
+      'block-data-invalid',
+      'block-mime-type-missing',
+      'block-uri-invalid',
+      'tool-input-schema-invalid',
+    ]);
+  });
+
+  it.each(repairable.map((rule) => [rule.id, rule] as const))(
+    '%s changes the document when it says it fixed something, and its finding there is gone or another',
+    (_id, rule) => {
+      const { document, version } = documentOf(rule);
+      const finding = findingOf(rule, document, version);
+      const root = structuredClone(document);
+      // Sniffed as the repair engine sniffs: the mimeType repairs go by the bytes.
+      const sniffed = (path: readonly PathSegment[]) => {
+        const payload = payloadAt(root, path);
+        return payload && sniffSync(payload.holder, payload.key);
+      };
+      const ctx = repairContext(finding, root, { version, tool: rule.examples.wrong.tool }, sniffed);
+      const outcome = rule.repair?.(ctx);
+      if (outcome === undefined) {
+        declined.push(rule.id);
+        expect(root).toEqual(document);
+        return;
+      }
+      expect(root, outcome.description).not.toEqual(document);
+      const same = findingsOn(rule, root, version).find(
+        (f) => f.pointer === finding.pointer && f.message === finding.message,
+      );
+      expect(same, outcome.description).toBeUndefined();
     },
   );
 });
