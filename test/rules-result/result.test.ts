@@ -1955,6 +1955,8 @@ describe('a result repair handed a finding that no longer holds', () => {
   const CASES: [string, unknown, unknown, RunOptions?][] = [
     ['result-content-missing', { isError: false }, { isError: false, content: [] }],
     ['result-content-not-array', { content: 'x' }, { content: [text('x')] }],
+    // Content gone altogether is result-content-missing's to repair, not "null content".
+    ['result-content-not-array', { content: 'x' }, {}],
     ['result-is-error-not-boolean', { content: [], isError: 'yes' }, { content: [], isError: true }],
     ['result-is-error-not-boolean', { content: [], isError: 'yes' }, { content: [] }],
     ['result-legacy-tool-result', { toolResult: 'x' }, { content: [text('x')] }],
@@ -1986,6 +1988,8 @@ describe('a result repair handed a finding that no longer holds', () => {
       { content: [], structuredContent: 'x' },
       { content: [], structuredContent: { result: 'x' } },
     ],
+    // structuredContent gone: nothing to wrap (it was wrapped as {}).
+    ['structured-content-not-object', { content: [], structuredContent: 'x' }, { content: [] }],
     [
       'structured-content-text-mirror-missing',
       { content: [text('warm')], structuredContent: { a: 1 } },

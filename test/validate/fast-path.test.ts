@@ -59,7 +59,7 @@ const BLOCK_RUNS = runs(4000);
  */
 const CHECKED: Readonly<Record<string, string>> = {
   'result-content-missing': '07d50ffb537de795',
-  'result-content-not-array': '7d65edebbccb2ef7',
+  'result-content-not-array': '89479dee1d112e51',
   'result-error-without-is-error': 'c88e373017e181de',
   'result-input-required-invalid': 'f98eca302d30cc6c',
   'result-is-error-not-boolean': 'c85b007c332b1d6a',
@@ -72,7 +72,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-type-invalid': '4746f73b55185262',
   'structured-content-in-block': '6d03150e6677b40c',
   'structured-content-missing-for-output-schema': '29a16f71d11604a7',
-  'structured-content-not-object': 'ff1158541cbdf1aa',
+  'structured-content-not-object': 'a05f5df8884dba3a',
   'structured-content-not-object-old-clients': '9e56330b72e33a18',
   'structured-content-schema-mismatch': 'a517ea3f2588a907',
   'structured-content-text-mirror-missing': 'd23c565c1ba50717',

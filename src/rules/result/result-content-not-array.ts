@@ -47,7 +47,8 @@ export default defineRule({
   },
   repair(ctx) {
     const result = subjectObject(ctx);
-    if (!result || Array.isArray(result.content)) return undefined;
+    // Missing content is another rule's; here, a finding whose content is gone leaves nothing to repair.
+    if (!result || !Object.hasOwn(result, 'content') || Array.isArray(result.content)) return undefined;
     const content = result.content;
     if (typeof content === 'string') {
       result.content = [{ type: 'text', text: content }];

@@ -78,8 +78,9 @@ export default defineRule({
   },
   repair(ctx) {
     const result = subjectObject(ctx);
-    if (!result || isObject(result.structuredContent)) return undefined;
-    const value = result.structuredContent;
+    const value = result?.structuredContent;
+    // As the check: undefined is no structuredContent (JSON leaves it out), so nothing to wrap.
+    if (!result || value === undefined || isObject(value)) return undefined;
     const wrapped = { result: value };
     // Keep an existing text mirror in step, or the mirror rules would now see a disagreement.
     let mirrors = 0;
