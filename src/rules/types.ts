@@ -62,6 +62,11 @@ export interface Report {
   readonly path?: readonly PathSegment[];
   /** Values for the `{{name}}` placeholders of the message; kept on the finding as data. */
   readonly data?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The rule's repair would decline this finding (nothing it could write is right): the finding's
+   * `fix.automatic` is false then, so that it claims only what repair() does.
+   */
+  readonly manual?: boolean;
 }
 
 export interface CheckContext {

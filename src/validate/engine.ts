@@ -430,11 +430,12 @@ class Run {
     const data = report.data ?? {};
     const template = rule.messages[messageId] ?? rule.messages.default;
     const severity = rule.messageSeverity?.[messageId] ?? rule.severity;
-    // repair() leaves advice alone: an info finding's fix is never applied for the user.
+    // repair() leaves advice alone: an info finding's fix is never applied for the user; nor a finding
+    // its rule's repair says it would decline.
     const fix: FixSuggestion | undefined = rule.fix
       ? {
           description: formatTemplate(rule.fix, data),
-          automatic: rule.repair !== undefined && severity !== 'info',
+          automatic: rule.repair !== undefined && severity !== 'info' && report.manual !== true,
         }
       : undefined;
     this.findings.push({

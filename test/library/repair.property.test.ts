@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RepairResult, repair, repairSync } from '../../src/library/repair/index.js';
 import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { validateToolResult } from '../../src/validate/index.js';
+import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import { anyResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
 import {
@@ -99,6 +100,34 @@ describe.each(ALL_VERSIONS)(
           }
         }),
         { numRuns: RUNS },
+      );
+    });
+
+    it('leaves no finding that said its fix is automatic (fix.automatic claims only what repair does)', {
+      timeout: 120_000,
+    }, async () => {
+      // The generators that reach every rule of the catalog (test/spec/arbitraries.ts).
+      await fc.assert(
+        fc.asyncProperty(anyResult(version), async ({ result: input, tool }) => {
+          const options = { protocolVersion: version, tool };
+          const judged = [
+            ['repair', await validateToolResult(input, options), (await repair(input, options)).result],
+            ['repairSync', validateToolResultSync(input, options), repairSync(input, options).result],
+          ] as const;
+          for (const [how, before, repaired] of judged) {
+            const after = validateToolResultSync(repaired, options);
+            const left = before.filter(
+              (f) =>
+                f.fix?.automatic &&
+                after.some((g) => g.rule === f.rule && g.pointer === f.pointer && g.message === f.message),
+            );
+            expect(
+              left.map((f) => `${f.rule} ${f.pointer}: ${f.message}`),
+              how,
+            ).toEqual([]);
+          }
+        }),
+        { numRuns: runs(200) },
       );
     });
 

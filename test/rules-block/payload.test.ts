@@ -117,6 +117,21 @@ describe('block-mime-type-malformed', () => {
     expect(blockOf(dropped.document)).toEqual({ type: 'resource_link', uri: 'file:///a', name: 'a' });
     expect(dropped.outcome?.lossy).toBe(true);
   });
+
+  it('says the fix is automatic only where the repair can read a type: from the bytes, the value, or by dropping it', async () => {
+    const automatic = async (block: unknown) =>
+      (await ruleFindings('block-mime-type-malformed', resultOf([block]))).map((f) => f.fix?.automatic);
+    expect(await automatic({ type: 'image', data: PNG, mimeType: 'image' })).toEqual([true]);
+    expect(await automatic({ type: 'image', data: 'AAAA', mimeType: 'jpg' })).toEqual([true]);
+    expect(await automatic({ type: 'resource_link', uri: 'file:///a', name: 'a', mimeType: '??' })).toEqual([
+      true,
+    ]);
+    // A required mimeType of the bare family, on bytes of no known format: nothing right to write.
+    const unknown = { type: 'image', data: 'DAU03NeyKdc=', mimeType: 'image' };
+    expect(await automatic(unknown)).toEqual([false]);
+    const { outcome } = await repairOnce('block-mime-type-malformed', resultOf([unknown]));
+    expect(outcome).toBeUndefined();
+  });
 });
 
 describe('block-mime-type-wrong-family', () => {

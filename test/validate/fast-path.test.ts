@@ -86,7 +86,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-base64-url-alphabet': '13ab57ff8dd921e9',
   'block-data-invalid': '5e44cac4f530e3a6',
   'block-meta-not-object': '3bb0edbb24e748cc',
-  'block-mime-type-malformed': '1ee460b8fb16b4d7',
+  'block-mime-type-malformed': '11d56267bf5fc1ca',
   'block-mime-type-mismatch': '09b3c37fb522c728',
   'block-mime-type-missing': '36b8e7704b4068af',
   'block-mime-type-wrong-family': '49741cdfd6c80324',

@@ -1,5 +1,6 @@
+import { isObject } from '../../core/json.js';
 import { deleteIn, setIn } from '../../core/pointer.js';
-import { canonicalMimeType, isWellFormedMimeType, sniffedMediaType } from '../../core/sniff.js';
+import { canonicalMimeType, isWellFormedMimeType, type Sniffed, sniffedMediaType } from '../../core/sniff.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { defineRule } from '../types.js';
 import { blockAt, mimeTypeFields, preview } from './support/block.js';
@@ -42,7 +43,13 @@ export default defineRule({
   check(block, ctx) {
     for (const field of mimeTypeFields(block)) {
       if (typeof field.value !== 'string' || isWellFormedMimeType(field.value)) continue;
-      ctx.report({ path: field.path, data: { value: preview(field.value) } });
+      // The repair goes by the bytes, then by the value itself; a required mimeType it can read from
+      // neither ("image" on bytes of no known format) is left as it is, so the fix is not automatic.
+      const manual =
+        field.required &&
+        guess(field.value, isObject(block) ? block.type : undefined) === undefined &&
+        !shownType(field.payloadPath && ctx.sniffed(field.payloadPath));
+      ctx.report({ path: field.path, data: { value: preview(field.value) }, ...(manual ? { manual } : {}) });
     }
   },
   repair(ctx) {
@@ -51,8 +58,7 @@ export default defineRule({
     const relative = ctx.findingPath.slice(ctx.subjectPath.length);
     const field = mimeTypeFields(block).find((f) => f.path.join('/') === relative.join('/'));
     if (!field || typeof field.value !== 'string') return undefined;
-    const sniffed = field.payloadPath && ctx.sniffed([...ctx.subjectPath, ...field.payloadPath]);
-    const shown = sniffed ? sniffedMediaType(sniffed) : undefined;
+    const shown = shownType(field.payloadPath && ctx.sniffed([...ctx.subjectPath, ...field.payloadPath]));
     if (shown) return describe(applySniffedType(ctx, block, shown));
     const guessed = guess(field.value, block.type);
     if (guessed) {
@@ -64,6 +70,11 @@ export default defineRule({
     return { description: `removed the malformed optional mimeType ${preview(field.value)}`, lossy: true };
   },
 });
+
+/** The media type the bytes show, when they were sniffed and show one. */
+function shownType(sniffed: Sniffed | undefined): string | undefined {
+  return sniffed ? sniffedMediaType(sniffed) : undefined;
+}
 
 function describe(description: string | undefined) {
   return description === undefined ? undefined : { description };
