@@ -1,9 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RepairResult, repair, repairSync } from '../../src/library/repair/index.js';
+import type { Finding } from '../../src/core/finding.js';
+import {
+  type RepairResult,
+  repair,
+  repairMessage,
+  repairMessageSync,
+  repairSync,
+} from '../../src/library/repair/index.js';
 import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
 import { anyResult } from '../spec/arbitraries.js';
+import { anyMessage } from '../spec/documents.js';
 import { runs } from '../support/runs.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
 import {
@@ -51,6 +64,17 @@ async function violations(output: unknown, version: ProtocolVersion, tool?: unkn
     if (!sdk.ok) problems.push(`SDK v2: ${sdk.errors}`);
   }
   return problems;
+}
+
+/** The findings of `before` that said their fix was automatic and are still found, word for word, `after`. */
+function unkept(before: readonly Finding[], after: readonly Finding[]): string[] {
+  return before
+    .filter(
+      (f) =>
+        f.fix?.automatic &&
+        after.some((g) => g.rule === f.rule && g.pointer === f.pointer && g.message === f.message),
+    )
+    .map((f) => `${f.rule} ${f.pointer}: ${f.message}`);
 }
 
 describe.each(ALL_VERSIONS)(
@@ -115,16 +139,33 @@ describe.each(ALL_VERSIONS)(
             ['repairSync', validateToolResultSync(input, options), repairSync(input, options).result],
           ] as const;
           for (const [how, before, repaired] of judged) {
-            const after = validateToolResultSync(repaired, options);
-            const left = before.filter(
-              (f) =>
-                f.fix?.automatic &&
-                after.some((g) => g.rule === f.rule && g.pointer === f.pointer && g.message === f.message),
-            );
-            expect(
-              left.map((f) => `${f.rule} ${f.pointer}: ${f.message}`),
-              how,
-            ).toEqual([]);
+            expect(unkept(before, validateToolResultSync(repaired, options)), how).toEqual([]);
+          }
+        }),
+        { numRuns: runs(200) },
+      );
+    });
+
+    it('leaves no message finding that said its fix is automatic (repairMessage and repairMessageSync)', {
+      timeout: 120_000,
+    }, async () => {
+      await fc.assert(
+        fc.asyncProperty(anyMessage(version), async ({ document: { message, request, tool } }) => {
+          const options = { protocolVersion: version, request, tools: tool ? [tool] : undefined };
+          const judged = [
+            [
+              'repairMessage',
+              await validateMessage(message, options),
+              (await repairMessage(message, options)).message,
+            ],
+            [
+              'repairMessageSync',
+              validateMessageSync(message, options),
+              repairMessageSync(message, options).message,
+            ],
+          ] as const;
+          for (const [how, before, repaired] of judged) {
+            expect(unkept(before, validateMessageSync(repaired, options)), how).toEqual([]);
           }
         }),
         { numRuns: runs(200) },

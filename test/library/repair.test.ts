@@ -346,6 +346,28 @@ describe('repairMessage()', () => {
     expect(remaining).toEqual([]);
   });
 
+  it('repairs the result of a response whose id only the request knows, and leaves the id as it is', async () => {
+    // The fallback took the first error left and stopped when it could not answer it (the id), so the
+    // block errors after it stayed: a finding that said its fix was automatic was not fixed.
+    for (const id of [{ n: 1 }, 1.5, null, undefined]) {
+      const input = {
+        jsonrpc: '2.0',
+        ...(id === undefined ? {} : { id }),
+        result: { content: [{ type: 'resource', resource: { uri: '', text: 'x' } }] },
+      };
+      const { message, fixes, remaining } = await repairMessage(input, { protocolVersion: '2025-06-18' });
+      expect(
+        fixes.map((f) => f.rule),
+        JSON.stringify(id),
+      ).toEqual(['block-uri-invalid']);
+      expect(
+        remaining.map((f) => f.rule),
+        JSON.stringify(id),
+      ).toEqual(['envelope-id-invalid']);
+      expect((message as { id?: unknown }).id, JSON.stringify(id)).toEqual(id);
+    }
+  });
+
   it('returns a clean message unchanged', async () => {
     const clean = { jsonrpc: '2.0', id: 1, result: { content: [] } };
     const { message, fixes } = await repairMessage(clean, { protocolVersion: '2025-06-18' });
@@ -722,9 +744,10 @@ describe('repairMessage() and its synchronous and parsed forms', () => {
             severity: 'error',
             message: '"id" is a JSON object; request ids must be a string or an integer',
             pointer: '/id',
+            // Only the request knows the id: not a fix repair makes.
             fix: {
               description: 'Echo the id of the request this message answers, unchanged.',
-              automatic: true,
+              automatic: false,
             },
             data: { actual: 'a JSON object' },
           },

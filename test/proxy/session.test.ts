@@ -209,13 +209,15 @@ describe('ProxySession', () => {
   });
 
   it('counts the other errors it could not repair', () => {
+    // Both a result and an error, and no id: only the request knows either. (The broken image is
+    // repairable, and not counted.)
     const outcome = forwarded(
       session().fromServer(
-        '{"jsonrpc":"2.0","requestId":"r","result":{"content":[{"type":"image","data":"!!"}]}}',
+        '{"jsonrpc":"2.0","requestId":"r","result":{"content":[{"type":"image","data":"!!"}]},"error":{"code":1,"message":"x"}}',
       ),
     );
     expect(outcome.reason).toBe(
-      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id" (and 2 more)',
+      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id" (and 1 more)',
     );
   });
 

@@ -55,6 +55,22 @@ describe('envelope-id-invalid', () => {
     expect(r.after).toEqual([]);
     expect(repairOnce(rule, 'message', error, v).outcome).toBeUndefined();
   });
+
+  it('says its fix is automatic only where the repair drops the id: a null id on an error response from 2025-11-25', () => {
+    const error = { code: -32700, message: 'Parse error' };
+    const automatic = (message: unknown, options: RunOptions) =>
+      run('message', message, options)
+        .filter((f) => f.rule === rule)
+        .map((f) => f.fix?.automatic);
+    const latest = { version: '2025-11-25' } as const;
+    expect(automatic({ jsonrpc: '2.0', id: null, error }, latest)).toEqual([true]);
+    expect(automatic({ jsonrpc: '2.0', id: null, error }, v)).toEqual([false]);
+    expect(automatic({ jsonrpc: '2.0', error }, v)).toEqual([false]);
+    for (const id of [null, 1.5, { n: 1 }]) {
+      expect(automatic({ jsonrpc: '2.0', id, result: ok }, latest), JSON.stringify(id)).toEqual([false]);
+    }
+    expect(automatic({ jsonrpc: '2.0', result: ok }, latest)).toEqual([false]);
+  });
 });
 
 describe('envelope-result-and-error', () => {

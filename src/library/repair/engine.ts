@@ -413,15 +413,20 @@ function fallbackRepairs(state: LoopState): EngineFinding[] {
   let rebuilt = false;
   for (let step = 0; ; step++) {
     const remaining = validateState(state).filter((f) => f.severity === 'error');
-    const error = remaining[0];
-    if (!error || step === MAX_FALLBACK_STEPS) return remaining;
-    const fallback = applyFallback(
-      state.document,
-      error,
-      state.target,
-      rebuilt || step >= MAX_FALLBACK_STEPS / 2,
-    );
-    if (!fallback) return remaining;
+    if (step === MAX_FALLBACK_STEPS) return remaining;
+    // The first error the fallback can answer: one it cannot (a response's missing id, which only the
+    // request knows) must not keep it from the errors after it (the blocks of that response's result).
+    const lastResort = rebuilt || step >= MAX_FALLBACK_STEPS / 2;
+    let error: EngineFinding | undefined;
+    let fallback: ReturnType<typeof applyFallback>;
+    for (const candidate of remaining) {
+      fallback = applyFallback(state.document, candidate, state.target, lastResort);
+      if (fallback) {
+        error = candidate;
+        break;
+      }
+    }
+    if (!fallback || !error) return remaining;
     // Fallback steps replace blocks and result members; they never edit a block in place, so the
     // findings of the blocks they leave alone still hold.
     state.document = fallback.document;

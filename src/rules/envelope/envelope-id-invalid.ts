@@ -36,23 +36,29 @@ export default defineRule({
       protocolVersion: '2025-06-18',
     },
   },
+  // Only the request knows the right id: the repair can only drop an unreadable one where MCP allows
+  // that, so every other finding says its fix is not automatic.
   check(message, ctx) {
     if (!isObject(message)) return;
     const kind = messageKind(message);
     if (!Object.hasOwn(message, 'id')) {
       // Without an id a request is a notification, which is fine.
       if (kind !== 'response') return;
-      if (!isErrorResponse(message)) ctx.report({ path: ['id'] });
-      else if (!ctx.features.errorIdOptional) ctx.report({ messageId: 'errorBeforeOptional', path: ['id'] });
+      if (!isErrorResponse(message)) ctx.report({ path: ['id'], manual: true });
+      else if (!ctx.features.errorIdOptional)
+        ctx.report({ messageId: 'errorBeforeOptional', path: ['id'], manual: true });
       return;
     }
     const id = message.id;
-    if (id === null) ctx.report({ messageId: 'null', path: ['id'] });
-    else if (!isRequestId(id)) {
+    if (id === null) {
+      const droppable = isErrorResponse(message) && ctx.features.errorIdOptional;
+      ctx.report({ messageId: 'null', path: ['id'], ...(droppable ? {} : { manual: true }) });
+    } else if (!isRequestId(id)) {
       ctx.report({
         messageId: 'type',
         path: ['id'],
         data: { actual: typeof id === 'number' ? `the fractional number ${id}` : `a JSON ${jsonTypeOf(id)}` },
+        manual: true,
       });
     }
   },
