@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
 import {
+  type RepairMessageOptions,
   type RepairResult,
   repair,
   repairMessage,
@@ -16,7 +17,7 @@ import {
   validateToolResultSync,
 } from '../../src/validate/index.js';
 import { anyResult } from '../spec/arbitraries.js';
-import { anyMessage } from '../spec/documents.js';
+import { anyMessage, anyToolsList } from '../spec/documents.js';
 import { runs } from '../support/runs.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks, sdkV2Parse } from './support/oracles.js';
 import {
@@ -64,6 +65,21 @@ async function violations(output: unknown, version: ProtocolVersion, tool?: unkn
     if (!sdk.ok) problems.push(`SDK v2: ${sdk.errors}`);
   }
   return problems;
+}
+
+/** Holds the message validators' automatic claims on `message` through repairMessage() and its synchronous form. */
+async function expectMessageClaimsKept(message: unknown, options: RepairMessageOptions): Promise<void> {
+  const judged = [
+    [
+      'repairMessage',
+      await validateMessage(message, options),
+      (await repairMessage(message, options)).message,
+    ],
+    ['repairMessageSync', validateMessageSync(message, options), repairMessageSync(message, options).message],
+  ] as const;
+  for (const [how, before, repaired] of judged) {
+    expect(unkept(before, validateMessageSync(repaired, options)), how).toEqual([]);
+  }
 }
 
 /** The findings of `before` that said their fix was automatic and are still found, word for word, `after`. */
@@ -152,21 +168,20 @@ describe.each(ALL_VERSIONS)(
       await fc.assert(
         fc.asyncProperty(anyMessage(version), async ({ document: { message, request, tool } }) => {
           const options = { protocolVersion: version, request, tools: tool ? [tool] : undefined };
-          const judged = [
-            [
-              'repairMessage',
-              await validateMessage(message, options),
-              (await repairMessage(message, options)).message,
-            ],
-            [
-              'repairMessageSync',
-              validateMessageSync(message, options),
-              repairMessageSync(message, options).message,
-            ],
-          ] as const;
-          for (const [how, before, repaired] of judged) {
-            expect(unkept(before, validateMessageSync(repaired, options)), how).toEqual([]);
-          }
+          await expectMessageClaimsKept(message, options);
+        }),
+        { numRuns: runs(200) },
+      );
+    });
+
+    it('leaves no tools/list finding that said its fix is automatic (repairMessage and repairMessageSync)', {
+      timeout: 120_000,
+    }, async () => {
+      const options = { protocolVersion: version, request: { jsonrpc: '2.0', id: 1, method: 'tools/list' } };
+      await fc.assert(
+        fc.asyncProperty(anyToolsList(version), async ({ document: list }) => {
+          const message = { jsonrpc: '2.0', id: 1, result: list };
+          await expectMessageClaimsKept(message, options);
         }),
         { numRuns: runs(200) },
       );

@@ -24,6 +24,19 @@ describe('tools-list-not-array', () => {
     expect(repairOnce(rule, 'tools-list', { tools: tool() }, v25).doc).toEqual({ tools: [tool()] });
     expect(repairOnce(rule, 'tools-list', { tools: 'x' }, v25).outcome).toBeUndefined();
   });
+
+  it('says its fix is automatic exactly where the repair makes one', () => {
+    const automatic = (list: unknown) =>
+      run('tools-list', list, v25)
+        .filter((f) => f.rule === rule)
+        .map((f) => f.fix?.automatic);
+    expect(automatic({})).toEqual([true]);
+    expect(automatic({ tools: null })).toEqual([true]);
+    expect(automatic({ tools: tool() })).toEqual([true]);
+    for (const list of [[], 'x', { tools: 'x' }, { tools: {} }, { tools: { a: tool() } }]) {
+      expect(automatic(list), JSON.stringify(list)).toEqual([false]);
+    }
+  });
 });
 
 describe('tools-list-cacheable-result', () => {
@@ -115,6 +128,18 @@ describe('tool-input-schema-invalid', () => {
     expect(hits(rule, 'tools-list', at({ type: 'object', required: 'a' }), v25)).toEqual([
       ['required', '/tools/0/inputSchema/required'],
     ]);
+  });
+
+  it('says its fix is automatic only for a missing schema or root type, which the repair adds', () => {
+    const automatic = (list: unknown) =>
+      run('tools-list', list, v25)
+        .filter((f) => f.rule === rule)
+        .map((f) => [f.messageId, f.fix?.automatic]);
+    expect(automatic({ tools: [{ name: 't' }] })).toEqual([['default', true]]);
+    expect(automatic(at({ properties: {} }))).toEqual([['typeMissing', true]]);
+    expect(automatic(at('object'))).toEqual([['notObject', false]]);
+    expect(automatic(at({ type: 'array' }))).toEqual([['type', false]]);
+    expect(automatic(at({ type: 'object', required: 'a' }))).toEqual([['required', false]]);
   });
 
   it('accepts boolean subschemas in 2026-07-28', () => {

@@ -43,14 +43,21 @@ export default defineRule({
       return;
     }
     const schema = tool.inputSchema;
+    // The repair writes only what changes no argument's validity: a missing schema, a missing root
+    // type. A schema of the wrong kind is the author's to rewrite, so its fix is not automatic.
     if (!isObject(schema)) {
-      ctx.report({ messageId: 'notObject', path: ['inputSchema'], data: { actual: describeType(schema) } });
+      ctx.report({
+        messageId: 'notObject',
+        path: ['inputSchema'],
+        data: { actual: describeType(schema) },
+        manual: true,
+      });
       return;
     }
     // Boolean subschemas are valid 2020-12; only SDK v1, which predates 2026-07-28, refuses them.
     const strictProperties = !ctx.features.resultTypeRequired;
     for (const problem of objectRootProblems(schema, 'inputSchema', { strictProperties }))
-      ctx.report(problem);
+      ctx.report(problem.messageId === 'typeMissing' ? problem : { ...problem, manual: true });
   },
   repair(ctx) {
     const tool = subjectObject(ctx);

@@ -32,13 +32,22 @@ export default defineRule({
       protocolVersion: '2025-06-18',
     },
   },
+  // The repair adds a missing list and wraps a lone tool; any other shape is the author's to rewrite,
+  // so its fix is not automatic.
   check(list, ctx) {
     if (!isObject(list)) {
-      ctx.report({ messageId: 'notObject', data: { actual: describeType(list) } });
+      ctx.report({ messageId: 'notObject', data: { actual: describeType(list) }, manual: true });
     } else if (!Object.hasOwn(list, 'tools')) {
       ctx.report({ path: ['tools'] });
     } else if (!Array.isArray(list.tools)) {
-      ctx.report({ messageId: 'notArray', path: ['tools'], data: { actual: describeType(list.tools) } });
+      const tools = list.tools;
+      const repairable = tools == null || (isObject(tools) && typeof tools.name === 'string');
+      ctx.report({
+        messageId: 'notArray',
+        path: ['tools'],
+        data: { actual: describeType(tools) },
+        ...(repairable ? {} : { manual: true }),
+      });
     }
   },
   repair(ctx) {
