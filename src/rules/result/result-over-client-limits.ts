@@ -147,41 +147,68 @@ function measureRecursively(
     // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
     measureRecursively(serializedByToJSON(value, key), size, undefined, holder, key, true);
   } else if (typeof value === 'string') {
-    if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
-    size.units += value.length + 2;
-    size.atMostBytes += isCanonicalPayload(holder, key)
-      ? value.length + 2
-      : value.length * MAX_BYTES_PER_UNIT + 2;
+    countString(size, value, holder, key);
   } else if (Array.isArray(value)) {
-    const structure = 2 + Math.max(0, value.length - 1);
-    size.units += structure;
-    size.atMostBytes += structure;
+    countStructure(size, value.length);
     // JSON writes what it cannot carry in an array as null.
     for (const item of value) measureRecursively(omitted(item) ? null : item, size, undefined);
   } else if (isObject(value)) {
     let members = 0;
-    // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
-    const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
+    const own = enumeratesOwnOnly(size, value);
     for (const member in value) {
       const v = value[member];
       if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
       members++;
-      size.units += member.length + 3;
-      size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
-      if (structured !== undefined && member === 'structuredContent') {
-        size.units += structured.length;
-        size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
-      } else measureRecursively(v, size, undefined, value, member);
+      countMember(size, member);
+      if (structured !== undefined && member === 'structuredContent') countStructured(size, structured);
+      else measureRecursively(v, size, undefined, value, member);
     }
-    const structure = 2 + Math.max(0, members - 1);
-    size.units += structure;
-    size.atMostBytes += structure;
-  } else {
-    // JSON writes NaN and the infinities as null.
-    const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
-    size.units += text.length;
-    size.atMostBytes += text.length;
-  }
+    countStructure(size, members);
+  } else countScalar(size, value);
+}
+
+/*
+ * What both walks count, value by value: small enough for V8 to inline into the recursive walk, which
+ * keeps its speed, and written once, so that the two walks cannot count differently.
+ */
+
+function countString(size: Size, value: string, holder: object | undefined, key: string | undefined): void {
+  if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
+  size.units += value.length + 2;
+  size.atMostBytes += isCanonicalPayload(holder, key)
+    ? value.length + 2
+    : value.length * MAX_BYTES_PER_UNIT + 2;
+}
+
+/** Brackets and commas of an array or object with `items` items or members. */
+function countStructure(size: Size, items: number): void {
+  const structure = 2 + Math.max(0, items - 1);
+  size.units += structure;
+  size.atMostBytes += structure;
+}
+
+/** A member's name, quotes and colon. */
+function countMember(size: Size, member: string): void {
+  size.units += member.length + 3;
+  size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
+}
+
+/** The result's structuredContent, counted by its JSON text. */
+function countStructured(size: Size, structured: string): void {
+  size.units += structured.length;
+  size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
+}
+
+function countScalar(size: Size, value: unknown): void {
+  // JSON writes NaN and the infinities as null.
+  const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
+  size.units += text.length;
+  size.atMostBytes += text.length;
+}
+
+/** What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it. */
+function enumeratesOwnOnly(size: Size, value: object): boolean {
+  return size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function measure(root: unknown, size: Size, structured: string | undefined): void {
@@ -197,47 +224,28 @@ function measure(root: unknown, size: Size, structured: string | undefined): voi
   // Too deep for recursion: the explicit stack, at once (walkJson would try recursion again first).
   walkIteratively(root, (value, holder, key, fromToJSON, push) => {
     if (callsToJSON(value, fromToJSON)) {
-      // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
-      // instead would make the bound short of the truth and pass a result over the limit. Once, as
-      // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
+      // As in measureRecursively: what toJSON returns, once.
       push(serializedByToJSON(value as object, key), holder, key, true);
     } else if (typeof value === 'string') {
-      if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
-      size.units += value.length + 2;
-      size.atMostBytes += isCanonicalPayload(holder, key)
-        ? value.length + 2
-        : value.length * MAX_BYTES_PER_UNIT + 2;
+      countString(size, value, holder, key);
     } else if (Array.isArray(value)) {
-      const structure = 2 + Math.max(0, value.length - 1);
-      size.units += structure;
-      size.atMostBytes += structure;
-      // JSON writes what it cannot carry in an array as null.
+      countStructure(size, value.length);
       for (const element of value) push(omitted(element) ? null : element);
     } else if (isObject(value)) {
       let members = 0;
-      // What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it.
-      const own = size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
+      const own = enumeratesOwnOnly(size, value);
       for (const member in value) {
         const v = value[member];
         if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
         members++;
-        size.units += member.length + 3;
-        size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
+        countMember(size, member);
         // Only the result's own structuredContent is counted by its JSON text.
-        if (structured !== undefined && value === root && member === 'structuredContent') {
-          size.units += structured.length;
-          size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
-        } else push(v, value, member);
+        if (structured !== undefined && value === root && member === 'structuredContent')
+          countStructured(size, structured);
+        else push(v, value, member);
       }
-      const structure = 2 + Math.max(0, members - 1);
-      size.units += structure;
-      size.atMostBytes += structure;
-    } else {
-      // JSON writes NaN and the infinities as null.
-      const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
-      size.units += text.length;
-      size.atMostBytes += text.length;
-    }
+      countStructure(size, members);
+    } else countScalar(size, value);
   });
 }
 
