@@ -185,6 +185,123 @@ server.addTool({
   });
 });
 
+describe("arguments typed by a Python low-level server's listed inputSchema", () => {
+  // python-sdk src/mcp/server/lowlevel/server.py, `Server.call_tool(validate_input=True)`: before the
+  // handler runs, the arguments are checked (jsonschema) against the inputSchema `list_tools` gives the
+  // tool; a call that fails gets an "Input validation error" result. A tool `list_tools` does not name
+  // is called unchecked.
+  const CITY = '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}';
+  const server = (options: {
+    decorator?: string;
+    listing?: string;
+    returned?: string;
+    dispatch?: string;
+  }) => {
+    const listing = options.listing ?? `return [types.Tool(name="echo", inputSchema=${CITY})]`;
+    const returned = options.returned ?? '{"type": "text", "text": arguments["city"]}';
+    const dispatch =
+      options.dispatch ??
+      `    if name == "echo":
+        return [${returned}]
+    raise ValueError(name)`;
+    return `from mcp.server.lowlevel import Server
+import mcp.types as types
+
+server = Server("s")
+
+@server.list_tools()
+async def list_tools():
+    ${listing}
+
+@server.call_tool(${options.decorator ?? ''})
+async def call_tool(name: str, arguments: dict):
+${dispatch}
+`;
+  };
+  async function scanPy(source: string) {
+    const dir = mkdtempSync(join(scratch, 'py-'));
+    writeFileSync(join(dir, 'server.py'), source);
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    return { verdict, findings: report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.line}`) };
+  }
+
+  it('a required string argument proves a text block, by subscript or .get(), after if or match', async () => {
+    for (const source of [
+      server({}),
+      server({ decorator: 'validate_input=True' }),
+      server({ returned: '{"type": "text", "text": arguments.get("city")}' }),
+      server({ returned: '{"type": "text", "text": "in " + arguments["city"]}' }),
+      server({
+        dispatch: `    match name:
+        case "echo":
+            return [{"type": "text", "text": arguments["city"]}]
+    raise ValueError(name)`,
+      }),
+    ]) {
+      const { verdict, findings } = await scanPy(source);
+      expect(findings).toEqual([]);
+      expect(verdict).toMatchObject({ status: 'pass', returns: 1, typed: 1, unresolved: 0 });
+    }
+  });
+
+  it('an enum argument is each of its values: one that is no block type is an error at the return', async () => {
+    const kinds =
+      '{"type": "object", "properties": {"kind": {"enum": ["text", "object"]}}, "required": ["kind"]}';
+    const { verdict, findings } = await scanPy(
+      server({
+        listing: `return [types.Tool(name="echo", inputSchema=${kinds})]`,
+        returned: '{"type": arguments["kind"], "text": "x"}',
+      }),
+    );
+    expect(findings).toEqual(['block-type-unknown /content/0/type 11']);
+    expect(verdict).toMatchObject({ status: 'fail', invalid: 1 });
+  });
+
+  it('nothing is typed where the server may call the handler unchecked', async () => {
+    const unchecked = {
+      'validate_input=False': server({ decorator: 'validate_input=False' }),
+      'validate_input from a variable': server({ decorator: 'validate_input=STRICT' }),
+      'a tool the listing does not name': server({
+        listing: `return [types.Tool(name="other", inputSchema=${CITY})]`,
+      }),
+      'a listing that may leave the tool out': server({
+        listing: `return [types.Tool(name="echo", inputSchema=${CITY})] if ENABLED else []`,
+      }),
+      'a listing built by a comprehension': server({
+        listing: `return [types.Tool(name=n, inputSchema=${CITY}) for n in ["echo"]]`,
+      }),
+      'two listings with different schemas': server({
+        listing: `return [types.Tool(name="echo", inputSchema=${CITY})] if ENABLED else [types.Tool(name="echo", inputSchema={"type": "object"})]`,
+      }),
+      'a listing that may return nothing': server({
+        listing: `if ENABLED:
+        return [types.Tool(name="echo", inputSchema=${CITY})]`,
+      }),
+      'an optional argument': server({
+        listing:
+          'return [types.Tool(name="echo", inputSchema={"type": "object", "properties": {"city": {"type": "string"}}})]',
+      }),
+    };
+    for (const [why, source] of Object.entries(unchecked)) {
+      const { verdict } = await scanPy(source);
+      expect({ why, verdict }).toMatchObject({ why, verdict: { status: 'fail', typed: 0, unresolved: 1 } });
+    }
+  });
+
+  it('a second server in the module: only a schema both listings give types anything', async () => {
+    const second = (schema: string) =>
+      scanPy(`${server({})}
+other = Server("t")
+
+@other.list_tools()
+async def other_tools():
+    return [types.Tool(name="echo", inputSchema=${schema})]
+`);
+    expect((await second('{"type": "object"}')).verdict).toMatchObject({ typed: 0, unresolved: 1 });
+    expect((await second(CITY)).verdict).toMatchObject({ status: 'pass', typed: 1 });
+  });
+});
+
 /** Whether the abstract value describes the concrete JSON value (the property below). */
 function describes(heap: Heap, value: Value, concrete: unknown, depth = 0): boolean {
   return value.some((v) => variantDescribes(heap, v, concrete, depth));

@@ -11,11 +11,13 @@
  *   Result dicts (`{"content": [...]}`) and content blocks built outside handlers are checked too.
  */
 
+import { isObject, type JsonObject } from '../../core/json.js';
 import { isOpen } from '../../core/opaque.js';
 import { Budget } from '../abstract/budget.js';
 import { concretize } from '../abstract/concretize.js';
 import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap, type ObjState } from '../abstract/heap.js';
+import { inputValue } from '../abstract/input-value.js';
 import {
   constantStrings,
   type FunctionValue,
@@ -23,6 +25,7 @@ import {
   NOTHING,
   ref,
   type Site,
+  str,
   type Value,
 } from '../abstract/value.js';
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
@@ -37,7 +40,7 @@ import {
 import type { Framework, WrapOptions } from '../frameworks.js';
 import { type ListedSchemas, noteListedSchema, withSchemas } from '../listed-schemas.js';
 import type { Project } from '../project.js';
-import { ValuePositions } from '../values.js';
+import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
 import { field, fields, type PyNode } from './parser.js';
 
@@ -54,6 +57,8 @@ interface Registration {
   readonly call?: PyNode;
   /** FastMCP `structured_output=False`: no output model, so the return value is not validated. */
   readonly unstructured?: boolean;
+  /** Low-level `@server.call_tool()`: the server checks the arguments against the listed inputSchema. */
+  readonly validatesInput?: boolean;
 }
 
 /** `structured_output=False` among a FastMCP registration's keywords. */
@@ -104,6 +109,17 @@ function keyword(mod: PyModule, call: PyNode | undefined, name: string): PyNode 
   return undefined;
 }
 
+/**
+ * Whether a low-level `@server.call_tool(…)` checks each call's arguments against the inputSchema its
+ * `list_tools` gives the tool (python-sdk `Server.call_tool(validate_input=True)`, the default since
+ * mcp 1.10; arguments that fail get an "Input validation error" result, and the handler never runs).
+ * Only the literal `True`, or no such keyword, counts.
+ */
+function validatesInput(mod: PyModule, call: PyNode): { validatesInput?: true } {
+  const value = keyword(mod, call, 'validate_input');
+  return value === undefined || text(mod, value) === 'True' ? { validatesInput: true } : {};
+}
+
 /** One pass over the tree: handlers, payload literals and functions. */
 export function discover(mod: PyModule): Discovery {
   const registrations: Registration[] = [];
@@ -121,7 +137,12 @@ export function discover(mod: PyModule): Discovery {
           const method = named?.name.slice(named.name.lastIndexOf('.') + 1);
           if (!named?.name.includes('.')) continue;
           if (method === 'call_tool')
-            registrations.push({ framework: 'mcp-python-lowlevel', node: definition, tool: undefined });
+            registrations.push({
+              framework: 'mcp-python-lowlevel',
+              node: definition,
+              tool: undefined,
+              ...(named.call ? validatesInput(mod, named.call) : {}),
+            });
           else if (method === 'list_tools') toolLists.push(definition);
           else if (method === 'tool') {
             registrations.push({
@@ -275,6 +296,7 @@ export class PyExtractor {
     const handlers: HandlerSite[] = [];
     const handlerDefs = new Set<PyNode>();
     this.isolated(() => this.interp.moduleRun(mod));
+    const listing = this.listing(mod, found.toolLists);
     for (const registration of found.registrations) {
       const at = this.site(mod, registration.node);
       let fnValues: FunctionValue[] = [];
@@ -315,26 +337,40 @@ export class PyExtractor {
       for (const fnValue of fnValues) {
         const node = fnValue.node as PyNode;
         handlerDefs.add(node);
-        handlers.push(...this.analyze(mod, registration, fnValue, at));
+        handlers.push(...this.analyze(mod, registration, fnValue, at, listing.inputs));
       }
     }
     const documents = this.payloads(mod, found, handlerDefs, handlers);
-    return { handlers: this.withListedSchemas(mod, found.toolLists, handlers), documents };
+    return { handlers: withSchemas(handlers, listing.outputs), documents };
   }
 
   /**
-   * The low-level server checks structuredContent against the outputSchema its `list_tools` function
-   * gives a tool (python-sdk `Server.call_tool`: "Output validation error" as an error result), so a
-   * tool listed with a schema the source fixes gets it. Two different schemas for one name give none.
+   * What a low-level server's `list_tools` says of each tool, read from the documents its returns may
+   * be. Its server (python-sdk `Server.call_tool`) checks each call against the listed tool:
+   * - structuredContent against the outputSchema ("Output validation error" as an error result), so a
+   *   tool listed with a schema the source fixes gets it; two different schemas for one name give none;
+   * - the arguments against the inputSchema (unless `validate_input=False`): `inputs` holds the schema
+   *   of each tool that every possible listing names, always with that one schema. A tool a listing may
+   *   leave out is called unchecked, so it gets none; so does every tool when a listing holds items the
+   *   analysis cannot count (a comprehension, a spread) or may be no list at all. Every listing of the
+   *   module counts, so a second server's `list_tools` can only take schemas away.
    */
-  private withListedSchemas(mod: PyModule, lists: readonly PyNode[], handlers: HandlerSite[]): HandlerSite[] {
-    const listed: ListedSchemas = new Map();
+  private listing(
+    mod: PyModule,
+    lists: readonly PyNode[],
+  ): { outputs: ListedSchemas; inputs: ReadonlyMap<string, Record<string, unknown>> } {
+    const outputs: ListedSchemas = new Map();
+    const listings: unknown[][] = [];
+    let countable = true;
     for (const definition of lists) {
       let fnValue: FunctionValue | undefined;
       this.isolated(() => {
         fnValue = this.interp.functionValue(definition, mod);
       });
-      if (!fnValue) continue;
+      if (!fnValue) {
+        countable = false;
+        continue;
+      }
       const fn = fnValue;
       let run: PyRun;
       try {
@@ -342,15 +378,25 @@ export class PyExtractor {
       } catch (error) {
         // Over budget: the list gives no schema. Anything else is a bug, reported as for a handler.
         budgetReason(error);
+        countable = false;
         continue;
       }
+      if (run.fellThrough || run.returns.size === 0) countable = false;
       for (const { value, heap } of run.returns.values()) {
-        for (const doc of concretize(value, heap, new ValuePositions()).docs) {
-          if (Array.isArray(doc) && !isOpen(doc)) for (const tool of doc) noteListedSchema(listed, tool);
+        if (!isCountedList(value, heap)) countable = false;
+        const { docs, incomplete } = concretize(value, heap, new ValuePositions());
+        if (incomplete) countable = false;
+        for (const doc of docs) {
+          if (!Array.isArray(doc) || isOpen(doc)) {
+            countable = false;
+            continue;
+          }
+          for (const tool of doc) noteListedSchema(outputs, tool);
+          listings.push(doc);
         }
       }
     }
-    return withSchemas(handlers, listed);
+    return { outputs, inputs: countable ? schemasInEveryListing(listings) : new Map() };
   }
 
   private unreached(tool: string, framework: Framework, at: Site, reason: string): HandlerSite {
@@ -362,6 +408,7 @@ export class PyExtractor {
     registration: Registration,
     fnValue: FunctionValue,
     at: Site,
+    inputs: ReadonlyMap<string, Record<string, unknown>>,
   ): HandlerSite[] {
     const node = fnValue.node as PyNode;
     const fnModule = (fnValue.closure as PyRun).module;
@@ -419,9 +466,13 @@ export class PyExtractor {
           heap: new Heap(this.project.frozen),
         });
       }
-      for (const [returned, { value, heap }] of run.returns) {
+      const checked = registration.validatesInput ? this.runsPerTool(fnValue, tools, inputs) : new Map();
+      for (const [returned, generic] of run.returns) {
         const statement = returned as PyNode;
-        add(tools.get(statement) ?? fallback, {
+        const tool = tools.get(statement);
+        // The run for the tool's own checked arguments; a return it never reached keeps the generic one.
+        const { value, heap } = (tool && checked.get(tool)?.returns.get(statement)) ?? generic;
+        add(tool ?? fallback, {
           site: this.site(fnModule, statement),
           value: withDeclared(value),
           heap,
@@ -436,6 +487,45 @@ export class PyExtractor {
       returns,
       ...(wrap ? { wrap } : {}),
     }));
+  }
+
+  /**
+   * The low-level handler run once for each tool its dispatch names that has a checked inputSchema,
+   * called as the server calls it for that tool: `name` is the tool's name, `arguments` what the
+   * schema lets through (src/scan/abstract/input-value.ts). A run over its budget is left out.
+   */
+  private runsPerTool(
+    fnValue: FunctionValue,
+    tools: ReadonlyMap<PyNode, string>,
+    inputs: ReadonlyMap<string, Record<string, unknown>>,
+  ): Map<string, PyRun> {
+    const runs = new Map<string, PyRun>();
+    const node = fnValue.node as PyNode;
+    const fnModule = (fnValue.closure as PyRun).module;
+    const params = field(node, 'parameters')?.children ?? [];
+    const id = params[1] && parameterName(params[1]);
+    const argumentsName = id ? text(fnModule, id) : 'arguments';
+    for (const tool of new Set(tools.values())) {
+      const schema = inputs.get(tool);
+      if (!schema) continue;
+      const at = this.site(fnModule, params[1] ?? node);
+      const heap = new Heap(this.project.frozen);
+      const args = inputValue(heap, schema, at, argumentsName);
+      heap.freeze();
+      const called = {
+        positional: [str(this.site(fnModule, params[0] ?? node), tool), args],
+        keywords: new Map(),
+      };
+      try {
+        runs.set(
+          tool,
+          this.project.withBudget(new Budget(), () => this.interp.runFunction(fnValue, false, called)),
+        );
+      } catch (error) {
+        budgetReason(error);
+      }
+    }
+    return runs;
   }
 
   /** Envelopes, results and blocks built outside handlers, each at its final value. */
@@ -551,3 +641,37 @@ function isRequest(mod: PyModule, node: PyNode, states: readonly ObjState[]): bo
 }
 
 export { join };
+
+/** The identifier a parameter binds (`arguments`, `arguments: dict`, `arguments=None`). */
+function parameterName(parameter: PyNode): PyNode | undefined {
+  return parameter.type === 'identifier'
+    ? parameter
+    : (field(parameter, 'name') ?? parameter.children.find((c) => c.type === 'identifier'));
+}
+
+/** Every value is a list whose items the analysis can count: no comprehension, loop or spread built it. */
+function isCountedList(value: Value, heap: Heap): boolean {
+  return value.every((variant) => {
+    const state = variant.k === 'ref' ? heap.get(variant.id) : undefined;
+    return state?.kind === 'array' && !state.open && (state.rest === undefined || state.rest.length === 0);
+  });
+}
+
+/** The inputSchema of each tool that every listing names, with one fully known schema throughout. */
+function schemasInEveryListing(listings: readonly unknown[][]): Map<string, Record<string, unknown>> {
+  const inputs = new Map<string, Record<string, unknown>>();
+  for (const candidate of listings[0] ?? []) {
+    if (!isObject(candidate) || typeof candidate.name !== 'string') continue;
+    const { name } = candidate;
+    const schemas = listings.map((listing) =>
+      listing
+        .filter((tool) => isObject(tool) && tool.name === name)
+        .map((tool) => (tool as JsonObject).inputSchema),
+    );
+    const [schema] = schemas[0] ?? [];
+    if (!isObject(schema) || !isFullyKnown(schema)) continue;
+    const same = (other: unknown) => JSON.stringify(other) === JSON.stringify(schema);
+    if (schemas.every((found) => found.length > 0 && found.every(same))) inputs.set(name, schema);
+  }
+  return inputs;
+}

@@ -410,15 +410,16 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   }
 
   /**
-   * Interprets a handler as its framework calls it (arguments unknown). `validated`: the framework
-   * checks arguments against the parameters' annotations (FastMCP), so `city: str` is a string.
+   * Interprets a handler as its framework calls it: with `args` when the caller knows them, else with
+   * unknown arguments. `validated`: the framework checks arguments against the parameters' annotations
+   * (FastMCP), so `city: str` is a string.
    */
-  runFunction(value: FunctionValue, validated = false): PyRun {
+  runFunction(value: FunctionValue, validated = false, args?: Args): PyRun {
     const node = value.node as PyNode;
     const closure = value.closure as PyRun;
     const run = new PyRun(node, closure.module, closure, false, new Heap(this.project.frozen));
     this.within(run, () => {
-      this.bindParams(node, undefined, value.self, validated);
+      this.bindParams(node, args, value.self, validated);
       this.functionBody(node);
       this.finish(run);
     });
