@@ -179,13 +179,14 @@ describe('what the envelope rules say', () => {
     ]);
     expect(said(3)[0]?.[3]).toBe('the message is a bare integer, not a JSON-RPC message object');
     expect(said([{ jsonrpc: '2.0', id: 1, result: ok }])).toEqual([
-      [
-        'envelope-batch',
-        'default',
-        '',
-        'a JSON-RPC batch of 1 messages; protocol 2025-06-18 has no batching',
-      ],
+      ['envelope-batch', 'default', '', 'a JSON-RPC batch of 1 message; protocol 2025-06-18 has no batching'],
     ]);
+    expect(
+      said([
+        { jsonrpc: '2.0', id: 1, result: ok },
+        { jsonrpc: '2.0', id: 2, result: ok },
+      ])[0]?.[3],
+    ).toBe('a JSON-RPC batch of 2 messages; protocol 2025-06-18 has no batching');
   });
 
   it('names the wrong jsonrpc value by its JSON', () => {

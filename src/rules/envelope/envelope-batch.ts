@@ -16,7 +16,7 @@ export default defineRule({
   versions: [...versionsFrom('2024-11-05', '2025-03-26'), ...versionsFrom('2025-06-18')],
   clients: SDK_DROPS_ENVELOPE,
   messages: {
-    default: 'a JSON-RPC batch of {{count}} messages; protocol {{version}} has no batching',
+    default: 'a JSON-RPC batch of {{messages}}; protocol {{version}} has no batching',
   },
   fix: 'Send each response as its own message.',
   examples: {
@@ -31,6 +31,7 @@ export default defineRule({
   },
   check(message, ctx) {
     if (!Array.isArray(message)) return;
-    ctx.report({ data: { count: message.length, version: ctx.version } });
+    const messages = message.length === 1 ? '1 message' : `${message.length} messages`;
+    ctx.report({ data: { messages, version: ctx.version } });
   },
 });
