@@ -17,15 +17,10 @@ import { type EngineFinding, runMessage, runToolResult } from '../validate/engin
 import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import { type Guard, MAYBE_MISSING_KEY, type Site, type Value } from './abstract/value.js';
-import {
-  asCallToolResult,
-  type Framework,
-  primitiveOutputSchema,
-  structuredMustBeResult,
-  type WrapOptions,
-} from './frameworks.js';
+import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
 import { type DeclaredScope, DISJUNCTIONS, type Proof, proveResult, proveStructured } from './proof.js';
-import { markOpen, modelName, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
+import { isWrapped, judgeLax, schemaAtPath } from './pydantic-lax.js';
+import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
  * Static code serves every client, so the default is the version clients negotiate today
@@ -278,6 +273,7 @@ function judgeReturn(
     : undefined;
   for (const doc of docs) {
     const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
+    const annotated = againstAnnotation(doc, handler.wrap, positions, engine, ret.site);
     const located = [
       ...locateAll(
         runToolResult(wrapped, tool ? { ...engine, tool } : engine).filter(
@@ -288,7 +284,7 @@ function judgeReturn(
         ret.site,
       ),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
-      ...againstPrimitiveAnnotation(doc, handler.wrap, positions, engine, ret.site),
+      ...annotated.findings,
     ];
     for (const f of located) findings.add(f, reach);
     const errors = located.filter((f) => f.severity === 'error');
@@ -310,6 +306,9 @@ function judgeReturn(
       if (proof.proven && !structured.proven) {
         outcome = 'unresolved';
         reason ??= structured.reason;
+      } else if (proof.proven && annotated.unknown !== undefined) {
+        outcome = 'unresolved';
+        reason ??= annotated.unknown;
       } else if (proof.proven) {
         outcome = 'typed';
         byDeclaration ||= proof.byDeclaration;
@@ -392,29 +391,79 @@ function structuredAsResult(
     }));
 }
 
+/** Rejections reported per return: enough to fix it, as for any outputSchema mismatch. */
+const MAX_ANNOTATION_FINDINGS = 10;
+
+/** The schema a rejection is worded against is made here, not by the user: its path is left out. */
+const OUR_SCHEMA_PATH = / \(outputSchema #[^)]*\)$/;
+
+/** A value of each JSON kind, standing for an unknown one of that kind. */
+const OF_KIND: Record<string, () => unknown> = {
+  string: () => '',
+  number: () => 0.5,
+  boolean: () => false,
+  array: () => [],
+  object: () => ({}),
+};
+
 /**
- * The SDK's FastMCP under `-> str` (int, float, bool) validates `{"result": value}` against the
- * annotation before sending (frameworks.ts, `primitiveOutputSchema`): a value that fails is never
- * sent, the client gets an error result instead. Reported as the outputSchema mismatch it is,
- * where the value was built.
+ * `doc` with the unknown at `path` (if that is what it holds) replaced by a value of its kind, the
+ * containers on the way copied; anything else as it is.
  */
-function againstPrimitiveAnnotation(
+function withKnownLeaf(doc: unknown, path: readonly PathSegment[]): unknown {
+  if (path.length === 0) {
+    const kind = doc instanceof UnknownValue ? doc.kind : undefined;
+    const stand = kind === undefined ? undefined : OF_KIND[kind];
+    return stand ? stand() : doc;
+  }
+  if (typeof doc !== 'object' || doc === null || doc instanceof UnknownValue) return doc;
+  const [segment, ...rest] = path as [PathSegment, ...PathSegment[]];
+  const member = (doc as Record<PathSegment, unknown>)[segment];
+  const replaced = withKnownLeaf(member, rest);
+  if (replaced === member) return doc;
+  const copy = Object.assign(Array.isArray(doc) ? [] : {}, doc) as Record<PathSegment, unknown>;
+  copy[segment] = replaced;
+  return copy;
+}
+
+/**
+ * The SDK's FastMCP validates what a tool returns against its return annotation (`-> int`,
+ * `-> list[str]`, `-> dict[str, float]`; src/scan/pydantic-lax.ts) before sending anything: a value
+ * pydantic rejects is never sent, the client gets an error result instead. Each rejection is reported
+ * as the outputSchema mismatch it is, where the value was built; a value pydantic may convert or
+ * reject only at run time leaves the return unproven.
+ */
+function againstAnnotation(
   value: unknown,
   wrap: WrapOptions | undefined,
   positions: ValuePositions,
   engine: ReturnType<typeof engineOptions>,
   rootAt: Site,
-): StaticFinding[] {
-  const outputSchema = primitiveOutputSchema(wrap);
-  if (!outputSchema || modelName(value) !== undefined) return [];
-  const checked = { content: [], structuredContent: { result: value === undefined ? null : value } };
-  const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
-  return locateAll(runToolResult(checked, { ...engine, tool }), positions, checked, rootAt)
-    .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
-    .map((f) => ({
-      ...f,
-      note: `FastMCP validates the return value against \`-> ${wrap?.primitive}\` and sends an error result in its place`,
-    }));
+): { findings: StaticFinding[]; unknown?: string } {
+  const annotation = wrap?.standalone ? undefined : wrap?.annotation;
+  if (!annotation) return { findings: [] };
+  const returned = value === undefined ? null : value;
+  const verdict = judgeLax(annotation.type, returned);
+  const structuredContent = isWrapped(annotation.type) ? { result: returned } : returned;
+  const checked = { content: [], structuredContent };
+  const note = `FastMCP validates the return value against \`-> ${annotation.text}\` and sends an error result in its place`;
+  const findings = verdict.rejected.slice(0, MAX_ANNOTATION_FINDINGS).flatMap((path) => {
+    const outputSchema = schemaAtPath(annotation.type, path);
+    const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
+    const prefix = isWrapped(annotation.type) ? ['structuredContent', 'result'] : ['structuredContent'];
+    // Rules leave a value known only at run time alone; one rejected for its kind alone (an `int`
+    // parameter under `-> str`) is judged as a value of that kind, and located at the return.
+    const judged = withKnownLeaf(checked, [...prefix, ...path]);
+    return locateAll(runToolResult(judged, { ...engine, tool }), positions, judged, rootAt)
+      .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
+      .map((f) => ({ ...f, message: f.message.replace(OUR_SCHEMA_PATH, ''), note }));
+  });
+  return verdict.unknown === undefined
+    ? { findings }
+    : {
+        findings,
+        unknown: `the return value, checked against \`-> ${annotation.text}\`: ${verdict.unknown}`,
+      };
 }
 
 /** Schema keywords where a failure may come from any part of the instance (another branch, an item). */

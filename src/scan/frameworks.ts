@@ -6,6 +6,7 @@
 
 import { isOpaque } from '../core/opaque.js';
 import type { Site, StringFormat } from './abstract/value.js';
+import type { ReturnAnnotation } from './pydantic-lax.js';
 import { isFullyKnown, kindOf, modelName, SerializedOpaque, UnknownValue } from './values.js';
 
 export type Framework =
@@ -36,34 +37,10 @@ export interface WrapOptions {
   /** Python: the return annotation is `CallToolResult` (see `fastmcpPython` for what each FastMCP makes of it). */
   readonly declaresCallToolResult?: boolean;
   /**
-   * Python: the return annotation of an SDK FastMCP tool is a primitive (`-> str`), which FastMCP
-   * validates the value against before sending anything (see `primitiveOutputSchema`).
+   * Python: the return annotation of an SDK FastMCP tool that FastMCP builds an output model from and
+   * validates the value against before sending anything (`-> int`, `-> list[str]`; pydantic-lax.ts).
    */
-  readonly primitive?: 'str' | 'int' | 'float' | 'bool';
-}
-
-/**
- * The python-sdk FastMCP wraps a primitive return annotation into an output model `{"result": T}`
- * and validates `{"result": value}` against it (v1.29.0 src/mcp/server/fastmcp/utilities/
- * func_metadata.py, `_try_create_model_and_schema` and `FuncMetadata.convert_result`); a value that
- * fails raises, and the tool answers with an error result in place of its output, on every call that
- * returns it. The schema here is as lax as pydantic's lax mode (a numeric string is an int, 0/1 a
- * bool), so it rejects only what pydantic never accepts: a dict, a list or None for any of them, a
- * number or boolean for `str`.
- */
-export function primitiveOutputSchema(options: WrapOptions | undefined): Record<string, unknown> | undefined {
-  const types = {
-    str: ['string'],
-    int: ['integer', 'number', 'boolean', 'string'],
-    float: ['number', 'boolean', 'string'],
-    bool: ['boolean', 'number', 'string'],
-  };
-  if (!options?.primitive || options.standalone) return undefined;
-  return {
-    type: 'object',
-    properties: { result: { type: types[options.primitive] } },
-    required: ['result'],
-  };
+  readonly annotation?: ReturnAnnotation;
 }
 
 /**

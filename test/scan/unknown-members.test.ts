@@ -435,7 +435,7 @@ def relay(payload):
     return {"content": [{"type": "object"}], "structuredContent": payload}
 
 @mcp.tool()
-def echo(payload) -> str:
+def echo(payload: str) -> str:
     return payload
 `);
       expect(verdict, pkg).toMatchObject({ status: 'pass', returns: 2, typed: 2 });

@@ -40,6 +40,7 @@ import {
 import type { Framework, WrapOptions } from '../frameworks.js';
 import { type ListedSchemas, noteListedSchema, withSchemas } from '../listed-schemas.js';
 import type { Project } from '../project.js';
+import { parseAnnotation, type ReturnAnnotation } from '../pydantic-lax.js';
 import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
 import { field, fields, type PyNode } from './parser.js';
@@ -248,11 +249,12 @@ function returnsStrDict(mod: PyModule, fn: PyNode): boolean {
   return /^(dict|Dict|typing\.Dict)\[str,/.test(type);
 }
 
-/** `def f(...) -> str` (or int, float, bool): what FastMCP checks the value against. */
-function returnsPrimitive(mod: PyModule, fn: PyNode): WrapOptions['primitive'] {
+/** `def f(...) -> int` (`list[str]`, `dict[str, float]`, …): what FastMCP checks the value against. */
+function returnAnnotation(mod: PyModule, fn: PyNode): ReturnAnnotation | undefined {
   const annotation = field(fn, 'return_type');
-  const type = annotation ? text(mod, annotation).trim() : '';
-  return type === 'str' || type === 'int' || type === 'float' || type === 'bool' ? type : undefined;
+  const written = annotation ? text(mod, annotation).trim() : '';
+  const type = parseAnnotation(written);
+  return type && { text: written, type };
 }
 
 /** The return annotation names the SDK's `CallToolResult` (`-> CallToolResult`, `-> types.CallToolResult`). */
@@ -428,11 +430,11 @@ export class PyExtractor {
       ...(standalone ? { standalone } : {}),
       ...(returnsCallToolResult(fnModule, node) ? { declaresCallToolResult: true } : {}),
     };
-    const primitive =
+    const checked =
       registration.framework === 'fastmcp-python' && !registration.unstructured
-        ? returnsPrimitive(fnModule, node)
+        ? returnAnnotation(fnModule, node)
         : undefined;
-    if (primitive) wrapping.primitive = primitive;
+    if (checked) wrapping.annotation = checked;
     const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;
     const annotation = field(node, 'return_type');
     const byTool = new Map<string, ReturnSite[]>();

@@ -1918,7 +1918,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         (o) => o.state.kind === 'array',
       );
       if (arrays.length > 0) return this.arrayOf(join(this.itemOf(a, at), this.itemOf(b, at)), at);
-      if (a.every((v) => v.k === 'num') && b.every((v) => v.k === 'num')) return num(at);
+      // Two numbers, known or not (`a + b` of two `int` parameters), add up to a number.
+      const numeric = (v: Value) => v.length > 0 && v.every((w) => kindOfVariant(w) === 'number');
+      if (numeric(a) && numeric(b)) return num(at);
       return unknown(at, `${sourceText(at)} is known only at run time`);
     }
     if (op === '%' && stringy(a))

@@ -1,0 +1,246 @@
+/**
+ * What the python-sdk FastMCP does with a tool's return annotation: it builds an output model from it
+ * (`-> int` becomes `{"result": int}`, `-> dict[str, int]` stays a dict) and validates the returned
+ * value against that model in pydantic's lax mode before sending anything (v1.29.0
+ * src/mcp/server/fastmcp/utilities/func_metadata.py, `_try_create_model_and_schema` and
+ * `FuncMetadata.convert_result`). A value the model rejects raises, and the client gets an error result
+ * in place of the output.
+ *
+ * This module reads the annotations built from `str`, `int`, `float`, `bool`, `list[…]`, `dict[str, …]`
+ * and `Optional[…]` / `… | None`, and judges a concrete partial value against one three ways:
+ * accepted, rejected (with the paths pydantic rejects), or not known until run time. Lax mode converts
+ * (a numeric string is an int, `"yes"` a bool), so only what it surely converts counts as accepted, and
+ * only what it never converts as rejected; everything between is left to run time. Hand-written: the
+ * conversion rules live in pydantic-core (Rust), which nothing here can run.
+ */
+
+import { isOpen } from '../core/opaque.js';
+import type { PathSegment } from '../core/pointer.js';
+import { kindOf, modelName } from './values.js';
+
+export type LaxType =
+  | { readonly kind: 'str' | 'int' | 'float' | 'bool' }
+  | { readonly kind: 'list'; readonly item: LaxType }
+  | { readonly kind: 'dict'; readonly value: LaxType }
+  | { readonly kind: 'optional'; readonly of: LaxType };
+
+/** A return annotation FastMCP builds an output model from, as written and as read. */
+export interface ReturnAnnotation {
+  readonly text: string;
+  readonly type: LaxType;
+}
+
+const PRIMITIVES = new Set(['str', 'int', 'float', 'bool']);
+const LISTS = new Set(['list', 'List', 'typing.List']);
+const DICTS = new Set(['dict', 'Dict', 'typing.Dict']);
+const OPTIONALS = new Set(['Optional', 'typing.Optional']);
+
+/** The annotation's type, or undefined when it is anything else (`Any`, a class, a union of two types). */
+export function parseAnnotation(source: string): LaxType | undefined {
+  const compact = source.replace(/\s+/g, '');
+  // `X | None` and `None | X` at the top level of this (sub)annotation.
+  const parts = splitTop(compact, '|');
+  if (parts.length === 2 && parts.includes('None')) {
+    const of = parseAnnotation(parts[0] === 'None' ? (parts[1] as string) : (parts[0] as string));
+    return of && { kind: 'optional', of };
+  }
+  if (parts.length !== 1) return undefined;
+  if (PRIMITIVES.has(compact)) return { kind: compact as 'str' | 'int' | 'float' | 'bool' };
+  const generic = /^([\w.]+)\[(.*)\]$/.exec(compact);
+  if (!generic) return undefined;
+  const [, name = '', inner = ''] = generic;
+  const args = splitTop(inner, ',');
+  if (LISTS.has(name) && args.length === 1) {
+    const item = parseAnnotation(inner);
+    return item && { kind: 'list', item };
+  }
+  if (DICTS.has(name) && args.length === 2 && args[0] === 'str') {
+    const value = parseAnnotation(args[1] as string);
+    return value && { kind: 'dict', value };
+  }
+  if (OPTIONALS.has(name) && args.length === 1) {
+    const of = parseAnnotation(inner);
+    return of && { kind: 'optional', of };
+  }
+  return undefined;
+}
+
+/** `text` split at `separator` where no bracket is open. */
+function splitTop(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (c === separator && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Whether FastMCP wraps the value as `{"result": value}` (everything but a `dict[str, …]`). */
+export function isWrapped(type: LaxType): boolean {
+  return type.kind !== 'dict';
+}
+
+/**
+ * The JSON Schema of the strict form of `type`: not what pydantic accepts, but what the messages of
+ * rejected values are written against (a rejected value fails it as well; see `judgeLax`).
+ */
+export function strictSchema(type: LaxType): Record<string, unknown> {
+  switch (type.kind) {
+    case 'str':
+      return { type: ['string'] };
+    case 'int':
+      return { type: ['integer'] };
+    case 'float':
+      return { type: ['number'] };
+    case 'bool':
+      return { type: ['boolean'] };
+    case 'list':
+      return { type: ['array'], items: strictSchema(type.item) };
+    case 'dict':
+      return { type: ['object'], additionalProperties: strictSchema(type.value) };
+    case 'optional': {
+      const of = strictSchema(type.of);
+      const types = of.type as string[];
+      return types.includes('null') ? of : { ...of, type: [...types, 'null'] };
+    }
+  }
+}
+
+export interface LaxVerdict {
+  /** Where pydantic rejects the value, as paths into it. */
+  readonly rejected: readonly (readonly PathSegment[])[];
+  /** Why acceptance is known only at run time, when it is. */
+  readonly unknown?: string;
+}
+
+/** Strings pydantic's lax `bool` takes (compared lowercased). */
+const BOOL_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no', '1', 'on', 't', 'true', 'y', 'yes']);
+/** Strings lax `int` surely takes, and strings it may take (whitespace, underscores, `.0`). */
+const INT_SURE = /^[+-]?\d+$/;
+const INT_MAYBE = /^\s*[+-]?[\d_]+(?:\.0*)?\s*$/;
+/** Strings lax `float` surely takes, and strings it may take (whitespace, underscores, inf, nan). */
+const FLOAT_SURE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const FLOAT_MAYBE = /^\s*[+-]?(?:[\d_]*\.?[\d_]*(?:[eE][+-]?[\d_]+)?|inf(?:inity)?|nan)\s*$/i;
+
+type Judged = 'accepted' | 'rejected' | 'unknown';
+
+/** Judges `value` (a concrete partial document: JSON, unknown leaves, open containers) against `type`. */
+export function judgeLax(type: LaxType, value: unknown): LaxVerdict {
+  const rejected: PathSegment[][] = [];
+  let unknown = false;
+  const visit = (t: LaxType, v: unknown, path: PathSegment[]): void => {
+    const judged = judge(t, v, path, visit);
+    if (judged === 'rejected') rejected.push(path);
+    else if (judged === 'unknown') unknown = true;
+  };
+  visit(type, value, []);
+  return unknown
+    ? { rejected, unknown: 'whether pydantic accepts it is known only at run time' }
+    : { rejected };
+}
+
+/** One value; containers hand their members to `visit` and answer for themselves only. */
+function judge(
+  type: LaxType,
+  value: unknown,
+  path: PathSegment[],
+  visit: (t: LaxType, v: unknown, path: PathSegment[]) => void,
+): Judged {
+  const kind = kindOf(value);
+  if (type.kind === 'optional') {
+    if (kind === 'null') return 'accepted';
+    if (kind === 'opaque' || kind === 'undefined') return 'unknown';
+    return judge(type.of, value, path, visit);
+  }
+  // A pydantic model instance, an unknown of no known type, or a value the analysis may not have. A
+  // tuple is a sequence like a list.
+  const model = modelName(value);
+  if (kind === 'opaque' || kind === 'undefined' || (model !== undefined && model !== 'tuple'))
+    return 'unknown';
+  const known = typeof value !== 'object' || value === null;
+  switch (type.kind) {
+    case 'list':
+    case 'dict': {
+      const want = type.kind === 'list' ? 'array' : 'object';
+      if (kind !== want) return 'rejected';
+      // An unknown array or object: its items are not known either.
+      if (!isPlain(value as object)) return 'unknown';
+      const member = type.kind === 'list' ? type.item : type.value;
+      for (const [key, item] of Object.entries(value as object)) {
+        visit(member, item, [...path, Array.isArray(value) ? Number(key) : key]);
+      }
+      // Members the analysis could not list (a spread, items of unknown number) may be anything.
+      return isOpen(value) ? 'unknown' : 'accepted';
+    }
+    case 'str':
+      return kind === 'string' ? 'accepted' : 'rejected';
+    case 'int':
+      // The analysis does not tell an integer it does not know from another number: an unknown number
+      // counts as an int (`a + b` of two `int` parameters, the common case). Known ones are exact.
+      if (kind === 'number') return !known || Number.isInteger(value) ? 'accepted' : 'rejected';
+      if (kind === 'string') return known ? byPattern(value as string, INT_SURE, INT_MAYBE) : 'unknown';
+      return kind === 'boolean' ? 'unknown' : 'rejected';
+    case 'float':
+      if (kind === 'number') return 'accepted';
+      if (kind === 'string') return known ? byPattern(value as string, FLOAT_SURE, FLOAT_MAYBE) : 'unknown';
+      return kind === 'boolean' ? 'unknown' : 'rejected';
+    case 'bool':
+      if (kind === 'boolean') return 'accepted';
+      if (kind === 'number')
+        return known ? (value === 0 || value === 1 ? 'accepted' : 'rejected') : 'unknown';
+      if (kind === 'string') {
+        if (!known) return 'unknown';
+        const text = value as string;
+        if (BOOL_STRINGS.has(text.toLowerCase())) return 'accepted';
+        return BOOL_STRINGS.has(text.trim().toLowerCase()) ? 'unknown' : 'rejected';
+      }
+      return 'rejected';
+  }
+}
+
+function byPattern(text: string, sure: RegExp, maybe: RegExp): Judged {
+  if (sure.test(text)) return 'accepted';
+  return maybe.test(text) ? 'unknown' : 'rejected';
+}
+
+/** A container whose members are all listed (not an unknown standing for one). */
+function isPlain(value: object): boolean {
+  return Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** The type `path` leads to inside `type` (an Optional stands for what it wraps). */
+function typeAt(type: LaxType, path: readonly PathSegment[]): LaxType {
+  let current = type;
+  for (let i = 0; i < path.length; i++) {
+    while (current.kind === 'optional') current = current.of;
+    if (current.kind === 'list') current = current.item;
+    else if (current.kind === 'dict') current = current.value;
+  }
+  return current;
+}
+
+/**
+ * A JSON Schema (2020-12, named so that every protocol version reads it alike) that constrains only
+ * the value at `path` to the strict form of its type: run against a value `judgeLax` rejected at
+ * `path`, it fails there and nowhere else, which gives the finding its words and its place.
+ */
+export function schemaAtPath(type: LaxType, path: readonly PathSegment[]): Record<string, unknown> {
+  let schema: Record<string, unknown> = strictSchema(typeAt(type, path));
+  for (let i = path.length - 1; i >= 0; i--) {
+    const segment = path[i] as PathSegment;
+    schema =
+      typeof segment === 'number'
+        ? { prefixItems: [...Array.from({ length: segment }, () => true), schema] }
+        : { properties: { [segment]: schema } };
+  }
+  const root = isWrapped(type) ? { properties: { result: schema }, required: ['result'] } : schema;
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...root };
+}

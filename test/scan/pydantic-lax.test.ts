@@ -1,0 +1,268 @@
+/**
+ * The SDK's FastMCP validates a tool's return value against its return annotation in pydantic's lax
+ * mode (src/scan/pydantic-lax.ts). The table below holds pydantic v2's documented conversions
+ * (docs.pydantic.dev, "Conversion Table"): what is surely accepted, surely rejected, and what the
+ * scan leaves to run time.
+ */
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getIn } from '../../src/core/pointer.js';
+import { scanPaths } from '../../src/scan/index.js';
+import {
+  isWrapped,
+  judgeLax,
+  type LaxType,
+  parseAnnotation,
+  schemaAtPath,
+  strictSchema,
+} from '../../src/scan/pydantic-lax.js';
+import { UnknownValue } from '../../src/scan/values.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-shape-lax-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const SITE = { file: { path: 'x.py' }, start: 0, end: 1 } as never;
+const unknownOf = (kind?: 'string' | 'number' | 'boolean' | 'array' | 'object') =>
+  new UnknownValue('x', 'x is known only at run time', SITE, kind);
+
+describe('parseAnnotation', () => {
+  it('reads primitives, lists, str-keyed dicts and optionals, and nothing else', () => {
+    expect(parseAnnotation('int')).toEqual({ kind: 'int' });
+    expect(parseAnnotation('list[ str ]')).toEqual({ kind: 'list', item: { kind: 'str' } });
+    expect(parseAnnotation('typing.List[List[float]]')).toEqual({
+      kind: 'list',
+      item: { kind: 'list', item: { kind: 'float' } },
+    });
+    expect(parseAnnotation('Dict[str, bool]')).toEqual({ kind: 'dict', value: { kind: 'bool' } });
+    expect(parseAnnotation('Optional[int]')).toEqual({ kind: 'optional', of: { kind: 'int' } });
+    expect(parseAnnotation('None | list[int]')).toEqual({
+      kind: 'optional',
+      of: { kind: 'list', item: { kind: 'int' } },
+    });
+    expect(parseAnnotation('dict[str, list[int] | None]')).toEqual({
+      kind: 'dict',
+      value: { kind: 'optional', of: { kind: 'list', item: { kind: 'int' } } },
+    });
+    for (const other of [
+      'Any',
+      'dict[int, str]',
+      'dict[str, Any]',
+      'list',
+      'tuple[int]',
+      'int | str',
+      'Weather',
+      'list[TextContent]',
+      'CallToolResult',
+      'list[int',
+      '',
+    ]) {
+      expect(parseAnnotation(other), other).toBeUndefined();
+    }
+  });
+
+  it('wraps everything but a dict as {"result": …}, as FastMCP does', () => {
+    expect(isWrapped({ kind: 'int' })).toBe(true);
+    expect(isWrapped({ kind: 'list', item: { kind: 'int' } })).toBe(true);
+    expect(isWrapped({ kind: 'dict', value: { kind: 'int' } })).toBe(false);
+  });
+});
+
+type Verdict = 'accepted' | 'rejected' | 'unknown';
+
+function verdictOf(type: LaxType, value: unknown): Verdict {
+  const { rejected, unknown } = judgeLax(type, value);
+  return rejected.length > 0 ? 'rejected' : unknown ? 'unknown' : 'accepted';
+}
+
+describe('judgeLax: the conversion table', () => {
+  const int = { kind: 'int' } as const;
+  const float = { kind: 'float' } as const;
+  const bool = { kind: 'bool' } as const;
+  const str = { kind: 'str' } as const;
+  const cases: [LaxType, unknown, Verdict][] = [
+    [int, 3, 'accepted'],
+    [int, 2.0, 'accepted'],
+    [int, 2.5, 'rejected'],
+    [int, '7', 'accepted'],
+    [int, '-7', 'accepted'],
+    [int, ' 7 ', 'unknown'],
+    [int, '1_000', 'unknown'],
+    [int, 'abc', 'rejected'],
+    [int, '2.5', 'rejected'],
+    [int, null, 'rejected'],
+    [int, [], 'rejected'],
+    [int, {}, 'rejected'],
+    [int, true, 'unknown'],
+    [int, unknownOf('number'), 'accepted'],
+    [int, unknownOf('string'), 'unknown'],
+    [int, unknownOf('object'), 'rejected'],
+    [float, 1.5, 'accepted'],
+    [float, '1e5', 'accepted'],
+    [float, '.5', 'accepted'],
+    [float, 'inf', 'unknown'],
+    [float, '1e5x', 'rejected'],
+    [float, 'nothing', 'rejected'],
+    [float, null, 'rejected'],
+    [bool, false, 'accepted'],
+    [bool, 0, 'accepted'],
+    [bool, 1, 'accepted'],
+    [bool, 7, 'rejected'],
+    [bool, 'yes', 'accepted'],
+    [bool, 'OFF', 'accepted'],
+    [bool, ' yes', 'unknown'],
+    [bool, 'maybe', 'rejected'],
+    [bool, unknownOf('number'), 'unknown'],
+    [str, 'x', 'accepted'],
+    [str, 5, 'rejected'],
+    [str, false, 'rejected'],
+    [str, null, 'rejected'],
+    [str, unknownOf('string'), 'accepted'],
+    [str, unknownOf('number'), 'rejected'],
+    [str, unknownOf(), 'unknown'],
+    [{ kind: 'optional', of: int }, null, 'accepted'],
+    [{ kind: 'optional', of: int }, 'abc', 'rejected'],
+    [{ kind: 'list', item: str }, ['a', 'b'], 'accepted'],
+    [{ kind: 'list', item: str }, 'ab', 'rejected'],
+    [{ kind: 'list', item: str }, unknownOf('array'), 'unknown'],
+    [{ kind: 'dict', value: int }, { a: 1, b: '2' }, 'accepted'],
+    [{ kind: 'dict', value: int }, [1], 'rejected'],
+  ];
+  it.each(cases)('%j, %j: %s', (type, value, verdict) => {
+    expect(verdictOf(type, value)).toBe(verdict);
+  });
+
+  it('names every rejected member, and a container that holds more than it lists is not accepted', () => {
+    expect(judgeLax({ kind: 'list', item: { kind: 'str' } }, ['a', 1, 'b', null])).toEqual({
+      rejected: [[1], [3]],
+    });
+    expect(judgeLax({ kind: 'dict', value: { kind: 'int' } }, { a: 1, 'b/c': 'x' })).toEqual({
+      rejected: [['b/c']],
+    });
+    const open = Object.assign(['a'], { [Symbol.for('x')]: 1 });
+    expect(verdictOf({ kind: 'list', item: { kind: 'str' } }, open)).toBe('accepted');
+  });
+});
+
+/** Types and JSON values drawn together, for the properties below. */
+const laxType: fc.Arbitrary<LaxType> = fc.letrec<{ type: LaxType }>((tie) => ({
+  type: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom<LaxType>({ kind: 'str' }, { kind: 'int' }, { kind: 'float' }, { kind: 'bool' }),
+    tie('type').map((item) => ({ kind: 'list', item }) as LaxType),
+    tie('type').map((value) => ({ kind: 'dict', value }) as LaxType),
+    tie('type').map((of) => ({ kind: 'optional', of }) as LaxType),
+  ),
+})).type;
+
+const value = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+
+describe('judgeLax and the strict schema agree (property)', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+  it('a value of the strict form is accepted; each rejected path fails its own path schema', () => {
+    fc.assert(
+      fc.property(laxType, value, (type, v) => {
+        const { rejected, unknown } = judgeLax(type, v);
+        if (ajv.validate(strictSchema(type), v)) {
+          expect(rejected).toEqual([]);
+          expect(unknown).toBeUndefined();
+        }
+        for (const path of rejected) {
+          expect(getIn(v, path) !== undefined || path.length === 0).toBe(true);
+          const instance = isWrapped(type) ? { result: v } : v;
+          expect(ajv.validate(schemaAtPath(type, path), instance)).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('scan: FastMCP tools whose return pydantic rejects', () => {
+  async function scanPy(source: string) {
+    const dir = mkdtempSync(join(scratch, 'py-'));
+    writeFileSync(
+      join(dir, 'server.py'),
+      `from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("s")\n${source}`,
+    );
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    return {
+      verdict,
+      findings: report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.line}`),
+      messages: report.findings.map((f) => f.message),
+    };
+  }
+  const tool = (annotation: string, body: string, params = '') =>
+    `\n@mcp.tool()\ndef t(${params}) -> ${annotation}:\n    return ${body}\n`;
+
+  it('a value pydantic never converts is an error at the return (line 6), and the tool fails', async () => {
+    for (const [annotation, body, pointer] of [
+      ['int', '"abc"', '/structuredContent/result'],
+      ['int', '2.5', '/structuredContent/result'],
+      ['bool', '7', '/structuredContent/result'],
+      ['float', '"1e5x"', '/structuredContent/result'],
+      ['str', 'None', '/structuredContent/result'],
+      ['list[str]', '["a", 1]', '/structuredContent/result/1'],
+      ['dict[str, int]', '{"a": 1, "b": "x"}', '/structuredContent/b'],
+      ['Optional[int]', '"abc"', '/structuredContent/result'],
+    ]) {
+      const { verdict, findings, messages } = await scanPy(tool(annotation as string, body as string));
+      expect(findings, `${annotation} ${body}`).toEqual([`structured-content-schema-mismatch ${pointer} 6`]);
+      expect(messages[0]).toContain(`FastMCP validates the return value against \`-> ${annotation}\``);
+      expect(messages[0]).not.toContain('prefixItems');
+      expect(verdict).toMatchObject({ status: 'fail', invalid: 1 });
+    }
+  });
+
+  it('an argument of the wrong type for the annotation is an error too', async () => {
+    const { findings } = await scanPy(tool('str', 'n', 'n: int'));
+    expect(findings).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);
+  });
+
+  it('what pydantic converts passes; what it may reject is left to run time', async () => {
+    for (const [annotation, body, params] of [
+      ['int', '"7"', ''],
+      ['int', 'a + b', 'a: int, b: int'],
+      ['bool', '"yes"', ''],
+      ['float', '3', ''],
+      ['list[int] | None', '[1, 2.0, "3"]', ''],
+      ['Optional[str]', 'None', ''],
+      ['str', 'city', 'city: str'],
+    ]) {
+      const { verdict, findings } = await scanPy(tool(annotation as string, body as string, params));
+      expect({ annotation, body, findings, verdict }).toMatchObject({
+        findings: [],
+        verdict: { status: 'pass', typed: 1 },
+      });
+    }
+    for (const [annotation, body, params] of [
+      ['str', 'payload', 'payload'],
+      ['int', 's', 's: str'],
+      ['bool', '" yes"', ''],
+    ]) {
+      const { verdict, findings } = await scanPy(tool(annotation as string, body as string, params));
+      expect(findings).toEqual([]);
+      expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+      expect(verdict.unproven[0]).toContain(`checked against \`-> ${annotation}\``);
+    }
+  });
+
+  it('structured_output=False and the standalone fastmcp check nothing', async () => {
+    const unchecked = await scanPy(
+      '\n@mcp.tool(structured_output=False)\ndef t() -> int:\n    return "abc"\n',
+    );
+    expect(unchecked.findings).toEqual([]);
+    const dir = mkdtempSync(join(scratch, 'py-'));
+    writeFileSync(
+      join(dir, 'server.py'),
+      'from fastmcp import FastMCP\nmcp = FastMCP("s")\n\n@mcp.tool()\ndef t() -> int:\n    return "abc"\n',
+    );
+    const { report } = await scanPaths([dir], { cwd: dir });
+    expect(report.findings).toEqual([]);
+  });
+});
