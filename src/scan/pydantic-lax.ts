@@ -22,7 +22,33 @@ export type LaxType =
   | { readonly kind: 'str' | 'int' | 'float' | 'bool' }
   | { readonly kind: 'list'; readonly item: LaxType }
   | { readonly kind: 'dict'; readonly value: LaxType }
-  | { readonly kind: 'optional'; readonly of: LaxType };
+  | { readonly kind: 'optional'; readonly of: LaxType }
+  | ModelType;
+
+/**
+ * A class of the scanned module that pydantic validates field by field: a `BaseModel`, a `TypedDict`
+ * or a dataclass. An instance of the class itself passes; a dict must hold every required field, each
+ * of its type; members it does not declare are ignored (pydantic's default).
+ */
+export interface ModelType {
+  readonly kind: 'model';
+  readonly name: string;
+  /**
+   * Undefined: a class of the module that validates in ways this module does not read (a validator,
+   * a config, another base): only an instance of it is known to pass.
+   */
+  readonly fields: readonly ModelField[] | undefined;
+}
+
+export interface ModelField {
+  readonly name: string;
+  /** Undefined: pydantic checks the field against a type this module does not read (`datetime`). */
+  readonly type: LaxType | undefined;
+  readonly required: boolean;
+}
+
+/** The classes an annotation may name, by name (undefined: not one this module can read). */
+export type ClassResolver = (name: string) => ModelType | undefined;
 
 /** A return annotation FastMCP builds an output model from, as written and as read. */
 export interface ReturnAnnotation {
@@ -35,31 +61,38 @@ const LISTS = new Set(['list', 'List', 'typing.List']);
 const DICTS = new Set(['dict', 'Dict', 'typing.Dict']);
 const OPTIONALS = new Set(['Optional', 'typing.Optional']);
 
-/** The annotation's type, or undefined when it is anything else (`Any`, a class, a union of two types). */
-export function parseAnnotation(source: string): LaxType | undefined {
+/**
+ * The annotation's type, or undefined when it is anything else (`Any`, a union of two types, a class
+ * `classes` does not know).
+ */
+export function parseAnnotation(
+  source: string,
+  classes: ClassResolver = () => undefined,
+): LaxType | undefined {
   const compact = source.replace(/\s+/g, '');
   // `X | None` and `None | X` at the top level of this (sub)annotation.
   const parts = splitTop(compact, '|');
   if (parts.length === 2 && parts.includes('None')) {
-    const of = parseAnnotation(parts[0] === 'None' ? (parts[1] as string) : (parts[0] as string));
+    const of = parseAnnotation(parts[0] === 'None' ? (parts[1] as string) : (parts[0] as string), classes);
     return of && { kind: 'optional', of };
   }
   if (parts.length !== 1) return undefined;
   if (PRIMITIVES.has(compact)) return { kind: compact as 'str' | 'int' | 'float' | 'bool' };
+  if (/^\w+$/.test(compact)) return classes(compact);
   const generic = /^([\w.]+)\[(.*)\]$/.exec(compact);
   if (!generic) return undefined;
   const [, name = '', inner = ''] = generic;
   const args = splitTop(inner, ',');
   if (LISTS.has(name) && args.length === 1) {
-    const item = parseAnnotation(inner);
+    const item = parseAnnotation(inner, classes);
     return item && { kind: 'list', item };
   }
   if (DICTS.has(name) && args.length === 2 && args[0] === 'str') {
-    const value = parseAnnotation(args[1] as string);
+    const value = parseAnnotation(args[1] as string, classes);
     return value && { kind: 'dict', value };
   }
   if (OPTIONALS.has(name) && args.length === 1) {
-    const of = parseAnnotation(inner);
+    const of = parseAnnotation(inner, classes);
     return of && { kind: 'optional', of };
   }
   return undefined;
@@ -83,9 +116,9 @@ function splitTop(text: string, separator: string): string[] {
   return parts;
 }
 
-/** Whether FastMCP wraps the value as `{"result": value}` (everything but a `dict[str, …]`). */
+/** Whether FastMCP wraps the value as `{"result": value}` (everything but a dict or a model). */
 export function isWrapped(type: LaxType): boolean {
-  return type.kind !== 'dict';
+  return type.kind !== 'dict' && type.kind !== 'model';
 }
 
 /**
@@ -110,6 +143,11 @@ export function strictSchema(type: LaxType): Record<string, unknown> {
       const of = strictSchema(type.of);
       const types = of.type as string[];
       return types.includes('null') ? of : { ...of, type: [...types, 'null'] };
+    }
+    case 'model': {
+      // The model's own place rejects only its kind and missing fields; each field has its own path.
+      const required = (type.fields ?? []).filter((f) => f.required).map((f) => f.name);
+      return { type: ['object'], ...(required.length > 0 ? { required } : {}) };
     }
   }
 }
@@ -163,6 +201,7 @@ function judge(
   // A pydantic model instance, an unknown of no known type, or a value the analysis may not have. A
   // tuple is a sequence like a list.
   const model = modelName(value);
+  if (type.kind === 'model' && model === type.name) return 'accepted';
   if (kind === 'opaque' || kind === 'undefined' || (model !== undefined && model !== 'tuple'))
     return 'unknown';
   const known = typeof value !== 'object' || value === null;
@@ -179,6 +218,22 @@ function judge(
       }
       // Members the analysis could not list (a spread, items of unknown number) may be anything.
       return isOpen(value) ? 'unknown' : 'accepted';
+    }
+    case 'model': {
+      if (!type.fields) return 'unknown';
+      if (kind !== 'object') return 'rejected';
+      if (!isPlain(value as object)) return 'unknown';
+      const record = value as Record<string, unknown>;
+      let judged: Judged = 'accepted';
+      for (const field of type.fields) {
+        if (!Object.hasOwn(record, field.name)) {
+          // A member a spread may hold is not surely missing.
+          if (field.required && !isOpen(value)) return 'rejected';
+          if (field.required) judged = 'unknown';
+        } else if (field.type) visit(field.type, record[field.name], [...path, field.name]);
+        else judged = 'unknown';
+      }
+      return judged;
     }
     case 'str':
       return kind === 'string' ? 'accepted' : 'rejected';
@@ -219,10 +274,14 @@ function isPlain(value: object): boolean {
 /** The type `path` leads to inside `type` (an Optional stands for what it wraps). */
 function typeAt(type: LaxType, path: readonly PathSegment[]): LaxType {
   let current = type;
-  for (let i = 0; i < path.length; i++) {
+  for (const segment of path) {
     while (current.kind === 'optional') current = current.of;
     if (current.kind === 'list') current = current.item;
     else if (current.kind === 'dict') current = current.value;
+    else if (current.kind === 'model') {
+      // judgeLax descends only into fields it has a type for.
+      current = current.fields?.find((f) => f.name === segment)?.type ?? current;
+    }
   }
   return current;
 }

@@ -266,3 +266,103 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     expect(report.findings).toEqual([]);
   });
 });
+
+describe('scan: FastMCP return annotations naming a model of the module', () => {
+  // python-sdk func_metadata.py: a BaseModel, a TypedDict or a dataclass return annotation is the
+  // output model itself (not wrapped), and the value is validated against it like any other.
+  const MODELS = `from dataclasses import dataclass
+from typing import ClassVar, NotRequired, TypedDict
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel, Field, field_validator
+mcp = FastMCP("s")
+
+class Weather(BaseModel):
+    """Weather at one place."""
+    temp: float
+    city: str
+    note: str = "none"
+    unit: ClassVar[str]
+
+class Partial(TypedDict, total=False):
+    a: int
+
+class Reading(TypedDict):
+    temp: float
+    station: NotRequired[str]
+
+@dataclass
+class Point:
+    x: int
+
+class Checked(BaseModel):
+    n: int
+
+    @field_validator("n")
+    def positive(cls, v):
+        return v
+
+class Bounded(BaseModel):
+    n: int = Field(gt=0)
+
+class Derived(Weather):
+    wind: float
+
+class Plain:
+    x: int
+`;
+  async function scanModels(tools: string) {
+    const dir = mkdtempSync(join(scratch, 'py-'));
+    writeFileSync(join(dir, 'server.py'), `${MODELS}${tools}`);
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    return { verdict, findings: report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.line}`) };
+  }
+  const TOOLS_AT = MODELS.split('\n').length;
+  const tool = (annotation: string, body: string) =>
+    `\n@mcp.tool()\ndef t() -> ${annotation}:\n    return ${body}\n`;
+
+  it('a dict missing a required field, or with a field pydantic rejects, is an error at the return', async () => {
+    for (const [annotation, body, pointers] of [
+      ['Weather', '{"temp": "hot"}', ['/structuredContent/temp', '/structuredContent']],
+      ['Reading', '{"temp": None}', ['/structuredContent/temp']],
+      ['list[Point]', '[{"x": 1}, {"x": "a"}]', ['/structuredContent/result/1/x']],
+      ['Weather', '"sunny"', ['/structuredContent']],
+      ['Partial', '{"a": "x"}', ['/structuredContent/a']],
+    ] as const) {
+      const { verdict, findings } = await scanModels(tool(annotation, body));
+      expect(findings, `${annotation} ${body}`).toEqual(
+        pointers.map((p) => `structured-content-schema-mismatch ${p} ${TOOLS_AT + 3}`),
+      );
+      expect(verdict).toMatchObject({ status: 'fail', invalid: 1 });
+    }
+  });
+
+  it('an instance of the class, or a dict pydantic takes (extra members ignored), passes', async () => {
+    for (const [annotation, body] of [
+      ['Weather', 'Weather(temp=1.0, city="x")'],
+      ['Weather', '{"temp": "3.5", "city": "x", "other": [1]}'],
+      ['Reading', '{"temp": 3}'],
+      ['Partial', '{}'],
+      ['Point', '{"x": "7"}'],
+      ['Checked', 'Checked(n=1)'],
+      ['Plain', '{"y": 1}'],
+    ] as const) {
+      const { verdict, findings } = await scanModels(tool(annotation, body));
+      expect({ annotation, body, findings, verdict }).toMatchObject({
+        findings: [],
+        verdict: { status: 'pass', typed: 1 },
+      });
+    }
+  });
+
+  it('a class validated in ways the scan does not read leaves a dict to run time', async () => {
+    for (const [annotation, body] of [
+      ['Checked', '{"n": "x"}'],
+      ['Bounded', '{"n": -5}'],
+      ['Derived', '{"temp": 1, "city": "x"}'],
+    ] as const) {
+      const { verdict, findings } = await scanModels(tool(annotation, body));
+      expect(findings).toEqual([]);
+      expect(verdict, annotation).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    }
+  });
+});

@@ -43,6 +43,7 @@ import type { Project } from '../project.js';
 import { parseAnnotation, type ReturnAnnotation } from '../pydantic-lax.js';
 import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
+import { moduleClasses } from './models.js';
 import { field, fields, type PyNode } from './parser.js';
 
 export const PY_LOW_LEVEL_LABEL = '(call_tool handler)';
@@ -253,7 +254,7 @@ function returnsStrDict(mod: PyModule, fn: PyNode): boolean {
 function returnAnnotation(mod: PyModule, fn: PyNode): ReturnAnnotation | undefined {
   const annotation = field(fn, 'return_type');
   const written = annotation ? text(mod, annotation).trim() : '';
-  const type = parseAnnotation(written);
+  const type = parseAnnotation(written, moduleClasses(mod));
   return type && { text: written, type };
 }
 
