@@ -28,8 +28,20 @@ const DATACLASS = /^@(?:dataclasses\.)?dataclass(?:\(\))?$/;
 const CHANGES_VALIDATION =
   /\b(?:field_validator|model_validator|validator|root_validator|field_serializer|model_serializer|computed_field|model_config|__get_pydantic_core_schema__|alias)\b/;
 
-/** The module's readable classes, each read once, with a guard against classes naming themselves. */
+const resolvers = new WeakMap<PyModule, ClassResolver>();
+
+/** The module's classes as pydantic validates them, each read once (for every handler of the module). */
 export function moduleClasses(mod: PyModule): ClassResolver {
+  let resolver = resolvers.get(mod);
+  if (!resolver) {
+    resolver = classesOf(mod);
+    resolvers.set(mod, resolver);
+  }
+  return resolver;
+}
+
+/** Reads classes on demand, with a guard against classes naming themselves. */
+function classesOf(mod: PyModule): ClassResolver {
   const source = mod.tree.source;
   const text = (node: PyNode) => source.slice(node.start, node.end);
   const definitions = new Map<string, { node: PyNode; decorators: readonly string[] }>();
