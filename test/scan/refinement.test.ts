@@ -20,6 +20,14 @@ async function scan(name: string, source: string) {
   return { ...result, findings: result.report.findings };
 }
 
+/** A low-level tools/call handler, its arguments as `args` (`{}` when the request has none). */
+const LOW_LEVEL_HEAD = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments ?? {};
+`;
+
 const TS_HEAD = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const server = new McpServer({ name: 's', version: '1' });
 `;
@@ -275,6 +283,45 @@ server.registerTool('b', {}, async ({ text, failed }) => {
     );
     expect(findings).toEqual([]);
     expect(verdict).toMatchObject({ status: 'pass', returns: 3, typed: 3 });
+  });
+
+  it('TS: typeof x.key === "string" makes the member a string there, in a low-level handler too', async () => {
+    // \`request.params.arguments ?? {}\`: the \`{}\` has no \`city\`, so it is not on the tested path (it
+    // was judged there as a text block without text, a false error).
+    const { verdict, findings } = await scan(
+      'server.js',
+      `${LOW_LEVEL_HEAD}  const known = { city: request.params.name === 'a' ? 'x' : 5 };
+  if (typeof args.city === 'string') return { content: [{ type: 'text', text: args.city }] };
+  if (typeof known.city === 'string') return { content: [{ type: 'text', text: known.city }] };
+  if (typeof args.n !== 'string') throw new Error('n must be a string');
+  if (typeof args.flag === 'boolean') return { content: [{ type: 'text', text: args.n }], isError: args.flag };
+  return { content: [{ type: 'text', text: args.n }] };
+});
+`,
+    );
+    expect(findings).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'pass', returns: 4, typed: 4 });
+  });
+
+  it('TS: the member is a string only on the tested path and until it is set again', async () => {
+    const { verdict, findings } = await scan(
+      'server.js',
+      `${LOW_LEVEL_HEAD}  if (typeof args.city === 'string') {
+    args.city = 5;
+    return { content: [{ type: 'text', text: args.city }] };
+  }
+  if (typeof args.a === 'string') return { content: [{ type: 'text', text: args.b }] };
+  if (typeof args.c !== 'string') return { content: [{ type: 'text', text: args.c }] };
+  return { content: [] };
+});
+`,
+    );
+    // The 5 set at line 7, and the member that is no string at line 11.
+    expect(findings.map((f) => `${f.rule} ${f.location?.line}`)).toEqual([
+      'block-text-invalid 7',
+      'block-text-invalid 11',
+    ]);
+    expect(verdict).toMatchObject({ status: 'fail', returns: 4, typed: 1, invalid: 2, unresolved: 1 });
   });
 
   it('TS: typeof x === "number" proves no JSON number (NaN is written as null)', async () => {
