@@ -28,6 +28,14 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const args = request.params.arguments ?? {};
 `;
 
+/** A Python low-level call_tool handler, its arguments as `arguments`. */
+const PY_LOW_LEVEL_HEAD = `from mcp.server.lowlevel import Server
+server = Server("s")
+
+@server.call_tool()
+async def call_tool(name, arguments):
+`;
+
 const TS_HEAD = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const server = new McpServer({ name: 's', version: '1' });
 `;
@@ -337,15 +345,33 @@ server.registerTool('a', {}, async ({ size }) => {
     expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, unresolved: 1 });
   });
 
+  it('Python: isinstance(x["key"], str) and isinstance(x.get("key"), str) make the member a string there', async () => {
+    const { verdict, findings } = await scan(
+      'server.py',
+      `${PY_LOW_LEVEL_HEAD}    if isinstance(arguments["city"], str):
+        return [{"type": "text", "text": arguments["city"]}]
+    if isinstance(arguments.get("q"), str):
+        return [{"type": "text", "text": arguments.get("q")}]
+    known = {"a": 1 if name else "x"}
+    if isinstance(known["a"], str):
+        return [{"type": "text", "text": known["a"]}]
+    if isinstance(arguments.get("z"), str):
+        arguments["z"] = 5
+        return [{"type": "text", "text": arguments["z"]}]
+    if isinstance(arguments.get("b"), str):
+        return [{"type": "text", "text": arguments.get("c")}]
+    return []
+`,
+    );
+    // The 5 set at line 14 is no string, and another member than the tested one is not known.
+    expect(findings.map((f) => `${f.rule} ${f.location?.line}`)).toEqual(['block-text-invalid 14']);
+    expect(verdict).toMatchObject({ status: 'fail', returns: 6, typed: 4, invalid: 1, unresolved: 1 });
+  });
+
   it('Python: isinstance(x, str) makes x a string there', async () => {
     const { verdict, findings } = await scan(
       'server.py',
-      `from mcp.server.lowlevel import Server
-server = Server("s")
-
-@server.call_tool()
-async def call_tool(name, arguments):
-    text = arguments.get("text")
+      `${PY_LOW_LEVEL_HEAD}    text = arguments.get("text")
     if isinstance(text, str):
         return [{"type": "text", "text": text}]
     if isinstance(text, (str, int)):

@@ -1226,10 +1226,17 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           : names.every((n) => n === 'bool')
             ? 'boolean'
             : undefined;
+        const passes = (v: Variant) =>
+          v.k === 'unknown' || v.k === 'fn' || names.some((n) => isInstance(this.heap, v, n)) === holds;
+        const member = this.memberPath(subject);
+        if (member) {
+          if (holds && kind)
+            this.typeMember(member.object, member.key, kind, sourceText(this.site(test)), passes);
+          return;
+        }
         this.narrow(
           subject,
-          (v) =>
-            v.k === 'unknown' || v.k === 'fn' || names.some((n) => isInstance(this.heap, v, n)) === holds,
+          passes,
           holds ? sourceText(this.site(test)) : undefined,
           holds ? kind : undefined,
         );
@@ -1264,6 +1271,72 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       default:
         return;
     }
+  }
+
+  /** `x["key"]` or `x.get("key")` of a local name `x`, with a constant key. */
+  private memberPath(node: PyNode): { object: PyNode; key: string } | undefined {
+    if (node.type === 'subscript') {
+      const object = field(node, 'value');
+      const key = field(node, 'subscript');
+      const name = key?.type === 'string' ? constantString(this.ev(key)) : undefined;
+      return object?.type === 'identifier' && name !== undefined ? { object, key: name } : undefined;
+    }
+    if (node.type !== 'call') return undefined;
+    const fn = field(node, 'function');
+    const args = field(node, 'arguments')?.children ?? [];
+    const object = fn?.type === 'attribute' ? field(fn, 'object') : undefined;
+    const method = fn?.type === 'attribute' ? field(fn, 'attribute') : undefined;
+    const [key] = args;
+    if (object?.type !== 'identifier' || !method || this.text(method) !== 'get' || args.length !== 1)
+      return undefined;
+    const name = key?.type === 'string' ? constantString(this.ev(key)) : undefined;
+    return name === undefined ? undefined : { object, key: name };
+  }
+
+  /**
+   * After `isinstance(x["key"], str)` held (or `x.get("key")`; a str or a bool): on this path the
+   * member is of that kind. The dicts `x` may be lose the variants of the member that cannot pass (a
+   * dict without it cannot), and its unknowns are typed; an unknown `x` is a dict there (only a
+   * mapping's member can pass), open, holding that member. Each typed unknown remembers the test.
+   */
+  private typeMember(
+    node: PyNode,
+    key: string,
+    kind: 'string' | 'boolean',
+    test: string,
+    passes: (v: Variant) => boolean,
+  ): void {
+    if (this.comprehensions.length > 0 || !this.current.state) return;
+    const name = this.text(node);
+    const value = this.current.state.vars.get(name);
+    if (!value) return;
+    const at = this.site(node);
+    const member = (): Member => ({
+      value: ofKind(tested(unknown(at, `${name}["${key}"] is known only at run time`), test), kind),
+      site: at,
+    });
+    const typed: Variant[] = [];
+    for (const v of value) {
+      if (v.k === 'unknown' && (v.kind === undefined || v.kind === 'object')) {
+        const id = this.heap.alloc({ ...newObject(at), props: new Map([[key, member()]]), open: v.reason });
+        typed.push({ k: 'ref', id, site: v.site });
+        continue;
+      }
+      const state = v.k === 'ref' ? this.heap.get(v.id) : undefined;
+      if (v.k !== 'ref' || state?.kind !== 'object' || state.model !== undefined) {
+        typed.push(v);
+        continue;
+      }
+      const known = state.props.get(key);
+      const passing = known?.value.filter(passes) ?? [];
+      // A dict that cannot hold a passing member is not on this path.
+      if (known ? passing.length === 0 : state.open === undefined) continue;
+      const props = new Map(state.props);
+      props.set(key, known ? { ...known, value: ofKind(tested(passing, test), kind) } : member());
+      this.heap.set(v.id, { ...state, props });
+      typed.push(v);
+    }
+    if (typed.length > 0) this.current.state.vars.set(name, typed);
   }
 
   /**
