@@ -366,3 +366,35 @@ class Plain:
     }
   });
 });
+
+describe('scan: a model imported from another file of the project', () => {
+  it('is read where it is defined, under any name it is imported as', async () => {
+    const dir = mkdtempSync(join(scratch, 'pkg-'));
+    writeFileSync(join(dir, '__init__.py'), '');
+    writeFileSync(
+      join(dir, 'models.py'),
+      'from pydantic import BaseModel\n\nclass Weather(BaseModel):\n    temp: float\n    city: str\n',
+    );
+    writeFileSync(
+      join(dir, 'server.py'),
+      `from mcp.server.fastmcp import FastMCP
+from .models import Weather
+from .models import Weather as W
+mcp = FastMCP("s")
+
+@mcp.tool()
+def bad() -> Weather:
+    return {"temp": "hot", "city": "x"}
+
+@mcp.tool()
+def good() -> W:
+    return W(temp=1.0, city="x")
+`,
+    );
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    expect(
+      report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.file}:${f.location?.line}`),
+    ).toEqual(['structured-content-schema-mismatch /structuredContent/temp server.py:8']);
+    expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
+  });
+});

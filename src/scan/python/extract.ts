@@ -43,7 +43,7 @@ import type { Project } from '../project.js';
 import { parseAnnotation, type ReturnAnnotation } from '../pydantic-lax.js';
 import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
-import { moduleClasses } from './models.js';
+import { type ClassLocator, moduleClasses } from './models.js';
 import { field, fields, type PyNode } from './parser.js';
 
 export const PY_LOW_LEVEL_LABEL = '(call_tool handler)';
@@ -251,10 +251,10 @@ function returnsStrDict(mod: PyModule, fn: PyNode): boolean {
 }
 
 /** `def f(...) -> int` (`list[str]`, `dict[str, float]`, …): what FastMCP checks the value against. */
-function returnAnnotation(mod: PyModule, fn: PyNode): ReturnAnnotation | undefined {
+function returnAnnotation(mod: PyModule, fn: PyNode, locate: ClassLocator): ReturnAnnotation | undefined {
   const annotation = field(fn, 'return_type');
   const written = annotation ? text(mod, annotation).trim() : '';
-  const type = parseAnnotation(written, moduleClasses(mod));
+  const type = parseAnnotation(written, moduleClasses(mod, locate));
   return type && { text: written, type };
 }
 
@@ -433,7 +433,7 @@ export class PyExtractor {
     };
     const checked =
       registration.framework === 'fastmcp-python' && !registration.unstructured
-        ? returnAnnotation(fnModule, node)
+        ? returnAnnotation(fnModule, node, (name, scope) => this.interp.classBoundTo(name, scope))
         : undefined;
     if (checked) wrapping.annotation = checked;
     const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;

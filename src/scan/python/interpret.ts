@@ -397,6 +397,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return run;
   }
 
+  /**
+   * The class definition a module-level name is bound to once the module has run (defined there, or
+   * imported from another file of the project), when it is bound to exactly one.
+   */
+  classBoundTo(name: string, mod: PyModule): { node: PyNode; module: PyModule } | undefined {
+    const value = this.moduleRun(mod)?.state?.vars.get(name);
+    const [only] = value ?? [];
+    if (value?.length !== 1 || only?.k !== 'ref') return undefined;
+    const found = this.classes.get(only.id);
+    return found && { node: found.node, module: found.run.module };
+  }
+
   /** The function value a `def` node denotes, with its free variables from the enclosing run. */
   functionValue(fnNode: PyNode, mod: PyModule): FunctionValue | undefined {
     const closure = this.rootRun(this.enclosingFunction(fnNode), mod);

@@ -28,112 +28,97 @@ const DATACLASS = /^@(?:dataclasses\.)?dataclass(?:\(\))?$/;
 const CHANGES_VALIDATION =
   /\b(?:field_validator|model_validator|validator|root_validator|field_serializer|model_serializer|computed_field|model_config|__get_pydantic_core_schema__|alias)\b/;
 
-const resolvers = new WeakMap<PyModule, ClassResolver>();
+/** Where the class a name of a module is bound to is defined (after the module ran), if it is one. */
+export type ClassLocator = (name: string, mod: PyModule) => { node: PyNode; module: PyModule } | undefined;
 
-/** The module's classes as pydantic validates them, each read once (for every handler of the module). */
-export function moduleClasses(mod: PyModule): ClassResolver {
-  let resolver = resolvers.get(mod);
-  if (!resolver) {
-    resolver = classesOf(mod);
-    resolvers.set(mod, resolver);
-  }
-  return resolver;
+/** Classes read so far, by their definition: a class imported by several modules is read once. */
+const readClasses = new WeakMap<PyNode, ModelType | undefined>();
+
+/**
+ * The classes `mod`'s names are bound to, as pydantic validates them: defined in the module or
+ * imported from another file of the project (`from .models import Weather`), each read once.
+ */
+export function moduleClasses(mod: PyModule, locate: ClassLocator): ClassResolver {
+  const reading = new Set<PyNode>();
+  const resolveIn =
+    (scope: PyModule): ClassResolver =>
+    (name) => {
+      const found = locate(name, scope);
+      if (!found) return undefined;
+      if (readClasses.has(found.node)) return readClasses.get(found.node);
+      // A class naming itself (a tree of nodes): the inner use is not checked.
+      if (reading.has(found.node)) return undefined;
+      reading.add(found.node);
+      const model = readClass(found.node, found.module, resolveIn(found.module));
+      reading.delete(found.node);
+      readClasses.set(found.node, model);
+      return model;
+    };
+  return resolveIn(mod);
 }
 
-/** Reads classes on demand, with a guard against classes naming themselves. */
-function classesOf(mod: PyModule): ClassResolver {
-  const source = mod.tree.source;
-  const text = (node: PyNode) => source.slice(node.start, node.end);
-  const definitions = new Map<string, { node: PyNode; decorators: readonly string[] }>();
-  for (const child of mod.tree.root.children) {
-    const definition = child.type === 'decorated_definition' ? field(child, 'definition') : child;
-    if (definition?.type !== 'class_definition') continue;
-    const name = field(definition, 'name');
-    if (!name) continue;
-    const decorators =
-      child.type === 'decorated_definition'
-        ? child.children.filter((c) => c.type === 'decorator').map((d) => text(d).replace(/\s+/g, ''))
-        : [];
-    // A second class of the same name: which one an annotation means depends on the order of execution.
-    definitions.set(
-      text(name),
-      definitions.has(text(name))
-        ? { node: definition, decorators: ['?'] }
-        : { node: definition, decorators },
-    );
+/**
+ * The class as pydantic validates it: undefined when pydantic does not validate it field by field
+ * (not a model), without fields when it is one this module cannot read.
+ */
+function readClass(node: PyNode, mod: PyModule, resolve: ClassResolver): ModelType | undefined {
+  const text = (n: PyNode) => mod.tree.source.slice(n.start, n.end);
+  const named = field(node, 'name');
+  // The class's own name: the one its instances carry (an import may bind it to another).
+  const name = named ? text(named) : '';
+  const decorated = node.parent?.type === 'decorated_definition' ? node.parent : undefined;
+  const decorators = (decorated?.children ?? [])
+    .filter((c) => c.type === 'decorator')
+    .map((d) => text(d).replace(/\s+/g, ''));
+  const superclasses = field(node, 'superclasses');
+  const bases = superclasses ? superclasses.children.map((b) => text(b).replace(/\s+/g, '')) : [];
+  const dataclass = decorators.some((d) => DATACLASS.test(d));
+  const families = bases.map((base) => BASES[base]);
+  // A subclass of a model of the project is validated too, with the fields of both.
+  const validated = dataclass || families.some(Boolean) || bases.some((base) => resolve(base) !== undefined);
+  if (!validated) return undefined;
+  const unreadable: ModelType = { kind: 'model', name, fields: undefined };
+  let family: Family | undefined = dataclass ? 'dataclass' : undefined;
+  let total = true;
+  if (decorators.length > (dataclass ? 1 : 0)) return unreadable;
+  for (const [index, base] of bases.entries()) {
+    if (base === 'total=False' && family === 'TypedDict') total = false;
+    else if (families[index] && !family) family = families[index];
+    else return unreadable;
   }
-  const read = new Map<string, ModelType | undefined>();
-  const reading = new Set<string>();
-  const resolve: ClassResolver = (name) => {
-    if (read.has(name)) return read.get(name);
-    const definition = definitions.get(name);
-    if (!definition || reading.has(name)) return undefined;
-    reading.add(name);
-    const model = readClass(name, definition.node, definition.decorators);
-    reading.delete(name);
-    read.set(name, model);
-    return model;
-  };
-
-  /**
-   * The class as pydantic validates it: undefined when pydantic does not validate it field by field
-   * (not a model, or two classes of the name), without fields when it is one this module cannot read.
-   */
-  function readClass(name: string, node: PyNode, decorators: readonly string[]): ModelType | undefined {
-    if (decorators.includes('?')) return undefined;
-    const superclasses = field(node, 'superclasses');
-    const bases = superclasses ? superclasses.children.map((b) => text(b).replace(/\s+/g, '')) : [];
-    const dataclass = decorators.some((d) => DATACLASS.test(d));
-    const families = bases.map((base) => BASES[base]);
-    // A subclass of a model of this module is validated too, with the fields of both.
-    const validated =
-      dataclass || families.some(Boolean) || bases.some((base) => resolve(base) !== undefined);
-    if (!validated) return undefined;
-    const unreadable: ModelType = { kind: 'model', name, fields: undefined };
-    let family: Family | undefined = dataclass ? 'dataclass' : undefined;
-    let total = true;
-    if (decorators.length > (dataclass ? 1 : 0)) return unreadable;
-    for (const [index, base] of bases.entries()) {
-      if (base === 'total=False' && family === 'TypedDict') total = false;
-      else if (families[index] && !family) family = families[index];
-      else return unreadable;
+  const body = field(node, 'body');
+  if (!family || !body || CHANGES_VALIDATION.test(text(body))) return unreadable;
+  const fields: ModelField[] = [];
+  for (const statement of body.children) {
+    if (statement.type === 'pass_statement' || statement.type === 'function_definition') continue;
+    if (statement.type === 'decorated_definition') {
+      if (field(statement, 'definition')?.type === 'function_definition') continue;
+      return unreadable;
     }
-    const body = field(node, 'body');
-    if (!family || !body || CHANGES_VALIDATION.test(text(body))) return unreadable;
-    const fields: ModelField[] = [];
-    for (const statement of body.children) {
-      if (statement.type === 'pass_statement' || statement.type === 'function_definition') continue;
-      if (statement.type === 'decorated_definition') {
-        if (field(statement, 'definition')?.type === 'function_definition') continue;
-        return unreadable;
-      }
-      const [only] = statement.children;
-      if (statement.type !== 'expression_statement' || statement.children.length !== 1 || !only)
-        return unreadable;
-      if (only.type === 'string') continue; // a docstring
-      const target = field(only, 'left');
-      const annotation = field(only, 'type');
-      if (only.type !== 'assignment' || target?.type !== 'identifier' || !annotation) return unreadable;
-      let written = text(annotation).replace(/\s+/g, '');
-      if (/^(?:typing\.)?ClassVar\b/.test(written)) continue;
-      let required = !field(only, 'right');
-      const wrapper = /^(?:typing\.)?(NotRequired|Required)\[(.*)\]$/.exec(written);
-      if (wrapper && family === 'TypedDict') {
-        required = wrapper[1] === 'Required';
-        written = wrapper[2] as string;
-      } else if (family === 'TypedDict') {
-        required = total;
-      }
-      // A default made by a call (`Field(gt=0)`) may constrain the field beyond its type: not read.
-      const constrained = field(only, 'right')?.type === 'call';
-      fields.push({
-        name: text(target),
-        type: constrained ? undefined : parseAnnotation(written, resolve),
-        required,
-      });
+    const [only] = statement.children;
+    if (statement.type !== 'expression_statement' || statement.children.length !== 1 || !only)
+      return unreadable;
+    if (only.type === 'string') continue; // a docstring
+    const target = field(only, 'left');
+    const annotation = field(only, 'type');
+    if (only.type !== 'assignment' || target?.type !== 'identifier' || !annotation) return unreadable;
+    let written = text(annotation).replace(/\s+/g, '');
+    if (/^(?:typing\.)?ClassVar\b/.test(written)) continue;
+    let required = !field(only, 'right');
+    const wrapper = /^(?:typing\.)?(NotRequired|Required)\[(.*)\]$/.exec(written);
+    if (wrapper && family === 'TypedDict') {
+      required = wrapper[1] === 'Required';
+      written = wrapper[2] as string;
+    } else if (family === 'TypedDict') {
+      required = total;
     }
-    return { kind: 'model', name, fields };
+    // A default made by a call (`Field(gt=0)`) may constrain the field beyond its type: not read.
+    const constrained = field(only, 'right')?.type === 'call';
+    fields.push({
+      name: text(target),
+      type: constrained ? undefined : parseAnnotation(written, resolve),
+      required,
+    });
   }
-
-  return resolve;
+  return { kind: 'model', name, fields };
 }
