@@ -12,7 +12,7 @@ import { isObject } from '../core/json.js';
 import { isOpaque, isOpen } from '../core/opaque.js';
 import { getIn, type PathSegment } from '../core/pointer.js';
 import type { Rule } from '../rules/types.js';
-import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
 import { concretize } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
@@ -447,6 +447,9 @@ function againstAnnotation(
   const structuredContent = isWrapped(annotation.type) ? { result: returned } : returned;
   const checked = { content: [], structuredContent };
   const note = `FastMCP validates the return value against \`-> ${annotation.text}\` and sends an error result in its place`;
+  // FastMCP validates whatever version the client negotiated; the finding is worded in the first
+  // version that has structuredContent when the scanned one has none.
+  const version = features(engine.version).structuredContent === 'none' ? '2025-06-18' : engine.version;
   const findings = verdict.rejected.slice(0, MAX_ANNOTATION_FINDINGS).flatMap((path) => {
     const outputSchema = schemaAtPath(annotation.type, path);
     const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
@@ -454,16 +457,17 @@ function againstAnnotation(
     // Rules leave a value known only at run time alone; one rejected for its kind alone (an `int`
     // parameter under `-> str`) is judged as a value of that kind, and located at the return.
     const judged = withKnownLeaf(checked, [...prefix, ...path]);
-    return locateAll(runToolResult(judged, { ...engine, tool }), positions, judged, rootAt)
+    return locateAll(runToolResult(judged, { ...engine, version, tool }), positions, judged, rootAt)
       .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
       .map((f) => ({ ...f, message: f.message.replace(OUR_SCHEMA_PATH, ''), note }));
   });
-  return verdict.unknown === undefined
+  // A rejection no finding could word still keeps the return from counting as typed.
+  const why =
+    verdict.unknown ??
+    (findings.length === 0 && verdict.rejected.length > 0 ? 'pydantic rejects it' : undefined);
+  return why === undefined
     ? { findings }
-    : {
-        findings,
-        unknown: `the return value, checked against \`-> ${annotation.text}\`: ${verdict.unknown}`,
-      };
+    : { findings, unknown: `the return value, checked against \`-> ${annotation.text}\`: ${why}` };
 }
 
 /** Schema keywords where a failure may come from any part of the instance (another branch, an item). */

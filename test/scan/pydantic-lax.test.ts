@@ -224,6 +224,21 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     expect(findings).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);
   });
 
+  it('in a protocol version without structuredContent too: FastMCP validates whatever was negotiated', async () => {
+    for (const protocolVersion of ['2024-11-05', '2025-03-26'] as const) {
+      const dir = mkdtempSync(join(scratch, 'py-'));
+      writeFileSync(
+        join(dir, 'server.py'),
+        `from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("s")\n${tool('int', '"abc"')}`,
+      );
+      const { verdict, report } = await scanPaths([dir], { cwd: dir, protocolVersion });
+      expect(report.findings.map((f) => `${f.rule} ${f.location?.line}`)).toEqual([
+        'structured-content-schema-mismatch 6',
+      ]);
+      expect(verdict, protocolVersion).toMatchObject({ status: 'fail', invalid: 1 });
+    }
+  });
+
   it('what pydantic converts passes; what it may reject is left to run time', async () => {
     for (const [annotation, body, params] of [
       ['int', '"7"', ''],
