@@ -63,6 +63,11 @@ export interface HandlerSite {
    * checks: the source does not fix the schema, or zod rejects values the model of it accepts.
    */
   readonly outputSchemaUnproven?: string;
+  /**
+   * The framework checks structuredContent against the outputSchema itself before sending anything
+   * (McpServer, python-sdk's low-level server), whatever version the client negotiated.
+   */
+  readonly serverChecksOutput?: boolean;
 }
 
 /** A value built outside a handler return that the rules can still check. */
@@ -271,6 +276,10 @@ function judgeReturn(
   const tool = handler.outputSchema
     ? { name: handler.tool, inputSchema: { type: 'object' }, outputSchema: handler.outputSchema }
     : undefined;
+  // A framework that checks structuredContent itself fails the call in a version without it too: the
+  // check is judged in the first version that has it.
+  const structuredVersion =
+    handler.serverChecksOutput && features(version).structuredContent === 'none' ? '2025-06-18' : version;
   for (const doc of docs) {
     const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
     const annotated = againstAnnotation(doc, handler.wrap, positions, engine, ret.site);
@@ -285,6 +294,18 @@ function judgeReturn(
       ),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
       ...annotated.findings,
+      ...(tool && structuredVersion !== version
+        ? locateAll(
+            runToolResult(wrapped, { ...engine, version: structuredVersion, tool }).filter(
+              (f) =>
+                SERVER_OUTPUT_RULES.has(f.rule) &&
+                (f.rule !== 'structured-content-schema-mismatch' || schemaVerdictIsCertain(wrapped, f)),
+            ),
+            positions,
+            wrapped,
+            ret.site,
+          ).map((f) => ({ ...f, note: SERVER_OUTPUT_NOTE }))
+        : []),
     ];
     for (const f of located) findings.add(f, reach);
     const errors = located.filter((f) => f.severity === 'error');
@@ -301,7 +322,7 @@ function judgeReturn(
       );
       const structured =
         handler.outputSchema || handler.outputSchemaUnproven
-          ? proveStructured(wrapped, handler.outputSchema, handler.outputSchemaUnproven, version)
+          ? proveStructured(wrapped, handler.outputSchema, handler.outputSchemaUnproven, structuredVersion)
           : proof;
       if (proof.proven && !structured.proven) {
         outcome = 'unresolved';
@@ -390,6 +411,14 @@ function structuredAsResult(
       note: "standalone fastmcp sends the value as structuredContent, checked against CallToolResult's schema",
     }));
 }
+
+/** What a framework's own check of structuredContent against the outputSchema answers with an error. */
+const SERVER_OUTPUT_RULES = new Set([
+  'structured-content-schema-mismatch',
+  'structured-content-missing-for-output-schema',
+]);
+const SERVER_OUTPUT_NOTE =
+  'the server checks structuredContent against the outputSchema whatever version the client negotiated, and answers with an error';
 
 /** Rejections reported per return: enough to fix it, as for any outputSchema mismatch. */
 const MAX_ANNOTATION_FINDINGS = 10;

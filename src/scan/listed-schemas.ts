@@ -23,17 +23,27 @@ export function noteListedSchema(listed: ListedSchemas, tool: unknown): void {
   listed.set(tool.name, before === undefined || same ? known : null);
 }
 
-/** The handlers, each tool listed with a known schema given it (unless it has one already). */
-export function withSchemas(handlers: HandlerSite[], listed: ListedSchemas): HandlerSite[] {
+/**
+ * The handlers, each tool listed with a known schema given it (unless it has one already).
+ * `serverChecksOutput`: the server checks structuredContent against the listed schema itself
+ * (python-sdk's low-level server does; the TypeScript SDK's low-level `Server` leaves it to clients).
+ */
+export function withSchemas(
+  handlers: HandlerSite[],
+  listed: ListedSchemas,
+  serverChecksOutput = false,
+): HandlerSite[] {
   if (listed.size === 0) return handlers;
+  const checks = serverChecksOutput ? { serverChecksOutput } : {};
   return handlers.map((h) => {
     if (h.outputSchema || h.outputSchemaUnproven) return h;
     const schema = listed.get(h.tool);
     if (schema === null)
       return {
         ...h,
+        ...checks,
         outputSchemaUnproven: 'the outputSchema tools/list gives the tool is not known statically',
       };
-    return schema ? { ...h, outputSchema: schema } : h;
+    return schema ? { ...h, ...checks, outputSchema: schema } : h;
   });
 }

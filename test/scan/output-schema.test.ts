@@ -324,3 +324,72 @@ async def call_tool(name, arguments):
     expect(errors).toEqual(['structured-content-missing-for-output-schema 16']);
   });
 });
+
+describe('a server that checks structuredContent itself, in a version without structuredContent', () => {
+  // McpServer (CallTool handler) and python-sdk's low-level `Server.call_tool` check structuredContent
+  // against the outputSchema before answering, whatever version was negotiated; the TypeScript SDK's
+  // low-level `Server` leaves the check to clients, which before 2025-06-18 know no outputSchema.
+  const sources: Record<string, [string, string, number]> = {
+    McpServer: [
+      'server.ts',
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { outputSchema: { n: z.number() } }, async () => ({
+  content: [{ type: 'text', text: '{"n":"x"}' }], structuredContent: { n: 'x' } }));
+`,
+      5,
+    ],
+    'python-sdk low-level': [
+      'server.py',
+      `import mcp.types as types
+from mcp.server.lowlevel import Server
+server = Server("s")
+
+@server.list_tools()
+async def list_tools():
+    return [types.Tool(name="t", inputSchema={"type": "object"}, outputSchema={"type": "object", "properties": {"n": {"type": "number"}}})]
+
+@server.call_tool()
+async def call_tool(name, arguments):
+    if name == "t":
+        return {"n": "x"}
+    raise ValueError(name)
+`,
+      12,
+    ],
+  };
+
+  it('still fails the tool: the mismatch is an error', async () => {
+    for (const [kind, [file, source, line]] of Object.entries(sources)) {
+      for (const protocolVersion of ['2024-11-05', '2025-03-26'] as const) {
+        const dir = mkdtempSync(join(scratch, 'src-'));
+        writeFileSync(join(dir, file), source);
+        const { verdict, report } = await scanPaths([dir], { cwd: dir, protocolVersion });
+        const errors = report.findings.filter((f) => f.severity === 'error');
+        expect(
+          errors.map((f) => `${f.rule} ${f.location?.line}`),
+          `${kind} ${protocolVersion}`,
+        ).toEqual([`structured-content-schema-mismatch ${line}`]);
+        expect(verdict).toMatchObject({ status: 'fail', invalid: 1 });
+      }
+    }
+  });
+
+  it("the TypeScript SDK's low-level Server, whose clients check, is not judged by a schema they do not know", async () => {
+    const dir = mkdtempSync(join(scratch, 'src-'));
+    writeFileSync(
+      join(dir, 'server.ts'),
+      `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } } } }],
+}));
+server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { n: 'x' } }));
+`,
+    );
+    const { report } = await scanPaths([dir], { cwd: dir, protocolVersion: '2025-03-26' });
+    expect(report.findings.filter((f) => f.rule === 'structured-content-schema-mismatch')).toEqual([]);
+  });
+});

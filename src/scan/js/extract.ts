@@ -441,7 +441,7 @@ export class JsExtractor {
         // McpServer validates structuredContent against the outputSchema before sending it.
         const schema = c.kind === 'registerTool' ? registeredOutputSchema(record) : {};
         return schema.outputSchema || schema.outputSchemaUnproven
-          ? handlers.map((h) => ({ ...h, ...schema }))
+          ? handlers.map((h) => ({ ...h, ...schema, serverChecksOutput: true }))
           : handlers;
       }
       case 'lowLevel':

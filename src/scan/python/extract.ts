@@ -344,7 +344,7 @@ export class PyExtractor {
       }
     }
     const documents = this.payloads(mod, found, handlerDefs, handlers);
-    return { handlers: withSchemas(handlers, listing.outputs), documents };
+    return { handlers: withSchemas(handlers, listing.outputs, true), documents };
   }
 
   /**
