@@ -475,7 +475,9 @@ function againstAnnotation(
   const verdict = judgeLax(annotation.type, returned);
   const structuredContent = isWrapped(annotation.type) ? { result: returned } : returned;
   const checked = { content: [], structuredContent };
-  const note = `FastMCP validates the return value against \`-> ${annotation.text}\` and sends an error result in its place`;
+  // A long annotation is named by its start: a message is one line.
+  const named = annotation.text.length > 60 ? `${annotation.text.slice(0, 57)}…` : annotation.text;
+  const note = `FastMCP validates the return value against \`-> ${named}\` and sends an error result in its place`;
   // FastMCP validates whatever version the client negotiated; the finding is worded in the first
   // version that has structuredContent when the scanned one has none.
   const version = features(engine.version).structuredContent === 'none' ? '2025-06-18' : engine.version;
@@ -496,7 +498,7 @@ function againstAnnotation(
     (findings.length === 0 && verdict.rejected.length > 0 ? 'pydantic rejects it' : undefined);
   return why === undefined
     ? { findings }
-    : { findings, unknown: `the return value, checked against \`-> ${annotation.text}\`: ${why}` };
+    : { findings, unknown: `the return value, checked against \`-> ${named}\`: ${why}` };
 }
 
 /** Schema keywords where a failure may come from any part of the instance (another branch, an item). */

@@ -62,18 +62,31 @@ const DICTS = new Set(['dict', 'Dict', 'typing.Dict']);
 const OPTIONALS = new Set(['Optional', 'typing.Optional']);
 
 /**
+ * Annotations nested deeper, or longer, are not read (not checked at all): no hand-written one gets
+ * there, and a file made to reach them must not cost more than its parse.
+ */
+const MAX_ANNOTATION_DEPTH = 32;
+const MAX_ANNOTATION_LENGTH = 2000;
+
+/**
  * The annotation's type, or undefined when it is anything else (`Any`, a union of two types, a class
  * `classes` does not know).
  */
 export function parseAnnotation(
   source: string,
   classes: ClassResolver = () => undefined,
+  depth = 0,
 ): LaxType | undefined {
+  if (depth > MAX_ANNOTATION_DEPTH || source.length > MAX_ANNOTATION_LENGTH) return undefined;
   const compact = source.replace(/\s+/g, '');
   // `X | None` and `None | X` at the top level of this (sub)annotation.
   const parts = splitTop(compact, '|');
   if (parts.length === 2 && parts.includes('None')) {
-    const of = parseAnnotation(parts[0] === 'None' ? (parts[1] as string) : (parts[0] as string), classes);
+    const of = parseAnnotation(
+      parts[0] === 'None' ? (parts[1] as string) : (parts[0] as string),
+      classes,
+      depth + 1,
+    );
     return of && { kind: 'optional', of };
   }
   if (parts.length !== 1) return undefined;
@@ -84,15 +97,15 @@ export function parseAnnotation(
   const [, name = '', inner = ''] = generic;
   const args = splitTop(inner, ',');
   if (LISTS.has(name) && args.length === 1) {
-    const item = parseAnnotation(inner, classes);
+    const item = parseAnnotation(inner, classes, depth + 1);
     return item && { kind: 'list', item };
   }
   if (DICTS.has(name) && args.length === 2 && args[0] === 'str') {
-    const value = parseAnnotation(args[1] as string, classes);
+    const value = parseAnnotation(args[1] as string, classes, depth + 1);
     return value && { kind: 'dict', value };
   }
   if (OPTIONALS.has(name) && args.length === 1) {
-    const of = parseAnnotation(inner, classes);
+    const of = parseAnnotation(inner, classes, depth + 1);
     return of && { kind: 'optional', of };
   }
   return undefined;

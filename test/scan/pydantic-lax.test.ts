@@ -413,3 +413,47 @@ def good() -> W:
     expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
   });
 });
+
+describe('scan: hostile annotations', () => {
+  it('an annotation nested 30,000 deep, and a chain of 60 models, are scanned quickly and in one line', async () => {
+    const dir = mkdtempSync(join(scratch, 'hostile-'));
+    const deep = `${'list['.repeat(30_000)}int${']'.repeat(30_000)}`;
+    const chain = Array.from(
+      { length: 60 },
+      (_, i) => `class M${i}(BaseModel):\n    next: M${i + 1}\n    n: int\n`,
+    ).join('\n');
+    writeFileSync(
+      join(dir, 'server.py'),
+      `from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
+mcp = FastMCP("s")
+${chain}
+class M60(BaseModel):
+    n: int
+
+@mcp.tool()
+def deep() -> ${deep}:
+    return "abc"
+
+@mcp.tool()
+def wide() -> ${'list['.repeat(30)}int${']'.repeat(30)}:
+    return "abc"
+
+@mcp.tool()
+def models() -> M0:
+    return {"n": "x"}
+`,
+    );
+    const started = performance.now();
+    const { unscanned, report } = await scanPaths([dir], { cwd: dir });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(unscanned).toEqual([]);
+    // Too deep to read is not checked; 30 levels is, and so is the head of a long chain of models
+    // (its missing `next`).
+    expect(report.findings.map((f) => `${f.rule} ${f.pointer}`)).toEqual([
+      'structured-content-schema-mismatch /structuredContent/result',
+      'structured-content-schema-mismatch /structuredContent',
+    ]);
+    for (const f of report.findings) expect(f.message.length).toBeLessThan(400);
+  });
+});

@@ -31,6 +31,9 @@ const CHANGES_VALIDATION =
 /** Where the class a name of a module is bound to is defined (after the module ran), if it is one. */
 export type ClassLocator = (name: string, mod: PyModule) => { node: PyNode; module: PyModule } | undefined;
 
+/** Classes read within one another's fields at most this deep. */
+const MAX_CLASS_CHAIN = 32;
+
 /** Classes read so far, by their definition: a class imported by several modules is read once. */
 const readClasses = new WeakMap<PyNode, ModelType | undefined>();
 
@@ -46,8 +49,9 @@ export function moduleClasses(mod: PyModule, locate: ClassLocator): ClassResolve
       const found = locate(name, scope);
       if (!found) return undefined;
       if (readClasses.has(found.node)) return readClasses.get(found.node);
-      // A class naming itself (a tree of nodes): the inner use is not checked.
-      if (reading.has(found.node)) return undefined;
+      // A class naming itself (a tree of nodes): the inner use is not checked; nor is a chain of
+      // classes deeper than any hand-written one.
+      if (reading.has(found.node) || reading.size > MAX_CLASS_CHAIN) return undefined;
       reading.add(found.node);
       const model = readClass(found.node, found.module, resolveIn(found.module));
       reading.delete(found.node);
