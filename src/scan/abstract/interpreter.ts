@@ -7,9 +7,20 @@
 
 import type { Project } from '../project.js';
 import { BudgetExceeded } from './budget.js';
-import { Heap, type ObjState } from './heap.js';
+import { Heap, type Member, newObject, type ObjState } from './heap.js';
 import { cloneState, joinAllStates, joinStates, newState, type State } from './state.js';
-import { type Guard, guarded, join, NOTHING, type Site, type Value, type Variant } from './value.js';
+import {
+  type Guard,
+  guarded,
+  join,
+  NOTHING,
+  ofKind,
+  type Site,
+  tested,
+  unknown,
+  type Value,
+  type Variant,
+} from './value.js';
 
 /** One interpretation of a function body (or of a module's top level). */
 export abstract class Run<K> {
@@ -93,6 +104,50 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
 
   protected get heap(): Heap {
     return this.state.heap;
+  }
+
+  /**
+   * The variants of a variable after a type test on its member `key` held (`typeof x.key ===
+   * "string"`, `isinstance(x["key"], str)`): on this path the member is of `kind`. An object whose
+   * member cannot pass (`passes`), or that lacks it and holds nothing unlisted, is not on the path;
+   * the others keep only the member's variants that pass, their unknowns of that kind. An unknown
+   * variable is an object there (only an object's member passes), open, holding the member. Each
+   * typed unknown remembers the test (value.ts, `tested`); `source` names the member in reasons.
+   */
+  protected withTypedMember(
+    value: Value,
+    key: string,
+    kind: 'string' | 'boolean',
+    test: string,
+    passes: (v: Variant) => boolean,
+    at: Site,
+    source: string,
+  ): Value {
+    const member = (): Member => ({
+      value: ofKind(tested(unknown(at, `${source} is known only at run time`), test), kind),
+      site: at,
+    });
+    const typed: Variant[] = [];
+    for (const v of value) {
+      if (v.k === 'unknown' && (v.kind === undefined || v.kind === 'object')) {
+        const id = this.heap.alloc({ ...newObject(at), props: new Map([[key, member()]]), open: v.reason });
+        typed.push({ k: 'ref', id, site: v.site });
+        continue;
+      }
+      const state = v.k === 'ref' ? this.heap.get(v.id) : undefined;
+      if (v.k !== 'ref' || state?.kind !== 'object' || state.model !== undefined) {
+        typed.push(v);
+        continue;
+      }
+      const known = state.props.get(key);
+      const passing = known?.value.filter(passes) ?? [];
+      if (known ? passing.length === 0 : state.open === undefined) continue;
+      const props = new Map(state.props);
+      props.set(key, known ? { ...known, value: ofKind(tested(passing, test), kind) } : member());
+      this.heap.set(v.id, { ...state, props });
+      typed.push(v);
+    }
+    return typed;
   }
 
   /** Interprets `work` as `run` (a call: the caller's budget goes on). */

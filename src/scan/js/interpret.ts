@@ -1192,9 +1192,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           // `typeof args.city === "string"`: the objects whose member cannot pass are not on this path.
           const key = argument.type === 'MemberExpression' ? memberName(argument) : undefined;
           if (argument.type === 'MemberExpression' && key !== undefined) {
-            this.narrowMember(argument.object, key, scope, passes);
             if (equal && (kind === 'string' || kind === 'boolean'))
-              this.typeMember(argument.object, key, scope, kind, sourceText(this.site(bare)));
+              this.typeMember(argument.object, key, scope, kind, sourceText(this.site(bare)), passes);
+            else this.narrowMember(argument.object, key, scope, passes);
             return;
           }
           this.narrow(
@@ -1248,18 +1248,14 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     }
   }
 
-  /**
-   * After `typeof x.key === kind` held (a string or a boolean): on this path `x.key` is of that kind.
-   * The variable's objects get the member's unknowns typed (or the member, when an open object may
-   * hold it); an unknown `x` is an object there (only an object's member can pass the test), open,
-   * with that member. Each typed unknown remembers the test (value.ts, `tested`).
-   */
+  /** After `typeof x.key === kind` held: `x`'s member is of that kind on this path (withTypedMember). */
   private typeMember(
     object: Expression,
     key: string,
     scope: Scope,
     kind: 'string' | 'boolean',
     test: string,
+    passes: (v: Variant) => boolean,
   ): void {
     const bare = unwrap(object);
     if (bare.type !== 'Identifier' || !this.current.state) return;
@@ -1267,33 +1263,16 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!binding || binding.import || this.runOf(binding) !== this.current) return;
     const value = this.current.state.vars.get(binding);
     if (!value) return;
-    const at = this.site(bare);
-    const member = (): Member => ({
-      value: ofKind(tested(unknown(at, `${bare.name}.${key} is known only at run time`), test), kind),
-      site: at,
-    });
-    const typed = value.map((v): Variant => {
-      if (v.k === 'unknown' && (v.kind === undefined || v.kind === 'object')) {
-        const id = this.heap.alloc({ ...newObject(at), props: new Map([[key, member()]]), open: v.reason });
-        return { k: 'ref', id, site: v.site };
-      }
-      if (v.k !== 'ref') return v;
-      const state = this.heap.get(v.id);
-      if (state?.kind !== 'object') return v;
-      const known = state.props.get(key);
-      if (!known && state.open === undefined) return v;
-      const props = new Map(state.props);
-      const passing = known?.value.filter((m) => m.k === 'unknown' || typeOf(this.heap, m) === kind);
-      props.set(
-        key,
-        known && passing && passing.length > 0
-          ? { ...known, value: ofKind(tested(passing, test), kind) }
-          : (known ?? member()),
-      );
-      this.heap.set(v.id, { ...state, props });
-      return v;
-    });
-    this.current.state.vars.set(binding, typed);
+    const typed = this.withTypedMember(
+      value,
+      key,
+      kind,
+      test,
+      passes,
+      this.site(bare),
+      `${bare.name}.${key}`,
+    );
+    if (typed.length > 0) this.current.state.vars.set(binding, typed);
   }
 
   /** Keeps the objects a variable may be whose member `key` passes `keep`. */

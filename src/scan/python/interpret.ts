@@ -1305,12 +1305,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return name === undefined ? undefined : { object, key: name };
   }
 
-  /**
-   * After `isinstance(x["key"], str)` held (or `x.get("key")`; a str or a bool): on this path the
-   * member is of that kind. The dicts `x` may be lose the variants of the member that cannot pass (a
-   * dict without it cannot), and its unknowns are typed; an unknown `x` is a dict there (only a
-   * mapping's member can pass), open, holding that member. Each typed unknown remembers the test.
-   */
+  /** After `isinstance(x["key"], str)` held: `x`'s member is of that kind on this path (withTypedMember). */
   private typeMember(
     node: PyNode,
     key: string,
@@ -1322,32 +1317,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const name = this.text(node);
     const value = this.current.state.vars.get(name);
     if (!value) return;
-    const at = this.site(node);
-    const member = (): Member => ({
-      value: ofKind(tested(unknown(at, `${name}["${key}"] is known only at run time`), test), kind),
-      site: at,
-    });
-    const typed: Variant[] = [];
-    for (const v of value) {
-      if (v.k === 'unknown' && (v.kind === undefined || v.kind === 'object')) {
-        const id = this.heap.alloc({ ...newObject(at), props: new Map([[key, member()]]), open: v.reason });
-        typed.push({ k: 'ref', id, site: v.site });
-        continue;
-      }
-      const state = v.k === 'ref' ? this.heap.get(v.id) : undefined;
-      if (v.k !== 'ref' || state?.kind !== 'object' || state.model !== undefined) {
-        typed.push(v);
-        continue;
-      }
-      const known = state.props.get(key);
-      const passing = known?.value.filter(passes) ?? [];
-      // A dict that cannot hold a passing member is not on this path.
-      if (known ? passing.length === 0 : state.open === undefined) continue;
-      const props = new Map(state.props);
-      props.set(key, known ? { ...known, value: ofKind(tested(passing, test), kind) } : member());
-      this.heap.set(v.id, { ...state, props });
-      typed.push(v);
-    }
+    const typed = this.withTypedMember(value, key, kind, test, passes, this.site(node), `${name}["${key}"]`);
     if (typed.length > 0) this.current.state.vars.set(name, typed);
   }
 
