@@ -10,7 +10,12 @@
  */
 
 import { canonicalMimeType } from '../core/sniff.js';
-import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
+import {
+  checkProtocolVersionOption,
+  DEFAULT_PROTOCOL_VERSION,
+  features,
+  type ProtocolVersion,
+} from '../spec/versions.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
 import type {
   Annotations,
@@ -218,6 +223,7 @@ export function errorResult(
   error: unknown,
   options: { protocolVersion?: ProtocolVersion } = {},
 ): CallToolResult<ProtocolVersion> {
+  checkProtocolVersionOption(options);
   // Built as the latest shape, then trimmed: resultType exists only where the version requires it.
   const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const result: CallToolResult<'2026-07-28'> = {

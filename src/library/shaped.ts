@@ -28,7 +28,12 @@
 
 import type { Finding } from '../core/finding.js';
 import { isObject } from '../core/json.js';
-import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
+import {
+  checkProtocolVersionOption,
+  DEFAULT_PROTOCOL_VERSION,
+  PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+} from '../spec/versions.js';
 import { validateToolResult } from '../validate/index.js';
 import type { Fix } from './repair/engine.js';
 import { looksLikeCallToolResult, shapeValue, toolResult } from './tool-result.js';
@@ -168,6 +173,8 @@ export function shaped<Args extends unknown[]>(
   handler: (...args: Args) => unknown,
   options: ShapedOptions = {},
 ): (...args: Args) => Promise<CallToolResult<ProtocolVersion>> {
+  // A version named in the code is checked now; one a client negotiates is read leniently per call.
+  if (typeof options.protocolVersion !== 'function') checkProtocolVersionOption(options);
   const server = lowLevel(options.server);
   if (server) trackV1(server);
   const development = options.mode === 'development';

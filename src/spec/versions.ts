@@ -48,6 +48,42 @@ export function parseProtocolVersion(input: string): ProtocolVersion | undefined
   return (PROTOCOL_VERSIONS as readonly string[]).includes(input) ? (input as ProtocolVersion) : undefined;
 }
 
+/** A Set, not `Object.hasOwn(FEATURES, …)`: this runs on every validation, and the lookup is cheaper. */
+const KNOWN_VERSIONS: ReadonlySet<unknown> = new Set(PROTOCOL_VERSIONS);
+
+/** Whether `value` is one of PROTOCOL_VERSIONS (not an alias such as `draft`). */
+export function isProtocolVersion(value: unknown): value is ProtocolVersion {
+  return KNOWN_VERSIONS.has(value);
+}
+
+/**
+ * The error for a library caller's `protocolVersion` option that names no version mcp-shape knows;
+ * `undefined` when it names one or is absent (undefined or null). A typo such as `'2025-06-19'` is a
+ * mistake in the calling code, so every entry point throws it (the asynchronous ones reject with it)
+ * rather than judging some other version, or failing deep inside as an internal error. `draft` and
+ * `latest` are the CLI's words, not the library's.
+ */
+export function protocolVersionOptionError(
+  options: { readonly protocolVersion?: unknown } | null | undefined,
+): RangeError | undefined {
+  const given = options?.protocolVersion;
+  // `null` is absent too, as the entry points' `??` reads it.
+  if (given === undefined || given === null || isProtocolVersion(given)) return undefined;
+  const named =
+    typeof given === 'string'
+      ? JSON.stringify(given.length > 40 ? `${given.slice(0, 40)}…` : given)
+      : `of type ${typeof given}`;
+  return new RangeError(`unknown protocolVersion ${named}: expected one of ${PROTOCOL_VERSIONS.join(', ')}`);
+}
+
+/** Throws protocolVersionOptionError's error, if any. */
+export function checkProtocolVersionOption(
+  options: { readonly protocolVersion?: unknown } | null | undefined,
+): void {
+  const error = protocolVersionOptionError(options);
+  if (error !== undefined) throw error;
+}
+
 /** Version strings are ISO dates, so string order is release order. */
 export function atLeast(version: ProtocolVersion, since: ProtocolVersion): boolean {
   return version >= since;

@@ -19,6 +19,7 @@ import type { CheckContext, Frame, Report, Rule, SessionEvent, Subject } from '.
 import { BLOCK_TYPES, features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
 import {
   BLOCK_RULE_TYPES,
+  builtTextShape,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
   COVERED_LINK_BLOCK_RULES,
@@ -675,13 +676,25 @@ export function isQuietPlainText(
   tool: JsonObject | undefined,
 ): boolean {
   const shape = resultShape(result, features(version), tool);
-  if (shape === Shape.Other) return false;
+  return shape !== Shape.Other && shape >= silentShape(version);
+}
+
+/**
+ * isQuietPlainText of the result `{ content: [{ type: "text", text }] }`, with `resultType: "complete"`
+ * where `version` requires it and no tool outputSchema: for toolResult, which builds exactly that.
+ */
+export function isQuietBuiltText(text: string, version: ProtocolVersion): boolean {
+  const shape = builtTextShape(text);
+  return shape !== Shape.Other && shape >= silentShape(version);
+}
+
+function silentShape(version: ProtocolVersion): number {
   let silent = silentFrom[version];
   if (silent === undefined) {
     silent = firstSilentShape(version);
     silentFrom[version] = silent;
   }
-  return shape >= silent;
+  return silent;
 }
 
 /** By version, the catalog's firstSilentShape. */

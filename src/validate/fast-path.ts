@@ -356,6 +356,17 @@ export function resultShape(result: unknown, features: VersionFeatures, tool: Js
 }
 
 /**
+ * resultShape of `{ content: [{ type: "text", text }] }` (with `resultType: "complete"` where the version
+ * requires it), for a caller that built that result itself (toolResult) and so need not enumerate its
+ * members to know them. A property test holds the two to the same answer.
+ */
+export function builtTextShape(text: string): Shape {
+  const length = text.length;
+  if (length + BLOCK_ALLOWANCE > MAX_SIZE || mayCarryErrorText(text)) return Shape.Other;
+  return length < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
+}
+
+/**
  * The content of a result whose members are those of the plain shapes (see resultShape: `content`, a
  * boolean `isError`, `resultType: "complete"` where the version requires it, a plain object, no tool
  * outputSchema); `undefined` for any other result.
@@ -436,7 +447,10 @@ export function isPlainMediaResult(
  */
 function mayCarryErrorPayload(content: readonly JsonObject[]): boolean {
   const only = content.length === 1 ? content[0]?.text : undefined;
-  if (typeof only !== 'string') return false;
+  return typeof only === 'string' && mayCarryErrorText(only);
+}
+
+function mayCarryErrorText(only: string): boolean {
   // The rule parses only a text that is a JSON object once trimmed. One that starts with a printable
   // ASCII character other than `{` (so neither whitespace `trim` removes nor `{`) is none, found
   // without searching the text: most texts start with a letter.

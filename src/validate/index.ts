@@ -15,7 +15,12 @@ import { SNIFF_HEADER_BYTES } from '../core/magic.js';
 import { payloadFactsAt } from '../core/payload.js';
 import { FactScope, runInScope } from '../core/run-memo.js';
 import { fileTypeMime, type Sniffed } from '../core/sniff.js';
-import { assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
+import {
+  assumedProtocolVersion,
+  checkProtocolVersionOption,
+  type ProtocolVersion,
+  protocolVersionOptionError,
+} from '../spec/versions.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -205,6 +210,7 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 
 /** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
+  checkProtocolVersionOption(options);
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
   try {
     const version = options.protocolVersion ?? assumedProtocolVersion(result);
@@ -217,6 +223,7 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
 
 /** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */
 export function validateMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
+  checkProtocolVersionOption(options);
   return guard(() => {
     const engine = messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message));
     return isQuietMessage(message, engine) ? [] : publicFindings(runMessage(message, engine));
@@ -225,6 +232,7 @@ export function validateMessageSync(message: unknown, options: ValidateMessageOp
 
 /** Validates a tools/list result synchronously (tool definitions carry no payload to sniff). */
 export function validateToolsListSync(result: unknown, options: ValidateOptions = {}): Finding[] {
+  checkProtocolVersionOption(options);
   return guard(() =>
     publicFindings(
       runToolsList(result, { version: options.protocolVersion ?? assumedProtocolVersion(result) }),
@@ -238,6 +246,8 @@ export function validateToolsListSync(result: unknown, options: ValidateOptions 
  * asynchronous path's set-up, which cost a small text result fifteen times its validation.
  */
 export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
+  const wrongVersion = protocolVersionOptionError(options);
+  if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   const payloads = guardedPayloads(() => mediaPayloads(result));
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
   return afterFileType(
@@ -260,11 +270,15 @@ function guardedPayloads(read: () => PayloadPlace[]): PayloadPlace[] | undefined
 }
 
 export function validateToolsList(result: unknown, options: ValidateOptions = {}): Promise<Finding[]> {
+  const wrongVersion = protocolVersionOptionError(options);
+  if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   return Promise.resolve(validateToolsListSync(result, options));
 }
 
 /** As validateToolResult: a message without a payload for file-type is validated synchronously. */
 export function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
+  const wrongVersion = protocolVersionOptionError(options);
+  if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   const payloads = guardedPayloads(() => messagePayloads(message, options));
   if (payloads?.length === 0) return Promise.resolve(validateMessageSync(message, options));
   return afterFileType(

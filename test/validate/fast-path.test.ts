@@ -17,9 +17,17 @@ import { toPointer } from '../../src/core/pointer.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { Rule } from '../../src/rules/types.js';
 import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { isQuietMessage, runMessage, runToolResult, sniffSync } from '../../src/validate/engine.js';
+import {
+  isQuietBuiltText,
+  isQuietMessage,
+  isQuietPlainText,
+  runMessage,
+  runToolResult,
+  sniffSync,
+} from '../../src/validate/engine.js';
 import {
   BLOCK_RULE_TYPES,
+  builtTextShape,
   COVERED_BLOCK_RULES,
   COVERED_FOR_SHORT_TEXT,
   COVERED_LINK_BLOCK_RULES,
@@ -247,6 +255,39 @@ describe('the plain-text fast path', () => {
       { numRuns: RESULT_RUNS },
     );
     expect(accepted).toBeGreaterThan(RESULT_RUNS / 5);
+  });
+
+  it('builtTextShape and isQuietBuiltText answer as resultShape and isQuietPlainText do on the result toolResult builds', () => {
+    // Texts near every boundary: short or not (64), error payloads (a JSON object naming "error", also
+    // after whitespace), base64 that may be an image, and the size bound (10,000 with the allowance).
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.constantFrom(
+        '{"error":"x"}',
+        ' {"error":1}',
+        '\n{"a":"error"}',
+        '{"ok":"error"}',
+        'error: {"error":1}',
+      ),
+      fc.nat({ max: 12_000 }).map((n) => 'a'.repeat(n)),
+      fc.nat({ max: 400 }).map((n) => `data:image/png;base64,${'iVBORw0KGgo'.repeat(n)}`),
+      fc.nat({ max: 100 }).map((n) => 'QUJD'.repeat(n)),
+    );
+    fc.assert(
+      fc.property(text, fc.constantFrom(...PROTOCOL_VERSIONS), (t, version) => {
+        const result: JsonObject = { content: [{ type: 'text', text: t }] };
+        if (features(version).resultTypeRequired) result.resultType = 'complete';
+        expect(builtTextShape(t)).toBe(resultShape(result, features(version), undefined));
+        expect(isQuietBuiltText(t, version)).toBe(isQuietPlainText(result, version, undefined));
+      }),
+      { numRuns: runs(3000) },
+    );
+    expect(builtTextShape('a'.repeat(63))).toBe(Shape.ShortPlainText);
+    expect(builtTextShape('a'.repeat(64))).toBe(Shape.PlainText);
+    expect(builtTextShape('a'.repeat(9960))).toBe(Shape.PlainText);
+    expect(builtTextShape('a'.repeat(9961))).toBe(Shape.Other);
+    expect(builtTextShape('{"error":"x"}')).toBe(Shape.Other);
   });
 
   it('takes only plain objects: a class instance or a null-prototype object gets the full check', () => {

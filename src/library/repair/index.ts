@@ -13,7 +13,11 @@
 import type { Finding } from '../../core/finding.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { messageKind } from '../../rules/support/envelope.js';
-import { assumedProtocolVersion, type ProtocolVersion } from '../../spec/versions.js';
+import {
+  assumedProtocolVersion,
+  checkProtocolVersionOption,
+  type ProtocolVersion,
+} from '../../spec/versions.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -124,6 +128,7 @@ export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
+  checkProtocolVersionOption(options);
   // toWire never throws.
   const wire = toWire(result);
   const value = wire.value;
@@ -144,6 +149,7 @@ export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): RepairResult<V> {
+  checkProtocolVersionOption(options);
   // A copy toWire made is repair's own: it is repaired in place rather than copied again.
   return repairResult<V>(result, options, (wire, target, copied) =>
     runRepairSync(wire, target, { owned: copied }),
@@ -199,6 +205,7 @@ export async function repairMessage(
   message: unknown,
   options: RepairMessageOptions = {},
 ): Promise<RepairMessageResult> {
+  checkProtocolVersionOption(options);
   // toWire never throws.
   const wire = toWire(message);
   return withWireFixes(message, wire.fixes, await repairParsedMessage(wire.value, options));
@@ -206,6 +213,7 @@ export async function repairMessage(
 
 /** `repairMessage()` without waiting: payloads are sniffed by the synchronous sniffer only. */
 export function repairMessageSync(message: unknown, options: RepairMessageOptions = {}): RepairMessageResult {
+  checkProtocolVersionOption(options);
   // toWire never throws.
   const wire = toWire(message);
   const owned = wire.value !== message;
