@@ -365,7 +365,11 @@ async function shapeResolved<V extends ProtocolVersion>(
       // A result the handler built itself: only repair, so a conformant one comes back untouched. The
       // outputSchema is checked, never repaired: repair would turn a mismatch into an error result, and
       // a developer should hear about the bug instead.
-      const repaired = await repair(wire, { protocolVersion: version });
+      // Its top level is copied first, and the copy judged and answered: the promise toolResult returns
+      // reads the `then` of what it resolves with, and the handler's own object may throw there (a
+      // Proxy), which would reject the promise. The members stay the handler's; no promise reads them.
+      const top = owned ? wire : { ...(wire as JsonObject) };
+      const repaired = await repair(top, { protocolVersion: version });
       fixes.push(...repaired.fixes);
       if (outputSchema === undefined) return { result: repaired.result as CallToolResult<V>, fixes };
       checkResultAgainstSchema(repaired.result, outputSchema, version);

@@ -66,6 +66,23 @@ function throwingGetter(): Record<string, unknown> {
   });
 }
 
+/**
+ * A conformant result whose `then` reads as undefined once (so it is no promise to await) and throws
+ * on every later read, as the promise toolResult returns makes when it resolves with an object.
+ */
+function laterThenThrows(): object {
+  let reads = 0;
+  return new Proxy(
+    { content: [{ type: 'text', text: 'ok' }] },
+    {
+      get(target, key, receiver) {
+        if (key === 'then' && ++reads > 1) throw new Error(`then read ${reads} times`);
+        return Reflect.get(target, key, receiver);
+      },
+    },
+  );
+}
+
 function revokedProxy(): object {
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
@@ -97,6 +114,7 @@ const HOSTILE: [string, () => unknown][] = [
   ['a Map, a Date and a Set', () => ({ m: new Map([[1, 2]]), d: new Date(0), s: new Set([1]) })],
   ['a revoked proxy inside', () => ({ x: revokedProxy() })],
   ['a revoked proxy', revokedProxy],
+  ['a result whose then throws from its second read on', laterThenThrows],
   ['a symbol, a function and undefined', () => ({ s: Symbol('s'), f: () => 1, u: undefined })],
   ['NaN and Infinity', () => ({ a: Number.NaN, b: [Number.POSITIVE_INFINITY] })],
   ['an own __proto__ key', () => JSON.parse('{"__proto__":{"polluted":true},"content":[]}')],

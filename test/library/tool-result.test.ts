@@ -131,9 +131,12 @@ describe('toolResult()', () => {
     });
   });
 
-  it('a conformant CallToolResult comes back as the same object; a broken one is repaired', async () => {
+  it('a conformant CallToolResult comes back as it is (its top level copied); a broken one is repaired', async () => {
     const good = { content: [{ type: 'text', text: 'ok' }] };
-    expect(await toolResult(good, { protocolVersion: '2025-06-18' })).toBe(good);
+    const back = await toolResult(good, { protocolVersion: '2025-06-18' });
+    expect(back).toEqual(good);
+    expect(back).not.toBe(good);
+    expect(back.content).toBe(good.content);
     const repaired = await toolResult({ content: 'hello' }, { protocolVersion: '2025-06-18' });
     expect(repaired.content).toEqual([{ type: 'text', text: 'hello' }]);
   });
