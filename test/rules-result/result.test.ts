@@ -698,13 +698,56 @@ describe('result-over-client-limits', () => {
     ]);
   });
 
-  it('fails on a circular value as JSON.stringify does, and the engine says so', () => {
+  it('reports what JSON.stringify throws on as an error: no client can receive such a result', () => {
+    const unserializable = (reason: string) => [
+      [
+        rule,
+        'error',
+        `the result cannot be serialized: ${reason}, so JSON.stringify throws and no client receives it`,
+      ],
+    ];
+    const judged = (result: JsonObject) =>
+      run('result', result, v25).map((f) => [f.rule, f.severity, f.message]);
     const meta: JsonObject = { a: 1 };
     meta.self = meta;
-    const findings = run('result', { content: [text('hi')], _meta: meta }, v25);
-    expect(findings.map((f) => [f.rule, f.severity, f.message])).toEqual([
-      [rule, 'info', `rule ${rule} failed internally and was skipped: Converting circular structure to JSON`],
-    ]);
+    expect(judged({ content: [text('hi')], _meta: meta })).toEqual(
+      unserializable('it holds a circular reference'),
+    );
+    expect(judged({ content: [{ ...text('hi'), n: 10n } as unknown as JsonObject] })).toEqual(
+      unserializable('it holds a BigInt'),
+    );
+    expect(
+      judged({ content: [text('hi')], structuredContent: { total: 2n ** 70n } }).filter(
+        ([id]) => id === rule,
+      ),
+    ).toEqual(unserializable('it holds a BigInt'));
+    const failing = {
+      toJSON() {
+        throw new Error('no');
+      },
+    };
+    expect(judged({ content: [text('hi')], _meta: { when: failing } as unknown as JsonObject })).toEqual(
+      unserializable('a toJSON method throws'),
+    );
+    // A program that teaches JSON.stringify to write BigInts makes them sendable: counted, not reported.
+    const prototype = BigInt.prototype as { toJSON?: () => string };
+    prototype.toJSON = function (this: bigint) {
+      return this.toString();
+    };
+    try {
+      expect(judged({ content: [text('hi')], _meta: { n: 10n } as unknown as JsonObject })).toEqual([]);
+      expect(
+        hits(rule, 'result', { content: [text('')], _meta: { n: 10n ** 100_001n } as never }, v25),
+      ).toEqual([['tokens', '']]);
+      prototype.toJSON = () => {
+        throw new Error('no');
+      };
+      expect(judged({ content: [text('hi')], _meta: { n: 10n } as unknown as JsonObject })).toEqual(
+        unserializable('BigInt.prototype.toJSON throws'),
+      );
+    } finally {
+      delete prototype.toJSON;
+    }
     // Shared (not circular) parts are written twice by JSON, and counted twice.
     const half = { s: 'x'.repeat(50_000) };
     expect(hits(rule, 'result', { content: [text('')], _meta: { a: half, b: half } }, v25)).toEqual([
@@ -1751,8 +1794,8 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
         .filter((f) => f.rule === rule)
         .map((f) => f.message.slice(0, 25)),
     ).toEqual(['the result is 1.05 MiB se', 'the result is about 27501']);
-    // A toJSON that throws: the value cannot be sent (the wire conversion leaves it out), and the rule
-    // neither counts it nor fails.
+    // A toJSON that throws: JSON.stringify throws, so the result cannot be sent at all (toolResult's wire
+    // conversion leaves such a value out; given as it is, it is an error).
     const throwing = {
       content: [text('x')],
       _meta: {
@@ -1763,7 +1806,14 @@ describe('result-over-client-limits agrees with JSON.stringify at the limits', (
         },
       },
     };
-    expect(validateToolResultSync(throwing, { protocolVersion: '2025-06-18' })).toEqual([]);
+    expect(
+      validateToolResultSync(throwing, { protocolVersion: '2025-06-18' }).map((f) => [f.severity, f.message]),
+    ).toEqual([
+      [
+        'error',
+        'the result cannot be serialized: a toJSON method throws, so JSON.stringify throws and no client receives it',
+      ],
+    ]);
     // A toJSON that returns its own object is called once, as JSON.stringify calls it: the object is
     // then written member by member (its 1.1 MB member counted), not handed to toJSON again forever.
     const itself = {

@@ -75,7 +75,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-not-object': '6be0aaafd507d571',
   'result-not-object': 'b8ee30c2f12e0cb1',
-  'result-over-client-limits': 'c6d185517b97333f',
+  'result-over-client-limits': 'e8ea1760aa47297c',
   'result-server-info-invalid': '739dd99704d25c46',
   'result-type-invalid': '4746f73b55185262',
   'structured-content-in-block': '6d03150e6677b40c',

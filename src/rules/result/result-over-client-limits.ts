@@ -45,6 +45,16 @@ function enumeratesNothing(object: object): boolean {
   return true;
 }
 
+/**
+ * What JSON.stringify throws on, met by the walks, which follow it: the result cannot be sent at all.
+ * Only a JS value (a handler's, given to the library's validators) can hold one; parsed JSON never does.
+ */
+class Unserializable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
 /** A value still to be counted: where it is (for payload facts), and whether toJSON already ran on it. */
 interface Pending {
   readonly value: unknown;
@@ -75,7 +85,7 @@ type Visit = (
  * A result parsed from the wire may nest deeper than the call stack reaches (the proxy forwards such
  * messages), and its size must be counted all the same: then `restart` clears what was counted, and an
  * explicit stack walks it again. A circular reference (only a handler's JS value holds one) cannot be
- * written at all: it throws, as JSON.stringify does, and the engine reports the rule as failed on it.
+ * written at all: it throws Unserializable, as JSON.stringify throws.
  */
 function walkJson(root: unknown, visit: Visit, restart: () => void): void {
   const push: Push = (value, holder, key, fromToJSON) => visit(value, holder, key, fromToJSON, push);
@@ -102,7 +112,7 @@ function walkIteratively(root: unknown, visit: Visit): void {
     }
     const { value, holder, key, fromToJSON } = item;
     if (typeof value === 'object' && value !== null && !callsToJSON(value, fromToJSON)) {
-      if (ancestors.has(value)) throw new TypeError('Converting circular structure to JSON');
+      if (ancestors.has(value)) throw new Unserializable('it holds a circular reference');
       ancestors.add(value);
       stack.push(new Leave(value));
     }
@@ -200,10 +210,33 @@ function countStructured(size: Size, structured: string): void {
 }
 
 function countScalar(size: Size, value: unknown): void {
+  if (typeof value === 'bigint') {
+    const text = bigIntJson(value);
+    size.units += text.length;
+    size.atMostBytes += text.length * STRUCTURED_BYTES_PER_UNIT;
+    return;
+  }
   // JSON writes NaN and the infinities as null.
   const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
   size.units += text.length;
   size.atMostBytes += text.length;
+}
+
+/**
+ * A BigInt's JSON text: JSON.stringify throws on one, unless the program defined BigInt.prototype.toJSON
+ * (rare enough to be written by the native writer then).
+ */
+function bigIntJson(value: bigint): string {
+  if (typeof (BigInt.prototype as { toJSON?: unknown }).toJSON !== 'function') {
+    throw new Unserializable('it holds a BigInt');
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    throw new Unserializable('BigInt.prototype.toJSON throws');
+  }
+  return text ?? 'null';
 }
 
 /** What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it. */
@@ -249,15 +282,12 @@ function measure(root: unknown, size: Size, structured: string | undefined): voi
   });
 }
 
-/**
- * What `toJSON` hands JSON.stringify for `value`; `undefined` (nothing to count) when it throws, as the
- * value cannot be sent at all: the library's wire conversion leaves it out, and says so.
- */
+/** What `toJSON` hands JSON.stringify for `value`. One that throws makes JSON.stringify throw. */
 function serializedByToJSON(value: object, key: string | undefined): unknown {
   try {
     return (value as { toJSON(key: string): unknown }).toJSON(key ?? '');
   } catch {
-    return undefined;
+    throw new Unserializable('a toJSON method throws');
   }
 }
 
@@ -286,6 +316,8 @@ function exactBytes(result: JsonObject, mirror: { json: string; bytes: number } 
         else bytes += isCanonicalPayload(holder, key) ? value.length + 2 : jsonStringBytes(value);
       } else if (typeof value === 'number') {
         bytes += Number.isFinite(value) ? String(value).length : 'null'.length;
+      } else if (typeof value === 'bigint') {
+        bytes += bigIntJson(value).length;
       } else if (typeof value !== 'object' || value === null) {
         bytes += String(value).length;
       } else if (callsToJSON(value, fromToJSON)) {
@@ -372,6 +404,8 @@ export default defineRule({
     '#11181, #2146), and it caps MCP output at 25,000 tokens (MAX_MCP_OUTPUT_TOKENS; base64 images count,',
     '#9152). The same API refuses images over 8000 pixels on a side, which ended Claude Code sessions',
     '(#5147, #20605; measured here for PNG). Tokens are estimated here at 4 characters per token; the real count depends on the model.',
+    'The size is measured as JSON.stringify would write the result, so a JS value it cannot write at all (a BigInt, a circular',
+    'reference, a toJSON that throws) is reported too, as an error: the server cannot send it to any client.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -396,8 +430,12 @@ export default defineRule({
     image: 'image block {{index}} is {{size}} decoded; Claude Code refuses images over 5 MB',
     tokens:
       'the result is about {{tokens}} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens',
+    unserializable:
+      'the result cannot be serialized: {{reason}}, so JSON.stringify throws and no client receives it',
   },
-  fix: 'Return less: page the data, downscale or compress images, or return a resource_link to fetch.',
+  // Not a size: a result JSON cannot write fails for every client (only a JS value can be one).
+  messageSeverity: { unserializable: 'error' },
+  fix: 'Return less: page the data, downscale or compress images, or return a resource_link to fetch. Return only what JSON can write (no BigInt, no circular reference).',
   examples: {
     wrong: {
       value: { content: [{ type: 'text', text: 'x'.repeat(110_000) }] },
@@ -416,9 +454,16 @@ export default defineRule({
       json,
       mirrorChars: 0,
     };
-    measure(result, size, json);
+    let bytes: number;
+    try {
+      measure(result, size, json);
+      bytes = serializedBytes(result, size, json, CLAUDE_DESKTOP_MAX_BYTES);
+    } catch (error) {
+      if (!(error instanceof Unserializable)) throw error;
+      ctx.report({ messageId: 'unserializable', data: { reason: error.reason } });
+      return;
+    }
     const units = size.units;
-    const bytes = serializedBytes(result, size, json, CLAUDE_DESKTOP_MAX_BYTES);
     if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
     const tokens = Math.ceil(units / CHARS_PER_TOKEN);
     if (tokens > CLAUDE_CODE_MAX_TOKENS) ctx.report({ messageId: 'tokens', data: { tokens } });
