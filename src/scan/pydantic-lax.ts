@@ -16,7 +16,7 @@
 
 import { isOpen } from '../core/opaque.js';
 import type { PathSegment } from '../core/pointer.js';
-import { kindOf, modelName } from './values.js';
+import { kindOf, modelName, UnknownValue } from './values.js';
 
 export type LaxType =
   | { readonly kind: 'str' | 'int' | 'float' | 'bool' }
@@ -251,9 +251,13 @@ function judge(
     case 'str':
       return kind === 'string' ? 'accepted' : 'rejected';
     case 'int':
-      // The analysis does not tell an integer it does not know from another number: an unknown number
-      // counts as an int (`a + b` of two `int` parameters, the common case). Known ones are exact.
-      if (kind === 'number') return !known || Number.isInteger(value) ? 'accepted' : 'rejected';
+      // An unknown number is an int when the analysis knows it is integral (`a + b` of two `int`
+      // parameters, `len(x)`); otherwise (`a / b`, a `float` parameter) only run time tells: lax mode
+      // takes 2.0 as an int and refuses 2.5. Known numbers are exact.
+      if (kind === 'number') {
+        if (known) return Number.isInteger(value) ? 'accepted' : 'rejected';
+        return value instanceof UnknownValue && value.integral === true ? 'accepted' : 'unknown';
+      }
       if (kind === 'string') return known ? byPattern(value as string, INT_SURE, INT_MAYBE) : 'unknown';
       return kind === 'boolean' ? 'unknown' : 'rejected';
     case 'float':

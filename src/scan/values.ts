@@ -20,6 +20,7 @@ export interface UnknownFacts {
   readonly tested?: string;
   readonly format?: StringFormat;
   readonly maybeMissing?: boolean;
+  readonly integral?: boolean;
 }
 
 /**
@@ -47,6 +48,8 @@ export class UnknownValue extends Opaque {
    * optional member is fine either way, a required one is not shown.
    */
   declare readonly maybeMissing?: boolean;
+  /** A number surely an integer though its value is not known (`len(x)`, an `int` parameter). */
+  declare readonly integral?: boolean;
 
   constructor(
     source: string,

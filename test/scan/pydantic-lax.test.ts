@@ -98,7 +98,13 @@ describe('judgeLax: the conversion table', () => {
     [int, [], 'rejected'],
     [int, {}, 'rejected'],
     [int, true, 'unknown'],
-    [int, unknownOf('number'), 'accepted'],
+    // An unknown number may have a fraction; one the analysis knows is integral (`len(x)`) is an int.
+    [int, unknownOf('number'), 'unknown'],
+    [
+      int,
+      new UnknownValue('n', 'n is known only at run time', SITE, 'number', { integral: true }),
+      'accepted',
+    ],
     [int, unknownOf('string'), 'unknown'],
     [int, unknownOf('object'), 'rejected'],
     [float, 1.5, 'accepted'],
@@ -243,6 +249,11 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     for (const [annotation, body, params] of [
       ['int', '"7"', ''],
       ['int', 'a + b', 'a: int, b: int'],
+      // Integers stay integers: len(), int(), round() to no digits, str.count(), and + - * // % of them.
+      ['int', 'len(s)', 's: str'],
+      ['int', 'int(x) + round(x)', 'x: float'],
+      ['int', '-a * 2 // 3 % 5 - s.count("x")', 'a: int, s: str'],
+      ['int', 'n', 'n: Annotated[int, "how many"]'],
       ['bool', '"yes"', ''],
       ['float', '3', ''],
       ['list[int] | None', '[1, 2.0, "3"]', ''],
@@ -259,6 +270,12 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
       ['str', 'payload', 'payload'],
       ['int', 's', 's: str'],
       ['bool', '" yes"', ''],
+      // A number that may have a fraction: lax mode takes 2.0 as an int and refuses 2.5.
+      ['int', 'a / b', 'a: int, b: int'],
+      ['int', 'x', 'x: float'],
+      ['int', 'a ** b', 'a: int, b: int'],
+      ['int', 'round(x, 2)', 'x: float'],
+      ['int', 'a + x', 'a: int, x: float'],
     ]) {
       const { verdict, findings } = await scanPy(tool(annotation as string, body as string, params));
       expect(findings).toEqual([]);

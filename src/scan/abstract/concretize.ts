@@ -128,7 +128,10 @@ class Builder {
         );
       case 'num':
         return (
-          v.value ?? new UnknownValue(sourceText(v.site), 'a number known only at run time', v.site, 'number')
+          v.value ??
+          new UnknownValue(sourceText(v.site), 'a number known only at run time', v.site, 'number', {
+            integral: v.integral,
+          })
         );
       case 'bool':
         return (
@@ -156,6 +159,7 @@ class Builder {
           declared: v.declared,
           key: variantKey(v),
           tested: v.tested,
+          integral: v.integral,
         });
       case 'json': {
         const { out } = this.value(v.of, depth + 1, stack);

@@ -78,7 +78,11 @@ export type Variant =
       readonly nonEmpty?: boolean;
       readonly format?: StringFormat;
     })
-  | (Base & { readonly k: 'num'; readonly value?: number })
+  /**
+   * `integral`: an unknown number that is surely an integer (`len(x)`, an `int` parameter, `a + b` of
+   * two such): pydantic's `int` accepts it, where it refuses a float with a fraction (`a / b`).
+   */
+  | (Base & { readonly k: 'num'; readonly value?: number; readonly integral?: boolean })
   | (Base & { readonly k: 'bool'; readonly value?: boolean })
   | (Base & { readonly k: 'null' })
   /**
@@ -95,6 +99,8 @@ export type Variant =
       readonly k: 'unknown';
       readonly reason: string;
       readonly kind?: JsonKind;
+      /** Of kind number, and surely an integer (an `int` parameter; see the `num` variant). */
+      readonly integral?: boolean;
       readonly declared?: Declared;
       /**
        * The branch test on this input that the code relies on (`Array.isArray(node)`,
@@ -149,8 +155,30 @@ export function someString(site: Site, nonEmpty: boolean, format?: StringFormat)
   return [{ k: 'str', site, ...(nonEmpty ? { nonEmpty } : {}), ...(format ? { format } : {}) }];
 }
 
-export function num(site: Site, value?: number): Value {
-  return [{ k: 'num', site, ...(value === undefined ? {} : { value }) }];
+export function num(site: Site, value?: number, integral = false): Value {
+  if (value !== undefined) return [{ k: 'num', site, value }];
+  return [integral ? { k: 'num', site, integral } : { k: 'num', site }];
+}
+
+/** `value`, its unknown numbers marked surely integers (an `int` parameter). */
+export function integralNumber(value: Value): Value {
+  return value.map((v) =>
+    (v.k === 'unknown' && v.kind === 'number') || (v.k === 'num' && v.value === undefined)
+      ? { ...v, integral: true }
+      : v,
+  );
+}
+
+/** Whether every variant of `value` is surely an integer (a known one, or an integral unknown). */
+export function isIntegral(value: Value): boolean {
+  return (
+    value.length > 0 &&
+    value.every(
+      (v) =>
+        (v.k === 'num' && (v.value !== undefined ? Number.isInteger(v.value) : v.integral === true)) ||
+        (v.k === 'unknown' && v.kind === 'number' && v.integral === true),
+    )
+  );
 }
 
 export function bool(site: Site, value?: boolean): Value {

@@ -35,6 +35,8 @@ import {
   type FunctionValue,
   fn,
   type Guard,
+  integralNumber,
+  isIntegral,
   isNumeric,
   type JsonKind,
   join,
@@ -173,6 +175,18 @@ export function kindOfAnnotation(annotation: string): JsonKind | undefined {
   if (/^(list|List|tuple|Tuple|Sequence)(\[.*\])?$/.test(type)) return 'array';
   return undefined;
 }
+
+/** Whether a parameter annotation promises an integer (`int`, `Annotated[int, …]`). */
+export function isIntAnnotation(annotation: string): boolean {
+  return annotation.replace(/\s+/g, '').replace(/^Annotated\[([^,\]]+).*\]$/, '$1') === 'int';
+}
+
+/** Builtins and methods whose result is surely an integer (`int()`, `len()`, `str.count()`…). */
+const INTEGRAL_CALLS = new Set(['int', 'len', 'ord']);
+const INTEGRAL_METHODS = new Set(['count', 'index', 'find']);
+
+/** Operators that keep two integers an integer (`/` makes a float; `**` may, with a negative power). */
+const INTEGRAL_OPERATORS = new Set(['+', '-', '*', '//', '%']);
 
 /** `base64`'s encoders of the standard alphabet, whose bytes `.decode()` turns into base64 text. */
 const BASE64_ENCODERS = new Set(['b64encode', 'standard_b64encode']);
@@ -906,10 +920,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (p.type === 'keyword_separator' || p.type === 'positional_separator') return;
       if (!args) {
         const annotation = validated ? field(p, 'type') : undefined;
-        const kind = annotation
-          ? kindOfAnnotation(source.slice(annotation.start, annotation.end))
-          : undefined;
-        this.assignName(name, unknown(at, `the parameter "${name}"`, kind));
+        const text = annotation ? source.slice(annotation.start, annotation.end) : undefined;
+        const kind = text !== undefined ? kindOfAnnotation(text) : undefined;
+        const parameter = unknown(at, `the parameter "${name}"`, kind);
+        this.assignName(
+          name,
+          text !== undefined && isIntAnnotation(text) ? integralNumber(parameter) : parameter,
+        );
         return;
       }
       let value =
@@ -1679,7 +1696,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           this.text(node).startsWith('-')
         )
           return num(at, -only.value);
-        return num(at);
+        // `-n`, `+n` and `~n` of an integer (or of a bool) are integers.
+        return num(at, undefined, isIntegral(value));
       }
       case 'attribute': {
         const object = field(node, 'object');
@@ -1975,7 +1993,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (arrays.length > 0) return this.arrayOf(join(this.itemOf(a, at), this.itemOf(b, at)), at);
       // Two numbers, known or not (`a + b` of two `int` parameters), add up to a number.
       const numeric = (v: Value) => v.length > 0 && v.every((w) => kindOfVariant(w) === 'number');
-      if (numeric(a) && numeric(b)) return num(at);
+      if (numeric(a) && numeric(b)) return num(at, undefined, isIntegral(a) && isIntegral(b));
       return unknown(at, `${sourceText(at)} is known only at run time`);
     }
     if (op === '%' && stringy(a))
@@ -1984,7 +2002,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         a.some((v) => v.k === 'str' && v.value !== undefined && v.value !== ''),
       );
     if (op === '*' && (stringy(a) || stringy(b))) return someString(at, false);
-    return num(at);
+    return num(at, undefined, INTEGRAL_OPERATORS.has(op) && isIntegral(a) && isIntegral(b));
   }
 
   // ── calls ───────────────────────────────────────────────────────────────────────────────────
@@ -2195,6 +2213,12 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     }
     const kind = CALL_KINDS.get(name);
     if (kind === 'string') return someString(at, false);
+    // round(x) without a number of digits rounds to an int; with one, to a float.
+    if (
+      INTEGRAL_CALLS.has(name) ||
+      (name === 'round' && args.positional.length === 1 && args.keywords.size === 0)
+    )
+      return num(at, undefined, true);
     if (kind) return unknown(at, `the result of ${name}()`, kind);
     this.escapeArgs(args, name, at);
     return unknown(at, `the result of ${name}(), which is not part of the scanned project`);
@@ -2280,6 +2304,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const kind = METHOD_KINDS.get(name);
     // `node.strip()` where `isinstance(node, str)`: a string only because the input is one.
     const test = v.k === 'unknown' ? v.tested : undefined;
+    if (INTEGRAL_METHODS.has(name) && test === undefined) {
+      if (v.k !== 'ref' || !this.heap.get(v.id)) this.escapeArgs(args, dotted, at);
+      return num(at, undefined, true);
+    }
     if (kind === 'string' && test === undefined) return someString(at, false);
     if (v.k !== 'ref' || !this.heap.get(v.id)) this.escapeArgs(args, dotted, at);
     const result = unknown(at, `the result of ${dotted}(), which is not part of the scanned project`, kind);
@@ -2342,7 +2370,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         return nul(at);
       case 'index':
       case 'count':
-        return num(at);
+        return num(at, undefined, true);
       default:
         return undefined;
     }
