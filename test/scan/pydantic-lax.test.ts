@@ -284,6 +284,19 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     }
   });
 
+  it('a number an int on one pass of a loop and a float on the next is not proven an int', async () => {
+    // `y = x * 2` is an integer on the first pass and not once `x = x / 3` ran: the two values of one
+    // expression stay apart when the loop's passes are joined.
+    const loop =
+      '\n@mcp.tool()\ndef t(items: list) -> int:\n    x = 1\n    y = 0\n    for item in items:\n        y = x * 2\n        x = x / 3\n    return y\n';
+    const { verdict, findings } = await scanPy(loop);
+    expect(findings).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    // Integers throughout stay an int.
+    const integral = await scanPy(loop.replace('x = x / 3', 'x = x // 3'));
+    expect(integral.verdict).toMatchObject({ status: 'pass', typed: 1 });
+  });
+
   it('structured_output=False and the standalone fastmcp check nothing', async () => {
     const unchecked = await scanPy(
       '\n@mcp.tool(structured_output=False)\ndef t() -> int:\n    return "abc"\n',

@@ -346,7 +346,9 @@ export function variantKey(v: Variant): string {
         ? `s?${v.format ?? ''}${at}`
         : `s=${v.value.length > 64 ? `${v.value.slice(0, 64)}#${v.value.length}` : v.value}@${at}`;
     case 'num':
-      return `n${v.value ?? '?'}@${at}`;
+      // An integral unknown and another at one site stay two variants when joined (a loop may make the
+      // operands of `x * 2` floats on a later pass): keeping only the first would prove an int.
+      return `n${v.value ?? (v.integral ? 'i' : '?')}@${at}`;
     case 'bool':
       return `b${v.value ?? '?'}@${at}`;
     case 'null':
@@ -360,7 +362,7 @@ export function variantKey(v: Variant): string {
     case 'json':
       return `j@${at}`;
     case 'unknown':
-      return `?${v.kind ?? ''}${v.declared?.type ?? ''}${v.falsy ? '!' : ''}${v.yields ?? ''}@${at}`;
+      return `?${v.kind ?? ''}${v.integral ? 'i' : ''}${v.declared?.type ?? ''}${v.falsy ? '!' : ''}${v.yields ?? ''}@${at}`;
   }
 }
 
