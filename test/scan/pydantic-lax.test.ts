@@ -254,6 +254,10 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
       ['int', 'int(x) + round(x)', 'x: float'],
       ['int', '-a * 2 // 3 % 5 - s.count("x")', 'a: int, s: str'],
       ['int', 'n', 'n: Annotated[int, "how many"]'],
+      // sum() of a validated list[int], min()/max() of integers, and range()'s items.
+      ['int', 'sum(xs) + min(xs)', 'xs: list[int]'],
+      ['int', 'max(a, b)', 'a: int, b: int'],
+      ['int', 'max(range(n))', 'n: int'],
       ['bool', '"yes"', ''],
       ['float', '3', ''],
       ['list[int] | None', '[1, 2.0, "3"]', ''],
@@ -276,6 +280,11 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
       ['int', 'a ** b', 'a: int, b: int'],
       ['int', 'round(x, 2)', 'x: float'],
       ['int', 'a + x', 'a: int, x: float'],
+      ['int', 'sum(xs)', 'xs: list'],
+      // min() of a list answers an item, never the list (it was a false error here).
+      ['int', 'min(xs)', 'xs: list'],
+      ['int', 'next(iter(xs), 0)', 'xs: list'],
+      ['int', 'max(a, x)', 'a: int, x: float'],
     ]) {
       const { verdict, findings } = await scanPy(tool(annotation as string, body as string, params));
       expect(findings).toEqual([]);
@@ -292,9 +301,13 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     const { verdict, findings } = await scanPy(loop);
     expect(findings).toEqual([]);
     expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
-    // Integers throughout stay an int.
+    // Integers throughout stay an int: a counter, an index from range() or enumerate().
     const integral = await scanPy(loop.replace('x = x / 3', 'x = x // 3'));
     expect(integral.verdict).toMatchObject({ status: 'pass', typed: 1 });
+    const indexes = await scanPy(
+      '\n@mcp.tool()\ndef t(items: list) -> int:\n    n = 0\n    for item in items:\n        n += 1\n    for i in range(len(items)):\n        if items[i]:\n            return i\n    for j, item in enumerate(items):\n        if item:\n            return j\n    return n\n',
+    );
+    expect(indexes.verdict).toMatchObject({ status: 'pass', returns: 3, typed: 3 });
   });
 
   it('structured_output=False and the standalone fastmcp check nothing', async () => {

@@ -181,6 +181,11 @@ export function isIntAnnotation(annotation: string): boolean {
   return annotation.replace(/\s+/g, '').replace(/^Annotated\[([^,\]]+).*\]$/, '$1') === 'int';
 }
 
+/** Whether a parameter annotation promises a list of integers (`list[int]`, `List[int]`). */
+function isIntListAnnotation(annotation: string): boolean {
+  return /^(list|List|typing\.List)\[int\]$/.test(annotation.replace(/\s+/g, ''));
+}
+
 /** Builtins and methods whose result is surely an integer (`int()`, `len()`, `str.count()`…). */
 const INTEGRAL_CALLS = new Set(['int', 'len', 'ord']);
 const INTEGRAL_METHODS = new Set(['count', 'index', 'find']);
@@ -922,6 +927,11 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const annotation = validated ? field(p, 'type') : undefined;
         const text = annotation ? source.slice(annotation.start, annotation.end) : undefined;
         const kind = text !== undefined ? kindOfAnnotation(text) : undefined;
+        if (text !== undefined && isIntListAnnotation(text)) {
+          // The framework validated a list of integers.
+          this.assignName(name, this.arrayOf(num(at, undefined, true), at));
+          return;
+        }
         const parameter = unknown(at, `the parameter "${name}"`, kind);
         this.assignName(
           name,
@@ -1930,6 +1940,12 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return itemOf(this.heap, iterable, at);
   }
 
+  /** An item of `iterable` for min(), max() or next() (never the iterable itself). */
+  private someItemOf(iterable: Value, name: string, at: Site): Value {
+    const item = this.itemOf(iterable, at);
+    return item.length > 0 ? item : unknown(at, `the result of ${name}()`);
+  }
+
   private conditional(condition: PyNode, body: PyNode, alternative: PyNode, at: Site): Value {
     const test = this.ev(condition);
     const truthy = test.some(mayBeTruthy);
@@ -2170,7 +2186,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       case 'set':
         return this.arrayOf(first ? this.itemOf(first, at) : NOTHING, at, first && derivedFrom(first));
       case 'enumerate':
-        return this.arrayOf(this.tuple([num(at), first ? this.itemOf(first, at) : NOTHING], at), at);
+        return this.arrayOf(
+          this.tuple([num(at, undefined, true), first ? this.itemOf(first, at) : NOTHING], at),
+          at,
+        );
       case 'zip':
         return this.arrayOf(
           this.tuple(
@@ -2194,13 +2213,30 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       case 'filter':
         return this.arrayOf(second ? this.itemOf(second, at) : NOTHING, at);
       case 'range':
-        return this.arrayOf(num(at), at);
+        // range() takes integers only, so its items are integers.
+        return this.arrayOf(num(at, undefined, true), at);
       case 'print':
         return nul(at);
       case 'min':
-      case 'max':
+      case 'max': {
+        // min(a, b, …) answers one of its arguments; min(items) one of the items, or its `default=`.
+        if (args.positional.length > 1)
+          return args.positional.reduce((all, value) => join(all, value), NOTHING);
+        const fallback = args.keywords.get('default') ?? NOTHING;
+        return first
+          ? join(this.someItemOf(first, name, at), fallback)
+          : unknown(at, `the result of ${name}()`);
+      }
+      case 'sum':
+        // A sum of integers (and the default start, 0) is an integer.
+        if (first && args.positional.length === 1 && isIntegral(this.itemOf(first, at)))
+          return num(at, undefined, true);
+        break;
       case 'next':
-        return first ? join(this.itemOf(first, at), first) : unknown(at, `the result of ${name}()`);
+        // An item of the iterator, or the default given after it.
+        return first
+          ? join(this.someItemOf(first, name, at), second ?? NOTHING)
+          : unknown(at, 'the result of next()');
       case 'getattr':
         return second
           ? join(
