@@ -230,6 +230,32 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     expect(findings).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);
   });
 
+  it('a parameter is its default when the caller leaves it out, which nothing validates', async () => {
+    // `s: str = None` is None for a call without `s`: `-> str` then fails (this was "typed").
+    for (const [annotation, params] of [
+      ['str', 's: str = None'],
+      ['int', 's: int = None'],
+    ]) {
+      const { findings, verdict } = await scanPy(tool(annotation as string, 's', params));
+      expect(findings, params).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);
+      expect(verdict).toMatchObject({ status: 'fail', invalid: 1 });
+    }
+    // A default of the annotated type is fine.
+    for (const [annotation, params] of [
+      ['str', 's: str = "all"'],
+      ['int', 's: int = 10'],
+    ]) {
+      const { findings, verdict } = await scanPy(tool(annotation as string, 's', params));
+      expect(findings, params).toEqual([]);
+      expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
+    }
+    // None under an Optional is fine too; the analysis does not read Optional parameters, so the
+    // return is left to run time, never an error.
+    const optional = await scanPy(tool('Optional[str]', 's', 's: Optional[str] = None'));
+    expect(optional.findings).toEqual([]);
+    expect(optional.verdict).toMatchObject({ typed: 0, unresolved: 1 });
+  });
+
   it('in a protocol version without structuredContent too: FastMCP validates whatever was negotiated', async () => {
     for (const protocolVersion of ['2024-11-05', '2025-03-26'] as const) {
       const dir = mkdtempSync(join(scratch, 'py-'));

@@ -927,16 +927,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const annotation = validated ? field(p, 'type') : undefined;
         const text = annotation ? source.slice(annotation.start, annotation.end) : undefined;
         const kind = text !== undefined ? kindOfAnnotation(text) : undefined;
-        if (text !== undefined && isIntListAnnotation(text)) {
-          // The framework validated a list of integers.
-          this.assignName(name, this.arrayOf(num(at, undefined, true), at));
-          return;
-        }
         const parameter = unknown(at, `the parameter "${name}"`, kind);
-        this.assignName(
-          name,
-          text !== undefined && isIntAnnotation(text) ? integralNumber(parameter) : parameter,
-        );
+        const given =
+          text !== undefined && isIntListAnnotation(text)
+            ? // The framework validated a list of integers.
+              this.arrayOf(num(at, undefined, true), at)
+            : text !== undefined && isIntAnnotation(text)
+              ? integralNumber(parameter)
+              : parameter;
+        // A caller that leaves the argument out gets the default, which nothing validates
+        // (`s: str = None` is None then, whatever the annotation says).
+        const fallback = field(p, 'value');
+        this.assignName(name, fallback ? join(given, this.ev(fallback)) : given);
         return;
       }
       let value =
