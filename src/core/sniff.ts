@@ -157,7 +157,19 @@ const MIME_TYPE =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:[ \t]*;[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*$/;
 
 /** Memoized per validation: three block rules ask about each mimeType. */
-export const isWellFormedMimeType = memoByString((value: string): boolean => MIME_TYPE.test(value));
+export const matchesMimeTypeSyntax = memoByString((value: string): boolean => MIME_TYPE.test(value));
+
+/** The media types isWellFormedMimeType answers without the regex (a test holds them to it). */
+export const COMMON_MEDIA_TYPES: readonly string[] = [...CANONICAL_FAMILY.keys()];
+
+/**
+ * Whether `value` is a well-formed media type. The types servers declare most are well formed by
+ * construction (CANONICAL_FAMILY): one lookup, where the memo costs a map and the regex on the first
+ * ask of each validation, a tenth of a small image's check.
+ */
+export function isWellFormedMimeType(value: string): boolean {
+  return CANONICAL_FAMILY.has(value) || matchesMimeTypeSyntax(value);
+}
 
 /** `image`, `audio`, `text`… of a media type (lower case), or `undefined` for a malformed one. */
 export function mediaFamily(mimeType: string): string | undefined {

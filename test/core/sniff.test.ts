@@ -11,9 +11,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ALIASES,
   agreesWithBytes,
+  COMMON_MEDIA_TYPES,
   canonicalMimeType,
   fileTypeMime,
+  isWellFormedMimeType,
   looksLikeSvg,
+  matchesMimeTypeSyntax,
   mediaFamily,
   type Sniffed,
   sameMediaType,
@@ -227,5 +230,33 @@ describe('agreesWithBytes', () => {
     expect(agreesWithBytes('application/xml', svgBytes)).toBe(true);
     expect(agreesWithBytes('text/xml; charset=utf-8', svgBytes)).toBe(true);
     expect(agreesWithBytes('text/plain', svgBytes)).toBe(false);
+  });
+});
+
+describe('isWellFormedMimeType', () => {
+  it('answers the common media types without the regex, as the regex would', () => {
+    expect(COMMON_MEDIA_TYPES.length).toBeGreaterThan(10);
+    for (const type of COMMON_MEDIA_TYPES) expect(matchesMimeTypeSyntax(type), type).toBe(true);
+  });
+
+  it('agrees with the media-type syntax on any string', () => {
+    const candidates = fc.oneof(
+      fc.constantFrom(
+        ...COMMON_MEDIA_TYPES,
+        'image/PNG',
+        'image/png; q=1',
+        'image',
+        '/png',
+        'image/png/x',
+        '',
+      ),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(candidates, (value) => {
+        expect(isWellFormedMimeType(value)).toBe(matchesMimeTypeSyntax(value));
+      }),
+      { numRuns: runs(2000) },
+    );
   });
 });
