@@ -59,6 +59,30 @@ describe('arguments typed by the inputSchema of registerTool', () => {
     }
   });
 
+  it('a destructuring default applies only where the argument may be missing', async () => {
+    // A required string is never undefined, so `= null` never applies (this was an error).
+    const required = await registered(
+      '{ text: z.string() }',
+      `{ content: [{ type: 'text', text }] }`,
+      '{ text = null }',
+    );
+    expect(required.findings).toEqual([]);
+    expect(required.verdict).toMatchObject({ status: 'pass', typed: 1 });
+    // An optional one may be: then the default is what the block gets.
+    const optional = await registered(
+      '{ text: z.string().optional() }',
+      `{ content: [{ type: 'text', text }] }`,
+      '{ text = null }',
+    );
+    expect(optional.findings).toEqual(['block-text-invalid /content/0/text 4']);
+    const fine = await registered(
+      '{ text: z.string().optional() }',
+      `{ content: [{ type: 'text', text }] }`,
+      "{ text = 'none' }",
+    );
+    expect(fine.verdict).toMatchObject({ status: 'pass', typed: 1 });
+  });
+
   it('a z.object schema, numbers, booleans and arrays of strings', async () => {
     const { verdict, findings } = await registered(
       'z.object({ n: z.number().int(), flag: z.boolean(), lines: z.array(z.string()) })',

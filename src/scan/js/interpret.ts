@@ -1411,7 +1411,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         return;
       }
       case 'AssignmentPattern': {
-        const hasUndefined = value.some((v) => v.k === 'undef' || v.k === 'unknown');
+        // The default applies only to undefined: an unknown of a known JSON type (a required string
+        // argument) never takes it.
+        const hasUndefined = value.some(
+          (v) => v.k === 'undef' || (v.k === 'unknown' && v.kind === undefined),
+        );
         const defined = value.filter((v) => v.k !== 'undef');
         const fallback = hasUndefined ? this.ev(pattern.right as Expression, scope) : NOTHING;
         this.bindPattern(pattern.left, join(defined, fallback), scope);
