@@ -249,11 +249,22 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
       expect(findings, params).toEqual([]);
       expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
     }
-    // None under an Optional is fine too; the analysis does not read Optional parameters, so the
-    // return is left to run time, never an error.
-    const optional = await scanPy(tool('Optional[str]', 's', 's: Optional[str] = None'));
-    expect(optional.findings).toEqual([]);
-    expect(optional.verdict).toMatchObject({ typed: 0, unresolved: 1 });
+    // An Optional parameter is its type or None, however it is written.
+    for (const [annotation, body, params] of [
+      ['Optional[str]', 's', 's: Optional[str] = None'],
+      ['str', 's or "all"', 's: Optional[str] = None'],
+      ['str', 's or "all"', 's: str | None = None'],
+      ['int', 'n if n is not None else 0', 'n: Union[int, None]'],
+      ['int', 'sum(xs or [])', 'xs: None | list[int] = None'],
+    ]) {
+      const { findings, verdict } = await scanPy(tool(annotation as string, body as string, params));
+      expect(findings, `${params} ${body}`).toEqual([]);
+      expect(verdict, `${params} ${body}`).toMatchObject({ status: 'pass', typed: 1 });
+    }
+    for (const params of ['s: Optional[str]', 's: str | None = None', 's: typing.Optional[str] = "x"']) {
+      const { findings } = await scanPy(tool('str', 's', params));
+      expect(findings, params).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);
+    }
   });
 
   it('in a protocol version without structuredContent too: FastMCP validates whatever was negotiated', async () => {

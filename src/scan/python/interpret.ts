@@ -181,6 +181,19 @@ export function isIntAnnotation(annotation: string): boolean {
   return annotation.replace(/\s+/g, '').replace(/^Annotated\[([^,\]]+).*\]$/, '$1') === 'int';
 }
 
+/**
+ * The type inside `Optional[T]`, `T | None`, `None | T` or `Union[T, None]` (a parameter that may also be
+ * None); `undefined` for any other annotation.
+ */
+export function withoutOptional(annotation: string): string | undefined {
+  const type = annotation.replace(/\s+/g, '');
+  const optional = /^(?:typing\.)?Optional\[(.+)\]$/.exec(type);
+  if (optional) return optional[1];
+  const union =
+    /^(?:typing\.)?Union\[(.+),None\]$/.exec(type) ?? /^(.+)\|None$/.exec(type) ?? /^None\|(.+)$/.exec(type);
+  return union?.[1];
+}
+
 /** Whether a parameter annotation promises a list of integers (`list[int]`, `List[int]`). */
 function isIntListAnnotation(annotation: string): boolean {
   return /^(list|List|typing\.List)\[int\]$/.test(annotation.replace(/\s+/g, ''));
@@ -925,16 +938,20 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (p.type === 'keyword_separator' || p.type === 'positional_separator') return;
       if (!args) {
         const annotation = validated ? field(p, 'type') : undefined;
-        const text = annotation ? source.slice(annotation.start, annotation.end) : undefined;
+        const written = annotation ? source.slice(annotation.start, annotation.end) : undefined;
+        // `Optional[str]`, `str | None`: the inner type, or None.
+        const inner = written !== undefined ? withoutOptional(written) : undefined;
+        const text = inner ?? written;
         const kind = text !== undefined ? kindOfAnnotation(text) : undefined;
         const parameter = unknown(at, `the parameter "${name}"`, kind);
-        const given =
+        const validatedValue =
           text !== undefined && isIntListAnnotation(text)
             ? // The framework validated a list of integers.
               this.arrayOf(num(at, undefined, true), at)
             : text !== undefined && isIntAnnotation(text)
               ? integralNumber(parameter)
               : parameter;
+        const given = inner !== undefined ? join(validatedValue, nul(at)) : validatedValue;
         // A caller that leaves the argument out gets the default, which nothing validates
         // (`s: str = None` is None then, whatever the annotation says).
         const fallback = field(p, 'value');
