@@ -3,7 +3,9 @@
  * raw NDJSON server either directly or through `mcp-shape proxy` (compiled, as users run it).
  *
  * - Small calls: round-trip latency of a tools/call whose result needs no repair, p50 and p99, the two
- *   paths measured in alternating rounds so that load on the machine hits both alike.
+ *   paths measured in alternating rounds so that load on the machine hits both alike; then again with
+ *   every process bound to one core (Linux, taskset), where the overhead is the proxy's own work and
+ *   not where the scheduler happened to wake each process (see onOneCore).
  * - 5 MB results: relay throughput (results per second, one call at a time) through the proxy ÷ direct.
  * - 50 MB results: the proxy's peak resident memory (VmHWM) relaying them, against the message size,
  *   both for results that need no repair and for ones that do (a stray `requestId`). The goal (at most
@@ -21,7 +23,7 @@
  * a repair may change any part of it). It shows what holding costs, before any parsing or judging.
  */
 
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,28 +208,16 @@ function currentRss(pid: number | undefined): number | undefined {
   return match ? Number(match[1]) * 1024 : undefined;
 }
 
-const MB = 1024 * 1024;
-
-export const suite: Suite = {
-  name: 'proxy',
-  async run(): Promise<BenchResult[]> {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run the bench with npm run bench`);
-    const directory = mkdtempSync(join(tmpdir(), 'mcp-shape-bench-'));
-    const files: Files = {
-      server: join(directory, 'server.cjs'),
-      relay: join(directory, 'relay.cjs'),
-      holding: join(directory, 'holding.cjs'),
-    };
-    writeFileSync(files.server, SERVER);
-    writeFileSync(files.relay, RELAY);
-    writeFileSync(files.holding, HOLDING_RELAY);
-    const results: BenchResult[] = [];
-    const loadAtStart = loadavg()[0] ?? 0;
-
-    // Small calls: alternating rounds of 500 calls each, after a warm-up.
-    const direct = await connect(files, 'direct');
-    const relayed = await connect(files, 'relay');
-    const proxied = await connect(files, 'proxy');
+/**
+ * Small calls: alternating rounds of 500 calls each, after a warm-up, through each path. `placement`
+ * names where the processes run, when not where the scheduler puts them.
+ */
+async function smallCalls(files: Files, placement: string | undefined): Promise<BenchResult[]> {
+  const where = placement ? ` (${placement})` : '';
+  const direct = await connect(files, 'direct');
+  const relayed = await connect(files, 'relay');
+  const proxied = await connect(files, 'proxy');
+  try {
     await roundTrips(direct, 500);
     await roundTrips(relayed, 500);
     await roundTrips(proxied, 500);
@@ -247,27 +237,27 @@ export const suite: Suite = {
     const p50 = [percentile(directTimes, 50), percentile(proxiedTimes, 50)] as const;
     const p99 = [percentile(directTimes, 99), percentile(proxiedTimes, 99)] as const;
     const relayP50 = percentile(relayedTimes, 50);
-    results.push(
+    const results: BenchResult[] = [
       {
         kind: 'measurement',
-        title: `small tools/call round trip, direct: p50 ${p50[0].toFixed(3)} ms, p99 ${p99[0].toFixed(3)} ms; through the proxy: p50 ${p50[1].toFixed(3)} ms, p99 ${p99[1].toFixed(3)} ms (${directTimes.length} calls each)`,
+        title: `small tools/call round trip${where}, direct: p50 ${p50[0].toFixed(3)} ms, p99 ${p99[0].toFixed(3)} ms; through the proxy: p50 ${p50[1].toFixed(3)} ms, p99 ${p99[1].toFixed(3)} ms (${directTimes.length} calls each)`,
         value: p50[1] - p50[0],
         unit: 'ms p50 overhead',
         target: { atMost: 0.1 },
       },
       {
         kind: 'measurement',
-        title: 'small tools/call round trip: p99 overhead through the proxy',
+        title: `small tools/call round trip${where}: p99 overhead through the proxy`,
         value: p99[1] - p99[0],
         unit: 'ms',
       },
       {
         kind: 'measurement',
-        title: `for reference, through a bare byte relay: p50 ${relayP50.toFixed(3)} ms; p50 overhead of the relay alone`,
+        title: `for reference${where}, through a bare byte relay: p50 ${relayP50.toFixed(3)} ms; p50 overhead of the relay alone`,
         value: relayP50 - p50[0],
         unit: 'ms',
       },
-    );
+    ];
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
       const relayCpu =
         relayCpuBefore !== undefined && relayCpuAfter !== undefined
@@ -275,13 +265,79 @@ export const suite: Suite = {
           : '';
       results.push({
         kind: 'measurement',
-        title: `proxy CPU time per small call (request and answer), less sensitive to load than latency${relayCpu}`,
+        title: `proxy CPU time per small call${where} (request and answer), less sensitive to load than latency${relayCpu}`,
         value: ((cpuAfter - cpuBefore) / proxiedTimes.length) * 1000,
         unit: 'µs',
         note: 'from /proc utime+stime, 10 ms ticks over all the calls',
       });
     }
+    return results;
+  } finally {
+    await direct.close();
+    await relayed.close();
+    await proxied.close();
+  }
+}
 
+/**
+ * Runs `measure` with this process and every process it starts meanwhile bound to one core, then
+ * unbinds it; `undefined` where that cannot be done (not Linux, no taskset, one core). On a machine of
+ * few cores, where the scheduler puts the three or four processes of a round trip decides much of its
+ * latency: a wake-up on another core costs more than one on the same core, and a bare byte relay alone
+ * then adds more than the proxy's own work. On one core, every path pays the same switches and the
+ * overhead is what the process in the middle does.
+ */
+async function onOneCore<T>(measure: () => Promise<T>): Promise<T | undefined> {
+  if (process.platform !== 'linux' || availableParallelism() < 2) return undefined;
+  const pid = String(process.pid);
+  let mask: string | undefined;
+  try {
+    // "pid 123's current affinity mask: 3"
+    mask = /:\s*([0-9a-f,]+)\s*$/i.exec(execFileSync('taskset', ['-p', pid], { encoding: 'utf8' }))?.[1];
+    if (!mask) return undefined;
+    execFileSync('taskset', ['-a', '-p', '-c', '0', pid], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  try {
+    return await measure();
+  } finally {
+    execFileSync('taskset', ['-a', '-p', mask, pid], { stdio: 'ignore' });
+  }
+}
+
+const MB = 1024 * 1024;
+
+export const suite: Suite = {
+  name: 'proxy',
+  async run(): Promise<BenchResult[]> {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run the bench with npm run bench`);
+    const directory = mkdtempSync(join(tmpdir(), 'mcp-shape-bench-'));
+    const files: Files = {
+      server: join(directory, 'server.cjs'),
+      relay: join(directory, 'relay.cjs'),
+      holding: join(directory, 'holding.cjs'),
+    };
+    writeFileSync(files.server, SERVER);
+    writeFileSync(files.relay, RELAY);
+    writeFileSync(files.holding, HOLDING_RELAY);
+    const results: BenchResult[] = [];
+    const loadAtStart = loadavg()[0] ?? 0;
+
+    results.push(...(await smallCalls(files, undefined)));
+    const core = await onOneCore(() => smallCalls(files, 'every process on one core'));
+    if (core) results.push(...core);
+    else
+      results.push({
+        kind: 'measurement',
+        title: 'small tools/call round trip on one core: not measured (needs Linux and taskset)',
+        value: 0,
+        unit: 'ms',
+      });
+
+    const direct = await connect(files, 'direct');
+    const relayed = await connect(files, 'relay');
+    const proxied = await connect(files, 'proxy');
     // 5 MB results, one call at a time: alternating rounds, each timed whole.
     const size = 5 * MB;
     const rate = async (p: Peer, calls: number) => {
