@@ -20,7 +20,7 @@ import { type Guard, MAYBE_MISSING_KEY, type Site, type Value } from './abstract
 import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
 import { type DeclaredScope, DISJUNCTIONS, type Proof, proveResult, proveStructured } from './proof.js';
 import { isWrapped, judgeLax, schemaAtPath } from './pydantic-lax.js';
-import { markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
+import { builtAlike, markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
 
 /**
  * Static code serves every client, so the default is the version clients negotiate today
@@ -220,14 +220,21 @@ function mirrorsOfStructuredContent(
     structured instanceof UnknownValue && structured.maybeMissing
       ? MAYBE_MISSING_KEY
       : positions.keyOf(structured);
-  if (of === undefined) return [];
   return root.content.filter(
     (block): block is Record<string, unknown> =>
       isObject(block) &&
       !isOpaque(block) &&
       block.text instanceof SerializedOpaque &&
-      block.text.of.includes(of),
+      ((of !== undefined && block.text.of.includes(of)) || mayBeMirror(block.text, structured)),
   );
+}
+
+/**
+ * `JSON.stringify({ n })` beside `structuredContent: { n }`: two objects built apart, so no identity
+ * links them, but they are built alike from the same values, so their texts are the same.
+ */
+function mayBeMirror(text: SerializedOpaque, structured: unknown): boolean {
+  return text.serialized !== undefined && builtAlike(text.serialized, structured);
 }
 
 function engineOptions(options: AnalyzeOptions): {

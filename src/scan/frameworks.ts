@@ -87,7 +87,7 @@ function jsonText(value: unknown, source: string, ctx: WrapContext): unknown {
     type: 'text',
     text: known
       ? JSON.stringify(value)
-      : new SerializedOpaque(source, ctx.site, [ctx.keyOf(value) ?? source]),
+      : new SerializedOpaque(source, ctx.site, [ctx.keyOf(value) ?? source], value),
   };
 }
 

@@ -76,13 +76,51 @@ export class UnknownValue extends Opaque {
  * analyze.ts).
  */
 export class SerializedOpaque extends UnknownValue {
+  /**
+   * The value serialized, as far as the analysis knows it (unknown parts are UnknownValues), when it
+   * was concretized; not enumerable, so rules that walk a document never walk it.
+   */
+  declare readonly serialized?: unknown;
+
   constructor(
     source: string,
     site: Site,
     readonly of: readonly string[],
+    serialized?: unknown,
   ) {
     super(source, 'the JSON text of a value known only at run time', site, 'string', { nonEmpty: true });
+    if (serialized !== undefined) Object.defineProperty(this, 'serialized', { value: serialized });
   }
+}
+
+/** Values compared at most this deep (concretize stops deeper still). */
+const MAX_COMPARED_DEPTH = 64;
+
+/**
+ * Whether two concretized values are built alike: the same members and items, equal constants, and
+ * where either is unknown, the same unknown on both sides (one abstract value, by key). Two objects
+ * built apart from the same inputs (`JSON.stringify({ n })` beside `structuredContent: { n }`) are
+ * then serialized alike. As trustworthy as the identity the structuredContent mirror already relies
+ * on (ValuePositions.keyOf), and no more: an unknown is one abstract value wherever it is used.
+ */
+export function builtAlike(a: unknown, b: unknown, depth = 0): boolean {
+  if (depth > MAX_COMPARED_DEPTH) return false;
+  if (a instanceof Opaque || b instanceof Opaque) {
+    if (!(a instanceof UnknownValue) || !(b instanceof UnknownValue) || a.key === undefined) return false;
+    // One that may be missing is left out of the text where the other may be present.
+    return a.key === b.key && !a.maybeMissing && !b.maybeMissing;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
+  // Open: members or items beyond those listed (a spread, items of unknown number).
+  if (isOpen(a) || isOpen(b) || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  // In any order: the mirror rules compare a text with structuredContent as JSON values.
+  const other = b as Record<string, unknown>;
+  return keys.every(
+    (key) =>
+      Object.hasOwn(other, key) && builtAlike((a as Record<string, unknown>)[key], other[key], depth + 1),
+  );
 }
 
 /** An object built by a model the scanner knows (`TextContent(...)`, `CallToolResult(...)`), or `tuple`. */

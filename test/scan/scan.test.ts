@@ -120,6 +120,47 @@ server.registerTool('replaced', {}, async ({ a }) => ({
     ]);
   });
 
+  it('takes the JSON text of an object built like structuredContent from the same values as its mirror', async () => {
+    // Two object literals, so no identity links them: each mirror below was reported missing.
+    const tool = (name: string, text: string, structured: string) =>
+      `server.registerTool('${name}', {}, async ({ n, t, a, b }) => ({
+  content: [{ type: 'text', text: JSON.stringify(${text}) }], structuredContent: ${structured} }));`;
+    const source = [
+      "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+      "const server = new McpServer({ name: 's', version: '1' });",
+      tool('alike', '{ n }', '{ n }'),
+      tool('reordered', '{ b: n, a: t }', '{ a: t, b: n }'),
+      tool('nested', "{ r: { n, s: 'x' }, list: [n, 1] }", "{ r: { n, s: 'x' }, list: [n, 1] }"),
+      tool('otherMember', '{ m: n }', '{ n }'),
+      tool('otherConstant', '{ n, v: 1 }', '{ n, v: 2 }'),
+      tool('otherInput', '{ n: a }', '{ n: b }'),
+      tool('moreMembers', '{ n, t }', '{ n }'),
+      tool('otherLength', '[n, n]', '{ list: [n] }'),
+    ].join('\n');
+    const scanned = await scanSource('alike.js', source);
+    expect(scanned.findings.map((f) => [f.rule, f.location?.tool])).toEqual(
+      ['otherMember', 'otherConstant', 'otherInput', 'moreMembers', 'otherLength'].map((tool) => [
+        'structured-content-text-mirror-missing',
+        tool,
+      ]),
+    );
+    const python = `from mcp.server.lowlevel import Server
+from mcp import types
+import json
+server = Server("x")
+@server.call_tool()
+async def call_tool(name, arguments):
+    n = arguments["n"]
+    if name == "alike":
+        return [types.TextContent(type="text", text=json.dumps({"n": n}))], {"n": n}
+    return [types.TextContent(type="text", text=json.dumps({"m": n}))], {"n": n}
+`;
+    const py = await scanSource('alike.py', python);
+    expect(py.findings.map((f) => [f.rule, f.location?.line])).toEqual([
+      ['structured-content-text-mirror-missing', 10],
+    ]);
+  });
+
   it('does not parse files that mention nothing MCP', async () => {
     const scanned = await scanSource('plain.ts', 'export const x = { content: [{ type: "object" }] };');
     expect(scanned).toMatchObject({ parsed: false, findings: [], handlers: [] });

@@ -164,7 +164,7 @@ class Builder {
       case 'json': {
         const { out } = this.value(v.of, depth + 1, stack);
         if (isFullyKnown(out)) return JSON.stringify(out);
-        return new SerializedOpaque(sourceText(v.site), v.site, variantKeys(v.of));
+        return new SerializedOpaque(sourceText(v.site), v.site, variantKeys(v.of), out);
       }
       case 'ref':
         return this.object(v, depth, stack);
