@@ -17,7 +17,7 @@ const EFFECTS: Record<string, string> = {
 
 function exampleBlock(example: Example): string {
   const value = exampleText(example);
-  const lang = example.frame ? 'text' : 'json';
+  const lang = example.frame ? 'text' : example.source !== undefined ? 'js' : 'json';
   return `\`\`\`${lang}\n${value}\n\`\`\``;
 }
 
@@ -108,7 +108,8 @@ export function renderRuleDocText(rule: Rule): string {
 }
 
 function exampleText(example: Example): string {
-  return example.frame ? example.frame.text : JSON.stringify(example.value, null, 2);
+  if (example.frame) return example.frame.text;
+  return example.source ?? JSON.stringify(example.value, null, 2);
 }
 
 /** Fix texts are templates filled per finding; in the docs their placeholders read as ‹name›. */

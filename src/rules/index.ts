@@ -38,6 +38,7 @@ import resultLegacyToolResult from './result/result-legacy-tool-result.js';
 import resultMediaWithStructuredContent from './result/result-media-with-structured-content.js';
 import resultMetaNotObject from './result/result-meta-not-object.js';
 import resultNotObject from './result/result-not-object.js';
+import resultNotSerializable from './result/result-not-serializable.js';
 import resultOverClientLimits from './result/result-over-client-limits.js';
 import resultRejectedByServer from './result/result-rejected-by-server.js';
 import resultServerInfoInvalid from './result/result-server-info-invalid.js';
@@ -124,6 +125,7 @@ export const RULES: readonly Rule[] = [
   resultMediaWithStructuredContent,
   resultMetaNotObject,
   resultNotObject,
+  resultNotSerializable,
   resultOverClientLimits,
   resultRejectedByServer,
   resultServerInfoInvalid,

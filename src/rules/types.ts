@@ -53,6 +53,11 @@ export interface Example {
   readonly tool?: JsonObject;
   /** For `frame` rules, the frame itself. */
   readonly frame?: Frame;
+  /**
+   * The value as JavaScript source, for a value JSON cannot show (a BigInt, a circular reference): the
+   * docs print it instead of the value's JSON.
+   */
+  readonly source?: string;
 }
 
 export interface Report {

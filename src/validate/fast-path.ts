@@ -56,6 +56,7 @@ export const COVERED_RESULT_RULES: ReadonlySet<string> = new Set([
   'result-media-with-structured-content',
   'result-meta-not-object',
   'result-not-object',
+  'result-not-serializable',
   'result-over-client-limits',
   'result-server-info-invalid',
   'result-type-invalid',
@@ -408,12 +409,14 @@ function plainResultContent(
 
 /**
  * Result rules that report nothing on a plain media result (see isPlainMediaResult): those silent on
- * the plain-text shape, except the one that reads what a media result may hold, its size (and images'
- * size). result-error-without-is-error stays covered because a result whose lone text block may carry
+ * the plain-text shape, except the two that read its serialization (rules/support/serialization.ts):
+ * its size (and images' size), and, walked in the same pass, whether JSON can write it at all. result-error-without-is-error stays covered because a result whose lone text block may carry
  * an error payload is no plain media result.
  */
 export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
-  [...COVERED_RESULT_RULES].filter((id) => id !== 'result-over-client-limits'),
+  [...COVERED_RESULT_RULES].filter(
+    (id) => id !== 'result-over-client-limits' && id !== 'result-not-serializable',
+  ),
 );
 
 /**

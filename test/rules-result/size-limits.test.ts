@@ -25,7 +25,10 @@ const LIMIT = 1_048_576;
 const LEVELS = 40_000;
 const rule = getRule('result-over-client-limits');
 if (!rule) throw new Error('result-over-client-limits is not in the catalog');
-const RULES = [rule];
+/** Which walks the two rules that read the serialization facts share (rules/support/serialization.ts). */
+const notSerializable = getRule('result-not-serializable');
+if (!notSerializable) throw new Error('result-not-serializable is not in the catalog');
+const RULES = [rule, notSerializable];
 
 /** 300,000 three-byte characters: the byte bound is far above the limit and the unit count far below it, so the exact count decides. */
 const WIDE = '€'.repeat(300_000);

@@ -686,3 +686,42 @@ export function anyResult(
     return { ...theCase, mutations: mutations.map((m) => m.name) };
   });
 }
+
+/** What JSON.stringify throws on, each as a fresh value: only a handler's JS value can hold one. */
+const UNWRITABLE: readonly (() => unknown)[] = [
+  () => 12n,
+  () => {
+    const loop: Record<string, unknown> = { name: 'loop' };
+    loop.self = loop;
+    return loop;
+  },
+  () => ({
+    toJSON() {
+      throw new Error('not today');
+    },
+  }),
+];
+
+/**
+ * A generated result with one value JSON cannot write put somewhere in it (structuredContent, `_meta`,
+ * or a member of a block): what a handler may give the library's validators, which judge JS values as
+ * given. Kept apart from anyResult, whose documents are JSON as it arrives on the wire.
+ */
+export function unwritableResult(v: ProtocolVersion): fc.Arbitrary<{ result: unknown; tool?: JsonObject }> {
+  return fc
+    .tuple(
+      anyResult(v),
+      fc.nat({ max: UNWRITABLE.length - 1 }),
+      fc.constantFrom('structured', 'meta', 'block'),
+    )
+    .map(([{ result, tool }, which, where]) => {
+      const value = (UNWRITABLE[which] as () => unknown)();
+      if (!isObject(result)) return { result: { content: [], _meta: { value } }, tool };
+      const content = Array.isArray(result.content) ? result.content : [];
+      const block = content.find(isObject);
+      if (where === 'structured') result.structuredContent = { value };
+      else if (where === 'block' && block) block.extra = value;
+      else result._meta = { value };
+      return { result, ...(tool ? { tool } : {}) };
+    });
+}

@@ -21,7 +21,7 @@ import {
 } from '../../src/validate/engine.js';
 import { fileTypeAnswers, mediaPayloads, sniffWith } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
-import { anyResult, MUTATION_FAMILIES } from './arbitraries.js';
+import { anyResult, MUTATION_FAMILIES, unwritableResult } from './arbitraries.js';
 import {
   anyFrame,
   anyMessage,
@@ -40,6 +40,8 @@ import {
  */
 const PER_VERSION = {
   results: runs(1000, 0.5),
+  /** Results holding what JSON cannot write: one of three kinds, in one of three places. */
+  unwritable: runs(20, 0.5),
   messages: runs(300, 0.5),
   toolsLists: runs(500, 0.5),
   frames: runs(100, 0.5),
@@ -69,6 +71,9 @@ describe('every rule of the catalog fires on generated documents', () => {
     };
 
     for (const [version, { result, tool }] of sample(anyResult, PER_VERSION.results)) {
+      count(runToolResult(result, { version, tool, ...(await sniffing(result)) }));
+    }
+    for (const [version, { result, tool }] of sample(unwritableResult, PER_VERSION.unwritable)) {
       count(runToolResult(result, { version, tool, ...(await sniffing(result)) }));
     }
     for (const [version, { document }] of sample(anyMessage, PER_VERSION.messages)) {

@@ -1,13 +1,12 @@
 import { decodeBase64Prefix, decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { isAscii, jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
 import { payloadFactsAt } from '../../core/payload.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { compactJson } from '../support/call-tool-result.js';
+import { SMALLEST_CLIENT_LIMIT_BYTES, serialization } from '../support/serialization.js';
 import { defineRule } from '../types.js';
 
 /** Claude Desktop: "result exceeds maximum length of 1048576". */
-const CLAUDE_DESKTOP_MAX_BYTES = 1_048_576;
+const CLAUDE_DESKTOP_MAX_BYTES = SMALLEST_CLIENT_LIMIT_BYTES;
 /** The Anthropic API behind Claude Code: "image exceeds 5 MB maximum". */
 const CLAUDE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Claude Code's MAX_MCP_OUTPUT_TOKENS default. */
@@ -16,363 +15,6 @@ const CLAUDE_CODE_MAX_TOKENS = 25_000;
 const CLAUDE_IMAGE_MAX_PIXELS = 8000;
 /** A common rough tokenizer ratio; the message says it is an estimate. */
 const CHARS_PER_TOKEN = 4;
-/** JSON escapes make a UTF-16 unit at most 6 bytes (`\u0001`); UTF-8 needs at most 3 for any other. */
-const MAX_BYTES_PER_UNIT = 6;
-/** JSON text has its escapes already: a unit of it is at most 3 bytes of UTF-8. */
-const STRUCTURED_BYTES_PER_UNIT = 3;
-
-/**
- * The serialized size of a result, measured in one walk without building its JSON: results with
- * megabytes of base64 would otherwise be copied once more just to be measured.
- * - `units`: UTF-16 units, escapes not counted (exact for typical, escape-free payloads); the token
- *   estimate uses it.
- * - `atMostBytes`: an upper bound of the UTF-8 bytes. Canonical base64 (known from the payload facts
- *   the base64 rules compute anyway) is ASCII without escapes, so it counts exactly; structuredContent
- *   counts by its JSON text, which the text-mirror rules build in the same run anyway.
- */
-interface Size {
-  units: number;
-  atMostBytes: number;
-  /** Object.prototype has no enumerable member, so for…in over a plain object sees only its own. */
-  readonly plainOwn: boolean;
-  /** structuredContent's JSON text, and the characters of strings equal to it (its text mirrors). */
-  readonly json: string | undefined;
-  mirrorChars: number;
-}
-
-function enumeratesNothing(object: object): boolean {
-  for (const _ in object) return false;
-  return true;
-}
-
-/**
- * What JSON.stringify throws on, met by the walks, which follow it: the result cannot be sent at all.
- * Only a JS value (a handler's, given to the library's validators) can hold one; parsed JSON never does.
- */
-class Unserializable extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-/** A value still to be counted: where it is (for payload facts), and whether toJSON already ran on it. */
-interface Pending {
-  readonly value: unknown;
-  readonly holder: object | undefined;
-  readonly key: string | undefined;
-  readonly fromToJSON: boolean;
-}
-
-/** Marks where a container's members end on the walk's stack: it stops being an ancestor there. */
-class Leave {
-  constructor(readonly container: object) {}
-}
-
-/** Hands the walk a value to walk next (a member, an item, what toJSON returned). */
-type Push = (value: unknown, holder?: object, key?: string, fromToJSON?: boolean) => void;
-/** Counts one value, pushing what is inside it. Positional, so that the recursive walk allocates nothing. */
-type Visit = (
-  value: unknown,
-  holder: object | undefined,
-  key: string | undefined,
-  fromToJSON: boolean | undefined,
-  push: Push,
-) => void;
-
-/**
- * Walks `root` as JSON.stringify would write it, handing `visit` each value; what `visit` pushes is
- * walked next, in the order pushed. Recursion first: it is the fast way for the results servers send.
- * A result parsed from the wire may nest deeper than the call stack reaches (the proxy forwards such
- * messages), and its size must be counted all the same: then `restart` clears what was counted, and an
- * explicit stack walks it again. A circular reference (only a handler's JS value holds one) cannot be
- * written at all: it throws Unserializable, as JSON.stringify throws.
- */
-function walkJson(root: unknown, visit: Visit, restart: () => void): void {
-  const push: Push = (value, holder, key, fromToJSON) => visit(value, holder, key, fromToJSON, push);
-  try {
-    push(root);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    restart();
-    walkIteratively(root, visit);
-  }
-}
-
-function walkIteratively(root: unknown, visit: Visit): void {
-  const stack: (Pending | Leave)[] = [{ value: root, holder: undefined, key: undefined, fromToJSON: false }];
-  const ancestors = new Set<object>();
-  const later: Pending[] = [];
-  const push: Push = (value, holder, key, fromToJSON) => {
-    later.push({ value, holder, key, fromToJSON: fromToJSON === true });
-  };
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    if (item instanceof Leave) {
-      ancestors.delete(item.container);
-      continue;
-    }
-    const { value, holder, key, fromToJSON } = item;
-    if (typeof value === 'object' && value !== null && !callsToJSON(value, fromToJSON)) {
-      if (ancestors.has(value)) throw new Unserializable('it holds a circular reference');
-      ancestors.add(value);
-      stack.push(new Leave(value));
-    }
-    visit(value, holder, key, fromToJSON, push);
-    // What was pushed goes on the stack last first, so that it is walked in the order pushed.
-    for (let i = later.length - 1; i >= 0; i--) stack.push(later[i] as Pending);
-    later.length = 0;
-  }
-}
-
-/** Whether JSON.stringify calls this value's toJSON (once: not on what a toJSON returned). */
-function callsToJSON(value: unknown, fromToJSON: boolean | undefined): boolean {
-  return (
-    !fromToJSON &&
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as JsonObject).toJSON === 'function'
-  );
-}
-
-/**
- * The common case, walked by plain recursion: the fastest walk for the results servers send (the
- * generic walk below costs a microsecond more on a 10 KB image result). `measure` falls back to the
- * generic walk when this one overflows the stack.
- */
-function measureRecursively(
-  value: unknown,
-  size: Size,
-  structured: string | undefined,
-  holder?: object,
-  key?: string,
-  fromToJSON = false,
-): void {
-  if (
-    !fromToJSON &&
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as JsonObject).toJSON === 'function'
-  ) {
-    // JSON writes what toJSON returns (a Date's ISO string, say), for arrays too: counting the object
-    // instead would make the bound short of the truth and pass a result over the limit. Once, as
-    // JSON.stringify calls it: a toJSON returning its own object would otherwise recurse forever.
-    measureRecursively(serializedByToJSON(value, key), size, undefined, holder, key, true);
-  } else if (typeof value === 'string') {
-    countString(size, value, holder, key);
-  } else if (Array.isArray(value)) {
-    countStructure(size, value.length);
-    // JSON writes what it cannot carry in an array as null.
-    for (const item of value) measureRecursively(omitted(item) ? null : item, size, undefined);
-  } else if (isObject(value)) {
-    let members = 0;
-    const own = enumeratesOwnOnly(size, value);
-    for (const member in value) {
-      const v = value[member];
-      if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
-      members++;
-      countMember(size, member);
-      if (structured !== undefined && member === 'structuredContent') countStructured(size, structured);
-      else measureRecursively(v, size, undefined, value, member);
-    }
-    countStructure(size, members);
-  } else countScalar(size, value);
-}
-
-/*
- * What both walks count, value by value: small enough for V8 to inline into the recursive walk, which
- * keeps its speed, and written once, so that the two walks cannot count differently.
- */
-
-function countString(size: Size, value: string, holder: object | undefined, key: string | undefined): void {
-  if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
-  size.units += value.length + 2;
-  size.atMostBytes += isCanonicalPayload(holder, key)
-    ? value.length + 2
-    : value.length * MAX_BYTES_PER_UNIT + 2;
-}
-
-/** Brackets and commas of an array or object with `items` items or members. */
-function countStructure(size: Size, items: number): void {
-  const structure = 2 + Math.max(0, items - 1);
-  size.units += structure;
-  size.atMostBytes += structure;
-}
-
-/** A member's name, quotes and colon. */
-function countMember(size: Size, member: string): void {
-  size.units += member.length + 3;
-  size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
-}
-
-/** The result's structuredContent, counted by its JSON text. */
-function countStructured(size: Size, structured: string): void {
-  size.units += structured.length;
-  size.atMostBytes += structured.length * STRUCTURED_BYTES_PER_UNIT;
-}
-
-function countScalar(size: Size, value: unknown): void {
-  if (typeof value === 'bigint') {
-    const text = bigIntJson(value);
-    size.units += text.length;
-    size.atMostBytes += text.length * STRUCTURED_BYTES_PER_UNIT;
-    return;
-  }
-  // JSON writes NaN and the infinities as null.
-  const text = typeof value === 'number' && !Number.isFinite(value) ? 'null' : String(value);
-  size.units += text.length;
-  size.atMostBytes += text.length;
-}
-
-/**
- * A BigInt's JSON text: JSON.stringify throws on one, unless the program defined BigInt.prototype.toJSON
- * (rare enough to be written by the native writer then).
- */
-function bigIntJson(value: bigint): string {
-  if (typeof (BigInt.prototype as { toJSON?: unknown }).toJSON !== 'function') {
-    throw new Unserializable('it holds a BigInt');
-  }
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    throw new Unserializable('BigInt.prototype.toJSON throws');
-  }
-  return text ?? 'null';
-}
-
-/** What for…in enumerates of a plain object is its own when Object.prototype adds nothing to it. */
-function enumeratesOwnOnly(size: Size, value: object): boolean {
-  return size.plainOwn && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-function measure(root: unknown, size: Size, structured: string | undefined): void {
-  try {
-    measureRecursively(root, size, structured);
-    return;
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    size.units = 0;
-    size.atMostBytes = 0;
-    size.mirrorChars = 0;
-  }
-  // Too deep for recursion: the explicit stack, at once (walkJson would try recursion again first).
-  walkIteratively(root, (value, holder, key, fromToJSON, push) => {
-    if (callsToJSON(value, fromToJSON)) {
-      // As in measureRecursively: what toJSON returns, once.
-      push(serializedByToJSON(value as object, key), holder, key, true);
-    } else if (typeof value === 'string') {
-      countString(size, value, holder, key);
-    } else if (Array.isArray(value)) {
-      countStructure(size, value.length);
-      for (const element of value) push(omitted(element) ? null : element);
-    } else if (isObject(value)) {
-      let members = 0;
-      const own = enumeratesOwnOnly(size, value);
-      for (const member in value) {
-        const v = value[member];
-        if (omitted(v) || (!own && !Object.hasOwn(value, member))) continue;
-        members++;
-        countMember(size, member);
-        // Only the result's own structuredContent is counted by its JSON text.
-        if (structured !== undefined && value === root && member === 'structuredContent')
-          countStructured(size, structured);
-        else push(v, value, member);
-      }
-      countStructure(size, members);
-    } else countScalar(size, value);
-  });
-}
-
-/** What `toJSON` hands JSON.stringify for `value`. One that throws makes JSON.stringify throw. */
-function serializedByToJSON(value: object, key: string | undefined): unknown {
-  try {
-    return (value as { toJSON(key: string): unknown }).toJSON(key ?? '');
-  } catch {
-    throw new Unserializable('a toJSON method throws');
-  }
-}
-
-/**
- * The string at `holder[key]` is a base64 payload the base64 rules found canonical (their facts are
- * shared): ASCII without escapes, one byte per character.
- */
-function isCanonicalPayload(holder: object | undefined, key: string | undefined): boolean {
-  if (holder === undefined || (key !== 'data' && key !== 'blob')) return false;
-  const facts = payloadFactsAt(holder, key);
-  return facts !== undefined && facts.problem === undefined;
-}
-
-/**
- * The exact UTF-8 bytes of `JSON.stringify(result)`, for the rare result whose bounds straddle the
- * limit: strings are counted with an ASCII fast path, and the text that mirrors structuredContent from
- * structuredContent's JSON, by its quotes and backslashes.
- */
-function exactBytes(result: JsonObject, mirror: { json: string; bytes: number } | undefined): number {
-  let bytes = 0;
-  walkJson(
-    result,
-    (value, holder, key, fromToJSON, push) => {
-      if (typeof value === 'string') {
-        if (mirror && value === mirror.json) bytes += jsonOfJsonTextBytes(value, mirror.bytes);
-        else bytes += isCanonicalPayload(holder, key) ? value.length + 2 : jsonStringBytes(value);
-      } else if (typeof value === 'number') {
-        bytes += Number.isFinite(value) ? String(value).length : 'null'.length;
-      } else if (typeof value === 'bigint') {
-        bytes += bigIntJson(value).length;
-      } else if (typeof value !== 'object' || value === null) {
-        bytes += String(value).length;
-      } else if (callsToJSON(value, fromToJSON)) {
-        push(serializedByToJSON(value, key), undefined, undefined, true);
-      } else if (Array.isArray(value)) {
-        bytes += 2 + Math.max(0, value.length - 1);
-        for (const element of value) push(omitted(element) ? null : element);
-      } else {
-        let members = 0;
-        for (const member in value) {
-          const v = (value as JsonObject)[member];
-          if (omitted(v) || !Object.hasOwn(value, member)) continue;
-          members++;
-          bytes += jsonStringBytes(member) + 1;
-          if (mirror && value === result && member === 'structuredContent') bytes += mirror.bytes;
-          else push(v, value, member);
-        }
-        bytes += 2 + Math.max(0, members - 1);
-      }
-    },
-    () => {
-      bytes = 0;
-    },
-  );
-  return bytes;
-}
-
-/** What JSON.stringify leaves out of objects (and writes as null in arrays). */
-function omitted(value: unknown): boolean {
-  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-
-/** UTF-8 size of the serialized result when it could exceed `limit`; a bound that decides it otherwise. */
-function serializedBytes(result: JsonObject, size: Size, json: string | undefined, limit: number): number {
-  if (size.units > limit || size.atMostBytes <= limit) return size.units;
-  // A tighter bound where structuredContent's JSON is ASCII, for a large result with a text mirror:
-  // that JSON is then one byte a character (not three), and a mirror of it at most two (a quote or
-  // backslash gains one; JSON.stringify output holds no raw control character), not six. Counting
-  // the mirror's quotes exactly cost a third of stringifying a 200 KB structuredContent.
-  if (json !== undefined && size.mirrorChars > 0 && isAscii(json)) {
-    const tighter =
-      size.atMostBytes -
-      size.mirrorChars * (MAX_BYTES_PER_UNIT - 2) -
-      json.length * (STRUCTURED_BYTES_PER_UNIT - 1);
-    if (tighter <= limit) return size.units;
-  }
-  return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) });
-}
-
-/** structuredContent's JSON, which the text-mirror rules build in this run too; `undefined` when it has none. */
-function structuredJson(result: JsonObject): string | undefined {
-  return Object.hasOwn(result, 'structuredContent') && result.structuredContent !== undefined
-    ? compactJson(result.structuredContent)
-    : undefined;
-}
 
 /**
  * Width and height of a PNG image. The payload facts have them from the decoded header; a payload atob
@@ -404,8 +46,8 @@ export default defineRule({
     '#11181, #2146), and it caps MCP output at 25,000 tokens (MAX_MCP_OUTPUT_TOKENS; base64 images count,',
     '#9152). The same API refuses images over 8000 pixels on a side, which ended Claude Code sessions',
     '(#5147, #20605; measured here for PNG). Tokens are estimated here at 4 characters per token; the real count depends on the model.',
-    'The size is measured as JSON.stringify would write the result, so a JS value it cannot write at all (a BigInt, a circular',
-    'reference, a toJSON that throws) is reported too, as an error: the server cannot send it to any client.',
+    'The size is measured as JSON.stringify would write the result; one it cannot write at all is',
+    '`result-not-serializable`.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -430,12 +72,8 @@ export default defineRule({
     image: 'image block {{index}} is {{size}} decoded; Claude Code refuses images over 5 MB',
     tokens:
       'the result is about {{tokens}} tokens (estimated at 4 characters per token); Claude Code refuses MCP output over 25,000 tokens',
-    unserializable:
-      'the result cannot be serialized: {{reason}}, so JSON.stringify throws and no client receives it',
   },
-  // Not a size: a result JSON cannot write fails for every client (only a JS value can be one).
-  messageSeverity: { unserializable: 'error' },
-  fix: 'Return less: page the data, downscale or compress images, or return a resource_link to fetch. Return only what JSON can write (no BigInt, no circular reference).',
+  fix: 'Return less: page the data, downscale or compress images, or return a resource_link to fetch.',
   examples: {
     wrong: {
       value: { content: [{ type: 'text', text: 'x'.repeat(110_000) }] },
@@ -446,24 +84,10 @@ export default defineRule({
   needsCompleteDocument: true,
   check(result, ctx) {
     if (!isObject(result)) return;
-    const json = structuredJson(result);
-    const size: Size = {
-      units: 0,
-      atMostBytes: 0,
-      plainOwn: enumeratesNothing(Object.prototype),
-      json,
-      mirrorChars: 0,
-    };
-    let bytes: number;
-    try {
-      measure(result, size, json);
-      bytes = serializedBytes(result, size, json, CLAUDE_DESKTOP_MAX_BYTES);
-    } catch (error) {
-      if (!(error instanceof Unserializable)) throw error;
-      ctx.report({ messageId: 'unserializable', data: { reason: error.reason } });
-      return;
-    }
-    const units = size.units;
+    const serialized = serialization(result);
+    // No size: JSON.stringify throws on it (result-not-serializable).
+    if (!('size' in serialized)) return;
+    const { units, bytes } = serialized.size;
     if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
     const tokens = Math.ceil(units / CHARS_PER_TOKEN);
     if (tokens > CLAUDE_CODE_MAX_TOKENS) ctx.report({ messageId: 'tokens', data: { tokens } });

@@ -1,0 +1,114 @@
+/**
+ * result-not-serializable: what the official SDK does with a result JSON cannot write, over a real pipe
+ * (the claim of the rule's rationale), and that the validators report such a result before it is sent.
+ */
+
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { repair } from '../../src/library/repair/index.js';
+import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import { unwritableResult } from '../spec/arbitraries.js';
+import { runs } from '../support/runs.js';
+
+const root = join(import.meta.dirname, '../..');
+
+/** An SDK v1 McpServer whose `count` tool returns a BigInt in structuredContent. */
+const SERVER = `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+const server = new McpServer({ name: 'bigint', version: '1.0.0' });
+server.registerTool('count', {}, async () => ({
+  content: [{ type: 'text', text: 'rows counted' }],
+  structuredContent: { rows: 12n },
+}));
+server.registerTool('fine', {}, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+await server.connect(new StdioServerTransport());
+`;
+
+const WITH_BIGINT = { content: [{ type: 'text', text: 'rows counted' }], structuredContent: { rows: 12n } };
+
+describe('result-not-serializable', () => {
+  it('is what the official SDK cannot send: the client gets no answer until its request times out', {
+    timeout: 60_000,
+  }, async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--input-type=module', '-e', SERVER],
+      cwd: root,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test', version: '0.0.0' });
+    await client.connect(transport);
+    try {
+      const failure = await client.callTool({ name: 'count' }, undefined, { timeout: 1_500 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(McpError);
+      expect((failure as McpError).code).toBe(ErrorCode.RequestTimeout);
+      // The server lives on: only that answer was lost.
+      expect(await client.callTool({ name: 'fine' })).toMatchObject({ content: [{ text: 'ok' }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reports such a result as an error, the sync and async validators alike', async () => {
+    const expected = [
+      {
+        rule: 'result-not-serializable',
+        severity: 'error',
+        message:
+          'the result cannot be serialized: it holds a BigInt, so JSON.stringify throws and no client receives it',
+      },
+    ];
+    const options = { protocolVersion: '2025-06-18' } as const;
+    // (Its text is no mirror of structuredContent either, which is only a warning.)
+    const errors = (findings: readonly { severity: string }[]) =>
+      findings.filter((f) => f.severity === 'error');
+    expect(errors(validateToolResultSync(WITH_BIGINT, options))).toMatchObject(expected);
+    expect(errors(await validateToolResult(WITH_BIGINT, options))).toMatchObject(expected);
+    // The same value as JSON can write it is clean.
+    const sendable = { ...WITH_BIGINT, structuredContent: { rows: 12 } };
+    expect(
+      validateToolResultSync({ ...sendable, content: [{ type: 'text', text: '{"rows":12}' }] }, options),
+    ).toEqual([]);
+  });
+
+  it('leaves the size to result-over-client-limits, which says nothing of a result it cannot measure', () => {
+    const cycle: Record<string, unknown> = { text: 'x'.repeat(200_000) };
+    cycle.self = cycle;
+    const findings = validateToolResultSync(
+      { content: [{ type: 'text', text: 'x'.repeat(2_000_000) }], _meta: cycle },
+      { protocolVersion: '2025-06-18' },
+    );
+    expect(findings.map((f) => [f.rule, f.severity])).toEqual([['result-not-serializable', 'error']]);
+  });
+
+  it('is reported wherever the value is, by both validators, and repair() makes every such result sendable', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(...PROTOCOL_VERSIONS)
+          .chain((version) => unwritableResult(version).map((drawn) => ({ version, ...drawn }))),
+        async ({ version, result, tool }) => {
+          const options = { protocolVersion: version, ...(tool ? { tool } : {}) };
+          const rule = (findings: readonly { rule: string; severity: string }[]) =>
+            findings.filter((f) => f.rule === 'result-not-serializable').map((f) => f.severity);
+          expect(rule(validateToolResultSync(result, options))).toEqual(['error']);
+          expect(rule(await validateToolResult(result, options))).toEqual(['error']);
+          const repaired = await repair(result, options);
+          expect(repaired.abandoned).toBeUndefined();
+          const wire = JSON.stringify(repaired.result);
+          expect(rule(validateToolResultSync(JSON.parse(wire), options))).toEqual([]);
+        },
+      ),
+      { numRuns: runs(150) },
+    );
+  });
+});
