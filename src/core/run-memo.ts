@@ -24,7 +24,7 @@ export class FactScope {
   /** Answers of `memoByHolder` memos, by memo. */
   readonly byHolder: (HolderMemo | undefined)[] = [];
   /** Answers of `memoPerRun` memos, by memo; emptied at the start of every run. */
-  byObject: (Map<object, unknown> | undefined)[] = NO_MEMOS;
+  byObject: (RunAnswers | undefined)[] = NO_MEMOS;
   /**
    * JSON texts the caller already made of objects in the document (toolResult() writes the text mirror
    * of the structuredContent it builds), valid until the document changes; the repair engine drops them
@@ -64,14 +64,46 @@ export function inScope(): boolean {
   return current !== undefined;
 }
 
+/**
+ * A `memoPerRun` memo's answers in one run. Most are asked about a single object a run (the result), so
+ * the first answer is kept inline and a map is made only for a second object: a map per memo and run
+ * cost a tenth of validating a 10 KB image result.
+ */
+interface RunAnswers {
+  readonly key: object;
+  readonly value: unknown;
+  more: Map<object, unknown> | undefined;
+}
+
 export function memoPerRun<K extends object, V>(compute: (key: K) => V): (key: K) => V {
   const slot = memos++;
   return (key) => {
     const scope = current;
     if (!scope) return compute(key);
     if (scope.byObject === NO_MEMOS) scope.byObject = [];
-    return lookup(scope.byObject as (Map<K, unknown> | undefined)[], slot, key, compute);
+    const answers = scope.byObject[slot];
+    if (answers === undefined) {
+      const value = compute(key);
+      // Set after computing: a compute that asked this memo about another object may have set it.
+      scope.byObject[slot] ??= { key, value, more: undefined };
+      if (scope.byObject[slot]?.key !== key) remember(scope.byObject[slot] as RunAnswers, key, value);
+      return value;
+    }
+    if (answers.key === key) return answers.value as V;
+    const more = answers.more;
+    if (more !== undefined) {
+      const hit = more.get(key);
+      if (hit !== undefined || more.has(key)) return hit as V;
+    }
+    const value = compute(key);
+    remember(answers, key, value);
+    return value;
   };
+}
+
+function remember(answers: RunAnswers, key: object, value: unknown): void {
+  answers.more ??= new Map();
+  answers.more.set(key, value);
 }
 
 export function memoByString<V>(compute: (key: string) => V): (key: string) => V {

@@ -409,14 +409,13 @@ function plainResultContent(
 
 /**
  * Result rules that report nothing on a plain media result (see isPlainMediaResult): those silent on
- * the plain-text shape, except the two that read its serialization (rules/support/serialization.ts):
- * its size (and images' size), and, walked in the same pass, whether JSON can write it at all. result-error-without-is-error stays covered because a result whose lone text block may carry
- * an error payload is no plain media result.
+ * the plain-text shape, except the one that reads what a media result may hold, its size (and images'
+ * size). result-error-without-is-error stays covered because a result whose lone text block may carry
+ * an error payload is no plain media result; result-not-serializable, because every member of such a
+ * result is a string, a boolean, or a plain object or array of them, which JSON always writes.
  */
 export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
-  [...COVERED_RESULT_RULES].filter(
-    (id) => id !== 'result-over-client-limits' && id !== 'result-not-serializable',
-  ),
+  [...COVERED_RESULT_RULES].filter((id) => id !== 'result-over-client-limits'),
 );
 
 /**

@@ -151,6 +151,37 @@ describe('memoPerRun', () => {
   });
 });
 
+describe('memoPerRun with several objects a run', () => {
+  it('answers each from its own computation, one computation each, undefined answers included', () => {
+    const { fn, calls } = counting((key: { n: number }) => (key.n === 0 ? undefined : key.n * 10));
+    const memo = memoPerRun(fn);
+    const [a, b, c] = [{ n: 1 }, { n: 2 }, { n: 0 }];
+    runInScope(new FactScope(), () => {
+      for (let round = 0; round < 3; round++) {
+        expect([memo(a), memo(b), memo(c)]).toEqual([10, 20, undefined]);
+      }
+    });
+    expect(calls).toEqual([a, b, c]);
+  });
+
+  it('keeps what a computation asked of the same memo about another object', () => {
+    const inner = { n: 5 };
+    const calls: number[] = [];
+    const memo: (key: { n: number }) => number = memoPerRun((key: { n: number }) => {
+      calls.push(key.n);
+      // The outer object's answer is made of the inner one's, asked through the memo itself.
+      return key === inner ? 1 : memo(inner) + 1;
+    });
+    const outer = { n: 6 };
+    runInScope(new FactScope(), () => {
+      expect(memo(outer)).toBe(2);
+      expect(memo(inner)).toBe(1);
+      expect(memo(outer)).toBe(2);
+    });
+    expect(calls).toEqual([6, 5]);
+  });
+});
+
 describe('memoByHolder', () => {
   it('computes once per holder and string, for the whole scope', () => {
     const { fn, calls } = counting((value: string) => value.length);
