@@ -14,7 +14,7 @@ import { getIn, type PathSegment } from '../core/pointer.js';
 import type { Rule } from '../rules/types.js';
 import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
-import { concretize } from './abstract/concretize.js';
+import { concretize, originOf } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import { type Guard, MAYBE_MISSING_KEY, type Site, type Value } from './abstract/value.js';
 import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
@@ -234,7 +234,12 @@ function mirrorsOfStructuredContent(
  * links them, but they are built alike from the same values, so their texts are the same.
  */
 function mayBeMirror(text: SerializedOpaque, structured: unknown): boolean {
-  return text.serialized !== undefined && builtAlike(text.serialized, structured);
+  return text.serialized !== undefined && builtAlike(text.serialized, structured, madeFromOneVariant);
+}
+
+function madeFromOneVariant(a: UnknownValue, b: UnknownValue): boolean {
+  const origin = originOf.get(a);
+  return origin !== undefined && origin === originOf.get(b);
 }
 
 function engineOptions(options: AnalyzeOptions): {

@@ -98,17 +98,21 @@ const MAX_COMPARED_DEPTH = 64;
 
 /**
  * Whether two concretized values are built alike: the same members and items, equal constants, and
- * where either is unknown, the same unknown on both sides (one abstract value, by key). Two objects
- * built apart from the same inputs (`JSON.stringify({ n })` beside `structuredContent: { n }`) are
- * then serialized alike. As trustworthy as the identity the structuredContent mirror already relies
- * on (ValuePositions.keyOf), and no more: an unknown is one abstract value wherever it is used.
+ * where either is unknown, the same unknown on both sides, as `sameOrigin` tells. Two objects built
+ * apart from the same values (`JSON.stringify({ n })` beside `structuredContent: { n }`) are then
+ * serialized alike.
  */
-export function builtAlike(a: unknown, b: unknown, depth = 0): boolean {
+export function builtAlike(
+  a: unknown,
+  b: unknown,
+  sameOrigin: (a: UnknownValue, b: UnknownValue) => boolean,
+  depth = 0,
+): boolean {
   if (depth > MAX_COMPARED_DEPTH) return false;
   if (a instanceof Opaque || b instanceof Opaque) {
-    if (!(a instanceof UnknownValue) || !(b instanceof UnknownValue) || a.key === undefined) return false;
+    if (!(a instanceof UnknownValue) || !(b instanceof UnknownValue)) return false;
     // One that may be missing is left out of the text where the other may be present.
-    return a.key === b.key && !a.maybeMissing && !b.maybeMissing;
+    return sameOrigin(a, b) && !a.maybeMissing && !b.maybeMissing;
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
   // Open: members or items beyond those listed (a spread, items of unknown number).
@@ -119,7 +123,8 @@ export function builtAlike(a: unknown, b: unknown, depth = 0): boolean {
   const other = b as Record<string, unknown>;
   return keys.every(
     (key) =>
-      Object.hasOwn(other, key) && builtAlike((a as Record<string, unknown>)[key], other[key], depth + 1),
+      Object.hasOwn(other, key) &&
+      builtAlike((a as Record<string, unknown>)[key], other[key], sameOrigin, depth + 1),
   );
 }
 

@@ -137,12 +137,37 @@ server.registerTool('replaced', {}, async ({ a }) => ({
       tool('moreMembers', '{ n, t }', '{ n }'),
       tool('otherLength', '[n, n]', '{ list: [n] }'),
     ].join('\n');
-    const scanned = await scanSource('alike.js', source);
+    // Two inputs, or two results of one helper, are no one value, though the analysis may place them at
+    // one source position: arguments an inputSchema types, a helper's result, a clock read twice.
+    const apart = [
+      `server.registerTool('typedInputs', { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+  content: [{ type: 'text', text: JSON.stringify({ n: a }) }], structuredContent: { n: b } }));`,
+      `const wrap = (x) => ({ n: x });
+server.registerTool('helperResults', { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+  content: [{ type: 'text', text: JSON.stringify(wrap(a)) }], structuredContent: wrap(b) }));`,
+      `const id = (x) => x;
+server.registerTool('helperLeaves', { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+  content: [{ type: 'text', text: JSON.stringify({ n: id(a) }) }], structuredContent: { n: id(b) } }));`,
+      `server.registerTool('clock', {}, async () => ({
+  content: [{ type: 'text', text: JSON.stringify({ t: Date.now() }) }], structuredContent: { t: Date.now() } }));`,
+      `const roll = () => Math.random();
+server.registerTool('helperCalls', {}, async () => ({
+  content: [{ type: 'text', text: JSON.stringify({ t: roll() }) }], structuredContent: { t: roll() } }));`,
+    ];
+    const scanned = await scanSource('alike.js', [source, "import { z } from 'zod';", ...apart].join('\n'));
     expect(scanned.findings.map((f) => [f.rule, f.location?.tool])).toEqual(
-      ['otherMember', 'otherConstant', 'otherInput', 'moreMembers', 'otherLength'].map((tool) => [
-        'structured-content-text-mirror-missing',
-        tool,
-      ]),
+      [
+        'otherMember',
+        'otherConstant',
+        'otherInput',
+        'moreMembers',
+        'otherLength',
+        'typedInputs',
+        'helperResults',
+        'helperLeaves',
+        'clock',
+        'helperCalls',
+      ].map((tool) => ['structured-content-text-mirror-missing', tool]),
     );
     const python = `from mcp.server.lowlevel import Server
 from mcp import types

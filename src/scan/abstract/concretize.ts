@@ -28,6 +28,13 @@ const MAX_DEPTH = 64;
 const MAX_NODES = 20_000;
 const MAX_SOURCE = 80;
 
+/**
+ * The abstract variant each unknown concrete value was made from. Two unknowns made from the very same
+ * variant are one value of one run: a variable read twice (`JSON.stringify({ n })` beside `{ n }`).
+ * Keys (variantKey) do not say that: they name source positions, which two inputs may share (the
+ * arguments an inputSchema types, a helper's result).
+ */
+export const originOf = new WeakMap<UnknownValue, Variant>();
 /** The source text of a site, on one line and cut for messages. */
 export function sourceText(site: Site): string {
   // A site may span a whole function; a window of its start is enough unless it is mostly spaces.
@@ -104,6 +111,12 @@ class Builder {
   }
 
   private variant(v: Variant, depth: number, stack: readonly number[]): unknown {
+    const out = this.concreteOf(v, depth, stack);
+    if (out instanceof UnknownValue) originOf.set(out, v);
+    return out;
+  }
+
+  private concreteOf(v: Variant, depth: number, stack: readonly number[]): unknown {
     if (++this.nodes > MAX_NODES) {
       // Still the value it stands for: a text block with its JSON text is its mirror (keyOf).
       return new UnknownValue(
