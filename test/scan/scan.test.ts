@@ -173,17 +173,24 @@ server.registerTool('helperCalls', {}, async () => ({
 from mcp import types
 import json
 server = Server("x")
+def wrap(x):
+    return {"n": x}
 @server.call_tool()
 async def call_tool(name, arguments):
     n = arguments["n"]
+    m = arguments["m"]
     if name == "alike":
         return [types.TextContent(type="text", text=json.dumps({"n": n}))], {"n": n}
+    if name == "inputs":
+        return [types.TextContent(type="text", text=json.dumps({"n": n}))], {"n": m}
+    if name == "helper":
+        return [types.TextContent(type="text", text=json.dumps(wrap(n)))], wrap(m)
     return [types.TextContent(type="text", text=json.dumps({"m": n}))], {"n": n}
 `;
     const py = await scanSource('alike.py', python);
-    expect(py.findings.map((f) => [f.rule, f.location?.line])).toEqual([
-      ['structured-content-text-mirror-missing', 10],
-    ]);
+    expect(py.findings.map((f) => [f.rule, f.location?.line])).toEqual(
+      [14, 16, 17].map((line) => ['structured-content-text-mirror-missing', line]),
+    );
   });
 
   it('does not parse files that mention nothing MCP', async () => {
