@@ -16,7 +16,7 @@ import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spe
 import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
 import { concretize, originOf } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
-import { type Guard, MAYBE_MISSING_KEY, type Site, type Value } from './abstract/value.js';
+import { type Guard, MAYBE_MISSING_KEY, namesAllocation, type Site, type Value } from './abstract/value.js';
 import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
 import { type DeclaredScope, DISJUNCTIONS, type Proof, proveResult, proveStructured } from './proof.js';
 import { isWrapped, judgeLax, schemaAtPath } from './pydantic-lax.js';
@@ -215,10 +215,16 @@ function mirrorsOfStructuredContent(
 ): Record<string, unknown>[] {
   if (!Object.hasOwn(root, 'structuredContent') || !Array.isArray(root.content)) return [];
   const structured = root.structuredContent;
-  // A value that may be missing: its JSON text is the mirror of whatever it is.
+  // A value that may be missing: its JSON text is the mirror of whatever it is. Any other unknown is
+  // matched by its key only where the key names an allocation (an object cut off as too large); else
+  // by its origin (mayBeMirror): two inputs typed alike (`z.any()`) share a key.
   const of =
-    structured instanceof UnknownValue && structured.maybeMissing
-      ? MAYBE_MISSING_KEY
+    structured instanceof UnknownValue
+      ? structured.maybeMissing
+        ? MAYBE_MISSING_KEY
+        : structured.key !== undefined && namesAllocation(structured.key)
+          ? structured.key
+          : undefined
       : positions.keyOf(structured);
   return root.content.filter(
     (block): block is Record<string, unknown> =>

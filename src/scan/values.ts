@@ -108,6 +108,8 @@ export function builtAlike(
   sameOrigin: (a: UnknownValue, b: UnknownValue) => boolean,
   depth = 0,
 ): boolean {
+  // One value (a framework's own mirror of what it sends as structuredContent).
+  if (a === b) return true;
   if (depth > MAX_COMPARED_DEPTH) return false;
   if (a instanceof Opaque || b instanceof Opaque) {
     if (!(a instanceof UnknownValue) || !(b instanceof UnknownValue)) return false;

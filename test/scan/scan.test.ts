@@ -150,6 +150,10 @@ server.registerTool('helperLeaves', { inputSchema: { a: z.number(), b: z.number(
   content: [{ type: 'text', text: JSON.stringify({ n: id(a) }) }], structuredContent: { n: id(b) } }));`,
       `server.registerTool('clock', {}, async () => ({
   content: [{ type: 'text', text: JSON.stringify({ t: Date.now() }) }], structuredContent: { t: Date.now() } }));`,
+      `server.registerTool('anyInputs', { inputSchema: { a: z.any(), b: z.any() } }, async ({ a, b }) => ({
+  content: [{ type: 'text', text: JSON.stringify(a) }], structuredContent: b }));`,
+      `server.registerTool('oneAny', { inputSchema: { a: z.any() } }, async ({ a }) => ({
+  content: [{ type: 'text', text: JSON.stringify(a) }], structuredContent: a }));`,
       `const roll = () => Math.random();
 server.registerTool('helperCalls', {}, async () => ({
   content: [{ type: 'text', text: JSON.stringify({ t: roll() }) }], structuredContent: { t: roll() } }));`,
@@ -166,6 +170,7 @@ server.registerTool('helperCalls', {}, async () => ({
         'helperResults',
         'helperLeaves',
         'clock',
+        'anyInputs',
         'helperCalls',
       ].map((tool) => ['structured-content-text-mirror-missing', tool]),
     );

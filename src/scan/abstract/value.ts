@@ -338,6 +338,14 @@ export const MAYBE_MISSING_KEY = 'u~';
  * Identity of a variant for de-duplication: the same kind and value from the same place. Guards are
  * left out on purpose: the same literal reached on two paths is one variant.
  */
+/**
+ * Whether a variantKey names one object the analysis allocated (a `ref`), which is one value wherever
+ * it is used; other keys name source positions, which different values may share.
+ */
+export function namesAllocation(key: string): boolean {
+  return key.startsWith('r');
+}
+
 export function variantKey(v: Variant): string {
   const at = `${v.site.file.id}:${v.site.start}`;
   switch (v.k) {
