@@ -80,6 +80,31 @@ describe('result-not-serializable', () => {
     ).toEqual([]);
   });
 
+  it('reports a result whose members throw when read (a getter, a revoked proxy), as JSON.stringify does', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const throwing = {
+      get when() {
+        throw new Error('not readable');
+      },
+    };
+    for (const meta of [throwing, proxy, { nested: [throwing] }]) {
+      const result = { content: [{ type: 'text', text: 'x' }], _meta: meta };
+      expect(() => JSON.stringify(result)).toThrow();
+      const expected = [
+        [
+          'result-not-serializable',
+          'error',
+          'the result cannot be serialized: reading one of its members throws, so JSON.stringify throws and no client receives it',
+        ],
+      ];
+      const judged = (findings: readonly { rule: string; severity: string; message: string }[]) =>
+        findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.severity, f.message]);
+      expect(judged(validateToolResultSync(result, { protocolVersion: '2025-06-18' }))).toEqual(expected);
+      expect(judged(await validateToolResult(result, { protocolVersion: '2025-06-18' }))).toEqual(expected);
+    }
+  });
+
   it('leaves the size to result-over-client-limits, which says nothing of a result it cannot measure', () => {
     const cycle: Record<string, unknown> = { text: 'x'.repeat(200_000) };
     cycle.self = cycle;

@@ -700,6 +700,17 @@ const UNWRITABLE: readonly (() => unknown)[] = [
       throw new Error('not today');
     },
   }),
+  // Code that runs when the value is read, as JSON.stringify reads it.
+  () => ({
+    get member() {
+      throw new Error('not readable');
+    },
+  }),
+  () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  },
 ];
 
 /**

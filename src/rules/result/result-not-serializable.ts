@@ -13,8 +13,9 @@ export default defineRule({
   title: 'A result must be a value JSON can write',
   rationale: [
     'Every transport sends a result as JSON text. `JSON.stringify` throws on a BigInt (unless the program',
-    'defines `BigInt.prototype.toJSON`), on a circular reference and where a `toJSON` method throws, so a',
-    'result holding one never leaves the server, whichever client asked. The official TypeScript SDK',
+    'defines `BigInt.prototype.toJSON`), on a circular reference, and where reading the value runs code',
+    'that throws (a `toJSON` method, a getter, a revoked proxy), so a result holding one never leaves',
+    'the server, whichever client asked. The official TypeScript SDK',
     'catches the failed send ("Failed to send response") and answers nothing, so the client waits until',
     'its request times out (tested over a real pipe). Only a JS value can be such a result',
     '(parsed JSON never is), so this rule speaks to the library: the validators judge the value they are',
@@ -28,7 +29,7 @@ export default defineRule({
     default:
       'the result cannot be serialized: {{reason}}, so JSON.stringify throws and no client receives it',
   },
-  fix: 'Return only what JSON can write: a BigInt as a number or a string, no circular reference, no toJSON that throws (or shape the value with toolResult()).',
+  fix: 'Return only what JSON can write: a BigInt as a number or a string, no circular reference, nothing that throws when read (or shape the value with toolResult()).',
   examples: {
     wrong: {
       value: WITH_BIGINT,

@@ -51,8 +51,21 @@ function serialize(result: JsonObject): Serialization {
       size: { units: size.units, bytes: serializedBytes(result, size, json, SMALLEST_CLIENT_LIMIT_BYTES) },
     };
   } catch (error) {
-    if (!(error instanceof Unserializable)) throw error;
-    return { unserializable: error.reason };
+    if (error instanceof Unserializable) return { unserializable: error.reason };
+    // Reading the value ran its own code (a getter, a proxy's trap), and that threw: JSON.stringify,
+    // which reads it alike, throws too. Asked of JSON.stringify itself, so that a fault of this walk is
+    // never passed off as the handler's.
+    if (stringifyThrows(result)) return { unserializable: 'reading one of its members throws' };
+    throw error;
+  }
+}
+
+function stringifyThrows(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return false;
+  } catch {
+    return true;
   }
 }
 
