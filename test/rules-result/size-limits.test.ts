@@ -233,7 +233,92 @@ describe('result-over-client-limits: the dimensions of a PNG whose base64 is not
     }),
     ['a character atob rejects inside the header', `${wide.slice(0, 10)}!${wide.slice(10)}`],
     ['a data: URI', `data:image/png;base64,${wide}`],
-  ])('%s: no dimensions', (_name, data) => {
+  ])('%s: no dimensions, and no failure', (_name, data) => {
     expect(dimensions(data)).toEqual([]);
+    // Nothing else either: a header too short to read must not be read past its end.
+    expect(said({ content: [{ type: 'image', data, mimeType: 'image/png' }] })).toEqual([]);
+  });
+});
+
+describe('result-over-client-limits: bytes that are not characters', () => {
+  /** The `default` finding's message for `result`, measured by JSON.stringify itself. */
+  const over = (result: unknown) => [
+    `the result is ${(bytesOf(result) / LIMIT).toFixed(2)} MiB serialized; Claude Desktop refuses results over 1 MiB`,
+  ];
+  const sizeFindings = (result: unknown) =>
+    said(result)
+      .filter(([id]) => id === 'default')
+      .map(([, , message]) => message);
+  // 600,000 two-byte characters: 1.14 MiB, though only 0.57 M characters.
+  const wide = 'é'.repeat(600_000);
+
+  it('counts a payload that is no canonical base64 by its UTF-8 bytes, in data and in blob', () => {
+    // Only canonical base64 is one byte a character; these would pass at one.
+    for (const result of [
+      { content: [{ type: 'image', data: wide, mimeType: 'image/png' }] },
+      { content: [{ type: 'audio', data: wide, mimeType: 'audio/wav' }] },
+      { content: [{ type: 'resource', resource: { uri: 'file:///a.bin', blob: wide } }] },
+    ]) {
+      expect(sizeFindings(result)).toEqual(over(result));
+    }
+    // A member named otherwise is no payload, whatever it holds.
+    const named = { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png', note: wide }] };
+    expect(sizeFindings(named)).toEqual(over(named));
+  });
+
+  it('counts only a text equal to structuredContent’s JSON as its mirror when bounding the bytes', () => {
+    // 400,000 three-byte characters beside a structuredContent: 1.14 MiB. Taken for mirror text (at
+    // most two bytes a character), they would seem to fit.
+    const result = { content: [{ type: 'text', text: '€'.repeat(400_000) }], structuredContent: { a: 1 } };
+    expect(sizeFindings(result)).toEqual(over(result));
+    const mirrored = { ...result, content: [...result.content, { type: 'text', text: '{"a":1}' }] };
+    expect(sizeFindings(mirrored)).toEqual(over(mirrored));
+  });
+
+  it('says nothing, and does not fail, on results it cannot measure as such', () => {
+    for (const result of [
+      null,
+      'x',
+      { content: 'x' },
+      { content: [null, 5, { type: 'image', data: 5 }, { type: 'image' }] },
+    ]) {
+      expect(said(result), JSON.stringify(result)).toEqual([]);
+    }
+  });
+});
+
+describe('result-over-client-limits: more of what JSON writes', () => {
+  const over = (result: unknown) => said(result).filter(([id]) => id === 'default').length > 0;
+
+  it('walks what a toJSON returned, itself included, also past the call stack, and finds no cycle in it', () => {
+    const itself = {
+      a: 1,
+      toJSON() {
+        return this;
+      },
+    };
+    expect(said({ content: [text('x')], _meta: { deep: [nested(LEVELS), itself] } })).toEqual([]);
+    expect(said({ content: [text('x')], _meta: { shallow: itself } })).toEqual([]);
+  });
+
+  it('counts structuredContent by the UTF-8 bytes of its JSON', () => {
+    // 400,000 three-byte characters: 1.14 MiB, in 0.38 M characters.
+    const structured = { s: '€'.repeat(400_000) };
+    expect(over({ content: [text('x')], structuredContent: structured })).toBe(true);
+    expect(over({ content: [text(JSON.stringify(structured))], structuredContent: structured })).toBe(true);
+  });
+
+  it('counts numbers and booleans as JSON writes them, at the limit and one byte over', () => {
+    for (const scalar of [7, false, true, null, Number.NaN, -1.5e-7]) {
+      const make = (pad: number) => ({
+        content: [text('x'.repeat(pad))],
+        _meta: { list: Array.from({ length: 2_000 }, () => scalar) },
+      });
+      let pad = LIMIT - bytesOf(make(0));
+      while (bytesOf(make(pad)) > LIMIT) pad--;
+      expect(bytesOf(make(pad))).toBe(LIMIT);
+      expect(over(make(pad)), `${String(scalar)} at the limit`).toBe(false);
+      expect(over(make(pad + 1)), `${String(scalar)} one byte over`).toBe(true);
+    }
   });
 });
