@@ -35,6 +35,7 @@ const MAX_SOURCE = 80;
  * arguments an inputSchema types, a helper's result).
  */
 export const originOf = new WeakMap<UnknownValue, Variant>();
+
 /** The source text of a site, on one line and cut for messages. */
 export function sourceText(site: Site): string {
   // A site may span a whole function; a window of its start is enough unless it is mostly spaces.

@@ -338,14 +338,6 @@ export const MAYBE_MISSING_KEY = 'u~';
  * Identity of a variant for de-duplication: the same kind and value from the same place. Guards are
  * left out on purpose: the same literal reached on two paths is one variant.
  */
-/**
- * Whether a variantKey names one object the analysis allocated (a `ref`), which is one value wherever
- * it is used; other keys name source positions, which different values may share.
- */
-export function namesAllocation(key: string): boolean {
-  return key.startsWith('r');
-}
-
 export function variantKey(v: Variant): string {
   const at = `${v.site.file.id}:${v.site.start}`;
   switch (v.k) {
@@ -372,6 +364,14 @@ export function variantKey(v: Variant): string {
     case 'unknown':
       return `?${v.kind ?? ''}${v.integral ? 'i' : ''}${v.declared?.type ?? ''}${v.falsy ? '!' : ''}${v.yields ?? ''}@${at}`;
   }
+}
+
+/**
+ * Whether a variantKey names one object the analysis allocated (a `ref`), which is one value wherever
+ * it is used; other keys name source positions, which different values may share.
+ */
+export function namesAllocation(key: string): boolean {
+  return key.startsWith('r');
 }
 
 function withGuard(v: Variant, guard: Guard): Variant {
