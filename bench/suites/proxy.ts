@@ -6,7 +6,8 @@
  *   paths measured in alternating rounds so that load on the machine hits both alike; then again with
  *   every process bound to one core (Linux, taskset), where the overhead is the proxy's own work and
  *   not where the scheduler happened to wake each process (see onOneCore).
- * - 5 MB results: relay throughput (results per second, one call at a time) through the proxy ÷ direct.
+ * - 5 MB results: relay throughput (results per second, one call at a time) through the proxy ÷ direct,
+ *   on this Node and on Node 24 (every process of the path on it).
  * - 50 MB results: the proxy's peak resident memory (VmHWM) relaying them, against the message size,
  *   both for results that need no repair and for ones that do (a stray `requestId`). The goal (at most
  *   3× the message) is judged on the growth over the idle proxy's RSS, measured after start-up: the
@@ -156,15 +157,16 @@ interface Files {
   readonly holding: string;
 }
 
-async function connect(files: Files, path: Path): Promise<Peer> {
-  const server = [process.execPath, files.server];
+/** Every process of the path (client, relay or proxy, server) runs on `node`. */
+async function connect(files: Files, path: Path, node = process.execPath): Promise<Peer> {
+  const server = [node, files.server];
   const args = {
     direct: [files.server],
     relay: [files.relay, ...server],
     holding: [files.holding, ...server],
     proxy: [BIN, 'proxy', '--quiet', '--', ...server],
   }[path];
-  const p = peer(process.execPath, args);
+  const p = peer(node, args);
   // initialize teaches the proxy the version; the first answer also waits out start-up.
   await p.initialize();
   return p;
@@ -308,6 +310,81 @@ async function onOneCore<T>(measure: () => Promise<T>): Promise<T | undefined> {
 
 const MB = 1024 * 1024;
 
+/**
+ * 5 MB results, one call at a time, every process on `node`: throughput through the proxy against a
+ * direct connection, with the bare and the holding relay for reference. Measured on Node 24 too: how a
+ * runtime decodes and collects long strings decides much of a large message's cost (src/proxy/decode.ts).
+ */
+async function fiveMegabyteResults(files: Files, node: string, label: string): Promise<BenchResult[]> {
+  const direct = await connect(files, 'direct', node);
+  const relayed = await connect(files, 'relay', node);
+  const proxied = await connect(files, 'proxy', node);
+  // Alternating rounds, each timed whole.
+  const size = 5 * MB;
+  const rate = async (p: Peer, calls: number) => {
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) await p.call({ size });
+    return (calls / (performance.now() - start)) * 1000;
+  };
+  const holding = await connect(files, 'holding', node);
+  await rate(direct, 2);
+  await rate(relayed, 2);
+  await rate(holding, 2);
+  await rate(proxied, 2);
+  const directRates: number[] = [];
+  const relayedRates: number[] = [];
+  const holdingRates: number[] = [];
+  const proxiedRates: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    directRates.push(await rate(direct, 6));
+    relayedRates.push(await rate(relayed, 6));
+    holdingRates.push(await rate(holding, 6));
+    proxiedRates.push(await rate(proxied, 6));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const [directRate, relayedRate, holdingRate, proxiedRate] = [
+    directRates,
+    relayedRates,
+    holdingRates,
+    proxiedRates,
+  ].map(median) as [number, number, number, number];
+  await holding.close();
+  await direct.close();
+  await relayed.close();
+  await proxied.close();
+  return [
+    {
+      kind: 'measurement',
+      title: `5 MB results relayed${label}: direct ${(directRate * 5).toFixed(0)} MB/s, through the proxy ${(proxiedRate * 5).toFixed(0)} MB/s (proxy ÷ direct)`,
+      value: proxiedRate / directRate,
+      unit: '×',
+      target: { atLeast: 0.8 },
+    },
+    {
+      kind: 'measurement',
+      title: `for reference${label}, through a bare byte relay: ${(relayedRate * 5).toFixed(0)} MB/s (relay ÷ direct)`,
+      value: relayedRate / directRate,
+      unit: '×',
+    },
+    {
+      kind: 'measurement',
+      title: `for reference${label}, through a relay that holds each message whole before writing it, as the proxy must: ${(holdingRate * 5).toFixed(0)} MB/s (holding relay ÷ direct)`,
+      value: holdingRate / directRate,
+      unit: '×',
+    },
+  ];
+}
+
+/** The Node binary of `major` the test matrix uses (scripts/node-binaries.ts), or why there is none. */
+async function nodeBinary(major: 24): Promise<string | { missing: string }> {
+  try {
+    const { ensureNodeBinary } = await import('../../scripts/node-binaries.js');
+    return await ensureNodeBinary(major);
+  } catch (error) {
+    return { missing: error instanceof Error ? (error.message.split('\n', 1)[0] ?? '') : String(error) };
+  }
+}
+
 export const suite: Suite = {
   name: 'proxy',
   async run(): Promise<BenchResult[]> {
@@ -335,64 +412,17 @@ export const suite: Suite = {
         unit: 'ms',
       });
 
-    const direct = await connect(files, 'direct');
-    const relayed = await connect(files, 'relay');
-    const proxied = await connect(files, 'proxy');
-    // 5 MB results, one call at a time: alternating rounds, each timed whole.
-    const size = 5 * MB;
-    const rate = async (p: Peer, calls: number) => {
-      const start = performance.now();
-      for (let i = 0; i < calls; i++) await p.call({ size });
-      return (calls / (performance.now() - start)) * 1000;
-    };
-    const holding = await connect(files, 'holding');
-    await rate(direct, 2);
-    await rate(relayed, 2);
-    await rate(holding, 2);
-    await rate(proxied, 2);
-    const directRates: number[] = [];
-    const relayedRates: number[] = [];
-    const holdingRates: number[] = [];
-    const proxiedRates: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      directRates.push(await rate(direct, 6));
-      relayedRates.push(await rate(relayed, 6));
-      holdingRates.push(await rate(holding, 6));
-      proxiedRates.push(await rate(proxied, 6));
-    }
-    const median = (values: number[]) =>
-      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-    const [directRate, relayedRate, holdingRate, proxiedRate] = [
-      directRates,
-      relayedRates,
-      holdingRates,
-      proxiedRates,
-    ].map(median) as [number, number, number, number];
-    results.push(
-      {
+    results.push(...(await fiveMegabyteResults(files, process.execPath, '')));
+    const node24 = await nodeBinary(24);
+    if (typeof node24 === 'string')
+      results.push(...(await fiveMegabyteResults(files, node24, ' on Node 24')));
+    else
+      results.push({
         kind: 'measurement',
-        title: `5 MB results relayed: direct ${(directRate * 5).toFixed(0)} MB/s, through the proxy ${(proxiedRate * 5).toFixed(0)} MB/s (proxy ÷ direct)`,
-        value: proxiedRate / directRate,
+        title: `5 MB results relayed on Node 24: not measured (${node24.missing})`,
+        value: 0,
         unit: '×',
-        target: { atLeast: 0.8 },
-      },
-      {
-        kind: 'measurement',
-        title: `for reference, through a bare byte relay: ${(relayedRate * 5).toFixed(0)} MB/s (relay ÷ direct)`,
-        value: relayedRate / directRate,
-        unit: '×',
-      },
-      {
-        kind: 'measurement',
-        title: `for reference, through a relay that holds each message whole before writing it, as the proxy must: ${(holdingRate * 5).toFixed(0)} MB/s (holding relay ÷ direct)`,
-        value: holdingRate / directRate,
-        unit: '×',
-      },
-    );
-    await holding.close();
-    await direct.close();
-    await relayed.close();
-    await proxied.close();
+      });
 
     // 50 MB results: a fresh proxy per case, so that each peak is its own.
     for (const stray of [false, true]) {

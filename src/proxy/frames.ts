@@ -13,6 +13,7 @@
  * bytes and the text are held together either way, until the frame is judged.
  */
 
+import { decodeUtf8 } from './decode.js';
 import { duringLargeFrame, releasedBytes } from './memory.js';
 
 const NEWLINE = 0x0a;
@@ -115,10 +116,9 @@ export class FrameSplitter {
     this.length = 0;
     this.control = false;
     const end = terminated ? length - 1 : length;
-    // Not Latin-1 for ASCII, though it decodes faster: Node makes long Latin-1 strings external, and
-    // each one then counts as external memory that brings on full collections (measured: more CPU time
-    // per 5 MB message, not less).
-    const text = buffer.toString('utf8', 0, end);
+    // Never one long external string (Node makes long Latin-1 strings external, and Node 24 long UTF-8
+    // ones too): each counts as external memory that brings on full collections (decode.ts).
+    const text = decodeUtf8(buffer, end);
     const bytes = buffer.subarray(0, length);
     return end < SCANNED_FRAME ? { text, bytes } : { text, bytes, controlFree: !control };
   }

@@ -33,6 +33,7 @@ import { unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
+import { decodeUtf8 } from './decode.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
@@ -162,7 +163,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       return;
     }
     const exchange = exchangeFor(req);
-    const text = body.toString('utf8');
+    const text = decodeUtf8(body);
     // Recorded once the connection is known: an initialize request belongs to the session it starts.
     let recordClient: ((connection: string) => void) | undefined;
     if (text.trim() !== '') {
@@ -241,7 +242,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         answerFailure(res, exchange, reason);
         return;
       }
-      const json = received.toString('utf8');
+      const json = decodeUtf8(received);
       const repaired = json.trim() === '' ? undefined : await repairJson(json, exchange, connection);
       const out = repaired === undefined ? received : Buffer.from(repaired);
       res.writeHead(answer.statusCode ?? 200, { ...responseHeaders, 'content-length': String(out.length) });
