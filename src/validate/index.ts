@@ -6,6 +6,8 @@
  * `validateToolResult` and `validateMessage` return the same findings, except that for a payload whose
  * format the synchronous sniffer cannot place (TIFF, PSD, AIFF, archives, UTF-16 text…) they ask
  * file-type, so a mimeType that contradicts such bytes is reported by them alone.
+ *
+ * A handler's JS value is judged as JSON carries it (./as-sent.ts): a Date as its string, NaN as null.
  */
 
 import { decodeBase64Prefix } from '../core/base64.js';
@@ -21,6 +23,7 @@ import {
   type ProtocolVersion,
   protocolVersionOptionError,
 } from '../spec/versions.js';
+import { asSent } from './as-sent.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -214,8 +217,10 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
   try {
     const version = options.protocolVersion ?? assumedProtocolVersion(result);
+    // The plain-text shape admits plain strings, booleans and plain objects and arrays only: its sent
+    // form is itself, so it is judged before any copy.
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
-    return publicFindings(runToolResult(result, resultOptions(options, version)));
+    return publicFindings(runToolResult(resultAsSent(result, options), resultOptions(options, version)));
   } catch (error) {
     return internalError(error);
   }
@@ -226,7 +231,8 @@ export function validateMessageSync(message: unknown, options: ValidateMessageOp
   checkProtocolVersionOption(options);
   return guard(() => {
     const engine = messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message));
-    return isQuietMessage(message, engine) ? [] : publicFindings(runMessage(message, engine));
+    const sent = asSent(message);
+    return isQuietMessage(sent, engine) ? [] : publicFindings(runMessage(sent, engine));
   });
 }
 
@@ -235,7 +241,7 @@ export function validateToolsListSync(result: unknown, options: ValidateOptions 
   checkProtocolVersionOption(options);
   return guard(() =>
     publicFindings(
-      runToolsList(result, { version: options.protocolVersion ?? assumedProtocolVersion(result) }),
+      runToolsList(asSent(result), { version: options.protocolVersion ?? assumedProtocolVersion(result) }),
     ),
   );
 }
@@ -248,16 +254,36 @@ export function validateToolsListSync(result: unknown, options: ValidateOptions 
 export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
-  const payloads = guardedPayloads(() => mediaPayloads(result));
+  const sent = guardedAsSent(() => resultAsSent(result, options), result);
+  const payloads = guardedPayloads(() => mediaPayloads(sent));
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
   return afterFileType(
     () => payloads ?? [],
     // The version is read inside the guarded check: reading `resultType` may throw (a getter).
     (scope, sniff) => {
       const version = options.protocolVersion ?? assumedProtocolVersion(result);
-      return publicFindings(runToolResult(result, { ...resultOptions(options, version), scope, sniff }));
+      return publicFindings(runToolResult(sent, { ...resultOptions(options, version), scope, sniff }));
     },
   );
+}
+
+/**
+ * The result as the wire carries it (./as-sent.ts). Without an outputSchema no rule judges the members
+ * of structuredContent by value, so they are not walked: the structured results servers send most are
+ * large, and the walk would cost a third of their validation.
+ */
+function resultAsSent(result: unknown, options: ValidateResultOptions): unknown {
+  const tool = options.tool;
+  return asSent(result, !(isObject(tool) && tool.outputSchema !== undefined));
+}
+
+/** asSent never throws; this only keeps a bug in it from escaping a validator that must not throw. */
+function guardedAsSent(read: () => unknown, document: unknown): unknown {
+  try {
+    return read();
+  } catch {
+    return document;
+  }
 }
 
 /** The payloads, or `undefined` when reading them threw (a getter of a handler's value, say). */
@@ -279,13 +305,14 @@ export function validateToolsList(result: unknown, options: ValidateOptions = {}
 export function validateMessage(message: unknown, options: ValidateMessageOptions = {}): Promise<Finding[]> {
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
-  const payloads = guardedPayloads(() => messagePayloads(message, options));
+  const sent = guardedAsSent(() => asSent(message), message);
+  const payloads = guardedPayloads(() => messagePayloads(sent, options));
   if (payloads?.length === 0) return Promise.resolve(validateMessageSync(message, options));
   return afterFileType(
     () => payloads ?? [],
     (scope, sniff) => {
       const version = options.protocolVersion ?? assumedProtocolVersion(message);
-      return publicFindings(runMessage(message, { ...messageOptions(options, version), scope, sniff }));
+      return publicFindings(runMessage(sent, { ...messageOptions(options, version), scope, sniff }));
     },
   );
 }

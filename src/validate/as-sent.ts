@@ -1,0 +1,128 @@
+/**
+ * Documents as the wire carries them. The validators take a handler's JS value as well as parsed JSON,
+ * and a JS value can say something other than the JSON a server sends of it: a Date is sent as its ISO
+ * string, NaN and the infinities as null, a member holding `undefined` or a function not at all, a class
+ * instance as its own enumerable members (its getters left out), a Map as `{}`. Judged as given, a Date
+ * in structuredContent passed an outputSchema that asks for an object, while every client received a
+ * string and the official SDK client rejected the call: a false pass. So the validators judge what
+ * `JSON.stringify` sends, and copy only a value that is not plain JSON already (parsed JSON always is).
+ *
+ * A value JSON.stringify throws on (a cycle, a BigInt, a getter that throws) has no sent form; it is
+ * judged as given, and result-not-serializable reports that it cannot be sent at all.
+ */
+
+import { isObject } from '../core/json.js';
+
+/**
+ * Nesting within which the walk recurses. A deeper document is taken for not plain and copied through
+ * JSON.stringify, which is exact at any depth it can write (one it cannot is judged as given, as above).
+ */
+const MAX_DEPTH = 64;
+
+/**
+ * `document` as `JSON.parse(JSON.stringify(document))` would give it: `document` itself when it is plain
+ * JSON. With `structuredShallow`, the members of a tool result's structuredContent are taken as plain
+ * without being walked, except its `error` member (see isPlainResult): for a result whose tool has no
+ * outputSchema, where no rule judges them by value.
+ */
+export function asSent(document: unknown, structuredShallow = false): unknown {
+  let plain: boolean;
+  try {
+    plain = structuredShallow ? isPlainResult(document) : isPlain(document, 0);
+  } catch {
+    // Reading the value ran code that threw (a getter, a proxy's trap): JSON.stringify throws too.
+    plain = false;
+  }
+  if (plain) return document;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(document);
+  } catch {
+    return document;
+  }
+  return text === undefined ? document : JSON.parse(text);
+}
+
+/**
+ * Whether a tool result is plain JSON where rules read it without an outputSchema. Such rules read
+ * structuredContent only for its kind (an object or not), its `error` member (result-error-without-is-
+ * error) and its JSON text (the text-mirror rules, which serialize it, so the text is the sent one).
+ * A property test holds the validators to judging any value as they judge its sent form.
+ */
+function isPlainResult(result: unknown): boolean {
+  if (!isPlainObject(result)) return isPlain(result, 0);
+  for (const key in result) {
+    const member = (result as Record<string, unknown>)[key];
+    if (key !== 'structuredContent') {
+      if (!isPlain(member, 1)) return false;
+    } else if (!isSentAsIs(member)) return false;
+    else if (isObject(member) && !Array.isArray(member) && !isPlain(member.error ?? null, 2)) return false;
+  }
+  return true;
+}
+
+/** A plain object: its prototype is Object.prototype or none, and it has no toJSON. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // biome-ignore lint/suspicious/noProto: read as V8 inlines it (see validate/fast-path.ts, PLAIN_OBJECTS)
+  const proto = (value as { __proto__?: unknown }).__proto__;
+  // An object without a prototype has no `__proto__` accessor either: there it reads as undefined.
+  const plainProto =
+    proto === Object.prototype || (proto === undefined && Object.getPrototypeOf(value) === null);
+  return plainProto && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/** Whether JSON writes the value as it is, judged without walking into it. */
+function isSentAsIs(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      if (value === null) return true;
+      if (!Array.isArray(value)) return isPlainObject(value);
+      return (
+        // biome-ignore lint/suspicious/noProto: as in isPlainObject
+        (value as { __proto__?: unknown }).__proto__ === Array.prototype &&
+        typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether `item` is plain JSON: strings, finite numbers, booleans, null, and plain objects and arrays of
+ * them, with no hole, no `undefined`, no toJSON. An element or member that is `undefined` (or a hole,
+ * which reads as `undefined`) is not: JSON writes null or nothing in its place.
+ */
+function isPlain(item: unknown, depth: number): boolean {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(item);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (item === null) return true;
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(item)) {
+    if (
+      // biome-ignore lint/suspicious/noProto: as in isPlainObject
+      (item as { __proto__?: unknown }).__proto__ !== Array.prototype ||
+      typeof (item as { toJSON?: unknown }).toJSON === 'function'
+    )
+      return false;
+    for (let i = 0; i < item.length; i++) if (!isPlain(item[i], depth + 1)) return false;
+    return true;
+  }
+  if (!isPlainObject(item)) return false;
+  for (const key in item) if (!isPlain(item[key], depth + 1)) return false;
+  return true;
+}

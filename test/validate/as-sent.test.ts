@@ -1,0 +1,258 @@
+/**
+ * The validators judge a handler's JS value as the wire carries it (src/validate/as-sent.ts): a Date as
+ * its ISO string, NaN as null, undefined members left out, a class instance as its own members. Before,
+ * a Date in structuredContent passed an outputSchema asking for an object, which the official SDK client
+ * rejects once the server has sent the string.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isObject, type JsonObject } from '../../src/core/json.js';
+import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import { asSent } from '../../src/validate/as-sent.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
+import { anyResult } from '../spec/arbitraries.js';
+import { runs } from '../support/runs.js';
+
+const V = { protocolVersion: '2025-11-25' } as const;
+
+function tool(outputSchema: JsonObject): JsonObject {
+  return { name: 't', inputSchema: { type: 'object' }, outputSchema };
+}
+
+function summary(findings: readonly { rule: string; pointer: string; severity: string }[]): string[] {
+  return findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`);
+}
+
+class Reading {
+  constructor(readonly celsius: number) {}
+  /** On the prototype: a reader sees it, JSON.stringify does not. */
+  get fahrenheit(): number {
+    return this.celsius * 1.8 + 32;
+  }
+}
+
+describe('judging what JSON sends', () => {
+  it('reports a Date where the outputSchema asks for an object, and NaN where it asks for a number', () => {
+    const structured = { when: new Date(0), n: Number.NaN };
+    const result = {
+      content: [{ type: 'text', text: JSON.stringify(structured) }],
+      structuredContent: structured,
+    };
+    const schema = tool({
+      type: 'object',
+      properties: { when: { type: 'object' }, n: { type: 'number' } },
+      required: ['when', 'n'],
+    });
+    expect(summary(validateToolResultSync(result, { ...V, tool: schema }))).toEqual([
+      'error structured-content-schema-mismatch /structuredContent/when',
+      'error structured-content-schema-mismatch /structuredContent/n',
+    ]);
+  });
+
+  it('passes a Date where the outputSchema asks for a date-time string, as the SDK client does', async () => {
+    const structured = { when: new Date(0) };
+    const result = {
+      content: [{ type: 'text', text: JSON.stringify(structured) }],
+      structuredContent: structured,
+    };
+    const schema = tool({ type: 'object', properties: { when: { type: 'string', format: 'date-time' } } });
+    expect(validateToolResultSync(result, { ...V, tool: schema })).toEqual([]);
+    expect(await validateToolResult(result, { ...V, tool: schema })).toEqual([]);
+  });
+
+  it('judges a class instance by its own members: a getter on its prototype is not sent', () => {
+    const structured = new Reading(20);
+    const result = {
+      content: [{ type: 'text', text: JSON.stringify(structured) }],
+      structuredContent: structured,
+    };
+    const schema = tool({ type: 'object', required: ['celsius', 'fahrenheit'] });
+    expect(summary(validateToolResultSync(result, { ...V, tool: schema }))).toEqual([
+      'error structured-content-schema-mismatch /structuredContent',
+    ]);
+  });
+
+  it('reports a Date as structuredContent itself: it is sent as a string, which is no object', () => {
+    const result = {
+      content: [{ type: 'text', text: '"1970-01-01T00:00:00.000Z"' }],
+      structuredContent: new Date(0),
+    };
+    expect(summary(validateToolResultSync(result, V))).toContain(
+      'error structured-content-not-object /structuredContent',
+    );
+  });
+
+  it('leaves out a block member holding undefined, and a message member too', () => {
+    const block = { type: 'text', text: 'hi', annotations: undefined, _meta: undefined };
+    expect(validateToolResultSync({ content: [block] }, V)).toEqual([]);
+    const message = { jsonrpc: '2.0', id: 1, result: { content: [block] }, requestId: undefined };
+    expect(validateMessageSync(message, V)).toEqual([]);
+  });
+});
+
+describe('asSent', () => {
+  it('returns plain JSON itself, uncopied', () => {
+    const parsed = JSON.parse(
+      '{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":[1,{"b":null}]}}',
+    );
+    expect(asSent(parsed)).toBe(parsed);
+    expect(asSent(parsed, true)).toBe(parsed);
+    const bare = Object.assign(Object.create(null), { a: 1 });
+    expect(asSent(bare)).toBe(bare);
+  });
+
+  it('copies what JSON changes, as JSON.parse(JSON.stringify(…)) would', () => {
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
+    const value = {
+      d: new Date(0),
+      n: Number.POSITIVE_INFINITY,
+      u: undefined,
+      f: () => 1,
+      sparse,
+      m: new Map(),
+    };
+    expect(asSent(value)).toEqual({ d: '1970-01-01T00:00:00.000Z', n: null, sparse: [1, null, 3], m: {} });
+  });
+
+  it('keeps what JSON cannot write as it is: result-not-serializable reports it', () => {
+    const loop: JsonObject = { a: 1 };
+    loop.self = loop;
+    expect(asSent(loop)).toBe(loop);
+    const big = { n: 12n };
+    expect(asSent(big)).toBe(big);
+  });
+
+  it('copies a document nested deeper than it walks, and keeps one too deep for JSON.stringify', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 200; i++) deep = [deep];
+    const copy = asSent(deep);
+    expect(copy).not.toBe(deep);
+    expect(copy).toEqual(deep);
+    let deeper: unknown = 'leaf';
+    for (let i = 0; i < 200_000; i++) deeper = [deeper];
+    expect(asSent(deeper)).toBe(deeper);
+  });
+
+  it('walks structuredContent shallowly only where asked, and then still its error member', () => {
+    const structured: JsonObject = { rows: [{ at: new Date(0) }] };
+    const shallow = { structuredContent: structured };
+    expect(asSent(shallow, true)).toBe(shallow);
+    expect(asSent({ structuredContent: structured })).toEqual({
+      structuredContent: { rows: [{ at: '1970-01-01T00:00:00.000Z' }] },
+    });
+    structured.error = new Date(0);
+    expect(asSent({ structuredContent: structured }, true)).toEqual({
+      structuredContent: { rows: [{ at: '1970-01-01T00:00:00.000Z' }], error: '1970-01-01T00:00:00.000Z' },
+    });
+  });
+});
+
+/** Values a handler may return that JSON sends as something else, or not at all. */
+const JS_ONLY: readonly (() => unknown)[] = [
+  () => new Date(86_400_000),
+  () => Number.NaN,
+  () => Number.NEGATIVE_INFINITY,
+  () => undefined,
+  () => () => 'f',
+  () => Symbol('s'),
+  () => new Map([['a', 1]]),
+  () => new Set([1]),
+  () => new Reading(3),
+  () => ({ toJSON: () => ({ type: 'text', text: 'from toJSON' }) }),
+  () => ({ toJSON: () => 'json' }),
+  () => new Number(2),
+  () => new String('s'),
+  () => new Boolean(false),
+  // A hole: JSON writes null in its place.
+  () => {
+    const holed: unknown[] = [1];
+    holed[2] = 'x';
+    return holed;
+  },
+  () => [undefined, 1],
+];
+
+/** Where in a result a JS-only value is put. */
+const PLACES: readonly ((result: JsonObject, value: unknown) => void)[] = [
+  (r, v) => {
+    r.structuredContent = v;
+  },
+  (r, v) => {
+    r.structuredContent = { ...(isObject(r.structuredContent) ? r.structuredContent : {}), value: v };
+  },
+  (r, v) => {
+    r.structuredContent = { nested: { deeper: [v] } };
+  },
+  (r, v) => {
+    r.structuredContent = { error: v };
+  },
+  (r, v) => {
+    r._meta = { value: v };
+  },
+  (r, v) => {
+    r.isError = v;
+  },
+  (r, v) => {
+    r.extra = v;
+  },
+  (r, v) => {
+    if (Array.isArray(r.content)) r.content.push(v);
+  },
+  (r, v) => {
+    const block = Array.isArray(r.content) ? r.content.find(isObject) : undefined;
+    if (block) block.annotations = { lastModified: v, priority: v };
+  },
+  (r, v) => {
+    const block = Array.isArray(r.content) ? r.content.find(isObject) : undefined;
+    if (block) block[['text', 'data', 'mimeType', 'uri', 'type'][String(v).length % 5] as string] = v;
+  },
+];
+
+describe('the validators judge any value as they judge its sent form', () => {
+  it('for results with and without an outputSchema, sync and async, and in a message', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(...PROTOCOL_VERSIONS)
+          .chain((v) =>
+            fc.tuple(
+              fc.constant(v),
+              anyResult(v),
+              fc.nat({ max: JS_ONLY.length - 1 }),
+              fc.nat({ max: PLACES.length - 1 }),
+            ),
+          ),
+        async ([version, { result, tool }, which, where]) => {
+          if (!isObject(result)) return;
+          (PLACES[where] as (r: JsonObject, v: unknown) => void)(result, (JS_ONLY[which] as () => unknown)());
+          const sent = JSON.parse(JSON.stringify(result)) as unknown;
+          const options = { protocolVersion: version, ...(tool ? { tool } : {}) };
+          const expected = validateToolResultSync(sent, options);
+          expect(validateToolResultSync(result, options)).toEqual(expected);
+          expect(await validateToolResult(result, options)).toEqual(await validateToolResult(sent, options));
+          const message = { jsonrpc: '2.0', id: 7, result };
+          const messageOptions = {
+            protocolVersion: version,
+            request: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 't' } },
+            tools: tool ? [{ ...tool, name: 't' }] : [],
+          };
+          const sentMessage = JSON.parse(JSON.stringify(message)) as unknown;
+          expect(validateMessageSync(message, messageOptions)).toEqual(
+            validateMessageSync(sentMessage, messageOptions),
+          );
+          expect(await validateMessage(message, messageOptions)).toEqual(
+            await validateMessage(sentMessage, messageOptions),
+          );
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+});
