@@ -9,7 +9,7 @@ import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { initializeVersion } from '../rules/support/session.js';
 import { features, type ProtocolVersion } from '../spec/versions.js';
-import { validateMessageSync } from '../validate/index.js';
+import { validateParsedMessageSync } from '../validate/index.js';
 import type { Channel } from './channel.js';
 import { type AuditEvent, auditFindings } from './events.js';
 import { type Exchange, type Failure, failureFindings, type Session } from './session.js';
@@ -77,7 +77,7 @@ export async function validateExchange(
 ): Promise<Finding[]> {
   if (!exchange.response) return [];
   const location = session.location();
-  const findings = validateMessageSync(exchange.response, {
+  const findings = validateParsedMessageSync(exchange.response, {
     protocolVersion: session.version,
     request: exchange.request,
     tools,

@@ -10,7 +10,7 @@ import { isObject, type JsonObject } from '../core/json.js';
 import type { Frame } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
-import { publicFinding, validateMessageSync } from '../validate/index.js';
+import { publicFinding, validateParsedMessageSync } from '../validate/index.js';
 import { type Channel, HttpStatusError, OversizeError, type SendHints, StartError } from './channel.js';
 import { auditFindings } from './events.js';
 
@@ -248,9 +248,11 @@ export class Session {
   private validate(message: unknown): void {
     const location = this.location();
     this.validations.push(
-      Promise.resolve(validateMessageSync(message, { protocolVersion: this.version })).then((findings) => {
-        for (const f of findings) this.report({ ...f, location });
-      }),
+      Promise.resolve(validateParsedMessageSync(message, { protocolVersion: this.version })).then(
+        (findings) => {
+          for (const f of findings) this.report({ ...f, location });
+        },
+      ),
     );
   }
 

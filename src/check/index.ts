@@ -6,7 +6,11 @@
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { ALL_VERSIONS, assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
-import { validateMessageSync, validateToolResultSync, validateToolsListSync } from '../validate/index.js';
+import {
+  validateParsedMessageSync,
+  validateParsedToolResultSync,
+  validateParsedToolsListSync,
+} from '../validate/index.js';
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
 import { checkSession } from './session.js';
@@ -85,7 +89,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         options.tool && typeof options.tool.name === 'string'
           ? { method: 'tools/call', params: { name: options.tool.name } }
           : undefined;
-      const findings = validateMessageSync(value, {
+      const findings = validateParsedMessageSync(value, {
         protocolVersion: version,
         request,
         tools: options.tools ? [...options.tools.values()] : undefined,
@@ -94,14 +98,16 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
     }
     case 'tools-list':
       return {
-        findings: locate(validateToolsListSync(value, { protocolVersion: version })),
+        findings: locate(validateParsedToolsListSync(value, { protocolVersion: version })),
         checked: 1,
         kind: 'tools/list result',
         protocolVersions: [version],
       };
     case 'tool-result':
       return {
-        findings: locate(validateToolResultSync(value, { protocolVersion: version, tool: options.tool })),
+        findings: locate(
+          validateParsedToolResultSync(value, { protocolVersion: version, tool: options.tool }),
+        ),
         checked: 1,
         kind: 'tool result',
         protocolVersions: [version],

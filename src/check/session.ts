@@ -30,7 +30,7 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
-import { publicFinding, validateMessageSync } from '../validate/index.js';
+import { publicFinding, validateParsedMessageSync } from '../validate/index.js';
 import type { SessionLine } from './parse.js';
 
 export interface SessionResult {
@@ -196,12 +196,12 @@ function judgeMessage(
 ): Finding[] {
   if (Array.isArray(message)) {
     const at = locationOf(options, entry, connection);
-    const findings: Finding[] = validateMessageSync(message, { protocolVersion: connection.version }).map(
-      (f) => ({
-        ...f,
-        location: at,
-      }),
-    );
+    const findings: Finding[] = validateParsedMessageSync(message, {
+      protocolVersion: connection.version,
+    }).map((f) => ({
+      ...f,
+      location: at,
+    }));
     for (const member of message) {
       if (isObject(member)) findings.push(...judgeMessage(member, entry, connection, options));
     }
@@ -213,7 +213,7 @@ function judgeMessage(
     ...(toolName ? { tool: toolName } : {}),
     ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
   });
-  const findings = validateMessageSync(message, {
+  const findings = validateParsedMessageSync(message, {
     protocolVersion: connection.version,
     request,
     tools: [...connection.tools.values()],

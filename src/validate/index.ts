@@ -213,6 +213,23 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 
 /** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
+  return toolResultFindings(result, options, false);
+}
+
+/**
+ * validateToolResultSync of a result parsed from JSON text (check, audit): it is what was sent already.
+ * Not copied as a handler's value would be, which would also read a number such as `1e400` (Infinity
+ * once parsed, as every client parses it) as the `null` JSON.stringify writes for a handler's Infinity.
+ * @internal
+ */
+export function validateParsedToolResultSync(
+  result: unknown,
+  options: ValidateResultOptions = {},
+): Finding[] {
+  return toolResultFindings(result, options, true);
+}
+
+function toolResultFindings(result: unknown, options: ValidateResultOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
   try {
@@ -220,7 +237,8 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
     // The plain-text shape admits plain strings, booleans and plain objects and arrays only: its sent
     // form is itself, so it is judged before any copy.
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
-    return publicFindings(runToolResult(resultAsSent(result, options), resultOptions(options, version)));
+    const sent = parsed ? result : resultAsSent(result, options);
+    return publicFindings(runToolResult(sent, resultOptions(options, version)));
   } catch (error) {
     return internalError(error);
   }
@@ -228,20 +246,40 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
 
 /** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */
 export function validateMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
+  return messageFindings(message, options, false);
+}
+
+/** validateMessageSync of a message parsed from JSON text (see validateParsedToolResultSync). @internal */
+export function validateParsedMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
+  return messageFindings(message, options, true);
+}
+
+function messageFindings(message: unknown, options: ValidateMessageOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() => {
     const engine = messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message));
-    const sent = asSent(message);
+    const sent = parsed ? message : asSent(message);
     return isQuietMessage(sent, engine) ? [] : publicFindings(runMessage(sent, engine));
   });
 }
 
 /** Validates a tools/list result synchronously (tool definitions carry no payload to sniff). */
 export function validateToolsListSync(result: unknown, options: ValidateOptions = {}): Finding[] {
+  return toolsListFindings(result, options, false);
+}
+
+/** validateToolsListSync of a result parsed from JSON text (see validateParsedToolResultSync). @internal */
+export function validateParsedToolsListSync(result: unknown, options: ValidateOptions = {}): Finding[] {
+  return toolsListFindings(result, options, true);
+}
+
+function toolsListFindings(result: unknown, options: ValidateOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() =>
     publicFindings(
-      runToolsList(asSent(result), { version: options.protocolVersion ?? assumedProtocolVersion(result) }),
+      runToolsList(parsed ? result : asSent(result), {
+        version: options.protocolVersion ?? assumedProtocolVersion(result),
+      }),
     ),
   );
 }

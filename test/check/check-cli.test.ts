@@ -238,6 +238,26 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(unnamed.stderr).toMatch(/--tool NAME/);
   });
 
+  it('judges a file as it was parsed: 1e400 is the Infinity a client parses, not the null of a handler', async () => {
+    const tools = file('tools-counter.json', [COUNTER]);
+    // Written by hand: JSON.stringify would write Infinity as null.
+    const text = '{"content":[{"type":"text","text":"{\\"n\\":1e400}"}],"structuredContent":{"n":1e400}}';
+    const path = file('huge-number.json', text);
+    const run = await runCli([
+      'check',
+      path,
+      '--protocol',
+      '2025-11-25',
+      '--tools',
+      tools,
+      '--tool',
+      'count',
+    ]);
+    expect(run.stdout).not.toContain('structured-content-schema-mismatch');
+    expect(run.stdout).not.toContain('structured-content-text-mismatch');
+    expect(run.code).toBe(0);
+  });
+
   it('judges a result that carries resultType as 2026-07-28, and one without it as 2025-11-25', async () => {
     const path = file('result-type.json', {
       content: [{ type: 'text', text: '[1]' }],
