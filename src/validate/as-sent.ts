@@ -56,7 +56,7 @@ function isPlainResult(result: unknown): boolean {
     if (key !== 'structuredContent') {
       if (!isPlain(member, 1)) return false;
     } else if (!isSentAsIs(member)) return false;
-    else if (isObject(member) && !Array.isArray(member) && !isPlain(member.error ?? null, 2)) return false;
+    else if (isObject(member) && !isPlain(member.error ?? null, 2)) return false;
   }
   return true;
 }

@@ -99,7 +99,7 @@ describe('judging what JSON sends', () => {
 describe('asSent', () => {
   it('returns plain JSON itself, uncopied', () => {
     const parsed = JSON.parse(
-      '{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":[1,{"b":null}]}}',
+      '{"content":[{"type":"text","text":"x"}],"isError":false,"structuredContent":{"a":[1.5,{"b":null}]}}',
     );
     expect(asSent(parsed)).toBe(parsed);
     expect(asSent(parsed, true)).toBe(parsed);
@@ -140,10 +140,69 @@ describe('asSent', () => {
     expect(asSent(deeper)).toBe(deeper);
   });
 
+  it('copies what only a closer look shows JSON changes', () => {
+    // A member inherited from a prototype that is not Object.prototype: readers see it, JSON does not.
+    const base = Object.assign(Object.create(null) as object, { isError: 'yes' });
+    const inheriting = Object.assign(Object.create(base) as object, { content: [] });
+    const sent = asSent(inheriting) as object;
+    expect(sent).not.toBe(inheriting);
+    expect('isError' in sent).toBe(false);
+    expect(sent).toEqual({ content: [] });
+    expect(asSent({ r: new Reading(3) })).toEqual({ r: { celsius: 3 } });
+    // toJSON that for…in does not see: not enumerable on an object, an own member of an array.
+    const hidden = Object.defineProperty({ a: 1 }, 'toJSON', { value: () => 'hidden', enumerable: false });
+    expect(asSent({ hidden })).toEqual({ hidden: 'hidden' });
+    expect(asSent({ list: Object.assign([1], { toJSON: () => 'list' }) })).toEqual({ list: 'list' });
+    class List extends Array<number> {}
+    const listed = { list: List.from([1, 2]) };
+    const copy = asSent(listed) as { list: unknown };
+    expect(Object.getPrototypeOf(copy.list)).toBe(Array.prototype);
+    expect(copy.list).toEqual([1, 2]);
+    expect(asSent(new Date(0), true)).toBe('1970-01-01T00:00:00.000Z');
+  });
+
+  it('keeps what JSON sends nothing for, or cannot read, as it is', () => {
+    expect(asSent(undefined)).toBeUndefined();
+    const f = () => 1;
+    expect(asSent(f)).toBe(f);
+    const unreadable = {
+      get a(): never {
+        throw new Error('not readable');
+      },
+    };
+    expect(asSent(unreadable)).toBe(unreadable);
+    expect(asSent(unreadable, true)).toBe(unreadable);
+  });
+
+  it('copies nesting deeper than it walks, in objects as in arrays', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100; i++) deep = { deeper: deep };
+    const copy = asSent(deep);
+    expect(copy).not.toBe(deep);
+    expect(copy).toEqual(deep);
+    // 65 objects: the innermost at depth 64, the deepest the walk goes; one more and it copies.
+    let shallow: unknown = 'leaf';
+    for (let i = 0; i < 65; i++) shallow = { deeper: shallow };
+    expect(asSent(shallow)).toBe(shallow);
+    const past = { deeper: shallow };
+    expect(asSent(past)).not.toBe(past);
+  });
+
   it('walks structuredContent shallowly only where asked, and then still its error member', () => {
     const structured: JsonObject = { rows: [{ at: new Date(0) }] };
     const shallow = { structuredContent: structured };
     expect(asSent(shallow, true)).toBe(shallow);
+    for (const kind of [[1, { at: new Date(0) }], 'text', 3, true, null]) {
+      const other = { structuredContent: kind };
+      expect(asSent(other, true)).toBe(other);
+    }
+    // Its kind as sent: an array's toJSON may send an object, a subclass is sent as a plain array.
+    const objectOfArray = { structuredContent: Object.assign([1], { toJSON: () => ({ a: 1 }) }) };
+    expect(asSent(objectOfArray, true)).toEqual({ structuredContent: { a: 1 } });
+    class Rows extends Array<number> {}
+    const subclassed = { structuredContent: Rows.from([1]) };
+    const copy = asSent(subclassed, true) as { structuredContent: unknown };
+    expect(Object.getPrototypeOf(copy.structuredContent)).toBe(Array.prototype);
     expect(asSent({ structuredContent: structured })).toEqual({
       structuredContent: { rows: [{ at: '1970-01-01T00:00:00.000Z' }] },
     });
