@@ -495,7 +495,10 @@ function againstAnnotation(
   const checked = { content: [], structuredContent };
   // A long annotation is named by its start: a message is one line.
   const named = annotation.text.length > 60 ? `${annotation.text.slice(0, 57)}…` : annotation.text;
-  const note = `FastMCP validates the return value against \`-> ${named}\` and sends an error result in its place`;
+  // A BaseModel built with arguments pydantic refuses raises already there (the interpreter hands such
+  // a construction over as the fields it was given): an error result all the same.
+  const built = annotation.type.kind === 'model' && annotation.type.validatedWhenBuilt === true;
+  const note = `FastMCP validates the return value against \`-> ${named}\`${built ? ' (pydantic validates a model already when it is built)' : ''} and sends an error result in its place`;
   // FastMCP validates whatever version the client negotiated; the finding is worded in the first
   // version that has structuredContent when the scanned one has none.
   const version = features(engine.version).structuredContent === 'none' ? '2025-06-18' : engine.version;

@@ -38,6 +38,12 @@ export interface ModelType {
    * a config, another base): only an instance of it is known to pass.
    */
   readonly fields: readonly ModelField[] | undefined;
+  /**
+   * A `BaseModel`: pydantic validates the fields when an instance is built (`Weather(temp=…)`), and
+   * the constructor raises on a value it refuses. (A TypedDict call builds a plain dict, and a
+   * dataclass validates nothing when built.)
+   */
+  readonly validatedWhenBuilt?: boolean;
 }
 
 export interface ModelField {

@@ -180,6 +180,9 @@ describe('judgeLax and the strict schema agree (property)', () => {
         }
         for (const path of rejected) {
           expect(getIn(v, path) !== undefined || path.length === 0).toBe(true);
+          // Ajv skips a `properties` entry named __proto__ (as the SDK client's Ajv does), so no schema
+          // words that rejection; the scan leaves such a return unproven (tested below).
+          if (path.includes('__proto__')) continue;
           const instance = isWrapped(type) ? { result: v } : v;
           expect(ajv.validate(schemaAtPath(type, path), instance)).toBe(false);
         }
@@ -447,6 +450,64 @@ class Plain:
         verdict: { status: 'pass', typed: 1 },
       });
     }
+  });
+
+  it('a dict key named __proto__ is a member like any other: a value pydantic refuses there is not typed', async () => {
+    // It once set the prototype of the value the scan judged, and vanished: the return passed as typed.
+    const { verdict } = await scanModels(tool('dict[str, str]', '{"__proto__": 1}'));
+    expect(verdict).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    const { verdict: taken } = await scanModels(tool('dict[str, str]', '{"__proto__": "x"}'));
+    expect(taken).toMatchObject({ status: 'pass', typed: 1 });
+  });
+
+  it('a model built with a literal pydantic refuses, or without a required field, is an error at the argument', async () => {
+    // The constructor raises ValidationError on every call; FastMCP answers with an error result.
+    for (const [body, pointers, column] of [
+      ['Weather(temp="hot", city="x")', ['/structuredContent/temp'], 'return Weather(temp='.length + 5],
+      // At the call, which leaves the field out.
+      ['Weather(temp=1.5)', ['/structuredContent'], '    return '.length + 1],
+      [
+        'Weather(temp=True, city=None)',
+        ['/structuredContent/city'],
+        'return Weather(temp=True, city='.length + 5,
+      ],
+    ] as const) {
+      const dir = mkdtempSync(join(scratch, 'built-'));
+      writeFileSync(join(dir, 'server.py'), `${MODELS}${tool('Weather', body)}`);
+      const { verdict, report } = await scanPaths([dir], { cwd: dir });
+      expect(
+        report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.line}:${f.location?.column}`),
+        body,
+      ).toEqual(pointers.map((p) => `structured-content-schema-mismatch ${p} ${TOOLS_AT + 3}:${column}`));
+      expect(report.findings[0]?.message).toContain('a model already when it is built');
+      expect(verdict).toMatchObject({ status: 'fail', invalid: 1 });
+    }
+  });
+
+  it('a model built with what pydantic takes, or may take, or cannot be listed, stays the model', async () => {
+    for (const [annotation, body] of [
+      ['Weather', 'Weather(temp="20.5", city="x", other=1)'],
+      ['Weather', 'Weather(temp=3, city="x", note="n")'],
+      ['Weather', 'Weather(**{"temp": 1.0})'],
+      ['Weather', 'Weather(1.0, "x")'],
+      // Not validated when built: a dataclass, a class with a validator, a TypedDict call (a dict).
+      ['Point', 'Point(x="a")'],
+      ['Checked', 'Checked(n="x")'],
+    ] as const) {
+      const { verdict, findings } = await scanModels(tool(annotation, body));
+      expect({ body, findings, verdict }).toMatchObject({
+        findings: [],
+        verdict: { status: 'pass', typed: 1 },
+      });
+    }
+    const { findings } = await scanModels(
+      `
+@mcp.tool()
+def t(t: str) -> Weather:
+    return Weather(temp=t, city="x")
+`,
+    );
+    expect(findings).toEqual([]);
   });
 
   it('a class validated in ways the scan does not read leaves a dict to run time', async () => {

@@ -208,7 +208,16 @@ class Builder {
     for (const [name, member] of state.props) {
       const { out: child, variant } = this.value(member.value, depth + 1, stack);
       if (child === undefined) continue;
-      out[name] = child;
+      // Defined, not assigned: a member named `__proto__` (a Python dict key, a JSON member) would
+      // otherwise set the object's prototype, and be lost to every rule.
+      if (name === '__proto__')
+        Object.defineProperty(out, name, {
+          value: child,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[name] = child;
       this.positions.member(out, name, leafSite(variant, member.site), variant?.guards);
     }
     if (state.open) markOpen(out, state.open);

@@ -63,6 +63,8 @@ import {
   yielding,
 } from '../abstract/value.js';
 import type { Project } from '../project.js';
+import { judgeLax } from '../pydantic-lax.js';
+import { classModel } from './models.js';
 import { resolvePythonImport } from './modules.js';
 import { field, fields, type PyNode, type PyTree } from './parser.js';
 
@@ -883,6 +885,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
 
   /** `Cls(…)`: an instance with the class's methods bound to it, after `__init__` runs. */
   private instantiate(classId: number, args: Args, at: Site): Value {
+    const refused = this.refusedModel(classId, args, at);
+    if (refused) return refused;
     const cls = this.heap.get(classId);
     const id = this.heap.alloc(newObject(at));
     const self = ref(at, id);
@@ -898,6 +902,36 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const init = props.get('__init__')?.value;
     if (init) this.call(init, args, at, '__init__');
     return self;
+  }
+
+  /**
+   * `Model(field=…)` of a pydantic model whose fields this analysis reads, when pydantic surely refuses
+   * the arguments: a literal it does not take for its field (`Weather(temp="hot")` for a `float`), or a
+   * required field left out. The constructor then raises ValidationError on every call, and FastMCP
+   * answers with an error result instead of the return. The call stands for the fields it was given, a
+   * plain object, which the check of the return against its annotation rejects where the argument was
+   * written. Any other construction is the instance, which passes as the model.
+   */
+  private refusedModel(classId: number, args: Args, at: Site): Value | undefined {
+    // Positional arguments (a TypeError for a BaseModel) and spread ones are left to run time.
+    if (args.positional.length > 0 || args.spread) return undefined;
+    const cls = this.classes.get(classId);
+    const model =
+      cls && classModel(cls.node, cls.run.module, (name, scope) => this.classBoundTo(name, scope));
+    if (!model?.validatedWhenBuilt || !model.fields) return undefined;
+    let refused = false;
+    const props = new Map<string, Member>();
+    for (const f of model.fields) {
+      const given = args.keywords.get(f.name);
+      if (given === undefined) {
+        refused ||= f.required;
+        continue;
+      }
+      props.set(f.name, { value: given, site: given[0]?.site ?? at });
+      const literal = literalOf(given);
+      if (f.type && literal !== NOT_LITERAL && judgeLax(f.type, literal).rejected.length > 0) refused = true;
+    }
+    return refused ? ref(at, this.heap.alloc({ ...newObject(at), props })) : undefined;
   }
 
   /** Binds parameters; `args` undefined: the framework supplies them (unknown). `self` binds the first. */
@@ -2060,22 +2094,25 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       positional.push(this.ev(node));
       return { positional, keywords };
     }
+    let spread = false;
     for (const a of node.children) {
       if (a.type === 'keyword_argument') {
         const name = field(a, 'name');
         const value = field(a, 'value');
         if (name && value) keywords.set(this.text(name), this.ev(value));
       } else if (a.type === 'list_splat') {
+        spread = true;
         const [inner] = a.children;
         if (inner) positional.push(this.itemOf(this.ev(inner), this.site(a)));
       } else if (a.type === 'dictionary_splat') {
+        spread = true;
         const [inner] = a.children;
-        const spread = inner ? this.ev(inner) : NOTHING;
-        for (const { state } of objectsOf(this.heap, spread))
+        const spreadValue = inner ? this.ev(inner) : NOTHING;
+        for (const { state } of objectsOf(this.heap, spreadValue))
           for (const [k, m] of state.props) keywords.set(k, m.value);
       } else positional.push(this.ev(a));
     }
-    return { positional, keywords };
+    return spread ? { positional, keywords, spread } : { positional, keywords };
   }
 
   private dottedName(node: PyNode): string | undefined {
@@ -2493,6 +2530,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
 interface Args {
   readonly positional: readonly Value[];
   readonly keywords: ReadonlyMap<string, Value>;
+  /** A `*args` or `**kwargs` was spread in: it may hold arguments the analysis cannot list. */
+  readonly spread?: boolean;
 }
 
 export type { Args };
@@ -2535,4 +2574,16 @@ function isInstance(heap: Heap, v: Variant, name: string): boolean {
     default:
       return state?.model === name;
   }
+}
+
+const NOT_LITERAL = Symbol('not a literal');
+
+/** The value a literal argument surely has (`"hot"`, `2`, `True`, `None`); NOT_LITERAL otherwise. */
+function literalOf(value: Value): string | number | boolean | null | typeof NOT_LITERAL {
+  const [only, ...more] = value;
+  if (!only || more.length > 0) return NOT_LITERAL;
+  if (only.k === 'null') return null;
+  if ((only.k === 'str' || only.k === 'num' || only.k === 'bool') && only.value !== undefined)
+    return only.value;
+  return NOT_LITERAL;
 }

@@ -124,5 +124,18 @@ function readClass(node: PyNode, mod: PyModule, resolve: ClassResolver): ModelTy
       required,
     });
   }
-  return { kind: 'model', name, fields };
+  return family === 'BaseModel'
+    ? { kind: 'model', name, fields, validatedWhenBuilt: true }
+    : { kind: 'model', name, fields };
+}
+
+/** The class defined at `node` in `mod`, as pydantic validates it (see moduleClasses). */
+export function classModel(node: PyNode, mod: PyModule, locate: ClassLocator): ModelType | undefined {
+  const named = field(node, 'name');
+  if (!named) return undefined;
+  const name = mod.tree.source.slice(named.start, named.end);
+  // Its own name is the class at `node`, whatever the module binds that name to when it ends.
+  const own: ClassLocator = (wanted, scope) =>
+    wanted === name && scope === mod ? { node, module: mod } : locate(wanted, scope);
+  return moduleClasses(mod, own)(name);
 }
