@@ -407,6 +407,10 @@ class Derived(Weather):
 
 class Plain:
     x: int
+
+class Private(BaseModel):
+    n: int
+    _cache: dict
 `;
   async function scanModels(tools: string) {
     const dir = mkdtempSync(join(scratch, 'py-'));
@@ -490,6 +494,9 @@ class Plain:
       ['Weather', 'Weather(temp=3, city="x", note="n")'],
       ['Weather', 'Weather(**{"temp": 1.0})'],
       ['Weather', 'Weather(1.0, "x")'],
+      // A name with a leading underscore is a private attribute: not a field, so not required.
+      ['Private', 'Private(n=1)'],
+      ['Private', '{"n": 1}'],
       // Not validated when built: a dataclass, a class with a validator, a TypedDict call (a dict).
       ['Point', 'Point(x="a")'],
       ['Checked', 'Checked(n="x")'],

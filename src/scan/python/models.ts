@@ -108,6 +108,9 @@ function readClass(node: PyNode, mod: PyModule, resolve: ClassResolver): ModelTy
     if (only.type !== 'assignment' || target?.type !== 'identifier' || !annotation) return unreadable;
     let written = text(annotation).replace(/\s+/g, '');
     if (/^(?:typing\.)?ClassVar\b/.test(written)) continue;
+    // A BaseModel's names with a leading underscore are private attributes, not fields: never required,
+    // never validated, never sent. (A TypedDict's or a dataclass's are fields like any other.)
+    if (family === 'BaseModel' && text(target).startsWith('_')) continue;
     let required = !field(only, 'right');
     const wrapper = /^(?:typing\.)?(NotRequired|Required)\[(.*)\]$/.exec(written);
     if (wrapper && family === 'TypedDict') {
