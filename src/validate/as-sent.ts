@@ -20,6 +20,20 @@ import { isObject } from '../core/json.js';
 const MAX_DEPTH = 64;
 
 /**
+ * Objects and arrays the walks visit at most. A value built from shared parts (`a = [b, b]`,
+ * `b = [c, c]`…) stands for exponentially many, which neither a walk nor JSON.stringify could get
+ * through: past this many it is judged as given, and result-not-serializable bounds its size.
+ */
+const MAX_CONTAINERS = 1 << 20;
+
+/** Thrown by the walk past MAX_CONTAINERS. */
+const OVER_BUDGET = Symbol('over budget');
+
+interface Budget {
+  containers: number;
+}
+
+/**
  * `document` as `JSON.parse(JSON.stringify(document))` would give it: `document` itself when it is plain
  * JSON. With `structuredShallow`, the members of a tool result's structuredContent are taken as plain
  * without being walked, except its `error` member (see isPlainResult): for a result whose tool has no
@@ -27,13 +41,21 @@ const MAX_DEPTH = 64;
  */
 export function asSent(document: unknown, structuredShallow = false): unknown {
   let plain: boolean;
+  const budget: Budget = { containers: 0 };
   try {
-    plain = structuredShallow ? isPlainResult(document) : isPlain(document, 0);
-  } catch {
+    plain = structuredShallow ? isPlainResult(document, budget) : isPlain(document, 0, budget);
+  } catch (error) {
+    if (error === OVER_BUDGET) return document;
     // Reading the value ran code that threw (a getter, a proxy's trap): JSON.stringify throws too.
     plain = false;
   }
   if (plain) return document;
+  try {
+    countWritten(document, { containers: 0 });
+  } catch {
+    // Past the budget (or unreadable): JSON.stringify could not get through it either.
+    return document;
+  }
   let text: string | undefined;
   try {
     text = JSON.stringify(document);
@@ -49,14 +71,14 @@ export function asSent(document: unknown, structuredShallow = false): unknown {
  * error) and its JSON text (the text-mirror rules, which serialize it, so the text is the sent one).
  * A property test holds the validators to judging any value as they judge its sent form.
  */
-function isPlainResult(result: unknown): boolean {
-  if (!isPlainObject(result)) return isPlain(result, 0);
+function isPlainResult(result: unknown, budget: Budget): boolean {
+  if (!isPlainObject(result)) return isPlain(result, 0, budget);
   for (const key in result) {
     const member = (result as Record<string, unknown>)[key];
     if (key !== 'structuredContent') {
-      if (!isPlain(member, 1)) return false;
+      if (!isPlain(member, 1, budget)) return false;
     } else if (!isSentAsIs(member)) return false;
-    else if (isObject(member) && !isPlain(member.error ?? null, 2)) return false;
+    else if (isObject(member) && !isPlain(member.error ?? null, 2, budget)) return false;
   }
   return true;
 }
@@ -98,7 +120,7 @@ function isSentAsIs(value: unknown): boolean {
  * them, with no hole, no `undefined`, no toJSON. An element or member that is `undefined` (or a hole,
  * which reads as `undefined`) is not: JSON writes null or nothing in its place.
  */
-function isPlain(item: unknown, depth: number): boolean {
+function isPlain(item: unknown, depth: number, budget: Budget): boolean {
   switch (typeof item) {
     case 'string':
     case 'boolean':
@@ -112,6 +134,7 @@ function isPlain(item: unknown, depth: number): boolean {
   }
   if (item === null) return true;
   if (depth > MAX_DEPTH) return false;
+  if (++budget.containers > MAX_CONTAINERS) throw OVER_BUDGET;
   if (Array.isArray(item)) {
     if (
       // biome-ignore lint/suspicious/noProto: as in isPlainObject
@@ -119,10 +142,28 @@ function isPlain(item: unknown, depth: number): boolean {
       typeof (item as { toJSON?: unknown }).toJSON === 'function'
     )
       return false;
-    for (let i = 0; i < item.length; i++) if (!isPlain(item[i], depth + 1)) return false;
+    for (let i = 0; i < item.length; i++) if (!isPlain(item[i], depth + 1, budget)) return false;
     return true;
   }
   if (!isPlainObject(item)) return false;
-  for (const key in item) if (!isPlain(item[key], depth + 1)) return false;
+  for (const key in item) if (!isPlain(item[key], depth + 1, budget)) return false;
   return true;
+}
+
+/**
+ * Counts the objects and arrays JSON.stringify would write (a shared part once per place it is in),
+ * throwing past MAX_CONTAINERS: the walk above stops at the first value that is not plain, so a value
+ * built from shared parts is counted whole before it is written. What a toJSON returns is not counted
+ * (counting it would run the handler's code once more).
+ */
+function countWritten(item: unknown, budget: Budget): void {
+  if (typeof item !== 'object' || item === null) return;
+  if (++budget.containers > MAX_CONTAINERS) throw OVER_BUDGET;
+  if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return;
+  if (Array.isArray(item)) {
+    for (let i = 0; i < item.length; i++) countWritten(item[i], budget);
+    return;
+  }
+  for (const key in item)
+    if (Object.hasOwn(item, key)) countWritten((item as Record<string, unknown>)[key], budget);
 }

@@ -105,6 +105,28 @@ describe('result-not-serializable', () => {
     }
   });
 
+  it('reports a value built from shared parts whose JSON no string could hold, in arrays and in objects', {
+    timeout: 60_000,
+  }, () => {
+    // 2^40 leaves: the walk once followed every one of them, and never ended.
+    let items: unknown = [1];
+    let members: unknown = { leaf: 1 };
+    for (let i = 0; i < 40; i++) {
+      items = [items, items];
+      members = { a: members, b: members };
+    }
+    for (const shared of [items, members]) {
+      const findings = validateToolResultSync(
+        { content: [{ type: 'text', text: 'x' }], _meta: { shared } },
+        { protocolVersion: '2025-06-18' },
+      );
+      expect(findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`)).toEqual([
+        'error result-not-serializable ',
+      ]);
+      expect(findings[0]?.message).toContain('longer than the longest string JavaScript can hold');
+    }
+  });
+
   it('leaves the size to result-over-client-limits, which says nothing of a result it cannot measure', () => {
     const cycle: Record<string, unknown> = { text: 'x'.repeat(200_000) };
     cycle.self = cycle;

@@ -188,6 +188,17 @@ describe('asSent', () => {
     expect(asSent(past)).not.toBe(past);
   });
 
+  it('judges as given a value of more objects and arrays than it walks (shared parts standing for 2^40)', () => {
+    let shared: unknown = [new Date(0)];
+    for (let i = 0; i < 40; i++) shared = [shared, shared];
+    const document = { structuredContent: { shared } };
+    expect(asSent(document)).toBe(document);
+    // Under the bound, the same kind of value is walked and copied.
+    let small: unknown = [new Date(0)];
+    for (let i = 0; i < 4; i++) small = [small, small];
+    expect(asSent({ small })).toEqual({ small: JSON.parse(JSON.stringify(small)) });
+  });
+
   it('walks structuredContent shallowly only where asked, and then still its error member', () => {
     const structured: JsonObject = { rows: [{ at: new Date(0) }] };
     const shallow = { structuredContent: structured };

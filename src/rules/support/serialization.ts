@@ -247,12 +247,29 @@ function countStructure(size: Size, items: number): void {
   const structure = 2 + Math.max(0, items - 1);
   size.units += structure;
   size.atMostBytes += structure;
+  checkLength(size);
+}
+
+/** The longest string V8 makes (2^29 − 24 characters): JSON.stringify throws on a longer text. */
+const MAX_STRING_LENGTH = 2 ** 29 - 24;
+
+/**
+ * A JS value built from shared parts (`a = [b, b]`, `b = [c, c]`…) can stand for a JSON text of
+ * exponential length, which no walk could finish and JSON.stringify could never write: the walk stops
+ * once the text it counted (a lower bound of the real one) is past the longest string there can be.
+ * Checked where every container and member is counted.
+ */
+function checkLength(size: Size): void {
+  if (size.units > MAX_STRING_LENGTH) {
+    throw new Unserializable('its JSON text would be longer than the longest string JavaScript can hold');
+  }
 }
 
 /** A member's name, quotes and colon. */
 function countMember(size: Size, member: string): void {
   size.units += member.length + 3;
   size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
+  checkLength(size);
 }
 
 /** The result's structuredContent, counted by its JSON text. */
