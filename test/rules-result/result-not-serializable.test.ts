@@ -106,7 +106,8 @@ describe('result-not-serializable', () => {
   });
 
   it('reports a value built from shared parts whose JSON no string could hold, in arrays and in objects', {
-    timeout: 60_000,
+    // About 3 s per value alone; several times that beside the other test files on two cores.
+    timeout: 120_000,
   }, () => {
     // 2^40 leaves: the walk once followed every one of them, and never ended.
     let items: unknown = [1];
