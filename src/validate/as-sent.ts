@@ -8,7 +8,10 @@
  * `JSON.stringify` sends, and copy only a value that is not plain JSON already (parsed JSON always is).
  *
  * A value JSON.stringify throws on (a cycle, a BigInt, a getter that throws) has no sent form; it is
- * judged as given, and result-not-serializable reports that it cannot be sent at all.
+ * judged as given, and result-not-serializable reports that it cannot be sent at all. (This is why the
+ * copy is JSON's own and not repair's cloneJson, which makes such values sendable. Nor is the plain test
+ * repair's isPlainJson: that one walks with Object.keys and has no shallow mode for structuredContent,
+ * and cost the structured corpus twice as much.)
  */
 
 import { isObject } from '../core/json.js';
@@ -96,23 +99,30 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Whether JSON writes the value as it is, judged without walking into it. */
 function isSentAsIs(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return isPlainScalar(value);
+  return Array.isArray(value) ? isPlainArrayShell(value) : isPlainObject(value);
+}
+
+/** A string, a finite number, a boolean or null: what JSON writes as it is. */
+function isPlainScalar(value: unknown): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return true;
     case 'number':
       return Number.isFinite(value);
-    case 'object':
-      if (value === null) return true;
-      if (!Array.isArray(value)) return isPlainObject(value);
-      return (
-        // biome-ignore lint/suspicious/noProto: as in isPlainObject
-        (value as { __proto__?: unknown }).__proto__ === Array.prototype &&
-        typeof (value as { toJSON?: unknown }).toJSON !== 'function'
-      );
     default:
-      return false;
+      return value === null;
   }
+}
+
+/** An array JSON writes item by item: no subclass, no toJSON. */
+function isPlainArrayShell(value: unknown[]): boolean {
+  return (
+    // biome-ignore lint/suspicious/noProto: as in isPlainObject
+    (value as { __proto__?: unknown }).__proto__ === Array.prototype &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
 }
 
 /**
@@ -121,27 +131,11 @@ function isSentAsIs(value: unknown): boolean {
  * which reads as `undefined`) is not: JSON writes null or nothing in its place.
  */
 function isPlain(item: unknown, depth: number, budget: Budget): boolean {
-  switch (typeof item) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(item);
-    case 'object':
-      break;
-    default:
-      return false;
-  }
-  if (item === null) return true;
+  if (typeof item !== 'object' || item === null) return isPlainScalar(item);
   if (depth > MAX_DEPTH) return false;
   if (++budget.containers > MAX_CONTAINERS) throw OVER_BUDGET;
   if (Array.isArray(item)) {
-    if (
-      // biome-ignore lint/suspicious/noProto: as in isPlainObject
-      (item as { __proto__?: unknown }).__proto__ !== Array.prototype ||
-      typeof (item as { toJSON?: unknown }).toJSON === 'function'
-    )
-      return false;
+    if (!isPlainArrayShell(item)) return false;
     for (let i = 0; i < item.length; i++) if (!isPlain(item[i], depth + 1, budget)) return false;
     return true;
   }
