@@ -19,8 +19,15 @@ import type { Heap } from './abstract/heap.js';
 import { type Guard, MAYBE_MISSING_KEY, namesAllocation, type Site, type Value } from './abstract/value.js';
 import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
 import { type DeclaredScope, DISJUNCTIONS, type Proof, proveResult, proveStructured } from './proof.js';
-import { isWrapped, judgeLax, schemaAtPath } from './pydantic-lax.js';
-import { builtAlike, markOpen, SerializedOpaque, UnknownValue, ValuePositions } from './values.js';
+import { isWrapped, judgeLax, type LaxType, type ModelType, schemaAtPath } from './pydantic-lax.js';
+import {
+  builtAlike,
+  markOpen,
+  refusedModel,
+  SerializedOpaque,
+  UnknownValue,
+  ValuePositions,
+} from './values.js';
 
 /**
  * Static code serves every client, so the default is the version clients negotiate today
@@ -301,6 +308,10 @@ function judgeReturn(
   for (const doc of docs) {
     const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
     const annotated = againstAnnotation(doc, handler.wrap, positions, engine, ret.site);
+    const refusals =
+      annotated.findings.length > 0
+        ? []
+        : refusedConstructions(doc, handler.framework, positions, engine, ret.site);
     const located = [
       ...locateAll(
         runToolResult(wrapped, tool ? { ...engine, tool } : engine).filter(
@@ -312,6 +323,7 @@ function judgeReturn(
       ),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
       ...annotated.findings,
+      ...refusals,
       ...(tool && structuredVersion !== version
         ? locateAll(
             runToolResult(wrapped, { ...engine, version: structuredVersion, tool }).filter(
@@ -499,20 +511,14 @@ function againstAnnotation(
   // a construction over as the fields it was given): an error result all the same.
   const built = annotation.type.kind === 'model' && annotation.type.validatedWhenBuilt === true;
   const note = `FastMCP validates the return value against \`-> ${named}\`${built ? ' (pydantic validates a model already when it is built)' : ''} and sends an error result in its place`;
-  // FastMCP validates whatever version the client negotiated; the finding is worded in the first
-  // version that has structuredContent when the scanned one has none.
-  const version = features(engine.version).structuredContent === 'none' ? '2025-06-18' : engine.version;
-  const findings = verdict.rejected.slice(0, MAX_ANNOTATION_FINDINGS).flatMap((path) => {
-    const outputSchema = schemaAtPath(annotation.type, path);
-    const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
-    const prefix = isWrapped(annotation.type) ? ['structuredContent', 'result'] : ['structuredContent'];
-    // Rules leave a value known only at run time alone; one rejected for its kind alone (an `int`
-    // parameter under `-> str`) is judged as a value of that kind, and located at the return.
-    const judged = withKnownLeaf(checked, [...prefix, ...path]);
-    return locateAll(runToolResult(judged, { ...engine, version, tool }), positions, judged, rootAt)
-      .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
-      .map((f) => ({ ...f, message: f.message.replace(OUR_SCHEMA_PATH, ''), note }));
-  });
+  const findings = schemaRejections(
+    checked,
+    annotation.type,
+    verdict.rejected,
+    positions,
+    engine,
+    rootAt,
+  ).map((f) => ({ ...f, note }));
   // A rejection no finding could word still keeps the return from counting as typed.
   const why =
     verdict.unknown ??
@@ -521,6 +527,93 @@ function againstAnnotation(
     ? { findings }
     : { findings, unknown: `the return value, checked against \`-> ${named}\`: ${why}` };
 }
+
+/**
+ * Each path pydantic rejects in `checked.structuredContent` (checked against `type`), as the
+ * structuredContent-schema-mismatch error it is, located where the value was built.
+ */
+function schemaRejections(
+  checked: { content: unknown[]; structuredContent: unknown },
+  type: LaxType,
+  rejected: readonly (readonly PathSegment[])[],
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  rootAt: Site,
+): StaticFinding[] {
+  // FastMCP validates whatever version the client negotiated; the finding is worded in the first
+  // version that has structuredContent when the scanned one has none.
+  const version = features(engine.version).structuredContent === 'none' ? '2025-06-18' : engine.version;
+  return rejected.slice(0, MAX_ANNOTATION_FINDINGS).flatMap((path) => {
+    const outputSchema = schemaAtPath(type, path);
+    const tool = { name: 'tool', inputSchema: { type: 'object' }, outputSchema };
+    const prefix = isWrapped(type) ? ['structuredContent', 'result'] : ['structuredContent'];
+    // Rules leave a value known only at run time alone; one rejected for its kind alone (an `int`
+    // parameter under `-> str`) is judged as a value of that kind, and located at the return.
+    const judged = withKnownLeaf(checked, [...prefix, ...path]);
+    return locateAll(runToolResult(judged, { ...engine, version, tool }), positions, judged, rootAt)
+      .filter((f) => f.rule === 'structured-content-schema-mismatch' && f.severity === 'error')
+      .map((f) => ({ ...f, message: f.message.replace(OUR_SCHEMA_PATH, '') }));
+  });
+}
+
+/**
+ * A pydantic model built with arguments it surely refuses (the interpreter's `refusedModel`) raises
+ * ValidationError where it is built, however the tool goes on to use it: returned bare (no annotation
+ * checks it then), dumped (`.model_dump()`), or inside a dict or list. FastMCP answers every such call
+ * with an error result. Each refusal is reported at the refused argument, as the annotation's check
+ * reports one under `-> Model`, and worded by the model's name rather than a structuredContent the
+ * client never gets. Refusals the annotation's check reported already are not reported again.
+ */
+function refusedConstructions(
+  doc: unknown,
+  framework: Framework,
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  rootAt: Site,
+): StaticFinding[] {
+  const findings: StaticFinding[] = [];
+  for (const built of refusedIn(doc)) {
+    const model = refusedModel(built) as ModelType;
+    const note = `\`${model.name}(…)\` raises ValidationError where it is built (pydantic validates a model when it is built), and ${RAISED[framework]}`;
+    const checked = { content: [], structuredContent: built };
+    for (const f of schemaRejections(
+      checked,
+      model,
+      judgeLax(model, built).rejected,
+      positions,
+      engine,
+      rootAt,
+    ))
+      findings.push({
+        ...f,
+        message: f.message.replace(/^structuredContent/, `${model.name}(…)`),
+        pointer: '',
+        note,
+      });
+  }
+  return findings;
+}
+
+/** The refused constructions `value` holds, itself included; bounded in depth, and cycles are walked once. */
+function refusedIn(value: unknown, found: object[] = [], seen = new Set<object>(), depth = 0): object[] {
+  if (typeof value !== 'object' || value === null || seen.has(value) || depth > MAX_REFUSAL_DEPTH)
+    return found;
+  seen.add(value);
+  if (refusedModel(value)) found.push(value);
+  for (const member of Object.values(value)) refusedIn(member, found, seen, depth + 1);
+  return found;
+}
+
+const MAX_REFUSAL_DEPTH = 64;
+
+/** What the client gets when the handler raises. */
+const RAISED: Record<Framework, string> = {
+  'fastmcp-python': 'FastMCP sends an error result in place of the return',
+  'mcp-python-lowlevel': "the SDK's low-level server sends an error result in place of the return",
+  'mcp-sdk': 'the call fails instead of returning',
+  'fastmcp-ts': 'the call fails instead of returning',
+  gateway: 'the call fails instead of returning',
+};
 
 /** Schema keywords where a failure may come from any part of the instance (another branch, an item). */
 const DISJUNCTIVE = new RegExp(`/(${DISJUNCTIONS.join('|')})(/|$)`);

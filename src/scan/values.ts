@@ -9,6 +9,7 @@
 import { isOpen, OPEN, Opaque } from '../core/opaque.js';
 import type { PathSegment } from '../core/pointer.js';
 import type { Declared, Guard, JsonKind, Site, StringFormat } from './abstract/value.js';
+import type { ModelType } from './pydantic-lax.js';
 
 export type { JsonKind };
 
@@ -132,6 +133,18 @@ export function builtAlike(
 
 /** An object built by a model the scanner knows (`TextContent(...)`, `CallToolResult(...)`), or `tuple`. */
 export const MODEL: unique symbol = Symbol('mcp-shape.model');
+
+/**
+ * A pydantic model's construction that surely raises (`Weather(temp="hot")`), concretized as the fields
+ * it was given: the model they were checked against.
+ */
+export const REFUSED: unique symbol = Symbol('mcp-shape.refused');
+
+export function refusedModel(value: unknown): ModelType | undefined {
+  return typeof value === 'object' && value !== null
+    ? (value as { [REFUSED]?: ModelType })[REFUSED]
+    : undefined;
+}
 
 export function modelName(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? (value as { [MODEL]?: string })[MODEL] : undefined;

@@ -517,6 +517,67 @@ def t(t: str) -> Weather:
     expect(findings).toEqual([]);
   });
 
+  it('a refused construction is an error however it reaches the return: bare, dumped, read or nested', async () => {
+    // Without an annotation naming the model nothing checked these: each counted as typed, though the
+    // constructor raises on every call and the client gets an error result.
+    const cases = [
+      ['def t():\n    return Weather(temp="hot", city="x")', 'bare'],
+      ['def t() -> dict:\n    return Weather(temp="hot", city="x").model_dump()', 'dumped'],
+      ['def t():\n    w = Weather(city="x")\n    return w.model_dump()', 'missing field'],
+      ['def t():\n    return Weather(temp="hot", city="x").city', 'attribute'],
+      ['def t():\n    return {"items": [Weather(city="x")]}', 'nested'],
+    ] as const;
+    for (const [body, label] of cases) {
+      const dir = mkdtempSync(join(scratch, 'refused-'));
+      writeFileSync(join(dir, 'server.py'), `${MODELS}\n@mcp.tool()\n${body}\n`);
+      const { verdict, report } = await scanPaths([dir], { cwd: dir });
+      expect(
+        report.findings.map((f) => `${f.rule} ${f.pointer}`),
+        label,
+      ).toEqual(['structured-content-schema-mismatch ']);
+      const [finding] = report.findings;
+      expect(finding?.message, label).toMatch(/^Weather\(…\)/);
+      expect(finding?.message, label).toContain('raises ValidationError where it is built');
+      expect(finding?.location?.line, label).toBe(TOOLS_AT + 3);
+      expect(verdict, label).toMatchObject({ status: 'fail', typed: 0, invalid: 1 });
+    }
+  });
+
+  it('a refused construction through a helper is reported; one inside a try, here or in a caller, is not', async () => {
+    const dir = mkdtempSync(join(scratch, 'refused-try-'));
+    writeFileSync(
+      join(dir, 'server.py'),
+      `${MODELS}
+def build():
+    return Weather(temp="hot", city="x")
+
+@mcp.tool()
+def direct():
+    return build()
+
+@mcp.tool()
+def guarded():
+    try:
+        return build()
+    except ValueError:
+        return "bad"
+
+@mcp.tool()
+def caught():
+    try:
+        w = Weather(temp="hot", city="x")
+    except Exception:
+        return "bad"
+    return w.model_dump()
+`,
+    );
+    const { report } = await scanPaths([dir], { cwd: dir });
+    expect(report.findings.map((f) => `${f.rule} ${f.location?.line}`)).toEqual([
+      `structured-content-schema-mismatch ${TOOLS_AT + 2}`,
+    ]);
+    expect(report.findings[0]?.message).toContain('FastMCP sends an error result');
+  });
+
   it('a class validated in ways the scan does not read leaves a dict to run time', async () => {
     for (const [annotation, body] of [
       ['Checked', '{"n": "x"}'],

@@ -6,10 +6,12 @@
  * `ValuePositions` with their source ranges and branch conditions.
  */
 
+import type { ModelType } from '../pydantic-lax.js';
 import {
   isFullyKnown,
   MODEL,
   markOpen,
+  REFUSED,
   SerializedOpaque,
   UnknownValue,
   type ValuePositions,
@@ -205,6 +207,7 @@ class Builder {
   private record(state: ObjState, v: Variant, depth: number, stack: readonly number[], key: string): unknown {
     const out = this.positions.container<Record<string, unknown>>({}, state.site, v.guards, key);
     if (state.model) (out as { [MODEL]?: string })[MODEL] = state.model;
+    if (state.refused) (out as { [REFUSED]?: ModelType })[REFUSED] = state.refused;
     for (const [name, member] of state.props) {
       const { out: child, variant } = this.value(member.value, depth + 1, stack);
       if (child === undefined) continue;

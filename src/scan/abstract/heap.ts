@@ -6,6 +6,7 @@
  * shared. Branches copy the layer (copy-on-write per object) and are joined where they meet.
  */
 
+import type { ModelType } from '../pydantic-lax.js';
 import { Layers } from './layers.js';
 import { type Guard, join, type Site, undef, type Value } from './value.js';
 
@@ -27,6 +28,11 @@ export interface ObjState {
   readonly open?: string;
   /** Python: the pydantic model (`TextContent`) or `tuple` that built it. */
   readonly model?: string;
+  /**
+   * Python: a pydantic model's construction that surely raises ValidationError (`Weather(temp="hot")`
+   * for a `float`), standing for the fields it was given; the model it was checked against.
+   */
+  readonly refused?: ModelType;
   /**
    * Built from an input by its type, under the branch test named here (`node.map(…)` where
    * `Array.isArray(node)`): it is an array only when the input is, which is known only at run time,

@@ -360,6 +360,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   private readonly modules = new Map<string, PyModule>();
   private readonly rootRuns = new Map<PyNode, PyRun>();
   private readonly classes = new Map<number, { node: PyNode; run: PyRun }>();
+  /** Calls under way that were made inside a `try` block: an exception they raise may be caught. */
+  private guardedCalls = 0;
   private readonly locals = new WeakMap<
     PyNode,
     { locals: Set<string>; globals: Set<string>; nonlocals: Set<string> }
@@ -910,11 +912,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
    * required field left out. The constructor then raises ValidationError on every call, and FastMCP
    * answers with an error result instead of the return. The call stands for the fields it was given, a
    * plain object, which the check of the return against its annotation rejects where the argument was
-   * written. Any other construction is the instance, which passes as the model.
+   * written. Any other construction is the instance, which passes as the model; so is one inside a
+   * `try` (here or in a caller), whose handler may catch the ValidationError and answer otherwise.
    */
   private refusedModel(classId: number, args: Args, at: Site): Value | undefined {
     // Positional arguments (a TypeError for a BaseModel) and spread ones are left to run time.
     if (args.positional.length > 0 || args.spread) return undefined;
+    if (this.current.tries.length > 0 || this.guardedCalls > 0) return undefined;
     const cls = this.classes.get(classId);
     const model =
       cls && classModel(cls.node, cls.run.module, (name, scope) => this.classBoundTo(name, scope));
@@ -931,7 +935,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       const literal = literalOf(given);
       if (f.type && literal !== NOT_LITERAL && judgeLax(f.type, literal).rejected.length > 0) refused = true;
     }
-    return refused ? ref(at, this.heap.alloc({ ...newObject(at), props })) : undefined;
+    return refused ? ref(at, this.heap.alloc({ ...newObject(at), props, refused: model })) : undefined;
   }
 
   /** Binds parameters; `args` undefined: the framework supplies them (unknown). `self` binds the first. */
@@ -1066,6 +1070,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const run = new PyRun(node, closure.module, closure, false, this.heap);
     // The callee does not see the caller's comprehension variables.
     const comprehensions = this.comprehensions.splice(0);
+    const guarded = this.current.tries.length > 0;
+    if (guarded) this.guardedCalls++;
     try {
       this.within(run, () => {
         this.bindParams(node, args, v.fn.self);
@@ -1073,6 +1079,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         this.finish(run);
       });
     } finally {
+      if (guarded) this.guardedCalls--;
       this.comprehensions.push(...comprehensions);
     }
     let value: Value = NOTHING;
@@ -1776,13 +1783,17 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const object = field(node, 'object');
         const attribute = field(node, 'attribute');
         if (!object || !attribute) return NOTHING;
-        return readMember(
+        const receiver = this.ev(object);
+        // An attribute of a construction that raised is never read: what it stands for is the raise.
+        const refused = receiver.filter((v) => v.k === 'ref' && this.heap.get(v.id)?.refused);
+        const read = readMember(
           this.heap,
-          this.ev(object),
+          refused.length > 0 ? receiver.filter((v) => !refused.includes(v)) : receiver,
           this.text(attribute),
           at,
           unknown(at, `${sourceText(at)} is known only at run time`),
         );
+        return refused.length > 0 ? join(read, refused) : read;
       }
       case 'subscript': {
         const object = field(node, 'value');
@@ -2370,6 +2381,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   ): Value {
     if (v.k === 'ref') {
       const state = this.heap.get(v.id);
+      // `Weather(temp="hot").model_dump()`: the construction raised, so no method of it runs.
+      if (state?.refused) return [v];
       const member = state?.props.get(name);
       if (member?.value.some((m) => m.k === 'fn' || (m.k === 'ref' && this.classes.has(m.id)))) {
         // A method of a project class or module: `self` is bound already for instances.
