@@ -161,3 +161,31 @@ function countWritten(item: unknown, budget: Budget): void {
   for (const key in item)
     if (Object.hasOwn(item, key)) countWritten((item as Record<string, unknown>)[key], budget);
 }
+
+/**
+ * Whether reading `document` as JSON.stringify reads it runs code that throws: a getter, a proxy's trap,
+ * a `toJSON`. A cycle or a BigInt, which JSON.stringify refuses by itself, is no such throw. Walked here
+ * rather than told from JSON.stringify's error, since a getter may throw a TypeError as JSON does.
+ * Bounded by MAX_CONTAINERS (past it: false, as for a value that reads cleanly).
+ */
+export function readingThrows(document: unknown): boolean {
+  const seen = new Set<object>();
+  const pending: unknown[] = [document];
+  try {
+    while (pending.length > 0) {
+      const value = pending.pop();
+      if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+      if (seen.size >= MAX_CONTAINERS) return false;
+      seen.add(value);
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        pending.push(toJSON.call(value, ''));
+        continue;
+      }
+      for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
+    }
+  } catch {
+    return true;
+  }
+  return false;
+}

@@ -667,6 +667,20 @@ export function runToolResult(result: unknown, options: EngineOptions): EngineFi
 }
 
 /**
+ * The rules about a result as a whole (subject `result`) on the result at `path` in `root`, and nothing
+ * else: no block rule, and no walk choosing rules by the result's shape, which reads its members. For a
+ * result whose members throw when read (see `judged` in ./index.ts).
+ */
+export function runResultRules(
+  root: unknown,
+  path: readonly PathSegment[],
+  result: unknown,
+  options: EngineOptions,
+): EngineFinding[] {
+  return inRun(root, options, (run) => run.apply('result', result, path, path, options.tool));
+}
+
+/**
  * Whether `result` is a plain-text result on which no rule of the catalog can report (./fast-path.ts):
  * the answer for the commonest clean result, found without setting anything up.
  */

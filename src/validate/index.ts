@@ -17,13 +17,16 @@ import { SNIFF_HEADER_BYTES } from '../core/magic.js';
 import { payloadFactsAt } from '../core/payload.js';
 import { FactScope, runInScope } from '../core/run-memo.js';
 import { fileTypeMime, type Sniffed } from '../core/sniff.js';
+import resultNotSerializable from '../rules/result/result-not-serializable.js';
+import type { Rule } from '../rules/types.js';
 import {
   assumedProtocolVersion,
   checkProtocolVersionOption,
+  DEFAULT_PROTOCOL_VERSION,
   type ProtocolVersion,
   protocolVersionOptionError,
 } from '../spec/versions.js';
-import { asSent } from './as-sent.js';
+import { asSent, readingThrows } from './as-sent.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -32,6 +35,7 @@ import {
   type PayloadSniffer,
   responseKind,
   runMessage,
+  runResultRules,
   runToolResult,
   runToolsList,
   sniffSync,
@@ -232,16 +236,92 @@ export function validateParsedToolResultSync(
 function toolResultFindings(result: unknown, options: ValidateResultOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
+  let version: ProtocolVersion;
   try {
-    const version = options.protocolVersion ?? assumedProtocolVersion(result);
+    version = options.protocolVersion ?? assumedProtocolVersion(result);
     // The plain-text shape admits plain strings, booleans and plain objects and arrays only: its sent
     // form is itself, so it is judged before any copy.
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
-    const sent = parsed ? result : resultAsSent(result, options);
-    return publicFindings(runToolResult(sent, resultOptions(options, version)));
   } catch (error) {
-    return internalError(error);
+    // Reading the result ran its own code, and that threw (a getter): see judged.
+    return judged(result, resultOptions(options, versionFor(options, result)), runToolResult, error);
   }
+  let sent = result;
+  try {
+    if (!parsed) sent = resultAsSent(result, options);
+  } catch {
+    // asSent never throws; a bug in it leaves the value judged as given.
+  }
+  return judged(sent, resultOptions(options, version), runToolResult);
+}
+
+/** The version asked for, else the one the document speaks; the default where reading it throws. */
+function versionFor(options: ValidateOptions, document: unknown): ProtocolVersion {
+  if (options.protocolVersion) return options.protocolVersion;
+  try {
+    return assumedProtocolVersion(document);
+  } catch {
+    return DEFAULT_PROTOCOL_VERSION;
+  }
+}
+
+/** Only the rule that says whether a document can be sent at all (see judged). */
+const SENDABILITY: readonly Rule[] = [resultNotSerializable];
+
+/**
+ * The findings of `run` on `document`. A document whose own code throws when read (a getter, a proxy's
+ * trap, a `toJSON`) cannot be sent: JSON.stringify throws on it, which result-not-serializable reports.
+ * The walk and the other rules throw reading it as well, and their failures would read as this
+ * validator's own (an internal error, rules "skipped"); rules that read around the throw judge a value
+ * they could not see. So that rule's finding is all that is returned.
+ * Anything else that throws is a bug of the walk, reported as internal-error. `thrown`: what an earlier
+ * read of the document threw.
+ */
+function judged(
+  document: unknown,
+  engine: EngineOptions,
+  run: (document: unknown, options: EngineOptions) => EngineFinding[],
+  thrown?: unknown,
+): Finding[] {
+  let findings: EngineFinding[] | undefined;
+  let failure = thrown;
+  if (thrown === undefined) {
+    try {
+      findings = run(document, engine);
+      if (!findings.some(mayBeUnreadable)) return publicFindings(findings);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  if (readingThrows(document)) {
+    try {
+      // A message's result is read here, and may be what throws: then nothing can be said of it.
+      const atResult = run === runMessage;
+      const result = atResult ? (document as { result?: unknown }).result : document;
+      const only = runResultRules(document, atResult ? ['result'] : [], result, {
+        ...engine,
+        rules: SENDABILITY,
+      });
+      if (only.length > 0 && !only.some(isInternal)) return publicFindings(only);
+    } catch {
+      // Reported below as it was.
+    }
+  }
+  return findings ? publicFindings(findings) : internalError(failure);
+}
+
+function isInternal(f: EngineFinding): boolean {
+  return f.messageId === 'internal';
+}
+
+/**
+ * A finding that may come of a document that throws when read: a rule that failed reading it, or
+ * result-not-serializable (whose other causes, a cycle or a BigInt, leave the rest of the findings
+ * standing). Rules that read around the throw say nothing reliable either: the mirror check, say, finds
+ * no text equal to a structuredContent it could not read.
+ */
+function mayBeUnreadable(f: EngineFinding): boolean {
+  return f.messageId === 'internal' || f.rule === resultNotSerializable.id;
 }
 
 /** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */
@@ -257,9 +337,14 @@ export function validateParsedMessageSync(message: unknown, options: ValidateMes
 function messageFindings(message: unknown, options: ValidateMessageOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() => {
-    const engine = messageOptions(options, options.protocolVersion ?? assumedProtocolVersion(message));
-    const sent = parsed ? message : asSent(message);
-    return isQuietMessage(sent, engine) ? [] : publicFindings(runMessage(sent, engine));
+    const engine = messageOptions(options, versionFor(options, message));
+    const sent = parsed ? message : guardedAsSent(() => asSent(message), message);
+    try {
+      if (isQuietMessage(sent, engine)) return [];
+    } catch (error) {
+      return judged(sent, engine, runMessage, error);
+    }
+    return judged(sent, engine, runMessage);
   });
 }
 
@@ -297,11 +382,8 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
   return afterFileType(
     () => payloads ?? [],
-    // The version is read inside the guarded check: reading `resultType` may throw (a getter).
-    (scope, sniff) => {
-      const version = options.protocolVersion ?? assumedProtocolVersion(result);
-      return publicFindings(runToolResult(sent, { ...resultOptions(options, version), scope, sniff }));
-    },
+    (scope, sniff) =>
+      judged(sent, { ...resultOptions(options, versionFor(options, result)), scope, sniff }, runToolResult),
   );
 }
 
@@ -348,9 +430,7 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
   if (payloads?.length === 0) return Promise.resolve(validateMessageSync(message, options));
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) => {
-      const version = options.protocolVersion ?? assumedProtocolVersion(message);
-      return publicFindings(runMessage(sent, { ...messageOptions(options, version), scope, sniff }));
-    },
+    (scope, sniff) =>
+      judged(sent, { ...messageOptions(options, versionFor(options, message)), scope, sniff }, runMessage),
   );
 }

@@ -9,9 +9,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/finding.js';
 import { repair } from '../../src/library/repair/index.js';
 import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
-import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
 import { unwritableResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
 
@@ -102,6 +108,71 @@ describe('result-not-serializable', () => {
         findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.severity, f.message]);
       expect(judged(validateToolResultSync(result, { protocolVersion: '2025-06-18' }))).toEqual(expected);
       expect(judged(await validateToolResult(result, { protocolVersion: '2025-06-18' }))).toEqual(expected);
+    }
+  });
+
+  it('a result whose members throw when read has that one finding, and no failure of this validator beside it', async () => {
+    // A getter where the walk or other rules read (a block's text or data, the content array) threw
+    // out of them: the answer was an internal error ("validation failed: …") or rules "skipped", as if
+    // the validator were at fault, and result-not-serializable was lost.
+    const boom = (holder: Record<string, unknown>, key: string) =>
+      Object.defineProperty(holder, key, {
+        enumerable: true,
+        get() {
+          throw new Error('not readable');
+        },
+      });
+    const results: [string, () => Record<string, unknown>][] = [
+      ["a text block's text", () => ({ content: [boom({ type: 'text' }, 'text')] })],
+      [
+        "an image block's data",
+        () => ({ content: [boom({ type: 'image', mimeType: 'image/png' }, 'data')] }),
+      ],
+      ['the content array', () => boom({}, 'content')],
+      [
+        'a toJSON',
+        () => ({
+          content: [
+            {
+              type: 'text',
+              text: '{}',
+              toJSON: () => {
+                throw new Error('no');
+              },
+            },
+          ],
+          structuredContent: {},
+        }),
+      ],
+      [
+        'structuredContent under an outputSchema',
+        () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: boom({}, 'n') }),
+      ],
+    ];
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } };
+    const only = (pointer: string, label: string) => [
+      {
+        rule: 'result-not-serializable',
+        severity: 'error',
+        pointer,
+        message: `the result cannot be serialized: ${label === 'a toJSON' ? 'a toJSON method throws' : 'reading one of its members throws'}, so JSON.stringify throws and no client receives it`,
+      },
+    ];
+    const brief = (findings: readonly Finding[]) =>
+      findings.map(({ rule, severity, pointer, message }) => ({ rule, severity, pointer, message }));
+    for (const [label, make] of results) {
+      // structuredContent has no place in 2025-03-26, which is a finding of its own.
+      const versions = label.startsWith('structuredContent') ? ['2025-11-25'] : ['2025-03-26', '2025-11-25'];
+      for (const protocolVersion of versions as ('2025-03-26' | '2025-11-25')[]) {
+        const options = { protocolVersion, tool };
+        expect(brief(validateToolResultSync(make(), options)), label).toEqual(only('', label));
+        expect(brief(await validateToolResult(make(), options)), label).toEqual(only('', label));
+        const message = { jsonrpc: '2.0', id: 1, result: make() };
+        const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
+        const messageOptions = { protocolVersion, request, tools: [tool] };
+        expect(brief(validateMessageSync(message, messageOptions)), label).toEqual(only('/result', label));
+        expect(brief(await validateMessage(message, messageOptions)), label).toEqual(only('/result', label));
+      }
     }
   });
 

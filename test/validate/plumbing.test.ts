@@ -198,19 +198,28 @@ describe('the validators', () => {
   });
 
   it('turn a failure of the walk into one internal-error finding, never a throw or a rejection', async () => {
-    const hostile = {
-      get content(): unknown {
-        throw new Error('no');
-      },
+    // A member that throws on its first read only: the walk fails, yet the value reads cleanly after,
+    // so it is no value that cannot be sent (that one is result-not-serializable, below).
+    const hostile = () => {
+      let thrown = false;
+      return {
+        get content(): unknown {
+          if (thrown) return [];
+          thrown = true;
+          throw new Error('no');
+        },
+      };
     };
     const expected = [
       { rule: 'internal-error', severity: 'error', message: 'validation failed: no', pointer: '' },
     ];
-    expect(validateToolResultSync(hostile)).toEqual(expected);
-    expect(await validateToolResult(hostile)).toEqual(expected);
-    const message = { jsonrpc: '2.0', id: 1, result: hostile };
-    expect(validateMessageSync(message, { request: { method: 'tools/call' } })).toEqual(expected);
-    expect(await validateMessage(message, { request: { method: 'tools/call' } })).toEqual(expected);
+    expect(validateToolResultSync(hostile())).toEqual(expected);
+    const message = () => ({ jsonrpc: '2.0', id: 1, result: hostile() });
+    // The message validators read a message's value before their walk (for its sent form), as the
+    // asynchronous ones read a result's (for its payloads); that spends the one throw.
+    expect(validateMessageSync(message(), { request: { method: 'tools/call' } })).toEqual([]);
+    await expect(validateToolResult(hostile())).resolves.toEqual([]);
+    await expect(validateMessage(message(), { request: { method: 'tools/call' } })).resolves.toEqual([]);
     const list = {
       get tools(): unknown {
         throw 'not an Error';
@@ -220,7 +229,7 @@ describe('the validators', () => {
       { ...expected[0], message: 'validation failed: not an Error' },
     ]);
     // A payload that throws when read, and one that throws only from its second read on (after the
-    // asynchronous validators gathered it for file-type): they fail the same way.
+    // asynchronous validators gathered it for file-type): a result that cannot be sent, either way.
     const payload = (reads: number) => {
       let left = reads;
       return {
@@ -236,16 +245,28 @@ describe('the validators', () => {
         ],
       };
     };
-    const unreadable = [{ ...expected[0], message: 'validation failed: no bytes' }];
+    const unreadable = [
+      {
+        rule: 'result-not-serializable',
+        severity: 'error',
+        message:
+          'the result cannot be serialized: reading one of its members throws, so JSON.stringify throws and no client receives it',
+        pointer: '',
+      },
+    ];
+    const brief = (
+      findings: readonly { rule: string; severity: string; message: string; pointer: string }[],
+    ) => findings.map(({ rule, severity, message, pointer }) => ({ rule, severity, message, pointer }));
     for (const reads of [0, 1]) {
-      expect(validateToolResultSync(payload(reads)), `${reads} reads`).toEqual(unreadable);
-      expect(await validateToolResult(payload(reads)), `${reads} reads`).toEqual(unreadable);
+      expect(brief(validateToolResultSync(payload(reads))), `${reads} reads`).toEqual(unreadable);
+      expect(brief(await validateToolResult(payload(reads))), `${reads} reads`).toEqual(unreadable);
     }
   });
 
-  it('resolve with one internal-error finding when the version cannot be read (a throwing getter)', async () => {
+  it('resolve, never reject, when the version cannot be read (a throwing getter)', async () => {
     // Found by hand: the asynchronous validators read `resultType` (for the default version) outside
-    // their guard, so this threw out of validateMessage instead of resolving.
+    // their guard, so this threw out of validateMessage instead of resolving. A message whose result
+    // cannot be read at all leaves nothing to judge: one internal-error finding.
     const message = {
       jsonrpc: '2.0',
       id: 1,
@@ -264,8 +285,8 @@ describe('the validators', () => {
         throw new Error('no type');
       },
     };
-    expect(await validateToolResult(result)).toEqual([
-      { ...failed[0], message: 'validation failed: no type' },
-    ]);
+    // A result that throws when read cannot be sent (JSON.stringify reads resultType too).
+    expect((await validateToolResult(result)).map((f) => f.rule)).toEqual(['result-not-serializable']);
+    expect(validateToolResultSync(result).map((f) => f.rule)).toEqual(['result-not-serializable']);
   });
 });

@@ -121,7 +121,17 @@ describe('facts live for one validation', () => {
         throw new Error('no');
       },
     };
-    expect(validateToolResultSync(hostile)[0]?.rule).toBe('internal-error');
+    expect(validateToolResultSync(hostile)[0]?.rule).toBe('result-not-serializable');
+    expect(inScope()).toBe(false);
+    let thrown = false;
+    const onceHostile = {
+      get content(): unknown {
+        if (thrown) return [];
+        thrown = true;
+        throw new Error('no');
+      },
+    };
+    expect(validateToolResultSync(onceHostile)[0]?.rule).toBe('internal-error');
     expect(inScope()).toBe(false);
   });
 
