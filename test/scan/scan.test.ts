@@ -190,11 +190,19 @@ async def call_tool(name, arguments):
         return [types.TextContent(type="text", text=json.dumps({"n": n}))], {"n": m}
     if name == "helper":
         return [types.TextContent(type="text", text=json.dumps(wrap(n)))], wrap(m)
+    if name == "read twice":
+        return [types.TextContent(type="text", text=json.dumps({"n": arguments["n"]}))], {"n": arguments["n"]}
+    if name == "read apart":
+        return [types.TextContent(type="text", text=json.dumps({"n": arguments["n"]}))], {"n": arguments["m"]}
+    if name == "computed key":
+        return [types.TextContent(type="text", text=json.dumps({"n": arguments[name]}))], {"n": arguments[name]}
     return [types.TextContent(type="text", text=json.dumps({"m": n}))], {"n": n}
 `;
     const py = await scanSource('alike.py', python);
+    // One member of the handler's arguments read twice is one value ("read twice": once two unknowns,
+    // reported); two members, or a key known only at run time, may be two.
     expect(py.findings.map((f) => [f.rule, f.location?.line])).toEqual(
-      [14, 16, 17].map((line) => ['structured-content-text-mirror-missing', line]),
+      [14, 16, 20, 22, 23].map((line) => ['structured-content-text-mirror-missing', line]),
     );
   });
 

@@ -7,7 +7,18 @@
 
 import { sourceText } from './concretize.js';
 import type { Heap, Member, ObjState } from './heap.js';
-import { isNullish, join, NOTHING, num, type Site, str, undef, unknown, type Value } from './value.js';
+import {
+  isNullish,
+  join,
+  NOTHING,
+  num,
+  type Site,
+  str,
+  undef,
+  unknown,
+  type Value,
+  type Variant,
+} from './value.js';
 
 /** The states of the objects a value may refer to. */
 export function objectsOf(heap: Heap, value: Value): { id: number; state: ObjState }[] {
@@ -28,6 +39,32 @@ function runtime(at: Site, why?: string): Value {
  * The value of `object[key]` (a member or an item; `key` undefined: computed at run time). `absent`
  * is what a missing member reads as: `undefined` in JavaScript; Python raises, so no value.
  */
+/**
+ * The members read so far of each unknown value, by name: `arguments["a"]` read twice is one value
+ * (`json.dumps({"a": arguments["a"]})` beside `structuredContent={"a": arguments["a"]}` is a mirror),
+ * where two fresh unknowns would be two values that may differ. Keyed by the variant itself, which
+ * stands for one run-time value; weakly, so nothing outlives the analysis.
+ */
+const membersOfUnknowns = new WeakMap<Variant, Map<string, Value>>();
+
+function memberOfUnknown(receiver: Variant, key: string | undefined, at: Site): Value {
+  const make = () =>
+    unknown(at, `${sourceText(at)} is known only at run time`, key === 'length' ? 'number' : undefined);
+  // A computed key may name another member on every read.
+  if (key === undefined) return make();
+  let members = membersOfUnknowns.get(receiver);
+  if (!members) {
+    members = new Map();
+    membersOfUnknowns.set(receiver, members);
+  }
+  let member = members.get(key);
+  if (!member) {
+    member = make();
+    members.set(key, member);
+  }
+  return member;
+}
+
 export function readMember(
   heap: Heap,
   object: Value,
@@ -58,10 +95,7 @@ export function readMember(
       case 'undef':
         break;
       case 'unknown':
-        out = join(
-          out,
-          unknown(at, `${sourceText(at)} is known only at run time`, key === 'length' ? 'number' : undefined),
-        );
+        out = join(out, memberOfUnknown(v, key, at));
         break;
       default:
         out = join(out, runtime(at));
