@@ -168,7 +168,8 @@ function representative(value: unknown): unknown {
     case 'string':
       return value.source;
     case 'number':
-      return 0;
+      // Any number: worded as an integer only where it surely is one.
+      return value.integral ? 0 : 0.5;
     case 'boolean':
       return false;
     case 'array':
@@ -177,6 +178,32 @@ function representative(value: unknown): unknown {
       return markOpen({});
     default:
       return value;
+  }
+}
+
+/** The members each block type requires to be strings. */
+const STRING_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  resource_link: ['uri', 'name'],
+};
+
+/**
+ * A block member the protocol requires to be a string, holding an unknown of another known JSON type
+ * (`"text": len(rows)`, `text: count`): a defect by its type alone, like the top-level members
+ * `representative` stands in for. The engine drops findings about an unknown, so the return was left
+ * unresolved where it surely fails.
+ */
+function stringMembersOfKnownKind(block: unknown): void {
+  if (!isObject(block) || isOpaque(block) || typeof block.type !== 'string') return;
+  if (!Object.hasOwn(STRING_MEMBERS, block.type)) return;
+  for (const key of STRING_MEMBERS[block.type] as readonly string[]) {
+    const value = block[key];
+    if (value instanceof UnknownValue && value.kind !== undefined && value.kind !== 'string') {
+      const stand = representative(value);
+      if (stand !== value) block[key] = stand;
+    }
   }
 }
 
@@ -201,6 +228,9 @@ function concretizeResult(result: unknown, positions: ValuePositions): unknown {
       const inner = representative(root[key]);
       if (inner !== root[key]) root[key] = inner;
     }
+  }
+  if (Array.isArray(root.content) && !isOpaque(root.content)) {
+    for (const block of root.content) stringMembersOfKnownKind(block);
   }
   presence(root, 'error');
   presence(root, 'toolResult');

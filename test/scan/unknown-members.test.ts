@@ -137,6 +137,50 @@ describe('block members the analysis cannot see', () => {
     );
   });
 
+  it('a member that must be a string, holding a number or boolean known only at run time, is an error by its type', async () => {
+    // Once unresolved: the engine says nothing of an unknown value, though its type alone fails the
+    // SDK's schema (and pydantic's, which does not turn an int into a str).
+    for (const [body, message, line] of [
+      [
+        `return { content: [{ type: 'text', text: args.rows.length }] };`,
+        'text block "text" must be a string, got number',
+        5,
+      ],
+      [
+        `return { content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: args.n > 1 }] };`,
+        'image block mimeType must be a string, got boolean',
+        5,
+      ],
+    ] as const) {
+      const { verdict, errors } = await scan('server.ts', ts(body));
+      expect(
+        errors.map((f) => [f.message, f.location?.line]),
+        body,
+      ).toEqual([[message, line]]);
+      expect(verdict, body).toMatchObject({ status: 'fail', invalid: 1, typed: 0 });
+    }
+    const python = `from mcp.server.lowlevel import Server
+from mcp import types
+server = Server("x")
+@server.call_tool()
+async def call_tool(name, arguments):
+    if name == "loop":
+        blocks = []
+        for i in range(3):
+            blocks.append({"type": "text", "text": i})
+        return blocks
+    return [types.TextContent(type="text", text=len(arguments))]
+`;
+    const { verdict, errors } = await scan('server.py', python);
+    expect(errors.map((f) => [f.message.replace(/ when .*/, ''), f.location?.line])).toEqual([
+      ['text block "text" must be a string, got integer', 9],
+      ['text block "text" must be a string, got integer', 11],
+    ]);
+    expect(verdict).toMatchObject({ status: 'fail', invalid: 2, typed: 0 });
+    // A string of unknown content, and a number the source turns into one, stay as they were.
+    await expectTyped(ts(`return { content: [{ type: 'text', text: String(args.rows.length) }] };`));
+  });
+
   it('the blocks a map builds are judged one by one', async () => {
     await expectUnresolved(
       ts(`return { content: args.rows.map((row) => ({ type: 'text', text: row.name })) };`),
