@@ -592,7 +592,8 @@ function schemaRejections(
  * checks it then), dumped (`.model_dump()`), or inside a dict or list. FastMCP answers every such call
  * with an error result. Each refusal is reported at the refused argument, as the annotation's check
  * reports one under `-> Model`, and worded by the model's name rather than a structuredContent the
- * client never gets. Refusals the annotation's check reported already are not reported again.
+ * client never gets. (The caller skips this where the annotation's check reported anything: that return
+ * is invalid already, and a refusal under `-> Model` is what that check reports.)
  */
 function refusedConstructions(
   doc: unknown,
