@@ -20,6 +20,8 @@ export interface Sniffed {
   readonly text: boolean;
   /** The first bytes as text when `text` is true, for SVG and XML checks. */
   readonly head?: string;
+  /** The first SIGNATURE_BYTES bytes as a binary string, for `lacksSignature`. */
+  readonly signature: string;
 }
 
 /** Sniffs bytes (a Uint8Array, or a binary string as `atob` returns) with the synchronous sniffer only. */
@@ -49,7 +51,48 @@ export async function fileTypeMime(bytes: Uint8Array): Promise<string | undefine
 
 function withText(mimeType: string | undefined, bytes: ByteSource, settled: boolean): Sniffed {
   const head = looksLikeText(bytes);
-  return head === undefined ? { mimeType, settled, text: false } : { mimeType, settled, text: true, head };
+  const signature = signatureOf(bytes);
+  return head === undefined
+    ? { mimeType, settled, text: false, signature }
+    : { mimeType, settled, text: true, head, signature };
+}
+
+/** Bytes enough for every signature in SIGNATURES. */
+const SIGNATURE_BYTES = 12;
+
+function signatureOf(bytes: ByteSource): string {
+  // A slice this short is a copy, which keeps no large decoded payload alive.
+  return typeof bytes === 'string'
+    ? bytes.slice(0, SIGNATURE_BYTES)
+    : String.fromCharCode(...bytes.subarray(0, SIGNATURE_BYTES));
+}
+
+/**
+ * Formats every file of which begins with a fixed signature: bytes that do not are no such file,
+ * whatever else they are (text, a format no sniffer knows, a truncated payload). Left out are formats
+ * whose first bytes vary: MP3 (an ID3 tag or a bare frame), the MP4 family, FLAC after an ID3 tag, a PDF
+ * after the leading bytes some readers skip, and SVG, which is markup.
+ */
+const SIGNATURES: Readonly<Record<string, (bytes: string) => boolean>> = {
+  'image/png': (b) => b.startsWith('\x89PNG\r\n\x1a\n'),
+  'image/jpeg': (b) => b.startsWith('\xff\xd8\xff'),
+  'image/gif': (b) => b.startsWith('GIF8'),
+  'image/webp': (b) => b.startsWith('RIFF') && b.startsWith('WEBP', 8),
+  'image/bmp': (b) => b.startsWith('BM'),
+  // RF64 and BW64 are WAVE files past 4 GB, written with the same form type.
+  'audio/wav': (b) =>
+    (b.startsWith('RIFF') || b.startsWith('RF64') || b.startsWith('BW64')) && b.startsWith('WAVE', 8),
+  'audio/ogg': (b) => b.startsWith('OggS'),
+};
+
+/**
+ * The signature-bearing format `declared` names, when the bytes lack its signature (`image/png` on bytes
+ * that do not begin with the PNG signature); `undefined` when they have it or the type has none.
+ */
+export function lacksSignature(declared: string, sniffed: Sniffed): string | undefined {
+  const bare = canonicalMimeType(declared);
+  const has = Object.hasOwn(SIGNATURES, bare) ? SIGNATURES[bare] : undefined;
+  return has && !has(sniffed.signature) ? bare : undefined;
 }
 
 const TEXT_SAMPLE = 512;
@@ -197,10 +240,14 @@ export function sniffedMediaType(sniffed: Sniffed): string | undefined {
   return looksLikeSvg(sniffed) ? 'image/svg+xml' : sniffed.mimeType;
 }
 
-/** Whether a declared media type agrees with the sniffed bytes (unknown bytes agree with anything). */
+/**
+ * Whether a declared media type agrees with the sniffed bytes. Bytes of no known type agree with
+ * anything, except with a type whose every file begins with a signature they lack (lacksSignature).
+ */
 export function agreesWithBytes(declared: string, sniffed: Sniffed): boolean {
   const shown = sniffedMediaType(sniffed);
-  if (shown === undefined || sameMediaType(declared, shown)) return true;
+  if (shown === undefined) return lacksSignature(declared, sniffed) === undefined;
+  if (sameMediaType(declared, shown)) return true;
   // An SVG file is also XML; declaring it as generic XML is not a contradiction.
   const bare = canonicalMimeType(declared);
   return shown === 'image/svg+xml' && (bare === 'application/xml' || bare === 'text/xml');

@@ -5,7 +5,8 @@
  * synchronous sniffer (core/magic.ts), which knows the formats clients handle. The asynchronous
  * `validateToolResult` and `validateMessage` return the same findings, except that for a payload whose
  * format the synchronous sniffer cannot place (TIFF, PSD, AIFF, archives, UTF-16 text…) they ask
- * file-type, so a mimeType that contradicts such bytes is reported by them alone.
+ * file-type, so a mimeType that contradicts such bytes is reported by them alone, unless it names a
+ * format with a fixed signature the bytes lack (core/sniff.ts, lacksSignature), which both report.
  *
  * A handler's JS value is judged as JSON carries it (./as-sent.ts): a Date as its string, NaN as null.
  */

@@ -15,6 +15,7 @@ import {
   canonicalMimeType,
   fileTypeMime,
   isWellFormedMimeType,
+  lacksSignature,
   looksLikeSvg,
   matchesMimeTypeSyntax,
   mediaFamily,
@@ -51,6 +52,7 @@ describe('sniffing text', () => {
         mimeType: undefined,
         settled: false,
         text: false,
+        signature: String.fromCharCode(...bytes),
       });
     }
   });
@@ -82,6 +84,7 @@ describe('asynchronous sniffing', () => {
       settled: true,
       text: true,
       head: 'plain words',
+      signature: 'plain words',
     });
   });
 
@@ -203,20 +206,55 @@ describe('SVG', () => {
   });
 
   it('needs text with a head', () => {
-    expect(looksLikeSvg({ mimeType: undefined, text: true })).toBe(false);
-    expect(looksLikeSvg({ mimeType: undefined, text: false, head: svg })).toBe(false);
+    expect(looksLikeSvg({ mimeType: undefined, text: true, signature: '' })).toBe(false);
+    expect(looksLikeSvg({ mimeType: undefined, text: false, head: svg, signature: '' })).toBe(false);
   });
 });
 
 describe('agreesWithBytes', () => {
   const png = sniffSync(media('image.png'));
   const svgBytes = sniffSync(utf8(svg));
-  const unknown: Sniffed = { mimeType: undefined, text: false };
+  const unknown: Sniffed = sniffSync(Uint8Array.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04]));
 
-  it('agrees where the bytes show the declared type, or nothing', () => {
+  it('agrees where the bytes show the declared type, or nothing and the type has no fixed signature', () => {
+    expect(unknown.mimeType).toBeUndefined();
     expect(agreesWithBytes('image/png', png)).toBe(true);
     expect(agreesWithBytes('image/x-png', png)).toBe(true);
-    expect(agreesWithBytes('image/jpeg', unknown)).toBe(true);
+    for (const type of ['image/tiff', 'audio/mpeg', 'video/mp4', 'application/pdf', 'image/svg+xml'])
+      expect(agreesWithBytes(type, unknown), type).toBe(true);
+  });
+
+  it('disagrees where the type has a fixed signature the bytes lack, whatever else they are', () => {
+    const text = sniffSync(utf8('hello'));
+    for (const type of [
+      'image/png',
+      'image/jpg',
+      'image/gif',
+      'image/webp',
+      'image/bmp',
+      'audio/wav',
+      'audio/ogg',
+    ]) {
+      expect(agreesWithBytes(type, unknown), type).toBe(false);
+      expect(agreesWithBytes(type, text), type).toBe(false);
+      expect(lacksSignature(type, text), type).toBe(canonicalMimeType(type));
+    }
+    // Each format's own bytes carry its signature, as file-type reads them.
+    for (const [file, type] of [
+      ['image.png', 'image/png'],
+      ['image.jpg', 'image/jpeg'],
+      ['image.gif', 'image/gif'],
+      ['image.webp', 'image/webp'],
+      ['image.bmp', 'image/bmp'],
+      ['audio.wav', 'audio/wav'],
+      ['audio-flac.oga', 'audio/ogg'],
+    ] as const) {
+      const own = sniffSync(media(file));
+      expect(own.mimeType, file).toBe(type);
+      expect(lacksSignature(type, own), file).toBeUndefined();
+    }
+    // A signature cut short is none.
+    expect(lacksSignature('image/png', sniffSync(media('image.png').subarray(0, 7)))).toBe('image/png');
   });
 
   it('disagrees where the bytes show another type', () => {

@@ -33,14 +33,20 @@ describe('mediaTypeOfBytes and sniffMediaType', () => {
 describe('mediaTypeOf', () => {
   it("takes the sniffer's type, except XML whose text starts an SVG", () => {
     expect(mediaTypeOf(undefined)).toBeUndefined();
-    expect(mediaTypeOf({ mimeType: 'image/png', text: false })).toBe('image/png');
-    expect(mediaTypeOf({ mimeType: 'application/xml', text: false })).toBe('application/xml');
+    expect(mediaTypeOf({ mimeType: 'image/png', text: false, signature: '' })).toBe('image/png');
+    expect(mediaTypeOf({ mimeType: 'application/xml', text: false, signature: '' })).toBe('application/xml');
     // Only XML is looked into: another type stays what it is, whatever its text.
-    expect(mediaTypeOf({ mimeType: 'text/html', text: true, head: '<svg>' })).toBe('text/html');
-    expect(mediaTypeOf({ mimeType: 'application/xml', text: true, head: '<svg>' })).toBe('image/svg+xml');
-    expect(mediaTypeOf({ mimeType: undefined, text: true, head: '<svg width="1">' })).toBe('image/svg+xml');
-    expect(mediaTypeOf({ mimeType: undefined, text: true })).toBeUndefined();
-    expect(mediaTypeOf({ mimeType: undefined, text: false, head: '<svg>' })).toBeUndefined();
+    expect(mediaTypeOf({ mimeType: 'text/html', text: true, head: '<svg>', signature: '' })).toBe(
+      'text/html',
+    );
+    expect(mediaTypeOf({ mimeType: 'application/xml', text: true, head: '<svg>', signature: '' })).toBe(
+      'image/svg+xml',
+    );
+    expect(mediaTypeOf({ mimeType: undefined, text: true, head: '<svg width="1">', signature: '' })).toBe(
+      'image/svg+xml',
+    );
+    expect(mediaTypeOf({ mimeType: undefined, text: true, signature: '' })).toBeUndefined();
+    expect(mediaTypeOf({ mimeType: undefined, text: false, head: '<svg>', signature: '' })).toBeUndefined();
   });
 });
 

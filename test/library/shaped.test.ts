@@ -201,7 +201,9 @@ describe('development mode', () => {
   });
 
   it('validates in the negotiated version, lists every finding on a line of its own, and repairs without onFixes', async () => {
-    const audio = { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] };
+    // A WAVE header (bytes without one are no audio/wav, a warning of their own).
+    const wav = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=';
+    const audio = { content: [{ type: 'audio', data: wav, mimeType: 'audio/wav' }] };
     // Audio blocks exist from 2025-03-26 on: a finding in 2024-11-05 only.
     await expect(
       shaped(() => audio, { mode: 'development', protocolVersion: '2025-11-25' })(),

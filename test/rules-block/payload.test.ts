@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
 import {
   blockOf,
   check,
@@ -206,9 +207,49 @@ describe('block-mime-type-mismatch', () => {
         data: btoa('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>'),
         mimeType: 'image/svg+xml',
       },
-      { type: 'image', data: 'AAAAAAAA', mimeType: 'image/png' },
+      // No sniffer knows these bytes, and a TIFF or an MP3 has no one fixed signature to miss.
+      { type: 'image', data: 'AAAAAAAA', mimeType: 'image/tiff' },
+      { type: 'audio', data: 'AAAAAAAA', mimeType: 'audio/mpeg' },
     ];
     expect(await ruleFindings('block-mime-type-mismatch', resultOf(ok))).toEqual([]);
+  });
+
+  it('reports bytes without the signature every file of the declared type begins with', async () => {
+    // Once passed as "unknown bytes agree with anything": zeros, text, an HTML error page as a PNG.
+    const blocks = [
+      { type: 'image', data: 'AAAAAAAA', mimeType: 'image/png' },
+      { type: 'image', data: btoa('hello'), mimeType: 'image/jpeg' },
+      { type: 'image', data: btoa('<!doctype html><title>502</title>'), mimeType: 'image/webp' },
+      { type: 'audio', data: btoa('RIFF\0\0\0\0AVI LIST'), mimeType: 'audio/wav' },
+    ];
+    for (const validate of [validateToolResult, validateToolResultSync]) {
+      const findings = (await validate(resultOf(blocks), { protocolVersion: '2025-06-18' })).filter(
+        (f) => f.rule === 'block-mime-type-mismatch',
+      );
+      expect(findings.map((f) => [f.pointer, f.message, f.fix?.automatic])).toEqual([
+        [
+          '/content/0/mimeType',
+          'mimeType image/png contradicts the bytes, which do not begin with its signature',
+          false,
+        ],
+        [
+          '/content/1/mimeType',
+          'mimeType image/jpeg contradicts the bytes, which do not begin with its signature and look like text',
+          false,
+        ],
+        [
+          '/content/2/mimeType',
+          'mimeType image/webp contradicts the bytes, which do not begin with its signature and look like text',
+          false,
+        ],
+        // A RIFF file of another form type is what the sniffer says it is.
+        [
+          '/content/3/mimeType',
+          'mimeType audio/wav contradicts the bytes, which look like video/vnd.avi',
+          true,
+        ],
+      ]);
+    }
   });
 
   it('reports SVG markup declared as PNG', async () => {

@@ -454,7 +454,7 @@ describe('the quick check of a plain-text result', () => {
     expect(runToolResult(full, { version: V, rules: [looking], sniff: sniffSync })).toEqual([]);
     expect(runToolResult(plain, { version: V, rules: [looking] })).toEqual([]);
     // The 8 bytes of a PNG signature alone are no image; without a sniffer there is no answer at all.
-    const sniffed = { mimeType: undefined, settled: true, text: false };
+    const sniffed = { mimeType: undefined, settled: true, text: false, signature: '\x89PNG\r\n\x1a\n' };
     expect(seen).toEqual([
       [sniffed, undefined, 1],
       [sniffed, undefined, 1],

@@ -97,7 +97,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-data-invalid': '5e44cac4f530e3a6',
   'block-meta-not-object': '3bb0edbb24e748cc',
   'block-mime-type-malformed': '11d56267bf5fc1ca',
-  'block-mime-type-mismatch': '09b3c37fb522c728',
+  'block-mime-type-mismatch': '32a43a3447a1df00',
   'block-mime-type-missing': '36b8e7704b4068af',
   'block-mime-type-wrong-family': '49741cdfd6c80324',
   'block-not-object': '08905034c8294e85',
@@ -321,7 +321,7 @@ describe('the plain-text fast path', () => {
     for (const odd of [new Block(), hiddenBlock, inheritedText]) {
       expect(resultShape({ content: [odd] }, f, undefined)).toBe(Shape.Other);
     }
-    const hiddenMeta = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
+    const hiddenMeta = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
     Object.defineProperty(hiddenMeta, '_meta', { value: 4, enumerable: false });
     expect(isPlainMediaBlock(hiddenMeta, f, sniffSync)).toBe(false);
     expect(isPlainMediaBlock({ ...hiddenMeta }, f, sniffSync)).toBe(true);
@@ -762,7 +762,7 @@ describe('members the fast paths read by name', () => {
         `${rule} /content/0/${key}`,
       ]);
     }
-    const image = hiding({ type: 'image', data: 'AAAA', mimeType: 'image/png' }, 'annotations', 5);
+    const image = hiding({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }, 'annotations', 5);
     expect(isPlainMediaBlock(image, f, sniffSync)).toBe(false);
     expect(validateToolResultSync({ content: [image] }).map((x) => `${x.rule} ${x.pointer}`)).toEqual([
       'block-annotations-invalid /content/0/annotations',

@@ -146,7 +146,8 @@ describe('the validators', () => {
   });
 
   it('sniff with file-type only the payloads of a tools/call result, asynchronously', async () => {
-    const result = { content: [{ type: 'image', data: TIFF, mimeType: 'image/png' }] };
+    // AVIF has no one fixed signature to miss: only file-type, which knows TIFF, contradicts it.
+    const result = { content: [{ type: 'image', data: TIFF, mimeType: 'image/avif' }] };
     const message = { jsonrpc: '2.0', id: 1, result };
     const call = { ...V, request: { method: 'tools/call', params: { name: 'get' } } };
     expect((await validateMessage(message, call)).map((f) => f.rule)).toEqual(['block-mime-type-mismatch']);

@@ -68,9 +68,19 @@ describe('validateToolResultSync and validateMessageSync', () => {
   });
 
   it('differ only where file-type knows a format the synchronous sniffer leaves open (TIFF here)', async () => {
+    // Declared as a type with a fixed signature, which the bytes lack: both report it, the synchronous
+    // validator without naming what the bytes are.
     const tiff = { content: [{ type: 'image', data: media('image.tiff'), mimeType: 'image/png' }] };
-    expect(rules(await validateToolResult(tiff, V))).toEqual(['block-mime-type-mismatch']);
-    expect(validateToolResultSync(tiff, V)).toEqual([]);
+    expect((await validateToolResult(tiff, V)).map((f) => f.message)).toEqual([
+      'mimeType image/png contradicts the bytes, which look like image/tiff',
+    ]);
+    expect(validateToolResultSync(tiff, V).map((f) => f.message)).toEqual([
+      'mimeType image/png contradicts the bytes, which do not begin with its signature',
+    ]);
+    // Declared as a type without one: only file-type's answer contradicts it.
+    const asMp3 = { content: [{ type: 'audio', data: media('image.tiff'), mimeType: 'audio/mpeg' }] };
+    expect(rules(await validateToolResult(asMp3, V))).toEqual(['block-mime-type-mismatch']);
+    expect(validateToolResultSync(asMp3, V)).toEqual([]);
   });
 
   it(`default to DEFAULT_PROTOCOL_VERSION (${DEFAULT_PROTOCOL_VERSION})`, () => {

@@ -13,7 +13,10 @@ export default defineRule({
     'Clients trust the declared `mimeType`: they label the bytes with it when passing them to a model',
     'API or a renderer. JPEG bytes declared as `image/png` (a common copy-paste slip) are then decoded',
     'with the wrong codec or refused by the model API. The type is sniffed from the bytes with file-type;',
-    'SVG, which has no binary signature, is recognised from its markup.',
+    'SVG, which has no binary signature, is recognised from its markup. Bytes of no known type contradict',
+    'a declared PNG, JPEG, GIF, WebP, BMP, WAV or Ogg all the same: every such file begins with a fixed',
+    'signature, and bytes without it (text, an error page, a truncated or double-encoded payload) are no',
+    'such file.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -32,6 +35,9 @@ export default defineRule({
   ],
   messages: {
     default: 'mimeType {{declared}} contradicts the bytes, which look like {{sniffed}}',
+    noSignature: 'mimeType {{declared}} contradicts the bytes, which do not begin with its signature',
+    noSignatureText:
+      'mimeType {{declared}} contradicts the bytes, which do not begin with its signature and look like text',
   },
   fix: 'Declare {{sniffed}}, or send the bytes the declared type promises.',
   examples: {
@@ -59,7 +65,18 @@ export default defineRule({
       if (field.required && mediaFamily(declared) !== blockType) continue;
       const sniffed = ctx.sniffed(field.payloadPath);
       if (!sniffed || agreesWithBytes(declared, sniffed)) continue;
-      ctx.report({ path: field.path, data: { declared, sniffed: sniffedMediaType(sniffed) ?? 'unknown' } });
+      const shown = sniffedMediaType(sniffed);
+      if (shown !== undefined) {
+        ctx.report({ path: field.path, data: { declared, sniffed: shown } });
+        continue;
+      }
+      ctx.report({
+        path: field.path,
+        messageId: sniffed.text ? 'noSignatureText' : 'noSignature',
+        data: { declared, sniffed: "the bytes' own type" },
+        // Bytes of no known type give repair no type to declare instead.
+        manual: true,
+      });
     }
   },
   repair(ctx) {
