@@ -13,12 +13,18 @@ export interface PayloadFacts {
   readonly problem: Base64Problem | undefined;
   /**
    * What the bytes are, by the synchronous sniffer, when `atob` decodes them (the payload is valid or
-   * non-canonical base64); `undefined` otherwise, and for an empty payload.
+   * non-canonical base64), EMPTY for an empty payload; `undefined` otherwise.
    */
   readonly sniffed: Sniffed | undefined;
   /** Width and height from a PNG header (IHDR is always the first chunk, at a fixed offset). */
   readonly pngSize?: { readonly width: number; readonly height: number };
 }
+
+/**
+ * What no bytes are: nothing, for certain (file-type has nothing to read either). Not text: an empty
+ * payload declared as a PNG contradicts it for lack of the signature, not for looking like text.
+ */
+export const EMPTY: Sniffed = { mimeType: undefined, settled: true, text: false, signature: '' };
 
 /**
  * The facts of the payload at `holder[key]` (a block's `data`, a resource's `blob`), computed once per
@@ -32,7 +38,8 @@ export const payloadFactsAt = memoByHolder(readPayload);
  */
 export function readPayload(value: string): PayloadFacts {
   const { problem, binary } = readBase64(value);
-  if (!binary) return { problem, sniffed: undefined };
+  if (binary === undefined) return { problem, sniffed: undefined };
+  if (binary === '') return { problem, sniffed: EMPTY };
   const pngSize = pngHeaderSize(binary);
   return pngSize ? { problem, sniffed: sniffSync(binary), pngSize } : { problem, sniffed: sniffSync(binary) };
 }
@@ -43,7 +50,7 @@ export function readPayload(value: string): PayloadFacts {
  * the payload again. A test holds the two to the same answer.
  */
 export function payloadFactsOfBytes(bytes: Uint8Array): PayloadFacts {
-  if (bytes.length === 0) return { problem: undefined, sniffed: undefined };
+  if (bytes.length === 0) return { problem: undefined, sniffed: EMPTY };
   const header = bytes.length >= 24 ? String.fromCharCode(...bytes.subarray(0, 24)) : '';
   const pngSize = pngHeaderSize(header);
   const sniffed = sniffSync(bytes);

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { payloadFactsAt, payloadFactsOfBytes, readPayload } from '../../src/core/payload.js';
+import { EMPTY, payloadFactsAt, payloadFactsOfBytes, readPayload } from '../../src/core/payload.js';
 import { FactScope, runInScope } from '../../src/core/run-memo.js';
 import { runs } from '../support/runs.js';
 
@@ -57,11 +57,12 @@ describe('readPayload', () => {
     expect(readPayload(notPng.toString('base64')).pngSize).toBeUndefined();
   });
 
-  it('sniffs what atob forgives, and nothing it rejects or an empty payload', () => {
+  it('sniffs what atob forgives, nothing it rejects, and an empty payload as no bytes at all', () => {
     expect(readPayload('R0lGODlh AQABAA').sniffed?.mimeType).toBe('image/gif');
     expect(readPayload('R0lGODlh AQABAA').problem).toBe('non-canonical');
     expect(readPayload('%%%')).toEqual({ problem: 'invalid', sniffed: undefined });
-    expect(readPayload('')).toEqual({ problem: undefined, sniffed: undefined });
+    expect(readPayload('')).toEqual({ problem: undefined, sniffed: EMPTY });
+    expect(payloadFactsOfBytes(new Uint8Array(0))).toEqual(readPayload(''));
   });
 });
 

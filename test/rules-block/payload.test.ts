@@ -221,6 +221,7 @@ describe('block-mime-type-mismatch', () => {
       { type: 'image', data: btoa('hello'), mimeType: 'image/jpeg' },
       { type: 'image', data: btoa('<!doctype html><title>502</title>'), mimeType: 'image/webp' },
       { type: 'audio', data: btoa('RIFF\0\0\0\0AVI LIST'), mimeType: 'audio/wav' },
+      { type: 'image', data: '', mimeType: 'image/gif' },
     ];
     for (const validate of [validateToolResult, validateToolResultSync]) {
       const findings = (await validate(resultOf(blocks), { protocolVersion: '2025-06-18' })).filter(
@@ -248,6 +249,7 @@ describe('block-mime-type-mismatch', () => {
           'mimeType audio/wav contradicts the bytes, which look like video/vnd.avi',
           true,
         ],
+        ['/content/4/mimeType', 'mimeType image/gif contradicts the payload, which is empty', false],
       ]);
     }
   });

@@ -97,7 +97,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-data-invalid': '5e44cac4f530e3a6',
   'block-meta-not-object': '3bb0edbb24e748cc',
   'block-mime-type-malformed': '11d56267bf5fc1ca',
-  'block-mime-type-mismatch': '32a43a3447a1df00',
+  'block-mime-type-mismatch': '6c2db56110eb4d47',
   'block-mime-type-missing': '36b8e7704b4068af',
   'block-mime-type-wrong-family': '49741cdfd6c80324',
   'block-not-object': '08905034c8294e85',

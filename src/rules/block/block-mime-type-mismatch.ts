@@ -15,8 +15,8 @@ export default defineRule({
     'with the wrong codec or refused by the model API. The type is sniffed from the bytes with file-type;',
     'SVG, which has no binary signature, is recognised from its markup. Bytes of no known type contradict',
     'a declared PNG, JPEG, GIF, WebP, BMP, WAV or Ogg all the same: every such file begins with a fixed',
-    'signature, and bytes without it (text, an error page, a truncated or double-encoded payload) are no',
-    'such file.',
+    'signature, and bytes without it (text, an error page, a truncated or double-encoded payload, or no',
+    'bytes at all) are no such file.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -36,6 +36,7 @@ export default defineRule({
   messages: {
     default: 'mimeType {{declared}} contradicts the bytes, which look like {{sniffed}}',
     noSignature: 'mimeType {{declared}} contradicts the bytes, which do not begin with its signature',
+    empty: 'mimeType {{declared}} contradicts the payload, which is empty',
     noSignatureText:
       'mimeType {{declared}} contradicts the bytes, which do not begin with its signature and look like text',
   },
@@ -72,7 +73,7 @@ export default defineRule({
       }
       ctx.report({
         path: field.path,
-        messageId: sniffed.text ? 'noSignatureText' : 'noSignature',
+        messageId: sniffed.signature === '' ? 'empty' : sniffed.text ? 'noSignatureText' : 'noSignature',
         data: { declared, sniffed: "the bytes' own type" },
         // Bytes of no known type give repair no type to declare instead.
         manual: true,
