@@ -253,6 +253,17 @@ describe('agreesWithBytes', () => {
       expect(own.mimeType, file).toBe(type);
       expect(lacksSignature(type, own), file).toBeUndefined();
     }
+    // RIFF is a container: its form type, at byte 8, says which format it holds. WAVE files past 4 GB
+    // are RF64 or BW64.
+    const signed = (signature: string): Sniffed => ({ mimeType: undefined, text: false, signature });
+    const pad = '\0\0\0\0';
+    expect(lacksSignature('image/webp', signed(`RIFF${pad}WEBP`))).toBeUndefined();
+    for (const other of [`RIFF${pad}WAVE`, `RIFX${pad}WEBP`, `${pad}${pad}WEBP`])
+      expect(lacksSignature('image/webp', signed(other)), other).toBe('image/webp');
+    for (const wave of [`RIFF${pad}WAVE`, `RF64${pad}WAVE`, `BW64${pad}WAVE`])
+      expect(lacksSignature('audio/wav', signed(wave)), wave).toBeUndefined();
+    for (const other of [`RIFF${pad}AVI `, `RIFX${pad}WAVE`, `${pad}${pad}WAVE`, `RF64${pad}WEBP`])
+      expect(lacksSignature('audio/x-wav', signed(other)), other).toBe('audio/wav');
     // A signature cut short is none.
     expect(lacksSignature('image/png', sniffSync(media('image.png').subarray(0, 7)))).toBe('image/png');
   });
