@@ -36,14 +36,11 @@ function runtime(at: Site, why?: string): Value {
 }
 
 /**
- * The value of `object[key]` (a member or an item; `key` undefined: computed at run time). `absent`
- * is what a missing member reads as: `undefined` in JavaScript; Python raises, so no value.
- */
-/**
  * The members read so far of each unknown value, by name: `arguments["a"]` read twice is one value
  * (`json.dumps({"a": arguments["a"]})` beside `structuredContent={"a": arguments["a"]}` is a mirror),
  * where two fresh unknowns would be two values that may differ. Keyed by the variant itself, which
- * stands for one run-time value; weakly, so nothing outlives the analysis.
+ * stands for one run-time value; weakly, so nothing outlives the analysis. The first read's site names
+ * the member in the reasons of every later read.
  */
 const membersOfUnknowns = new WeakMap<Variant, Map<string, Value>>();
 
@@ -52,19 +49,17 @@ function memberOfUnknown(receiver: Variant, key: string | undefined, at: Site): 
     unknown(at, `${sourceText(at)} is known only at run time`, key === 'length' ? 'number' : undefined);
   // A computed key may name another member on every read.
   if (key === undefined) return make();
-  let members = membersOfUnknowns.get(receiver);
-  if (!members) {
-    members = new Map();
-    membersOfUnknowns.set(receiver, members);
-  }
-  let member = members.get(key);
-  if (!member) {
-    member = make();
-    members.set(key, member);
-  }
+  const members = membersOfUnknowns.get(receiver) ?? new Map<string, Value>();
+  membersOfUnknowns.set(receiver, members);
+  const member = members.get(key) ?? make();
+  members.set(key, member);
   return member;
 }
 
+/**
+ * The value of `object[key]` (a member or an item; `key` undefined: computed at run time). `absent`
+ * is what a missing member reads as: `undefined` in JavaScript; Python raises, so no value.
+ */
 export function readMember(
   heap: Heap,
   object: Value,
