@@ -1786,13 +1786,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const receiver = this.ev(object);
         // An attribute of a construction that raised is never read: what it stands for is the raise.
         const refused = receiver.filter((v) => v.k === 'ref' && this.heap.get(v.id)?.refused);
-        const read = readMember(
-          this.heap,
-          refused.length > 0 ? receiver.filter((v) => !refused.includes(v)) : receiver,
-          this.text(attribute),
-          at,
-          unknown(at, `${sourceText(at)} is known only at run time`),
-        );
+        const rest = refused.length > 0 ? receiver.filter((v) => !refused.includes(v)) : receiver;
+        // Only other variants are read: with none left, reading would make up an unknown value.
+        const read =
+          rest.length === 0
+            ? NOTHING
+            : readMember(
+                this.heap,
+                rest,
+                this.text(attribute),
+                at,
+                unknown(at, `${sourceText(at)} is known only at run time`),
+              );
         return refused.length > 0 ? join(read, refused) : read;
       }
       case 'subscript': {
