@@ -340,7 +340,7 @@ function judgeReturn(
     const annotated = againstAnnotation(doc, handler.wrap, positions, engine, ret.site);
     const refusals =
       annotated.findings.length > 0
-        ? []
+        ? { findings: [] }
         : refusedConstructions(doc, handler.framework, positions, engine, ret.site);
     const located = [
       ...locateAll(
@@ -353,7 +353,7 @@ function judgeReturn(
       ),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
       ...annotated.findings,
-      ...refusals,
+      ...refusals.findings,
       ...(tool && structuredVersion !== version
         ? locateAll(
             runToolResult(wrapped, { ...engine, version: structuredVersion, tool }).filter(
@@ -387,9 +387,9 @@ function judgeReturn(
       if (proof.proven && !structured.proven) {
         outcome = 'unresolved';
         reason ??= structured.reason;
-      } else if (proof.proven && annotated.unknown !== undefined) {
+      } else if (proof.proven && (annotated.unknown ?? refusals.unknown) !== undefined) {
         outcome = 'unresolved';
-        reason ??= annotated.unknown;
+        reason ??= annotated.unknown ?? refusals.unknown;
       } else if (proof.proven) {
         outcome = 'typed';
         byDeclaration ||= proof.byDeclaration;
@@ -601,20 +601,24 @@ function refusedConstructions(
   positions: ValuePositions,
   engine: ReturnType<typeof engineOptions>,
   rootAt: Site,
-): StaticFinding[] {
+): { findings: StaticFinding[]; unknown?: string } {
   const findings: StaticFinding[] = [];
+  let unworded: string | undefined;
   for (const built of refusedIn(doc)) {
     const model = refusedModel(built) as ModelType;
     const note = `\`${model.name}(…)\` raises ValidationError where it is built (pydantic validates a model when it is built), and ${RAISED[framework]}`;
     const checked = { content: [], structuredContent: built };
-    for (const f of schemaRejections(
+    const worded = schemaRejections(
       checked,
       model,
       judgeLax(model, built).rejected,
       positions,
       engine,
       rootAt,
-    ))
+    );
+    // As in againstAnnotation: a refusal no finding words still raises, so the return is not typed.
+    if (worded.length === 0) unworded ??= `\`${model.name}(…)\` raises ValidationError where it is built`;
+    for (const f of worded)
       findings.push({
         ...f,
         message: f.message.replace(/^structuredContent/, `${model.name}(…)`),
@@ -622,7 +626,7 @@ function refusedConstructions(
         note,
       });
   }
-  return findings;
+  return unworded === undefined ? { findings } : { findings, unknown: unworded };
 }
 
 /** The refused constructions `value` holds, itself included; bounded in depth, and cycles are walked once. */
