@@ -22,8 +22,7 @@ export interface Sniffed {
   readonly head?: string;
   /**
    * The first SIGNATURE_BYTES bytes as a binary string, for `lacksSignature`, where no type was
-   * recognised (`mimeType` undefined): only then is it read, and copying it out of every recognised
-   * payload cost a mixed result 4% of its validation.
+   * recognised (`mimeType` undefined): only then is it read, so it is not copied out of the others.
    */
   readonly signature?: string;
 }
@@ -93,7 +92,8 @@ const SIGNATURES: Readonly<Record<string, (bytes: string) => boolean>> = {
 
 /**
  * The signature-bearing format `declared` names, when the bytes lack its signature (`image/png` on bytes
- * that do not begin with the PNG signature); `undefined` when they have it or the type has none.
+ * that do not begin with the PNG signature); `undefined` when they have it, when the type has none, or
+ * when the bytes were recognised as some type (which agreesWithBytes compares instead).
  */
 export function lacksSignature(declared: string, sniffed: Sniffed): string | undefined {
   const bare = canonicalMimeType(declared);
