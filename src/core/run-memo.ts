@@ -31,6 +31,12 @@ export class FactScope {
    * before its first change.
    */
   knownJson: ReadonlyMap<object, string> | undefined;
+  /**
+   * Whether the document may be built from shared parts that stand for a JSON text too long to write
+   * (see core/unwritable.ts): a handler's JS value the validators could not walk whole. Parsed JSON never
+   * is, so JSON.stringify of its parts needs no such check first.
+   */
+  unbounded = false;
 }
 
 const NO_MEMOS: never[] = [];
@@ -57,6 +63,11 @@ export function runInScope<T>(scope: FactScope, fn: () => T): T {
 /** The JSON text the caller of the current validation made of `value`, if it made one. */
 export function knownJson(value: object): string | undefined {
   return current?.knownJson?.get(value);
+}
+
+/** Whether the current run's document may stand for a JSON text too long to write (FactScope.unbounded). */
+export function mayBeUnwritable(): boolean {
+  return current?.unbounded === true;
 }
 
 /** Whether a validation run is under way (memos remember only then). */

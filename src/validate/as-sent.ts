@@ -7,14 +7,16 @@
  * string and the official SDK client rejected the call: a false pass. So the validators judge what
  * `JSON.stringify` sends, and copy only a value that is not plain JSON already (parsed JSON always is).
  *
- * A value JSON.stringify throws on (a cycle, a BigInt, a getter that throws) has no sent form; it is
- * judged as given, and result-not-serializable reports that it cannot be sent at all. (This is why the
+ * A value JSON.stringify throws on (a cycle, a BigInt, a getter that throws) or would never finish (shared
+ * parts standing for a text too long for a string, core/unwritable.ts) has no sent form; it is judged as
+ * given, and result-not-serializable reports that it cannot be sent at all. (This is why the
  * copy is JSON's own and not repair's cloneJson, which makes such values sendable. Nor is the plain test
  * repair's isPlainJson: that one walks with Object.keys and has no shallow mode for structuredContent,
  * and cost the structured corpus twice as much.)
  */
 
 import { isObject } from '../core/json.js';
+import { unwritable } from '../core/unwritable.js';
 
 /**
  * Nesting within which the walk recurses. A deeper document is taken for not plain and copied through
@@ -23,9 +25,10 @@ import { isObject } from '../core/json.js';
 const MAX_DEPTH = 64;
 
 /**
- * Objects and arrays the walks visit at most. A value built from shared parts (`a = [b, b]`,
- * `b = [c, c]`…) stands for exponentially many, which neither a walk nor JSON.stringify could get
- * through: past this many it is judged as given, and result-not-serializable bounds its size.
+ * Objects and arrays the walks visit at most. Past this many a value is judged as given: a copy would
+ * double a value that large. A value built from shared parts (`a = [b, b]`, `b = [c, c]`…) stands for
+ * exponentially many, which neither a walk nor JSON.stringify could get through: core/unwritable.ts
+ * tells whether it can be written at all.
  */
 const MAX_CONTAINERS = 1 << 20;
 
@@ -36,36 +39,51 @@ interface Budget {
   containers: number;
 }
 
+/** A document as sent, and whether its JSON text is known to be writable in bounded time. */
+export interface Sent {
+  readonly document: unknown;
+  /**
+   * False when JSON.stringify could not write it (core/unwritable.ts): built from shared parts that stand
+   * for a text too long for a string, circular, or unreadable. Then the rules must ask before writing
+   * any part of it (FactScope.unbounded): JSON.stringify of a part may never end.
+   */
+  readonly bounded: boolean;
+}
+
 /**
  * `document` as `JSON.parse(JSON.stringify(document))` would give it: `document` itself when it is plain
  * JSON. With `structuredShallow`, the members of a tool result's structuredContent are taken as plain
  * without being walked, except its `error` member (see isPlainResult): for a result whose tool has no
  * outputSchema, where no rule judges them by value.
  */
-export function asSent(document: unknown, structuredShallow = false): unknown {
+export function asSent(document: unknown, structuredShallow = false): Sent {
   let plain: boolean;
   const budget: Budget = { containers: 0 };
   try {
     plain = structuredShallow ? isPlainResult(document, budget) : isPlain(document, 0, budget);
   } catch (error) {
-    if (error === OVER_BUDGET) return document;
+    if (error === OVER_BUDGET) return { document, bounded: unwritable(document) === undefined };
     // Reading the value ran code that threw (a getter, a proxy's trap): JSON.stringify throws too.
     plain = false;
   }
-  if (plain) return document;
-  try {
-    countWritten(document, { containers: 0 });
-  } catch {
-    // Past the budget (or unreadable): JSON.stringify could not get through it either.
-    return document;
-  }
+  // Walked whole within the budget, each place of a shared part counted: bounded. A shallow
+  // structuredContent's members were not walked.
+  if (plain)
+    return { document, bounded: !structuredShallow || unwritable(structuredOf(document)) === undefined };
+  if (unwritable(document) !== undefined) return { document, bounded: false };
   let text: string | undefined;
   try {
     text = JSON.stringify(document);
   } catch {
-    return document;
+    // What unwritable could not see throws after all (a toJSON that throws only when called again).
+    return { document, bounded: false };
   }
-  return text === undefined ? document : JSON.parse(text);
+  return { document: text === undefined ? document : JSON.parse(text), bounded: true };
+}
+
+/** A result's structuredContent, or `undefined` (a plain document: reading it runs no code). */
+function structuredOf(result: unknown): unknown {
+  return isObject(result) ? result.structuredContent : undefined;
 }
 
 /**
@@ -142,24 +160,6 @@ function isPlain(item: unknown, depth: number, budget: Budget): boolean {
   if (!isPlainObject(item)) return false;
   for (const key in item) if (!isPlain(item[key], depth + 1, budget)) return false;
   return true;
-}
-
-/**
- * Counts the objects and arrays JSON.stringify would write (a shared part once per place it is in),
- * throwing past MAX_CONTAINERS: the walk above stops at the first value that is not plain, so a value
- * built from shared parts is counted whole before it is written. What a toJSON returns is not counted
- * (counting it would run the handler's code once more).
- */
-function countWritten(item: unknown, budget: Budget): void {
-  if (typeof item !== 'object' || item === null) return;
-  if (++budget.containers > MAX_CONTAINERS) throw OVER_BUDGET;
-  if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return;
-  if (Array.isArray(item)) {
-    for (let i = 0; i < item.length; i++) countWritten(item[i], budget);
-    return;
-  }
-  for (const key in item)
-    if (Object.hasOwn(item, key)) countWritten((item as Record<string, unknown>)[key], budget);
 }
 
 /**

@@ -68,6 +68,8 @@ export interface EngineOptions {
   readonly schemas?: OutputSchemaCompiler;
   /** Restrict to these rules (default: the whole catalog). */
   readonly rules?: readonly Rule[];
+  /** The document may stand for a JSON text too long to write (FactScope.unbounded). Default: false. */
+  readonly unbounded?: boolean;
 }
 
 /**
@@ -651,7 +653,9 @@ class Probe implements CheckContext {
 }
 
 function inRun(root: unknown, options: EngineOptions, walk: (run: Run) => void): EngineFinding[] {
-  return runInScope(options.scope ?? new FactScope(), () => {
+  const scope = options.scope ?? new FactScope();
+  scope.unbounded = options.unbounded === true;
+  return runInScope(scope, () => {
     const run = new Run(root, options);
     walk(run);
     return run.findings;

@@ -27,7 +27,7 @@ import {
   type ProtocolVersion,
   protocolVersionOptionError,
 } from '../spec/versions.js';
-import { asSent, readingThrows } from './as-sent.js';
+import { asSent, readingThrows, type Sent } from './as-sent.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -193,16 +193,26 @@ function internalError(error: unknown): Finding[] {
   ];
 }
 
-function resultOptions(options: ValidateResultOptions, version: ProtocolVersion): EngineOptions {
-  return { version, tool: isObject(options.tool) ? options.tool : undefined, sniff: sniffSync };
+/** `unbounded`: see Sent.bounded (./as-sent.ts). */
+function resultOptions(
+  options: ValidateResultOptions,
+  version: ProtocolVersion,
+  unbounded: boolean,
+): EngineOptions {
+  return { version, tool: isObject(options.tool) ? options.tool : undefined, sniff: sniffSync, unbounded };
 }
 
-function messageOptions(options: ValidateMessageOptions, version: ProtocolVersion): EngineOptions {
+function messageOptions(
+  options: ValidateMessageOptions,
+  version: ProtocolVersion,
+  unbounded: boolean,
+): EngineOptions {
   return {
     version,
     request: isObject(options.request) ? options.request : undefined,
     tools: toolsByName(options.tools),
     sniff: sniffSync,
+    unbounded,
   };
 }
 
@@ -245,15 +255,17 @@ function toolResultFindings(result: unknown, options: ValidateResultOptions, par
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
   } catch (error) {
     // Reading the result ran its own code, and that threw (a getter): see judged.
-    return judged(result, resultOptions(options, versionFor(options, result)), runToolResult, error);
+    return judged(result, resultOptions(options, versionFor(options, result), !parsed), runToolResult, error);
   }
-  let sent = result;
-  try {
-    if (!parsed) sent = resultAsSent(result, options);
-  } catch {
-    // asSent never throws; a bug in it leaves the value judged as given.
-  }
-  return judged(sent, resultOptions(options, version), runToolResult);
+  return parsed
+    ? judged(result, resultOptions(options, version, false), runToolResult)
+    : judgedAsSent(result, options, version);
+}
+
+/** The findings of a handler's value, judged as sent (./as-sent.ts). */
+function judgedAsSent(result: unknown, options: ValidateResultOptions, version: ProtocolVersion): Finding[] {
+  const sent = guardedAsSent(() => resultAsSent(result, options), result);
+  return judged(sent.document, resultOptions(options, version, !sent.bounded), runToolResult);
 }
 
 /** The version asked for, else the one the document speaks; the default where reading it throws. */
@@ -338,14 +350,16 @@ export function validateParsedMessageSync(message: unknown, options: ValidateMes
 function messageFindings(message: unknown, options: ValidateMessageOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() => {
-    const engine = messageOptions(options, versionFor(options, message));
-    const sent = parsed ? message : guardedAsSent(() => asSent(message), message);
+    const sent = parsed
+      ? { document: message, bounded: true }
+      : guardedAsSent(() => asSent(message), message);
+    const engine = messageOptions(options, versionFor(options, message), !sent.bounded);
     try {
-      if (isQuietMessage(sent, engine)) return [];
+      if (isQuietMessage(sent.document, engine)) return [];
     } catch (error) {
-      return judged(sent, engine, runMessage, error);
+      return judged(sent.document, engine, runMessage, error);
     }
-    return judged(sent, engine, runMessage);
+    return judged(sent.document, engine, runMessage);
   });
 }
 
@@ -363,7 +377,7 @@ function toolsListFindings(result: unknown, options: ValidateOptions, parsed: bo
   checkProtocolVersionOption(options);
   return guard(() =>
     publicFindings(
-      runToolsList(parsed ? result : asSent(result), {
+      runToolsList(parsed ? result : asSent(result).document, {
         version: options.protocolVersion ?? assumedProtocolVersion(result),
       }),
     ),
@@ -379,12 +393,12 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   const sent = guardedAsSent(() => resultAsSent(result, options), result);
-  const payloads = guardedPayloads(() => mediaPayloads(sent));
+  const payloads = guardedPayloads(() => mediaPayloads(sent.document));
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
+  const engine = resultOptions(options, versionFor(options, result), !sent.bounded);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) =>
-      judged(sent, { ...resultOptions(options, versionFor(options, result)), scope, sniff }, runToolResult),
+    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, runToolResult),
   );
 }
 
@@ -393,17 +407,20 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
  * of structuredContent by value, so they are not walked: the structured results servers send most are
  * large, and the walk would cost a third of their validation.
  */
-function resultAsSent(result: unknown, options: ValidateResultOptions): unknown {
+function resultAsSent(result: unknown, options: ValidateResultOptions): Sent {
   const tool = options.tool;
   return asSent(result, !(isObject(tool) && tool.outputSchema !== undefined));
 }
 
-/** asSent never throws; this only keeps a bug in it from escaping a validator that must not throw. */
-function guardedAsSent(read: () => unknown, document: unknown): unknown {
+/**
+ * asSent never throws; this only keeps a bug in it from escaping a validator that must not throw. Then
+ * the value is judged as given, and taken for unbounded: nothing was proven of it.
+ */
+function guardedAsSent(read: () => Sent, document: unknown): Sent {
   try {
     return read();
   } catch {
-    return document;
+    return { document, bounded: false };
   }
 }
 
@@ -427,11 +444,11 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   const sent = guardedAsSent(() => asSent(message), message);
-  const payloads = guardedPayloads(() => messagePayloads(sent, options));
+  const payloads = guardedPayloads(() => messagePayloads(sent.document, options));
   if (payloads?.length === 0) return Promise.resolve(validateMessageSync(message, options));
+  const engine = messageOptions(options, versionFor(options, message), !sent.bounded);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) =>
-      judged(sent, { ...messageOptions(options, versionFor(options, message)), scope, sniff }, runMessage),
+    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, runMessage),
   );
 }

@@ -1,9 +1,12 @@
 /**
- * The repair path against hostile values: whatever a handler returns or a server sends (cycles, throwing
- * getters, BigInts, class instances, revoked proxies, 100,000 levels of nesting), repair, repairMessage,
- * toolResult, convertWebMcp and cloneJson return, never throw, and judge the value as it would be sent.
+ * The repair path and the validators against hostile values: whatever a handler returns or a server
+ * sends (cycles, throwing getters, BigInts, class instances, revoked proxies, 100,000 levels of nesting,
+ * shared parts standing for 2^60 values), repair, repairMessage, toolResult, convertWebMcp, cloneJson
+ * and the validators return, never throw, and judge the value as it would be sent.
  */
 
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,7 +20,15 @@ import {
 import { repair, repairMessage, repairParsedMessage } from '../../src/library/repair/index.js';
 import { toolResult } from '../../src/library/tool-result.js';
 import { convertWebMcp } from '../../src/library/webmcp/index.js';
+import {
+  validateMessage,
+  validateMessageSync,
+  validateToolResult,
+  validateToolResultSync,
+} from '../../src/validate/index.js';
+import { bundleScript } from '../support/cli-bundle.js';
 import { isMutationRun, runs } from '../support/runs.js';
+import { exponential, PLACES, WALKED_TOOL } from './support/hostile-places.js';
 import { sdkV1Parse } from './support/oracles.js';
 
 /**
@@ -87,13 +98,6 @@ function revokedProxy(): object {
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
   return proxy;
-}
-
-/** Shared parts that would expand to 2^60 values when written out. */
-function exponential(): unknown {
-  let value: unknown = 1;
-  for (let i = 0; i < 60; i++) value = [value, value];
-  return value;
 }
 
 const HOSTILE: [string, () => unknown][] = [
@@ -330,6 +334,54 @@ describe('the repair path never throws', () => {
     const { message, fixes } = await repairMessage(JSON.parse(text), { protocolVersion: '2025-06-18' });
     expect(fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
     expect(stringifyJson(message)).toBe(text.replace('"requestId":"r",', ''));
+  });
+});
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe('the validators on hostile values', () => {
+  // Shared parts are the value a validator once hung on: the last test runs them in a process of its own.
+  for (const [name, make] of HOSTILE.filter(([, make]) => make !== exponential)) {
+    // Each value in each place, with and without an outputSchema, as a result and in a message, by both
+    // validators: the 100,000-deep values take seconds of that on a loaded 2-core machine.
+    it(`judge ${name} wherever it is, and never blame themselves`, { timeout: 120_000 }, async () => {
+      for (const [place, put] of PLACES) {
+        for (const tool of [undefined, WALKED_TOOL]) {
+          const label = `${place}${tool ? ' (outputSchema)' : ''}`;
+          const options = { protocolVersion: '2025-11-25' as const, tool };
+          const message = { jsonrpc: '2.0', id: 1, result: put(make()) };
+          const messageOptions = { protocolVersion: '2025-11-25' as const, tools: tool ? [tool] : [] };
+          for (const findings of [
+            validateToolResultSync(put(make()), options),
+            await validateToolResult(put(make()), options),
+            validateMessageSync(message, messageOptions),
+            await validateMessage(message, messageOptions),
+          ]) {
+            expect(
+              findings.filter((f) => f.rule === 'internal-error'),
+              label,
+            ).toEqual([]);
+          }
+        }
+      }
+    });
+  }
+
+  it('say that shared parts standing for 2^60 values cannot be sent, wherever they are, toJSON or not', async () => {
+    // JSON.stringify of such a structuredContent never ends, and the validators that called it hung: run
+    // in a process of its own, killed past the deadline, so that a hang fails this test.
+    const script = await bundleScript(ROOT, 'test/library/support/unwritable-values.ts', 'library');
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.signal, 'killed at the deadline: a validator hung').toBeNull();
+    expect(run.stderr).toBe('');
+    const answers = JSON.parse(run.stdout) as Record<string, string[]>;
+    // 2 values × 4 validators × 3 places × with and without an outputSchema.
+    expect(Object.keys(answers)).toHaveLength(48);
+    for (const [where, messages] of Object.entries(answers)) {
+      expect(messages, where).toEqual([
+        expect.stringContaining('longer than the longest string JavaScript can hold'),
+      ]);
+    }
   });
 });
 

@@ -96,15 +96,20 @@ describe('judging what JSON sends', () => {
   });
 });
 
+/** The sent form alone; Sent.bounded has tests of its own. */
+function sentForm(document: unknown, structuredShallow?: boolean): unknown {
+  return asSent(document, structuredShallow).document;
+}
+
 describe('asSent', () => {
   it('returns plain JSON itself, uncopied', () => {
     const parsed = JSON.parse(
       '{"content":[{"type":"text","text":"x"}],"isError":false,"structuredContent":{"a":[1.5,{"b":null}]}}',
     );
-    expect(asSent(parsed)).toBe(parsed);
-    expect(asSent(parsed, true)).toBe(parsed);
+    expect(sentForm(parsed)).toBe(parsed);
+    expect(sentForm(parsed, true)).toBe(parsed);
     const bare = Object.assign(Object.create(null), { a: 1 });
-    expect(asSent(bare)).toBe(bare);
+    expect(sentForm(bare)).toBe(bare);
   });
 
   it('copies what JSON changes, as JSON.parse(JSON.stringify(…)) would', () => {
@@ -118,107 +123,137 @@ describe('asSent', () => {
       sparse,
       m: new Map(),
     };
-    expect(asSent(value)).toEqual({ d: '1970-01-01T00:00:00.000Z', n: null, sparse: [1, null, 3], m: {} });
+    expect(sentForm(value)).toEqual({ d: '1970-01-01T00:00:00.000Z', n: null, sparse: [1, null, 3], m: {} });
   });
 
   it('keeps what JSON cannot write as it is: result-not-serializable reports it', () => {
     const loop: JsonObject = { a: 1 };
     loop.self = loop;
-    expect(asSent(loop)).toBe(loop);
+    expect(sentForm(loop)).toBe(loop);
     const big = { n: 12n };
-    expect(asSent(big)).toBe(big);
+    expect(sentForm(big)).toBe(big);
   });
 
   it('copies a document nested deeper than it walks, and keeps one too deep for JSON.stringify', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 200; i++) deep = [deep];
-    const copy = asSent(deep);
+    const copy = sentForm(deep);
     expect(copy).not.toBe(deep);
     expect(copy).toEqual(deep);
     let deeper: unknown = 'leaf';
     for (let i = 0; i < 200_000; i++) deeper = [deeper];
-    expect(asSent(deeper)).toBe(deeper);
+    expect(sentForm(deeper)).toBe(deeper);
   });
 
   it('copies what only a closer look shows JSON changes', () => {
     // A member inherited from a prototype that is not Object.prototype: readers see it, JSON does not.
     const base = Object.assign(Object.create(null) as object, { isError: 'yes' });
     const inheriting = Object.assign(Object.create(base) as object, { content: [] });
-    const sent = asSent(inheriting) as object;
+    const sent = sentForm(inheriting) as object;
     expect(sent).not.toBe(inheriting);
     expect('isError' in sent).toBe(false);
     expect(sent).toEqual({ content: [] });
-    expect(asSent({ r: new Reading(3) })).toEqual({ r: { celsius: 3 } });
+    expect(sentForm({ r: new Reading(3) })).toEqual({ r: { celsius: 3 } });
     // toJSON that for…in does not see: not enumerable on an object, an own member of an array.
     const hidden = Object.defineProperty({ a: 1 }, 'toJSON', { value: () => 'hidden', enumerable: false });
-    expect(asSent({ hidden })).toEqual({ hidden: 'hidden' });
-    expect(asSent({ list: Object.assign([1], { toJSON: () => 'list' }) })).toEqual({ list: 'list' });
+    expect(sentForm({ hidden })).toEqual({ hidden: 'hidden' });
+    expect(sentForm({ list: Object.assign([1], { toJSON: () => 'list' }) })).toEqual({ list: 'list' });
     class List extends Array<number> {}
     const listed = { list: List.from([1, 2]) };
-    const copy = asSent(listed) as { list: unknown };
+    const copy = sentForm(listed) as { list: unknown };
     expect(Object.getPrototypeOf(copy.list)).toBe(Array.prototype);
     expect(copy.list).toEqual([1, 2]);
-    expect(asSent(new Date(0), true)).toBe('1970-01-01T00:00:00.000Z');
+    expect(sentForm(new Date(0), true)).toBe('1970-01-01T00:00:00.000Z');
   });
 
   it('keeps what JSON sends nothing for, or cannot read, as it is', () => {
-    expect(asSent(undefined)).toBeUndefined();
+    expect(sentForm(undefined)).toBeUndefined();
     const f = () => 1;
-    expect(asSent(f)).toBe(f);
+    expect(sentForm(f)).toBe(f);
     const unreadable = {
       get a(): never {
         throw new Error('not readable');
       },
     };
-    expect(asSent(unreadable)).toBe(unreadable);
-    expect(asSent(unreadable, true)).toBe(unreadable);
+    expect(sentForm(unreadable)).toBe(unreadable);
+    expect(sentForm(unreadable, true)).toBe(unreadable);
   });
 
   it('copies nesting deeper than it walks, in objects as in arrays', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100; i++) deep = { deeper: deep };
-    const copy = asSent(deep);
+    const copy = sentForm(deep);
     expect(copy).not.toBe(deep);
     expect(copy).toEqual(deep);
     // 65 objects: the innermost at depth 64, the deepest the walk goes; one more and it copies.
     let shallow: unknown = 'leaf';
     for (let i = 0; i < 65; i++) shallow = { deeper: shallow };
-    expect(asSent(shallow)).toBe(shallow);
+    expect(sentForm(shallow)).toBe(shallow);
     const past = { deeper: shallow };
-    expect(asSent(past)).not.toBe(past);
+    expect(sentForm(past)).not.toBe(past);
   });
 
   it('judges as given a value of more objects and arrays than it walks (shared parts standing for 2^40)', () => {
     let shared: unknown = [new Date(0)];
     for (let i = 0; i < 40; i++) shared = [shared, shared];
     const document = { structuredContent: { shared } };
-    expect(asSent(document)).toBe(document);
+    expect(sentForm(document)).toBe(document);
     // Under the bound, the same kind of value is walked and copied.
     let small: unknown = [new Date(0)];
     for (let i = 0; i < 4; i++) small = [small, small];
-    expect(asSent({ small })).toEqual({ small: JSON.parse(JSON.stringify(small)) });
+    expect(sentForm({ small })).toEqual({ small: JSON.parse(JSON.stringify(small)) });
+  });
+
+  it('says the size is bounded only of what it walked whole (Sent.bounded)', () => {
+    const parsed = JSON.parse('{"content":[],"structuredContent":{"a":[1]},"_meta":{"b":{}}}');
+    expect(asSent(parsed)).toEqual({ document: parsed, bounded: true });
+    const copied = asSent({ structuredContent: { at: new Date(0) } });
+    expect(copied).toEqual({
+      document: { structuredContent: { at: '1970-01-01T00:00:00.000Z' } },
+      bounded: true,
+    });
+    // Shallow: the members of structuredContent, not walked for plainness, are counted all the same.
+    expect(asSent(parsed, true).bounded).toBe(true);
+    for (const structured of ['text', 3, null, undefined, [1]]) {
+      expect(asSent({ content: [], structuredContent: structured }, true).bounded).toBe(true);
+    }
+    expect(asSent(null, true)).toEqual({ document: null, bounded: true });
+    let shared: unknown = [1];
+    for (let i = 0; i < 40; i++) shared = [shared, shared];
+    expect(asSent({ content: [], structuredContent: { shared } }, true).bounded).toBe(false);
+    expect(asSent({ shared }).bounded).toBe(false);
+    expect(asSent({ at: { toJSON: () => shared } }).bounded).toBe(false);
+    // Past the containers it walks, yet writable: judged as given, and bounded.
+    const wide = { rows: Array.from({ length: 1_100_000 }, () => [0]) };
+    expect(asSent(wide)).toEqual({ document: wide, bounded: true });
+    const unreadable = {
+      get a(): never {
+        throw new Error('not readable');
+      },
+    };
+    expect(asSent(unreadable).bounded).toBe(false);
   });
 
   it('walks structuredContent shallowly only where asked, and then still its error member', () => {
     const structured: JsonObject = { rows: [{ at: new Date(0) }] };
     const shallow = { structuredContent: structured };
-    expect(asSent(shallow, true)).toBe(shallow);
+    expect(sentForm(shallow, true)).toBe(shallow);
     for (const kind of [[1, { at: new Date(0) }], 'text', 3, true, null]) {
       const other = { structuredContent: kind };
-      expect(asSent(other, true)).toBe(other);
+      expect(sentForm(other, true)).toBe(other);
     }
     // Its kind as sent: an array's toJSON may send an object, a subclass is sent as a plain array.
     const objectOfArray = { structuredContent: Object.assign([1], { toJSON: () => ({ a: 1 }) }) };
-    expect(asSent(objectOfArray, true)).toEqual({ structuredContent: { a: 1 } });
+    expect(sentForm(objectOfArray, true)).toEqual({ structuredContent: { a: 1 } });
     class Rows extends Array<number> {}
     const subclassed = { structuredContent: Rows.from([1]) };
-    const copy = asSent(subclassed, true) as { structuredContent: unknown };
+    const copy = sentForm(subclassed, true) as { structuredContent: unknown };
     expect(Object.getPrototypeOf(copy.structuredContent)).toBe(Array.prototype);
-    expect(asSent({ structuredContent: structured })).toEqual({
+    expect(sentForm({ structuredContent: structured })).toEqual({
       structuredContent: { rows: [{ at: '1970-01-01T00:00:00.000Z' }] },
     });
     structured.error = new Date(0);
-    expect(asSent({ structuredContent: structured }, true)).toEqual({
+    expect(sentForm({ structuredContent: structured }, true)).toEqual({
       structuredContent: { rows: [{ at: '1970-01-01T00:00:00.000Z' }], error: '1970-01-01T00:00:00.000Z' },
     });
   });

@@ -333,7 +333,11 @@ describe('the plain-text fast path', () => {
         if (!isObject(input)) return;
         // Custom rule lists never take the pre-run shortcut, but the walk still skips covered rules. The
         // validators judge what JSON would send (a generated member may hold undefined, which it leaves out).
-        const full = runToolResult(asSent(input), { version, tool: t, rules: RULES.filter(() => true) });
+        const full = runToolResult(asSent(input).document, {
+          version,
+          tool: t,
+          rules: RULES.filter(() => true),
+        });
         const sync = validateToolResultSync(input, { protocolVersion: version, tool: t });
         expect(sync.map((f) => `${f.rule} ${f.pointer}`)).toEqual(full.map((f) => `${f.rule} ${f.pointer}`));
         expect(await validateToolResult(input, { protocolVersion: version, tool: t })).toEqual(sync);

@@ -5,7 +5,8 @@
 
 import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
 import { getIn } from '../../core/pointer.js';
-import { knownJson, memoByString, memoPerRun } from '../../core/run-memo.js';
+import { knownJson, mayBeUnwritable, memoByString, memoPerRun } from '../../core/run-memo.js';
+import { unwritable } from '../../core/unwritable.js';
 import type { RepairContext } from '../types.js';
 
 export interface TextBlock {
@@ -79,7 +80,10 @@ function stringify(value: unknown): string | undefined {
   }
 }
 
-const stringifyObject = memoPerRun<object, string | undefined>(stringify);
+/** As stringify; for a handler's value that may stand for a text too long to write, only when it does not. */
+const stringifyObject = memoPerRun<object, string | undefined>((value) =>
+  mayBeUnwritable() && unwritable(value) !== undefined ? undefined : stringify(value),
+);
 
 /**
  * `JSON.stringify(value)`, computed once per validation run for objects: the mirror rules and the size

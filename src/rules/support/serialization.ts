@@ -8,7 +8,8 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { isAscii, jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
 import { payloadFactsAt } from '../../core/payload.js';
-import { memoPerRun } from '../../core/run-memo.js';
+import { mayBeUnwritable, memoPerRun } from '../../core/run-memo.js';
+import { MAX_STRING_LENGTH, type Unwritable, unwritable } from '../../core/unwritable.js';
 import { compactJson } from './call-tool-result.js';
 
 /**
@@ -36,7 +37,23 @@ export type Serialization = { readonly size: SerializedSize } | { readonly unser
  */
 export const serialization: (result: JsonObject) => Serialization = memoPerRun(serialize);
 
+const TOO_LONG = 'its JSON text would be longer than the longest string JavaScript can hold';
+const UNREADABLE = 'reading one of its members throws';
+const TO_JSON_THROWS = 'a toJSON method throws';
+
+/** Why JSON.stringify throws on a value core/unwritable.ts found it cannot write. */
+const UNWRITABLE_REASONS: Record<Unwritable, string> = {
+  circular: 'it holds a circular reference',
+  'too long': TOO_LONG,
+  unreadable: UNREADABLE,
+  'toJSON throws': TO_JSON_THROWS,
+};
+
 function serialize(result: JsonObject): Serialization {
+  // The walk below counts a shared part at every place it is in, as JSON.stringify writes it: for a
+  // handler's value built from shared parts that takes as long as writing it (seconds, or forever).
+  const unwritableAs = mayBeUnwritable() ? unwritable(result) : undefined;
+  if (unwritableAs !== undefined) return { unserializable: UNWRITABLE_REASONS[unwritableAs] };
   const json = structuredJson(result);
   const size: Size = {
     units: 0,
@@ -55,7 +72,7 @@ function serialize(result: JsonObject): Serialization {
     // Reading the value ran its own code (a getter, a proxy's trap), and that threw: JSON.stringify,
     // which reads it alike, throws too. Asked of JSON.stringify itself, so that a fault of this walk is
     // never passed off as the handler's.
-    if (stringifyThrows(result)) return { unserializable: 'reading one of its members throws' };
+    if (stringifyThrows(result)) return { unserializable: UNREADABLE };
     throw error;
   }
 }
@@ -250,9 +267,6 @@ function countStructure(size: Size, items: number): void {
   checkLength(size);
 }
 
-/** The longest string V8 makes (2^29 − 24 characters): JSON.stringify throws on a longer text. */
-const MAX_STRING_LENGTH = 2 ** 29 - 24;
-
 /**
  * A JS value built from shared parts (`a = [b, b]`, `b = [c, c]`…) can stand for a JSON text of
  * exponential length, which no walk could finish and JSON.stringify could never write: the walk stops
@@ -261,7 +275,7 @@ const MAX_STRING_LENGTH = 2 ** 29 - 24;
  */
 function checkLength(size: Size): void {
   if (size.units > MAX_STRING_LENGTH) {
-    throw new Unserializable('its JSON text would be longer than the longest string JavaScript can hold');
+    throw new Unserializable(TOO_LONG);
   }
 }
 
@@ -356,7 +370,7 @@ function serializedByToJSON(value: object, key: string | undefined): unknown {
   try {
     return (value as { toJSON(key: string): unknown }).toJSON(key ?? '');
   } catch {
-    throw new Unserializable('a toJSON method throws');
+    throw new Unserializable(TO_JSON_THROWS);
   }
 }
 

@@ -1,0 +1,207 @@
+/**
+ * Whether JSON.stringify could write a JS value at all, decided without writing it.
+ *
+ * A handler's value can be built from shared parts (`a = [b, b]`, `b = [c, c]`…): sixty such steps are
+ * a few hundred bytes of memory and stand for a JSON text of 2^60 characters. JSON.stringify writes
+ * every copy and gives up only past the longest string there can be, which at that size is never: a
+ * validator that stringified such a value hung. Counting the text once per shared part instead of once
+ * per place takes as long as there are distinct parts.
+ *
+ * Parsed JSON has no shared parts, so only the validators of a handler's value ask (validate/as-sent.ts,
+ * FactScope.unbounded). No library does this count; JSON.stringify's own is the one that never ends.
+ */
+
+/** The longest string V8 makes (2^29 − 24 characters): JSON.stringify throws on a longer text. */
+export const MAX_STRING_LENGTH = 2 ** 29 - 24;
+
+/**
+ * Objects and arrays the plain walk visits before counting part by part: as many as validate/as-sent.ts
+ * walks. Values servers send end within it, and the plain walk of one costs a fraction of the count by
+ * parts, which keeps a map of every part.
+ */
+const PLAIN_WALK_CONTAINERS = 1 << 20;
+
+/** Thrown by the plain walk at what it cannot decide: past its budget, or at a toJSON. */
+const UNDECIDED = Symbol('undecided');
+
+/**
+ * Why JSON.stringify would throw on `value`: its text would be longer than MAX_STRING_LENGTH, it holds
+ * a circular reference, or reading it throws (a getter, a proxy's trap, a toJSON). `undefined` when it
+ * writes: then JSON.stringify takes time in proportion to a text that fits in a string.
+ *
+ * The count is a lower bound of the text (escapes are not counted, nor what it cannot see). A toJSON is
+ * called as JSON.stringify calls it, but once per object rather than once per place, with the key `''`;
+ * a getter is read once per part. One that answers differently at each call makes the count that of its
+ * first answer.
+ */
+export function unwritable(value: unknown): Unwritable | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    walkPlainly(value, { left: PLAIN_WALK_CONTAINERS });
+    return undefined;
+  } catch {
+    // Undecided, too deep to recurse (a cycle is both, past the budget), or reading threw: by parts.
+  }
+  let length: number;
+  try {
+    length = textLengthOfParts(value);
+  } catch (error) {
+    return error === TO_JSON_THREW ? 'toJSON throws' : 'unreadable';
+  }
+  return length === CIRCULAR ? 'circular' : length > MAX_STRING_LENGTH ? 'too long' : undefined;
+}
+
+export type Unwritable = 'circular' | 'too long' | 'unreadable' | 'toJSON throws';
+
+/** Thrown by the count when a toJSON throws (what else throws is a getter's or a proxy trap's). */
+const TO_JSON_THREW = Symbol('toJSON threw');
+
+/**
+ * Walks every place of every container, as JSON.stringify would, throwing UNDECIDED past the budget or
+ * at a toJSON (what it returns is unseen here). for…in without an own-member test: it may visit more
+ * than JSON writes (inherited members), which only makes it undecided sooner, and it is four times as
+ * fast as with the test.
+ */
+function walkPlainly(value: object, budget: { left: number }): void {
+  if (--budget.left < 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw UNDECIDED;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null) walkPlainly(item, budget);
+    }
+    return;
+  }
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'object' && member !== null) walkPlainly(member, budget);
+  }
+}
+
+/** What textLengthOfParts answers for a value that holds a circular reference. */
+export const CIRCULAR = -1;
+
+/** A container whose parts are being counted: what it writes, and the count so far. */
+interface Frame {
+  readonly container: object;
+  readonly members: readonly unknown[];
+  /** Characters that are the container's own: brackets, commas, member names. */
+  length: number;
+  next: number;
+}
+
+/**
+ * A lower bound of the length of JSON.stringify(root), counting each distinct container once and
+ * adding its count at every place it is in; CIRCULAR for a circular reference, MAX_STRING_LENGTH + 1
+ * once the bound passes the limit. An explicit stack, since a value this large may also be deep.
+ * Throws what reading the value throws. Exported for its tests.
+ */
+export function textLengthOfParts(root: object): number {
+  const parts = new Parts();
+  const top = parts.written(root);
+  if (typeof top !== 'object' || top === null) return scalarLength(top);
+  const counted = new Map<object, number>();
+  const open = new Set<object>([top]);
+  const stack: Frame[] = [parts.frame(top)];
+  let finished = 0;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.next < frame.members.length) {
+      const member = parts.written(frame.members[frame.next++]);
+      if (typeof member !== 'object' || member === null) {
+        frame.length += scalarLength(member);
+      } else if (open.has(member)) {
+        return CIRCULAR;
+      } else {
+        const known = counted.get(member);
+        if (known !== undefined) frame.length += known;
+        else {
+          open.add(member);
+          stack.push(parts.frame(member));
+        }
+      }
+      if (frame.length > MAX_STRING_LENGTH) return MAX_STRING_LENGTH + 1;
+      continue;
+    }
+    stack.pop();
+    open.delete(frame.container);
+    counted.set(frame.container, frame.length);
+    finished = frame.length;
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined) {
+      parent.length += frame.length;
+      if (parent.length > MAX_STRING_LENGTH) return MAX_STRING_LENGTH + 1;
+    }
+  }
+  return finished;
+}
+
+/** The parts of one count: what each toJSON returned, asked once per object (a shared one is shared). */
+class Parts {
+  private readonly byToJSON = new Map<object, unknown>();
+
+  /** What JSON writes in place of `value`: what its toJSON returns, else itself. */
+  written(value: unknown): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON !== 'function') return value;
+    if (this.byToJSON.has(value)) return this.byToJSON.get(value);
+    let returned: unknown;
+    try {
+      returned = toJSON.call(value, '');
+    } catch {
+      throw TO_JSON_THREW;
+    }
+    this.byToJSON.set(value, returned);
+    return returned;
+  }
+
+  /**
+   * A container's members as JSON writes them, and the characters of its own (brackets, commas, names).
+   * JSON calls no toJSON of what a toJSON returned; such a container, and a boxed primitive, is counted
+   * as nothing here (a lower bound).
+   */
+  frame(container: object): Frame {
+    if (isWrittenOtherwise(container)) return { container, members: [], length: 0, next: 0 };
+    if (Array.isArray(container)) {
+      return { container, members: container, length: 2 + Math.max(0, container.length - 1), next: 0 };
+    }
+    const members: unknown[] = [];
+    let length = 2;
+    for (const key of Object.keys(container)) {
+      const member = (container as Record<string, unknown>)[key];
+      const written = this.written(member);
+      // JSON leaves out a member it cannot write, name and all.
+      if (written === undefined || typeof written === 'function' || typeof written === 'symbol') continue;
+      length += (members.length > 0 ? 1 : 0) + key.length + 3;
+      // As it is: `written` answers it again from the map, without calling its toJSON twice.
+      members.push(member);
+    }
+    return { container, members, length, next: 0 };
+  }
+}
+
+/** A toJSON JSON does not call (on what a toJSON returned), or a boxed string, number or boolean. */
+function isWrittenOtherwise(value: object): boolean {
+  return (
+    typeof (value as { toJSON?: unknown }).toJSON === 'function' ||
+    value instanceof String ||
+    value instanceof Number ||
+    value instanceof Boolean
+  );
+}
+
+/** Characters JSON writes for a value that is no container (at least: escapes are not counted). */
+function scalarLength(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object':
+      return 4; // null
+    default:
+      return 0;
+  }
+}

@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CIRCULAR, MAX_STRING_LENGTH, textLengthOfParts, unwritable } from '../../src/core/unwritable.js';
+import { runs } from '../support/runs.js';
+
+/** `[[…], […]]` `doublings` times over `leaf`: 2^doublings copies of it in JSON. */
+function doubled(leaf: unknown, doublings: number): unknown {
+  let value = leaf;
+  for (let i = 0; i < doublings; i++) value = [value, value];
+  return value;
+}
+
+/** JSON values whose strings need no escape: their JSON text is exactly as long as the count says. */
+const escapeFree = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ unit: fc.constantFrom('a', 'é', ' ', '😀', 'Z') }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value')),
+    fc.dictionary(fc.string({ unit: fc.constantFrom('k', 'ü', '_') }), tie('value')),
+  ),
+})).value;
+
+describe('textLengthOfParts', () => {
+  it('is the length of the JSON text of escape-free JSON, shared parts or not', () => {
+    fc.assert(
+      fc.property(escapeFree, fc.nat(4), (value, doublings) => {
+        const shared = doubled(value, doublings);
+        expect(textLengthOfParts({ shared })).toBe(JSON.stringify({ shared }).length);
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
+  it('never counts more than JSON.stringify writes, whatever the value', () => {
+    fc.assert(
+      fc.property(
+        fc.anything({ withDate: true, withMap: true, withBoxedValues: true, withNullPrototype: true }),
+        (value) => {
+          const text = JSON.stringify({ value });
+          expect(textLengthOfParts({ value })).toBeLessThanOrEqual(text.length);
+        },
+      ),
+      { numRuns: runs(500) },
+    );
+  });
+
+  it('counts a value of 2^60 parts by its distinct parts, and stops past the longest string', () => {
+    expect(textLengthOfParts(doubled(1, 10) as object)).toBe(JSON.stringify(doubled(1, 10)).length);
+    expect(textLengthOfParts(doubled(1, 60) as object)).toBe(MAX_STRING_LENGTH + 1);
+  });
+
+  it('finds a circular reference, however deep and however shared the way to it', () => {
+    const loop: unknown[] = [];
+    const value = doubled([doubled('x', 10), loop], 30);
+    loop.push(value);
+    expect(textLengthOfParts(value as object)).toBe(CIRCULAR);
+  });
+});
+
+describe('unwritable', () => {
+  it('leaves alone what JSON.stringify writes, small or deep', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(unwritable(value)).toBeUndefined();
+      }),
+      { numRuns: runs(300) },
+    );
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(unwritable(deep)).toBeUndefined();
+    // 2^20 leaves: past the plain walk, counted part by part, and writable (about 4 MB of text).
+    expect(unwritable(doubled('x', 20))).toBeUndefined();
+  });
+
+  it('says what JSON.stringify would throw on: a text no string holds, or a cycle', () => {
+    expect(unwritable(doubled('x', 60))).toBe('too long');
+    expect(unwritable({ a: doubled({ b: 'x' }, 40) })).toBe('too long');
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = [cycle];
+    expect(unwritable(cycle)).toBe('circular');
+  });
+
+  it('counts what a toJSON returns, calling it once per object however often it is shared', () => {
+    let calls = 0;
+    const dated = { toJSON: () => String(++calls) };
+    expect(unwritable(doubled(dated, 60))).toBe('too long');
+    expect(calls).toBe(1);
+    // A toJSON that returns shared parts: JSON.stringify of it never ended either.
+    expect(unwritable({ a: { toJSON: () => doubled('x', 60) } })).toBe('too long');
+    expect(textLengthOfParts({ at: new Date(0), gone: { toJSON: () => undefined }, n: 1 })).toBe(
+      JSON.stringify({ at: new Date(0), n: 1 }).length,
+    );
+    // JSON calls no toJSON of what a toJSON returned: such a value counts as nothing.
+    const inner = { toJSON: () => 'never called', long: 'x'.repeat(100) };
+    expect(textLengthOfParts({ a: { toJSON: () => inner } })).toBe('{"a":}'.length);
+  });
+
+  it('says a value whose reading throws is unreadable, and which toJSON throws', () => {
+    const throwing = doubled(
+      Object.defineProperty({}, 'x', {
+        enumerable: true,
+        get() {
+          throw new Error('boom');
+        },
+      }),
+      60,
+    );
+    expect(unwritable(throwing)).toBe('unreadable');
+    expect(() => JSON.stringify(throwing)).toThrow('boom');
+    const refusing = {
+      toJSON() {
+        throw new Error('no');
+      },
+    };
+    expect(unwritable([refusing])).toBe('toJSON throws');
+  });
+
+  it('answers scalars at once', () => {
+    for (const scalar of [1, 'x', null, undefined, true, 10n]) expect(unwritable(scalar)).toBeUndefined();
+  });
+});
