@@ -11,9 +11,10 @@ import type { FixSuggestion, Severity } from '../core/finding.js';
 import { isObject } from '../core/json.js';
 import { isOpaque, isOpen } from '../core/opaque.js';
 import { getIn, type PathSegment } from '../core/pointer.js';
+import resultRejectedByServer from '../rules/result/result-rejected-by-server.js';
 import type { Rule } from '../rules/types.js';
 import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
-import { type EngineFinding, runMessage, runToolResult } from '../validate/engine.js';
+import { type EngineFinding, formatTemplate, runMessage, runToolResult } from '../validate/engine.js';
 import { concretize, originOf } from './abstract/concretize.js';
 import type { Heap } from './abstract/heap.js';
 import { type Guard, MAYBE_MISSING_KEY, namesAllocation, type Site, type Value } from './abstract/value.js';
@@ -23,6 +24,7 @@ import { isWrapped, judgeLax, type LaxType, type ModelType, schemaAtPath } from 
 import {
   builtAlike,
   markOpen,
+  raisesWhy,
   refusedModel,
   SerializedOpaque,
   UnknownValue,
@@ -354,6 +356,7 @@ function judgeReturn(
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
       ...annotated.findings,
       ...refusals.findings,
+      ...raisingHelpers(doc, positions, ret.site),
       ...(tool && structuredVersion !== version
         ? locateAll(
             runToolResult(wrapped, { ...engine, version: structuredVersion, tool }).filter(
@@ -627,6 +630,49 @@ function refusedConstructions(
       });
   }
   return unworded === undefined ? { findings } : { findings, unknown: unworded };
+}
+
+/**
+ * FastMCP helpers that surely raise (`Image(data=<str>)`, the interpreter's `helperRaises`): FastMCP
+ * sends an error result in place of the return, so the tool fails for every client, which is what
+ * result-rejected-by-server says of a result the server's own framework refuses. Reported at the call.
+ */
+function raisingHelpers(doc: unknown, positions: ValuePositions, rootAt: Site): StaticFinding[] {
+  return raisingIn(doc, []).map(({ why, path }) => {
+    const placed = positions.locate(doc, rootAt, path);
+    return {
+      rule: resultRejectedByServer.id,
+      severity: 'error',
+      message: formatTemplate(resultRejectedByServer.messages.default as string, {
+        sdk: 'FastMCP',
+        via: 'isError result',
+        problem: why,
+      }),
+      pointer: '',
+      site: placed.site,
+      guards: placed.guards,
+      reaches: [],
+      note: 'FastMCP sends an error result in place of the return, on every call that returns this',
+    };
+  });
+}
+
+/** The raising helpers `value` holds and their paths; bounded in depth, and cycles are walked once. */
+function raisingIn(
+  value: unknown,
+  path: PathSegment[],
+  found: { why: string; path: PathSegment[] }[] = [],
+  seen = new Set<object>(),
+): { why: string; path: PathSegment[] }[] {
+  if (typeof value !== 'object' || value === null || seen.has(value) || path.length > MAX_REFUSAL_DEPTH)
+    return found;
+  seen.add(value);
+  const why = raisesWhy(value);
+  if (why !== undefined) found.push({ why, path });
+  for (const [key, member] of Object.entries(value)) {
+    raisingIn(member, [...path, Array.isArray(value) ? Number(key) : key], found, seen);
+  }
+  return found;
 }
 
 /** The refused constructions `value` holds, itself included; bounded in depth, and cycles are walked once. */

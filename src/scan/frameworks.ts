@@ -7,7 +7,7 @@
 import { isOpaque } from '../core/opaque.js';
 import type { Site, StringFormat } from './abstract/value.js';
 import type { ReturnAnnotation } from './pydantic-lax.js';
-import { isFullyKnown, kindOf, modelName, SerializedOpaque, UnknownValue } from './values.js';
+import { isFullyKnown, kindOf, modelName, raisesWhy, SerializedOpaque, UnknownValue } from './values.js';
 
 export type Framework =
   /** TypeScript SDK v1/v2 `McpServer.tool/registerTool` and low-level `setRequestHandler`: no wrapping. */
@@ -156,15 +156,22 @@ function fastmcpPythonContent(value: unknown, ctx: WrapContext): unknown[] {
   const model = modelName(value);
   if (value === null || value === undefined) return [];
   if (model && BLOCK_MODELS.has(model)) return [value];
-  if (model === 'Image' || model === 'Audio' || model === 'File') return [fastmcpMedia(model, ctx)];
+  if (model === 'Image' || model === 'Audio' || model === 'File') return [fastmcpMedia(model, value, ctx)];
   if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item, ctx));
   return [
     kindOf(value) === 'string' ? text(value, ctx) : jsonText(value, 'pydantic_core.to_json(result)', ctx),
   ];
 }
 
-/** FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType of the file's suffix. */
-function fastmcpMedia(model: string, ctx: WrapContext): unknown {
+/**
+ * FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType of the file's suffix. One
+ * that surely raises (ObjState.raises) becomes no block: the call gets an error result, which is no
+ * typed return. It is left unresolved with the reason, as no rule of the catalog judges a handler that
+ * raises.
+ */
+function fastmcpMedia(model: string, value: unknown, ctx: WrapContext): unknown {
+  const raises = raisesWhy(value);
+  if (raises !== undefined) return new UnknownValue(`${model}(…)`, raises, ctx.site);
   // FastMCP encodes the bytes with `base64.b64encode(…).decode()`, and builds the File's uri into a
   // pydantic `AnyUrl`, which parses it or raises.
   const media = (reason: string, format?: StringFormat) =>

@@ -146,6 +146,13 @@ export function refusedModel(value: unknown): ModelType | undefined {
     : undefined;
 }
 
+/** A FastMCP helper's construction that surely fails (ObjState.raises): why. */
+export const RAISES: unique symbol = Symbol('mcp-shape.raises');
+
+export function raisesWhy(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [RAISES]?: string })[RAISES] : undefined;
+}
+
 export function modelName(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? (value as { [MODEL]?: string })[MODEL] : undefined;
 }

@@ -424,6 +424,79 @@ def chart(path: str):
     );
     expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
   });
+
+  it("FastMCP's Image, Audio and File given a str as data, or nothing: an error at the call, for both FastMCPs", async () => {
+    // Both FastMCPs' helpers (python-sdk src/mcp/server/fastmcp/utilities/types.py, jlowin/fastmcp
+    // src/fastmcp/utilities/types.py) base64-encode `data` as bytes when FastMCP converts the return,
+    // and raise on a str; with neither `path` nor `data` the constructor raises ValueError.
+    for (const [imports, decorator] of [
+      [
+        'from mcp.server.fastmcp import FastMCP, Image, Audio\nfrom fastmcp.utilities.types import File',
+        '@mcp.tool()',
+      ],
+      ['from fastmcp import FastMCP\nfrom fastmcp.utilities.types import Image, Audio, File', '@mcp.tool'],
+    ]) {
+      const { verdict, errors } = await scan(
+        'server.py',
+        `import base64
+${imports}
+mcp = FastMCP("s")
+
+${decorator}
+def encoded(raw: bytes):
+    return Image(data=base64.b64encode(raw).decode(), format="png")
+
+${decorator}
+def given(text: str):
+    return [Audio(data=text)]
+
+${decorator}
+def empty():
+    return Image()
+
+${decorator}
+def note(text: str):
+    return File(data=text, format="plain")
+
+${decorator}
+def fine(raw: bytes, path: str):
+    with open(path, "rb") as f:
+        first = Image(data=f.read())
+    return [first, Image(data=raw), Audio(path=path), Image(data=b"GIF89a"), Image(data=text_bytes(path))]
+
+def text_bytes(path: str):
+    return path.encode()
+
+${decorator}
+def guarded():
+    try:
+        return Image()
+    except ValueError:
+        return Image(path="fallback.png")
+`,
+      );
+      expect(
+        errors.map((f) => [f.rule, f.location?.line, f.message.replace(/^.*?: /, '')]),
+        imports,
+      ).toEqual([
+        ['result-rejected-by-server', 8, expect.stringContaining('`Image(data=…)` is given a str')],
+        ['result-rejected-by-server', 12, expect.stringContaining('`Audio(data=…)` is given a str')],
+        [
+          'result-rejected-by-server',
+          16,
+          expect.stringContaining('`Image()` is given neither `path` nor `data`'),
+        ],
+        ['result-rejected-by-server', 20, expect.stringContaining('.decode for a text format')],
+      ]);
+      expect(verdict, imports).toMatchObject({
+        status: 'fail',
+        returns: 7,
+        typed: 3,
+        invalid: 4,
+        unresolved: 0,
+      });
+    }
+  });
 });
 
 describe('Python: what the framework sends', () => {

@@ -11,6 +11,7 @@ import {
   isFullyKnown,
   MODEL,
   markOpen,
+  RAISES,
   REFUSED,
   SerializedOpaque,
   UnknownValue,
@@ -208,6 +209,7 @@ class Builder {
     const out = this.positions.container<Record<string, unknown>>({}, state.site, v.guards, key);
     if (state.model) (out as { [MODEL]?: string })[MODEL] = state.model;
     if (state.refused) (out as { [REFUSED]?: ModelType })[REFUSED] = state.refused;
+    if (state.raises) (out as { [RAISES]?: string })[RAISES] = state.raises;
     for (const [name, member] of state.props) {
       const { out: child, variant } = this.value(member.value, depth + 1, stack);
       if (child === undefined) continue;

@@ -34,6 +34,11 @@ export interface ObjState {
    */
   readonly refused?: ModelType;
   /**
+   * Python: a FastMCP helper (`Image(data=…)`) that surely raises where it is built or where FastMCP
+   * converts it, so the call gets an error result; why.
+   */
+  readonly raises?: string;
+  /**
    * Built from an input by its type, under the branch test named here (`node.map(…)` where
    * `Array.isArray(node)`): it is an array only when the input is, which is known only at run time,
    * so its own type is never reported as a defect (its items still are).

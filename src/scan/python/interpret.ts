@@ -2163,8 +2163,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       return yielding(at, `the bytes ${sourceText(at)} returns`, 'base64');
     }
     if (last && FRAMEWORK_HELPERS.has(last) && !(fnNode.type === 'identifier' && this.isProjectValue(last))) {
-      this.args(argsNode);
-      return ref(at, this.heap.alloc({ ...newObject(at, last), open: `${last}(…) converted by FastMCP` }));
+      const raises = this.helperRaises(last, this.args(argsNode));
+      return ref(
+        at,
+        this.heap.alloc({
+          ...newObject(at, last),
+          open: `${last}(…) converted by FastMCP`,
+          ...(raises === undefined ? {} : { raises }),
+        }),
+      );
     }
     if (fnNode.type === 'attribute') {
       const object = field(fnNode, 'object');
@@ -2186,6 +2193,31 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     this.record(node, args);
     if (fnNode.type === 'identifier' && !bound) return this.builtinCall(this.text(fnNode), args, at);
     return this.call(this.ev(fnNode), args, at, name ?? sourceText(this.site(fnNode)));
+  }
+
+  /**
+   * Why a FastMCP `Image`/`Audio`/`File(path=None, data=None, …)` surely raises, if it does (read in
+   * python-sdk's src/mcp/server/fastmcp/utilities/types.py and jlowin/fastmcp's
+   * src/fastmcp/utilities/types.py, alike here): built with neither `path` nor `data`, its constructor
+   * raises ValueError (a `try` around it may catch that, so not there); given a `str` as `data`, it is
+   * built, and FastMCP's conversion of the return raises (`base64.b64encode` takes bytes), outside any
+   * `try` of the handler. Either way FastMCP sends an error result in place of the return.
+   */
+  private helperRaises(helper: string, args: Args): string | undefined {
+    if (args.spread) return undefined;
+    const data = args.keywords.get('data') ?? args.positional[1];
+    const path = args.keywords.get('path') ?? args.positional[0];
+    const guarded = this.current.tries.length > 0 || this.guardedCalls > 0;
+    if (data === undefined && path === undefined && !guarded) {
+      return `\`${helper}()\` is given neither \`path\` nor \`data\`, and its constructor raises ValueError`;
+    }
+    const surelyString =
+      data !== undefined && data.length > 0 && data.every((v) => kindOfVariant(v) === 'string');
+    if (surelyString && (path === undefined || !guarded)) {
+      const how = helper === 'File' ? 'base64.b64encode, or .decode for a text format' : 'base64.b64encode';
+      return `\`${helper}(data=…)\` is given a str where FastMCP's ${helper} takes bytes, and converting it raises (${how} takes bytes)`;
+    }
+    return undefined;
   }
 
   private isProjectValue(name: string): boolean {
