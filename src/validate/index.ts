@@ -308,9 +308,8 @@ function judged(
   }
   if (readingThrows(document)) {
     try {
-      // A message's result is read here, and may be what throws: then nothing can be said of it.
       const atResult = run === runMessage;
-      const result = atResult ? (document as { result?: unknown }).result : document;
+      const result = atResult ? resultOrUnreadable(document) : document;
       const only = runResultRules(document, atResult ? ['result'] : [], result, {
         ...engine,
         rules: SENDABILITY,
@@ -322,6 +321,30 @@ function judged(
   }
   return findings ? publicFindings(findings) : internalError(failure);
 }
+
+/**
+ * A message's result, read here; where reading it throws (a getter), a stand-in that throws on every
+ * read, as that result does, so that result-not-serializable says it cannot be sent.
+ */
+function resultOrUnreadable(message: unknown): unknown {
+  try {
+    return (message as { result?: unknown }).result;
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+const UNREADABLE = new Proxy(
+  {},
+  {
+    get() {
+      throw new TypeError('unreadable');
+    },
+    ownKeys() {
+      throw new TypeError('unreadable');
+    },
+  },
+);
 
 function isInternal(f: EngineFinding): boolean {
   return f.messageId === 'internal';

@@ -174,6 +174,12 @@ describe('result-not-serializable', () => {
         expect(brief(await validateMessage(message, messageOptions)), label).toEqual(only('/result', label));
       }
     }
+    // A message whose result itself throws when read: it cannot be sent either (it was an internal error).
+    for (const protocolVersion of ['2025-03-26', '2025-11-25'] as const) {
+      const message = boom({ jsonrpc: '2.0', id: 1 }, 'result');
+      expect(brief(validateMessageSync(message, { protocolVersion }))).toEqual(only('/result', 'result'));
+      expect(brief(await validateMessage(message, { protocolVersion }))).toEqual(only('/result', 'result'));
+    }
   });
 
   it('reports a value built from shared parts whose JSON no string could hold, in arrays and in objects', () => {
