@@ -654,12 +654,18 @@ class Probe implements CheckContext {
 
 function inRun(root: unknown, options: EngineOptions, walk: (run: Run) => void): EngineFinding[] {
   const scope = options.scope ?? new FactScope();
+  // A run inside another's scope (none of the rules starts one today) leaves the outer run's flag be.
+  const outer = scope.unbounded;
   scope.unbounded = options.unbounded === true;
-  return runInScope(scope, () => {
-    const run = new Run(root, options);
-    walk(run);
-    return run.findings;
-  });
+  try {
+    return runInScope(scope, () => {
+      const run = new Run(root, options);
+      walk(run);
+      return run.findings;
+    });
+  } finally {
+    scope.unbounded = outer;
+  }
 }
 
 export function runToolResult(result: unknown, options: EngineOptions): EngineFinding[] {

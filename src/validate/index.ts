@@ -373,16 +373,16 @@ export function validateParsedMessageSync(message: unknown, options: ValidateMes
 function messageFindings(message: unknown, options: ValidateMessageOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() => {
-    const sent = parsed
-      ? { document: message, bounded: true }
-      : guardedAsSent(() => asSent(message), message);
-    const engine = messageOptions(options, versionFor(options, message), !sent.bounded);
+    // Parsed, the message is its own sent form, and bounded (no allocation on the proxy's path).
+    const sent = parsed ? undefined : guardedAsSent(() => asSent(message), message);
+    const document = sent === undefined ? message : sent.document;
+    const engine = messageOptions(options, versionFor(options, message), sent?.bounded === false);
     try {
-      if (isQuietMessage(sent.document, engine)) return [];
+      if (isQuietMessage(document, engine)) return [];
     } catch (error) {
-      return judged(sent.document, engine, runMessage, error);
+      return judged(document, engine, runMessage, error);
     }
-    return judged(sent.document, engine, runMessage);
+    return judged(document, engine, runMessage);
   });
 }
 
