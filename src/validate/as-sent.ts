@@ -25,10 +25,10 @@ import { unwritable } from '../core/unwritable.js';
 const MAX_DEPTH = 64;
 
 /**
- * Objects and arrays the walks visit at most. Past this many a value is judged as given: a copy would
- * double a value that large. A value built from shared parts (`a = [b, b]`, `b = [c, c]`…) stands for
- * exponentially many, which neither a walk nor JSON.stringify could get through: core/unwritable.ts
- * tells whether it can be written at all.
+ * Objects and arrays the plainness walk visits at most; past this many the value is copied, as one
+ * that is not plain, when it can be written at all. A value built from shared parts (`a = [b, b]`,
+ * `b = [c, c]`…) stands for exponentially many, which neither a walk nor JSON.stringify could get
+ * through: core/unwritable.ts tells whether it can be written.
  */
 const MAX_CONTAINERS = 1 << 20;
 
@@ -61,9 +61,10 @@ export function asSent(document: unknown, structuredShallow = false): Sent {
   const budget: Budget = { containers: 0 };
   try {
     plain = structuredShallow ? isPlainResult(document, budget) : isPlain(document, 0, budget);
-  } catch (error) {
-    if (error === OVER_BUDGET) return { document, bounded: unwritable(document) === undefined };
-    // Reading the value ran code that threw (a getter, a proxy's trap): JSON.stringify throws too.
+  } catch {
+    // Past the budget, plainness is unknown, and a value judged as given might not be what is sent (a
+    // Date among a million rows): it is copied as any value that is not plain, if it can be written.
+    // Or reading the value ran code that threw (a getter, a proxy's trap): JSON.stringify throws too.
     plain = false;
   }
   // Walked whole within the budget, each place of a shared part counted: bounded. A shallow

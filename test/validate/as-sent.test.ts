@@ -223,15 +223,38 @@ describe('asSent', () => {
     expect(asSent({ content: [], structuredContent: { shared } }, true).bounded).toBe(false);
     expect(asSent({ shared }).bounded).toBe(false);
     expect(asSent({ at: { toJSON: () => shared } }).bounded).toBe(false);
-    // Past the containers it walks, yet writable: judged as given, and bounded.
+    // Past the containers it walks, yet writable: copied, and bounded.
     const wide = { rows: Array.from({ length: 1_100_000 }, () => [0]) };
-    expect(asSent(wide)).toEqual({ document: wide, bounded: true });
+    const wideSent = asSent(wide);
+    expect(wideSent.bounded).toBe(true);
+    expect(wideSent.document).not.toBe(wide);
+    expect(wideSent.document).toEqual(wide);
     const unreadable = {
       get a(): never {
         throw new Error('not readable');
       },
     };
     expect(asSent(unreadable).bounded).toBe(false);
+  });
+
+  it('judges a value past the containers it walks as sent, not as given (a Date among a million rows)', () => {
+    // Such a value was judged as given: the Date passed `{"type": "object"}`, while the wire carries a
+    // string, which the official SDK client rejects against the outputSchema.
+    const rows = Array.from({ length: 1_100_000 }, (_, i) => [i]);
+    const result = {
+      content: [{ type: 'text', text: 'rows' }],
+      // The rows first: the walk's budget runs out before it meets the Date.
+      structuredContent: { rows, at: new Date(0) },
+    };
+    const tool = {
+      name: 't',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { at: { type: 'object' } } },
+    };
+    const findings = validateToolResultSync(result, { protocolVersion: '2025-11-25', tool });
+    expect(
+      findings.filter((f) => f.rule === 'structured-content-schema-mismatch').map((f) => f.pointer),
+    ).toEqual(['/structuredContent/at']);
   });
 
   it('walks structuredContent shallowly only where asked, and then still its error member', () => {
