@@ -329,7 +329,12 @@ function judgeReturn(
   let reason: string | undefined;
   let byDeclaration = false;
   const problems: StaticFinding[] = [];
-  const ctx = { site: ret.site, keyOf: (v: unknown) => positions.keyOf(v) };
+  const ctx = {
+    site: ret.site,
+    keyOf: (v: unknown) => positions.keyOf(v),
+    adopt: (to: object, from: object, members: Readonly<Record<string, string>>) =>
+      positions.adopt(to, from, members),
+  };
   const tool = handler.outputSchema
     ? { name: handler.tool, inputSchema: { type: 'object' }, outputSchema: handler.outputSchema }
     : undefined;

@@ -58,6 +58,8 @@ export interface WrapContext {
   readonly site: Site;
   /** The abstract identity of a concrete value, so a serialized mirror is recognised. */
   keyOf(value: unknown): string | undefined;
+  /** Places a container built of `from` where `from` is, with the members named (ValuePositions.adopt). */
+  adopt(to: object, from: object, members: Readonly<Record<string, string>>): void;
 }
 
 /** Python SDK models that are content blocks (`isinstance(x, ContentBlock)`). */
@@ -145,52 +147,64 @@ function fastmcpTs(value: unknown, ctx: WrapContext): unknown {
 function fastmcpPython(value: unknown, options: WrapOptions, ctx: WrapContext): unknown {
   const model = modelName(value);
   if (model === 'ToolResult' || (model === 'CallToolResult' && !options.standalone)) return value;
-  const result: Record<string, unknown> = { content: fastmcpPythonContent(value, ctx) };
+  const result: Record<string, unknown> = {
+    content: fastmcpPythonContent(value, options.standalone === true, ctx),
+  };
   if (structuredMustBeResult(options) && kindOf(value) === 'object') result.structuredContent = value;
   else if (options.structuredDict && kindOf(value) === 'object' && model === undefined)
     result.structuredContent = value;
   return result;
 }
 
-function fastmcpPythonContent(value: unknown, ctx: WrapContext): unknown[] {
+function fastmcpPythonContent(value: unknown, standalone: boolean, ctx: WrapContext): unknown[] {
   const model = modelName(value);
   if (value === null || value === undefined) return [];
   if (model && BLOCK_MODELS.has(model)) return [value];
-  if (model === 'Image' || model === 'Audio' || model === 'File') return [fastmcpMedia(model, value, ctx)];
-  if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item, ctx));
+  if (model === 'Image' || model === 'Audio' || model === 'File')
+    return [fastmcpMedia(model, value, standalone, ctx)];
+  if (Array.isArray(value)) return value.flatMap((item) => fastmcpPythonContent(item, standalone, ctx));
   return [
     kindOf(value) === 'string' ? text(value, ctx) : jsonText(value, 'pydantic_core.to_json(result)', ctx),
   ];
 }
 
 /**
- * FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType of the file's suffix. One
+ * FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType FastMCP derives from the
+ * `format` or the path's suffix (known where the source tells it: python/fastmcp-helpers.ts). One
  * that surely raises (ObjState.raises) becomes no block: the call gets an error result, which is no
  * typed return. It is left unresolved with the reason, as no rule of the catalog judges a handler that
  * raises.
  */
-function fastmcpMedia(model: string, value: unknown, ctx: WrapContext): unknown {
+function fastmcpMedia(model: string, value: unknown, standalone: boolean, ctx: WrapContext): unknown {
   const raises = raisesWhy(value);
   if (raises !== undefined) return new UnknownValue(`${model}(…)`, raises, ctx.site);
+  // The type the source tells (python/fastmcp-helpers.ts), a string placed at the argument it comes from.
+  const derived = (value as Record<string, unknown>)[standalone ? '_standalone_mime_type' : '_mime_type'];
   // FastMCP encodes the bytes with `base64.b64encode(…).decode()`, and builds the File's uri into a
   // pydantic `AnyUrl`, which parses it or raises.
   const media = (reason: string, format?: StringFormat) =>
     new UnknownValue(`${model}(…)`, reason, ctx.site, 'string', { format });
+  const mimeType =
+    typeof derived === 'string' ? derived : media(`the MIME type FastMCP derives for ${model}`);
+  // Placed where the call is, its mimeType where the argument it comes from is.
+  const derivedAt = { mimeType: standalone ? '_standalone_mime_type' : '_mime_type' };
   if (model === 'File') {
-    return {
-      type: 'resource',
-      resource: {
-        uri: media('a file URI', 'uri'),
-        blob: media('file bytes FastMCP encodes as base64', 'base64'),
-        mimeType: media('a MIME type'),
-      },
+    // A text/* file is sent decoded, as text; any other as base64 in blob.
+    const text = typeof derived === 'string' && derived.startsWith('text/');
+    const resource = {
+      uri: media('a file URI', 'uri'),
+      ...(text
+        ? { text: media('the file decoded as text') }
+        : { blob: media('file bytes FastMCP encodes as base64', 'base64') }),
+      mimeType,
     };
+    ctx.adopt(resource, value as object, derivedAt);
+    return { type: 'resource', resource };
   }
-  return {
-    type: model === 'Image' ? 'image' : 'audio',
-    data: media('base64 data FastMCP encodes', 'base64'),
-    mimeType: media(`the MIME type FastMCP derives for ${model}`),
-  };
+  const type = model === 'Image' ? 'image' : 'audio';
+  const block = { type, data: media('base64 data FastMCP encodes', 'base64'), mimeType };
+  ctx.adopt(block, value as object, derivedAt);
+  return block;
 }
 
 /**

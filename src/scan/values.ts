@@ -214,6 +214,22 @@ export class ValuePositions {
     this.table.get(container)?.keys.set(key, { site, guards });
   }
 
+  /**
+   * Places `to`, a container a framework model builds of `from` (the block FastMCP makes of an
+   * `Image(…)`), where `from` is, and its members named in `members` where `from`'s members of the
+   * given names are.
+   */
+  adopt(to: object, from: object, members: Readonly<Record<string, PathSegment>>): void {
+    const placed = this.table.get(from);
+    if (!placed) return;
+    const keys = new Map<PathSegment, Placement>();
+    for (const [toKey, fromKey] of Object.entries(members)) {
+      const member = placed.keys.get(fromKey);
+      if (member) keys.set(toKey, member);
+    }
+    this.table.set(to, { self: placed.self, keys });
+  }
+
   /** Marks a container whose own type mirrors an input known only at run time (heap.ts, `derived`). */
   derive(container: object): void {
     this.derived.add(container);

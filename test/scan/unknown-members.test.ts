@@ -425,6 +425,48 @@ def chart(path: str):
     expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
   });
 
+  it('the MIME type FastMCP derives for Image and Audio is judged where the source tells it', async () => {
+    // The SDK's FastMCP maps five image suffixes and sends application/octet-stream for any other; the
+    // standalone package asks Python's mimetypes (not modelled: unknown). Audio: both fixed tables.
+    const source = (imports: string) => `${imports}
+mcp = FastMCP("s")
+
+@mcp.tool()
+def svg():
+    return Image(path="chart.svg")
+
+@mcp.tool()
+def tiff(out: str):
+    return Image(path=f"{out}/scan.TIFF")
+
+@mcp.tool()
+def song(out: str):
+    return Audio(path=f"{out}/a.aac")
+
+@mcp.tool()
+def fine(out: str, name: str, raw: bytes):
+    return [Image(path=f"{out}/chart.png"), Image(data=raw, format="webp"), Audio(data=raw),
+            Image(path=name), Image(path=f"{out}/{name}.svg"), Image(path=f"{name}.svg")]
+`;
+    const sdk = await scan('server.py', source('from mcp.server.fastmcp import FastMCP, Image, Audio'));
+    const wrongFamily = (r: typeof sdk) =>
+      r.report.findings
+        .filter((f) => f.rule === 'block-mime-type-wrong-family')
+        .map((f) => [f.location?.line, f.location?.column, f.message]);
+    expect(wrongFamily(sdk)).toEqual([
+      [6, 23, 'image block declares mimeType application/octet-stream, which is not image/*'],
+      [10, 23, 'image block declares mimeType application/octet-stream, which is not image/*'],
+    ]);
+    const standalone = await scan(
+      'server.py',
+      source('from fastmcp import FastMCP\nfrom fastmcp.utilities.types import Image, Audio'),
+    );
+    // Lines one lower: the imports take two.
+    expect(wrongFamily(standalone)).toEqual([
+      [15, 23, 'audio block declares mimeType application/octet-stream, which is not audio/*'],
+    ]);
+  });
+
   it("FastMCP's Image, Audio and File given a str as data, or nothing: an error at the call, for both FastMCPs", async () => {
     // Both FastMCPs' helpers (python-sdk src/mcp/server/fastmcp/utilities/types.py, jlowin/fastmcp
     // src/fastmcp/utilities/types.py) base64-encode `data` as bytes when FastMCP converts the return,

@@ -64,6 +64,7 @@ import {
 } from '../abstract/value.js';
 import type { Project } from '../project.js';
 import { judgeLax } from '../pydantic-lax.js';
+import { type Given, type Helper, helperMime } from './fastmcp-helpers.js';
 import { classModel } from './models.js';
 import { resolvePythonImport } from './modules.js';
 import { field, fields, type PyNode, type PyTree } from './parser.js';
@@ -2163,11 +2164,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       return yielding(at, `the bytes ${sourceText(at)} returns`, 'base64');
     }
     if (last && FRAMEWORK_HELPERS.has(last) && !(fnNode.type === 'identifier' && this.isProjectValue(last))) {
-      const raises = this.helperRaises(last, this.args(argsNode));
+      const args = this.args(argsNode);
+      const raises = this.helperRaises(last, args);
       return ref(
         at,
         this.heap.alloc({
           ...newObject(at, last),
+          props: helperProps(last as Helper, args, at),
           open: `${last}(…) converted by FastMCP`,
           ...(raises === undefined ? {} : { raises }),
         }),
@@ -2624,6 +2627,42 @@ function isInstance(heap: Heap, v: Variant, name: string): boolean {
     default:
       return state?.model === name;
   }
+}
+
+/**
+ * What a FastMCP helper call keeps of its arguments for the block it becomes: the MIME type each
+ * FastMCP derives (./fastmcp-helpers.ts), as `_mime_type` (the SDK's FastMCP, whose attribute has that
+ * name) and `_standalone_mime_type`, placed at the argument it comes from.
+ */
+function helperProps(helper: Helper, args: Args, at: Site): Map<string, Member> {
+  const props = new Map<string, Member>();
+  if (args.spread) return props;
+  const format = args.keywords.get('format') ?? args.positional[2];
+  const path = args.keywords.get('path') ?? args.positional[0];
+  const mime = helperMime(helper, givenText(format), givenText(path));
+  const site = (givenText(format) !== 'absent' ? format : path)?.[0]?.site ?? at;
+  if (mime.sdk !== undefined) props.set('_mime_type', { value: str(site, mime.sdk), site });
+  if (mime.standalone !== undefined)
+    props.set('_standalone_mime_type', { value: str(site, mime.standalone), site });
+  return props;
+}
+
+/**
+ * An argument's text as the helper reads it: a literal string, or an f-string whose text ends in a
+ * constant suffix (`f"{out}/chart.png"`, all the suffix needs); absent when not given, None or empty.
+ */
+function givenText(value: Value | undefined): Given {
+  if (value === undefined) return 'absent';
+  const literal = literalOf(value);
+  if (literal === null || literal === '') return 'absent';
+  if (typeof literal === 'string') return { text: literal };
+  const [only, ...more] = value;
+  const someString = only?.k === 'str' || (only?.k === 'unknown' && only.kind === 'string');
+  if (!only || !someString || more.length > 0) return 'unknown';
+  const source = only.site.file.text.slice(only.site.start, only.site.end);
+  // A literal character before the dot: a placeholder there may be empty, and `.png` has no suffix.
+  const tail = /[^{}/\\]\.([A-Za-z0-9]+)["']$/.exec(source);
+  return tail && /^[rRbBuU]*[fF][rRbB]*["']/.test(source) ? { text: `x.${tail[1]}` } : 'unknown';
 }
 
 const NOT_LITERAL = Symbol('not a literal');
