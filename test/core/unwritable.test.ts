@@ -119,6 +119,27 @@ describe('unwritable', () => {
     expect(unwritable([refusing])).toBe('toJSON throws');
   });
 
+  it('reads a value the plain walk decides once: a getter runs as often as JSON.stringify runs it', () => {
+    let reads = 0;
+    const counted = {
+      get n(): number {
+        reads++;
+        return 1;
+      },
+      items: [1, 'two', null, [true], { deeper: [3] }],
+      none: null,
+    };
+    expect(unwritable({ value: counted, more: [counted, 'x', 4, counted] })).toBeUndefined();
+    expect(reads).toBe(3);
+  });
+
+  it('leaves out what JSON leaves out, and counts what a toJSON at the top returns', () => {
+    expect(textLengthOfParts({ f: () => 1, s: Symbol('s'), u: undefined, n: 1 })).toBe('{"n":1}'.length);
+    expect(textLengthOfParts({ toJSON: () => 'abc' })).toBe('"abc"'.length);
+    expect(textLengthOfParts({ toJSON: () => [1, 2] })).toBe('[1,2]'.length);
+    expect(textLengthOfParts({ toJSON: () => null })).toBe('null'.length);
+  });
+
   it('answers scalars at once', () => {
     for (const scalar of [1, 'x', null, undefined, true, 10n]) expect(unwritable(scalar)).toBeUndefined();
   });
