@@ -361,7 +361,8 @@ function judgeReturn(
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
       ...annotated.findings,
       ...refusals.findings,
-      ...raisingHelpers(doc, positions, ret.site),
+      // Only FastMCP converts its helpers; another framework fails on them its own way (judged above).
+      ...(handler.framework === 'fastmcp-python' ? raisingHelpers(doc, positions, ret.site) : []),
       ...(tool && structuredVersion !== version
         ? locateAll(
             runToolResult(wrapped, { ...engine, version: structuredVersion, tool }).filter(

@@ -538,6 +538,19 @@ def guarded():
         unresolved: 0,
       });
     }
+    // Only FastMCP converts its helpers: the low-level server fails on one its own way, not FastMCP's.
+    const lowlevel = await scan(
+      'server.py',
+      `from mcp.server.lowlevel import Server
+from mcp.server.fastmcp import Image
+server = Server("s")
+
+@server.call_tool()
+async def call(name: str, arguments: dict):
+    return [Image(data="abc")]
+`,
+    );
+    expect(lowlevel.report.findings.filter((f) => f.rule === 'result-rejected-by-server')).toEqual([]);
   });
 });
 
