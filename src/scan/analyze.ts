@@ -613,8 +613,7 @@ function refusedConstructions(
 ): { findings: StaticFinding[]; unknown?: string } {
   const findings: StaticFinding[] = [];
   let unworded: string | undefined;
-  for (const built of refusedIn(doc)) {
-    const model = refusedModel(built) as ModelType;
+  for (const { value: built, mark: model } of markedIn(doc, refusedModel)) {
     const note = `\`${model.name}(…)\` raises ValidationError where it is built (pydantic validates a model when it is built), and ${RAISED[framework]}`;
     const checked = { content: [], structuredContent: built };
     const worded = schemaRejections(
@@ -644,7 +643,7 @@ function refusedConstructions(
  * result-rejected-by-server says of a result the server's own framework refuses. Reported at the call.
  */
 function raisingHelpers(doc: unknown, positions: ValuePositions, rootAt: Site): StaticFinding[] {
-  return raisingIn(doc, []).map(({ why, path }) => {
+  return markedIn(doc, raisesWhy).map(({ mark: why, path }) => {
     const placed = positions.locate(doc, rootAt, path);
     return {
       rule: resultRejectedByServer.id,
@@ -663,35 +662,39 @@ function raisingHelpers(doc: unknown, positions: ValuePositions, rootAt: Site): 
   });
 }
 
-/** The raising helpers `value` holds and their paths; bounded in depth, and cycles are walked once. */
-function raisingIn(
+interface Marked<T> {
+  readonly value: object;
+  readonly mark: T;
+  readonly path: readonly PathSegment[];
+}
+
+/**
+ * The objects `value` holds, itself included, that `markOf` finds a mark on (a refused construction, a
+ * raising helper), with their paths; bounded in depth, and shared or circular parts are walked once.
+ */
+function markedIn<T>(
   value: unknown,
-  path: PathSegment[],
-  found: { why: string; path: PathSegment[] }[] = [],
+  markOf: (value: unknown) => T | undefined,
+  path: PathSegment[] = [],
+  found: Marked<T>[] = [],
   seen = new Set<object>(),
-): { why: string; path: PathSegment[] }[] {
-  if (typeof value !== 'object' || value === null || seen.has(value) || path.length > MAX_REFUSAL_DEPTH)
+): Marked<T>[] {
+  if (typeof value !== 'object' || value === null || seen.has(value) || path.length > MAX_MARK_DEPTH)
     return found;
   seen.add(value);
-  const why = raisesWhy(value);
-  if (why !== undefined) found.push({ why, path });
-  for (const [key, member] of Object.entries(value)) {
-    raisingIn(member, [...path, Array.isArray(value) ? Number(key) : key], found, seen);
+  const mark = markOf(value);
+  if (mark !== undefined) found.push({ value, mark, path: [...path] });
+  const array = Array.isArray(value);
+  for (const key of Object.keys(value)) {
+    // One path array for the walk, copied only where a mark is found: this runs on every return.
+    path.push(array ? Number(key) : key);
+    markedIn((value as Record<string, unknown>)[key], markOf, path, found, seen);
+    path.pop();
   }
   return found;
 }
 
-/** The refused constructions `value` holds, itself included; bounded in depth, and cycles are walked once. */
-function refusedIn(value: unknown, found: object[] = [], seen = new Set<object>(), depth = 0): object[] {
-  if (typeof value !== 'object' || value === null || seen.has(value) || depth > MAX_REFUSAL_DEPTH)
-    return found;
-  seen.add(value);
-  if (refusedModel(value)) found.push(value);
-  for (const member of Object.values(value)) refusedIn(member, found, seen, depth + 1);
-  return found;
-}
-
-const MAX_REFUSAL_DEPTH = 64;
+const MAX_MARK_DEPTH = 64;
 
 /** What the client gets when the handler raises. */
 const RAISED: Record<Framework, string> = {
