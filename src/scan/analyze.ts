@@ -20,7 +20,7 @@ import type { Heap } from './abstract/heap.js';
 import { type Guard, MAYBE_MISSING_KEY, namesAllocation, type Site, type Value } from './abstract/value.js';
 import { asCallToolResult, type Framework, structuredMustBeResult, type WrapOptions } from './frameworks.js';
 import { type DeclaredScope, DISJUNCTIONS, type Proof, proveResult, proveStructured } from './proof.js';
-import { isWrapped, judgeLax, type LaxType, type ModelType, schemaAtPath } from './pydantic-lax.js';
+import { isWrapped, judgeLax, type LaxType, schemaAtPath } from './pydantic-lax.js';
 import {
   builtAlike,
   markOpen,
