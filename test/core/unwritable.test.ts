@@ -140,6 +140,24 @@ describe('unwritable', () => {
     expect(textLengthOfParts({ toJSON: () => null })).toBe('null'.length);
   });
 
+  it('takes a plain Date for the ISO string it writes, without calling it; any other toJSON is called', () => {
+    let reads = 0;
+    const row = {
+      get at(): Date {
+        reads++;
+        return new Date(0);
+      },
+    };
+    // Decided by the plain walk: each getter read once (the count by parts would read it again).
+    expect(unwritable({ rows: [row, row, row] })).toBeUndefined();
+    expect(reads).toBe(3);
+    // A Date whose toISOString is its own may return anything from toJSON: counted by what it returns.
+    const odd = Object.assign(new Date(0), { toISOString: () => doubled('x', 60) });
+    expect(unwritable({ odd })).toBe('too long');
+    const borrowed = { toJSON: Date.prototype.toJSON, toISOString: () => doubled('x', 60) };
+    expect(unwritable({ borrowed })).toBe('too long');
+  });
+
   it('answers scalars at once', () => {
     for (const scalar of [1, 'x', null, undefined, true, 10n]) expect(unwritable(scalar)).toBeUndefined();
   });
