@@ -69,6 +69,9 @@ function walkPlainly(value: object, budget: { left: number }): void {
     throw UNDECIDED;
   }
   if (Array.isArray(value)) {
+    // Each item takes at least a comma: past this length (a sparse `new Array(2 ** 31)` holds nothing
+    // yet stands for that many nulls) the count by parts answers at once, where this loop would not.
+    if (value.length > MAX_STRING_LENGTH / 2) throw UNDECIDED;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (typeof item === 'object' && item !== null) walkPlainly(item, budget);
@@ -218,6 +221,11 @@ function scalarLength(value: unknown): number {
       return value ? 4 : 5;
     case 'object':
       return 4; // null
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      // Only array items get here (an object leaves such members out), and JSON writes them as null.
+      return 4;
     default:
       return 0;
   }

@@ -158,6 +158,15 @@ describe('unwritable', () => {
     expect(unwritable({ borrowed })).toBe('too long');
   });
 
+  it('answers at once for a sparse array that stands for more nulls than a string holds', () => {
+    // `new Array(2 ** 31 - 1)` holds nothing: the walks stepped through every hole (the validators took
+    // 40 s and more on one). JSON writes each hole as null.
+    expect(unwritable({ a: new Array(2 ** 31 - 1) })).toBe('too long');
+    expect(textLengthOfParts([undefined, () => 1, Symbol('s'), 1])).toBe('[null,null,null,1]'.length);
+    // One hole per item still fits: the plain walk decides it.
+    expect(unwritable({ a: new Array(1000) })).toBeUndefined();
+  });
+
   it('answers scalars at once', () => {
     for (const scalar of [1, 'x', null, undefined, true, 10n]) expect(unwritable(scalar)).toBeUndefined();
   });

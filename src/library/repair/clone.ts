@@ -28,6 +28,14 @@ export interface WireNote {
  */
 const MAX_REVISITS = 100_000;
 
+/**
+ * Items of an array past which it is left out. V8 holds at most about 2^27 items in a dense array, so
+ * a longer one is sparse (`new Array(2 ** 31)`): mostly holes, each written `null,`, five characters,
+ * which is more text than a string holds (MAX_STRING_LENGTH). Copying it item by item took minutes and
+ * then aborted the process (V8's "invalid size" fatal error).
+ */
+const MAX_ARRAY_ITEMS = 2 ** 27;
+
 type Container = unknown[] | Record<string, unknown>;
 
 interface Frame {
@@ -209,6 +217,10 @@ export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
       const isArray = Array.isArray(source);
       const keys = isArray ? undefined : Object.keys(source);
       const length = isArray ? (source as unknown[]).length : (keys as string[]).length;
+      if (isArray && length > MAX_ARRAY_ITEMS) {
+        note(key, `left out an array of ${length} items: its JSON text would be longer than a string can be`);
+        return undefined;
+      }
       const out: Container = isArray ? [] : {};
       stack.push({ source, out, keys, length, index: 0, key: key ?? '' });
       ancestors.add(source);
