@@ -171,15 +171,15 @@ function fastmcpPythonContent(value: unknown, standalone: boolean, ctx: WrapCont
 /**
  * FastMCP's `Image`/`Audio`/`File` helpers become a block with the mimeType FastMCP derives from the
  * `format` or the path's suffix (known where the source tells it: python/fastmcp-helpers.ts). One
- * that surely raises (ObjState.raises) becomes no block: the call gets an error result, which is no
- * typed return. It is left unresolved with the reason, as no rule of the catalog judges a handler that
- * raises.
+ * that surely raises (ObjState.raises) becomes no block: the call gets an error result, which analyze.ts
+ * reports at the call (raisingHelpers, as result-rejected-by-server).
  */
 function fastmcpMedia(model: string, value: unknown, standalone: boolean, ctx: WrapContext): unknown {
   const raises = raisesWhy(value);
   if (raises !== undefined) return new UnknownValue(`${model}(…)`, raises, ctx.site);
   // The type the source tells (python/fastmcp-helpers.ts), a string placed at the argument it comes from.
-  const derived = (value as Record<string, unknown>)[standalone ? '_standalone_mime_type' : '_mime_type'];
+  const derivedKey = standalone ? '_standalone_mime_type' : '_mime_type';
+  const derived = (value as Record<string, unknown>)[derivedKey];
   // FastMCP encodes the bytes with `base64.b64encode(…).decode()`, and builds the File's uri into a
   // pydantic `AnyUrl`, which parses it or raises.
   const media = (reason: string, format?: StringFormat) =>
@@ -187,7 +187,7 @@ function fastmcpMedia(model: string, value: unknown, standalone: boolean, ctx: W
   const mimeType =
     typeof derived === 'string' ? derived : media(`the MIME type FastMCP derives for ${model}`);
   // Placed where the call is, its mimeType where the argument it comes from is.
-  const derivedAt = { mimeType: standalone ? '_standalone_mime_type' : '_mime_type' };
+  const derivedAt = { mimeType: derivedKey };
   if (model === 'File') {
     // A text/* file is sent decoded, as text; any other as base64 in blob.
     const text = typeof derived === 'string' && derived.startsWith('text/');
