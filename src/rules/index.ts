@@ -27,6 +27,7 @@ import envelopeExtraMember from './envelope/envelope-extra-member.js';
 import envelopeIdInvalid from './envelope/envelope-id-invalid.js';
 import envelopeJsonrpcVersion from './envelope/envelope-jsonrpc-version.js';
 import envelopeNotObject from './envelope/envelope-not-object.js';
+import envelopeNotSerializable from './envelope/envelope-not-serializable.js';
 import envelopeResultAndError from './envelope/envelope-result-and-error.js';
 import envelopeResultNotObject from './envelope/envelope-result-not-object.js';
 import resultContentMissing from './result/result-content-missing.js';
@@ -114,6 +115,7 @@ export const RULES: readonly Rule[] = [
   envelopeIdInvalid,
   envelopeJsonrpcVersion,
   envelopeNotObject,
+  envelopeNotSerializable,
   envelopeResultAndError,
   envelopeResultNotObject,
   resultContentMissing,

@@ -691,6 +691,14 @@ export function runResultRules(
 }
 
 /**
+ * The rules about a message as a whole (subject `message`) and nothing else: no walk into its result.
+ * For a message whose members throw when read (see `judged` in ./index.ts).
+ */
+export function runMessageRules(message: unknown, options: EngineOptions): EngineFinding[] {
+  return inRun(message, options, (run) => run.apply('message', message, [], undefined));
+}
+
+/**
  * Whether `result` is a plain-text result on which no rule of the catalog can report (./fast-path.ts):
  * the answer for the commonest clean result, found without setting anything up.
  */
@@ -757,7 +765,14 @@ export function runMessage(message: unknown, options: EngineOptions): EngineFind
  * every message before it sets up a repair.
  */
 export function isQuietMessage(message: unknown, options: EngineOptions): boolean {
-  if (options.partial || options.rules || !isObject(message) || !Object.hasOwn(message, 'result')) {
+  // An unbounded message may not be writable at all, which only a run finds out (its rules ask then).
+  if (
+    options.partial ||
+    options.rules ||
+    options.unbounded ||
+    !isObject(message) ||
+    !Object.hasOwn(message, 'result')
+  ) {
     return false;
   }
   const result = message.result;

@@ -18,6 +18,7 @@ import { SNIFF_HEADER_BYTES } from '../core/magic.js';
 import { payloadFactsAt } from '../core/payload.js';
 import { FactScope, runInScope } from '../core/run-memo.js';
 import { fileTypeMime, type Sniffed } from '../core/sniff.js';
+import envelopeNotSerializable from '../rules/envelope/envelope-not-serializable.js';
 import resultNotSerializable from '../rules/result/result-not-serializable.js';
 import type { Rule } from '../rules/types.js';
 import {
@@ -36,6 +37,7 @@ import {
   type PayloadSniffer,
   responseKind,
   runMessage,
+  runMessageRules,
   runResultRules,
   runToolResult,
   runToolsList,
@@ -280,6 +282,8 @@ function versionFor(options: ValidateOptions, document: unknown): ProtocolVersio
 
 /** Only the rule that says whether a document can be sent at all (see judged). */
 const SENDABILITY: readonly Rule[] = [resultNotSerializable];
+/** The same of a message's other members. */
+const ENVELOPE_SENDABILITY: readonly Rule[] = [envelopeNotSerializable];
 
 /**
  * The findings of `run` on `document`. A document whose own code throws when read (a getter, a proxy's
@@ -310,10 +314,18 @@ function judged(
     try {
       const atResult = run === runMessage;
       const result = atResult ? resultOrUnreadable(document) : document;
-      const only = runResultRules(document, atResult ? ['result'] : [], result, {
-        ...engine,
-        rules: SENDABILITY,
-      });
+      const envelope = atResult ? runMessageRules(document, { ...engine, rules: ENVELOPE_SENDABILITY }) : [];
+      // A message unreadable as a whole (a revoked proxy) has no result to speak of.
+      const whole = envelope.some((f) => f.path.length === 0);
+      const only = whole
+        ? envelope
+        : [
+            ...envelope,
+            ...runResultRules(document, atResult ? ['result'] : [], result, {
+              ...engine,
+              rules: SENDABILITY,
+            }),
+          ];
       if (only.length > 0 && !only.some(isInternal)) return publicFindings(only);
     } catch {
       // Reported below as it was.
@@ -357,7 +369,9 @@ function isInternal(f: EngineFinding): boolean {
  * no text equal to a structuredContent it could not read.
  */
 function mayBeUnreadable(f: EngineFinding): boolean {
-  return f.messageId === 'internal' || f.rule === resultNotSerializable.id;
+  return (
+    f.messageId === 'internal' || f.rule === resultNotSerializable.id || f.rule === envelopeNotSerializable.id
+  );
 }
 
 /** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */

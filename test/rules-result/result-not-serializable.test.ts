@@ -3,10 +3,6 @@
  * (the claim of the rule's rationale), and that the validators report such a result before it is sent.
  */
 
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
@@ -20,8 +16,7 @@ import {
 } from '../../src/validate/index.js';
 import { unwritableResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
-
-const root = join(import.meta.dirname, '../..');
+import { expectUnansweredCall } from '../support/unsent-answer.js';
 
 /** An SDK v1 McpServer whose `count` tool returns a BigInt in structuredContent. */
 const SERVER = `
@@ -42,26 +37,7 @@ describe('result-not-serializable', () => {
   it('is what the official SDK cannot send: the client gets no answer until its request times out', {
     timeout: 60_000,
   }, async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--input-type=module', '-e', SERVER],
-      cwd: root,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'test', version: '0.0.0' });
-    await client.connect(transport);
-    try {
-      const failure = await client.callTool({ name: 'count' }, undefined, { timeout: 1_500 }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failure).toBeInstanceOf(McpError);
-      expect((failure as McpError).code).toBe(ErrorCode.RequestTimeout);
-      // The server lives on: only that answer was lost.
-      expect(await client.callTool({ name: 'fine' })).toMatchObject({ content: [{ text: 'ok' }] });
-    } finally {
-      await client.close();
-    }
+    await expectUnansweredCall(SERVER, 'count');
   });
 
   it('reports such a result as an error, the sync and async validators alike', async () => {
@@ -179,6 +155,31 @@ describe('result-not-serializable', () => {
       const message = boom({ jsonrpc: '2.0', id: 1 }, 'result');
       expect(brief(validateMessageSync(message, { protocolVersion }))).toEqual(only('/result', 'result'));
       expect(brief(await validateMessage(message, { protocolVersion }))).toEqual(only('/result', 'result'));
+    }
+  });
+
+  it('reports a revoked proxy as the result itself, alone or in a message (it was an internal error)', async () => {
+    // A revoked proxy throws even when asked whether it is an array, which every rule asks first.
+    const revoked = () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    };
+    const at = (findings: readonly Finding[]) => findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`);
+    for (const protocolVersion of ['2024-11-05', '2025-11-25'] as const) {
+      expect(at(validateToolResultSync(revoked(), { protocolVersion }))).toEqual([
+        'error result-not-serializable ',
+      ]);
+      expect(at(await validateToolResult(revoked(), { protocolVersion }))).toEqual([
+        'error result-not-serializable ',
+      ]);
+      const message = () => ({ jsonrpc: '2.0', id: 1, result: revoked() });
+      expect(at(validateMessageSync(message(), { protocolVersion }))).toEqual([
+        'error result-not-serializable /result',
+      ]);
+      expect(at(await validateMessage(message(), { protocolVersion }))).toEqual([
+        'error result-not-serializable /result',
+      ]);
     }
   });
 

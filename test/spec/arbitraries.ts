@@ -688,7 +688,7 @@ export function anyResult(
 }
 
 /** What JSON.stringify throws on, each as a fresh value: only a handler's JS value can hold one. */
-const UNWRITABLE: readonly (() => unknown)[] = [
+export const UNWRITABLE: readonly (() => unknown)[] = [
   () => 12n,
   () => {
     const loop: Record<string, unknown> = { name: 'loop' };

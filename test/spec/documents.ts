@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { isObject, type JsonObject } from '../../src/core/json.js';
 import type { Frame, SessionEvent } from '../../src/rules/types.js';
 import { features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
-import { anyResult } from './arbitraries.js';
+import { anyResult, UNWRITABLE } from './arbitraries.js';
 
 /** A family of edits of a document of type T, drawn with probability weight / (sum of weights). */
 export interface Family<T> {
@@ -424,6 +424,23 @@ export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
 
 export function anyMessage(v: ProtocolVersion) {
   return mutated(validResponse(v), MESSAGE_FAMILIES);
+}
+
+/**
+ * A generated message holding one value JSON cannot write besides its result: in an error response's
+ * `data`, or in a member of its own. What the library's validators may be given, never the wire.
+ */
+export function unwritableMessage(v: ProtocolVersion) {
+  return fc
+    .tuple(anyMessage(v), fc.nat({ max: UNWRITABLE.length - 1 }), fc.constantFrom('error data', 'member'))
+    .map(([{ document }, which, where]) => {
+      const value = (UNWRITABLE[which] as () => unknown)();
+      const message: unknown =
+        where === 'error data' || !isObject(document.message)
+          ? { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'failed', data: { value } } }
+          : { ...document.message, trace: value };
+      return { ...document, message };
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------

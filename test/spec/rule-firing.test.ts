@@ -32,6 +32,7 @@ import {
   MESSAGE_FAMILIES,
   SESSION_FAMILIES,
   TOOLS_LIST_FAMILIES,
+  unwritableMessage,
 } from './documents.js';
 
 /**
@@ -40,7 +41,7 @@ import {
  */
 const PER_VERSION = {
   results: runs(1000, 0.5),
-  /** Results holding what JSON cannot write: one of three kinds, in one of three places. */
+  /** Results and messages holding what JSON cannot write: one of five kinds, in one of a few places. */
   unwritable: runs(20, 0.5),
   messages: runs(300, 0.5),
   toolsLists: runs(500, 0.5),
@@ -82,6 +83,10 @@ describe('every rule of the catalog fires on generated documents', () => {
         typeof message === 'object' && message !== null && 'result' in message ? message.result : undefined,
       );
       count(runMessage(message, { version, request, tool, ...sniff }));
+    }
+    // As the validators run them: a value that may not be writable is unbounded (validate/as-sent.ts).
+    for (const [version, { message, request, tool }] of sample(unwritableMessage, PER_VERSION.unwritable)) {
+      count(runMessage(message, { version, request, tool, unbounded: true }));
     }
     for (const [version, { document }] of sample(anyToolsList, PER_VERSION.toolsLists)) {
       count(runToolsList(document, { version }));

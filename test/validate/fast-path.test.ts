@@ -76,7 +76,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-not-object': '6be0aaafd507d571',
   'result-not-object': 'b8ee30c2f12e0cb1',
-  'result-not-serializable': '980766626d7dc552',
+  'result-not-serializable': '2f62c5128b1a276a',
   'result-over-client-limits': '1205c129409ebde4',
   'result-server-info-invalid': '739dd99704d25c46',
   'result-type-invalid': '4746f73b55185262',

@@ -1,6 +1,6 @@
 import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { serialization } from '../support/serialization.js';
+import { serialization, unreadableItself } from '../support/serialization.js';
 import { defineRule } from '../types.js';
 
 /** A result holding a BigInt: what a handler may return, which JSON cannot write. */
@@ -44,6 +44,8 @@ export default defineRule({
   },
   needsCompleteDocument: true,
   check(result, ctx) {
+    const itself = unreadableItself(result);
+    if (itself !== undefined) return ctx.report({ data: { reason: itself } });
     if (!isObject(result)) return;
     const serialized = serialization(result);
     if ('unserializable' in serialized) ctx.report({ data: { reason: serialized.unserializable } });

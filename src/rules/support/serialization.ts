@@ -77,6 +77,56 @@ function serialize(result: JsonObject): Serialization {
   }
 }
 
+/**
+ * Why JSON.stringify throws on a JSON-RPC message for what it holds besides its result (whose own
+ * failure result-not-serializable reports), and at which member (none: the message itself), or
+ * `undefined`: a cycle or a BigInt in `error.data`, a getter on `id`. The members are read as
+ * JSON.stringify reads them, its own enumerable keys; a message with a `toJSON` of its own is sent as
+ * what that returns, so it is judged whole.
+ */
+export function envelopeUnserializable(
+  message: unknown,
+): { readonly reason: string; readonly member?: string } | undefined {
+  const itself = unreadableItself(message);
+  if (itself !== undefined) return { reason: itself };
+  if (!isObject(message)) return undefined;
+  let keys: string[];
+  try {
+    if (typeof message.toJSON === 'function') {
+      const whole = serialize(message);
+      return 'unserializable' in whole ? { reason: whole.unserializable } : undefined;
+    }
+    keys = Object.keys(message);
+  } catch {
+    return { reason: UNREADABLE };
+  }
+  for (const member of keys) {
+    if (member === 'result') continue;
+    let value: unknown;
+    try {
+      value = message[member];
+    } catch {
+      return { reason: UNREADABLE, member };
+    }
+    const serialized = serialize({ [member]: value });
+    if ('unserializable' in serialized) return { reason: serialized.unserializable, member };
+  }
+  return undefined;
+}
+
+/**
+ * Why JSON.stringify throws on `value` before it reads a single member, or `undefined`: a revoked proxy
+ * throws even when asked whether it is an array (so every rule asking that throws too).
+ */
+export function unreadableItself(value: unknown): string | undefined {
+  try {
+    isObject(value);
+    return undefined;
+  } catch {
+    return UNREADABLE;
+  }
+}
+
 function stringifyThrows(value: unknown): boolean {
   try {
     JSON.stringify(value);
