@@ -82,6 +82,7 @@ import toolSchemaNotCompilable from './tools/tool-schema-not-compilable.js';
 import toolSchemaRemoteRef from './tools/tool-schema-remote-ref.js';
 import toolsListCacheableResult from './tools/tools-list-cacheable-result.js';
 import toolsListNotArray from './tools/tools-list-not-array.js';
+import toolsListNotSerializable from './tools/tools-list-not-serializable.js';
 import frameNotJson from './transport/frame-not-json.js';
 import frameNotJsonrpc from './transport/frame-not-jsonrpc.js';
 import httpContentType from './transport/http-content-type.js';
@@ -170,6 +171,7 @@ export const RULES: readonly Rule[] = [
   toolSchemaRemoteRef,
   toolsListCacheableResult,
   toolsListNotArray,
+  toolsListNotSerializable,
   frameNotJson,
   frameNotJsonrpc,
   httpContentType,

@@ -749,6 +749,14 @@ export function firstSilentShape(version: ProtocolVersion, rules: readonly Rule[
   return silent(Shape.ShortPlainText) ? Shape.ShortPlainText : NEVER;
 }
 
+/**
+ * The rules about a tools/list result as a whole (subject `tools-list`) and nothing else: no walk into
+ * its tools. For a list whose members throw when read (see `judged` in ./index.ts).
+ */
+export function runToolsListRules(list: unknown, options: EngineOptions): EngineFinding[] {
+  return inRun(list, options, (run) => run.apply('tools-list', list, [], []));
+}
+
 export function runToolsList(list: unknown, options: EngineOptions): EngineFinding[] {
   return inRun(list, options, (run) => run.toolsList(list, []));
 }

@@ -20,6 +20,7 @@ import { FactScope, runInScope } from '../core/run-memo.js';
 import { fileTypeMime, type Sniffed } from '../core/sniff.js';
 import envelopeNotSerializable from '../rules/envelope/envelope-not-serializable.js';
 import resultNotSerializable from '../rules/result/result-not-serializable.js';
+import toolsListNotSerializable from '../rules/tools/tools-list-not-serializable.js';
 import type { Rule } from '../rules/types.js';
 import {
   assumedProtocolVersion,
@@ -41,6 +42,7 @@ import {
   runResultRules,
   runToolResult,
   runToolsList,
+  runToolsListRules,
   sniffSync,
 } from './engine.js';
 
@@ -230,6 +232,7 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 
 /** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
+  checkProtocolVersionOption(options);
   return toolResultFindings(result, options, false);
 }
 
@@ -243,11 +246,23 @@ export function validateParsedToolResultSync(
   result: unknown,
   options: ValidateResultOptions = {},
 ): Finding[] {
+  checkProtocolVersionOption(options);
   return toolResultFindings(result, options, true);
 }
 
+/**
+ * Not in `guard`, whose closure the proxy's per-message path would pay: what throws here is the
+ * caller's options (a tool definition that throws when read), answered as guard answers.
+ */
 function toolResultFindings(result: unknown, options: ValidateResultOptions, parsed: boolean): Finding[] {
-  checkProtocolVersionOption(options);
+  try {
+    return toolResultFindingsOf(result, options, parsed);
+  } catch (error) {
+    return internalError(error);
+  }
+}
+
+function toolResultFindingsOf(result: unknown, options: ValidateResultOptions, parsed: boolean): Finding[] {
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
   let version: ProtocolVersion;
   try {
@@ -257,17 +272,17 @@ function toolResultFindings(result: unknown, options: ValidateResultOptions, par
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
   } catch (error) {
     // Reading the result ran its own code, and that threw (a getter): see judged.
-    return judged(result, resultOptions(options, versionFor(options, result), !parsed), runToolResult, error);
+    return judged(result, resultOptions(options, versionFor(options, result), !parsed), RESULT, error);
   }
   return parsed
-    ? judged(result, resultOptions(options, version, false), runToolResult)
+    ? judged(result, resultOptions(options, version, false), RESULT)
     : judgedAsSent(result, options, version);
 }
 
 /** The findings of a handler's value, judged as sent (./as-sent.ts). */
 function judgedAsSent(result: unknown, options: ValidateResultOptions, version: ProtocolVersion): Finding[] {
   const sent = guardedAsSent(() => resultAsSent(result, options), result);
-  return judged(sent.document, resultOptions(options, version, !sent.bounded), runToolResult);
+  return judged(sent.document, resultOptions(options, version, !sent.bounded), RESULT);
 }
 
 /** The version asked for, else the one the document speaks; the default where reading it throws. */
@@ -280,31 +295,58 @@ function versionFor(options: ValidateOptions, document: unknown): ProtocolVersio
   }
 }
 
-/** Only the rule that says whether a document can be sent at all (see judged). */
-const SENDABILITY: readonly Rule[] = [resultNotSerializable];
-/** The same of a message's other members. */
-const ENVELOPE_SENDABILITY: readonly Rule[] = [envelopeNotSerializable];
+/**
+ * How a kind of document is judged: all its rules, and only the rules that say whether it can be sent
+ * at all (see judged).
+ */
+interface Judge {
+  run(document: unknown, options: EngineOptions): EngineFinding[];
+  sendability(document: unknown, options: EngineOptions): EngineFinding[];
+}
+
+const RESULT_SENDABILITY: readonly Rule[] = [resultNotSerializable];
+
+const RESULT: Judge = {
+  run: runToolResult,
+  sendability: (result, engine) =>
+    runResultRules(result, [], result, { ...engine, rules: RESULT_SENDABILITY }),
+};
+
+const MESSAGE: Judge = {
+  run: runMessage,
+  sendability(message, engine) {
+    const envelope = runMessageRules(message, { ...engine, rules: [envelopeNotSerializable] });
+    // A message unreadable as a whole (a revoked proxy) has no result to speak of.
+    if (envelope.some((f) => f.path.length === 0)) return envelope;
+    const result = resultOrUnreadable(message);
+    return [
+      ...envelope,
+      ...runResultRules(message, ['result'], result, { ...engine, rules: RESULT_SENDABILITY }),
+    ];
+  },
+};
+
+const TOOLS_LIST: Judge = {
+  run: runToolsList,
+  sendability: (list, engine) => runToolsListRules(list, { ...engine, rules: [toolsListNotSerializable] }),
+};
 
 /**
- * The findings of `run` on `document`. A document whose own code throws when read (a getter, a proxy's
- * trap, a `toJSON`) cannot be sent: JSON.stringify throws on it, which result-not-serializable reports.
- * The walk and the other rules throw reading it as well, and their failures would read as this
- * validator's own (an internal error, rules "skipped"); rules that read around the throw judge a value
- * they could not see. So that rule's finding is all that is returned.
+ * The findings of `judge` on `document`. A document whose own code throws when read (a getter, a proxy's
+ * trap, a `toJSON`) cannot be sent: JSON.stringify throws on it, which the sendability rules report
+ * (result-not-serializable, envelope-not-serializable, tools-list-not-serializable). The walk and the
+ * other rules throw reading it as well, and their failures would read as this validator's own (an
+ * internal error, rules "skipped"); rules that read around the throw judge a value they could not see.
+ * So those rules' findings are all that is returned.
  * Anything else that throws is a bug of the walk, reported as internal-error. `thrown`: what an earlier
  * read of the document threw.
  */
-function judged(
-  document: unknown,
-  engine: EngineOptions,
-  run: (document: unknown, options: EngineOptions) => EngineFinding[],
-  thrown?: unknown,
-): Finding[] {
+function judged(document: unknown, engine: EngineOptions, judge: Judge, thrown?: unknown): Finding[] {
   let findings: EngineFinding[] | undefined;
   let failure = thrown;
   if (thrown === undefined) {
     try {
-      findings = run(document, engine);
+      findings = judge.run(document, engine);
       if (!findings.some(mayBeUnreadable)) return publicFindings(findings);
     } catch (error) {
       failure = error;
@@ -312,20 +354,7 @@ function judged(
   }
   if (readingThrows(document)) {
     try {
-      const atResult = run === runMessage;
-      const result = atResult ? resultOrUnreadable(document) : document;
-      const envelope = atResult ? runMessageRules(document, { ...engine, rules: ENVELOPE_SENDABILITY }) : [];
-      // A message unreadable as a whole (a revoked proxy) has no result to speak of.
-      const whole = envelope.some((f) => f.path.length === 0);
-      const only = whole
-        ? envelope
-        : [
-            ...envelope,
-            ...runResultRules(document, atResult ? ['result'] : [], result, {
-              ...engine,
-              rules: SENDABILITY,
-            }),
-          ];
+      const only = judge.sendability(document, engine);
       if (only.length > 0 && !only.some(isInternal)) return publicFindings(only);
     } catch {
       // Reported below as it was.
@@ -358,6 +387,10 @@ const UNREADABLE = new Proxy(
   },
 );
 
+const SENDABILITY_RULES: ReadonlySet<string> = new Set(
+  [resultNotSerializable, envelopeNotSerializable, toolsListNotSerializable].map((rule) => rule.id),
+);
+
 function isInternal(f: EngineFinding): boolean {
   return f.messageId === 'internal';
 }
@@ -369,9 +402,7 @@ function isInternal(f: EngineFinding): boolean {
  * no text equal to a structuredContent it could not read.
  */
 function mayBeUnreadable(f: EngineFinding): boolean {
-  return (
-    f.messageId === 'internal' || f.rule === resultNotSerializable.id || f.rule === envelopeNotSerializable.id
-  );
+  return f.messageId === 'internal' || SENDABILITY_RULES.has(f.rule);
 }
 
 /** Validates a JSON-RPC message synchronously; see the module comment for how it differs from the async one. */
@@ -394,9 +425,9 @@ function messageFindings(message: unknown, options: ValidateMessageOptions, pars
     try {
       if (isQuietMessage(document, engine)) return [];
     } catch (error) {
-      return judged(document, engine, runMessage, error);
+      return judged(document, engine, MESSAGE, error);
     }
-    return judged(document, engine, runMessage);
+    return judged(document, engine, MESSAGE);
   });
 }
 
@@ -410,15 +441,18 @@ export function validateParsedToolsListSync(result: unknown, options: ValidateOp
   return toolsListFindings(result, options, true);
 }
 
-function toolsListFindings(result: unknown, options: ValidateOptions, parsed: boolean): Finding[] {
+function toolsListFindings(list: unknown, options: ValidateOptions, parsed: boolean): Finding[] {
   checkProtocolVersionOption(options);
-  return guard(() =>
-    publicFindings(
-      runToolsList(parsed ? result : asSent(result).document, {
-        version: options.protocolVersion ?? assumedProtocolVersion(result),
-      }),
-    ),
-  );
+  return guard(() => {
+    // Parsed, the list is its own sent form, and bounded.
+    const sent = parsed ? undefined : guardedAsSent(() => asSent(list), list);
+    const document = sent === undefined ? list : sent.document;
+    return judged(
+      document,
+      { version: versionFor(options, list), unbounded: sent?.bounded === false },
+      TOOLS_LIST,
+    );
+  });
 }
 
 /**
@@ -435,7 +469,7 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
   const engine = resultOptions(options, versionFor(options, result), !sent.bounded);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, runToolResult),
+    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, RESULT),
   );
 }
 
@@ -486,6 +520,6 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
   const engine = messageOptions(options, versionFor(options, message), !sent.bounded);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, runMessage),
+    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, MESSAGE),
   );
 }

@@ -504,7 +504,7 @@ describe('the result rules at their edges', () => {
     ).toBeUndefined();
   });
 
-  it('reports at most ten schema errors, and none against a schema that does not compile', () => {
+  it('reports at most ten schema errors, and against a schema that does not compile only that it was not checked', () => {
     const properties = Object.fromEntries(
       Array.from({ length: 12 }, (_, i) => [`p${i}`, { type: 'number' }]),
     );
@@ -525,7 +525,7 @@ describe('the result rules at their edges', () => {
         { content: [], structuredContent: { a: 1 } },
         { ...v25, tool: broken },
       ),
-    ).toEqual([]);
+    ).toEqual([['uncompilable', '/structuredContent']]);
   });
 
   it('says what it did with the non-conforming structuredContent of an error result', () => {
@@ -790,6 +790,40 @@ describe('outputSchema conformance', () => {
     expect(
       repairOnce(mismatch, 'result', { content: [], structuredContent: {} }, { ...v25, tool }).outcome,
     ).toBeUndefined();
+  });
+
+  it('says that structuredContent was not checked where the outputSchema does not compile (it passed)', () => {
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.properties = { t: cyclic };
+    const schemas: [string, unknown][] = [
+      ['an unknown type', { type: 'objekt' }],
+      ['a dangling $ref', { type: 'object', properties: { t: { $ref: '#/nowhere' } } }],
+      ['another document', { type: 'object', properties: { t: { $ref: 'https://example.com/t.json' } } }],
+      ['a BigInt', { type: 'object', properties: { t: { type: 'number', maximum: 5n } } }],
+      ['a circular JS value', cyclic],
+    ];
+    for (const [label, outputSchema] of schemas) {
+      const findings = validateToolResultSync(
+        { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' } },
+        { protocolVersion: '2025-06-18', tool: { ...tool, outputSchema } },
+      );
+      expect(
+        findings.map((f) => [f.rule, f.severity, f.pointer, f.fix?.automatic]),
+        label,
+      ).toEqual([[mismatch, 'error', '/structuredContent', false]]);
+      expect(findings[0]?.message, label).toMatch(
+        /^structuredContent was not checked: the tool's outputSchema does not compile \(.+\)/,
+      );
+    }
+  });
+
+  it('answers a tool option that throws when read with internal-error, not a throw', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const result = { content: [text('{"t":1}')], structuredContent: { t: 1 } };
+    expect(
+      validateToolResultSync(result, { protocolVersion: '2025-06-18', tool: proxy }).map((f) => f.rule),
+    ).toEqual(['internal-error']);
   });
 
   it('uses the dialect the schema declares', () => {

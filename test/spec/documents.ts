@@ -272,6 +272,21 @@ export function anyToolsList(v: ProtocolVersion) {
   return mutated<unknown>(validToolsList(v), TOOLS_LIST_FAMILIES);
 }
 
+/**
+ * A generated tools/list result holding one value JSON cannot write: in a tool's `_meta`, or in a member
+ * of the list. What the library's validators may be given, never the wire.
+ */
+export function unwritableToolsList(v: ProtocolVersion) {
+  return fc
+    .tuple(anyToolsList(v), fc.nat({ max: UNWRITABLE.length - 1 }), fc.constantFrom('tool', 'member'))
+    .map(([{ document }, which, where]) => {
+      const value = (UNWRITABLE[which] as () => unknown)();
+      if (where === 'tool')
+        return { tools: [{ name: 'held', inputSchema: { type: 'object' }, _meta: { value } }] };
+      return isObject(document) ? { ...document, nextCursor: value } : { tools: [], nextCursor: value };
+    });
+}
+
 // ---------------------------------------------------------------------------------------------------
 // JSON-RPC responses
 

@@ -33,6 +33,7 @@ import {
   SESSION_FAMILIES,
   TOOLS_LIST_FAMILIES,
   unwritableMessage,
+  unwritableToolsList,
 } from './documents.js';
 
 /**
@@ -90,6 +91,9 @@ describe('every rule of the catalog fires on generated documents', () => {
     }
     for (const [version, { document }] of sample(anyToolsList, PER_VERSION.toolsLists)) {
       count(runToolsList(document, { version }));
+    }
+    for (const [version, list] of sample(unwritableToolsList, PER_VERSION.unwritable)) {
+      count(runToolsList(list, { version, unbounded: true }));
     }
     for (const [version, { document }] of sample(anyFrame, PER_VERSION.frames))
       count(runFrame(document, { version }));

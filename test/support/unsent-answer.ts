@@ -6,17 +6,22 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
 
 /**
- * Runs `server` (an ES module's source, an SDK server on stdio) and calls `tool`, which must go
- * unanswered until the client's timeout; then `fine`, which must answer with the text `ok`, since only
- * that one answer was lost and the server lives on.
+ * Runs `server` (an ES module's source, an SDK server on stdio) and sends what `unanswered` asks with the
+ * request options it is given, which must go unanswered until the client's timeout; then calls `fine`,
+ * which must answer with the text `ok`, since only that one answer was lost and the server lives on.
  */
-export async function expectUnansweredCall(server: string, tool: string, fine = 'fine'): Promise<void> {
+export async function expectUnanswered(
+  server: string,
+  unanswered: (client: Client, options: RequestOptions) => Promise<unknown>,
+  fine = 'fine',
+): Promise<void> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--input-type=module', '-e', server],
@@ -26,7 +31,7 @@ export async function expectUnansweredCall(server: string, tool: string, fine = 
   const client = new Client({ name: 'test', version: '0.0.0' });
   await client.connect(transport);
   try {
-    const failure = await client.callTool({ name: tool }, undefined, { timeout: 1_500 }).then(
+    const failure = await unanswered(client, { timeout: 1_500 }).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -36,4 +41,9 @@ export async function expectUnansweredCall(server: string, tool: string, fine = 
   } finally {
     await client.close();
   }
+}
+
+/** expectUnanswered of a call of `tool`. */
+export function expectUnansweredCall(server: string, tool: string): Promise<void> {
+  return expectUnanswered(server, (client, options) => client.callTool({ name: tool }, undefined, options));
 }

@@ -1,6 +1,6 @@
 import { mayBeUnwritable } from '../../core/run-memo.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { envelopeUnserializable } from '../support/serialization.js';
+import { unserializableMember } from '../support/serialization.js';
 import { defineRule } from '../types.js';
 
 /** An error response whose `data` holds a BigInt: what a server's JS code may build, JSON cannot write. */
@@ -47,9 +47,10 @@ export default defineRule({
   check(message, ctx) {
     // Parsed JSON, and every value the validators could copy as sent, is writable: nothing to ask.
     if (!mayBeUnwritable()) return;
-    const unserializable = envelopeUnserializable(message);
-    if (unserializable === undefined) return;
-    const { reason, member } = unserializable;
-    ctx.report({ path: member === undefined ? [] : [member], data: { reason } });
+    // The result is result-not-serializable's.
+    const unserializable = unserializableMember(message, { skip: 'result' });
+    if (unserializable !== undefined) {
+      ctx.report({ path: unserializable.path, data: { reason: unserializable.reason } });
+    }
   },
 });

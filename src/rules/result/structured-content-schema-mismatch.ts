@@ -104,6 +104,8 @@ export default defineRule({
     default: 'structuredContent{{instancePath}} {{message}} (outputSchema {{schemaPath}})',
     onError:
       'structuredContent{{instancePath}} {{message}} (outputSchema {{schemaPath}}); SDK v1 clients validate it even though isError is true',
+    uncompilable:
+      "structuredContent was not checked: the tool's outputSchema does not compile ({{message}}), and the TypeScript SDK v1 client rejects a tools list that holds it",
   },
   fix: 'Return data that matches the outputSchema; on errors, leave structuredContent out and explain in text.',
   examples: {
@@ -124,9 +126,19 @@ export default defineRule({
   check(result, ctx) {
     const schema = ctx.tool?.outputSchema;
     if (!isObject(result) || schema === undefined || result.structuredContent === undefined) return;
-    // A schema that does not compile is reported on the tool definition (tool-schema-not-compilable).
     const compiled = ctx.schemas.compile(schema, ctx.version);
-    if (!compiled.ok) return;
+    if (!compiled.ok) {
+      // Nothing was checked, which is no pass: the tool definition's own finding
+      // (tool-schema-not-compilable, tool-schema-remote-ref) is not in sight where a result is judged alone.
+      // Only an error result's data moves to its text (the repair); any other is rebuilt by the fallback.
+      ctx.report({
+        messageId: 'uncompilable',
+        path: ['structuredContent'],
+        data: { message: compiled.message },
+        manual: result.isError !== true,
+      });
+      return;
+    }
     const messageId = result.isError === true ? 'onError' : 'default';
     for (const error of compiled.validate(result.structuredContent).slice(0, MAX_REPORTED_ERRORS)) {
       ctx.report({

@@ -77,39 +77,66 @@ function serialize(result: JsonObject): Serialization {
   }
 }
 
+/** Why JSON.stringify throws on a document, and where: the member (or tool) that holds the cause. */
+export interface UnserializableAt {
+  readonly reason: string;
+  /** Empty: the document itself (unreadable, or a `toJSON` of its own). */
+  readonly path: readonly (string | number)[];
+}
+
 /**
- * Why JSON.stringify throws on a JSON-RPC message for what it holds besides its result (whose own
- * failure result-not-serializable reports), and at which member (none: the message itself), or
- * `undefined`: a cycle or a BigInt in `error.data`, a getter on `id`. The members are read as
- * JSON.stringify reads them, its own enumerable keys; a message with a `toJSON` of its own is sent as
- * what that returns, so it is judged whole.
+ * Why JSON.stringify throws on `document` for what it holds, member by member, or `undefined`: a cycle
+ * or a BigInt in a message's `error.data`, a getter on its `id`, a BigInt in a tool's annotations. The
+ * members are read as JSON.stringify reads them, its own enumerable keys, each once; `skip` is left to
+ * a rule of its own (a message's result). Within the member `items` (a tools/list result's `tools`), each
+ * item is judged on its own, so that the cause is placed at its tool. A document with a `toJSON` of its
+ * own is sent as what that returns, so it is judged whole.
  */
-export function envelopeUnserializable(
-  message: unknown,
-): { readonly reason: string; readonly member?: string } | undefined {
-  const itself = unreadableItself(message);
-  if (itself !== undefined) return { reason: itself };
-  if (!isObject(message)) return undefined;
+export function unserializableMember(
+  document: unknown,
+  { skip, items }: { readonly skip?: string; readonly items?: string } = {},
+): UnserializableAt | undefined {
+  const itself = unreadableItself(document);
+  if (itself !== undefined) return { reason: itself, path: [] };
+  if (!isObject(document)) return undefined;
   let keys: string[];
   try {
-    if (typeof message.toJSON === 'function') {
-      const whole = serialize(message);
-      return 'unserializable' in whole ? { reason: whole.unserializable } : undefined;
+    if (typeof document.toJSON === 'function') {
+      const whole = serialize(document);
+      return 'unserializable' in whole ? { reason: whole.unserializable, path: [] } : undefined;
     }
-    keys = Object.keys(message);
+    keys = Object.keys(document);
   } catch {
-    return { reason: UNREADABLE };
+    return { reason: UNREADABLE, path: [] };
   }
   for (const member of keys) {
-    if (member === 'result') continue;
+    if (member === skip) continue;
     let value: unknown;
     try {
-      value = message[member];
+      value = document[member];
     } catch {
-      return { reason: UNREADABLE, member };
+      return { reason: UNREADABLE, path: [member] };
     }
+    const inItems = member === items ? unserializableItem(value) : undefined;
+    if (inItems !== undefined) return { reason: inItems.reason, path: [member, ...inItems.path] };
     const serialized = serialize({ [member]: value });
-    if ('unserializable' in serialized) return { reason: serialized.unserializable, member };
+    if ('unserializable' in serialized) return { reason: serialized.unserializable, path: [member] };
+  }
+  return undefined;
+}
+
+/** The first item of an array that JSON.stringify throws on, and why; `undefined` if none (or no array). */
+function unserializableItem(value: unknown): UnserializableAt | undefined {
+  if (unreadableItself(value) !== undefined || !Array.isArray(value)) return undefined;
+  for (let index = 0; index < value.length; index++) {
+    let item: unknown;
+    try {
+      item = value[index];
+    } catch {
+      return { reason: UNREADABLE, path: [index] };
+    }
+    const serialized = serialize({ item });
+    if ('unserializable' in serialized) return { reason: serialized.unserializable, path: [index] };
   }
   return undefined;
 }
