@@ -6,7 +6,6 @@
  * are pure (src/policy, src/config/load.ts); this file only reads and writes.
  */
 
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, commandConfig, type LoadedConfig, loadConfig } from '../config/load.js';
@@ -21,6 +20,7 @@ import { type Report, type ReportFormat, renderReport } from '../report/index.js
 import { EXIT, UserError } from './errors.js';
 import { formatOption } from './options.js';
 import { writeOutput } from './output.js';
+import { readTextFile } from './read-text.js';
 
 export type PolicyCommand = 'check' | 'scan' | 'audit';
 
@@ -216,7 +216,7 @@ function rootFor(flag: string | undefined, anchor: string | undefined, cwd: stri
 function readBaseline(file: string, command: Report['command']) {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (error) {
     const hint = systemErrorCode(error) === 'ENOENT' ? '; record one with --write-baseline FILE' : '';
     throw new UserError(`${systemErrorWords(error)}: ${file} (--baseline${hint})`);

@@ -1,6 +1,5 @@
 /** Reads a file argument or standard input, turning I/O failures into one-line user errors. */
 
-import { readFileSync } from 'node:fs';
 import {
   InputError,
   isSessionFileName,
@@ -11,16 +10,19 @@ import {
 import type { JsonObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
 import { UsageError, UserError } from './errors.js';
+import { readTextFile, readTextStream } from './read-text.js';
 
 export async function readTextInput(file: string | undefined): Promise<{ text: string; label: string }> {
   if (file === undefined || file === '-') {
     if (process.stdin.isTTY) throw new UsageError('no input: give a FILE, or pipe JSON to standard input');
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return { text: Buffer.concat(chunks).toString('utf8'), label: '<stdin>' };
+    try {
+      return { text: await readTextStream(process.stdin), label: '<stdin>' };
+    } catch (error) {
+      throw new UserError(`${systemErrorWords(error)}: <stdin>`);
+    }
   }
   try {
-    return { text: readFileSync(file, 'utf8'), label: file };
+    return { text: readTextFile(file), label: file };
   } catch (error) {
     throw new UserError(`${systemErrorWords(error)}: ${file}`);
   }

@@ -1,6 +1,6 @@
 /** `mcp-shape audit`: connects to a live server, over stdio or HTTP, and audits what it sends. */
 
-import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
@@ -15,6 +15,7 @@ import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.
 import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
+import { readTextFile } from '../read-text.js';
 
 /** Repeatable options have no default: commander would print "(default: [])" in --help. */
 interface AuditFlags extends PolicyFlags {
@@ -74,7 +75,7 @@ export function parseSize(value: string): number {
 export function loadArgsFile(path: string): Map<string, JsonObject[]> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
     throw new UserError(`${systemErrorWords(error)}: ${path} (--args)`);
   }
