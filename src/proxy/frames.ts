@@ -13,6 +13,7 @@
  * bytes and the text are held together either way, until the frame is judged.
  */
 
+import { constants } from 'node:buffer';
 import { decodeUtf8 } from './decode.js';
 import { duringLargeFrame, releasedBytes } from './memory.js';
 
@@ -24,6 +25,13 @@ const SCANNED_FRAME = 1 << 20;
 const MIN_BUFFER = 1 << 16;
 /** Every 8 MB of a pending frame, the chunks it was copied out of are collected (memory.ts). */
 const COLLECT_SHIFT = 23;
+
+/**
+ * The longest frame that is held and decoded: the longest string V8 holds, since a frame is judged
+ * from its text. A longer one could never be judged, and holding it grew the staging buffer until
+ * Buffer's own limit (4 GB) crashed the proxy; it is passed through instead (Frame.passed).
+ */
+export const MAX_HELD_FRAME_BYTES = constants.MAX_STRING_LENGTH;
 
 export interface Frame {
   /** The frame decoded as UTF-8, without its `\n`. */
@@ -40,6 +48,17 @@ export interface Frame {
    * parser a look for one inside each long string (parse.ts).
    */
   readonly controlFree?: boolean;
+  /**
+   * Set on the pieces of a frame longer than the splitter holds, in order, as they arrive: bytes to pass
+   * on as they are, unjudged (`text` is empty). `'first'` starts such a frame, `'last'` ends it with its
+   * `\n`; a piece may be both.
+   */
+  readonly passed?: { readonly first: boolean; readonly last: boolean };
+}
+
+/** The size a frame counts for, in flow control: its text, or a passed piece's bytes. */
+export function frameSize(frame: Frame): number {
+  return frame.passed ? (frame.bytes?.length ?? 0) : frame.text.length;
 }
 
 export class FrameSplitter {
@@ -55,13 +74,20 @@ export class FrameSplitter {
   private sizeHint = MIN_BUFFER;
   /** Whether a control character has arrived in the pending frame: scanned as the bytes come. */
   private control = false;
+  /** Whether the pending frame outgrew the limit: its bytes are passed on as they come, to its `\n`. */
+  private passing = false;
 
-  /** Adds a chunk; returns the frames it completes. */
+  /** `limit`: the longest frame held and decoded (see MAX_HELD_FRAME_BYTES). */
+  constructor(private readonly limit = MAX_HELD_FRAME_BYTES) {}
+
+  /** Adds a chunk; returns the frames it completes, and the pieces of a frame too long to hold. */
   push(chunk: Buffer): Frame[] {
     const frames: Frame[] = [];
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      if (this.length === 0) {
+      if (this.passing || this.length + (end - start) > this.limit) {
+        this.pass(frames, chunk.subarray(start, end + 1), true);
+      } else if (this.length === 0) {
         frames.push({ text: chunk.toString('utf8', start, end), bytes: chunk.subarray(start, end + 1) });
       } else {
         this.append(chunk.subarray(start, end));
@@ -70,13 +96,43 @@ export class FrameSplitter {
       }
       start = end + 1;
     }
-    if (start < chunk.length) this.append(chunk.subarray(start));
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      if (this.passing || this.length + rest.length > this.limit) this.pass(frames, rest, false);
+      else this.append(rest);
+    }
     return frames;
   }
 
-  /** The unterminated rest at end of input, if any. */
+  /**
+   * The unterminated rest at end of input, if any. Of a frame passed on as it came, the `\n` it never
+   * had, as an unterminated frame that is held gets one when it is written.
+   */
   end(): Frame | undefined {
+    if (this.passing) {
+      this.passing = false;
+      return { text: '', bytes: Buffer.from('\n'), passed: { first: false, last: true } };
+    }
     return this.length === 0 ? undefined : this.take(false);
+  }
+
+  /**
+   * Passes `piece` on, after the bytes held of its frame if this is the piece that outgrew the limit:
+   * the frame is written as it arrived, without being held whole.
+   */
+  private pass(frames: Frame[], piece: Buffer, last: boolean): void {
+    const first = !this.passing;
+    if (first && this.length > 0) {
+      const held = (this.buffer as Buffer).subarray(0, this.length);
+      frames.push({ text: '', bytes: held, passed: { first: true, last: false } });
+      this.buffer = undefined;
+      this.length = 0;
+      this.control = false;
+      frames.push({ text: '', bytes: piece, passed: { first: false, last } });
+    } else {
+      frames.push({ text: '', bytes: piece, passed: { first, last } });
+    }
+    this.passing = !last;
   }
 
   private append(piece: Buffer, scan = true): void {

@@ -81,6 +81,10 @@ export interface SessionOptions {
 }
 
 /** A map key for a request id: ids are strings or integers; anything else is never matched. */
+/** A response's id where it comes first (after `jsonrpc`), followed by its result or error. */
+const LEADING_RESPONSE_ID =
+  /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"\\]*"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"/;
+
 function idKey(id: unknown): string | undefined {
   if (typeof id === 'string') return `s${id}`;
   if (typeof id === 'number') return `n${id}`;
@@ -117,6 +121,25 @@ export class ProxySession {
   /** Takes the version a transport states (HTTP's MCP-Protocol-Version header), unless it is fixed. */
   declareVersion(version: ProtocolVersion): void {
     this.use(version);
+  }
+
+  /**
+   * A server message too long to judge was passed on unchanged (frames.ts): it answers the pending
+   * request whose id its first characters name, `{"jsonrpc":"2.0","id":7,"result":…` (the order the
+   * SDKs write), so that the server's exit does not answer that request a second time. A message that
+   * names its id later answers nothing here: its request stays pending.
+   */
+  passedUnjudged(head: string): void {
+    const match = LEADING_RESPONSE_ID.exec(head);
+    if (!match) return;
+    let id: unknown;
+    try {
+      id = JSON.parse(match[1] as string);
+    } catch {
+      return;
+    }
+    const key = idKey(id);
+    if (key !== undefined) this.pending.delete(key);
   }
 
   /** Ids of the client requests the server has not answered yet. */

@@ -19,13 +19,13 @@ import type { Readable, Writable } from 'node:stream';
 import { systemErrorWords } from '../core/system-error.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
-import { type Frame, FrameSplitter } from './frames.js';
+import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES } from './frames.js';
 import { afterFrame, releasedBytes } from './memory.js';
 import { OrderedQueue } from './ordered.js';
 import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
 import { ProxySession } from './session.js';
-import { writeBytes, writeJson, writeText } from './write.js';
+import { writeBytes, writeJson, writePiece, writeText } from './write.js';
 
 export interface StdioProxyOptions extends ProxyEvents {
   readonly command: string;
@@ -49,6 +49,9 @@ export class ProxyStartError extends Error {}
 export const DEFAULT_GRACE_MS = 2000;
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The first bytes of a message passed on unjudged, read for the id it answers (ProxySession.passedUnjudged). */
+const PASSED_HEAD_BYTES = 4096;
 
 /** afterFrame as a callback that holds the length only, not the frame (memory.ts says why). */
 function collectAfter(length: number): () => void {
@@ -111,7 +114,9 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     // --- client → server: bytes as they are ---
     const clientFrames = new FrameSplitter();
     let clientEnded = false;
-    const observe = ({ text }: Frame) => {
+    const observe = ({ text, passed }: Frame) => {
+      // A request too long to hold is the server's to answer; the proxy learns nothing of it.
+      if (passed) return;
       const parsed = session.fromClient(text);
       options.recorder?.client(text, parsed, where);
     };
@@ -162,6 +167,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     const serverFrames = new FrameSplitter();
     let outputEnded = false;
     const relayFrame = (frame: Frame): Promise<void> | undefined => {
+      if (frame.passed) return passOn(frame);
       const { text } = frame;
       const outcome = session.fromServer(text, frame);
       options.recorder?.server(text, outcome, where);
@@ -185,7 +191,17 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       }
       return waiting.then(collectAfter(text.length));
     };
-    const relay = new OrderedQueue<Frame>(child.stdout, relayFrame, (frame) => frame.text.length);
+    // A message longer than any string: forwarded as it comes, unjudged, and said so (frames.ts).
+    const passOn = (frame: Frame): Promise<void> | undefined => {
+      if (frame.passed?.first) {
+        session.passedUnjudged((frame.bytes as Buffer).toString('utf8', 0, PASSED_HEAD_BYTES));
+        log(
+          `a message longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB: forwarded unchanged, unjudged (no string can hold it)`,
+        );
+      }
+      return writePiece(clientOut, frame.bytes as Buffer);
+    };
+    const relay = new OrderedQueue<Frame>(child.stdout, relayFrame, frameSize);
     child.stdout.on('data', (chunk: Buffer) => relay.push(serverFrames.push(chunk)));
     const endOfOutput = () => {
       if (outputEnded) return;

@@ -38,6 +38,12 @@ export function writeBytes(stream: Writable, bytes: Buffer): Promise<void> | und
   return ready ? undefined : whenWritable(stream);
 }
 
+/** Writes bytes as they are: a piece of a frame passed on unjudged (frames.ts); its last piece has the `\n`. */
+export function writePiece(stream: Writable, bytes: Buffer): Promise<void> | undefined {
+  if (stream.destroyed) return undefined;
+  return stream.write(bytes) ? undefined : whenWritable(stream);
+}
+
 /** Writes a frame's text and its `\n`. */
 export function writeText(stream: Writable, text: string): Promise<void> | undefined {
   if (stream.destroyed) return undefined;

@@ -7,10 +7,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { controlFree, type Frame, FrameSplitter } from '../../src/proxy/frames.js';
 import { NOT_JSON, parseFrame } from '../../src/proxy/parse.js';
+import { runs } from '../support/runs.js';
 
 /** Feeds `bytes` to a splitter in the given chunk sizes; returns the frames and the rest. */
-function splitFrames(bytes: Buffer, sizes: readonly number[]): { frames: Frame[]; rest: Frame | undefined } {
-  const splitter = new FrameSplitter();
+function splitFrames(
+  bytes: Buffer,
+  sizes: readonly number[],
+  limit?: number,
+): { frames: Frame[]; rest: Frame | undefined } {
+  const splitter = new FrameSplitter(limit);
   const frames: Frame[] = [];
   let at = 0;
   for (let i = 0; at < bytes.length; i++) {
@@ -123,6 +128,68 @@ const longText = fc
     ([piece, length]) =>
       piece.repeat(Math.ceil(length / Math.max(1, piece.length))).slice(0, length) || 'x'.repeat(length),
   );
+
+describe('FrameSplitter past its limit', () => {
+  /** What the splitter gives for `bytes` in `sizes` chunks: frames held, and pieces passed on. */
+  function split(bytes: Buffer, sizes: readonly number[], limit: number): Frame[] {
+    const { frames, rest } = splitFrames(bytes, sizes, limit);
+    return rest ? [...frames, rest] : frames;
+  }
+
+  it('passes a longer frame on in pieces, in order, and holds every other frame whole', () => {
+    const limit = 16;
+    const line = fc.oneof(
+      fc.string({ maxLength: 30 }).map((s) => s.replaceAll('\n', ' ')),
+      fc.constant('x'.repeat(limit)),
+      fc.constant('y'.repeat(limit + 1)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1 }),
+        (lines, sizes) => {
+          const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''));
+          const out = split(bytes, sizes, limit);
+          // Nothing lost, nothing reordered: the bytes out are the bytes in.
+          expect(Buffer.concat(out.map((f) => f.bytes as Buffer)).equals(bytes)).toBe(true);
+          // Each line within the limit is one frame with its text; each longer one, pieces from first to last.
+          let i = 0;
+          for (const text of lines) {
+            const frame = out[i] as Frame;
+            if (Buffer.byteLength(text) <= limit) {
+              expect(frame.passed).toBeUndefined();
+              expect(frame.text).toBe(text);
+              i++;
+              continue;
+            }
+            expect(frame.passed?.first).toBe(true);
+            while (!(out[i] as Frame).passed?.last) {
+              expect((out[i] as Frame).text).toBe('');
+              i++;
+            }
+            i++;
+          }
+          expect(i).toBe(out.length);
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it('ends a frame passed on at the end of input with the \n it never had', () => {
+    const splitter = new FrameSplitter(4);
+    expect(splitter.push(Buffer.from('ok\nabc')).map((f) => f.text)).toEqual(['ok']);
+    const passed = splitter.push(Buffer.from('defgh'));
+    expect(passed.map((f) => [f.bytes?.toString(), f.passed])).toEqual([
+      ['abc', { first: true, last: false }],
+      ['defgh', { first: false, last: false }],
+    ]);
+    expect(splitter.end()).toMatchObject({ text: '', passed: { first: false, last: true } });
+    expect(splitter.end()?.bytes?.toString()).toBeUndefined();
+    // The next frame is held again.
+    expect(splitter.push(Buffer.from('{}\n')).map((f) => [f.text, f.passed])).toEqual([['{}', undefined]]);
+  });
+});
 
 describe('parseFrame', () => {
   it('parses large frames exactly as JSON.parse does, long strings (and keys) included', () => {

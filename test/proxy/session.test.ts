@@ -286,6 +286,28 @@ describe('ProxySession', () => {
   });
 });
 
+describe('ProxySession: a message passed on unjudged', () => {
+  const call = (id: unknown) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } });
+
+  it('answers the request whose id comes first in it, a result or an error', () => {
+    const session = new ProxySession({ protocolVersion: '2025-11-25' });
+    for (const id of [1, 'a"b', -2]) session.fromClient(call(id));
+    session.passedUnjudged('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"xxxx');
+    session.passedUnjudged(' { "id" : "a\\"b" , "error": {"code":1');
+    expect(session.pendingIds()).toEqual([-2]);
+  });
+
+  it('answers nothing where the id comes later, or the message is a request of its own', () => {
+    const session = new ProxySession({ protocolVersion: '2025-11-25' });
+    session.fromClient(call(3));
+    session.passedUnjudged('{"result":{"content":[],"structuredContent":{"id":3}},"id":3}');
+    session.passedUnjudged('{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{');
+    session.passedUnjudged('{"jsonrpc":"2.0","id":3');
+    expect(session.pendingIds()).toEqual([3]);
+  });
+});
+
 describe('ProxySession: what it learns from tools/list answers', () => {
   const schema = '{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}';
   const tool = (name: unknown) =>
