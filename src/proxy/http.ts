@@ -35,6 +35,7 @@ import { systemErrorWords } from '../core/system-error.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { decodeUtf8 } from './decode.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
+import { MAX_HELD_FRAME_BYTES } from './frames.js';
 import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
@@ -157,7 +158,15 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     }
     let body: Buffer;
     try {
-      body = await readBody(req);
+      const read = await readBody(req);
+      if (!('bytes' in read)) {
+        // No client sends such a request: it is refused rather than held, and the rest is not read.
+        options.onLog?.(`a client request ${TOO_LONG}: refused with 413, nothing sent upstream`);
+        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' });
+        res.end(`mcp-shape proxy: a request ${TOO_LONG}\n`, () => read.rest.destroy());
+        return;
+      }
+      body = read.bytes;
     } catch {
       options.onLog?.('a client hung up before its whole request arrived: nothing sent upstream');
       return;
@@ -235,7 +244,17 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     if (contentType.startsWith('application/json')) {
       let received: Buffer;
       try {
-        received = await readBody(answer);
+        const read = await readBody(answer);
+        if (!('bytes' in read)) {
+          // Passed on as it arrives, unjudged, as a stdio line that long is (frames.ts).
+          options.onLog?.(`[${connection}] an answer ${TOO_LONG}: forwarded unchanged, unjudged`);
+          res.writeHead(answer.statusCode ?? 200, responseHeaders);
+          for (const chunk of read.held) res.write(chunk);
+          read.rest.pipe(res);
+          read.rest.resume();
+          return;
+        }
+        received = read.bytes;
       } catch (error) {
         const reason = brokenOff(error);
         options.onLog?.(reason);
@@ -316,18 +335,32 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       },
       (event) => ('data' in event ? event.data.length : 0),
     );
+    let tooLong: string | undefined;
     const parser = createParser({
       onEvent: (event) => queue.push([event]),
       onRetry: (retry) => queue.push([{ retry }]),
+      // An event is judged from its data, one string: a longer one could never be, and growing it
+      // once ran the proxy out of memory (an abort, 3.6 GB in 13 s). The stream ends there, and the
+      // requests it was to answer get an error, as for a stream broken off.
+      maxBufferSize: MAX_HELD_FRAME_BYTES,
+      onError: (error) => {
+        if (error.type !== 'max-buffer-size-exceeded') return;
+        tooLong = `the server sent an event ${TOO_LONG}`;
+        answer.destroy();
+      },
     });
     answer.setEncoding('utf8');
     const ended = new Promise<string | undefined>((resolve) => {
-      answer.on('data', (chunk: string) => parser.feed(chunk));
+      // Past the limit the parser takes nothing more (it throws), while chunks already read still come.
+      answer.on('data', (chunk: string) => {
+        if (tooLong === undefined) parser.feed(chunk);
+      });
       answer.once('end', () => resolve(undefined));
       answer.once('error', (error) => resolve(brokenOff(error)));
       answer.once('close', () => resolve(answer.complete ? undefined : brokenOff(new Error('closed early'))));
     });
-    const broken = await ended;
+    const ending = await ended;
+    const broken = tooLong ?? ending;
     queue.endOfSource();
     await queue.drained();
     clearInterval(keepAlive);
@@ -417,14 +450,37 @@ function formatEvent(event: Pick<EventSourceMessage, 'id' | 'event'>, data: stri
   return `${text}\n`;
 }
 
-function readBody(stream: IncomingMessage): Promise<Buffer> {
+/**
+ * A body read whole, or, past MAX_HELD_FRAME_BYTES (longer than any string, so never judged), the
+ * chunks read so far and the paused stream with the rest: held whole it once ended in "Cannot create a
+ * string longer than…" and a 500 without a body.
+ */
+type Body = { readonly bytes: Buffer } | { readonly held: readonly Buffer[]; readonly rest: IncomingMessage };
+
+function readBody(stream: IncomingMessage): Promise<Body> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('end', () => resolve(Buffer.concat(chunks)));
-    stream.once('error', reject);
-    stream.once('close', () => {
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total <= MAX_HELD_FRAME_BYTES) return;
+      stream.pause();
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('close', onClose);
+      resolve({ held: chunks, rest: stream });
+    };
+    const onEnd = () => resolve({ bytes: Buffer.concat(chunks, total) });
+    const onClose = () => {
       if (!stream.complete) reject(new UpstreamError('the connection closed before the whole body arrived'));
-    });
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', reject);
+    stream.once('close', onClose);
   });
 }
+
+/** The limit in the words of a log line or an error. */
+const TOO_LONG = `longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)`;

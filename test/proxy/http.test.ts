@@ -3,7 +3,7 @@
  * The legacy gateway answers in JSON bodies the client cannot use; server-everything answers in SSE.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,13 +11,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningGateway, startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
 import { type RunningServer, serverBin, startHttpServer } from '../audit/support.js';
-import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
-
-interface RunningProxy {
-  readonly url: string;
-  readonly stderr: () => string;
-  readonly child: ChildProcess;
-}
+import { runCli } from '../support/cli.js';
+import { startUrlProxy, type UrlProxy } from './support/processes.js';
 
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
@@ -39,26 +34,11 @@ afterAll(async () => {
   );
 });
 
-/** Starts the real CLI as a process and waits for the URL it prints. */
-function startProxy(upstream: string, extra: string[] = []): Promise<RunningProxy> {
-  const child = spawn(process.execPath, cliArgs(['proxy', '--url', upstream, ...extra]), {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`proxy did not start: ${stderr}`)), 30_000);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      stderr += text;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-      if (!match?.[1]) return;
-      clearTimeout(timer);
-      resolve({ url: match[1], stderr: () => stderr, child });
-    });
-    child.once('exit', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-  });
+/** Starts the real CLI as a process and waits for the URL it prints; killed after all tests. */
+async function startProxy(upstream: string, extra: string[] = []): Promise<UrlProxy> {
+  const proxy = startUrlProxy(upstream, extra);
+  children.push(proxy.child);
+  return proxy.started;
 }
 
 async function connect(url: string, timeout = 20_000): Promise<Client> {
@@ -70,7 +50,7 @@ async function connect(url: string, timeout = 20_000): Promise<Client> {
 
 describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
   let gateway: RunningGateway;
-  let proxy: RunningProxy;
+  let proxy: UrlProxy;
   beforeAll(async () => {
     gateway = await startLegacyGateway();
     proxy = await startProxy(gateway.url);
@@ -152,7 +132,7 @@ describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
 
 describe('mcp-shape proxy --url, in front of server-everything (SSE responses)', () => {
   let everything: RunningServer;
-  let proxy: RunningProxy;
+  let proxy: UrlProxy;
   beforeAll(async () => {
     everything = await startHttpServer(serverBin('server-everything'), ['streamableHttp'], '/mcp');
     proxy = await startProxy(everything.url);
@@ -191,7 +171,7 @@ describe('mcp-shape proxy --url, in front of server-everything (SSE responses)',
 describe('mcp-shape proxy --url, in front of a server whose SSE events need repair', () => {
   // A hand-rolled upstream, because no real server sends these defects over SSE.
   let upstream: Server;
-  let proxy: RunningProxy;
+  let proxy: UrlProxy;
   beforeAll(async () => {
     upstream = createServer((req, res) => {
       req.resume();

@@ -5,10 +5,13 @@
  * passed on byte for byte, unjudged and logged, and the messages after it are relayed as ever.
  */
 
-import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_HELD_FRAME_BYTES } from '../../src/proxy/frames.js';
 import { cliArgs, REPO_ROOT } from '../support/cli.js';
+import { startUrlProxy } from './support/processes.js';
 
 /** Bytes of 'x' in the long line's text: a megabyte past the limit, written a megabyte at a time. */
 const FILLER_MB = Math.ceil(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1;
@@ -85,5 +88,119 @@ describe('a server line longer than any string', () => {
     expect(stderr).toContain('server exited with code 0\n');
     expect(stderr).not.toContain('pending request');
     expect(stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  });
+});
+
+/** Writes `megabytes` of 'x' to `out`, a megabyte at a time, minding back-pressure; then calls `done`. */
+function pumpX(out: NodeJS.WritableStream, megabytes: number, done: () => void): void {
+  const filler = Buffer.alloc(1 << 20, 0x78);
+  let left = megabytes;
+  const pump = () => {
+    while (left > 0) {
+      left--;
+      if (!out.write(filler)) {
+        out.once('drain', pump);
+        return;
+      }
+    }
+    done();
+  };
+  pump();
+}
+
+/** POSTs `body` to `url`; resolves with the status, the bytes that came back and their last kilobyte. */
+function post(url: string, body: string | Buffer): Promise<{ status: number; bytes: number; tail: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        let bytes = 0;
+        let tail = Buffer.alloc(0);
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          tail = Buffer.concat([tail, chunk]).subarray(-1024);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, tail: tail.toString('latin1') }));
+        res.on('error', reject);
+      },
+    );
+    // A server that answers before the whole request arrived (413) closes the connection while it is
+    // still being written: the answer is what counts.
+    let answered = false;
+    req.on('response', () => {
+      answered = true;
+    });
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    req.end(body);
+  });
+}
+
+describe('proxy --url: bodies and events longer than any string', () => {
+  const children: ChildProcess[] = [];
+  let upstream: Server | undefined;
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+    upstream?.close();
+    upstream?.closeAllConnections();
+  });
+
+  it('passes a JSON answer on unjudged, ends an SSE event with an error for its request, and refuses such a request with 413', {
+    timeout: 180_000,
+  }, async () => {
+    // Request id 1: a JSON answer a megabyte past the limit. Id 2: an SSE event that never ends
+    // (the proxy breaks it off). An event that long once aborted the proxy, out of memory.
+    upstream = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (text: string) => {
+        body += text;
+      });
+      req.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        if (id === 1) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(HEAD);
+          pumpX(res, FILLER_MB, () => res.end(TAIL.trimEnd()));
+        } else {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`event: message\ndata: ${HEAD.replace('"id":1', `"id":${id}`)}`);
+          const endless = () => pumpX(res, 64, () => setImmediate(endless));
+          res.on('close', () => res.removeAllListeners('drain'));
+          endless();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => upstream?.listen(0, '127.0.0.1', resolve));
+    const { port } = upstream.address() as AddressInfo;
+    const proxy = startUrlProxy(`http://127.0.0.1:${port}/mcp`);
+    children.push(proxy.child);
+    const { url, stderr } = await proxy.started;
+
+    const json = await post(url, request(1));
+    expect(json.status).toBe(200);
+    expect(json.bytes).toBe(HEAD.length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length);
+    expect(json.tail.endsWith(`${'x'.repeat(100)}${TAIL.trimEnd()}`)).toBe(true);
+
+    const events = await post(url, request(2));
+    expect(events.status).toBe(200);
+    const limit = `longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)`;
+    expect(events.tail).toContain(
+      `data: {"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"mcp-shape proxy: the server sent an event ${limit}"}}`,
+    );
+
+    const refused = await post(url, Buffer.alloc(MAX_HELD_FRAME_BYTES + 1, 0x20));
+    expect(refused.status).toBe(413);
+    expect(refused.tail).toBe(`mcp-shape proxy: a request ${limit}\n`);
+
+    expect(stderr()).toContain(`an answer ${limit}: forwarded unchanged, unjudged`);
+    expect(stderr()).toContain(`the server sent an event ${limit}`);
+    expect(stderr()).toContain(`a client request ${limit}: refused with 413, nothing sent upstream`);
+    // It lives on, and answers.
+    expect(proxy.child.exitCode).toBeNull();
   });
 });

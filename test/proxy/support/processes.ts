@@ -4,7 +4,12 @@
  * several test suites share two cores, so no step may assume speed.
  */
 
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import {
+  type ChildProcess,
+  type ChildProcessWithoutNullStreams,
+  execFileSync,
+  spawn,
+} from 'node:child_process';
 import { join } from 'node:path';
 import { cliArgs, REPO_ROOT } from '../../support/cli.js';
 
@@ -118,4 +123,38 @@ export function startProxy(args: readonly string[]): RunningProxy {
     },
     exited,
   };
+}
+
+export interface UrlProxy {
+  readonly url: string;
+  readonly stderr: () => string;
+  readonly child: ChildProcess;
+}
+
+/**
+ * Starts `mcp-shape proxy --url UPSTREAM …extra` (the CLI bundle of this run); `started` resolves with
+ * the URL it prints once it listens. The caller kills `child` when done.
+ */
+export function startUrlProxy(
+  upstream: string,
+  extra: readonly string[] = [],
+): { child: ChildProcess; started: Promise<UrlProxy> } {
+  const child = spawn(process.execPath, cliArgs(['proxy', '--url', upstream, ...extra]), {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const started = new Promise<UrlProxy>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`proxy did not start: ${stderr}`)), 30_000);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      stderr += text;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve({ url: match[1], stderr: () => stderr, child });
+    });
+    child.once('exit', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
+  return { child, started };
 }
