@@ -50,8 +50,8 @@ export interface Frame {
   readonly controlFree?: boolean;
   /**
    * Set on the pieces of a frame longer than the splitter holds, in order, as they arrive: bytes to pass
-   * on as they are, unjudged (`text` is empty). `'first'` starts such a frame, `'last'` ends it with its
-   * `\n`; a piece may be both.
+   * on as they are, unjudged (`text` is empty). The `first` piece starts such a frame, the `last` ends it
+   * with its `\n`; a piece may be both.
    */
   readonly passed?: { readonly first: boolean; readonly last: boolean };
 }
