@@ -3,7 +3,8 @@
  * refused with one line once the limit is passed, instead of being read until memory runs out.
  */
 
-import { closeSync, ftruncateSync, openSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, ftruncateSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,40 @@ describe('readTextFile', () => {
     );
   });
 
+  it('reads a pipe to its end, however its writer cuts it, up to exactly the limit', async () => {
+    // A FIFO whose writer, another process, writes 300 bytes in three bursts: short reads mid-stream.
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = (bytes: number) =>
+      spawn(process.execPath, [
+        '-e',
+        `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(fifo)}, 'w');
+         let left = ${bytes}; const step = () => { const n = Math.min(100, left); fs.writeSync(fd, 'é'.repeat(n / 2)); left -= n;
+         if (left > 0) setTimeout(step, 30); else fs.closeSync(fd); }; step();`,
+      ]);
+    const exited = (child: ReturnType<typeof writer>) =>
+      new Promise((resolve) => child.once('exit', resolve));
+    let child = writer(300);
+    expect(readTextFile(fifo, 300)).toBe('é'.repeat(150));
+    await exited(child);
+    child = writer(300);
+    expect(() => readTextFile(fifo, 299)).toThrow(InputTooLargeError);
+    child.kill();
+    await exited(child);
+  });
+
+  it('closes what it opens, whether it reads or refuses', () => {
+    const path = file('small.json', '{}');
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) {
+      readTextFile(path);
+      expect(() => readTextFile(path, 1)).toThrow(InputTooLargeError);
+      expect(() => readTextFile('/dev/zero', 1)).toThrow(InputTooLargeError);
+    }
+    expect(open()).toBe(before);
+  });
+
   it('reads a device that ends, and throws what readFileSync throws for a missing file or a directory', () => {
     expect(readTextFile('/dev/null')).toBe('');
     expect(() => readTextFile(join(dir, 'missing.json'))).toThrow(
@@ -51,6 +86,12 @@ describe('readTextStream', () => {
     const bytes = Buffer.from('{"a":"é"}');
     const stream = Readable.from([bytes.subarray(0, 7), bytes.subarray(7)]);
     expect(await readTextStream(stream)).toBe('{"a":"é"}');
+  });
+
+  it('takes exactly the limit, and not a byte more', async () => {
+    const chunks = () => Readable.from([Buffer.from('ab'), Buffer.from('cd')]);
+    expect(await readTextStream(chunks(), 4)).toBe('abcd');
+    await expect(readTextStream(chunks(), 3)).rejects.toThrow(InputTooLargeError);
   });
 
   it('stops past the limit and lets go of the stream', async () => {

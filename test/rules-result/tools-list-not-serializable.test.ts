@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
+import { runMessage, runToolsList } from '../../src/validate/engine.js';
 import { validateMessageSync, validateToolsList, validateToolsListSync } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
 import { expectUnanswered } from '../support/unsent-answer.js';
@@ -117,6 +118,13 @@ describe('tools-list-not-serializable', () => {
     expect(
       validateMessageSync(message, { ...options, request }).map((f) => `${f.rule} ${f.pointer}`),
     ).toEqual(['tools-list-not-serializable /result/tools/0']);
+  });
+
+  it('says nothing of a writable list even where the run was told it may not be (the engine alone)', () => {
+    const list = { tools: [tool('a'), { ...tool('b'), _meta: { n: 1 } }], nextCursor: 'c' };
+    expect(runToolsList(list, { version: '2025-06-18', unbounded: true })).toEqual([]);
+    const message = { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm', data: [1, { a: 'b' }] } };
+    expect(runMessage(message, { version: '2025-06-18', unbounded: true })).toEqual([]);
   });
 
   it('never reports a list that JSON can write (every parsed list, every sendable value)', () => {
