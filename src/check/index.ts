@@ -5,6 +5,7 @@
 
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
+import { FactScope } from '../core/run-memo.js';
 import { ALL_VERSIONS, assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
 import {
   validateParsedMessageSync,
@@ -39,6 +40,11 @@ export interface CheckOptions {
   readonly tools?: ReadonlyMap<string, JsonObject>;
   /** The tool a single result belongs to, from `--tool`. */
   readonly tool?: JsonObject;
+  /**
+   * The facts of a single document's values, shared by its checks for each version (checkWithMatrix):
+   * an unchanged scope (core/run-memo.ts). Default: each check makes its own.
+   */
+  readonly scope?: FactScope;
 }
 
 export interface CheckOutcome {
@@ -89,16 +95,16 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         options.tool && typeof options.tool.name === 'string'
           ? { method: 'tools/call', params: { name: options.tool.name } }
           : undefined;
-      const findings = validateParsedMessageSync(value, {
-        protocolVersion: version,
-        request,
-        tools: options.tools ? [...options.tools.values()] : undefined,
-      });
+      const findings = validateParsedMessageSync(
+        value,
+        { protocolVersion: version, request, tools: options.tools ? [...options.tools.values()] : undefined },
+        options.scope,
+      );
       return { findings: locate(findings), checked: 1, kind: 'response', protocolVersions: [version] };
     }
     case 'tools-list':
       return {
-        findings: locate(validateParsedToolsListSync(value, { protocolVersion: version })),
+        findings: locate(validateParsedToolsListSync(value, { protocolVersion: version }, options.scope)),
         checked: 1,
         kind: 'tools/list result',
         protocolVersions: [version],
@@ -106,7 +112,11 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
     case 'tool-result':
       return {
         findings: locate(
-          validateParsedToolResultSync(value, { protocolVersion: version, tool: options.tool }),
+          validateParsedToolResultSync(
+            value,
+            { protocolVersion: version, tool: options.tool },
+            options.scope,
+          ),
         ),
         checked: 1,
         kind: 'tool result',
@@ -131,9 +141,13 @@ export async function checkWithMatrix(
   options: Omit<CheckOptions, 'protocolVersion'> & { readonly protocolVersion?: ProtocolVersion | 'all' },
 ): Promise<MatrixCheckOutcome> {
   const all = options.protocolVersion === 'all';
+  // One document, judged once per version: the JSON text of its structuredContent, its payloads' facts
+  // and its size are made once. A session's lines are each judged once already.
+  const scope = input.kind === 'json' ? new FactScope(true) : undefined;
+  const shared = { ...options, ...(scope ? { scope } : {}) };
   const byVersion = new Map<ProtocolVersion, CheckOutcome>();
   for (const protocolVersion of ALL_VERSIONS) {
-    byVersion.set(protocolVersion, await checkInput(input, { ...options, protocolVersion }));
+    byVersion.set(protocolVersion, await checkInput(input, { ...shared, protocolVersion }));
   }
   const matrix: VersionMatrix = {
     all,
@@ -145,7 +159,7 @@ export async function checkWithMatrix(
     const chosen = options.protocolVersion as ProtocolVersion | undefined;
     const primary = chosen
       ? byVersion.get(chosen)
-      : await checkInput(input, { ...options, protocolVersion: undefined });
+      : await checkInput(input, { ...shared, protocolVersion: undefined });
     return { ...(primary as CheckOutcome), ...extra };
   }
   const outcomes = [...byVersion.values()];

@@ -37,6 +37,14 @@ export class FactScope {
    * is, so JSON.stringify of its parts needs no such check first.
    */
   unbounded = false;
+
+  /**
+   * `unchanged`: the document is the same in every run of this scope, so object memos are kept from
+   * one run to the next. The check command judges one parsed document once per protocol version (its
+   * version matrix), and the JSON text of a 16 MB structuredContent was made six times. Every memo is a
+   * fact of a value alone, never of the version or the tool, so runs for other versions may share it.
+   */
+  constructor(readonly unchanged = false) {}
 }
 
 const NO_MEMOS: never[] = [];
@@ -46,13 +54,14 @@ let memos = 0;
 
 /**
  * Runs `fn` in `scope`. Entering it starts a new run: object memos start empty, since the document may
- * have changed since the scope was last current. Within the scope already, `fn` just runs.
+ * have changed since the scope was last current (unless the scope says it is unchanged). Within the
+ * scope already, `fn` just runs.
  */
 export function runInScope<T>(scope: FactScope, fn: () => T): T {
   if (current === scope) return fn();
   const previous = current;
   current = scope;
-  scope.byObject = NO_MEMOS;
+  if (!scope.unchanged) scope.byObject = NO_MEMOS;
   try {
     return fn();
   } finally {

@@ -197,13 +197,15 @@ function internalError(error: unknown): Finding[] {
   ];
 }
 
-/** `unbounded`: see Sent.bounded (./as-sent.ts). */
+/** `unbounded`: see Sent.bounded (./as-sent.ts). `scope`: a parsed document's, shared by its runs. */
 function resultOptions(
   options: ValidateResultOptions,
   version: ProtocolVersion,
   unbounded: boolean,
+  scope?: FactScope,
 ): EngineOptions {
-  return { version, tool: isObject(options.tool) ? options.tool : undefined, sniff: sniffSync, unbounded };
+  const tool = isObject(options.tool) ? options.tool : undefined;
+  return { version, tool, sniff: sniffSync, unbounded, ...(scope ? { scope } : {}) };
 }
 
 function messageOptions(
@@ -245,24 +247,35 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
 export function validateParsedToolResultSync(
   result: unknown,
   options: ValidateResultOptions = {},
+  scope?: FactScope,
 ): Finding[] {
   checkProtocolVersionOption(options);
-  return toolResultFindings(result, options, true);
+  return toolResultFindings(result, options, true, scope);
 }
 
 /**
  * Not in `guard`, whose closure the proxy's per-message path would pay: what throws here is the
  * caller's options (a tool definition that throws when read), answered as guard answers.
  */
-function toolResultFindings(result: unknown, options: ValidateResultOptions, parsed: boolean): Finding[] {
+function toolResultFindings(
+  result: unknown,
+  options: ValidateResultOptions,
+  parsed: boolean,
+  scope?: FactScope,
+): Finding[] {
   try {
-    return toolResultFindingsOf(result, options, parsed);
+    return toolResultFindingsOf(result, options, parsed, scope);
   } catch (error) {
     return internalError(error);
   }
 }
 
-function toolResultFindingsOf(result: unknown, options: ValidateResultOptions, parsed: boolean): Finding[] {
+function toolResultFindingsOf(
+  result: unknown,
+  options: ValidateResultOptions,
+  parsed: boolean,
+  scope: FactScope | undefined,
+): Finding[] {
   // No closure and no option object beyond the engine's: this is the proxy's per-message path.
   let version: ProtocolVersion;
   try {
@@ -272,10 +285,10 @@ function toolResultFindingsOf(result: unknown, options: ValidateResultOptions, p
     if (isQuietPlainText(result, version, isObject(options.tool) ? options.tool : undefined)) return [];
   } catch (error) {
     // Reading the result ran its own code, and that threw (a getter): see judged.
-    return judged(result, resultOptions(options, versionFor(options, result), !parsed), RESULT, error);
+    return judged(result, resultOptions(options, versionFor(options, result), !parsed, scope), RESULT, error);
   }
   return parsed
-    ? judged(result, resultOptions(options, version, false), RESULT)
+    ? judged(result, resultOptions(options, version, false, scope), RESULT)
     : judgedAsSent(result, options, version);
 }
 
@@ -411,17 +424,29 @@ export function validateMessageSync(message: unknown, options: ValidateMessageOp
 }
 
 /** validateMessageSync of a message parsed from JSON text (see validateParsedToolResultSync). @internal */
-export function validateParsedMessageSync(message: unknown, options: ValidateMessageOptions = {}): Finding[] {
-  return messageFindings(message, options, true);
+export function validateParsedMessageSync(
+  message: unknown,
+  options: ValidateMessageOptions = {},
+  scope?: FactScope,
+): Finding[] {
+  return messageFindings(message, options, true, scope);
 }
 
-function messageFindings(message: unknown, options: ValidateMessageOptions, parsed: boolean): Finding[] {
+function messageFindings(
+  message: unknown,
+  options: ValidateMessageOptions,
+  parsed: boolean,
+  scope?: FactScope,
+): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() => {
     // Parsed, the message is its own sent form, and bounded (no allocation on the proxy's path).
     const sent = parsed ? undefined : guardedAsSent(() => asSent(message), message);
     const document = sent === undefined ? message : sent.document;
-    const engine = messageOptions(options, versionFor(options, message), sent?.bounded === false);
+    const engine = {
+      ...messageOptions(options, versionFor(options, message), sent?.bounded === false),
+      ...(scope ? { scope } : {}),
+    };
     try {
       if (isQuietMessage(document, engine)) return [];
     } catch (error) {
@@ -437,21 +462,27 @@ export function validateToolsListSync(result: unknown, options: ValidateOptions 
 }
 
 /** validateToolsListSync of a result parsed from JSON text (see validateParsedToolResultSync). @internal */
-export function validateParsedToolsListSync(result: unknown, options: ValidateOptions = {}): Finding[] {
-  return toolsListFindings(result, options, true);
+export function validateParsedToolsListSync(
+  result: unknown,
+  options: ValidateOptions = {},
+  scope?: FactScope,
+): Finding[] {
+  return toolsListFindings(result, options, true, scope);
 }
 
-function toolsListFindings(list: unknown, options: ValidateOptions, parsed: boolean): Finding[] {
+function toolsListFindings(
+  list: unknown,
+  options: ValidateOptions,
+  parsed: boolean,
+  scope?: FactScope,
+): Finding[] {
   checkProtocolVersionOption(options);
   return guard(() => {
     // Parsed, the list is its own sent form, and bounded.
     const sent = parsed ? undefined : guardedAsSent(() => asSent(list), list);
     const document = sent === undefined ? list : sent.document;
-    return judged(
-      document,
-      { version: versionFor(options, list), unbounded: sent?.bounded === false },
-      TOOLS_LIST,
-    );
+    const engine = { version: versionFor(options, list), unbounded: sent?.bounded === false };
+    return judged(document, scope ? { ...engine, scope } : engine, TOOLS_LIST);
   });
 }
 

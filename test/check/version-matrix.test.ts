@@ -4,15 +4,20 @@
  * report (summary.versionVerdict, details.versionMatrix) and every format renders them.
  */
 
+import fc from 'fast-check';
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { checkWithMatrix, parseInput } from '../../src/check/index.js';
+import { checkInput, checkWithMatrix, parseInput } from '../../src/check/index.js';
 import { versionList, versionVerdict, versionVerdictLine } from '../../src/check/versions.js';
 import { checkReport } from '../../src/cli/commands/check.js';
 import type { Finding } from '../../src/core/finding.js';
 import { renderReport } from '../../src/report/index.js';
+import { ALL_VERSIONS } from '../../src/spec/versions.js';
+import { anyResult } from '../spec/arbitraries.js';
+import { anyMessage, anyToolsList } from '../spec/documents.js';
 import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
+import { runs } from '../support/runs.js';
 import { scratchDir } from '../support/scratch.js';
 
 const TODAY = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'sunny' }] } };
@@ -161,5 +166,38 @@ describe('check and the version matrix', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(outcome.findings.map((f) => [f.rule, f.location?.line, f.location?.protocolVersion])).toEqual([
       ['envelope-extra-member', 4, '2025-06-18'],
     ]);
+  });
+});
+
+describe('checkWithMatrix shares the facts of one document across its versions', () => {
+  it('finds for each version exactly what a check of that version alone finds', async () => {
+    // The facts kept from one version's run to the next (JSON texts, sizes, payload facts) are of values
+    // alone: were one of the version, a later version would be answered from an earlier one's.
+    const documents = fc.oneof(
+      anyResult('2025-06-18').map(({ result, tool }) => ({ value: result, tool })),
+      anyResult('2026-07-28').map(({ result, tool }) => ({ value: result, tool })),
+      anyMessage('2025-11-25').map(({ document }) => ({ value: document.message, tool: document.tool })),
+      anyToolsList('2025-03-26').map(({ document }) => ({ value: document, tool: undefined })),
+    );
+    await fc.assert(
+      fc.asyncProperty(documents, async ({ value, tool }) => {
+        const input = parseInput(JSON.stringify(value) ?? 'null');
+        const options = tool ? { tool: JSON.parse(JSON.stringify(tool)) } : {};
+        const matrix = await checkWithMatrix(input, { ...options, protocolVersion: 'all' });
+        const alone = await Promise.all(
+          ALL_VERSIONS.map((protocolVersion) => checkInput(input, { ...options, protocolVersion })),
+        );
+        const union = new Map(
+          alone
+            .flatMap((o) => o.findings)
+            .map((f) => [JSON.stringify([f.rule, f.pointer, f.message, f.location]), f] as const),
+        );
+        expect(matrix.findings).toEqual([...union.values()]);
+        expect(matrix.matrix.versions).toEqual(
+          ALL_VERSIONS.map((v, i) => versionVerdict(v, (alone[i] as { findings: Finding[] }).findings)),
+        );
+      }),
+      { numRuns: runs(150) },
+    );
   });
 });

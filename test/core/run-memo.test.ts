@@ -151,6 +151,21 @@ describe('memoPerRun', () => {
   });
 });
 
+describe('memoPerRun in an unchanged scope', () => {
+  it('keeps its answers from one run to the next, for each object', () => {
+    const { fn, calls } = counting((key: { n: number }) => key.n);
+    const memo = memoPerRun(fn);
+    const [a, b] = [{ n: 1 }, { n: 2 }];
+    const scope = new FactScope(true);
+    runInScope(scope, () => expect([memo(a), memo(b)]).toEqual([1, 2]));
+    runInScope(scope, () => expect([memo(a), memo(b)]).toEqual([1, 2]));
+    expect(calls).toEqual([a, b]);
+    // A scope that is not unchanged computes again in its next run.
+    runInScope(new FactScope(), () => memo(a));
+    expect(calls).toEqual([a, b, a]);
+  });
+});
+
 describe('memoPerRun with several objects a run', () => {
   it('answers each from its own computation, one computation each, undefined answers included', () => {
     const { fn, calls } = counting((key: { n: number }) => (key.n === 0 ? undefined : key.n * 10));
