@@ -204,14 +204,20 @@ function resultOptions(
   unbounded: boolean,
   scope?: FactScope,
 ): EngineOptions {
-  const tool = isObject(options.tool) ? options.tool : undefined;
-  return { version, tool, sniff: sniffSync, unbounded, ...(scope ? { scope } : {}) };
+  return {
+    version,
+    tool: isObject(options.tool) ? options.tool : undefined,
+    sniff: sniffSync,
+    unbounded,
+    scope,
+  };
 }
 
 function messageOptions(
   options: ValidateMessageOptions,
   version: ProtocolVersion,
   unbounded: boolean,
+  scope?: FactScope,
 ): EngineOptions {
   return {
     version,
@@ -219,6 +225,7 @@ function messageOptions(
     tools: toolsByName(options.tools),
     sniff: sniffSync,
     unbounded,
+    scope,
   };
 }
 
@@ -443,10 +450,7 @@ function messageFindings(
     // Parsed, the message is its own sent form, and bounded (no allocation on the proxy's path).
     const sent = parsed ? undefined : guardedAsSent(() => asSent(message), message);
     const document = sent === undefined ? message : sent.document;
-    const engine = {
-      ...messageOptions(options, versionFor(options, message), sent?.bounded === false),
-      ...(scope ? { scope } : {}),
-    };
+    const engine = messageOptions(options, versionFor(options, message), sent?.bounded === false, scope);
     try {
       if (isQuietMessage(document, engine)) return [];
     } catch (error) {
