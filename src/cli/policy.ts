@@ -12,6 +12,7 @@ import { ConfigError, commandConfig, type LoadedConfig, loadConfig } from '../co
 import { repositoryRoot, rootRelative } from '../config/repository.js';
 import { SEVERITIES, type Severity } from '../core/finding.js';
 import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
+import { readTextFile } from '../io/read-text.js';
 import { applyPolicy } from '../policy/apply.js';
 import { BaselineError, createBaseline, parseBaseline, serializeBaseline } from '../policy/baseline.js';
 import { fingerprintReport } from '../policy/fingerprint-report.js';
@@ -20,7 +21,6 @@ import { type Report, type ReportFormat, renderReport } from '../report/index.js
 import { EXIT, UserError } from './errors.js';
 import { formatOption } from './options.js';
 import { writeOutput } from './output.js';
-import { readTextFile } from './read-text.js';
 
 export type PolicyCommand = 'check' | 'scan' | 'audit';
 

@@ -9,8 +9,8 @@ import {
 } from '../check/index.js';
 import type { JsonObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
+import { readTextFile, readTextStream } from '../io/read-text.js';
 import { UsageError, UserError } from './errors.js';
-import { readTextFile, readTextStream } from './read-text.js';
 
 export async function readTextInput(file: string | undefined): Promise<{ text: string; label: string }> {
   if (file === undefined || file === '-') {

@@ -5,13 +5,14 @@
  * is one line naming the file and the key.
  */
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import type { Severity } from '../core/finding.js';
 import { isObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
+import { readTextFile } from '../io/read-text.js';
 import type { FailOn, RuleSetting } from '../policy/severity.js';
 import { RULES } from '../rules/catalog.js';
 import { CONFIG_FILE_NAME, configSchema, PACKAGE_JSON_KEY } from './schema.js';
@@ -140,7 +141,7 @@ function parseConfigText(text: string, label: string): unknown {
 
 function readText(file: string, label: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch (error) {
     throw new ConfigError(`${systemErrorWords(error)}: ${label}`);
   }
@@ -172,7 +173,7 @@ function fromFile(file: string): LoadedConfig {
 function fromPackageJson(file: string): LoadedConfig | undefined {
   let pkg: unknown;
   try {
-    pkg = JSON.parse(readFileSync(file, 'utf8'));
+    pkg = JSON.parse(readTextFile(file));
   } catch {
     // A broken package.json is npm's problem to report; it holds no configuration we can use.
     return undefined;

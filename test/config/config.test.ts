@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, commandConfig, findConfig, loadConfig, validateConfig } from '../../src/config/load.js';
 import { CONFIG_SCHEMA_PATH, configSchema, renderConfigSchema } from '../../src/config/schema.js';
+import { MAX_INPUT_BYTES } from '../../src/io/read-text.js';
 import { RULES } from '../../src/rules/catalog.js';
 import { REPO_ROOT } from '../support/cli.js';
 
@@ -100,6 +101,16 @@ describe('loading the configuration', () => {
       `no such file: ${join(root, 'missing.json')}`,
     );
     expect(() => loadConfig({ cwd: root, file: 'package.json' })).toThrow('has no "mcp-shape" key');
+    // A file longer than any string is refused before it is read (an endless one, /dev/zero, was read
+    // until memory ran out); sparse, it takes no disk.
+    const huge = join(root, 'huge.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, MAX_INPUT_BYTES + 1);
+    expect(() => loadConfig({ cwd: root, file: 'huge.json' })).toThrow(
+      new ConfigError(
+        `larger than ${Math.floor(MAX_INPUT_BYTES / 2 ** 20)} MB, the most mcp-shape reads from one input: ${huge}`,
+      ),
+    );
   });
 
   it('rejects unknown keys and bad values with one line naming the key path', () => {

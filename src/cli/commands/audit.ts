@@ -9,13 +9,13 @@ import { placeFindings, registrationIndex } from '../../audit/source-locations.j
 import { isObject, type JsonObject } from '../../core/json.js';
 import { type RecordedFrame, recordingLine } from '../../core/recording.js';
 import { systemErrorWords } from '../../core/system-error.js';
+import { readTextFile } from '../../io/read-text.js';
 import type { Report } from '../../report/index.js';
 import { oneLine, terminalSafe } from '../../report/terminal.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
-import { readTextFile } from '../read-text.js';
 
 /** Repeatable options have no default: commander would print "(default: [])" in --help. */
 interface AuditFlags extends PolicyFlags {

@@ -8,12 +8,7 @@ import { closeSync, ftruncateSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  InputTooLargeError,
-  MAX_INPUT_BYTES,
-  readTextFile,
-  readTextStream,
-} from '../../src/cli/read-text.js';
+import { InputTooLargeError, MAX_INPUT_BYTES, readTextFile, readTextStream } from '../../src/io/read-text.js';
 import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
 import { scratchDir } from '../support/scratch.js';
 
