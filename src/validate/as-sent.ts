@@ -167,11 +167,15 @@ function isPlain(item: unknown, depth: number, budget: Budget): boolean {
  * Whether reading `document` as JSON.stringify reads it runs code that throws: a getter, a proxy's trap,
  * a `toJSON`. A cycle or a BigInt, which JSON.stringify refuses by itself, is no such throw. Walked here
  * rather than told from JSON.stringify's error, since a getter may throw a TypeError as JSON does.
- * Bounded by MAX_CONTAINERS (past it: false, as for a value that reads cleanly).
+ * Bounded by MAX_CONTAINERS and MAX_READS (past either: false, as for a value that reads cleanly).
  */
+/** Members readingThrows reads at most; past them, as past MAX_CONTAINERS, it answers false. */
+const MAX_READS = 1 << 22;
+
 export function readingThrows(document: unknown): boolean {
   const seen = new Set<object>();
   const pending: unknown[] = [document];
+  let reads = 0;
   try {
     while (pending.length > 0) {
       const value = pending.pop();
@@ -183,7 +187,19 @@ export function readingThrows(document: unknown): boolean {
         pending.push(toJSON.call(value, ''));
         continue;
       }
-      for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
+      // An array is read as JSON.stringify reads it: its length, then each index (a sparse one of 2^31
+      // holes too, hence the budget of reads).
+      if (Array.isArray(value)) {
+        const length = value.length;
+        reads += length;
+        if (reads > MAX_READS) return false;
+        for (let i = 0; i < length; i++) pending.push(value[i]);
+      } else {
+        const keys = Object.keys(value);
+        reads += keys.length;
+        if (reads > MAX_READS) return false;
+        for (const key of keys) pending.push((value as Record<string, unknown>)[key]);
+      }
     }
   } catch {
     return true;

@@ -106,6 +106,17 @@ describe('result-not-serializable', () => {
       ],
       ['the content array', () => boom({}, 'content')],
       [
+        "the content array's length (JSON.stringify reads it; it was an internal error)",
+        () => ({
+          content: new Proxy([{ type: 'text', text: 'x' }], {
+            get(target, key, receiver) {
+              if (key === 'length') throw new Error('not readable');
+              return Reflect.get(target, key, receiver);
+            },
+          }),
+        }),
+      ],
+      [
         'a toJSON',
         () => ({
           content: [

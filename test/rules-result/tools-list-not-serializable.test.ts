@@ -98,6 +98,18 @@ describe('tools-list-not-serializable', () => {
       ['a getter on tools', () => boom({}, 'tools'), '/tools'],
       ['a revoked proxy for the list', () => revoked.proxy, ''],
       ['a revoked proxy for a tool', () => ({ tools: [revoked.proxy] }), '/tools/0'],
+      [
+        'tools whose length throws',
+        () => ({
+          tools: new Proxy([tool('a')], {
+            get(target, key, receiver) {
+              if (key === 'length') throw new Error('no length');
+              return Reflect.get(target, key, receiver);
+            },
+          }),
+        }),
+        '/tools',
+      ],
     ];
     for (const [label, make, pointer] of cases) {
       expect(() => JSON.stringify(make()), label).toThrow();

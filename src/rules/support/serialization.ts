@@ -128,7 +128,14 @@ export function unserializableMember(
 /** The first item of an array that JSON.stringify throws on, and why; `undefined` if none (or no array). */
 function unserializableItem(value: unknown): UnserializableAt | undefined {
   if (unreadableItself(value) !== undefined || !Array.isArray(value)) return undefined;
-  for (let index = 0; index < value.length; index++) {
+  let length: number;
+  try {
+    length = value.length;
+  } catch {
+    // A proxy of an array whose length throws: the array itself cannot be read.
+    return { reason: UNREADABLE, path: [] };
+  }
+  for (let index = 0; index < length; index++) {
     let item: unknown;
     try {
       item = value[index];
