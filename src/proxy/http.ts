@@ -28,6 +28,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
@@ -250,8 +251,9 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
           options.onLog?.(`[${connection}] an answer ${TOO_LONG}: forwarded unchanged, unjudged`);
           res.writeHead(answer.statusCode ?? 200, responseHeaders);
           for (const chunk of read.held) res.write(chunk);
-          read.rest.pipe(res);
-          read.rest.resume();
+          // pipeline, not pipe: an upstream that breaks off mid-body cuts the client's answer too,
+          // instead of leaving it waiting for the rest.
+          pipeline(read.rest, res, () => {});
           return;
         }
         received = read.bytes;

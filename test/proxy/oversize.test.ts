@@ -162,10 +162,11 @@ describe('proxy --url: bodies and events longer than any string', () => {
       });
       req.on('end', () => {
         const { id } = JSON.parse(body) as { id: number };
-        if (id === 1) {
+        if (id === 1 || id === 3) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write(HEAD);
-          pumpX(res, FILLER_MB, () => res.end(TAIL.trimEnd()));
+          // Id 3: the upstream breaks off before the end of that answer.
+          pumpX(res, FILLER_MB, () => (id === 1 ? res.end(TAIL.trimEnd()) : res.destroy()));
         } else {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(`event: message\ndata: ${HEAD.replace('"id":1', `"id":${id}`)}`);
@@ -185,6 +186,9 @@ describe('proxy --url: bodies and events longer than any string', () => {
     expect(json.status).toBe(200);
     expect(json.bytes).toBe(HEAD.length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length);
     expect(json.tail.endsWith(`${'x'.repeat(100)}${TAIL.trimEnd()}`)).toBe(true);
+
+    // Broken off upstream, the answer passed on is cut short for the client too, not left hanging.
+    await expect(post(url, request(3))).rejects.toThrow();
 
     const events = await post(url, request(2));
     expect(events.status).toBe(200);
