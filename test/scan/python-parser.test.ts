@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Node } from 'web-tree-sitter';
 import { type PyNode, parsePython, pythonParser } from '../../src/scan/python/parser.js';
 import { SyntaxErrorInSource } from '../../src/scan/source.js';
 
@@ -23,6 +24,24 @@ function pythonFiles(dir: string): string[] {
 type Shape = [string, number, number, string | undefined, Shape[]];
 function shape(node: PyNode): Shape {
   return [node.type, node.start, node.end, node.field, node.children.map(shape)];
+}
+
+/** The named children of a web-tree-sitter node as shapes, comments left out as parsePython leaves them. */
+function namedShapes(node: Node): Shape[] {
+  const shapes: Shape[] = [];
+  node.namedChildren.forEach((child, i) => {
+    if (!child || child.type === 'comment') return;
+    const field = node.fieldNameForNamedChild(i) ?? undefined;
+    shapes.push([child.type, child.startIndex, child.endIndex, field, namedShapes(child)]);
+  });
+  return shapes;
+}
+
+function expectParentLinks(node: PyNode): void {
+  for (const child of node.children) {
+    expect(child.parent).toBe(node);
+    expectParentLinks(child);
+  }
 }
 
 function countNodes(node: PyNode): number {
@@ -64,6 +83,23 @@ describe('parsePython', () => {
     expect(shape(direct)).toEqual(shape(viaPublic));
     if (source.trim()) expect(countNodes(direct)).toBeGreaterThan(2);
   });
+
+  it.each(sources)(
+    "builds what web-tree-sitter's own node API shows, parent links included: %s",
+    async (_name, source) => {
+      const python = await pythonParser();
+      const tree = python.parser.parse(source);
+      if (!tree) throw new Error('no tree');
+      try {
+        if (tree.rootNode.hasError) return; // the comparison above covers the syntax error
+        const root = parsePython(python, source).root;
+        expect(shape(root)).toEqual(['module', 0, source.length, undefined, namedShapes(tree.rootNode)]);
+        expectParentLinks(root);
+      } finally {
+        tree.delete();
+      }
+    },
+  );
 
   it('leaves no cursor or tree behind: many parses in a row keep working', async () => {
     const python = await pythonParser();
