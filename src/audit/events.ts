@@ -25,7 +25,23 @@ export type AuditEvent =
       readonly status: number | 'unreachable';
       readonly body: string;
     }
-  | { readonly event: 'response-unmatched'; readonly id: string }
+  /**
+   * A response that answers no request in flight: `answered` when its request was answered already,
+   * `waiting` names the requests that were waiting for an answer (JSON-encoded ids throughout).
+   */
+  | {
+      readonly event: 'response-unmatched';
+      readonly id: string;
+      readonly answered?: boolean;
+      readonly waiting?: string;
+    }
+  /** A response matched to its request only once its id was converted (a number sent back as a string). */
+  | {
+      readonly event: 'response-id-converted';
+      readonly id: string;
+      readonly request: string;
+      readonly method: string;
+    }
   | { readonly event: 'version-refused'; readonly version: string; readonly detail: string }
   /** Judged by audit-initialize-invalid and audit-version-unknown. */
   | { readonly event: 'initialize-result'; readonly version: string; readonly result: JsonObject }

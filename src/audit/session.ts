@@ -7,12 +7,13 @@
 
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
+import { convertedId } from '../core/request-id.js';
 import type { Frame } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
 import { publicFinding, validateParsedMessageSync } from '../validate/index.js';
 import { type Channel, HttpStatusError, OversizeError, type SendHints, StartError } from './channel.js';
-import { auditFindings } from './events.js';
+import { type AuditEvent, auditFindings } from './events.js';
 
 export type Failure =
   /** No answer: `ms` waited in all; `cap` when the hard cap ended a wait the server kept alive. */
@@ -58,6 +59,8 @@ interface Pending {
   readonly sentAt: number;
   /** What the latency finding calls the request: `tools/call get_weather`, `initialize`. */
   readonly label: string;
+  /** The tool and call it was sent for: where a second answer to it is reported. */
+  readonly context: SessionContext;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -71,6 +74,11 @@ export class Session {
   private readonly pending = new Map<string, Pending>();
   /** Ids of requests that timed out, so a late answer is not reported as unmatched. */
   private readonly abandoned = new Set<string>();
+  /**
+   * Requests answered, by id, so that a second answer is told apart from a lost one and reported where
+   * the request was sent (the audit has moved on to another tool by the time it comes).
+   */
+  private readonly answered = new Map<string, SessionContext>();
   private readonly validations: Promise<void>[] = [];
   /** When the server last sent a byte: a request's wait runs from here (or from sending it). */
   private lastActivity = 0;
@@ -114,7 +122,14 @@ export class Session {
       method === 'tools/call' && typeof params.name === 'string' ? `${method} ${params.name}` : method;
     return new Promise<Exchange>((resolve) => {
       const key = String(id);
-      const pending: Pending = { request, resolve, sentAt: Date.now(), label, timer: undefined };
+      const pending: Pending = {
+        request,
+        resolve,
+        sentAt: Date.now(),
+        label,
+        context: { ...this.context },
+        timer: undefined,
+      };
       this.pending.set(key, pending);
       this.arm(key, pending);
       this.send(request, { protocolVersion: this.version, method, ...hints }).catch((error: unknown) => {
@@ -205,20 +220,31 @@ export class Session {
 
   private onMessage(message: JsonObject, raw: string, validateUnsolicited: boolean): void {
     const hasMethod = Object.hasOwn(message, 'method');
-    if (!hasMethod && Object.hasOwn(message, 'id')) {
-      const key = String(message.id);
-      const pending = this.pending.get(key);
-      if (pending) {
+    // `id: null` is how JSON-RPC reports an error it could not tie to a request; not a stray answer.
+    if (!hasMethod && Object.hasOwn(message, 'id') && message.id !== null) {
+      const key = responseKey(message.id);
+      const pending = key === undefined ? undefined : this.pending.get(key);
+      if (key !== undefined && pending) {
+        if (typeof message.id === 'string') {
+          this.event({
+            event: 'response-id-converted',
+            id: JSON.stringify(message.id),
+            request: JSON.stringify(pending.request.id),
+            method: pending.label,
+          });
+        }
+        this.answered.set(key, pending.context);
         this.settle(key, { request: pending.request, response: message, raw });
         return;
       }
-      // `id: null` is how JSON-RPC reports an error it could not tie to a request; not a stray answer.
-      if (message.id !== null && !this.abandoned.has(key)) {
-        for (const f of auditFindings(
-          { event: 'response-unmatched', id: JSON.stringify(message.id) },
-          this.location(),
-        ))
-          this.report(f);
+      if (key === undefined || !this.abandoned.has(key)) {
+        const id = JSON.stringify(message.id);
+        const answeredIn = key === undefined ? undefined : this.answered.get(key);
+        if (answeredIn) {
+          this.event({ event: 'response-unmatched', id, answered: true }, answeredIn);
+        } else {
+          this.event({ event: 'response-unmatched', id, ...waitingFor([...this.pending.values()]) });
+        }
       }
     }
     if (validateUnsolicited) this.validate(message);
@@ -243,6 +269,10 @@ export class Session {
             },
           };
     void this.send(reply, { protocolVersion: this.version }).catch(() => {});
+  }
+
+  private event(event: AuditEvent, context: SessionContext = this.context): void {
+    for (const f of auditFindings(event, { protocolVersion: this.version, ...context })) this.report(f);
   }
 
   private validate(message: unknown): void {
@@ -275,6 +305,29 @@ export class Session {
       this.settle(key, { request: pending.request, failure: { kind: 'closed', detail } });
     }
   }
+}
+
+/**
+ * The key of the request a response answers, matched as the official TypeScript SDK client matches it
+ * (src/core/request-id.ts): the audit's ids are integers, and a number sent back as a string still
+ * finds its request (audit-response-id-converted reports it). An id of another type finds none.
+ */
+function responseKey(id: unknown): string | undefined {
+  if (typeof id === 'number') return String(id);
+  if (typeof id !== 'string') return undefined;
+  const n = convertedId(id);
+  return n === undefined ? undefined : String(n);
+}
+
+/** How many waiting requests a finding names. */
+const NAMED_WAITING = 3;
+
+/** The requests left waiting when a response matched none of them, for audit-response-unmatched. */
+function waitingFor(pending: readonly Pending[]): { waiting?: string } {
+  if (pending.length === 0) return {};
+  const named = pending.slice(0, NAMED_WAITING).map((p) => `${p.label} (id ${JSON.stringify(p.request.id)})`);
+  const more = pending.length - named.length;
+  return { waiting: more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ') };
 }
 
 function failureOf(error: unknown): Failure {

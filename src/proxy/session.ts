@@ -16,6 +16,7 @@
  */
 
 import { isObject, type JsonObject, jsonTypeOf } from '../core/json.js';
+import { convertedId } from '../core/request-id.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import type { Fix } from '../library/repair/engine.js';
 import { repairParsedMessageSync } from '../library/repair/index.js';
@@ -266,14 +267,22 @@ export class ProxySession {
     };
   }
 
-  private repairOne(message: JsonObject): RepairOutcome {
+  private repairOne(sent: JsonObject): RepairOutcome {
     // A response (no method) answers the pending request with its id.
-    const key = Object.hasOwn(message, 'method') ? undefined : idKey(message.id);
-    let pending: PendingRequest | undefined;
-    if (key !== undefined) {
-      pending = this.pending.get(key);
-      this.pending.delete(key);
-    }
+    const match = Object.hasOwn(sent, 'method') ? undefined : this.answered(sent.id);
+    const pending = match?.pending;
+    // An id the server changed the type of is given back as the client sent it: the official SDK
+    // clients convert it themselves, but a client that compares ids as JSON-RPC says would drop it.
+    const idFixes: Fix[] = match?.converted
+      ? [
+          {
+            rule: 'audit-response-id-converted',
+            pointer: '/id',
+            description: `id ${stringifyJson(sent.id)} given back as ${stringifyJson(match.pending.request.id)}, the id of the request it answers`,
+          },
+        ]
+      : [];
+    const message = match?.converted ? { ...sent, id: match.pending.request.id } : sent;
     const request = pending?.request;
     const answering = pending?.answering;
     const negotiated = negotiatedVersion(request, message.result);
@@ -285,21 +294,48 @@ export class ProxySession {
       { budget: this.budget },
     );
     if (run.abandoned !== undefined) {
-      return { message, fixes: [], reason: `left unchanged: ${run.abandoned}`, answering };
+      return { message: sent, fixes: [], reason: `left unchanged: ${run.abandoned}`, answering };
     }
     const errors = run.remaining.filter((f) => f.severity === 'error');
     const first = errors[0];
     if (first) {
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
       return {
-        message,
+        message: sent,
         fixes: [],
         reason: `left unchanged: no repair for ${first.rule} at ${first.pointer || '(root)'}: ${first.message}${more}`,
         answering,
       };
     }
     if (request?.method === 'tools/list') this.learnTools(run.message as JsonObject);
-    return { message: run.message, fixes: run.fixes, answering };
+    return { message: run.message, fixes: [...idFixes, ...run.fixes], answering };
+  }
+
+  /**
+   * The pending request a response answers, taken off the pending list: the one with its id, or else
+   * the one whose id it names with the other type (`"3"` for `3`, `3` for `"3"`), as the official
+   * TypeScript SDK client would match it (src/core/request-id.ts).
+   */
+  private answered(id: unknown): { pending: PendingRequest; converted: boolean } | undefined {
+    const key = idKey(id);
+    if (key === undefined) return undefined;
+    let pending = this.pending.get(key);
+    let found = key;
+    let converted = false;
+    if (!pending) {
+      const other =
+        typeof id === 'string'
+          ? idKey(convertedId(id))
+          : typeof id === 'number'
+            ? idKey(String(id))
+            : undefined;
+      pending = other === undefined ? undefined : this.pending.get(other);
+      if (!pending || other === undefined) return undefined;
+      found = other;
+      converted = true;
+    }
+    this.pending.delete(found);
+    return { pending, converted };
   }
 
   /**

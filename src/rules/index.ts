@@ -59,6 +59,7 @@ import auditDiscoverUnsupported from './session/audit-discover-unsupported.js';
 import auditHttpError from './session/audit-http-error.js';
 import auditInitializeInvalid from './session/audit-initialize-invalid.js';
 import auditPaginationLoop from './session/audit-pagination-loop.js';
+import auditResponseIdConverted from './session/audit-response-id-converted.js';
 import auditResponseTooLarge from './session/audit-response-too-large.js';
 import auditResponseUnmatched from './session/audit-response-unmatched.js';
 import auditServerExited from './session/audit-server-exited.js';
@@ -148,6 +149,7 @@ export const RULES: readonly Rule[] = [
   auditHttpError,
   auditInitializeInvalid,
   auditPaginationLoop,
+  auditResponseIdConverted,
   auditResponseTooLarge,
   auditResponseUnmatched,
   auditServerExited,

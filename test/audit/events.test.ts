@@ -20,6 +20,10 @@ const SAMPLES: { readonly [K in AuditEvent['event']]: [Extract<AuditEvent, { eve
   'response-too-large': [{ event: 'response-too-large', bytes: 99, limit: 10 }, 'audit-response-too-large'],
   'http-error': [{ event: 'http-error', method: 'tools/list', status: 500, body: '' }, 'audit-http-error'],
   'response-unmatched': [{ event: 'response-unmatched', id: '42' }, 'audit-response-unmatched'],
+  'response-id-converted': [
+    { event: 'response-id-converted', id: '"42"', request: '42', method: 'tools/call get' },
+    'audit-response-id-converted',
+  ],
   'version-refused': [
     { event: 'version-refused', version: '2024-11-05', detail: 'nope' },
     'audit-version-refused',
@@ -104,6 +108,29 @@ describe('audit events', () => {
       );
       expect(finding?.message).not.toContain('Gemini');
       expect(finding?.message).not.toContain('Python');
+    });
+  });
+
+  describe('audit-response-unmatched tells a lost answer from a harmless one', () => {
+    const judge = (event: AuditEvent) => auditFindings(event, { protocolVersion: '2025-06-18' });
+
+    it('is an error naming the requests that were waiting, when some were', () => {
+      const [lost] = judge({ event: 'response-unmatched', id: '1003', waiting: 'tools/call echo (id 3)' });
+      expect(lost).toMatchObject({ rule: 'audit-response-unmatched', severity: 'error' });
+      expect(lost?.message).toBe(
+        'a response with id 1003 answers no request the audit sent, while tools/call echo (id 3) waited: clients drop it, and the request it was meant for waits until they give up',
+      );
+    });
+
+    it('is a warning for a second answer, and for an answer while nothing waited', () => {
+      const [twice] = judge({ event: 'response-unmatched', id: '3', answered: true });
+      expect(twice).toMatchObject({ severity: 'warning' });
+      expect(twice?.message).toBe(
+        'a second response with id 3: its request was answered already, and clients drop this one',
+      );
+      const [stray] = judge({ event: 'response-unmatched', id: '"x"' });
+      expect(stray).toMatchObject({ severity: 'warning' });
+      expect(stray?.message).toBe('a response with id "x" answers no request the audit sent');
     });
   });
 

@@ -82,6 +82,74 @@ describe('hostile fixture (stdio)', () => {
   }, 60_000);
 });
 
+describe('misaddressed fixture (stdio, answers with the wrong id)', () => {
+  it('fails a wrong id however short the wait, and tells a converted id and a second answer apart', async () => {
+    const report = await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [fixture('misaddressed.mjs')] },
+      versions: ['2025-11-25'],
+      // Shorter than any client's default: the waits themselves are not judged (audit-timeout says so).
+      timeoutMs: 1_500,
+    });
+    const found = report.findings.flatMap((f) => f.occurrences ?? [f]).length;
+    expect(found).toBeGreaterThan(0);
+    const byRule = (rule: string) =>
+      report.findings
+        .filter((f) => f.rule === rule)
+        .map((f) => [f.location?.tool, f.severity, f.message])
+        .sort();
+    // Ids are the audit's own, counted from 1 across the session: read back from each finding.
+    expect(byRule('audit-response-unmatched')).toEqual([
+      [
+        'array_id',
+        'error',
+        expect.stringMatching(
+          /^a response with id \[(\d+)\] answers no request the audit sent, while tools\/call array_id \(id \1\) waited: clients drop it, and the request it was meant for waits until they give up$/,
+        ),
+      ],
+      [
+        'twice',
+        'warning',
+        expect.stringMatching(
+          /^a second response with id \d+: its request was answered already, and clients drop this one$/,
+        ),
+      ],
+      [
+        'wrong_id',
+        'error',
+        expect.stringMatching(
+          /^a response with id \d+ answers no request the audit sent, while tools\/call wrong_id \(id \d+\) waited/,
+        ),
+      ],
+    ]);
+    const wrong = report.findings.find((f) => f.location?.tool === 'wrong_id' && f.severity === 'error');
+    const [, sent, asked] = /id (\d+) answers .*\(id (\d+)\)/.exec(wrong?.message ?? '') ?? [];
+    expect(Number(sent) - Number(asked)).toBe(1000);
+    expect(byRule('audit-response-id-converted')).toEqual([
+      [
+        'string_id',
+        'error',
+        expect.stringMatching(
+          /^the response to tools\/call string_id \(id (\d+)\) carries the id "\1": the same value, but a string$/,
+        ),
+      ],
+    ]);
+    // The converted answer still reached the audit, and its result was judged.
+    const tools = Object.fromEntries(toolsOf(report).map((t) => [t.name, t]));
+    expect(tools.string_id).toMatchObject({ called: true, calls: 1 });
+    expect(report.summary.errors).toBeGreaterThanOrEqual(3);
+    expect(keys(report.findings)).toEqual([
+      'audit-response-id-converted@2025-11-25/string_id',
+      'audit-response-unmatched@2025-11-25/array_id',
+      'audit-response-unmatched@2025-11-25/twice',
+      'audit-response-unmatched@2025-11-25/wrong_id',
+      'audit-timeout@2025-11-25/array_id',
+      'audit-timeout@2025-11-25/wrong_id',
+      'envelope-id-invalid@2025-11-25/array_id',
+    ]);
+    expect(liveChildren()).toBe(0);
+  }, 60_000);
+});
+
 describe('deep fixture (stdio, 50,000 levels of nesting)', () => {
   it('checks schemas and results nested deeper than the call stack, and no rule fails on them', async () => {
     const report = await runAudit({

@@ -145,6 +145,58 @@ describe('ProxySession', () => {
     expect(proxy.pendingIds()).toEqual(['1', 2, 3]);
   });
 
+  describe('an answer whose id the server sent back with the other type', () => {
+    it('gives "3" back as 3, the id the client sent, and judges it as the call it answers', () => {
+      const proxy = session();
+      proxy.fromClient('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}');
+      const outcome = forwarded(
+        proxy.fromServer('{"jsonrpc":"2.0","id":"3","result":{"content":[{"type":"text","text":"ok"}]}}'),
+      );
+      expect(JSON.parse(outcome.text)).toEqual({
+        jsonrpc: '2.0',
+        id: 3,
+        result: { content: [{ type: 'text', text: 'ok' }] },
+      });
+      expect(outcome.fixes).toEqual([
+        {
+          rule: 'audit-response-id-converted',
+          pointer: '/id',
+          description: 'id "3" given back as 3, the id of the request it answers',
+        },
+      ]);
+      expect(outcome.answering).toEqual({ method: 'tools/call', tool: 'echo' });
+      expect(proxy.pendingIds()).toEqual([]);
+    });
+
+    it('gives 7 back as "7", and repairs the rest of the answer beside it', () => {
+      const proxy = session();
+      proxy.fromClient('{"jsonrpc":"2.0","id":"7","method":"tools/call","params":{"name":"echo"}}');
+      const outcome = forwarded(
+        proxy.fromServer(
+          '{"jsonrpc":"2.0","id":7,"requestId":"r","result":{"content":[{"type":"text","text":"ok"}]}}',
+        ),
+      );
+      expect(JSON.parse(outcome.text)).toMatchObject({ id: '7' });
+      expect(JSON.parse(outcome.text)).not.toHaveProperty('requestId');
+      expect(outcome.fixes.map((f) => f.rule)).toEqual([
+        'audit-response-id-converted',
+        'envelope-extra-member',
+      ]);
+      expect(proxy.pendingIds()).toEqual([]);
+    });
+
+    it('leaves an answer alone that matches no request either way, and one with its exact id', () => {
+      const proxy = session();
+      proxy.fromClient('{"jsonrpc":"2.0","id":3,"method":"ping"}');
+      const stray = '{"jsonrpc":"2.0","id":"4","result":{}}';
+      expect(forwarded(proxy.fromServer(stray))).toMatchObject({ text: stray, fixes: [] });
+      expect(proxy.pendingIds()).toEqual([3]);
+      const named = '{"jsonrpc":"2.0","id":"x3","result":{}}';
+      expect(forwarded(proxy.fromServer(named))).toMatchObject({ text: named, fixes: [] });
+      expect(proxy.pendingIds()).toEqual([3]);
+    });
+  });
+
   it('names the request an answer is for: the tool of a call, the method of anything else', () => {
     const proxy = session();
     const answering = (request: string, id: number) => {

@@ -550,6 +550,12 @@ export const SESSION_FAMILIES: readonly Family<SessionEvent>[] = [
       ['response too large', { event: 'response-too-large', bytes: 50_000_000, limit: 16_777_216 }],
       ['HTTP error', { event: 'http-error', method: 'tools/list', status: 502, body: 'Bad Gateway' }],
       ['unmatched response', { event: 'response-unmatched', id: '"7"' }],
+      ['lost response', { event: 'response-unmatched', id: '1007', waiting: 'tools/call echo (id 7)' }],
+      ['second response', { event: 'response-unmatched', id: '7', answered: true }],
+      [
+        'converted response id',
+        { event: 'response-id-converted', id: '"7"', request: '7', method: 'tools/call echo' },
+      ],
       [
         'version refused',
         { event: 'version-refused', version: '2024-11-05', detail: 'Unsupported protocol version' },
