@@ -15,9 +15,11 @@
  * the server sent (`message`), not by what the proxy forwarded.
  */
 
+import { auditFindings } from '../audit/events.js';
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
+import { convertedId } from '../core/request-id.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import { getRule } from '../rules/catalog.js';
 import { isJsonRpcShaped } from '../rules/support/envelope.js';
@@ -207,7 +209,7 @@ function judgeMessage(
     }
     return findings;
   }
-  const request = observe(connection, entry, message);
+  const { request, converted } = observe(connection, entry, message);
   const toolName = toolNameOf(request);
   const at = locationOf(options, entry, connection, {
     ...(toolName ? { tool: toolName } : {}),
@@ -218,6 +220,15 @@ function judgeMessage(
     request,
     tools: [...connection.tools.values()],
   });
+  if (converted && request && isObject(message)) {
+    const event = {
+      event: 'response-id-converted',
+      id: JSON.stringify(message.id),
+      request: JSON.stringify(request.id),
+      method: toolName ? `tools/call ${toolName}` : String(request.method),
+    } as const;
+    findings.unshift(...auditFindings(event, at, '/id'));
+  }
   if (request?.method === 'tools/list' && isObject(message) && isObject(message.result)) {
     const listed = message.result.tools;
     if (Array.isArray(listed)) {
@@ -230,31 +241,43 @@ function judgeMessage(
 
 /**
  * Updates the connection with a message (its version, its pending requests) and returns the request a
- * response answers, if any.
+ * response answers, if any: `converted` when its id is a number sent back as a string, which the
+ * official SDKs match to the request all the same (src/core/request-id.ts), and so does check.
  */
-function observe(connection: Connection, entry: Entry, message: unknown): JsonObject | undefined {
+function observe(
+  connection: Connection,
+  entry: Entry,
+  message: unknown,
+): { request?: JsonObject; converted?: boolean } {
   const use = (version: ProtocolVersion) => {
     connection.version = version;
     connection.settled = true;
   };
-  if (!isObject(message)) return undefined;
+  if (!isObject(message)) return {};
   if (typeof message.method === 'string') {
     const declared = requestedVersion(message);
     if (declared) use(declared);
     if (Object.hasOwn(message, 'id')) connection.pending.set(pendingKey(entry.from, message.id), message);
-    return undefined;
+    return {};
   }
-  if (!Object.hasOwn(message, 'id')) return undefined;
+  if (!Object.hasOwn(message, 'id')) return {};
   // A response answers a request of the other side.
   const requester = entry.from === 'server' ? 'client' : entry.from === 'client' ? 'server' : undefined;
-  const key = pendingKey(requester, message.id);
-  const request = connection.pending.get(key);
+  let key = pendingKey(requester, message.id);
+  let request = connection.pending.get(key);
+  let converted = false;
+  const asNumber = typeof message.id === 'string' ? convertedId(message.id) : undefined;
+  if (!request && asNumber !== undefined) {
+    key = pendingKey(requester, asNumber);
+    request = connection.pending.get(key);
+    converted = request !== undefined;
+  }
   connection.pending.delete(key);
   const negotiated = negotiatedVersion(request, message.result);
   if (negotiated) use(negotiated);
   else if (!connection.settled && assumedProtocolVersion(message) === LATEST_PROTOCOL_VERSION)
     use(LATEST_PROTOCOL_VERSION);
-  return request;
+  return request ? { request, converted } : {};
 }
 
 function toolNameOf(request: JsonObject | undefined): string | undefined {

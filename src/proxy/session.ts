@@ -313,8 +313,9 @@ export class ProxySession {
 
   /**
    * The pending request a response answers, taken off the pending list: the one with its id, or else
-   * the one whose id it names with the other type (`"3"` for `3`, `3` for `"3"`), as the official
-   * TypeScript SDK client would match it (src/core/request-id.ts).
+   * the one whose id it names with the other type. `"3"` for `3` is matched as the official SDK clients
+   * match it (src/core/request-id.ts); `3` for `"3"` too, which those clients never see (they send
+   * number ids), so that a client with string ids gets its own id back as well.
    */
   private answered(id: unknown): { pending: PendingRequest; converted: boolean } | undefined {
     const key = idKey(id);

@@ -107,6 +107,35 @@ describe('checking a session captured with tee', { timeout: CLI_TEST_TIMEOUT }, 
     expect(outcome.findings.length).toBeGreaterThan(0);
     expect(new Set(where(outcome.findings).map((w) => w.split('@')[1]))).toEqual(new Set(['4/pic']));
   });
+
+  it('pairs an answer whose id came back as a string with its request, as the SDK clients do, and says so', async () => {
+    const listed = {
+      name: 'n',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] },
+    };
+    const wrongData = { content: [{ type: 'text', text: '{"x":"no"}' }], structuredContent: { x: 'no' } };
+    const outcome = await check(
+      jsonl([
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 2, result: { tools: [listed] } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'n', arguments: {} } },
+        { jsonrpc: '2.0', id: '3', result: wrongData },
+        // An id no request had, either way: answered by nothing, so judged without the tool.
+        { jsonrpc: '2.0', id: '4', result: wrongData },
+      ]),
+    );
+    // The SDK client pairs "3" with 3 and rejects the structuredContent by the tool's outputSchema.
+    expect(where(outcome.findings)).toEqual([
+      'audit-response-id-converted@4/n',
+      'structured-content-schema-mismatch@4/n',
+    ]);
+    expect(outcome.findings[0]).toMatchObject({
+      severity: 'error',
+      pointer: '/id',
+      message: 'the response to tools/call n (id 3) carries the id "3": the same value, but a string',
+    });
+  });
 });
 
 describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
