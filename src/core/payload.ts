@@ -16,7 +16,7 @@ export interface PayloadFacts {
    * non-canonical base64), EMPTY for an empty payload; `undefined` otherwise.
    */
   readonly sniffed: Sniffed | undefined;
-  /** Width and height from a PNG header (IHDR is always the first chunk, at a fixed offset). */
+  /** Width and height from a PNG's IHDR chunk (always the first chunk, at a fixed offset). */
   readonly pngSize?: { readonly width: number; readonly height: number };
 }
 
@@ -70,8 +70,16 @@ export function rememberPayloadFacts(
   payloadFactsAt.remember(scope, holder, key, facts);
 }
 
+const PNG_SIGNATURE = '\x89PNG\r\n\x1a\n';
+
+/**
+ * The size the IHDR chunk states, which a PNG must start with right after its signature. Bytes that
+ * only start like a PNG state no size: read at the same offsets, they once made a result "117901063×
+ * 117901063 px", over every client's limit, out of a signature followed by filler.
+ */
 function pngHeaderSize(binary: string): { width: number; height: number } | undefined {
-  if (binary.length < 24 || binary.charCodeAt(0) !== 0x89 || !binary.startsWith('PN', 1)) return undefined;
+  if (binary.length < 24 || !binary.startsWith(PNG_SIGNATURE) || !binary.startsWith('IHDR', 12))
+    return undefined;
   return { width: uint32(binary, 16), height: uint32(binary, 20) };
 }
 

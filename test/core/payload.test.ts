@@ -57,6 +57,22 @@ describe('readPayload', () => {
     expect(readPayload(notPng.toString('base64')).pngSize).toBeUndefined();
   });
 
+  it('has no PNG size without the whole signature and an IHDR chunk first: filler states no size', () => {
+    const filler = Buffer.alloc(64, 7);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(filler);
+    const facts = readPayload(filler.toString('base64'));
+    // Not a PNG to the sniffer either (it wants the IHDR chunk too, as file-type does).
+    expect(facts.sniffed?.mimeType).toBeUndefined();
+    expect(facts.pngSize).toBeUndefined();
+    const otherChunk = pngHeader(9000, 9000);
+    otherChunk.write('tEXt', 12, 'latin1');
+    expect(readPayload(otherChunk.toString('base64')).pngSize).toBeUndefined();
+    const cutSignature = pngHeader(9000, 9000);
+    cutSignature[7] = 0x00;
+    expect(readPayload(cutSignature.toString('base64')).pngSize).toBeUndefined();
+    expect(payloadFactsOfBytes(filler)).toEqual(facts);
+  });
+
   it('sniffs what atob forgives, nothing it rejects, and an empty payload as no bytes at all', () => {
     expect(readPayload('R0lGODlh AQABAA').sniffed?.mimeType).toBe('image/gif');
     expect(readPayload('R0lGODlh AQABAA').problem).toBe('non-canonical');
