@@ -321,10 +321,29 @@ export function formatTemplate(template: string, data: Readonly<Record<string, u
   let out = literals[0] as string;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    out += Object.hasOwn(data, name) ? String(data[name]) : (wholes[i] as string);
+    out += Object.hasOwn(data, name) ? quoted(String(data[name])) : (wholes[i] as string);
     out += literals[i + 1] as string;
   }
   return out;
+}
+
+/**
+ * The most characters of one value a message quotes. Values come from what a server sent (an id, an
+ * error message, a MIME type), and a server that sends megabytes of one made every report carry them
+ * whole: a 2 MB id gave a 4 MB JSON report, more than a SARIF upload takes.
+ */
+export const MAX_QUOTED = 1_000;
+
+/** `value` as a message or report quotes it: whole, or its first MAX_QUOTED characters and a count of the rest. */
+export function quoted(value: string): string {
+  if (value.length <= MAX_QUOTED) return value;
+  // Never half a surrogate pair: the message must stay well-formed text.
+  const end = isHighSurrogate(value.charCodeAt(MAX_QUOTED - 1)) ? MAX_QUOTED - 1 : MAX_QUOTED;
+  return `${value.slice(0, end)}… (${(value.length - end).toLocaleString('en')} more characters)`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**

@@ -35,7 +35,9 @@ import {
   type EngineOptions,
   isQuietMessage,
   isQuietPlainText,
+  MAX_QUOTED,
   type PayloadSniffer,
+  quoted,
   responseKind,
   runMessage,
   runMessageRules,
@@ -72,8 +74,24 @@ export function publicFinding(f: EngineFinding): Finding {
   const out: { -readonly [K in keyof Finding]: Finding[K] } = { rule, severity, message, pointer };
   if (location) out.location = location;
   if (fix) out.fix = fix;
-  if (Object.keys(f.data).length > 0) (out as Finding & { data?: unknown }).data = f.data;
+  if (Object.keys(f.data).length > 0) (out as Finding & { data?: unknown }).data = quotedData(f.data);
   return out;
+}
+
+/** A finding's facts as reports carry them: a string too long to quote is clipped as messages clip it. */
+function quotedData(data: EngineFinding['data']): EngineFinding['data'] {
+  for (const key in data) {
+    const value = data[key];
+    if (typeof value === 'string' && value.length > MAX_QUOTED) {
+      const copy: Record<string, string | number | boolean> = {};
+      for (const k in data) {
+        const v = data[k] as string | number | boolean;
+        copy[k] = typeof v === 'string' ? quoted(v) : v;
+      }
+      return copy;
+    }
+  }
+  return data;
 }
 
 function publicFindings(findings: readonly EngineFinding[]): Finding[] {

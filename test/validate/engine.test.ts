@@ -18,6 +18,7 @@ import {
   firstSilentShape,
   isQuietMessage,
   isQuietPlainText,
+  MAX_QUOTED,
   NEVER,
   payloadAt,
   responseKind,
@@ -29,6 +30,7 @@ import {
   sniffSync,
 } from '../../src/validate/engine.js';
 import { Shape } from '../../src/validate/fast-path.js';
+import { validateToolResultSync } from '../../src/validate/index.js';
 import { anyResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
 import { everyRuleFinds, validatorFinds } from './support/rule-reports.js';
@@ -144,6 +146,26 @@ describe('a finding', () => {
     const old = rule('result', (_node, ctx) => ctx.report({}), { versions: ['2024-11-05'] });
     expect(runToolResult({ content: [] }, { version: V, rules: [old] })).toEqual([]);
     expect(runToolResult({ content: [] }, { version: '2024-11-05', rules: [old] })).toHaveLength(1);
+  });
+});
+
+describe('a finding quoting what a server sent', () => {
+  it('quotes a value of megabytes by its first MAX_QUOTED characters, in its message and in its public data', () => {
+    const long = 'q'.repeat(5_000);
+    const [finding] = validateToolResultSync(
+      { content: [{ type: long }] },
+      { protocolVersion: '2025-11-25' },
+    );
+    expect(finding?.rule).toBe('block-type-unknown');
+    expect(finding?.message).toContain(`${'q'.repeat(MAX_QUOTED)}… (4,000 more characters)`);
+    expect(finding?.message).not.toContain('q'.repeat(MAX_QUOTED + 1));
+    const data = (finding as { data?: Record<string, unknown> }).data ?? {};
+    expect(Object.values(data)).toContain(`${'q'.repeat(MAX_QUOTED)}… (4,000 more characters)`);
+    // The engine's own finding keeps the value whole: repairs read it.
+    const [inner] = runToolResult({ content: [{ type: long }] }, { version: '2025-11-25' }).filter(
+      (f) => f.rule === 'block-type-unknown',
+    );
+    expect(Object.values(inner?.data ?? {})).toContain(long);
   });
 });
 

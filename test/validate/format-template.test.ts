@@ -6,7 +6,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatTemplate } from '../../src/validate/engine.js';
+import { formatTemplate, MAX_QUOTED } from '../../src/validate/engine.js';
 import { runs } from '../support/runs.js';
 
 function byRegex(template: string, data: Readonly<Record<string, unknown>>): string {
@@ -46,5 +46,19 @@ describe('formatTemplate', () => {
       }),
       { numRuns: runs(3000) },
     );
+  });
+
+  it('quotes at most MAX_QUOTED characters of a value, says how many more there were, and never half a pair', () => {
+    const long = `${'x'.repeat(MAX_QUOTED + 10)}`;
+    expect(formatTemplate('id {{id}} here', { id: long })).toBe(
+      `id ${'x'.repeat(MAX_QUOTED)}… (10 more characters) here`,
+    );
+    expect(formatTemplate('{{id}}', { id: 'y'.repeat(MAX_QUOTED) })).toBe('y'.repeat(MAX_QUOTED));
+    // A pair straddling the cut is left out whole.
+    const straddling = `${'z'.repeat(MAX_QUOTED - 1)}😀${'z'.repeat(5)}`;
+    expect(formatTemplate('{{v}}', { v: straddling })).toBe(
+      `${'z'.repeat(MAX_QUOTED - 1)}… (7 more characters)`,
+    );
+    expect(formatTemplate('{{n}}', { n: 1e300 })).toBe('1e+300');
   });
 });
