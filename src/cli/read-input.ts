@@ -52,3 +52,17 @@ export async function loadTools(file: string): Promise<Map<string, JsonObject>> 
     );
   return tools;
 }
+
+/**
+ * Why no tool can be assumed for a single saved result, if none was named: a result does not say which
+ * tool returned it, and with several listed, one of them with an outputSchema, checking it with no tool
+ * would skip that schema (a pass nobody proved) and picking one could apply the wrong schema.
+ */
+export function ambiguousTool(tools: ReadonlyMap<string, JsonObject>, file: string): string | undefined {
+  if (tools.size < 2) return undefined;
+  const withSchema = [...tools.values()].filter((t) => t.outputSchema !== undefined);
+  if (withSchema.length === 0) return undefined;
+  const names = [...tools.keys()];
+  const shown = names.length > 10 ? `${names.slice(0, 10).join(', ')}, …` : names.join(', ');
+  return `${file} lists ${tools.size} tools, ${withSchema.length} with an outputSchema: name the one this result is from with --tool NAME (${shown})`;
+}

@@ -232,10 +232,24 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
         location: { tool: 'count' },
       });
     }
-    // Without --tool the result cannot be matched to one of two tools: say so instead of passing silently.
-    const unnamed = await runCli(['check', bare, '--protocol', '2025-06-18', '--tools', tools]);
-    expect(unnamed.code).toBe(0);
-    expect(unnamed.stderr).toMatch(/--tool NAME/);
+    // Without --tool the result cannot be matched to one of two tools, one with an outputSchema: a pass
+    // would skip that schema, so it is a usage error, for check and for repair alike.
+    for (const command of ['check', 'repair']) {
+      const unnamed = await runCli([command, bare, '--protocol', '2025-06-18', '--tools', tools]);
+      expect(unnamed.code).toBe(2);
+      expect(unnamed.stdout).toBe('');
+      expect(unnamed.stderr).toMatch(
+        /^mcp-shape: .*tools-two\.json lists 2 tools, 1 with an outputSchema: name the one this result is from with --tool NAME \(count, other\)/,
+      );
+    }
+    // With no outputSchema among them there is nothing to choose between.
+    const plain = file('tools-plain.json', {
+      tools: [
+        { name: 'a', inputSchema: { type: 'object' } },
+        { name: 'b', inputSchema: { type: 'object' } },
+      ],
+    });
+    expect((await runCli(['check', bare, '--protocol', '2025-06-18', '--tools', plain])).code).toBe(0);
   });
 
   it('judges a file as it was parsed: 1e400 is the Infinity a client parses, not the null of a handler', async () => {

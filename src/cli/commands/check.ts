@@ -15,7 +15,7 @@ import {
   protocolOrAllOption,
 } from '../options.js';
 import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
-import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
+import { ambiguousTool, loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface CheckFlags extends PolicyFlags {
   protocol?: ProtocolVersion | 'all';
@@ -36,7 +36,10 @@ export function checkCommand(): Command {
       ).argParser(protocolOrAllOption),
     )
     .option('--tools <file>', 'a tools/list result or response, for outputSchema checks')
-    .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
+    .option(
+      '--tool <name>',
+      'the tool a single result belongs to (looked up in --tools; needed when it lists several and one has an outputSchema)',
+    )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output');
   return addPolicyOptions(command, 'check', {
@@ -77,12 +80,11 @@ async function runCheck(file: string | undefined, flags: CheckFlags, self: Comma
   } else if (
     tools &&
     input.kind === 'json' &&
-    ['message', 'tool-result'].includes(classifyDocument(input.value))
+    ['message', 'tool-result', 'batch'].includes(classifyDocument(input.value))
   ) {
-    // A session names its tools in its requests; a single saved result does not, so it would pass unchecked.
-    process.stderr.write(
-      `note: ${flags.tools} lists ${tools.size} tools; add --tool NAME to check structuredContent against its outputSchema\n`,
-    );
+    // A session names its tools in its requests; a single saved result does not.
+    const ambiguous = ambiguousTool(tools, flags.tools as string);
+    if (ambiguous) throw new UsageError(ambiguous);
   }
   const outcome = await checkWithMatrix(input, { protocolVersion: flags.protocol, file: label, tools, tool });
   const report = checkReport(outcome);

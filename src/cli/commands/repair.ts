@@ -21,7 +21,7 @@ import {
 import { UsageError } from '../errors.js';
 import { PROTOCOL_DEFAULT_HELP, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
-import { loadTools, parseOrFail, readTextInput } from '../read-input.js';
+import { ambiguousTool, loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface RepairFlags {
   protocol?: ProtocolVersion;
@@ -42,7 +42,10 @@ export function repairCommand(): Command {
       ),
     )
     .option('--tools <file>', 'a tools/list result or response, for outputSchema-aware repairs')
-    .option('--tool <name>', 'the tool a single result belongs to (looked up in --tools)')
+    .option(
+      '--tool <name>',
+      'the tool a single result belongs to (looked up in --tools; needed when it lists several and one has an outputSchema)',
+    )
     .option('--out <file>', 'write the repaired document to a file instead of standard output')
     .option('--report <file>', 'write the repairs as a JSON report')
     .option('--quiet', 'do not list the repairs on standard error')
@@ -88,6 +91,12 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   const tool = flags.tool ? tools?.get(flags.tool) : tools?.size === 1 ? [...tools.values()][0] : undefined;
   if (flags.tool && !tool)
     throw new UsageError(`tool "${flags.tool}" is not in ${flags.tools ?? '(no --tools given)'}`);
+  // A session names its tools in its requests; a single saved result does not.
+  const ambiguous =
+    !tool && tools && input.kind === 'json' && classifyDocument(input.value) !== 'tools-list'
+      ? ambiguousTool(tools, flags.tools as string)
+      : undefined;
+  if (ambiguous) throw new UsageError(ambiguous);
 
   let outcome: Outcome;
   if (input.kind === 'jsonl') {
