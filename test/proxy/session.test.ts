@@ -189,7 +189,9 @@ describe('ProxySession', () => {
       const proxy = session();
       proxy.fromClient('{"jsonrpc":"2.0","id":3,"method":"ping"}');
       const stray = '{"jsonrpc":"2.0","id":"4","result":{}}';
-      expect(forwarded(proxy.fromServer(stray))).toMatchObject({ text: stray, fixes: [] });
+      const strayOutcome = forwarded(proxy.fromServer(stray));
+      expect(strayOutcome).toMatchObject({ text: stray, fixes: [] });
+      expect(strayOutcome.reason).toBeUndefined();
       expect(proxy.pendingIds()).toEqual([3]);
       const named = '{"jsonrpc":"2.0","id":"x3","result":{}}';
       expect(forwarded(proxy.fromServer(named))).toMatchObject({ text: named, fixes: [] });
