@@ -20,6 +20,7 @@ import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
 import { convertedId } from '../core/request-id.js';
+import { MAX_INPUT_BYTES } from '../io/read-text.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import { getRule } from '../rules/catalog.js';
 import { isJsonRpcShaped } from '../rules/support/envelope.js';
@@ -72,6 +73,8 @@ interface Entry {
   readonly text: string;
   /** The parsed message, when the frame is JSON. */
   readonly message?: { readonly value: unknown };
+  /** The length of a frame a proxy passed on unjudged, too long for any string (RecordedFrame.passed). */
+  readonly passed?: number;
 }
 
 class Connection {
@@ -114,6 +117,7 @@ function entryOf(line: SessionLine): Entry {
       connection: typeof recorded.connection === 'string' ? recorded.connection : '',
       transport: recorded.transport ?? 'stdio',
     };
+    if (typeof recorded.passed === 'number') return { ...base, text: '', passed: recorded.passed };
     if (Object.hasOwn(recorded, 'message')) {
       return {
         ...base,
@@ -160,7 +164,14 @@ export async function checkSession(
       connection = new Connection(options);
       connections.set(entry.connection, connection);
     }
-    if (!entry.message || !isJsonRpcShaped(entry.message.value)) {
+    if (entry.passed !== undefined) {
+      // Not recorded, and no reader could hold it: a server's is a response over every cap; a client's
+      // request is the server's to refuse.
+      if (entry.from !== 'client') {
+        const event = { event: 'response-too-large', bytes: entry.passed, limit: MAX_INPUT_BYTES } as const;
+        findings.push(...auditFindings(event, locationOf(options, entry, connection)));
+      }
+    } else if (!entry.message || !isJsonRpcShaped(entry.message.value)) {
       // Not JSON, or JSON that is no message: the frame rules say which, and the line is done.
       const frame: Frame = { transport: entry.transport, text: entry.text };
       const at = locationOf(options, entry, connection);

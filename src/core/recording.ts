@@ -42,6 +42,11 @@ export interface RecordedFrame {
   readonly fixes?: readonly RecordedFix[];
   /** Proxy: why the frame was not forwarded. */
   readonly dropped?: string;
+  /**
+   * Proxy: the length in bytes of a frame longer than any string can hold, which it passed on as it
+   * came, unjudged; its text is not recorded (no reader could hold it either).
+   */
+  readonly passed?: number;
 }
 
 /**
@@ -79,6 +84,6 @@ export function isRecordedFrame(value: unknown): value is RecordedFrame {
     isObject(value) &&
     !Object.hasOwn(value, 'jsonrpc') &&
     (value.from === 'client' || value.from === 'server') &&
-    (Object.hasOwn(value, 'message') || typeof value.frame === 'string')
+    (Object.hasOwn(value, 'message') || typeof value.frame === 'string' || typeof value.passed === 'number')
   );
 }

@@ -28,7 +28,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
@@ -250,10 +250,22 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
           // Passed on as it arrives, unjudged, as a stdio line that long is (frames.ts).
           options.onLog?.(`[${connection}] an answer ${TOO_LONG}: forwarded unchanged, unjudged`);
           res.writeHead(answer.statusCode ?? 200, responseHeaders);
-          for (const chunk of read.held) res.write(chunk);
+          let passed = 0;
+          for (const chunk of read.held) {
+            passed += chunk.length;
+            res.write(chunk);
+          }
+          const counted = new Transform({
+            transform(chunk: Buffer, _encoding, done) {
+              passed += chunk.length;
+              done(null, chunk);
+            },
+          });
           // pipeline, not pipe: an upstream that breaks off mid-body cuts the client's answer too,
           // instead of leaving it waiting for the rest.
-          pipeline(read.rest, res, () => {});
+          pipeline(read.rest, counted, res, (error) => {
+            if (!error) options.recorder?.passed('server', passed, { connection, transport: 'http' });
+          });
           return;
         }
         received = read.bytes;

@@ -2,17 +2,18 @@
  * `proxy --record FILE`: every frame both ways, in the session recording format of
  * src/core/recording.ts (which `check` reads). `message` is the frame as it arrived, written as its own
  * JSON text rather than re-serialized, so a 50 MB result is not built twice and `1.0` stays `1.0`; a
- * repaired message adds `forwarded` and `fixes`, a frame that was not forwarded adds `dropped`.
+ * repaired message adds `forwarded` and `fixes`, a frame that was not forwarded adds `dropped`, and a
+ * frame too long for any string, passed on unjudged, is recorded by its length in `passed`.
  */
 
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import type { RecordedFix, RecordedFrame } from '../core/recording.js';
+import type { FrameSource, RecordedFix, RecordedFrame } from '../core/recording.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import { NOT_JSON } from './parse.js';
 import type { ServerOutcome } from './session.js';
 
-type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded'>;
+type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded' | 'passed'>;
 
 export class Recorder {
   private constructor(private readonly out: Writable) {}
@@ -47,6 +48,12 @@ export class Recorder {
     }
     const fixes: RecordedFix[] = outcome.fixes.map((f) => ({ rule: f.rule, description: f.description }));
     this.write({ ...head, fixes }, text, outcome.message, outcome.text);
+  }
+
+  /** A frame passed on unjudged (too long for any string): its length, not its text (frames.ts). */
+  passed(from: FrameSource, bytes: number, where: Pick<Head, 'connection' | 'transport'>): void {
+    const head: Head = { time: new Date().toISOString(), from, ...where };
+    this.out.write(`${JSON.stringify({ ...head, passed: bytes })}\n`);
   }
 
   /** Resolves once everything written is on disk. */

@@ -113,10 +113,16 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
 
     // --- client → server: bytes as they are ---
     const clientFrames = new FrameSplitter();
+    const clientPassed = new PassedLength();
     let clientEnded = false;
-    const observe = ({ text, passed }: Frame) => {
+    const observe = (frame: Frame) => {
+      const { text, passed } = frame;
       // A request too long to hold is the server's to answer; the proxy learns nothing of it.
-      if (passed) return;
+      if (passed) {
+        const bytes = clientPassed.add(frame);
+        if (bytes !== undefined) options.recorder?.passed('client', bytes, where);
+        return;
+      }
       const parsed = session.fromClient(text);
       options.recorder?.client(text, parsed, where);
     };
@@ -192,7 +198,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       return waiting.then(collectAfter(text.length));
     };
     // A message longer than any string: forwarded as it comes, unjudged, and said so (frames.ts).
+    const serverPassed = new PassedLength();
     const passOn = (frame: Frame): Promise<void> | undefined => {
+      const bytes = serverPassed.add(frame);
+      if (bytes !== undefined) options.recorder?.passed('server', bytes, where);
       if (frame.passed?.first) {
         session.passedUnjudged((frame.bytes as Buffer).toString('utf8', 0, PASSED_HEAD_BYTES));
         log(
@@ -250,4 +259,18 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       resolve(code);
     };
   });
+}
+
+/** Counts the bytes of a frame passed on in pieces (frames.ts): its length once its last piece came. */
+class PassedLength {
+  private bytes = 0;
+
+  add(frame: Frame): number | undefined {
+    const piece = frame.bytes;
+    if (frame.passed?.first) this.bytes = 0;
+    this.bytes += piece?.length ?? 0;
+    if (!frame.passed?.last) return undefined;
+    // The frame without the `\n` that ends it, as a frame's text is.
+    return piece?.[piece.length - 1] === 0x0a ? this.bytes - 1 : this.bytes;
+  }
 }

@@ -189,6 +189,17 @@ describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
     // No http-content-type finding: a recording keeps no Content-Type to judge.
   });
 
+  it("reports a server frame a proxy passed on unjudged (too long for any string), not a client's", async () => {
+    const passed = (from: 'client' | 'server', bytes: number) =>
+      recordingLine({ time: '2026-01-01T00:00:00.000Z', from, transport: 'stdio', passed: bytes });
+    const outcome = await check(passed('client', 600_000_000) + passed('server', 700_000_000));
+    expect(where(outcome.findings)).toEqual(['audit-response-too-large@2']);
+    expect(outcome.findings[0]?.message).toMatch(
+      /^a response of more than 700000000 bytes exceeds the \d+-byte cap/,
+    );
+    expect(outcome.checked).toBe(2);
+  });
+
   it('accepts a { message } wrapper without a direction', async () => {
     const outcome = await check(
       jsonl([

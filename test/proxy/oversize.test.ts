@@ -6,12 +6,18 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkInput, parseInput } from '../../src/check/index.js';
 import { MAX_HELD_FRAME_BYTES } from '../../src/proxy/frames.js';
 import { cliArgs, REPO_ROOT } from '../support/cli.js';
+import { scratchDir } from '../support/scratch.js';
 import { startUrlProxy } from './support/processes.js';
+
+const { dir } = scratchDir('oversize');
 
 /** Bytes of 'x' in the long line's text: a megabyte past the limit, written a megabyte at a time. */
 const FILLER_MB = Math.ceil(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1;
@@ -50,11 +56,16 @@ describe('a server line longer than any string', () => {
   it('is passed on byte for byte, unjudged and said so, and what follows is relayed as ever', {
     timeout: 120_000,
   }, async () => {
-    const proxy = spawn(process.execPath, cliArgs(['proxy', '--', process.execPath, '-e', SERVER]), {
-      cwd: REPO_ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const recording = join(dir, 'stdio.jsonl');
+    const proxy = spawn(
+      process.execPath,
+      cliArgs(['proxy', '--record', recording, '--', process.execPath, '-e', SERVER]),
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     proxy.stderr.setEncoding('utf8').on('data', (text: string) => {
       stderr += text;
@@ -88,6 +99,28 @@ describe('a server line longer than any string', () => {
     expect(stderr).toContain('server exited with code 0\n');
     expect(stderr).not.toContain('pending request');
     expect(stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
+
+    // Recorded by its length, not its text; check reads the recording and reports it, not passes it.
+    const lines = readFileSync(recording, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const longLength = HEAD.length + FILLER_MB * 2 ** 20 + TAIL.length - 1;
+    expect(lines.map((l) => [l.from, l.passed ?? l.message?.id])).toEqual([
+      ['client', 1],
+      ['client', 2],
+      ['server', longLength],
+      ['server', 2],
+    ]);
+    const outcome = await checkInput(parseInput(readFileSync(recording, 'utf8'), { session: true }), {
+      file: recording,
+    });
+    expect(outcome.findings.map((f) => [f.rule, f.severity, f.location?.line])).toEqual([
+      ['audit-response-too-large', 'error', 3],
+    ]);
+    expect(outcome.findings[0]?.message).toBe(
+      `a response of more than ${longLength} bytes exceeds the ${MAX_HELD_FRAME_BYTES}-byte cap; it was not parsed`,
+    );
   });
 });
 
@@ -178,7 +211,8 @@ describe('proxy --url: bodies and events longer than any string', () => {
     });
     await new Promise<void>((resolve) => upstream?.listen(0, '127.0.0.1', resolve));
     const { port } = upstream.address() as AddressInfo;
-    const proxy = startUrlProxy(`http://127.0.0.1:${port}/mcp`);
+    const recording = join(dir, 'http.jsonl');
+    const proxy = startUrlProxy(`http://127.0.0.1:${port}/mcp`, ['--record', recording]);
     children.push(proxy.child);
     const { url, stderr } = await proxy.started;
 
@@ -206,5 +240,18 @@ describe('proxy --url: bodies and events longer than any string', () => {
     expect(stderr()).toContain(`a client request ${limit}: refused with 413, nothing sent upstream`);
     // It lives on, and answers.
     expect(proxy.child.exitCode).toBeNull();
+    // The answer passed on is recorded by its length; the one broken off upstream is not whole, so not.
+    const passed = readFileSync(recording, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.passed !== undefined);
+    expect(passed).toEqual([
+      expect.objectContaining({
+        from: 'server',
+        transport: 'http',
+        passed: HEAD.length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length,
+      }),
+    ]);
   });
 });
