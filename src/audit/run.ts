@@ -556,11 +556,15 @@ class Auditor {
     const what = this.options.target.kind === 'stdio' ? 'start' : 'reach';
     // The command is cut short so the reason after it is never what gets cut.
     const target = oneLine(describeTarget(this.options.target), { width: 120 });
-    throw new StartError(
-      `could not ${what} ${target}: no handshake completed (${firstFailure?.detail ?? 'no answer'})`,
-      what,
-      stderr,
-    );
+    // An answer no client can read is why, not the wait that followed it: a byte order mark before the
+    // initialize result once read as "no response to the handshake".
+    const unreadable = runs
+      .flatMap((r) => r.findings)
+      .find((f) => f.rule === 'frame-not-json' || f.rule === 'frame-not-jsonrpc');
+    const why = unreadable
+      ? `what it wrote is no message a client can read: ${unreadable.message}`
+      : (firstFailure?.detail ?? 'no answer');
+    throw new StartError(`could not ${what} ${target}: no handshake completed (${why})`, what, stderr);
   }
 
   /** Versions the server answered with one already audited add nothing; their connections close. */

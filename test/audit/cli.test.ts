@@ -69,6 +69,30 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
     expect(tail[0]).toBe('  | line 9');
   });
 
+  it('says why no handshake completed when the server answered with a frame no client can read', async () => {
+    // Answers initialize with a byte order mark before the JSON: the TS SDK client's JSON.parse fails.
+    const server = `
+      process.stdin.once('data', (chunk) => {
+        const { id } = JSON.parse(String(chunk).split('\\n')[0]);
+        const result = { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'b', version: '1' } };
+        process.stdout.write('\\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');
+      });`;
+    const run = await cli([
+      '--protocol',
+      '2025-06-18',
+      '--timeout',
+      '2',
+      '--',
+      process.execPath,
+      '-e',
+      server,
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stderr.split('\n')[0]).toMatch(
+      /^mcp-shape: could not start .*: no handshake completed \(what it wrote is no message a client can read: stdout line starts with a byte order mark \(U\+FEFF\) before its JSON, which JSON\.parse rejects\)$/,
+    );
+  });
+
   it('exits 3 when the URL cannot be reached, and says so', async () => {
     const run = await cli(['--url', REFUSED_URL]);
     expect(run.code).toBe(3);

@@ -215,6 +215,22 @@ describe('frame-not-json', () => {
       ['frame-not-json', 'sse', 'SSE event data is not JSON: ""'],
     ]);
   });
+
+  it('names a byte order mark before JSON, which the excerpt would not show', () => {
+    const message = '\uFEFF{"jsonrpc":"2.0","id":1,"result":{}}';
+    expect(framed({ transport: 'stdio', text: message })).toEqual([
+      [
+        'frame-not-json',
+        'bom',
+        'stdout line starts with a byte order mark (U+FEFF) before its JSON, which JSON.parse rejects',
+      ],
+    ]);
+    expect(framed({ transport: 'sse', text: message })[0]?.[2]).toBe(
+      'SSE event data starts with a byte order mark (U+FEFF) before its JSON, which JSON.parse rejects',
+    );
+    // A mark before something that is no JSON either is that, shown as ever.
+    expect(framed({ transport: 'stdio', text: '\uFEFFready' })[0]?.[1]).toBe('default');
+  });
 });
 
 describe('frame-not-jsonrpc', () => {

@@ -8,6 +8,22 @@ function excerpt(text: string): string {
   return oneLine.length > 60 ? `${oneLine.slice(0, 57)}…` : oneLine;
 }
 
+/** What each transport calls a frame, in the message about a byte order mark. */
+const FRAME_WORDS: Readonly<Record<string, string>> = {
+  stdio: 'stdout line',
+  http: 'HTTP response body',
+  sse: 'SSE event data',
+};
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export default defineRule({
   id: 'frame-not-json',
   subject: 'frame',
@@ -20,6 +36,11 @@ export default defineRule({
     'JSON-RPC message. Clients parse each frame with `JSON.parse`: the official TypeScript SDK hands the',
     'error to `transport.onerror` and drops the frame, so a response hidden in it never arrives and the',
     'call hangs until its timeout. Write logs to stderr.',
+    '',
+    'A byte order mark (U+FEFF) before the JSON counts too: a stdio client decodes each line as UTF-8',
+    'and keeps the mark, which `JSON.parse` rejects (a server that writes one before its answer to',
+    '`initialize` never completes a handshake). Over HTTP a mark at the start of a body is dropped in',
+    'decoding, as `fetch` drops it, and is not reported.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: SDK_DROPS_ENVELOPE,
@@ -28,8 +49,9 @@ export default defineRule({
     empty: 'empty line on stdout (a client parses it as a message and fails)',
     http: 'HTTP response body is not JSON: "{{excerpt}}"',
     sse: 'SSE event data is not JSON: "{{excerpt}}"',
+    bom: '{{frame}} starts with a byte order mark (U+FEFF) before its JSON, which JSON.parse rejects',
   },
-  fix: 'Print only JSON-RPC messages on stdout (one per line) and send logs to stderr.',
+  fix: 'Print only JSON-RPC messages on stdout (one per line, UTF-8 without a byte order mark) and send logs to stderr.',
   examples: {
     wrong: { value: null, frame: { transport: 'stdio', text: 'Server listening on stdio' } },
     right: { value: null, frame: { transport: 'stdio', text: '{"jsonrpc":"2.0","id":1,"result":{}}' } },
@@ -44,6 +66,10 @@ export default defineRule({
     }
     if (frame.transport === 'stdio' && frame.text.trim() === '') {
       ctx.report({ messageId: 'empty' });
+      return;
+    }
+    if (frame.text.startsWith('\uFEFF') && parses(frame.text.slice(1))) {
+      ctx.report({ messageId: 'bom', data: { frame: FRAME_WORDS[frame.transport] ?? 'the frame' } });
       return;
     }
     const messageId = frame.transport === 'stdio' ? 'default' : frame.transport;
