@@ -69,7 +69,8 @@ function locateError(text: string): { message: string; line: number; column: num
 }
 
 export function parseInput(text: string, options: ParseOptions = {}): ParsedInput {
-  const content = text.replace(/^\uFEFF/, '');
+  const marked = text.startsWith('\uFEFF');
+  const content = marked ? text.slice(1) : text;
   if (content.trim() === '') throw new InputError('input is empty');
   if (!options.session) {
     try {
@@ -81,7 +82,9 @@ export function parseInput(text: string, options: ParseOptions = {}): ParsedInpu
   const lines = sessionLines(content);
   // One line that is a JSON-RPC message or a recorded frame makes it a session. A pretty-printed
   // document with a syntax error has none: its lines are fragments.
-  if (options.session || lines.some(isSessionEntry)) return { kind: 'jsonl', lines };
+  if (options.session || lines.some(isSessionEntry)) {
+    return { kind: 'jsonl', lines: marked ? withLeadingMark(lines) : lines };
+  }
   const where = locateError(content);
   throw new InputError(
     `invalid JSON at line ${where.line}, column ${where.column}: ${where.message}`,
@@ -102,6 +105,17 @@ function sessionLines(content: string): SessionLine[] {
       return { line: i + 1, text, json: false };
     }
   });
+}
+
+/**
+ * A byte order mark before a session: a capture of a server's stdout (a `tee`) keeps it on its first
+ * line, where the server wrote it and where a client's JSON.parse rejects it; a recording's lines are
+ * mcp-shape's own, so a mark before one is an editor's and is dropped, as it is before a document.
+ */
+function withLeadingMark(lines: SessionLine[]): SessionLine[] {
+  const [first, ...rest] = lines;
+  if (!first || (first.json && isRecordedFrame(first.value))) return lines;
+  return [{ line: first.line, text: `\uFEFF${first.text}`, json: false }, ...rest];
 }
 
 function isSessionEntry(line: SessionLine): boolean {

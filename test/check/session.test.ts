@@ -189,6 +189,20 @@ describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
     // No http-content-type finding: a recording keeps no Content-Type to judge.
   });
 
+  it("keeps a byte order mark before a capture's first line, the server's, and drops one before a recording", async () => {
+    const message = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    const captured = await check(`\uFEFF${message}\n${message.replace('"id":1', '"id":2')}\n`);
+    expect(where(captured.findings)).toEqual(['frame-not-json@1']);
+    expect(captured.findings[0]?.message).toBe(
+      'stdout line starts with a byte order mark (U+FEFF) before its JSON, which JSON.parse rejects',
+    );
+    const recorded = await check(`\uFEFF${recordingLine(recordFrame('server', message))}`);
+    expect(recorded.findings).toEqual([]);
+    // A single saved document is no capture: its mark is the editor's.
+    const single = checkInput(parseInput(`\uFEFF${message}`), { file: 'r.json' });
+    expect((await single).findings).toEqual([]);
+  });
+
   it("reports a server frame a proxy passed on unjudged (too long for any string), not a client's", async () => {
     const passed = (from: 'client' | 'server', bytes: number) =>
       recordingLine({ time: '2026-01-01T00:00:00.000Z', from, transport: 'stdio', passed: bytes });
