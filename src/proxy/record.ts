@@ -68,12 +68,13 @@ export class Recorder {
 
   private write(head: Head, text: string, parsed: unknown, forwarded?: string): void {
     const start = JSON.stringify(head).slice(0, -1);
-    if (parsed === NOT_JSON) {
-      this.out.write(`${start},"frame":${JSON.stringify(text)}}\n`);
-      return;
-    }
     if (forwarded !== undefined) this.out.write(`${start},"forwarded":${forwarded}`);
     else this.out.write(start);
+    // Not JSON as it came, a byte order mark before it included: its text, which check judges as such.
+    if (parsed === NOT_JSON || text.charCodeAt(0) === 0xfeff) {
+      this.out.write(`,"frame":${JSON.stringify(text)}}\n`);
+      return;
+    }
     this.out.write(`,"message":`);
     // The frame's own text is JSON already; a carriage return in it (JSON whitespace) would still
     // split the line for readers that treat \r as a line end, so such a frame is written anew.

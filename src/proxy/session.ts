@@ -86,6 +86,14 @@ export interface SessionOptions {
 const LEADING_RESPONSE_ID =
   /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"\\]*"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"/;
 
+const BYTE_ORDER_MARK = 0xfeff;
+
+const MARK_DROPPED: Fix = {
+  rule: 'frame-not-json',
+  pointer: '',
+  description: 'byte order mark (U+FEFF) before the message dropped',
+};
+
 function idKey(id: unknown): string | undefined {
   if (typeof id === 'string') return `s${id}`;
   if (typeof id === 'number') return `n${id}`;
@@ -183,15 +191,20 @@ export class ProxySession {
     let message: unknown;
     try {
       message = parseFrame(text, frame.controlFree);
+      // A byte order mark before a message: dropped, or the client's JSON.parse drops the message
+      // (a server writing one before its initialize result never completed a handshake).
+      const marked = message === NOT_JSON && text.charCodeAt(0) === BYTE_ORDER_MARK;
+      if (marked) message = parseFrame(text.slice(1), frame.controlFree);
       if (message === NOT_JSON) {
         return this.drop(text.trim() === '' ? 'an empty line' : 'not JSON');
       }
       const invalid = notJsonRpc(message);
       if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
+      const before: readonly Fix[] = marked ? [MARK_DROPPED] : [];
       // notJsonRpc let through only message objects and batches of them.
       return Array.isArray(message)
-        ? this.batch(text, message as JsonObject[])
-        : this.single(text, message as JsonObject);
+        ? this.batch(text, message as JsonObject[], before)
+        : this.single(text, message as JsonObject, before);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
@@ -218,22 +231,28 @@ export class ProxySession {
     };
   }
 
-  private single(text: string, message: JsonObject): ServerOutcome {
+  /** `before`: fixes to the frame itself (a byte order mark dropped), made before the message's own. */
+  private single(text: string, message: JsonObject, before: readonly Fix[]): ServerOutcome {
     const outcome = this.repairOne(message);
-    // A repair that could not finish has no fixes either.
-    if (outcome.fixes.length === 0) {
+    const fixes = [...before, ...outcome.fixes];
+    // A repair that could not finish has no fixes of its own.
+    if (fixes.length === 0) {
       // An untouched message goes out as the bytes it came in as.
       return this.unchanged(text, message, outcome.reason, outcome.answering);
     }
-    return this.repaired(outcome.message, message, outcome.fixes, { answering: outcome.answering });
+    // A message that repair left unchanged still goes out without the mark.
+    return this.repaired(outcome.message, message, fixes, {
+      answering: outcome.answering,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+    });
   }
 
   /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
-  private batch(text: string, members: JsonObject[]): ServerOutcome {
+  private batch(text: string, members: JsonObject[], before: readonly Fix[]): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
     for (const member of members) outcomes.push(this.repairOne(member));
     // A member whose repair could not finish has no fixes, and its message is the member as sent.
-    const fixes = outcomes.flatMap((o) => o.fixes);
+    const fixes = [...before, ...outcomes.flatMap((o) => o.fixes)];
     const reason = outcomes.find((o) => o.reason !== undefined)?.reason;
     if (fixes.length === 0) return this.unchanged(text, members, reason);
     return this.repaired(

@@ -107,6 +107,32 @@ describe('mcp-shape proxy', () => {
     });
   }, 90_000);
 
+  it('drops the byte order mark a server writes before each message, which leaves the SDK client unable to connect', async () => {
+    // Answers initialize and tools/call, each message after a byte order mark.
+    const marked = `
+      let rest = '';
+      process.stdin.setEncoding('utf8').on('data', (chunk) => {
+        const lines = (rest + chunk).split('\\n');
+        rest = lines.pop();
+        for (const line of lines) {
+          const m = JSON.parse(line);
+          if (m.id === undefined) continue;
+          const result = m.method === 'initialize'
+            ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bom', version: '1' } }
+            : { content: [{ type: 'text', text: 'hi' }] };
+          process.stdout.write('\\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
+        }
+      });`;
+    const direct = connect(process.execPath, ['-e', marked]);
+    await expect(direct.client.connect(direct.transport, { timeout: 3_000 })).rejects.toThrow(/timed out/i);
+
+    const through = connect(process.execPath, cliArgs(['proxy', '--', process.execPath, '-e', marked]));
+    await through.client.connect(through.transport, { timeout: 20_000 });
+    const answer = await through.client.callTool({ name: 'any', arguments: {} });
+    expect(answer.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(through.stderr()).toContain('byte order mark (U+FEFF) before the message dropped');
+  });
+
   it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {
     const missing = await runCli(['proxy', '--', 'no-such-mcp-server-binary']);
     expect(missing.code).toBe(3);

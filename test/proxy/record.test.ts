@@ -28,6 +28,20 @@ function recorder() {
 const timeless = (line: string | undefined) => (line ?? '').replace(/^\{"time":"[^"]+",/, '{');
 
 describe('Recorder', () => {
+  it('records a message after a byte order mark as the frame it came as, beside what was forwarded', async () => {
+    const { recorder: record, lines } = recorder();
+    const session = new ProxySession({ protocolVersion: '2025-06-18' });
+    const marked = '\uFEFF{"jsonrpc":"2.0","id":1,"result":{}}';
+    record.server(marked, session.fromServer(marked), WHERE);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(JSON.parse(lines()[0] ?? '')).toMatchObject({
+      from: 'server',
+      forwarded: { jsonrpc: '2.0', id: 1, result: {} },
+      fixes: [{ rule: 'frame-not-json', description: 'byte order mark (U+FEFF) before the message dropped' }],
+      frame: marked,
+    });
+  });
+
   it('writes each kind of frame on one line, the frame text as it came', async () => {
     const { recorder: record, lines } = recorder();
     const session = new ProxySession({ protocolVersion: '2025-06-18' });

@@ -145,6 +145,46 @@ describe('ProxySession', () => {
     expect(proxy.pendingIds()).toEqual(['1', 2, 3]);
   });
 
+  describe('a message after a byte order mark', () => {
+    it('goes out without the mark, judged and repaired as any other, and answers its request', () => {
+      const proxy = session();
+      proxy.fromClient(
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+      );
+      const initialize = forwarded(
+        proxy.fromServer(
+          '\uFEFF{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}',
+        ),
+      );
+      expect(initialize.text.charCodeAt(0)).toBe(0x7b);
+      expect(JSON.parse(initialize.text)).toMatchObject({ id: 0, result: { protocolVersion: '2025-06-18' } });
+      expect(initialize.fixes).toEqual([
+        {
+          rule: 'frame-not-json',
+          pointer: '',
+          description: 'byte order mark (U+FEFF) before the message dropped',
+        },
+      ]);
+      expect(initialize.answering).toEqual({ method: 'initialize' });
+      expect(proxy.protocolVersion).toBe('2025-06-18');
+      expect(proxy.pendingIds()).toEqual([]);
+
+      const broken = forwarded(
+        proxy.fromServer('\uFEFF{"jsonrpc":"2.0","id":5,"requestId":"r","result":{}}'),
+      );
+      expect(broken.fixes.map((f) => f.rule)).toEqual(['frame-not-json', 'envelope-extra-member']);
+      expect(JSON.parse(broken.text)).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
+    });
+
+    it('is dropped as not JSON when no JSON follows the mark', () => {
+      expect(session().fromServer('\uFEFFready')).toMatchObject({ kind: 'drop', reason: 'not JSON' });
+      expect(session().fromServer('\uFEFF42')).toMatchObject({
+        kind: 'drop',
+        reason: 'JSON but not a JSON-RPC message: a bare integer',
+      });
+    });
+  });
+
   describe('an answer whose id the server sent back with the other type', () => {
     it('gives "3" back as 3, the id the client sent, and judges it as the call it answers', () => {
       const proxy = session();
