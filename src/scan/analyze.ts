@@ -8,9 +8,9 @@
  */
 
 import type { FixSuggestion, Severity } from '../core/finding.js';
-import { isObject } from '../core/json.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import { isOpaque, isOpen } from '../core/opaque.js';
-import { getIn, type PathSegment } from '../core/pointer.js';
+import { getIn, type PathSegment, toPointer } from '../core/pointer.js';
 import resultRejectedByServer from '../rules/result/result-rejected-by-server.js';
 import type { Rule } from '../rules/types.js';
 import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
@@ -359,6 +359,9 @@ function judgeReturn(
         ret.site,
       ),
       ...structuredAsResult(wrapped, handler.wrap, positions, engine, ret.site),
+      ...(tool
+        ? kindMismatches(wrapped, tool, positions, { ...engine, version: structuredVersion }, ret.site)
+        : []),
       ...annotated.findings,
       ...refusals.findings,
       // Only FastMCP converts its helpers; another framework fails on them its own way (judged above).
@@ -503,6 +506,81 @@ const OF_KIND: Record<string, () => unknown> = {
   array: () => [],
   object: () => ({}),
 };
+
+/** Schema keywords under which a part's `type` alone no longer decides whether it fits. */
+const UNDECIDED_BY_TYPE = ['$ref', '$dynamicRef', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else'];
+
+/**
+ * structuredContent members the source gives only their JSON type, where the outputSchema wants
+ * another (`n: String(x)` under `n: z.number()`): every value of that kind fails, and the framework
+ * checks before it sends, so the call fails for every client. Each is judged as a value of its kind,
+ * as pydantic's rejections are (withKnownLeaf), and located where it was built.
+ */
+function kindMismatches(
+  wrapped: unknown,
+  tool: { readonly outputSchema?: unknown },
+  positions: ValuePositions,
+  engine: ReturnType<typeof engineOptions>,
+  rootAt: Site,
+): StaticFinding[] {
+  if (!isObject(wrapped) || wrapped.isError === true || !isObject(tool.outputSchema)) return [];
+  return conflictingLeaves(wrapped.structuredContent, tool.outputSchema, ['structuredContent'], 0).flatMap(
+    (path) => {
+      const judged = withKnownLeaf(wrapped, path);
+      const pointer = toPointer(path);
+      // Located at the container that holds the member, in the document as built: one unknown may
+      // stand in several places (`String(n)` in the text and in structuredContent alike).
+      const found = runToolResult(judged, { ...engine, tool: tool as JsonObject })
+        .filter(
+          (f) =>
+            f.rule === 'structured-content-schema-mismatch' &&
+            f.severity === 'error' &&
+            f.pointer === pointer,
+        )
+        .map((f) => ({ ...f, path: f.path.slice(0, -1) }));
+      return locateAll(found, positions, wrapped, rootAt);
+    },
+  );
+}
+
+/**
+ * Paths to the unknowns of a known JSON type that `schema` refuses by its `type` alone. Only through
+ * containers the source shows whole (a spread may replace a member) and schemas whose `properties` and
+ * `items` lead there plainly; an unknown that may be missing, or whose type only a branch test or a
+ * declaration tells, is no proof.
+ */
+function conflictingLeaves(
+  value: unknown,
+  schema: unknown,
+  path: readonly PathSegment[],
+  depth: number,
+): PathSegment[][] {
+  if (depth > 64 || !isObject(schema) || UNDECIDED_BY_TYPE.some((k) => Object.hasOwn(schema, k))) return [];
+  if (value instanceof UnknownValue) {
+    if (value.maybeMissing || value.declared || value.tested !== undefined || value.kind === undefined)
+      return [];
+    return refusesKind(schema.type, value.kind) ? [[...path]] : [];
+  }
+  if (typeof value !== 'object' || value === null || isOpaque(value) || isOpen(value)) return [];
+  if (Array.isArray(value)) {
+    if (!isObject(schema.items)) return [];
+    return value.flatMap((item, i) => conflictingLeaves(item, schema.items, [...path, i], depth + 1));
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  return Object.keys(value).flatMap((key) =>
+    Object.hasOwn(properties, key)
+      ? conflictingLeaves((value as JsonObject)[key], properties[key], [...path, key], depth + 1)
+      : [],
+  );
+}
+
+/** Whether a schema `type` refuses every value of `kind` (an unknown number may be an integer). */
+function refusesKind(type: unknown, kind: string): boolean {
+  if (type === undefined) return false;
+  const types = Array.isArray(type) ? type : [type];
+  if (kind === 'number') return !types.includes('number') && !types.includes('integer');
+  return !types.includes(kind);
+}
 
 /**
  * `doc` with the unknown at `path` (if that is what it holds) replaced by a value of its kind, the

@@ -151,14 +151,16 @@ server.registerTool('t', { ...base, inputSchema: { text: z.string() } }, async (
     expect(verdict).toMatchObject({ typed: 0, unresolved: 1 });
   });
 
-  it('a string argument in structuredContent against a numeric outputSchema is never typed', async () => {
-    const { verdict } = await scanSource(
+  it('a string argument in structuredContent against a numeric outputSchema is never typed: it always fails', async () => {
+    // The SDK checks the arguments before the handler runs, so `t` is a string on every call, and no
+    // string fits `z.number()`: every call ends in the SDK's own output check.
+    const { verdict, findings } = await scanSource(
       `server.registerTool('t', { inputSchema: { t: z.string() }, outputSchema: { t: z.number() } }, async ({ t }) => ({
   content: [{ type: 'text', text: JSON.stringify({ t }) }], structuredContent: { t },
 }));\n`,
     );
-    expect(verdict).toMatchObject({ typed: 0, unresolved: 1 });
-    expect(verdict.unproven[0]).toContain('structuredContent/t is');
+    expect(verdict).toMatchObject({ typed: 0, invalid: 1 });
+    expect(findings).toEqual(['structured-content-schema-mismatch /structuredContent/t 5']);
   });
 });
 

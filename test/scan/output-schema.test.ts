@@ -170,6 +170,34 @@ export function register(config: object) {
     expect(literal.verdict.unproven[0]).toContain('structuredContent/kind is');
   });
 
+  it('an unknown of a JSON type the schema refuses by its type alone is a mismatch, at its container', async () => {
+    const input = '{ n: z.number(), extra: z.record(z.string(), z.unknown()) }';
+    const counted = await scan('{ n: z.number() }', '{ n: String(args.n) }', '', input);
+    expect(counted.errors).toEqual(['structured-content-schema-mismatch /structuredContent/n 5:29']);
+    expect(counted.verdict).toMatchObject({ status: 'fail', invalid: 1 });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the scanned source holds a template literal
+    const flagged = await scan('{ on: z.boolean() }', '{ on: `${args.n}` }', '', input);
+    expect(flagged.errors).toEqual(['structured-content-schema-mismatch /structuredContent/on 5:29']);
+    const nested = await scan(
+      '{ rows: z.array(z.object({ id: z.string() })) }',
+      '{ rows: [{ id: args.n * 2 }] }',
+      '',
+      input,
+    );
+    expect(nested.errors).toEqual(['structured-content-schema-mismatch /structuredContent/rows/0/id 5:38']);
+    // Not where the type alone does not decide: a union, a member that a spread may replace, or a type
+    // the schema allows (an unknown number may be an integer).
+    for (const [schema, structured] of [
+      ['{ n: z.union([z.number(), z.boolean()]) }', '{ n: String(args.n) }'],
+      ['{ n: z.number() }', '{ n: String(args.n), ...args.extra }'],
+      ['{ n: z.number().int() }', '{ n: args.n * 2 }'],
+    ]) {
+      const { errors, verdict } = await scan(schema as string, structured as string, '', input);
+      expect(errors, schema).toEqual([]);
+      expect(verdict.invalid, schema).toBe(0);
+    }
+  });
+
   it('a schema the model does not know is not checked', async () => {
     for (const schema of [
       '{ n: z.number().catch(0) }',
