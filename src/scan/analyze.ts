@@ -574,11 +574,16 @@ function conflictingLeaves(
   );
 }
 
-/** Whether a schema `type` refuses every value of `kind` (an unknown number may be an integer). */
+/**
+ * Whether a schema `type` refuses every value of `kind`, judged on the value or on its JSON alike (a
+ * low-level server's clients check the JSON): an unknown number may be an integer, or NaN, which JSON
+ * writes as null; an unknown object may have a `toJSON` (a Date is written as a string), so it is never
+ * judged by its kind.
+ */
 function refusesKind(type: unknown, kind: string): boolean {
-  if (type === undefined) return false;
+  if (type === undefined || kind === 'object') return false;
   const types = Array.isArray(type) ? type : [type];
-  if (kind === 'number') return !types.includes('number') && !types.includes('integer');
+  if (kind === 'number') return !['number', 'integer', 'null'].some((t) => types.includes(t));
   return !types.includes(kind);
 }
 

@@ -191,6 +191,9 @@ export function register(config: object) {
       ['{ n: z.union([z.number(), z.boolean()]) }', '{ n: String(args.n) }'],
       ['{ n: z.number() }', '{ n: String(args.n), ...args.extra }'],
       ['{ n: z.number().int() }', '{ n: args.n * 2 }'],
+      // NaN is written as null; a Date, as a string.
+      ['{ n: z.null() }', '{ n: args.n * 2 }'],
+      ['{ when: z.string() }', '{ when: new Date() }'],
     ]) {
       const { errors, verdict } = await scan(schema as string, structured as string, '', input);
       expect(errors, schema).toEqual([]);
