@@ -124,6 +124,12 @@ describe('a server line longer than any string', () => {
   });
 });
 
+/** Resolves once `done()` holds, or after `ms` (the assertion that follows then says what is missing). */
+async function until(done: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** Writes `megabytes` of 'x' to `out`, a megabyte at a time, minding back-pressure; then calls `done`. */
 function pumpX(out: NodeJS.WritableStream, megabytes: number, done: () => void): void {
   const filler = Buffer.alloc(1 << 20, 0x78);
@@ -235,12 +241,20 @@ describe('proxy --url: bodies and events longer than any string', () => {
     expect(refused.status).toBe(413);
     expect(refused.tail).toBe(`mcp-shape proxy: a request ${limit}\n`);
 
-    expect(stderr()).toContain(`an answer ${limit}: forwarded unchanged, unjudged`);
-    expect(stderr()).toContain(`the server sent an event ${limit}`);
-    expect(stderr()).toContain(`a client request ${limit}: refused with 413, nothing sent upstream`);
+    // The log comes on the proxy's stderr, another pipe than the answers: waited for, not assumed.
+    for (const line of [
+      `an answer ${limit}: forwarded unchanged, unjudged`,
+      `the server sent an event ${limit}`,
+      `a client request ${limit}: refused with 413, nothing sent upstream`,
+    ]) {
+      await until(() => stderr().includes(line));
+      expect(stderr()).toContain(line);
+    }
     // It lives on, and answers.
     expect(proxy.child.exitCode).toBeNull();
     // The answer passed on is recorded by its length; the one broken off upstream is not whole, so not.
+    // The recording is written as the proxy goes: waited for, too.
+    await until(() => readFileSync(recording, 'utf8').includes('"passed"'));
     const passed = readFileSync(recording, 'utf8')
       .trimEnd()
       .split('\n')
