@@ -130,7 +130,12 @@ describe('mcp-shape proxy', () => {
     await through.client.connect(through.transport, { timeout: 20_000 });
     const answer = await through.client.callTool({ name: 'any', arguments: {} });
     expect(answer.content).toEqual([{ type: 'text', text: 'hi' }]);
-    expect(through.stderr()).toContain('byte order mark (U+FEFF) before the message dropped');
+    // The log comes on the proxy's stderr, another pipe than the answers: waited for, not assumed.
+    const logged = 'byte order mark (U+FEFF) before the message dropped';
+    for (let waited = 0; !through.stderr().includes(logged) && waited < 10_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(through.stderr()).toContain(logged);
   });
 
   it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {
