@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningGateway, startLegacyGateway } from '../../fixtures/servers/legacy-gateway.mjs';
 import { type RunningServer, serverBin, startHttpServer } from '../audit/support.js';
 import { runCli } from '../support/cli.js';
-import { startUrlProxy, type UrlProxy } from './support/processes.js';
+import { startUrlProxy, type UrlProxy, until } from './support/processes.js';
 
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
@@ -87,6 +87,7 @@ describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
     expect(transaction.isError).toBe(true);
     expect(JSON.stringify(transaction.content)).toContain('INVALID_SIGNATURE');
 
+    await until(() => proxy.stderr().includes('[2024-11-05] tools/call get_balance: block-type-unknown'));
     const log = proxy.stderr();
     expect(log).toContain('envelope-extra-member at /requestId');
     expect(log).toContain('[2024-11-05] tools/call get_balance: block-type-unknown');
@@ -101,6 +102,7 @@ describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
     expect(balance.content).toEqual([{ type: 'text', text: JSON.stringify(expected) }]);
     const names = await client.callTool({ name: 'search_names', arguments: { query: 'qortal' } });
     expect(JSON.stringify(names.structuredContent)).toContain('qortal-2');
+    await until(() => pinned.stderr().includes('[2025-06-18] tools/call get_balance: block-type-unknown'));
     expect(pinned.stderr()).toContain('[2025-06-18] tools/call get_balance: block-type-unknown');
   }, 60_000);
 
@@ -115,6 +117,7 @@ describe('mcp-shape proxy --url, in front of the legacy JSON gateway', () => {
     });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000 } });
+    await until(() => lonely.stderr().includes(`connection refused: ${dead.url}`));
     expect(lonely.stderr()).toContain(`connection refused: ${dead.url}`);
   }, 60_000);
 

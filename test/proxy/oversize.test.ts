@@ -15,7 +15,7 @@ import { checkInput, parseInput } from '../../src/check/index.js';
 import { MAX_HELD_FRAME_BYTES } from '../../src/proxy/frames.js';
 import { cliArgs, REPO_ROOT } from '../support/cli.js';
 import { scratchDir } from '../support/scratch.js';
-import { startUrlProxy } from './support/processes.js';
+import { startUrlProxy, until } from './support/processes.js';
 
 const { dir } = scratchDir('oversize');
 
@@ -123,12 +123,6 @@ describe('a server line longer than any string', () => {
     );
   });
 });
-
-/** Resolves once `done()` holds, or after `ms` (the assertion that follows then says what is missing). */
-async function until(done: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 /** Writes `megabytes` of 'x' to `out`, a megabyte at a time, minding back-pressure; then calls `done`. */
 function pumpX(out: NodeJS.WritableStream, megabytes: number, done: () => void): void {

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
+import { until } from './support/processes.js';
 
 const SERVER = join(REPO_ROOT, 'fixtures/servers/broken-stdio.mjs');
 
@@ -132,9 +133,7 @@ describe('mcp-shape proxy', () => {
     expect(answer.content).toEqual([{ type: 'text', text: 'hi' }]);
     // The log comes on the proxy's stderr, another pipe than the answers: waited for, not assumed.
     const logged = 'byte order mark (U+FEFF) before the message dropped';
-    for (let waited = 0; !through.stderr().includes(logged) && waited < 10_000; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => through.stderr().includes(logged));
     expect(through.stderr()).toContain(logged);
   });
 

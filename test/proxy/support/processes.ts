@@ -158,3 +158,13 @@ export function startUrlProxy(
   });
   return { child, started };
 }
+
+/**
+ * Resolves once `done()` holds, or after `ms` (the assertion that follows then says what is missing).
+ * A proxy's log and recording travel on other pipes than its answers: a test reads them only once
+ * they came, not the moment an answer did.
+ */
+export async function until(done: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+}
