@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ambiguousTool } from '../../src/cli/read-input.js';
+import type { JsonObject } from '../../src/core/json.js';
 import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -97,6 +99,26 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  });
+
+  it('asks for --tool only where a listed tool has an outputSchema, and names at most ten tools', () => {
+    const tool = (name: string, outputSchema?: object) => [
+      name,
+      { name, inputSchema: { type: 'object' }, ...(outputSchema ? { outputSchema } : {}) },
+    ];
+    const plain = new Map(['a', 'b'].map((n) => tool(n)) as [string, JsonObject][]);
+    expect(ambiguousTool(plain, 't.json')).toBeUndefined();
+    const one = new Map([tool('a', { type: 'object' })] as [string, JsonObject][]);
+    expect(ambiguousTool(one, 't.json')).toBeUndefined();
+    const many = new Map(
+      Array.from({ length: 12 }, (_, i) => tool(`t${i}`, i === 11 ? { type: 'object' } : undefined)) as [
+        string,
+        JsonObject,
+      ][],
+    );
+    expect(ambiguousTool(many, 't.json')).toBe(
+      't.json lists 12 tools, 1 with an outputSchema: name the one this result is from with --tool NAME (t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, …)',
+    );
   });
 
   it('needs --tools for --tool, and names the tools it has', async () => {

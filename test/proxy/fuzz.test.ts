@@ -1,7 +1,7 @@
 /**
  * 100,000 hostile server lines through the stdio relay and its session: garbage bytes, JSON that is no
  * message, truncated and mutated messages, envelope confusion, deep nesting, batches, raw carriage
- * returns. Nothing may escape as an exception, and every input line must come out exactly once: as one
+ * returns, byte order marks. Nothing may escape as an exception, and every input line must come out exactly once: as one
  * line to the client (the same text when nothing was repaired) or as one logged drop.
  *
  * The server is `cat` of a file of those lines; the relay runs in this process, recording every frame.
@@ -147,6 +147,11 @@ function hostileLine(rng: Random): Buffer {
     );
   }
   if (roll < 0.6) return Buffer.from(`[${message(rng)},${message(rng)}]`);
+  // A byte order mark before a message or a batch, whole or cut short.
+  if (roll < 0.62) {
+    const text = `\uFEFF${rng.next() < 0.5 ? message(rng) : `[${message(rng)}]`}`;
+    return Buffer.from(rng.next() < 0.8 ? text : text.slice(0, rng.int(text.length)));
+  }
   return Buffer.from(message(rng));
 }
 
@@ -212,6 +217,9 @@ describe('fuzz: hostile server lines through the proxy', () => {
       else expect(line === stringifyJson(entry.forwarded)).toBe(true);
     });
     const repaired = entries.filter((e) => e.forwarded !== undefined).length;
+    // A message after a mark goes out without it (recorded as the frame it came as, with what went out).
+    const unmarked = entries.filter((e) => e.frame?.startsWith('\uFEFF') && e.forwarded !== undefined);
+    expect(unmarked.length).toBeGreaterThan(LINES / 200);
     // The mix really exercised every outcome.
     expect(drops.length).toBeGreaterThan(LINES / 10);
     expect(repaired).toBeGreaterThan(LINES / 10);

@@ -48,6 +48,34 @@ describe('formatTemplate', () => {
     );
   });
 
+  it('quotes any value as its own start, at most MAX_QUOTED characters of it, and never leaves half a pair', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: MAX_QUOTED + 40 }),
+      fc.string({ unit: 'binary', minLength: MAX_QUOTED - 20, maxLength: MAX_QUOTED + 20 }),
+    );
+    fc.assert(
+      fc.property(text, (value) => {
+        const out = formatTemplate('{{v}}', { v: value });
+        if (value.length <= MAX_QUOTED) {
+          expect(out).toBe(value);
+          return;
+        }
+        const kept = out.slice(0, out.lastIndexOf('… ('));
+        expect(value.startsWith(kept)).toBe(true);
+        expect(kept.length).toBeGreaterThanOrEqual(MAX_QUOTED - 1);
+        expect(kept.length).toBeLessThanOrEqual(MAX_QUOTED);
+        // Never between the two halves of a pair.
+        const last = kept.charCodeAt(kept.length - 1);
+        const after = value.charCodeAt(kept.length);
+        expect(last >= 0xd800 && last <= 0xdbff && after >= 0xdc00 && after <= 0xdfff).toBe(false);
+        expect(out.endsWith(`(${(value.length - kept.length).toLocaleString('en')} more characters)`)).toBe(
+          true,
+        );
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
   it('quotes at most MAX_QUOTED characters of a value, says how many more there were, and never half a pair', () => {
     const long = `${'x'.repeat(MAX_QUOTED + 10)}`;
     expect(formatTemplate('id {{id}} here', { id: long })).toBe(
