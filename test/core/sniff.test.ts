@@ -57,6 +57,15 @@ describe('sniffing text', () => {
     }
   });
 
+  it('keeps the first 12 bytes as the signature of unrecognised bytes, given as bytes or as a binary string', () => {
+    // A signature is what lacksSignature compares: no more than the longest signature, so a sniffed
+    // payload never holds the decoded bytes of a large one.
+    const binary = `\x01\x02${'x'.repeat(5000)}`;
+    expect(sniffSync(binary).signature).toBe(binary.slice(0, 12));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    expect(sniffSync(bytes).signature).toBe(binary.slice(0, 12));
+  });
+
   it('calls bytes that are not UTF-8 binary, however short', () => {
     expect(sniffSync(Uint8Array.from([0xc3])).text).toBe(false);
     expect(sniffSync(Uint8Array.from([0xff, 0x41, 0x41])).text).toBe(false);
