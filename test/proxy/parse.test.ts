@@ -82,9 +82,16 @@ describe('parseFrame on large frames', () => {
 
   it('leaves Error.stackTraceLimit as it was, whether the frame parses or not', () => {
     const limit = Error.stackTraceLimit;
-    expect(parseFrame('{"a":')).toBe(NOT_JSON);
-    expect(parseFrame('{"a":1}')).toEqual({ a: 1 });
-    expect(parseFrame('nope')).toBe(NOT_JSON);
-    expect(Error.stackTraceLimit).toBe(limit);
+    // A value of its own: a parse earlier in this file that left the limit at 0 would otherwise pass.
+    Error.stackTraceLimit = 17;
+    try {
+      expect(parseFrame('{"a":')).toBe(NOT_JSON);
+      expect(Error.stackTraceLimit).toBe(17);
+      expect(parseFrame('{"a":1}')).toEqual({ a: 1 });
+      expect(parseFrame('nope')).toBe(NOT_JSON);
+      expect(Error.stackTraceLimit).toBe(17);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   });
 });
