@@ -232,6 +232,23 @@ describe('parseFrame', () => {
 });
 
 describe('controlFree', () => {
+  it('tells 0x1f from 0x20 at every position and alignment', () => {
+    // Every byte is at the bound: a space is no control character, a unit separator is one.
+    for (let offset = 0; offset < 8; offset++) {
+      for (let length = 0; length <= 24; length++) {
+        const buffer = Buffer.alloc(offset + length, 0x20);
+        const bytes = buffer.subarray(offset);
+        expect(controlFree(bytes, length), `spaces, offset ${offset}, length ${length}`).toBe(true);
+        for (let at = 0; at < length; at++) {
+          bytes[at] = 0x1f;
+          expect(controlFree(bytes, length), `0x1f at ${at}, offset ${offset}`).toBe(false);
+          expect(controlFree(bytes, at), `0x1f just past the end ${at}, offset ${offset}`).toBe(true);
+          bytes[at] = 0x20;
+        }
+      }
+    }
+  });
+
   it('says whether any byte is below 0x20, whatever the alignment and wherever the byte', () => {
     fc.assert(
       fc.property(
