@@ -93,5 +93,9 @@ describe('documents by path', () => {
       false,
       false,
     ]);
+    // The empty path names the document, which is no member, even of a document with a member
+    // named "undefined" (what a missing last segment would be read as).
+    expect(hasIn({ undefined: 1 }, [])).toBe(false);
+    expect(deleteIn({ undefined: 1 }, [])).toBe(false);
   });
 });

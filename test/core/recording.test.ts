@@ -41,5 +41,8 @@ describe('session recording format', () => {
     expect(isRecordedFrame({ from: 'server', message: null })).toBe(true);
     expect(isRecordedFrame({ from: 'client', frame: 'not json' })).toBe(true);
     expect(isRecordedFrame({ from: 'client', frame: 7 })).toBe(false);
+    // A frame passed on unjudged is recorded by its length alone.
+    expect(isRecordedFrame({ from: 'server', transport: 'stdio', passed: 600_000_000 })).toBe(true);
+    expect(isRecordedFrame({ from: 'server', passed: '600000000' })).toBe(false);
   });
 });
