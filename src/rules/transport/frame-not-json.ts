@@ -59,12 +59,8 @@ export default defineRule({
   },
   check(node, ctx) {
     const frame = node as { transport: string; text: string };
-    try {
-      JSON.parse(frame.text);
-      return;
-    } catch {
-      // Reported below; the message depends on the transport.
-    }
+    // What does not parse is reported below; the message depends on the transport.
+    if (parses(frame.text)) return;
     if (frame.transport === 'stdio' && frame.text.trim() === '') {
       ctx.report({ messageId: 'empty' });
       return;
