@@ -161,10 +161,17 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     try {
       const read = await readBody(req);
       if (!('bytes' in read)) {
-        // No client sends such a request: it is refused rather than held, and the rest is not read.
+        // No client sends such a request: it is refused rather than held, and the rest is dropped.
         options.onLog?.(`a client request ${TOO_LONG}: refused with 413, nothing sent upstream`);
-        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' });
-        res.end(`mcp-shape proxy: a request ${TOO_LONG}\n`, () => read.rest.destroy());
+        const answer = `mcp-shape proxy: a request ${TOO_LONG}\n`;
+        res.writeHead(413, {
+          'content-type': 'text/plain',
+          'content-length': Buffer.byteLength(answer),
+          connection: 'close',
+        });
+        // Written whole but not ended: ending it closes the connection, which waits for the linger.
+        res.write(answer);
+        lingerThenEnd(read.rest, res);
         return;
       }
       body = read.bytes;
@@ -494,6 +501,32 @@ function readBody(stream: IncomingMessage): Promise<Body> {
     stream.once('error', reject);
     stream.once('close', onClose);
   });
+}
+
+/**
+ * How long a refused request may go on arriving after its answer. A client writing a body that long
+ * is still writing when the 413 reaches it; were the connection closed at once, the kernel would answer
+ * its next bytes with a reset, and the client's failed write can end the exchange before it reads the
+ * answer: it sees EPIPE and no status at all (a fresh-clone run saw that). So the rest is read and
+ * dropped, as web servers' "lingering close" does, until the request ends or this long has passed.
+ */
+export const REFUSED_REQUEST_LINGER_MS = 2000;
+
+/** Drops the rest of `request` and ends `res` (which closes the connection) once it ends, or at the cap. */
+function lingerThenEnd(request: IncomingMessage, res: ServerResponse): void {
+  const end = () => {
+    clearTimeout(cap);
+    res.end();
+  };
+  const cap = setTimeout(() => {
+    res.end();
+    // Past the cap the connection goes at once, whatever the client still sends or leaves unread.
+    request.socket.destroy();
+  }, REFUSED_REQUEST_LINGER_MS);
+  request.once('end', end);
+  request.once('close', end);
+  // Flowing with no 'data' listener: each chunk is read and dropped.
+  request.resume();
 }
 
 /** The limit in the words of a log line or an error. */

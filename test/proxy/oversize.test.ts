@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkInput, parseInput } from '../../src/check/index.js';
@@ -265,5 +265,88 @@ describe('proxy --url: bodies and events longer than any string', () => {
         passed: HEAD.length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length,
       }),
     ]);
+  });
+});
+
+/**
+ * A raw connection to the proxy that POSTs a body of `declared` bytes; `sent` counts what went out
+ * and `received` what came back. Raw, so that a write failing after the answer is seen, not hidden.
+ */
+function rawPost(url: string, declared: number) {
+  const { hostname, port, pathname } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.write(
+    `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${declared}\r\n\r\n`,
+  );
+  let received = '';
+  socket.setEncoding('latin1').on('data', (text: string) => {
+    received += text;
+  });
+  const errors: Error[] = [];
+  socket.on('error', (error) => errors.push(error));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const write = (bytes: Buffer) =>
+    new Promise<void>((resolve, reject) =>
+      socket.write(bytes, (error) => (error ? reject(error) : resolve())),
+    );
+  return { socket, received: () => received, errors, closed, write };
+}
+
+describe('proxy --url: a refused request still arriving', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+  const refusal = `mcp-shape proxy: a request longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)\n`;
+  const megabyte = Buffer.alloc(1 << 20, 0x20);
+
+  it('reads and drops the rest after the 413, so the client that goes on writing gets it, then closes', {
+    timeout: 120_000,
+  }, async () => {
+    // Nothing reaches the upstream: a closed port will do.
+    const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
+    children.push(proxy.child);
+    const { url } = await proxy.started;
+    const extraMb = 8;
+    const client = rawPost(url, MAX_HELD_FRAME_BYTES + 1 + extraMb * 2 ** 20);
+    // One byte past the limit, then the proxy answers.
+    const wholeMb = Math.floor((MAX_HELD_FRAME_BYTES + 1) / 2 ** 20);
+    await new Promise<void>((resolve) => pumpX(client.socket, wholeMb, resolve));
+    await client.write(Buffer.alloc(MAX_HELD_FRAME_BYTES + 1 - wholeMb * 2 ** 20, 0x20));
+    await until(() => client.received().endsWith(refusal));
+    expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
+    expect(client.received()).toMatch(/\r\nconnection: close\r\n/i);
+    // The answer came while the request is still arriving: the rest goes on being taken, a pause
+    // between writes giving a closed connection time to answer with a reset.
+    for (let i = 0; i < extraMb; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await client.write(megabyte);
+    }
+    // The request is whole: the proxy closes the connection, and no write of it failed.
+    await client.closed;
+    expect(client.errors).toEqual([]);
+    expect(client.received().endsWith(refusal)).toBe(true);
+    expect(proxy.child.exitCode).toBeNull();
+  });
+
+  it('closes the connection of a client that writes on past the linger', { timeout: 120_000 }, async () => {
+    const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
+    children.push(proxy.child);
+    const { url } = await proxy.started;
+    const client = rawPost(url, 2 ** 50);
+    let writing = true;
+    const endless = async () => {
+      while (writing) await client.write(megabyte);
+    };
+    const wrote = endless().catch((error: Error) => error);
+    await until(() => client.received().endsWith(refusal), 60_000);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
+    // The client never stops: the proxy does, once the linger is over.
+    await client.closed;
+    writing = false;
+    expect(await wrote).toBeInstanceOf(Error);
+    expect(client.received().endsWith(refusal)).toBe(true);
+    expect(proxy.child.exitCode).toBeNull();
   });
 });
