@@ -94,7 +94,7 @@ describe('audit events', () => {
       const [unjudged] = judge({ event: 'timeout', method: 'tools/call slow', ms: 15_000 });
       expect(unjudged).toMatchObject({ severity: 'warning' });
       expect(unjudged?.message).toMatch(
-        /^no response to tools\/call slow within 15 s .*rerun with a longer --timeout/,
+        /^no response to tools\/call slow in the 15 s the audit waited .*rerun with a longer --timeout/,
       );
       // Clients other than the official SDKs alone would make it a warning too; today every client
       // with a known default waits at least as long as the SDKs, so that degree is declared, not met.

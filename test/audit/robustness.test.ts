@@ -48,7 +48,7 @@ describe('a server that floods notifications', { timeout: 90_000 }, () => {
     expect(call?.latencyMs).toBeGreaterThanOrEqual(6000);
     expect(call?.latencyMs).toBeLessThan(30_000);
     const timeout = places(report).find((f) => f.rule === 'audit-timeout' && f.location?.tool === 'flood');
-    expect(timeout?.message).toMatch(/^no response to tools\/call flood within \d+(\.\d)? s/);
+    expect(timeout?.message).toMatch(/^no response to tools\/call flood in the \d+(\.\d)? s/);
     expect(liveChildren()).toBe(0);
   });
 });

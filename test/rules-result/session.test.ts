@@ -170,7 +170,7 @@ describe('audit-timeout', () => {
       [
         'warning',
         'unjudged',
-        "no response to tools/call slow within 1 s (the audit's --timeout); no client is known to give up that early (the official SDKs wait 60 s): rerun with a longer --timeout to judge",
+        'no response to tools/call slow in the 1 s the audit waited (--timeout); no client is known to give up that early (the official SDKs wait 60 s): rerun with a longer --timeout to judge',
         undefined,
       ],
     ]);

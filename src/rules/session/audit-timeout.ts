@@ -61,7 +61,7 @@ export default defineRule({
     default: '{{method}} {{outcome}} {{seconds}} s, longer than {{clients}} wait by default',
     clients: '{{method}} {{outcome}} {{seconds}} s, longer than {{clients}} wait by default',
     unjudged:
-      "no response to {{method}} within {{seconds}} s (the audit's --timeout); no client is known to give up that early (the official SDKs wait 60 s): rerun with a longer --timeout to judge",
+      'no response to {{method}} in the {{seconds}} s the audit waited (--timeout); no client is known to give up that early (the official SDKs wait 60 s): rerun with a longer --timeout to judge',
   },
   fix: 'Answer every request in time: with an error result (`isError: true`) if the work fails or takes too long, or send the work to the background and return at once.',
   examples: {
