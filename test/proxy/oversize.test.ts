@@ -80,7 +80,8 @@ describe('a server line longer than any string', () => {
       if (head.length < HEAD.length)
         head = Buffer.concat([head, chunk.subarray(0, HEAD.length - head.length)]);
       tail = Buffer.concat([tail, chunk]).subarray(-4096);
-      for (const byte of chunk) if (byte === 0x78) xs++;
+      // Indexed: for…of over half a gigabyte took seconds.
+      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 0x78) xs++;
     });
     const exited = new Promise<number | null>((resolve) => proxy.once('exit', resolve));
     proxy.stdin.write(request(1) + request(2));
