@@ -508,25 +508,33 @@ function readBody(stream: IncomingMessage): Promise<Body> {
  * is still writing when the 413 reaches it; were the connection closed at once, the kernel would answer
  * its next bytes with a reset, and the client's failed write can end the exchange before it reads the
  * answer: it sees EPIPE and no status at all (a fresh-clone run saw that). So the rest is read and
- * dropped, as web servers' "lingering close" does, until the request ends or this long has passed.
+ * dropped, as web servers' "lingering close" does, until the request ends, nothing has come for
+ * `idleMs`, or `totalMs` have passed since the answer.
  */
-export const REFUSED_REQUEST_LINGER_MS = 2000;
+export const REFUSED_REQUEST_LINGER = { idleMs: 2000, totalMs: 5000 } as const;
 
-/** Drops the rest of `request` and ends `res` (which closes the connection) once it ends, or at the cap. */
+/** Drops the rest of `request` and ends `res`, which closes the connection, when the linger is over. */
 function lingerThenEnd(request: IncomingMessage, res: ServerResponse): void {
-  const end = () => {
-    clearTimeout(cap);
+  let idle: NodeJS.Timeout | undefined;
+  const over = (stillArriving: boolean) => {
+    clearTimeout(idle);
+    clearTimeout(total);
+    request.removeListener('data', arrived);
     res.end();
+    // A client still writing at the cap loses its connection at once, whatever it sends or leaves
+    // unread; otherwise the connection closes as every answer with `connection: close` does.
+    if (stillArriving) request.socket.destroy();
   };
-  const cap = setTimeout(() => {
-    res.end();
-    // Past the cap the connection goes at once, whatever the client still sends or leaves unread.
-    request.socket.destroy();
-  }, REFUSED_REQUEST_LINGER_MS);
-  request.once('end', end);
-  request.once('close', end);
-  // Flowing with no 'data' listener: each chunk is read and dropped.
-  request.resume();
+  const arrived = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => over(false), REFUSED_REQUEST_LINGER.idleMs);
+  };
+  const total = setTimeout(() => over(true), REFUSED_REQUEST_LINGER.totalMs);
+  // Each chunk is read and dropped.
+  request.on('data', arrived);
+  request.once('end', () => over(false));
+  request.once('close', () => over(false));
+  arrived();
 }
 
 /** The limit in the words of a log line or an error. */

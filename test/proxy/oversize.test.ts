@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkInput, parseInput } from '../../src/check/index.js';
 import { MAX_HELD_FRAME_BYTES } from '../../src/proxy/frames.js';
+import { REFUSED_REQUEST_LINGER } from '../../src/proxy/http.js';
 import { cliArgs, REPO_ROOT } from '../support/cli.js';
 import { scratchDir } from '../support/scratch.js';
 import { startUrlProxy, until } from './support/processes.js';
@@ -143,7 +144,7 @@ function pumpX(out: NodeJS.WritableStream, megabytes: number, done: () => void):
 }
 
 /** POSTs `body` to `url`; resolves with the status, the bytes that came back and their last kilobyte. */
-function post(url: string, body: string | Buffer): Promise<{ status: number; bytes: number; tail: string }> {
+function post(url: string, body: string): Promise<{ status: number; bytes: number; tail: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
@@ -162,15 +163,7 @@ function post(url: string, body: string | Buffer): Promise<{ status: number; byt
         res.on('error', reject);
       },
     );
-    // A server that answers before the whole request arrived (413) closes the connection while it is
-    // still being written: the answer is what counts.
-    let answered = false;
-    req.on('response', () => {
-      answered = true;
-    });
-    req.on('error', (error) => {
-      if (!answered) reject(error);
-    });
+    req.on('error', reject);
     req.end(body);
   });
 }
@@ -184,7 +177,7 @@ describe('proxy --url: bodies and events longer than any string', () => {
     upstream?.closeAllConnections();
   });
 
-  it('passes a JSON answer on unjudged, ends an SSE event with an error for its request, and refuses such a request with 413', {
+  it('passes a JSON answer on unjudged, and ends an SSE event with an error for its request', {
     timeout: 180_000,
   }, async () => {
     // Request id 1: a JSON answer a megabyte past the limit. Id 2: an SSE event that never ends
@@ -236,15 +229,12 @@ describe('proxy --url: bodies and events longer than any string', () => {
       `data: {"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"mcp-shape proxy: the server sent an event ${limit}"}}`,
     );
 
-    const refused = await post(url, Buffer.alloc(MAX_HELD_FRAME_BYTES + 1, 0x20));
-    expect(refused.status).toBe(413);
-    expect(refused.tail).toBe(`mcp-shape proxy: a request ${limit}\n`);
+    // A request that long: the tests below.
 
     // The log comes on the proxy's stderr, another pipe than the answers: waited for, not assumed.
     for (const line of [
       `an answer ${limit}: forwarded unchanged, unjudged`,
       `the server sent an event ${limit}`,
-      `a client request ${limit}: refused with 413, nothing sent upstream`,
     ]) {
       await until(() => stderr().includes(line));
       expect(stderr()).toContain(line);
@@ -299,23 +289,24 @@ describe('proxy --url: a refused request still arriving', () => {
   afterAll(() => {
     for (const child of children) child.kill('SIGKILL');
   });
-  const refusal = `mcp-shape proxy: a request longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)\n`;
+  const limit = `longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)`;
+  const refusal = `mcp-shape proxy: a request ${limit}\n`;
   const megabyte = Buffer.alloc(1 << 20, 0x20);
 
-  it('reads and drops the rest after the 413, so the client that goes on writing gets it, then closes', {
+  it('refuses it with 413, and reads and drops the rest, so the client that goes on writing gets it, then closes', {
     timeout: 120_000,
   }, async () => {
     // Nothing reaches the upstream: a closed port will do.
     const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
     children.push(proxy.child);
-    const { url } = await proxy.started;
-    const extraMb = 8;
+    const { url, stderr } = await proxy.started;
+    const extraMb = 3;
     const client = rawPost(url, MAX_HELD_FRAME_BYTES + 1 + extraMb * 2 ** 20);
     // One byte past the limit, then the proxy answers.
     const wholeMb = Math.floor((MAX_HELD_FRAME_BYTES + 1) / 2 ** 20);
     await new Promise<void>((resolve) => pumpX(client.socket, wholeMb, resolve));
     await client.write(Buffer.alloc(MAX_HELD_FRAME_BYTES + 1 - wholeMb * 2 ** 20, 0x20));
-    await until(() => client.received().endsWith(refusal));
+    await until(() => client.received().endsWith(refusal), 60_000);
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
     expect(client.received()).toMatch(/\r\nconnection: close\r\n/i);
     // The answer came while the request is still arriving: the rest goes on being taken, a pause
@@ -328,25 +319,54 @@ describe('proxy --url: a refused request still arriving', () => {
     await client.closed;
     expect(client.errors).toEqual([]);
     expect(client.received().endsWith(refusal)).toBe(true);
+    const logged = `a client request ${limit}: refused with 413, nothing sent upstream`;
+    await until(() => stderr().includes(logged));
+    expect(stderr()).toContain(logged);
     expect(proxy.child.exitCode).toBeNull();
   });
 
-  it('closes the connection of a client that writes on past the linger', { timeout: 120_000 }, async () => {
+  it('closes the connection once the client has sent nothing for a while', { timeout: 120_000 }, async () => {
+    const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
+    children.push(proxy.child);
+    const { url } = await proxy.started;
+    // The client stops one megabyte past the limit, short of the length it declared, and waits.
+    const client = rawPost(url, MAX_HELD_FRAME_BYTES + 2 ** 30);
+    await new Promise<void>((resolve) =>
+      pumpX(client.socket, Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1, resolve),
+    );
+    await until(() => client.received().endsWith(refusal), 60_000);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
+    // Closed as any answer with `connection: close` is, not reset: nothing of it failed.
+    await client.closed;
+    expect(client.errors).toEqual([]);
+    expect(proxy.child.exitCode).toBeNull();
+  });
+
+  it('cuts off a client that never stops writing, once the linger is over', {
+    timeout: 120_000,
+  }, async () => {
     const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
     children.push(proxy.child);
     const { url } = await proxy.started;
     const client = rawPost(url, 2 ** 50);
-    let writing = true;
-    const endless = async () => {
-      while (writing) await client.write(megabyte);
-    };
-    const wrote = endless().catch((error: Error) => error);
+    await new Promise<void>((resolve) =>
+      pumpX(client.socket, Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1, resolve),
+    );
     await until(() => client.received().endsWith(refusal), 60_000);
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
-    // The client never stops: the proxy does, once the linger is over.
+    // Never idle for as long as the idle limit, yet cut off: by the linger's total.
+    expect(REFUSED_REQUEST_LINGER.idleMs).toBeGreaterThan(100);
+    const trickle = Buffer.alloc(1 << 16, 0x20);
+    let failed: Error | undefined;
+    while (failed === undefined && !client.socket.destroyed) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      failed = await client.write(trickle).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    }
     await client.closed;
-    writing = false;
-    expect(await wrote).toBeInstanceOf(Error);
+    expect(failed ?? client.errors[0]).toBeInstanceOf(Error);
     expect(client.received().endsWith(refusal)).toBe(true);
     expect(proxy.child.exitCode).toBeNull();
   });
