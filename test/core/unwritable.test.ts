@@ -76,6 +76,28 @@ describe('unwritable', () => {
     expect(unwritable(doubled('x', 20))).toBeUndefined();
   });
 
+  it('decides at the bottom of a value deeper than recursion reaches, as near the top', () => {
+    const under = (bottom: unknown) => {
+      let deep: unknown = { bottom };
+      for (let i = 0; i < 100_000; i++) deep = i % 2 ? { down: deep } : [deep];
+      return deep;
+    };
+    const loop: Record<string, unknown> = { n: 1 };
+    loop.again = [loop];
+    expect(unwritable(under(loop))).toBe('circular');
+    expect(unwritable(under({ toJSON: () => doubled('x', 60) }))).toBe('too long');
+    expect(unwritable(under(doubled('x', 60)))).toBe('too long');
+    const getter = Object.defineProperty({}, 'boom', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(unwritable(under(getter))).toBe('unreadable');
+    expect(unwritable(under([new Date(0), { toJSON: () => 'x' }]))).toBeUndefined();
+    expect(unwritable(under(new Date(0)))).toBeUndefined();
+  });
+
   it('says what JSON.stringify would throw on: a text no string holds, or a cycle', () => {
     expect(unwritable(doubled('x', 60))).toBe('too long');
     expect(unwritable({ a: doubled({ b: 'x' }, 40) })).toBe('too long');

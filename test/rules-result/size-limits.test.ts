@@ -159,6 +159,26 @@ describe('result-over-client-limits on a result deeper than the call stack', () 
     }
   });
 
+  it('finds a cycle that begins at any depth, its loop of any length, and says it is one', () => {
+    // Below a depth the walk keeps only some of the containers it is inside: the cycle must be
+    // found all the same, and as a cycle, not as a text too long to write.
+    const circular =
+      'the result cannot be serialized: it holds a circular reference, so JSON.stringify throws and no client receives it';
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 12_000 }), fc.integer({ min: 1, max: 300 }), (depth, period) => {
+        const loop: JsonObject[] = Array.from({ length: period }, (_, i) => ({ n: i }));
+        loop.forEach((item, i) => {
+          item.next = [loop[(i + 1) % period] as JsonObject];
+        });
+        let value: unknown = loop[0];
+        for (let i = 0; i < depth; i++) value = { down: value };
+        const found = said({ content: [text('x')], _meta: { deep: value } });
+        expect(found.map((f) => f[2])).toEqual([circular]);
+      }),
+      { numRuns: runs(40) },
+    );
+  });
+
   it('finds a cycle below the deep value, as JSON.stringify does, and reports it as an error', () => {
     const cycle: JsonObject = { name: 'loop' };
     cycle.self = [cycle];
