@@ -157,21 +157,29 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`mcp-shape proxy serves ${LISTEN_PATH}\n`);
       return;
     }
+    // No client sends such a request: it is refused rather than held, and the rest is dropped. One
+    // that says its length is refused before a byte of its body is read.
+    const refuse = () => {
+      options.onLog?.(`a client request ${TOO_LONG}: refused with 413, nothing sent upstream`);
+      const answer = `mcp-shape proxy: a request ${TOO_LONG}\n`;
+      res.writeHead(413, {
+        'content-type': 'text/plain',
+        'content-length': Buffer.byteLength(answer),
+        connection: 'close',
+      });
+      // Written whole but not ended: ending it closes the connection, which waits for the linger.
+      res.write(answer);
+      lingerThenEnd(req, res);
+    };
+    if (Number(req.headers['content-length']) > MAX_HELD_FRAME_BYTES) {
+      refuse();
+      return;
+    }
     let body: Buffer;
     try {
       const read = await readBody(req);
       if (!('bytes' in read)) {
-        // No client sends such a request: it is refused rather than held, and the rest is dropped.
-        options.onLog?.(`a client request ${TOO_LONG}: refused with 413, nothing sent upstream`);
-        const answer = `mcp-shape proxy: a request ${TOO_LONG}\n`;
-        res.writeHead(413, {
-          'content-type': 'text/plain',
-          'content-length': Buffer.byteLength(answer),
-          connection: 'close',
-        });
-        // Written whole but not ended: ending it closes the connection, which waits for the linger.
-        res.write(answer);
-        lingerThenEnd(read.rest, res);
+        refuse();
         return;
       }
       body = read.bytes;
@@ -534,6 +542,8 @@ function lingerThenEnd(request: IncomingMessage, res: ServerResponse): void {
   request.on('data', arrived);
   request.once('end', () => over(false));
   request.once('close', () => over(false));
+  // Paused where the body was read up to the limit: a 'data' listener alone would not start it again.
+  request.resume();
   arrived();
 }
 

@@ -260,15 +260,15 @@ describe('proxy --url: bodies and events longer than any string', () => {
 });
 
 /**
- * A raw connection to the proxy that POSTs a body of `declared` bytes; `sent` counts what went out
- * and `received` what came back. Raw, so that a write failing after the answer is seen, not hidden.
+ * A raw connection to the proxy that POSTs a body of `declared` bytes, or a chunked one; `received` is
+ * what came back. Raw, so that a write failing after the answer is seen, not hidden.
  */
-function rawPost(url: string, declared: number) {
+function rawPost(url: string, declared: number | 'chunked') {
   const { hostname, port, pathname } = new URL(url);
   const socket = connect(Number(port), hostname);
+  const length = declared === 'chunked' ? 'transfer-encoding: chunked' : `content-length: ${declared}`;
   socket.write(
-    `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${declared}\r\n\r\n`,
+    `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n${length}\r\n\r\n`,
   );
   let received = '';
   socket.setEncoding('latin1').on('data', (text: string) => {
@@ -277,12 +277,22 @@ function rawPost(url: string, declared: number) {
   const errors: Error[] = [];
   socket.on('error', (error) => errors.push(error));
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const write = (bytes: Buffer) =>
+  const write = (bytes: Buffer | string) =>
     new Promise<void>((resolve, reject) =>
       socket.write(bytes, (error) => (error ? reject(error) : resolve())),
     );
-  return { socket, received: () => received, errors, closed, write };
+  /** Writes `megabytes` of spaces, a megabyte at a time, each as a chunk of its own when chunked. */
+  const send = async (megabytes: number) => {
+    for (let i = 0; i < megabytes; i++) {
+      if (declared === 'chunked') await write(`${MEGABYTE.length.toString(16)}\r\n`);
+      await write(MEGABYTE);
+      if (declared === 'chunked') await write('\r\n');
+    }
+  };
+  return { socket, received: () => received, errors, closed, write, send };
 }
+
+const MEGABYTE = Buffer.alloc(1 << 20, 0x20);
 
 describe('proxy --url: a refused request still arriving', () => {
   const children: ChildProcess[] = [];
@@ -291,67 +301,64 @@ describe('proxy --url: a refused request still arriving', () => {
   });
   const limit = `longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)`;
   const refusal = `mcp-shape proxy: a request ${limit}\n`;
-  const megabyte = Buffer.alloc(1 << 20, 0x20);
+  const logged = `a client request ${limit}: refused with 413, nothing sent upstream`;
 
-  it('refuses it with 413, and reads and drops the rest, so the client that goes on writing gets it, then closes', {
-    timeout: 120_000,
-  }, async () => {
-    // Nothing reaches the upstream: a closed port will do.
+  /** A proxy whose upstream is never reached (a closed port will do). */
+  async function proxyOnly() {
     const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
     children.push(proxy.child);
-    const { url, stderr } = await proxy.started;
-    const extraMb = 3;
-    const client = rawPost(url, MAX_HELD_FRAME_BYTES + 1 + extraMb * 2 ** 20);
-    // One byte past the limit, then the proxy answers.
-    const wholeMb = Math.floor((MAX_HELD_FRAME_BYTES + 1) / 2 ** 20);
-    await new Promise<void>((resolve) => pumpX(client.socket, wholeMb, resolve));
-    await client.write(Buffer.alloc(MAX_HELD_FRAME_BYTES + 1 - wholeMb * 2 ** 20, 0x20));
+    // UrlProxy has the child too.
+    return proxy.started;
+  }
+
+  it('refuses one that says it is longer at once, and reads and drops what comes after the 413, then closes', {
+    timeout: 120_000,
+  }, async () => {
+    const { url, stderr, child } = await proxyOnly();
+    const client = rawPost(url, MAX_HELD_FRAME_BYTES + 1);
+    await client.send(1);
     await until(() => client.received().endsWith(refusal), 60_000);
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
     expect(client.received()).toMatch(/\r\nconnection: close\r\n/i);
-    // The answer came while the request is still arriving: the rest goes on being taken, a pause
-    // between writes giving a closed connection time to answer with a reset.
-    for (let i = 0; i < extraMb; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await client.write(megabyte);
+    await until(() => stderr().includes(logged));
+    expect(stderr()).toContain(logged);
+    // More than the sockets between the two hold: every write goes through only if the proxy reads
+    // on. A pause between writes gives a connection closed at once the time to answer with a reset.
+    for (let i = 0; i < 32; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await client.write(MEGABYTE);
     }
-    // The request is whole: the proxy closes the connection, and no write of it failed.
+    // The client stops, its request unfinished: the proxy closes once nothing has come for a while,
+    // as any answer with `connection: close` does, not with a reset.
     await client.closed;
     expect(client.errors).toEqual([]);
     expect(client.received().endsWith(refusal)).toBe(true);
-    const logged = `a client request ${limit}: refused with 413, nothing sent upstream`;
-    await until(() => stderr().includes(logged));
-    expect(stderr()).toContain(logged);
-    expect(proxy.child.exitCode).toBeNull();
+    expect(child.exitCode).toBeNull();
   });
 
-  it('closes the connection once the client has sent nothing for a while', { timeout: 120_000 }, async () => {
-    const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
-    children.push(proxy.child);
-    const { url } = await proxy.started;
-    // The client stops one megabyte past the limit, short of the length it declared, and waits.
-    const client = rawPost(url, MAX_HELD_FRAME_BYTES + 2 ** 30);
-    await new Promise<void>((resolve) =>
-      pumpX(client.socket, Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1, resolve),
-    );
+  it('refuses one that does not say its length once it is past the limit, and closes when it ends', {
+    timeout: 120_000,
+  }, async () => {
+    const { url, child } = await proxyOnly();
+    const client = rawPost(url, 'chunked');
+    // Held up to the limit, as any request is; one chunk past it, the answer.
+    await client.send(Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1);
     await until(() => client.received().endsWith(refusal), 60_000);
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
-    // Closed as any answer with `connection: close` is, not reset: nothing of it failed.
+    await client.send(8);
+    await client.write('0\r\n\r\n');
     await client.closed;
     expect(client.errors).toEqual([]);
-    expect(proxy.child.exitCode).toBeNull();
+    expect(client.received().endsWith(refusal)).toBe(true);
+    expect(child.exitCode).toBeNull();
   });
 
   it('cuts off a client that never stops writing, once the linger is over', {
     timeout: 120_000,
   }, async () => {
-    const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
-    children.push(proxy.child);
-    const { url } = await proxy.started;
+    const { url, child } = await proxyOnly();
     const client = rawPost(url, 2 ** 50);
-    await new Promise<void>((resolve) =>
-      pumpX(client.socket, Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1, resolve),
-    );
+    await client.send(1);
     await until(() => client.received().endsWith(refusal), 60_000);
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
     // Never idle for as long as the idle limit, yet cut off: by the linger's total.
@@ -368,6 +375,6 @@ describe('proxy --url: a refused request still arriving', () => {
     await client.closed;
     expect(failed ?? client.errors[0]).toBeInstanceOf(Error);
     expect(client.received().endsWith(refusal)).toBe(true);
-    expect(proxy.child.exitCode).toBeNull();
+    expect(child.exitCode).toBeNull();
   });
 });
