@@ -142,8 +142,8 @@ describe('the default protocol version', { timeout: CLI_TEST_TIMEOUT }, () => {
     }
   });
 
-  it('every command states the same default in --help', () => {
-    const program = buildProgram();
+  it('every command states the same default in --help', async () => {
+    const program = await buildProgram();
     for (const name of ['check', 'repair', 'scan', 'proxy']) {
       const help = program.commands.find((c) => c.name() === name)?.helpInformation() ?? '';
       expect(help.replace(/\s+/g, ' '), name).toContain('2025-11-25');

@@ -11,7 +11,7 @@
  * one at once.
  */
 
-import { renameSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -35,6 +35,31 @@ export async function bundleScript(root: string, entry: string, folder: string):
   return bundle;
 }
 
-export function buildCliBundle(root: string): Promise<string> {
-  return bundleScript(root, CLI_SOURCE, 'cli');
+/**
+ * The command line, in chunks as the published package has it in modules: each command is imported
+ * only when it runs (src/cli/main.ts), and one bundle would load every command's packages at start.
+ * The chunks sit beside the entry, two levels below the root too; each file is renamed into place,
+ * chunks first and the entry last (a chunk's name holds its content's hash).
+ */
+export async function buildCliBundle(root: string): Promise<string> {
+  const dir = join(root, '.tmp', 'cli');
+  const partial = `${dir}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
+  await build({
+    entryPoints: { bin: join(root, CLI_SOURCE) },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outdir: partial,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    logLevel: 'error',
+  });
+  mkdirSync(dir, { recursive: true });
+  const files = readdirSync(partial).sort((a, b) => Number(a === 'bin.mjs') - Number(b === 'bin.mjs'));
+  for (const file of files) renameSync(join(partial, file), join(dir, file));
+  rmSync(partial, { recursive: true, force: true });
+  return join(dir, 'bin.mjs');
 }
