@@ -75,6 +75,8 @@ interface Entry {
   readonly message?: { readonly value: unknown };
   /** The length of a frame a proxy passed on unjudged, too long for any string (RecordedFrame.passed). */
   readonly passed?: number;
+  /** A client request a proxy refused unread (RecordedFrame.refused): the server never saw it. */
+  readonly refused?: true;
 }
 
 class Connection {
@@ -118,6 +120,7 @@ function entryOf(line: SessionLine): Entry {
       transport: recorded.transport ?? 'stdio',
     };
     if (typeof recorded.passed === 'number') return { ...base, text: '', passed: recorded.passed };
+    if (typeof recorded.refused === 'number') return { ...base, text: '', refused: true };
     if (Object.hasOwn(recorded, 'message')) {
       return {
         ...base,
@@ -164,7 +167,9 @@ export async function checkSession(
       connection = new Connection(options);
       connections.set(entry.connection, connection);
     }
-    if (entry.passed !== undefined) {
+    if (entry.refused) {
+      // Nothing of it reached the server, which has nothing to answer.
+    } else if (entry.passed !== undefined) {
       // Not recorded, and no reader could hold it: a server's is a response over every cap; a client's
       // request is the server's to refuse.
       if (entry.from !== 'client') {

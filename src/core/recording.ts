@@ -47,6 +47,12 @@ export interface RecordedFrame {
    * came, unjudged; its text is not recorded (no reader could hold it either).
    */
   readonly passed?: number;
+  /**
+   * Proxy: a client request longer than any string can hold, refused (413) and not forwarded, with
+   * `dropped` saying so: the bytes its Content-Length declared, or, when it declared none, those that
+   * had come when it was refused (a lower bound). Its text is not recorded.
+   */
+  readonly refused?: number;
 }
 
 /**
@@ -84,6 +90,9 @@ export function isRecordedFrame(value: unknown): value is RecordedFrame {
     isObject(value) &&
     !Object.hasOwn(value, 'jsonrpc') &&
     (value.from === 'client' || value.from === 'server') &&
-    (Object.hasOwn(value, 'message') || typeof value.frame === 'string' || typeof value.passed === 'number')
+    (Object.hasOwn(value, 'message') ||
+      typeof value.frame === 'string' ||
+      typeof value.passed === 'number' ||
+      typeof value.refused === 'number')
   );
 }

@@ -159,8 +159,12 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     }
     // No client sends such a request: it is refused rather than held, and the rest is dropped. One
     // that says its length is refused before a byte of its body is read.
-    const refuse = () => {
+    const refuse = (bytes: number) => {
       options.onLog?.(`a client request ${TOO_LONG}: refused with 413, nothing sent upstream`);
+      options.recorder?.refused(bytes, `refused with 413: ${TOO_LONG}`, {
+        connection: exchangeFor(req).connection,
+        transport: 'http',
+      });
       const answer = `mcp-shape proxy: a request ${TOO_LONG}\n`;
       res.writeHead(413, {
         'content-type': 'text/plain',
@@ -171,15 +175,16 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       res.write(answer);
       lingerThenEnd(req, res);
     };
-    if (Number(req.headers['content-length']) > MAX_HELD_FRAME_BYTES) {
-      refuse();
+    const declared = Number(req.headers['content-length']);
+    if (declared > MAX_HELD_FRAME_BYTES) {
+      refuse(declared);
       return;
     }
     let body: Buffer;
     try {
       const read = await readBody(req);
       if (!('bytes' in read)) {
-        refuse();
+        refuse(read.held.reduce((sum, chunk) => sum + chunk.length, 0));
         return;
       }
       body = read.bytes;

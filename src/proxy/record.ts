@@ -3,7 +3,8 @@
  * src/core/recording.ts (which `check` reads). `message` is the frame as it arrived, written as its own
  * JSON text rather than re-serialized, so a 50 MB result is not built twice and `1.0` stays `1.0`; a
  * repaired message adds `forwarded` and `fixes`, a frame that was not forwarded adds `dropped`, and a
- * frame too long for any string, passed on unjudged, is recorded by its length in `passed`.
+ * frame too long for any string, passed on unjudged, is recorded by its length in `passed`, and a client
+ * request that long, refused, by its length in `refused`.
  */
 
 import { createWriteStream } from 'node:fs';
@@ -13,7 +14,7 @@ import { stringifyJson } from '../library/repair/clone.js';
 import { NOT_JSON } from './parse.js';
 import type { ServerOutcome } from './session.js';
 
-type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded' | 'passed'>;
+type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded' | 'passed' | 'refused'>;
 
 export class Recorder {
   private constructor(private readonly out: Writable) {}
@@ -54,6 +55,12 @@ export class Recorder {
   passed(from: FrameSource, bytes: number, where: Pick<Head, 'connection' | 'transport'>): void {
     const head: Head = { time: new Date().toISOString(), from, ...where };
     this.out.write(`${JSON.stringify({ ...head, passed: bytes })}\n`);
+  }
+
+  /** A client request refused unread, too long for any string: its length and why, not its text. */
+  refused(bytes: number, reason: string, where: Pick<Head, 'connection' | 'transport'>): void {
+    const head: Head = { time: new Date().toISOString(), from: 'client', ...where, dropped: reason };
+    this.out.write(`${JSON.stringify({ ...head, refused: bytes })}\n`);
   }
 
   /** Resolves once everything written is on disk. */

@@ -44,5 +44,10 @@ describe('session recording format', () => {
     // A frame passed on unjudged is recorded by its length alone.
     expect(isRecordedFrame({ from: 'server', transport: 'stdio', passed: 600_000_000 })).toBe(true);
     expect(isRecordedFrame({ from: 'server', passed: '600000000' })).toBe(false);
+    // So is a client request the proxy refused unread.
+    expect(isRecordedFrame({ from: 'client', transport: 'http', dropped: 'refused', refused: 6e8 })).toBe(
+      true,
+    );
+    expect(isRecordedFrame({ from: 'client', dropped: 'refused', refused: '600000000' })).toBe(false);
   });
 });

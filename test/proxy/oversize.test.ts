@@ -6,7 +6,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
@@ -304,17 +304,35 @@ describe('proxy --url: a refused request still arriving', () => {
   const logged = `a client request ${limit}: refused with 413, nothing sent upstream`;
 
   /** A proxy whose upstream is never reached (a closed port will do). */
-  async function proxyOnly() {
-    const proxy = startUrlProxy('http://127.0.0.1:9/mcp');
+  async function proxyOnly(extra: readonly string[] = []) {
+    const proxy = startUrlProxy('http://127.0.0.1:9/mcp', extra);
     children.push(proxy.child);
     // UrlProxy has the child too.
     return proxy.started;
   }
 
+  /** The lines of a recording, once `count` of them were written (the recorder writes as it goes). */
+  async function recorded(file: string, count: number): Promise<Record<string, unknown>[]> {
+    const lines = () =>
+      existsSync(file)
+        ? readFileSync(file, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '')
+        : [];
+    await until(() => lines().length >= count);
+    return lines().map((l) => JSON.parse(l));
+  }
+
+  /** What check makes of a recording: a refused request reached no server, so nothing is judged. */
+  async function checked(file: string) {
+    return (await checkInput(parseInput(readFileSync(file, 'utf8'), { session: true }), { file })).findings;
+  }
+
   it('refuses one that says it is longer at once, and reads and drops what comes after the 413, then closes', {
     timeout: 120_000,
   }, async () => {
-    const { url, stderr, child } = await proxyOnly();
+    const recording = join(dir, 'refused-declared.jsonl');
+    const { url, stderr, child } = await proxyOnly(['--record', recording]);
     const client = rawPost(url, MAX_HELD_FRAME_BYTES + 1);
     await client.send(1);
     await until(() => client.received().endsWith(refusal), 60_000);
@@ -334,12 +352,25 @@ describe('proxy --url: a refused request still arriving', () => {
     expect(client.errors).toEqual([]);
     expect(client.received().endsWith(refusal)).toBe(true);
     expect(child.exitCode).toBeNull();
+    // Recorded by the length it declared, with why it went no further.
+    expect(await recorded(recording, 1)).toEqual([
+      {
+        time: expect.any(String),
+        from: 'client',
+        connection: expect.stringMatching(/^request-\d+$/),
+        transport: 'http',
+        dropped: `refused with 413: ${limit}`,
+        refused: MAX_HELD_FRAME_BYTES + 1,
+      },
+    ]);
+    expect(await checked(recording)).toEqual([]);
   });
 
   it('refuses one that does not say its length once it is past the limit, and closes when it ends', {
     timeout: 120_000,
   }, async () => {
-    const { url, child } = await proxyOnly();
+    const recording = join(dir, 'refused-chunked.jsonl');
+    const { url, child } = await proxyOnly(['--record', recording]);
     const client = rawPost(url, 'chunked');
     // Held up to the limit, as any request is; one chunk past it, the answer.
     await client.send(Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1);
@@ -351,6 +382,13 @@ describe('proxy --url: a refused request still arriving', () => {
     expect(client.errors).toEqual([]);
     expect(client.received().endsWith(refusal)).toBe(true);
     expect(child.exitCode).toBeNull();
+    // Recorded by what had come when it was refused: past the limit, and no more than was sent.
+    const [line, ...more] = await recorded(recording, 1);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ from: 'client', transport: 'http', dropped: `refused with 413: ${limit}` });
+    expect(line?.refused).toBeGreaterThan(MAX_HELD_FRAME_BYTES);
+    expect(line?.refused).toBeLessThanOrEqual((Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1) * 2 ** 20);
+    expect(await checked(recording)).toEqual([]);
   });
 
   it('cuts off a client that never stops writing, once the linger is over', {
