@@ -69,7 +69,7 @@ const BLOCK_RUNS = runs(4000);
 const CHECKED: Readonly<Record<string, string>> = {
   'result-content-missing': '07d50ffb537de795',
   'result-content-not-array': '89479dee1d112e51',
-  'result-error-without-is-error': 'c88e373017e181de',
+  'result-error-without-is-error': '559c8b1d1808f6be',
   'result-input-required-invalid': 'f98eca302d30cc6c',
   'result-is-error-not-boolean': 'c85b007c332b1d6a',
   'result-legacy-tool-result': '80fb06c37a157530',

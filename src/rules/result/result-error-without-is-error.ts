@@ -3,7 +3,7 @@ import type { PathSegment } from '../../core/pointer.js';
 import { ALL_VERSIONS, BLOCK_TYPES } from '../../spec/versions.js';
 import {
   appendText,
-  compactJson,
+  isCompactJsonOf,
   jsonOfText,
   serialize,
   subjectObject,
@@ -88,7 +88,7 @@ function errorPayload(result: JsonObject, jsonBuilt = false): ErrorPayload | und
     texts.length === 1 && Array.isArray(result.content) && result.content.length === 1 ? texts[0] : undefined;
   // The exact JSON of structuredContent says what structuredContent says, which was checked above;
   // spotting that is far cheaper than searching a large mirror for "error".
-  if (only && jsonBuilt && isObject(structured) && only.text === compactJson(structured)) return undefined;
+  if (only && jsonBuilt && isObject(structured) && isCompactJsonOf(only.text, structured)) return undefined;
   // Only a text that names an "error" member can be an error payload; skip parsing large data mirrors.
   if (only?.text.includes('"error"')) {
     const parsed = jsonOfText(only.text)?.value;

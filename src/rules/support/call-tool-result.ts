@@ -4,6 +4,7 @@
  */
 
 import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
+import { isJsonTextOf, PIECEWISE_FROM, stringified as stringify } from '../../core/json-text.js';
 import { getIn } from '../../core/pointer.js';
 import { knownJson, mayBeUnwritable, memoByString, memoPerRun } from '../../core/run-memo.js';
 import { unwritable } from '../../core/unwritable.js';
@@ -61,22 +62,13 @@ function parseJsonText(text: string): { readonly value: unknown } | undefined {
 export function isTextMirrorOf(text: string, value: unknown): boolean {
   if (typeof value === 'string' && text === value) return true;
   // Most mirrors are JSON.stringify output: one stringify beats parsing the text and comparing trees.
-  if (text === compactJson(value)) return true;
+  if (isCompactJsonOf(text, value)) return true;
   const parsed = jsonOfText(text);
   if (parsed) return jsonEqual(parsed.value, value);
   try {
     return jsonEqual(JSON.parse(text.trim()), value);
   } catch {
     return false;
-  }
-}
-
-/** `JSON.stringify(value)`, or undefined for what JSON cannot hold (cycles, BigInt). */
-function stringify(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
   }
 }
 
@@ -93,6 +85,32 @@ export function compactJson(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return stringify(value);
   return knownJson(value) ?? stringifyObject(value);
 }
+
+/**
+ * Whether `text` is exactly `JSON.stringify(value)` (compactJson). A long text is compared piece by
+ * piece (core/json-text.ts), which never makes the whole JSON text: making it cost as much again as the
+ * stringify, for a structuredContent over 128 KB. Answered once per run for an object and a text: the
+ * mirror rules and the size rule all ask.
+ */
+export function isCompactJsonOf(text: string, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return text === stringify(value);
+  const known = knownJson(value);
+  if (known !== undefined) return text === known;
+  if (text.length < PIECEWISE_FROM) return text === stringifyObject(value);
+  const last = lastLongAnswer(value);
+  // A different text of the same length is compared by content: both are texts of the document.
+  if (last.text !== undefined && last.text.length === text.length && last.text === text) return last.answer;
+  const answer = !(mayBeUnwritable() && unwritable(value) !== undefined) && isJsonTextOf(text, value);
+  last.text = text;
+  last.answer = answer;
+  return answer;
+}
+
+/** The last long text isCompactJsonOf compared with an object in this run, and its answer. */
+const lastLongAnswer = memoPerRun<object, { text: string | undefined; answer: boolean }>(() => ({
+  text: undefined,
+  answer: false,
+}));
 
 /** Whether some text block mirrors `value`. */
 export function hasTextMirror(result: JsonObject, value: unknown): boolean {

@@ -10,7 +10,7 @@ import { isAscii, jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '..
 import { payloadFactsAt } from '../../core/payload.js';
 import { mayBeUnwritable, memoPerRun } from '../../core/run-memo.js';
 import { MAX_STRING_LENGTH, type Unwritable, unwritable } from '../../core/unwritable.js';
-import { compactJson } from './call-tool-result.js';
+import { compactJson, isCompactJsonOf, textBlocks } from './call-tool-result.js';
 
 /**
  * The smallest byte limit a client is known to set on a result (Claude Desktop, 1 MiB; see
@@ -563,9 +563,15 @@ function serializedBytes(result: JsonObject, size: Size, json: string | undefine
   return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) });
 }
 
-/** structuredContent's JSON, which the text-mirror rules build in this run too; `undefined` when it has none. */
+/**
+ * structuredContent's JSON text, `undefined` when it has none: the text block that mirrors it exactly
+ * when there is one (the text-mirror rules ask the same in this run), else JSON.stringify's. The mirror
+ * is a string the document holds already, so a long JSON text is never made and then compared whole
+ * (see core/json-text.ts for why that costs).
+ */
 function structuredJson(result: JsonObject): string | undefined {
-  return Object.hasOwn(result, 'structuredContent') && result.structuredContent !== undefined
-    ? compactJson(result.structuredContent)
-    : undefined;
+  if (!Object.hasOwn(result, 'structuredContent') || result.structuredContent === undefined) return undefined;
+  const structured = result.structuredContent;
+  for (const { text } of textBlocks(result)) if (isCompactJsonOf(text, structured)) return text;
+  return compactJson(structured);
 }
