@@ -1010,6 +1010,57 @@ describe('the plain media block fast path', () => {
     expect(rejected).toBeGreaterThan(RESULT_RUNS / 10);
   });
 
+  it('answers a clean media result without a run only where the run finds nothing (quietPlainMedia)', () => {
+    // PNGs of any stated size and payload length: over 8000 px a side, or past the 25,000 tokens
+    // result-over-client-limits estimates, the result is no longer quiet.
+    const pngOf = (width: number, height: number, filler: number) => {
+      const bytes = Buffer.alloc(33 + filler);
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(bytes);
+      bytes.write('IHDR', 12, 'latin1');
+      bytes.writeUInt32BE(width, 16);
+      bytes.writeUInt32BE(height, 20);
+      return bytes.toString('base64');
+    };
+    const sizedPng = fc
+      .record({
+        width: fc.constantFrom(1, 7_999, 8_000, 8_001, 20_000),
+        height: fc.constantFrom(1, 8_000, 9_000),
+        filler: fc.constantFrom(0, 1_000, 74_000, 76_000),
+      })
+      .map(({ width, height, filler }) => ({
+        type: 'image',
+        data: pngOf(width, height, filler),
+        mimeType: 'image/png',
+      }));
+    const shortText = fc.string({ maxLength: 20 }).map((text) => ({ type: 'text', text }));
+    let quiet = 0;
+    let loud = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PROTOCOL_VERSIONS),
+        fc.array(
+          fc.oneof({ weight: 3, arbitrary: sizedPng }, plainMedia, shortText, linkBlock, resourceBlock),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
+        (version, content) => {
+          const result = features(version).resultTypeRequired
+            ? { content, resultType: 'complete' }
+            : { content };
+          const expected = everyRuleFinds(result, version);
+          if (expected.length === 0) quiet++;
+          else loud++;
+          expect(validatorFinds(result, version), JSON.stringify(result).slice(0, 200)).toEqual(expected);
+        },
+      ),
+      { numRuns: runs(600) },
+    );
+    expect(quiet).toBeGreaterThan(runs(600) / 10);
+    expect(loud).toBeGreaterThan(runs(600) / 10);
+  });
+
   it('covers only result rules silent on the plain-text shape, each fingerprinted', () => {
     for (const id of COVERED_MEDIA_RESULT_RULES) expect(COVERED_RESULT_RULES, id).toContain(id);
   });
