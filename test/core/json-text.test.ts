@@ -233,4 +233,16 @@ describe('the validator on long text mirrors', () => {
     );
     expect(differing.map((f) => f.rule)).toContain('structured-content-text-mismatch');
   });
+
+  it('finds the exact mirror among long texts that differ from it only at the end', () => {
+    const near = [mirror.replace(/5000}$/, '4999}'), mirror.replace(/5000}$/, '5001}')];
+    const rules = (texts: string[]) =>
+      validateToolResultSync(
+        { content: texts.map((text) => ({ type: 'text', text })), structuredContent },
+        { protocolVersion: '2025-11-25' },
+      ).map((f) => `${f.rule} ${f.pointer}`);
+    const withMirror = rules([...near, mirror]);
+    expect(withMirror.filter((f) => f.startsWith('structured-content-text'))).toEqual([]);
+    expect(rules(near)).toContain('structured-content-text-mismatch /content/0/text');
+  });
 });

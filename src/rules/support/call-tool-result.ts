@@ -97,20 +97,21 @@ export function isCompactJsonOf(text: string, value: unknown): boolean {
   const known = knownJson(value);
   if (known !== undefined) return text === known;
   if (text.length < PIECEWISE_FROM) return text === stringifyObject(value);
-  const last = lastLongAnswer(value);
-  // A different text of the same length is compared by content: both are texts of the document.
-  if (last.text !== undefined && last.text.length === text.length && last.text === text) return last.answer;
-  const answer = !(mayBeUnwritable() && unwritable(value) !== undefined) && isJsonTextOf(text, value);
-  last.text = text;
-  last.answer = answer;
+  const answers = longTextAnswers(value);
+  let answer = answers.get(text);
+  if (answer === undefined) {
+    answer = !(mayBeUnwritable() && unwritable(value) !== undefined) && isJsonTextOf(text, value);
+    answers.set(text, answer);
+  }
   return answer;
 }
 
-/** The last long text isCompactJsonOf compared with an object in this run, and its answer. */
-const lastLongAnswer = memoPerRun<object, { text: string | undefined; answer: boolean }>(() => ({
-  text: undefined,
-  answer: false,
-}));
+/**
+ * isCompactJsonOf's answers for an object in this run, by long text. Each rule asks about every text
+ * block, so a result of many long texts would otherwise have each compared again by each rule. (A Map
+ * hashes a long string by its length alone, and tells texts of one length apart by comparing them.)
+ */
+const longTextAnswers = memoPerRun<object, Map<string, boolean>>(() => new Map());
 
 /** Whether some text block mirrors `value`. */
 export function hasTextMirror(result: JsonObject, value: unknown): boolean {
