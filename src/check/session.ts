@@ -73,8 +73,10 @@ interface Entry {
   readonly text: string;
   /** The parsed message, when the frame is JSON. */
   readonly message?: { readonly value: unknown };
-  /** The length of a frame a proxy passed on unjudged, too long for any string (RecordedFrame.passed). */
+  /** The length of a frame a proxy passed on unjudged, too long for it (RecordedFrame.passed). */
   readonly passed?: number;
+  /** The longest frame that proxy held (RecordedFrame.limit; by default the longest string). */
+  readonly limit?: number;
   /** A client request a proxy refused unread (RecordedFrame.refused): the server never saw it. */
   readonly refused?: true;
 }
@@ -119,7 +121,10 @@ function entryOf(line: SessionLine): Entry {
       connection: typeof recorded.connection === 'string' ? recorded.connection : '',
       transport: recorded.transport ?? 'stdio',
     };
-    if (typeof recorded.passed === 'number') return { ...base, text: '', passed: recorded.passed };
+    if (typeof recorded.passed === 'number') {
+      const limit = typeof recorded.limit === 'number' ? { limit: recorded.limit } : {};
+      return { ...base, text: '', passed: recorded.passed, ...limit };
+    }
     if (typeof recorded.refused === 'number') return { ...base, text: '', refused: true };
     if (Object.hasOwn(recorded, 'message')) {
       return {
@@ -170,10 +175,11 @@ export async function checkSession(
     if (entry.refused) {
       // Nothing of it reached the server, which has nothing to answer.
     } else if (entry.passed !== undefined) {
-      // Not recorded, and no reader could hold it: a server's is a response over every cap; a client's
-      // request is the server's to refuse.
+      // Not recorded, and over the proxy's cap (by default one no reader could hold): a server's is a
+      // response over that cap, unjudged; a client's request is the server's to refuse.
       if (entry.from !== 'client') {
-        const event = { event: 'response-too-large', bytes: entry.passed, limit: MAX_INPUT_BYTES } as const;
+        const limit = entry.limit ?? MAX_INPUT_BYTES;
+        const event = { event: 'response-too-large', bytes: entry.passed, limit } as const;
         findings.push(...auditFindings(event, locationOf(options, entry, connection)));
       }
     } else if (!entry.message || !isJsonRpcShaped(entry.message.value)) {

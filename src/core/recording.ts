@@ -43,10 +43,13 @@ export interface RecordedFrame {
   /** Proxy: why the frame was not forwarded. */
   readonly dropped?: string;
   /**
-   * Proxy: the length in bytes of a frame longer than any string can hold, which it passed on as it
-   * came, unjudged; its text is not recorded (no reader could hold it either).
+   * Proxy: the length in bytes of a frame longer than it holds, which it passed on as it came,
+   * unjudged; its text is not recorded. The limit is `limit`, or where that is absent the longest text
+   * a string can hold (no reader could hold the frame either).
    */
   readonly passed?: number;
+  /** Proxy, with `passed`: the longest frame it held, in bytes (its `--max-message-mb`). */
+  readonly limit?: number;
   /**
    * Proxy: a client request longer than any string can hold, refused (413) and not forwarded, with
    * `dropped` saying so: the bytes its Content-Length declared, or, when it declared none, those that

@@ -33,6 +33,18 @@ const COLLECT_SHIFT = 23;
  */
 export const MAX_HELD_FRAME_BYTES = constants.MAX_STRING_LENGTH;
 
+/**
+ * A limit on held frames, in the words of a log line or an error: the default one is what a string can
+ * hold; a lower one is the operator's (`--max-message-mb`), set to bound the proxy's memory, which grows
+ * with the largest message it holds.
+ */
+export function tooLongWords(limit: number): string {
+  const megabytes = limit / 2 ** 20;
+  return limit >= MAX_HELD_FRAME_BYTES
+    ? `longer than ${Math.floor(megabytes)} MB (no string can hold it)`
+    : `longer than ${Number(megabytes.toFixed(3))} MB (the proxy's --max-message-mb)`;
+}
+
 export interface Frame {
   /** The frame decoded as UTF-8, without its `\n`. */
   readonly text: string;

@@ -36,7 +36,7 @@ import { systemErrorWords } from '../core/system-error.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { decodeUtf8 } from './decode.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
-import { MAX_HELD_FRAME_BYTES } from './frames.js';
+import { MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
@@ -57,6 +57,12 @@ export interface HttpProxyOptions extends ProxyEvents {
   readonly timeoutMs?: number;
   /** Interval of SSE keep-alive comments on an idle stream, in milliseconds; default 15000. */
   readonly keepAliveMs?: number;
+  /**
+   * The longest message held and judged, in bytes (default and maximum: MAX_HELD_FRAME_BYTES): a longer
+   * JSON answer is forwarded unchanged and unjudged, a longer SSE event ends its stream with an error for
+   * the requests it was to answer, and a longer client request is refused with 413.
+   */
+  readonly maxMessageBytes?: number;
   readonly recorder?: Recorder;
 }
 
@@ -105,6 +111,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
   const sessions = new Map<string, ProxySession>();
   let sessionless = 0;
   const upstream = new URL(options.upstream);
+  const maxMessageBytes = Math.min(options.maxMessageBytes ?? MAX_HELD_FRAME_BYTES, MAX_HELD_FRAME_BYTES);
+  const overLimit = tooLongWords(maxMessageBytes);
   const agent =
     upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
 
@@ -160,12 +168,12 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     // No client sends such a request: it is refused rather than held, and the rest is dropped. One
     // that says its length is refused before a byte of its body is read.
     const refuse = (bytes: number) => {
-      options.onLog?.(`a client request ${TOO_LONG}: refused with 413, nothing sent upstream`);
-      options.recorder?.refused(bytes, `refused with 413: ${TOO_LONG}`, {
+      options.onLog?.(`a client request ${overLimit}: refused with 413, nothing sent upstream`);
+      options.recorder?.refused(bytes, `refused with 413: ${overLimit}`, {
         connection: exchangeFor(req).connection,
         transport: 'http',
       });
-      const answer = `mcp-shape proxy: a request ${TOO_LONG}\n`;
+      const answer = `mcp-shape proxy: a request ${overLimit}\n`;
       res.writeHead(413, {
         'content-type': 'text/plain',
         'content-length': Buffer.byteLength(answer),
@@ -176,13 +184,13 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       lingerThenEnd(req, res);
     };
     const declared = Number(req.headers['content-length']);
-    if (declared > MAX_HELD_FRAME_BYTES) {
+    if (declared > maxMessageBytes) {
       refuse(declared);
       return;
     }
     let body: Buffer;
     try {
-      const read = await readBody(req);
+      const read = await readBody(req, maxMessageBytes);
       if (!('bytes' in read)) {
         refuse(read.held.reduce((sum, chunk) => sum + chunk.length, 0));
         return;
@@ -265,10 +273,10 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     if (contentType.startsWith('application/json')) {
       let received: Buffer;
       try {
-        const read = await readBody(answer);
+        const read = await readBody(answer, maxMessageBytes);
         if (!('bytes' in read)) {
           // Passed on as it arrives, unjudged, as a stdio line that long is (frames.ts).
-          options.onLog?.(`[${connection}] an answer ${TOO_LONG}: forwarded unchanged, unjudged`);
+          options.onLog?.(`[${connection}] an answer ${overLimit}: forwarded unchanged, unjudged`);
           res.writeHead(answer.statusCode ?? 200, responseHeaders);
           let passed = 0;
           for (const chunk of read.held) {
@@ -284,7 +292,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
           // pipeline, not pipe: an upstream that breaks off mid-body cuts the client's answer too,
           // instead of leaving it waiting for the rest.
           pipeline(read.rest, counted, res, (error) => {
-            if (!error) options.recorder?.passed('server', passed, { connection, transport: 'http' });
+            if (!error)
+              options.recorder?.passed('server', passed, { connection, transport: 'http' }, maxMessageBytes);
           });
           return;
         }
@@ -376,10 +385,10 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       // An event is judged from its data, one string: a longer one could never be, and growing it
       // once ran the proxy out of memory (an abort, 3.6 GB in 13 s). The stream ends there, and the
       // requests it was to answer get an error, as for a stream broken off.
-      maxBufferSize: MAX_HELD_FRAME_BYTES,
+      maxBufferSize: maxMessageBytes,
       onError: (error) => {
         if (error.type !== 'max-buffer-size-exceeded') return;
-        tooLong = `the server sent an event ${TOO_LONG}`;
+        tooLong = `the server sent an event ${overLimit}`;
         answer.destroy();
       },
     });
@@ -485,20 +494,20 @@ function formatEvent(event: Pick<EventSourceMessage, 'id' | 'event'>, data: stri
 }
 
 /**
- * A body read whole, or, past MAX_HELD_FRAME_BYTES (longer than any string, so never judged), the
- * chunks read so far and the paused stream with the rest: held whole it once ended in "Cannot create a
- * string longer than…" and a 500 without a body.
+ * A body read whole, or, past `limit` (by default MAX_HELD_FRAME_BYTES, longer than any string, so never
+ * judged), the chunks read so far and the paused stream with the rest: held whole it once ended in
+ * "Cannot create a string longer than…" and a 500 without a body.
  */
 type Body = { readonly bytes: Buffer } | { readonly held: readonly Buffer[]; readonly rest: IncomingMessage };
 
-function readBody(stream: IncomingMessage): Promise<Body> {
+function readBody(stream: IncomingMessage, limit: number): Promise<Body> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       total += chunk.length;
-      if (total <= MAX_HELD_FRAME_BYTES) return;
+      if (total <= limit) return;
       stream.pause();
       stream.off('data', onData);
       stream.off('end', onEnd);
@@ -551,6 +560,3 @@ function lingerThenEnd(request: IncomingMessage, res: ServerResponse): void {
   request.resume();
   arrived();
 }
-
-/** The limit in the words of a log line or an error. */
-const TOO_LONG = `longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB (no string can hold it)`;

@@ -3,18 +3,19 @@
  * src/core/recording.ts (which `check` reads). `message` is the frame as it arrived, written as its own
  * JSON text rather than re-serialized, so a 50 MB result is not built twice and `1.0` stays `1.0`; a
  * repaired message adds `forwarded` and `fixes`, a frame that was not forwarded adds `dropped`, and a
- * frame too long for any string, passed on unjudged, is recorded by its length in `passed`, and a client
- * request that long, refused, by its length in `refused`.
+ * frame longer than the proxy holds, passed on unjudged, is recorded by its length in `passed` (and that
+ * limit in `limit`), and a client request that long, refused, by its length in `refused`.
  */
 
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { FrameSource, RecordedFix, RecordedFrame } from '../core/recording.js';
 import { stringifyJson } from '../library/repair/clone.js';
+import { MAX_HELD_FRAME_BYTES } from './frames.js';
 import { NOT_JSON } from './parse.js';
 import type { ServerOutcome } from './session.js';
 
-type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded' | 'passed' | 'refused'>;
+type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded' | 'passed' | 'limit' | 'refused'>;
 
 export class Recorder {
   private constructor(private readonly out: Writable) {}
@@ -51,10 +52,18 @@ export class Recorder {
     this.write({ ...head, fixes }, text, outcome.message, outcome.text);
   }
 
-  /** A frame passed on unjudged (too long for any string): its length, not its text (frames.ts). */
-  passed(from: FrameSource, bytes: number, where: Pick<Head, 'connection' | 'transport'>): void {
+  /**
+   * A frame passed on unjudged, longer than `limit` (the proxy's, by default the longest text a string
+   * holds): its length and that limit, not its text (frames.ts).
+   */
+  passed(
+    from: FrameSource,
+    bytes: number,
+    where: Pick<Head, 'connection' | 'transport'>,
+    limit: number = MAX_HELD_FRAME_BYTES,
+  ): void {
     const head: Head = { time: new Date().toISOString(), from, ...where };
-    this.out.write(`${JSON.stringify({ ...head, passed: bytes })}\n`);
+    this.out.write(`${JSON.stringify({ ...head, passed: bytes, limit })}\n`);
   }
 
   /** A client request refused unread, too long for any string: its length and why, not its text. */

@@ -19,7 +19,7 @@ import type { Readable, Writable } from 'node:stream';
 import { systemErrorWords } from '../core/system-error.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
-import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES } from './frames.js';
+import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { afterFrame, releasedBytes } from './memory.js';
 import { OrderedQueue } from './ordered.js';
 import type { Recorder } from './record.js';
@@ -42,6 +42,11 @@ export interface StdioProxyOptions extends ProxyEvents {
   readonly forwardSignals?: boolean;
   /** Start the watchdog that kills the server if this process is killed (default true). */
   readonly watchdog?: boolean;
+  /**
+   * The longest message held and judged, in bytes (default and maximum: MAX_HELD_FRAME_BYTES); a longer
+   * one is forwarded as it comes, unchanged and unjudged.
+   */
+  readonly maxMessageBytes?: number;
 }
 
 export class ProxyStartError extends Error {}
@@ -66,6 +71,7 @@ function exitCode(code: number | null, signal: NodeJS.Signals | null): number {
 /** Runs until the server exits; resolves with the exit code the proxy should exit with. */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const maxMessageBytes = Math.min(options.maxMessageBytes ?? MAX_HELD_FRAME_BYTES, MAX_HELD_FRAME_BYTES);
   const clientIn = options.stdin ?? process.stdin;
   const clientOut = options.stdout ?? process.stdout;
   const log = (line: string) => options.onLog?.(line);
@@ -112,7 +118,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     };
 
     // --- client → server: bytes as they are ---
-    const clientFrames = new FrameSplitter();
+    const clientFrames = new FrameSplitter(maxMessageBytes);
     const clientPassed = new PassedLength();
     let clientEnded = false;
     const observe = (frame: Frame) => {
@@ -120,7 +126,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       // A request too long to hold is the server's to answer; the proxy learns nothing of it.
       if (passed) {
         const bytes = clientPassed.add(frame);
-        if (bytes !== undefined) options.recorder?.passed('client', bytes, where);
+        if (bytes !== undefined) options.recorder?.passed('client', bytes, where, maxMessageBytes);
         return;
       }
       const parsed = session.fromClient(text);
@@ -170,7 +176,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       for (const [signal, handler] of handlers) process.on(signal, handler);
 
     // --- server → client: one frame at a time, in order ---
-    const serverFrames = new FrameSplitter();
+    const serverFrames = new FrameSplitter(maxMessageBytes);
     let outputEnded = false;
     const relayFrame = (frame: Frame): Promise<void> | undefined => {
       if (frame.passed) return passOn(frame);
@@ -201,12 +207,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     const serverPassed = new PassedLength();
     const passOn = (frame: Frame): Promise<void> | undefined => {
       const bytes = serverPassed.add(frame);
-      if (bytes !== undefined) options.recorder?.passed('server', bytes, where);
+      if (bytes !== undefined) options.recorder?.passed('server', bytes, where, maxMessageBytes);
       if (frame.passed?.first) {
         session.passedUnjudged((frame.bytes as Buffer).toString('utf8', 0, PASSED_HEAD_BYTES));
-        log(
-          `a message longer than ${Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20)} MB: forwarded unchanged, unjudged (no string can hold it)`,
-        );
+        log(`a message ${tooLongWords(maxMessageBytes)}: forwarded unchanged, unjudged`);
       }
       return writePiece(clientOut, frame.bytes as Buffer);
     };

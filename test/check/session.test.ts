@@ -214,6 +214,21 @@ describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(outcome.checked).toBe(2);
   });
 
+  it('reports a server frame passed on over a proxy cap set lower (limit) against that cap', async () => {
+    const line = recordingLine({
+      time: '2026-01-01T00:00:00.000Z',
+      from: 'server',
+      transport: 'stdio',
+      passed: 9_437_185,
+      limit: 8_388_608,
+    });
+    const outcome = await check(line);
+    expect(where(outcome.findings)).toEqual(['audit-response-too-large@1']);
+    expect(outcome.findings[0]?.message).toBe(
+      'a response of more than 9437185 bytes exceeds the 8388608-byte cap; it was not parsed',
+    );
+  });
+
   it('accepts a { message } wrapper without a direction', async () => {
     const outcome = await check(
       jsonl([

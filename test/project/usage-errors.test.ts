@@ -267,6 +267,16 @@ const ROWS: Record<string, Row> = {
   },
 };
 
+// Not a size, none at all, and more than a string holds.
+for (const value of ['lots', '0', '512']) {
+  ROWS[`proxy: --max-message-mb ${value}`] = {
+    args: ['proxy', '--max-message-mb', value, '--', 'node'],
+    code: 2,
+    message: /--max-message-mb takes a number of megabytes above 0 and at most 511/,
+    help: 'mcp-shape proxy',
+  };
+}
+
 /** Runs main() with stdout and stderr captured. */
 async function runMain(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

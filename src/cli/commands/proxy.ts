@@ -8,6 +8,7 @@ import { parseHeaders } from '../../audit/http-body.js';
 import type { Finding } from '../../core/finding.js';
 import { systemErrorWords } from '../../core/system-error.js';
 import type { ProxyEvent } from '../../proxy/events.js';
+import { MAX_HELD_FRAME_BYTES } from '../../proxy/frames.js';
 import { type HttpProxyOptions, type RunningHttpProxy, startHttpProxy } from '../../proxy/http.js';
 import { Recorder } from '../../proxy/record.js';
 import { DEFAULT_GRACE_MS, ProxyStartError, runStdioProxy } from '../../proxy/stdio.js';
@@ -30,6 +31,7 @@ interface ProxyFlags {
   record?: string;
   grace?: number;
   timeout?: number;
+  maxMessageMb?: number;
 }
 
 function seconds(name: string) {
@@ -40,6 +42,19 @@ function seconds(name: string) {
     }
     return number;
   };
+}
+
+/** The most `--max-message-mb` takes: the longest text a string holds, in MB. */
+const MOST_MEGABYTES = Math.floor(MAX_HELD_FRAME_BYTES / 2 ** 20);
+
+function megabytes(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0 || number > MOST_MEGABYTES) {
+    throw new InvalidArgumentError(
+      `--max-message-mb takes a number of megabytes above 0 and at most ${MOST_MEGABYTES}, e.g. 64 or 0.5`,
+    );
+  }
+  return number;
 }
 
 export function proxyCommand(): Command {
@@ -68,6 +83,11 @@ export function proxyCommand(): Command {
       '--grace <seconds>',
       `stdio: how long the server gets to exit after its input closes or a signal, before SIGTERM, then SIGKILL (default ${DEFAULT_GRACE_MS / 1000})`,
       seconds('--grace'),
+    )
+    .option(
+      '--max-message-mb <megabytes>',
+      `the longest message held and judged (default and most: ${MOST_MEGABYTES}, the longest text a string holds); a longer one is forwarded unchanged and unjudged, except a client's over HTTP (refused with 413) and an SSE event (its stream ends with an error). Lower it to bound the proxy's memory, which peaks at about 3× the largest message`,
+      megabytes,
     )
     .addOption(
       new Option(
@@ -146,6 +166,7 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
       args,
       ...events,
       ...(flags.grace !== undefined ? { graceMs: flags.grace * 1000 } : {}),
+      ...maxMessage(flags),
     });
     // Something left holding the event loop (a reader that never drains) must not keep the proxy up.
     setTimeout(() => process.exit(code), 2_000).unref();
@@ -157,6 +178,17 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
     repairs.saveReport();
     await recorder?.close();
   }
+}
+
+function maxMessage(flags: ProxyFlags): { maxMessageBytes?: number } {
+  return flags.maxMessageMb === undefined
+    ? {}
+    : {
+        maxMessageBytes: Math.min(
+          MAX_HELD_FRAME_BYTES,
+          Math.max(1, Math.floor(flags.maxMessageMb * 2 ** 20)),
+        ),
+      };
 }
 
 async function openRecording(path: string): Promise<Recorder> {
@@ -197,6 +229,7 @@ async function runHttp(
       headers,
       ...events,
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
+      ...maxMessage(flags),
     });
   } catch (error) {
     throw new UserError(`${systemErrorWords(error)}: ${host}:${port}`);
