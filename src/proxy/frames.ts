@@ -40,9 +40,9 @@ export const MAX_HELD_FRAME_BYTES = constants.MAX_STRING_LENGTH;
  */
 export function tooLongWords(limit: number): string {
   const megabytes = limit / 2 ** 20;
-  return limit >= MAX_HELD_FRAME_BYTES
-    ? `longer than ${Math.floor(megabytes)} MB (no string can hold it)`
-    : `longer than ${Number(megabytes.toFixed(3))} MB (the proxy's --max-message-mb)`;
+  if (limit >= MAX_HELD_FRAME_BYTES) return `longer than ${Math.floor(megabytes)} MB (no string can hold it)`;
+  const size = limit < 2 ** 20 ? `${limit} bytes` : `${Number(megabytes.toFixed(3))} MB`;
+  return `longer than ${size} (the proxy's --max-message-mb)`;
 }
 
 export interface Frame {

@@ -41,6 +41,7 @@ import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
 import type { Recorder } from './record.js';
 import { ProxySession } from './session.js';
+import { type PassedPiece, type SsePiece, SseSplitter } from './sse-split.js';
 
 export interface HttpProxyOptions extends ProxyEvents {
   readonly upstream: string;
@@ -58,9 +59,9 @@ export interface HttpProxyOptions extends ProxyEvents {
   /** Interval of SSE keep-alive comments on an idle stream, in milliseconds; default 15000. */
   readonly keepAliveMs?: number;
   /**
-   * The longest message held and judged, in bytes (default and maximum: MAX_HELD_FRAME_BYTES): a longer
-   * JSON answer is forwarded unchanged and unjudged, a longer SSE event ends its stream with an error for
-   * the requests it was to answer, and a longer client request is refused with 413.
+   * The longest message held and judged, in bytes (default and maximum: MAX_HELD_FRAME_BYTES; an SSE
+   * event's in characters): a longer JSON answer or SSE event is forwarded unchanged and unjudged as it
+   * arrives, and a longer client request is refused with 413.
    */
   readonly maxMessageBytes?: number;
   readonly recorder?: Recorder;
@@ -339,7 +340,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
   /**
    * Re-emits the upstream's SSE events as they arrive, each message repaired, in order. Ids and event
    * names are kept, since clients resume streams with Last-Event-ID. Events whose data is no JSON-RPC
-   * message are not forwarded (they are logged), as on stdio.
+   * message are not forwarded (they are logged), as on stdio. An event longer than the proxy holds is
+   * passed on as it arrives, unjudged (sse-split.ts), as a stdio line that long is.
    */
   async function relayEventStream(
     answer: IncomingMessage,
@@ -354,16 +356,42 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       lastWrite = Date.now();
       if (!res.write(text)) await whenWritable(res);
     };
+    // Never inside an event being passed on: a comment there would become part of it.
+    let passing: { head: string; bytes: number } | undefined;
     const keepAlive = setInterval(
       () => {
-        if (Date.now() - lastWrite >= keepAliveMs && !res.destroyed) void write(': keep-alive\n\n');
+        if (Date.now() - lastWrite >= keepAliveMs && !res.destroyed && !passing)
+          void write(': keep-alive\n\n');
       },
       Math.max(10, Math.floor(keepAliveMs / 2)),
     );
 
-    const queue = new OrderedQueue<EventSourceMessage | { retry: number }>(
+    let cut: string | undefined;
+    const passOn = async (piece: PassedPiece) => {
+      if (piece.first) {
+        passing = { head: piece.passed.slice(0, PASSED_HEAD_CHARACTERS), bytes: 0 };
+        options.onLog?.(`[${connection}] an event ${overLimit}: forwarded unchanged, unjudged`);
+      }
+      if (!passing) return;
+      passing.bytes += Buffer.byteLength(piece.passed);
+      if (piece.passed !== '') await write(piece.passed);
+      if (!piece.last) return;
+      const { head, bytes } = passing;
+      passing = undefined;
+      options.recorder?.passed('server', bytes, { connection, transport: 'sse' }, maxMessageBytes);
+      if (piece.cut) {
+        // Ended, so that what is written next is no part of it; its request was not answered.
+        await write('\n\n');
+        cut = "the server's stream ended inside an event";
+        return;
+      }
+      const answered = exchange.session.passedUnjudged(dataHead(head));
+      if (answered) exchange.answered.add(answered.id);
+    };
+    const queue = new OrderedQueue<EventSourceMessage | { retry: number } | PassedPiece>(
       answer,
       async (event) => {
+        if ('passed' in event) return passOn(event);
         if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
         if (event.data === '') return write(formatEvent(event, ''));
         const outcome = await exchange.session.fromServer(event.data);
@@ -376,36 +404,36 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         await write(formatEvent(event, outcome.text));
         afterFrame(event.data.length);
       },
-      (event) => ('data' in event ? event.data.length : 0),
+      (event) => ('data' in event ? event.data.length : 'passed' in event ? event.passed.length : 0),
     );
-    let tooLong: string | undefined;
+    // An event is judged from its data, one string. The splitter hands the parser only events it holds,
+    // so the parser never holds more: growing one without end once ran the proxy out of memory (an
+    // abort, 3.6 GB in 13 s).
+    const splitter = new SseSplitter(maxMessageBytes);
     const parser = createParser({
       onEvent: (event) => queue.push([event]),
       onRetry: (retry) => queue.push([{ retry }]),
-      // An event is judged from its data, one string: a longer one could never be, and growing it
-      // once ran the proxy out of memory (an abort, 3.6 GB in 13 s). The stream ends there, and the
-      // requests it was to answer get an error, as for a stream broken off.
-      maxBufferSize: maxMessageBytes,
-      onError: (error) => {
-        if (error.type !== 'max-buffer-size-exceeded') return;
-        tooLong = `the server sent an event ${overLimit}`;
-        answer.destroy();
-      },
     });
+    const take = (pieces: readonly SsePiece[]) => {
+      for (const piece of pieces) {
+        // A bare CR ending the text could be half a CRLF to the parser, which would wait for the next
+        // event to dispatch this one: the splitter knows it is whole, and makes the CR a CRLF.
+        if ('event' in piece) parser.feed(piece.event.endsWith('\r') ? `${piece.event}\n` : piece.event);
+        else queue.push([piece]);
+      }
+    };
     answer.setEncoding('utf8');
     const ended = new Promise<string | undefined>((resolve) => {
-      // Past the limit the parser takes nothing more (it throws), while chunks already read still come.
-      answer.on('data', (chunk: string) => {
-        if (tooLong === undefined) parser.feed(chunk);
-      });
+      answer.on('data', (chunk: string) => take(splitter.push(chunk)));
       answer.once('end', () => resolve(undefined));
       answer.once('error', (error) => resolve(brokenOff(error)));
       answer.once('close', () => resolve(answer.complete ? undefined : brokenOff(new Error('closed early'))));
     });
     const ending = await ended;
-    const broken = tooLong ?? ending;
+    take(splitter.end());
     queue.endOfSource();
     await queue.drained();
+    const broken = ending ?? cut;
     clearInterval(keepAlive);
     if (broken && !res.destroyed) {
       options.onLog?.(`[${connection}] ${broken}`);
@@ -452,6 +480,15 @@ function watchSilence(
     onTimeout(reason);
     request.destroy(new UpstreamError(reason));
   });
+}
+
+/** The first characters of an event passed on unjudged, read for the id it answers. */
+const PASSED_HEAD_CHARACTERS = 4096;
+
+/** The start of an event's first data line's value: where a response's id comes first. */
+function dataHead(event: string): string {
+  const field = /(?:^|[\r\n])data: ?/.exec(event);
+  return field ? event.slice(field.index + field[0].length) : '';
 }
 
 function errorMessage(id: unknown, reason: string): string {

@@ -136,19 +136,20 @@ export class ProxySession {
    * A server message too long to judge was passed on unchanged (frames.ts): it answers the pending
    * request whose id its first characters name, `{"jsonrpc":"2.0","id":7,"result":…` (the order the
    * SDKs write), so that the server's exit does not answer that request a second time. A message that
-   * names its id later answers nothing here: its request stays pending.
+   * names its id later answers nothing here: its request stays pending. Returns the id it answers.
    */
-  passedUnjudged(head: string): void {
+  passedUnjudged(head: string): { readonly id: unknown } | undefined {
     const match = LEADING_RESPONSE_ID.exec(head);
-    if (!match) return;
+    if (!match) return undefined;
     let id: unknown;
     try {
       id = JSON.parse(match[1] as string);
     } catch {
-      return;
+      return undefined;
     }
     const key = idKey(id);
     if (key !== undefined) this.pending.delete(key);
+    return { id };
   }
 
   /** Ids of the client requests the server has not answered yet. */

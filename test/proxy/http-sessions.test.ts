@@ -22,7 +22,7 @@ afterEach(async () => {
 
 async function proxyTo(
   upstream: string,
-  extra: { timeoutMs?: number; keepAliveMs?: number; recorder?: Recorder } = {},
+  extra: { timeoutMs?: number; keepAliveMs?: number; recorder?: Recorder; maxMessageBytes?: number } = {},
 ) {
   const log: string[] = [];
   const proxy = await startHttpProxy({
@@ -175,6 +175,28 @@ describe('time limits and upstream failures', () => {
     const text = await (await post(proxy.url, ping(1))).text();
     expect(text).toContain(': keep-alive\n\n');
     expect(text.endsWith(event({ jsonrpc: '2.0', id: 1, result: {} }))).toBe(true);
+  }, 30_000);
+
+  it('sends no keep-alive inside an event it passes on unjudged (longer than it holds), however long it stalls', async () => {
+    const long = event({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'x'.repeat(400) }] },
+    });
+    const { url } = await upstreamWith((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Half the event, a stall of several keep-alive periods, then the rest.
+      res.write(long.slice(0, 300));
+      setTimeout(() => res.end(long.slice(300)), 600);
+    });
+    const { proxy, log } = await proxyTo(url, { keepAliveMs: 50, maxMessageBytes: 200 });
+    const text = await (await post(proxy.url, ping(1))).text();
+    // Keep-alives before the event started are fine; none inside it.
+    expect(text.replaceAll(': keep-alive\n\n', '')).toBe(long);
+    expect(text.endsWith(long)).toBe(true);
+    expect(log).toEqual([
+      "[request-1] an event longer than 200 bytes (the proxy's --max-message-mb): forwarded unchanged, unjudged",
+    ]);
   }, 30_000);
 
   it('--timeout: an upstream silent before its headers gets the request a JSON-RPC error (502)', async () => {

@@ -20,6 +20,7 @@ import { checkInput, parseInput } from '../../src/check/index.js';
 import { MAX_HELD_FRAME_BYTES } from '../../src/proxy/frames.js';
 import { REFUSED_REQUEST_LINGER } from '../../src/proxy/http.js';
 import { cliArgs, REPO_ROOT } from '../support/cli.js';
+import { isMatrixRun } from '../support/runs.js';
 import { scratchDir } from '../support/scratch.js';
 import { startUrlProxy, until } from './support/processes.js';
 
@@ -88,7 +89,7 @@ const request = (id: number) =>
  * The default limit is half a gigabyte, sent through three processes: on the machine's Node only. The
  * Node 22 and 24 runs (scripts/test-node-matrix.ts) take the same path under the lower limit.
  */
-const STDIO_LIMITS = process.env.MCP_SHAPE_MATRIX_RUN ? [LOWER_LIMIT] : [DEFAULT_LIMIT, LOWER_LIMIT];
+const STDIO_LIMITS = isMatrixRun() ? [LOWER_LIMIT] : [DEFAULT_LIMIT, LOWER_LIMIT];
 
 describe('a server line longer than the proxy holds', () => {
   it.each(STDIO_LIMITS)(
@@ -193,8 +194,11 @@ function pumpX(out: NodeJS.WritableStream, megabytes: number, done: () => void):
   pump();
 }
 
-/** POSTs `body` to `url`; resolves with the status, the bytes that came back and their last kilobyte. */
-function post(url: string, body: string): Promise<{ status: number; bytes: number; tail: string }> {
+/** POSTs `body` to `url`; resolves with the status, the bytes that came back, their first and last kilobyte. */
+function post(
+  url: string,
+  body: string,
+): Promise<{ status: number; bytes: number; head: string; tail: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
@@ -204,12 +208,21 @@ function post(url: string, body: string): Promise<{ status: number; bytes: numbe
       },
       (res) => {
         let bytes = 0;
+        let head = Buffer.alloc(0);
         let tail = Buffer.alloc(0);
         res.on('data', (chunk: Buffer) => {
           bytes += chunk.length;
+          if (head.length < 1024) head = Buffer.concat([head, chunk]).subarray(0, 1024);
           tail = Buffer.concat([tail, chunk]).subarray(-1024);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, tail: tail.toString('latin1') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            head: head.toString('latin1'),
+            tail: tail.toString('latin1'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -227,19 +240,24 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
     upstream?.closeAllConnections();
   });
 
-  it(`passes a JSON answer on unjudged, and ends an SSE event with an error for its request (${LOWER_LIMIT.name})`, {
+  it(`passes a JSON answer and an SSE event on unjudged, and answers a request whose event is cut short with an error (${LOWER_LIMIT.name})`, {
     timeout: 180_000,
   }, async () => {
     const FILLER_MB = fillerMb(LOWER_LIMIT);
-    // Request id 1: a JSON answer a megabyte past the limit. Id 2: an SSE event that never ends
-    // (the proxy breaks it off). An event that long once aborted the proxy, out of memory.
+    // Request id 1: a JSON answer a megabyte past the limit; id 3: the same, broken off. Id 2: an SSE
+    // event that long, then a short one; id 4: an event the stream ends inside. An event that long
+    // once aborted the proxy, out of memory, and then ended its stream with an error instead.
+    const event = (id: number) => `event: message\ndata: ${HEAD.replace('"id":1', `"id":${id}`)}`;
+    const LOG = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"done"}}';
     upstream = createServer((req, res) => {
       let body = '';
       req.setEncoding('utf8').on('data', (text: string) => {
         body += text;
       });
       req.on('end', () => {
-        const { id } = JSON.parse(body) as { id: number };
+        const parsed = JSON.parse(body) as { id: number } | { id: number }[];
+        // A batch of 5 and 6: a long event answers 5, then the stream breaks off before 6's answer.
+        const id = Array.isArray(parsed) ? 5 : parsed.id;
         if (id === 1 || id === 3) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write(HEAD);
@@ -251,10 +269,12 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
           pumpX(res, FILLER_MB, () => (id === 1 ? res.end(TAIL.trimEnd()) : res.socket?.end()));
         } else {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write(`event: message\ndata: ${HEAD.replace('"id":1', `"id":${id}`)}`);
-          const endless = () => pumpX(res, 64, () => setImmediate(endless));
-          res.on('close', () => res.removeAllListeners('drain'));
-          endless();
+          res.write(event(id));
+          pumpX(res, FILLER_MB, () => {
+            if (id === 2) res.end(`${TAIL.trimEnd()}\n\ndata: ${LOG}\n\n`);
+            else if (id === 5) res.write(`${TAIL.trimEnd()}\n\n`, () => res.socket?.end());
+            else res.socket?.end();
+          });
         }
       });
     });
@@ -273,41 +293,83 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
     // Broken off upstream, the answer passed on is cut short for the client too, not left hanging.
     await expect(post(url, request(3))).rejects.toThrow();
 
+    // The long event as it came, byte for byte, then the short one after it, judged as ever.
     const events = await post(url, request(2));
     expect(events.status).toBe(200);
-    const limit = LOWER_LIMIT.words;
-    expect(events.tail).toContain(
-      `data: {"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"mcp-shape proxy: the server sent an event ${limit}"}}`,
+    expect(events.head.startsWith(event(2))).toBe(true);
+    const longEvent = event(2).length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length + 2;
+    expect(events.bytes).toBe(longEvent + `data: ${LOG}\n\n`.length);
+    expect(events.tail.endsWith(`${'x'.repeat(100)}${TAIL.trimEnd()}\n\ndata: ${LOG}\n\n`)).toBe(true);
+    expect(events.tail).not.toContain('"error"');
+
+    // Cut short upstream: what came is passed on and ended, and the request gets an error after it.
+    const cut = await post(url, request(4));
+    expect(cut.status).toBe(200);
+    expect(cut.head.startsWith(event(4))).toBe(true);
+    expect(cut.tail).toMatch(
+      /x{100}\n\nevent: message\ndata: \{"jsonrpc":"2\.0","id":4,"error":\{"code":-32000,"message":"mcp-shape proxy: [^"]+"\}\}\n\n$/,
     );
+
+    // An event passed on answers the request its id names: when the stream then breaks off, only the
+    // other request of the batch gets an error.
+    const batch = await post(url, `[${request(5).trim()},${request(6).trim()}]\n`);
+    expect(batch.head.startsWith(event(5))).toBe(true);
+    expect(batch.tail).toMatch(
+      /x{100}"\}\]\}\}\n\nevent: message\ndata: \{"jsonrpc":"2\.0","id":6,"error":\{"code":-32000,"message":"mcp-shape proxy: [^"]+"\}\}\n\n$/,
+    );
+    expect(batch.tail).not.toContain('"id":5,"error"');
 
     // A request that long: the tests below.
 
     // The log comes on the proxy's stderr, another pipe than the answers: waited for, not assumed.
+    const limit = LOWER_LIMIT.words;
     for (const line of [
       `an answer ${limit}: forwarded unchanged, unjudged`,
-      `the server sent an event ${limit}`,
+      `an event ${limit}: forwarded unchanged, unjudged`,
     ]) {
       await until(() => stderr().includes(line));
       expect(stderr()).toContain(line);
     }
     // It lives on, and answers.
     expect(proxy.child.exitCode).toBeNull();
-    // The answer passed on is recorded by its length; the one broken off upstream is not whole, so not.
-    // The recording is written as the proxy goes: waited for, too.
-    await until(() => readFileSync(recording, 'utf8').includes('"passed"'));
-    const passed = readFileSync(recording, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .filter((l) => l.passed !== undefined);
-    expect(passed).toEqual([
+    // What was passed on is recorded by its length: the answer, the long event and the cut one (by
+    // what came); the answer broken off upstream is not whole, so not. The recording is written as the
+    // proxy goes: waited for, too.
+    const passedLines = () =>
+      readFileSync(recording, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.passed !== undefined);
+    await until(() => passedLines().length >= 4);
+    expect(passedLines()).toEqual([
       expect.objectContaining({
         from: 'server',
         transport: 'http',
         passed: HEAD.length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length,
         limit: LOWER_LIMIT.bytes,
       }),
+      expect.objectContaining({
+        from: 'server',
+        transport: 'sse',
+        passed: longEvent,
+        limit: LOWER_LIMIT.bytes,
+      }),
+      expect.objectContaining({
+        from: 'server',
+        transport: 'sse',
+        passed: event(4).length + FILLER_MB * 2 ** 20,
+        limit: LOWER_LIMIT.bytes,
+      }),
+      expect.objectContaining({
+        from: 'server',
+        transport: 'sse',
+        passed: event(5).length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length + 2,
+        limit: LOWER_LIMIT.bytes,
+      }),
     ]);
+    // The short event after the long one is recorded as any message is.
+    expect(readFileSync(recording, 'utf8')).toContain(`"message":${LOG}`);
   });
 });
 

@@ -86,7 +86,7 @@ export function proxyCommand(): Command {
     )
     .option(
       '--max-message-mb <megabytes>',
-      `the longest message held and judged (default and most: ${MOST_MEGABYTES}, the longest text a string holds); a longer one is forwarded unchanged and unjudged, except a client's over HTTP (refused with 413) and an SSE event (its stream ends with an error). Lower it to bound the proxy's memory, which peaks at about 3× the largest message`,
+      `the longest message held and judged (default and most: ${MOST_MEGABYTES}, the longest text a string holds); a longer one is forwarded unchanged and unjudged as it arrives (over HTTP, a client's request that long is refused with 413). Lower it to bound the proxy's memory, which peaks at about 3× the largest message`,
       megabytes,
     )
     .addOption(
