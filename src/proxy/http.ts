@@ -423,8 +423,17 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       }
     };
     answer.setEncoding('utf8');
+    let first = true;
     const ended = new Promise<string | undefined>((resolve) => {
-      answer.on('data', (chunk: string) => take(splitter.push(chunk)));
+      answer.on('data', (chunk: string) => {
+        // A byte order mark may start the stream (the SSE format allows one). Clients decode with
+        // TextDecoder, which drops it; Node's decoder keeps it, and the parser, which looks for its
+        // bytes rather than its character, read the first line's field as "\uFEFFevent" or
+        // "\uFEFFdata": the first event lost its type, or its data and so itself.
+        const text = first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
+        first = false;
+        take(splitter.push(text));
+      });
       answer.once('end', () => resolve(undefined));
       answer.once('error', (error) => resolve(brokenOff(error)));
       answer.once('close', () => resolve(answer.complete ? undefined : brokenOff(new Error('closed early'))));

@@ -199,6 +199,20 @@ describe('time limits and upstream failures', () => {
     ]);
   }, 30_000);
 
+  it('drops a byte order mark that starts an event stream, as clients do, and relays the first event', async () => {
+    const message = { jsonrpc: '2.0', id: 1, result: {} };
+    // Its first field an event type, or its data.
+    for (const answer of [event(message), `data: ${JSON.stringify(message)}\n\n`]) {
+      const { url } = await upstreamWith((res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`\uFEFF${answer}`);
+      });
+      const { proxy, log } = await proxyTo(url);
+      expect(await (await post(proxy.url, ping(1))).text()).toBe(answer);
+      expect(log).toEqual([]);
+    }
+  }, 30_000);
+
   it('--timeout: an upstream silent before its headers gets the request a JSON-RPC error (502)', async () => {
     const { url } = await upstreamWith(() => {
       // never answers
