@@ -182,23 +182,48 @@ export function textLengthOfParts(root: object): number {
   const parts = new Parts();
   const top = parts.written(root);
   if (typeof top !== 'object' || top === null) return scalarLength(top);
-  const counted = new Map<object, number>();
-  const open = new Set<object>([top]);
+  // One map for both what is being counted (OPEN) and what was (its count): a Set of the open ones
+  // beside a Map of the counted took two more hash operations a container.
+  const state = new Map<object, number>([[top, OPEN]]);
   const stack: Frame[] = [parts.frame(top)];
+  // A member read by the scan of a small array (below), for the frame that scan then made.
+  let carried: unknown = NOTHING;
   let finished = 0;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
-    if (frame.next < frame.members.length) {
-      const member = parts.written(frame.members[frame.next++]);
+    if (carried !== NOTHING || frame.next < frame.members.length) {
+      const raw = carried !== NOTHING ? carried : frame.members[frame.next++];
+      carried = NOTHING;
+      const member = parts.written(raw);
       if (typeof member !== 'object' || member === null) {
         frame.length += scalarLength(member);
-      } else if (open.has(member)) {
-        return CIRCULAR;
       } else {
-        const known = counted.get(member);
+        const known = state.get(member);
+        if (known === OPEN) return CIRCULAR;
         if (known !== undefined) frame.length += known;
-        else {
-          open.add(member);
+        else if (isSmallArray(member)) {
+          // Rows of scalars are most of a large value's containers: such an array is counted where it
+          // is met, without a frame or a place in the map (a tenth of the time). It is no ancestor of
+          // anything, so no cycle runs through it; met again, it is counted again, at most SMALL_ARRAY
+          // per place it is in, so the count stays in proportion to the distinct parts. Each item is
+          // read once: at the first object among them, the array gets its frame, from that item on.
+          let length = 2 + Math.max(0, member.length - 1);
+          let i = 0;
+          for (; i < member.length; i++) {
+            const item: unknown = member[i];
+            if (typeof item === 'object' && item !== null) {
+              carried = item;
+              break;
+            }
+            length += scalarLength(item);
+          }
+          if (carried === NOTHING) frame.length += length;
+          else {
+            state.set(member, OPEN);
+            stack.push({ container: member, members: member, length, next: i + 1 });
+          }
+        } else {
+          state.set(member, OPEN);
           stack.push(parts.frame(member));
         }
       }
@@ -206,8 +231,7 @@ export function textLengthOfParts(root: object): number {
       continue;
     }
     stack.pop();
-    open.delete(frame.container);
-    counted.set(frame.container, frame.length);
+    state.set(frame.container, frame.length);
     finished = frame.length;
     const parent = stack[stack.length - 1];
     if (parent !== undefined) {
@@ -216,6 +240,19 @@ export function textLengthOfParts(root: object): number {
     }
   }
   return finished;
+}
+
+/** A container's state in textLengthOfParts while its parts are being counted (counts are never negative). */
+const OPEN = -2;
+
+/** No member carried over (see textLengthOfParts). */
+const NOTHING = Symbol('nothing');
+
+/** Items of an array that textLengthOfParts scans where it meets it. */
+const SMALL_ARRAY = 64;
+
+function isSmallArray(value: object): value is unknown[] {
+  return Array.isArray(value) && value.length <= SMALL_ARRAY && !isWrittenOtherwise(value);
 }
 
 /** The parts of one count: what each toJSON returned, asked once per object (a shared one is shared). */
@@ -279,7 +316,7 @@ function scalarLength(value: unknown): number {
     case 'string':
       return value.length + 2;
     case 'number':
-      return Number.isFinite(value) ? String(value).length : 4;
+      return numberLength(value);
     case 'boolean':
       return value ? 4 : 5;
     case 'object':
@@ -292,4 +329,16 @@ function scalarLength(value: unknown): number {
     default:
       return 0;
   }
+}
+
+/**
+ * The characters JSON writes for a number. An integer's digits are counted without writing it (a string
+ * per number was most of the count of a million rows of numbers); JSON writes -0 as 0, as this counts.
+ */
+function numberLength(value: number): number {
+  if (!Number.isFinite(value)) return 4; // null
+  if (!Number.isInteger(value) || Math.abs(value) >= 1e15) return String(value).length;
+  let length = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) length++;
+  return length;
 }

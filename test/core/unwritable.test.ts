@@ -59,6 +59,31 @@ describe('textLengthOfParts', () => {
     loop.push(value);
     expect(textLengthOfParts(value as object)).toBe(CIRCULAR);
   });
+
+  it('counts a million rows of numbers exactly, and a small array read item by item once', () => {
+    const rows = { rows: Array.from({ length: 1_000_000 }, (_, i) => [i, -i, i / 7, i % 2 === 0]) };
+    expect(textLengthOfParts(rows)).toBe(JSON.stringify(rows).length);
+    // A getter on an array item, before and after an object among the items: each read once.
+    let reads = 0;
+    const items: unknown[] = [0, { a: [1, 2] }, 0];
+    for (const index of [0, 2]) {
+      Object.defineProperty(items, index, {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return 12;
+        },
+      });
+    }
+    const written = JSON.stringify({ items }).length;
+    reads = 0;
+    expect(textLengthOfParts({ items })).toBe(written);
+    expect(reads).toBe(2);
+    // And a small array that is part of a cycle is found as one.
+    const ring: unknown[] = [1];
+    ring.push({ back: ring });
+    expect(textLengthOfParts({ ring })).toBe(CIRCULAR);
+  });
 });
 
 describe('unwritable', () => {
