@@ -65,7 +65,7 @@ export interface Frame {
    * on as they are, unjudged (`text` is empty). The `first` piece starts such a frame, the `last` ends it
    * with its `\n`; a piece may be both.
    */
-  readonly passed?: { readonly first: boolean; readonly last: boolean };
+  readonly passed?: { readonly first: boolean; readonly last: boolean; readonly cut?: boolean };
 }
 
 /** The size a frame counts for, in flow control: its text, or a passed piece's bytes. */
@@ -123,7 +123,7 @@ export class FrameSplitter {
   end(): Frame | undefined {
     if (this.passing) {
       this.passing = false;
-      return { text: '', bytes: Buffer.from('\n'), passed: { first: false, last: true } };
+      return { text: '', bytes: Buffer.from('\n'), passed: { first: false, last: true, cut: true } };
     }
     return this.length === 0 ? undefined : this.take(false);
   }

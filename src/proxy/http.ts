@@ -357,7 +357,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       if (!res.write(text)) await whenWritable(res);
     };
     // Never inside an event being passed on: a comment there would become part of it.
-    let passing: { head: string; bytes: number } | undefined;
+    let passing: { head: string; tail: string; bytes: number } | undefined;
     const keepAlive = setInterval(
       () => {
         if (Date.now() - lastWrite >= keepAliveMs && !res.destroyed && !passing)
@@ -369,14 +369,18 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let cut: string | undefined;
     const passOn = async (piece: PassedPiece) => {
       if (piece.first) {
-        passing = { head: piece.passed.slice(0, PASSED_HEAD_CHARACTERS), bytes: 0 };
+        passing = { head: piece.passed.slice(0, PASSED_END_CHARACTERS), tail: '', bytes: 0 };
         options.onLog?.(`[${connection}] an event ${overLimit}: forwarded unchanged, unjudged`);
       }
       if (!passing) return;
       passing.bytes += Buffer.byteLength(piece.passed);
+      passing.tail =
+        piece.passed.length >= PASSED_END_CHARACTERS
+          ? piece.passed.slice(-PASSED_END_CHARACTERS)
+          : (passing.tail + piece.passed).slice(-PASSED_END_CHARACTERS);
       if (piece.passed !== '') await write(piece.passed);
       if (!piece.last) return;
-      const { head, bytes } = passing;
+      const { head, tail, bytes } = passing;
       passing = undefined;
       options.recorder?.passed('server', bytes, { connection, transport: 'sse' }, maxMessageBytes);
       if (piece.cut) {
@@ -385,7 +389,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         cut = "the server's stream ended inside an event";
         return;
       }
-      const answered = exchange.session.passedUnjudged(dataHead(head));
+      const answered = exchange.session.passedUnjudged(dataHead(head), tail);
       if (answered) exchange.answered.add(answered.id);
     };
     const queue = new OrderedQueue<EventSourceMessage | { retry: number } | PassedPiece>(
@@ -491,8 +495,8 @@ function watchSilence(
   });
 }
 
-/** The first characters of an event passed on unjudged, read for the id it answers. */
-const PASSED_HEAD_CHARACTERS = 4096;
+/** The first and last characters of an event passed on unjudged, read for the id it answers. */
+const PASSED_END_CHARACTERS = 4096;
 
 /** The start of an event's first data line's value: where a response's id comes first. */
 function dataHead(event: string): string {

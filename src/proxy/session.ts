@@ -86,6 +86,16 @@ export interface SessionOptions {
 const LEADING_RESPONSE_ID =
   /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"\\]*"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"/;
 
+/** A response whose result or error is its first member (after `jsonrpc`): not a request. */
+const RESULT_FIRST = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"\\]*"\s*,\s*)?"(?:result|error)"\s*:/;
+
+/**
+ * A message's id where it is its last member (or the one before a last `jsonrpc`). Only the object's
+ * own closing brace can follow it: the closing brace of an object inside comes before another.
+ */
+const TRAILING_RESPONSE_ID =
+  /,\s*"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*(?:,\s*"jsonrpc"\s*:\s*"[^"\\]*"\s*)?\}\s*$/;
+
 const BYTE_ORDER_MARK = 0xfeff;
 
 const MARK_DROPPED: Fix = {
@@ -133,13 +143,16 @@ export class ProxySession {
   }
 
   /**
-   * A server message too long to judge was passed on unchanged (frames.ts): it answers the pending
-   * request whose id its first characters name, `{"jsonrpc":"2.0","id":7,"result":…` (the order the
-   * SDKs write), so that the server's exit does not answer that request a second time. A message that
-   * names its id later answers nothing here: its request stays pending. Returns the id it answers.
+   * A server message too long to judge was passed on unchanged (frames.ts), of which `head` is the
+   * start and `tail` the end: it answers the pending request whose id its first characters name,
+   * `{"jsonrpc":"2.0","id":7,"result":…` (the order the SDKs write), or, in a response whose result or
+   * error comes first, its last ones, `…,"id":7}`; so that the server's exit (or a stream that breaks
+   * off) does not answer that request a second time. A message that names its id anywhere else answers
+   * nothing here: its request stays pending. Returns the id it answers.
    */
-  passedUnjudged(head: string): { readonly id: unknown } | undefined {
-    const match = LEADING_RESPONSE_ID.exec(head);
+  passedUnjudged(head: string, tail = ''): { readonly id: unknown } | undefined {
+    const match =
+      LEADING_RESPONSE_ID.exec(head) ?? (RESULT_FIRST.test(head) ? TRAILING_RESPONSE_ID.exec(tail) : null);
     if (!match) return undefined;
     let id: unknown;
     try {

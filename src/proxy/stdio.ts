@@ -55,8 +55,8 @@ export const DEFAULT_GRACE_MS = 2000;
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** The first bytes of a message passed on unjudged, read for the id it answers (ProxySession.passedUnjudged). */
-const PASSED_HEAD_BYTES = 4096;
+/** The first and last bytes of a message passed on unjudged, read for the id it answers (ProxySession.passedUnjudged). */
+const PASSED_END_BYTES = 4096;
 
 /** afterFrame as a callback that holds the length only, not the frame (memory.ts says why). */
 function collectAfter(length: number): () => void {
@@ -205,14 +205,26 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     };
     // A message longer than any string: forwarded as it comes, unjudged, and said so (frames.ts).
     const serverPassed = new PassedLength();
+    let passedHead = '';
+    let passedTail: Buffer = Buffer.alloc(0);
     const passOn = (frame: Frame): Promise<void> | undefined => {
+      const piece = frame.bytes as Buffer;
       const bytes = serverPassed.add(frame);
       if (bytes !== undefined) options.recorder?.passed('server', bytes, where, maxMessageBytes);
       if (frame.passed?.first) {
-        session.passedUnjudged((frame.bytes as Buffer).toString('utf8', 0, PASSED_HEAD_BYTES));
+        passedHead = piece.toString('utf8', 0, PASSED_END_BYTES);
+        passedTail = Buffer.alloc(0);
         log(`a message ${tooLongWords(maxMessageBytes)}: forwarded unchanged, unjudged`);
       }
-      return writePiece(clientOut, frame.bytes as Buffer);
+      passedTail =
+        piece.length >= PASSED_END_BYTES
+          ? piece.subarray(-PASSED_END_BYTES)
+          : Buffer.concat([passedTail, piece]).subarray(-PASSED_END_BYTES);
+      // Answered once it is whole: one the server's output ended inside (`cut`) answers nothing, and its
+      // request gets the error of the server's exit.
+      if (frame.passed?.last && !frame.passed.cut)
+        session.passedUnjudged(passedHead, passedTail.toString('utf8'));
+      return writePiece(clientOut, piece);
     };
     const relay = new OrderedQueue<Frame>(child.stdout, relayFrame, frameSize);
     child.stdout.on('data', (chunk: Buffer) => relay.push(serverFrames.push(chunk)));

@@ -175,6 +175,73 @@ describe('a server line longer than the proxy holds', () => {
       );
     },
   );
+
+  it.each([
+    {
+      where: 'first',
+      line: (text: string) =>
+        `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}"}]}}`,
+    },
+    {
+      where: 'last',
+      line: (text: string) =>
+        `{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"${text}"}]},"id":1}`,
+    },
+    {
+      where: 'in the middle',
+      line: (text: string) =>
+        `{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"${text}"}]},"id":1,"_meta":{}}`,
+    },
+    {
+      where: 'first, cut short',
+      line: (text: string) => `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}`,
+    },
+  ])(
+    'counts a passed line as the answer to the request its id names when that id comes $where, or else answers the request when the server exits',
+    {
+      timeout: 60_000,
+    },
+    async ({ where, line }) => {
+      // Answers request 1 with a line past the lower limit, then exits.
+      const filler = LOWER_LIMIT.bytes + 1024;
+      const answer = line('x'.repeat(filler));
+      // Built by the server: a script that held it would be too long an argument.
+      const [before, after] = line('\u0000').split('\u0000') as [string, string];
+      const end = where.endsWith('cut short') ? '' : '\n';
+      const server = `const line = ${JSON.stringify(before)} + 'x'.repeat(${filler}) + ${JSON.stringify(`${after}${end}`)};
+process.stdin.once('data', () => process.stdout.write(line, () => process.exit(0)));`;
+      const proxy = spawn(
+        process.execPath,
+        cliArgs(['proxy', ...LOWER_LIMIT.args, '--', process.execPath, '-e', server]),
+        {
+          cwd: REPO_ROOT,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      proxy.stdout.setEncoding('utf8').on('data', (text: string) => {
+        stdout += text;
+      });
+      let stderr = '';
+      proxy.stderr.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+      });
+      const exited = new Promise<number | null>((resolve) => proxy.once('exit', resolve));
+      proxy.stdin.write(request(1));
+      expect(await exited).toBe(0);
+      const lines = stdout.split('\n').filter((l) => l !== '');
+      expect(lines[0]).toBe(answer);
+      if (where !== 'first' && where !== 'last') {
+        // Not known to answer it, or cut short: the request gets the server's exit as its error too.
+        expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual([
+          { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'server exited with code 0' } },
+        ]);
+      } else {
+        expect(lines).toHaveLength(1);
+        expect(stderr).not.toContain('pending request');
+      }
+    },
+  );
 });
 
 /** Writes `megabytes` of 'x' to `out`, a megabyte at a time, minding back-pressure; then calls `done`. */
@@ -247,7 +314,10 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
     // Request id 1: a JSON answer a megabyte past the limit; id 3: the same, broken off. Id 2: an SSE
     // event that long, then a short one; id 4: an event the stream ends inside. An event that long
     // once aborted the proxy, out of memory, and then ended its stream with an error instead.
-    const event = (id: number) => `event: message\ndata: ${HEAD.replace('"id":1', `"id":${id}`)}`;
+    const event = (id: number) =>
+      id === 5
+        ? `event: message\ndata: ${HEAD.replace('"id":1,', '')}`
+        : `event: message\ndata: ${HEAD.replace('"id":1', `"id":${id}`)}`;
     const LOG = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"done"}}';
     upstream = createServer((req, res) => {
       let body = '';
@@ -272,7 +342,8 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
           res.write(event(id));
           pumpX(res, FILLER_MB, () => {
             if (id === 2) res.end(`${TAIL.trimEnd()}\n\ndata: ${LOG}\n\n`);
-            else if (id === 5) res.write(`${TAIL.trimEnd()}\n\n`, () => res.socket?.end());
+            // Its id comes last in this one.
+            else if (id === 5) res.write(`"}]},"id":5}\n\n`, () => res.socket?.end());
             else res.socket?.end();
           });
         }
@@ -310,12 +381,12 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
       /x{100}\n\nevent: message\ndata: \{"jsonrpc":"2\.0","id":4,"error":\{"code":-32000,"message":"mcp-shape proxy: [^"]+"\}\}\n\n$/,
     );
 
-    // An event passed on answers the request its id names: when the stream then breaks off, only the
-    // other request of the batch gets an error.
+    // An event passed on answers the request its id names (here, last in it): when the stream then
+    // breaks off, only the other request of the batch gets an error.
     const batch = await post(url, `[${request(5).trim()},${request(6).trim()}]\n`);
     expect(batch.head.startsWith(event(5))).toBe(true);
     expect(batch.tail).toMatch(
-      /x{100}"\}\]\}\}\n\nevent: message\ndata: \{"jsonrpc":"2\.0","id":6,"error":\{"code":-32000,"message":"mcp-shape proxy: [^"]+"\}\}\n\n$/,
+      /x{100}"\}\]\},"id":5\}\n\nevent: message\ndata: \{"jsonrpc":"2\.0","id":6,"error":\{"code":-32000,"message":"mcp-shape proxy: [^"]+"\}\}\n\n$/,
     );
     expect(batch.tail).not.toContain('"id":5,"error"');
 
@@ -364,7 +435,7 @@ describe('proxy --url: bodies and events longer than the proxy holds', () => {
       expect.objectContaining({
         from: 'server',
         transport: 'sse',
-        passed: event(5).length + FILLER_MB * 2 ** 20 + TAIL.trimEnd().length + 2,
+        passed: event(5).length + FILLER_MB * 2 ** 20 + '"}]},"id":5}'.length + 2,
         limit: LOWER_LIMIT.bytes,
       }),
     ]);

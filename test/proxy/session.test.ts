@@ -400,6 +400,32 @@ describe('ProxySession: a message passed on unjudged', () => {
     session.passedUnjudged('{"jsonrpc":"2.0","id":3');
     expect(session.pendingIds()).toEqual([3]);
   });
+
+  it("answers the request whose id ends a response that starts with its result or error, read from the message's end", () => {
+    const session = new ProxySession({ protocolVersion: '2025-11-25' });
+    for (const id of [4, 'x', 6, 7, 8, 9]) session.fromClient(call(id));
+    const head = '{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"xx';
+    expect(session.passedUnjudged(head, 'xx"}]},"id":4}\n')).toEqual({ id: 4 });
+    expect(
+      session.passedUnjudged(' {"error":{"code":1,"message":"m', 'm"} , "id" : "x" , "jsonrpc":"2.0" }'),
+    ).toEqual({
+      id: 'x',
+    });
+    // Not the last member: unknown, left pending.
+    expect(session.passedUnjudged(head, 'xx"}]},"id":6,"_meta":{}}')).toBeUndefined();
+    // An id inside the result, the last thing in it: its object's brace, then the message's.
+    expect(session.passedUnjudged(head, 'xx","meta":{"id":7}}}')).toBeUndefined();
+    // A request of the server's own, whatever its end says.
+    expect(
+      session.passedUnjudged(
+        '{"jsonrpc":"2.0","method":"sampling/createMessage","params":{"x":"',
+        '"},"id":8}',
+      ),
+    ).toBeUndefined();
+    // An id in a string at the end of the text.
+    expect(session.passedUnjudged(head, 'xx \\",\\"id\\":9}"}]}}')).toBeUndefined();
+    expect(session.pendingIds()).toEqual([6, 7, 8, 9]);
+  });
 });
 
 describe('ProxySession: what it learns from tools/list answers', () => {
