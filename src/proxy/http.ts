@@ -369,15 +369,14 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let cut: string | undefined;
     const passOn = async (piece: PassedPiece) => {
       if (piece.first) {
-        passing = { head: piece.passed.slice(0, PASSED_END_CHARACTERS), tail: '', bytes: 0 };
+        passing = { head: copyOf(piece.passed.slice(0, PASSED_END_CHARACTERS)), tail: '', bytes: 0 };
         options.onLog?.(`[${connection}] an event ${overLimit}: forwarded unchanged, unjudged`);
       }
       if (!passing) return;
       passing.bytes += Buffer.byteLength(piece.passed);
-      passing.tail =
-        piece.passed.length >= PASSED_END_CHARACTERS
-          ? piece.passed.slice(-PASSED_END_CHARACTERS)
-          : (passing.tail + piece.passed).slice(-PASSED_END_CHARACTERS);
+      passing.tail = copyOf(
+        (passing.tail + piece.passed.slice(-PASSED_END_CHARACTERS)).slice(-PASSED_END_CHARACTERS),
+      );
       if (piece.passed !== '') await write(piece.passed);
       if (!piece.last) return;
       const { head, tail, bytes } = passing;
@@ -497,6 +496,14 @@ function watchSilence(
 
 /** The first and last characters of an event passed on unjudged, read for the id it answers. */
 const PASSED_END_CHARACTERS = 4096;
+
+/**
+ * A string of its own. V8 keeps a slice of a long string as a view into it, which holds all of it: the
+ * first piece of an event passed on is all that was held of it, up to the limit.
+ */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
 
 /** The start of an event's first data line's value: where a response's id comes first. */
 function dataHead(event: string): string {

@@ -216,10 +216,9 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         passedTail = Buffer.alloc(0);
         log(`a message ${tooLongWords(maxMessageBytes)}: forwarded unchanged, unjudged`);
       }
-      passedTail =
-        piece.length >= PASSED_END_BYTES
-          ? piece.subarray(-PASSED_END_BYTES)
-          : Buffer.concat([passedTail, piece]).subarray(-PASSED_END_BYTES);
+      // Copied (concat makes a new buffer): a view would hold the whole piece, and the first one is all
+      // that was held of the message, up to the limit.
+      passedTail = Buffer.concat([passedTail, piece.subarray(-PASSED_END_BYTES)]).subarray(-PASSED_END_BYTES);
       // Answered once it is whole: one the server's output ended inside (`cut`) answers nothing, and its
       // request gets the error of the server's exit.
       if (frame.passed?.last && !frame.passed.cut)
