@@ -25,6 +25,8 @@
  *   no text is its text: a piece throws too, or the text runs out first.
  */
 
+import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT } from './json-units.js';
+
 /** Texts shorter than this are compared whole: below large-object size, flattening is a cheap copy. */
 export const PIECEWISE_FROM = 60_000;
 
@@ -123,13 +125,6 @@ function isLarge(value: object, budget: number): boolean {
   }
   return false;
 }
-
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 class PieceReader {
   /** Where the next character JSON writes must be found in the text. */

@@ -39,6 +39,7 @@ import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { afterFrame } from './memory.js';
 import { OrderedQueue, whenWritable } from './ordered.js';
+import { AnswerReader, EventAnswerReader } from './passed-answers.js';
 import type { Recorder } from './record.js';
 import { ProxySession } from './session.js';
 import { type PassedPiece, type SsePiece, SseSplitter } from './sse-split.js';
@@ -280,21 +281,25 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
           options.onLog?.(`[${connection}] an answer ${overLimit}: forwarded unchanged, unjudged`);
           res.writeHead(answer.statusCode ?? 200, responseHeaders);
           let passed = 0;
+          const answers = new AnswerReader();
           for (const chunk of read.held) {
             passed += chunk.length;
+            answers.feed(chunk);
             res.write(chunk);
           }
           const counted = new Transform({
             transform(chunk: Buffer, _encoding, done) {
               passed += chunk.length;
+              answers.feed(chunk);
               done(null, chunk);
             },
           });
           // pipeline, not pipe: an upstream that breaks off mid-body cuts the client's answer too,
           // instead of leaving it waiting for the rest.
           pipeline(read.rest, counted, res, (error) => {
-            if (!error)
-              options.recorder?.passed('server', passed, { connection, transport: 'http' }, maxMessageBytes);
+            if (error) return;
+            exchange.session.passedUnjudged(answers.answers());
+            options.recorder?.passed('server', passed, { connection, transport: 'http' }, maxMessageBytes);
           });
           return;
         }
@@ -357,7 +362,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       if (!res.write(text)) await whenWritable(res);
     };
     // Never inside an event being passed on: a comment there would become part of it.
-    let passing: { head: string; tail: string; bytes: number } | undefined;
+    let passing: { answers: EventAnswerReader; bytes: number } | undefined;
     const keepAlive = setInterval(
       () => {
         if (Date.now() - lastWrite >= keepAliveMs && !res.destroyed && !passing)
@@ -369,17 +374,15 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let cut: string | undefined;
     const passOn = async (piece: PassedPiece) => {
       if (piece.first) {
-        passing = { head: copyOf(piece.passed.slice(0, PASSED_END_CHARACTERS)), tail: '', bytes: 0 };
+        passing = { answers: new EventAnswerReader(), bytes: 0 };
         options.onLog?.(`[${connection}] an event ${overLimit}: forwarded unchanged, unjudged`);
       }
       if (!passing) return;
       passing.bytes += Buffer.byteLength(piece.passed);
-      passing.tail = copyOf(
-        (passing.tail + piece.passed.slice(-PASSED_END_CHARACTERS)).slice(-PASSED_END_CHARACTERS),
-      );
+      passing.answers.feed(piece.passed);
       if (piece.passed !== '') await write(piece.passed);
       if (!piece.last) return;
-      const { head, tail, bytes } = passing;
+      const { answers, bytes } = passing;
       passing = undefined;
       options.recorder?.passed('server', bytes, { connection, transport: 'sse' }, maxMessageBytes);
       if (piece.cut) {
@@ -388,8 +391,9 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         cut = "the server's stream ended inside an event";
         return;
       }
-      const answered = exchange.session.passedUnjudged(dataHead(head), tail);
-      if (answered) exchange.answered.add(answered.id);
+      const ids = answers.answers();
+      exchange.session.passedUnjudged(ids);
+      for (const id of ids) exchange.answered.add(id);
     };
     const queue = new OrderedQueue<EventSourceMessage | { retry: number } | PassedPiece>(
       answer,
@@ -492,23 +496,6 @@ function watchSilence(
     onTimeout(reason);
     request.destroy(new UpstreamError(reason));
   });
-}
-
-/** The first and last characters of an event passed on unjudged, read for the id it answers. */
-const PASSED_END_CHARACTERS = 4096;
-
-/**
- * A string of its own. V8 keeps a slice of a long string as a view into it, which holds all of it: the
- * first piece of an event passed on is all that was held of it, up to the limit.
- */
-function copyOf(text: string): string {
-  return Buffer.from(text, 'utf16le').toString('utf16le');
-}
-
-/** The start of an event's first data line's value: where a response's id comes first. */
-function dataHead(event: string): string {
-  const field = /(?:^|[\r\n])data: ?/.exec(event);
-  return field ? event.slice(field.index + field[0].length) : '';
 }
 
 function errorMessage(id: unknown, reason: string): string {

@@ -6,6 +6,8 @@
  * parsed value then costs little more than the message's structure.
  */
 
+import { BACKSLASH } from '../core/json-units.js';
+
 /** Frames shorter than this are parsed as they are: their strings are too small to matter. */
 const LARGE_FRAME = 1 << 20;
 /** String literals at least this long (in characters) are taken as slices. */
@@ -21,8 +23,6 @@ const PLACEHOLDER = `\u0000mcp-shape-slice-${Math.random().toString(36).slice(2)
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters make a JSON string invalid
 const NO_CONTROL = /^[^\u0000-\u001f]*$/;
-
-const BACKSLASH = 0x5c;
 
 export const NOT_JSON: unique symbol = Symbol('not JSON');
 

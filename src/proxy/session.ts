@@ -81,21 +81,6 @@ export interface SessionOptions {
   readonly budget?: number;
 }
 
-/** A map key for a request id: ids are strings or integers; anything else is never matched. */
-/** A response's id where it comes first (after `jsonrpc`), followed by its result or error. */
-const LEADING_RESPONSE_ID =
-  /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"\\]*"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"/;
-
-/** A response whose result or error is its first member (after `jsonrpc`): not a request. */
-const RESULT_FIRST = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"\\]*"\s*,\s*)?"(?:result|error)"\s*:/;
-
-/**
- * A message's id where it is its last member (or the one before a last `jsonrpc`). Only the object's
- * own closing brace can follow it: the closing brace of an object inside comes before another.
- */
-const TRAILING_RESPONSE_ID =
-  /,\s*"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*(?:,\s*"jsonrpc"\s*:\s*"[^"\\]*"\s*)?\}\s*$/;
-
 const BYTE_ORDER_MARK = 0xfeff;
 
 const MARK_DROPPED: Fix = {
@@ -104,6 +89,7 @@ const MARK_DROPPED: Fix = {
   description: 'byte order mark (U+FEFF) before the message dropped',
 };
 
+/** A map key for a request id: ids are strings or integers; anything else is never matched. */
 function idKey(id: unknown): string | undefined {
   if (typeof id === 'string') return `s${id}`;
   if (typeof id === 'number') return `n${id}`;
@@ -143,26 +129,15 @@ export class ProxySession {
   }
 
   /**
-   * A server message too long to judge was passed on unchanged (frames.ts), of which `head` is the
-   * start and `tail` the end: it answers the pending request whose id its first characters name,
-   * `{"jsonrpc":"2.0","id":7,"result":…` (the order the SDKs write), or, in a response whose result or
-   * error comes first, its last ones, `…,"id":7}`; so that the server's exit (or a stream that breaks
-   * off) does not answer that request a second time. A message that names its id anywhere else answers
-   * nothing here: its request stays pending. Returns the id it answers.
+   * A server message too long to judge was passed on unchanged (frames.ts); `ids` are the requests it
+   * answers (passed-answers.ts). They are answered: the server's exit, or a stream that breaks off, must
+   * not answer them a second time.
    */
-  passedUnjudged(head: string, tail = ''): { readonly id: unknown } | undefined {
-    const match =
-      LEADING_RESPONSE_ID.exec(head) ?? (RESULT_FIRST.test(head) ? TRAILING_RESPONSE_ID.exec(tail) : null);
-    if (!match) return undefined;
-    let id: unknown;
-    try {
-      id = JSON.parse(match[1] as string);
-    } catch {
-      return undefined;
+  passedUnjudged(ids: readonly unknown[]): void {
+    for (const id of ids) {
+      const key = idKey(id);
+      if (key !== undefined) this.pending.delete(key);
     }
-    const key = idKey(id);
-    if (key !== undefined) this.pending.delete(key);
-    return { id };
   }
 
   /** Ids of the client requests the server has not answered yet. */

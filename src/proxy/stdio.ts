@@ -22,6 +22,7 @@ import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { afterFrame, releasedBytes } from './memory.js';
 import { OrderedQueue } from './ordered.js';
+import { AnswerReader } from './passed-answers.js';
 import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
 import { ProxySession } from './session.js';
@@ -54,9 +55,6 @@ export class ProxyStartError extends Error {}
 export const DEFAULT_GRACE_MS = 2000;
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/** The first and last bytes of a message passed on unjudged, read for the id it answers (ProxySession.passedUnjudged). */
-const PASSED_END_BYTES = 4096;
 
 /** afterFrame as a callback that holds the length only, not the frame (memory.ts says why). */
 function collectAfter(length: number): () => void {
@@ -205,24 +203,19 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     };
     // A message longer than any string: forwarded as it comes, unjudged, and said so (frames.ts).
     const serverPassed = new PassedLength();
-    let passedHead = '';
-    let passedTail: Buffer = Buffer.alloc(0);
+    let passedAnswers = new AnswerReader();
     const passOn = (frame: Frame): Promise<void> | undefined => {
       const piece = frame.bytes as Buffer;
       const bytes = serverPassed.add(frame);
       if (bytes !== undefined) options.recorder?.passed('server', bytes, where, maxMessageBytes);
       if (frame.passed?.first) {
-        passedHead = piece.toString('utf8', 0, PASSED_END_BYTES);
-        passedTail = Buffer.alloc(0);
+        passedAnswers = new AnswerReader();
         log(`a message ${tooLongWords(maxMessageBytes)}: forwarded unchanged, unjudged`);
       }
-      // Copied (concat makes a new buffer): a view would hold the whole piece, and the first one is all
-      // that was held of the message, up to the limit.
-      passedTail = Buffer.concat([passedTail, piece.subarray(-PASSED_END_BYTES)]).subarray(-PASSED_END_BYTES);
+      passedAnswers.feed(piece);
       // Answered once it is whole: one the server's output ended inside (`cut`) answers nothing, and its
       // request gets the error of the server's exit.
-      if (frame.passed?.last && !frame.passed.cut)
-        session.passedUnjudged(passedHead, passedTail.toString('utf8'));
+      if (frame.passed?.last && !frame.passed.cut) session.passedUnjudged(passedAnswers.answers());
       return writePiece(clientOut, piece);
     };
     const relay = new OrderedQueue<Frame>(child.stdout, relayFrame, frameSize);

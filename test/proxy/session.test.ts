@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { outcomeLine, repairEvent } from '../../src/proxy/events.js';
+import { AnswerReader } from '../../src/proxy/passed-answers.js';
 import { ProxySession, type ServerOutcome } from '../../src/proxy/session.js';
 
 const session = (budget?: number) =>
@@ -383,48 +384,34 @@ describe('ProxySession', () => {
 describe('ProxySession: a message passed on unjudged', () => {
   const call = (id: unknown) =>
     JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } });
+  /** What the transports do: the message read as it passes (passed-answers.ts), then handed over. */
+  const pass = (session: ProxySession, message: string) => {
+    const reader = new AnswerReader();
+    reader.feed(message);
+    session.passedUnjudged(reader.answers());
+  };
 
-  it('answers the request whose id comes first in it, a result or an error', () => {
+  it('answers the requests it names, wherever the id stands, a result or an error', () => {
     const session = new ProxySession({ protocolVersion: '2025-11-25' });
-    for (const id of [1, 'a"b', -2]) session.fromClient(call(id));
-    session.passedUnjudged('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"xxxx');
-    session.passedUnjudged(' { "id" : "a\\"b" , "error": {"code":1');
+    for (const id of [1, 'a"b', -2, 4, 6, 'x']) session.fromClient(call(id));
+    pass(session, '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"xxxx"}]}}');
+    pass(session, ' { "id" : "a\\"b" , "error": {"code":1,"message":"m"}}');
+    pass(session, '{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"xx"}]},"id":4}\n');
+    // Neither first nor last: the reader that replaced the head and tail patterns finds it.
+    pass(session, '{"jsonrpc":"2.0","result":{"content":[]},"id":6,"_meta":{}}');
+    session.passedUnjudged(['x', 99, null]);
     expect(session.pendingIds()).toEqual([-2]);
   });
 
-  it('answers nothing where the id comes later, or the message is a request of its own', () => {
+  it('answers nothing for a request of its own, an id inside the result, or a message cut short', () => {
     const session = new ProxySession({ protocolVersion: '2025-11-25' });
-    session.fromClient(call(3));
-    session.passedUnjudged('{"result":{"content":[],"structuredContent":{"id":3}},"id":3}');
-    session.passedUnjudged('{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{');
-    session.passedUnjudged('{"jsonrpc":"2.0","id":3');
-    expect(session.pendingIds()).toEqual([3]);
-  });
-
-  it("answers the request whose id ends a response that starts with its result or error, read from the message's end", () => {
-    const session = new ProxySession({ protocolVersion: '2025-11-25' });
-    for (const id of [4, 'x', 6, 7, 8, 9]) session.fromClient(call(id));
-    const head = '{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"xx';
-    expect(session.passedUnjudged(head, 'xx"}]},"id":4}\n')).toEqual({ id: 4 });
-    expect(
-      session.passedUnjudged(' {"error":{"code":1,"message":"m', 'm"} , "id" : "x" , "jsonrpc":"2.0" }'),
-    ).toEqual({
-      id: 'x',
-    });
-    // Not the last member: unknown, left pending.
-    expect(session.passedUnjudged(head, 'xx"}]},"id":6,"_meta":{}}')).toBeUndefined();
-    // An id inside the result, the last thing in it: its object's brace, then the message's.
-    expect(session.passedUnjudged(head, 'xx","meta":{"id":7}}}')).toBeUndefined();
-    // A request of the server's own, whatever its end says.
-    expect(
-      session.passedUnjudged(
-        '{"jsonrpc":"2.0","method":"sampling/createMessage","params":{"x":"',
-        '"},"id":8}',
-      ),
-    ).toBeUndefined();
-    // An id in a string at the end of the text.
-    expect(session.passedUnjudged(head, 'xx \\",\\"id\\":9}"}]}}')).toBeUndefined();
-    expect(session.pendingIds()).toEqual([6, 7, 8, 9]);
+    for (const id of [3, 7, 8, 9]) session.fromClient(call(id));
+    pass(session, '{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{}}');
+    pass(session, '{"jsonrpc":"2.0","id":3');
+    pass(session, '{"jsonrpc":"2.0","result":{"content":[],"meta":{"id":7}}}');
+    pass(session, '{"jsonrpc":"2.0","method":"sampling/createMessage","params":{"x":""},"id":8}');
+    pass(session, '{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"xx \\",\\"id\\":9}"}]}}');
+    expect(session.pendingIds()).toEqual([3, 7, 8, 9]);
   });
 });
 
