@@ -10,8 +10,9 @@
  * Long strings are crossed with one native search for their closing quote, so a message of base64
  * costs little more than its copy.
  *
- * What it does not do is validate the JSON: brackets must match and nothing may come before or after
- * the value, but a stray comma or a malformed number deep inside goes unnoticed. Such a message fails
+ * What it does not do is validate the JSON: brackets must match down to the message objects (deeper
+ * ones are only counted, so that a message nested millions deep costs no memory per level) and nothing
+ * may come before or after the value, but a stray comma or a malformed number inside goes unnoticed. Such a message fails
  * the client's parse, and its request, counted here as answered, then waits for the client's own
  * timeout instead of getting the proxy's error.
  */
