@@ -32,52 +32,44 @@ const BYTE_ORDER_MARK = 0xfeff;
 /** A UTF-8 byte order mark's bytes, which a Buffer piece shows one at a time. */
 const MARK_BYTES = new Set([0xef, 0xbb, 0xbf]);
 
-/** Longer keys are none of `id`, `result`, `error` or `method`, however they are escaped. */
-const KEY_LIMIT = 64;
-/** An id longer than this is not read: its request stays pending. */
-const ID_LIMIT = 1024;
+/**
+ * The longest spelling of `id`, `result`, `error` or `method` in JSON: `method` as six `\uXXXX` escapes.
+ * A longer key is none of them.
+ */
+export const KEY_LIMIT = 36;
+/** An id written longer than this, quotes included, is not read: its request stays pending. */
+export const ID_LIMIT = 1024;
 
 function isSpace(unit: number): boolean {
   return unit === 0x20 || unit === 0x0a || unit === 0x0d || unit === 0x09;
 }
 
-/** Collects a short stretch of text (a key, an id) from pieces that may be strings or UTF-8 bytes. */
+/**
+ * Collects a short stretch of text (a key, an id) from the pieces of one message, which are all strings
+ * or all UTF-8 bytes. Past its limit it holds nothing more and has no text.
+ */
 class Capture {
   private readonly parts: (string | Buffer)[] = [];
   private length = 0;
-  overflowed = false;
 
   constructor(private readonly limit: number) {}
 
   add(piece: string | Buffer, from: number, to: number): void {
-    if (this.overflowed || to <= from) return;
     this.length += to - from;
-    if (this.length > this.limit) {
-      this.overflowed = true;
-      this.parts.length = 0;
-      return;
-    }
     // Copied: a slice of a long piece would hold all of it.
-    this.parts.push(
-      typeof piece === 'string' ? piece.slice(from, to) : Buffer.from(piece.subarray(from, to)),
-    );
+    if (this.length <= this.limit)
+      this.parts.push(
+        typeof piece === 'string' ? piece.slice(from, to) : Buffer.from(piece.subarray(from, to)),
+      );
   }
 
+  /** The text, its bytes decoded whole (a character's bytes may be split between two pieces). */
   text(): string | undefined {
-    if (this.overflowed) return undefined;
-    return this.parts
-      .map((part) => (typeof part === 'string' ? part : part.toString('latin1')))
-      .join('')
-      .trim();
-  }
-
-  /** The text, with UTF-8 bytes decoded (an id may hold any character). */
-  decoded(): string | undefined {
-    if (this.overflowed) return undefined;
-    if (this.parts.every((part) => typeof part === 'string')) return this.text();
-    return Buffer.concat(this.parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)))
-      .toString('utf8')
-      .trim();
+    if (this.length > this.limit) return undefined;
+    const [first] = this.parts;
+    return typeof first === 'string' || first === undefined
+      ? this.parts.join('')
+      : Buffer.concat(this.parts as Buffer[]).toString('utf8');
   }
 }
 
@@ -211,7 +203,8 @@ export class AnswerReader {
       }
     }
     this.depth = depth;
-    return i + 1;
+    // Past the quote or bracket it stopped at, or at the end of the piece.
+    return i < length ? i + 1 : length;
   }
 
   /** Where the next quote is in `piece` from `i`, or -1. */
@@ -256,7 +249,7 @@ export class AnswerReader {
     } else if (message?.idCapture) {
       // The id's string, quotes and all, for JSON.parse.
       message.idCapture.add(piece, i, quote + 1);
-      message.id = message.idCapture.decoded() ?? false;
+      message.id = message.idCapture.text() ?? false;
       message.idCapture = undefined;
     }
     return quote + 1;
@@ -287,7 +280,7 @@ export class AnswerReader {
     const message = depth === this.messageDepth ? this.message : undefined;
     if (message?.idCapture && (unit === COMMA || unit === CLOSE_OBJECT || isSpace(unit))) {
       // The end of a number (or of a literal, which no id is).
-      message.id = message.idCapture.decoded() ?? false;
+      message.id = message.idCapture.text() ?? false;
       message.idCapture = undefined;
     }
     switch (unit) {

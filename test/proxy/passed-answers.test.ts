@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnswerReader, EventAnswerReader } from '../../src/proxy/passed-answers.js';
+import { AnswerReader, EventAnswerReader, ID_LIMIT, KEY_LIMIT } from '../../src/proxy/passed-answers.js';
 import { runs } from '../support/runs.js';
 
 /** The oracle: the ids of the response objects in a parsed message (an object, or a batch of them). */
@@ -95,6 +95,31 @@ describe('AnswerReader', () => {
       expect(() => JSON.parse(message)).toThrow();
       expect(read([message])).toEqual([]);
     }
+  });
+
+  it(`reads an id written in up to ${ID_LIMIT} characters, quotes included, and leaves a longer one unread`, () => {
+    const id = (length: number) => 'i'.repeat(length - 2);
+    for (const [length, ids] of [
+      [ID_LIMIT, [id(ID_LIMIT)]],
+      [ID_LIMIT + 1, []],
+    ] as const) {
+      const message = `{"id":"${id(length)}","result":{}}`;
+      // Cut inside the id, so that it is gathered from two pieces.
+      expect(read([message.slice(0, 20), message.slice(20)])).toEqual(ids);
+      expect(read([Buffer.from(message.slice(0, 20)), Buffer.from(message.slice(20))])).toEqual(ids);
+    }
+    // A number too, and an id of characters whose bytes a piece boundary splits.
+    expect(read([`{"result":{},"id":${'9'.repeat(ID_LIMIT + 1)}}`])).toEqual([]);
+    const accented = Buffer.from('{"id":"éé","result":{}}');
+    expect(read([accented.subarray(0, 8), accented.subarray(8)])).toEqual(['éé']);
+  });
+
+  it(`knows a key in its longest spelling, ${KEY_LIMIT} characters: method in six escapes`, () => {
+    const method = [...'method'].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(method).toHaveLength(KEY_LIMIT);
+    const message = `{"jsonrpc":"2.0","id":1,"${method}":"sampling/createMessage","result":{}}`;
+    expect(answersOf(JSON.parse(message))).toEqual([]);
+    expect(read([message])).toEqual([]);
   });
 
   it('follows escapes across pieces, wherever a piece ends in a run of backslashes', () => {
@@ -234,34 +259,62 @@ describe('AnswerReader', () => {
   });
 
   describe('EventAnswerReader', () => {
-    /** The message as one SSE event: a data line per line of it, other fields and comments between. */
+    /**
+     * The message as one SSE event: a data line per line of it, each ended by any terminator, with
+     * other fields and comments between, whose values would break the JSON if they were read as data.
+     */
     const event = fc.record({
-      terminator: fc.constantFrom('\n', '\r', '\r\n'),
+      terminators: fc.array(fc.constantFrom('\n', '\r', '\r\n'), { minLength: 1, maxLength: 8 }),
       spaced: fc.boolean(),
       extra: fc.array(
-        fc.constantFrom('event: message', 'id: 7', ': comment', 'retry: 5', 'datax: {}', 'data'),
-        {
-          maxLength: 3,
-        },
+        fc.constantFrom('event: message', 'id: 7', ': comment ]}', 'retry: 5', 'datax: {}', 'dat: [', 'data'),
+        { maxLength: 3 },
       ),
+      at: fc.integer({ min: 0, max: 8 }),
     });
+    const manyCuts = fc.oneof(cuts, fc.constant('every character' as const));
 
     it("finds what JSON.parse finds in the event's data, whatever its lines' terminators and pieces", () => {
       fc.assert(
-        fc.property(message, event, cuts, (text, { terminator, spaced, extra }, at) => {
+        fc.property(message, event, manyCuts, (text, { terminators, spaced, extra, at }, where) => {
           const lines = text.split(/\r\n|\r|\n/).map((line) => `data:${spaced ? ' ' : ''}${line}`);
-          const sse = [...extra, ...lines].join(terminator) + terminator;
-          // eventsource-parser's own reading of the event, as a client reads it (the last LF shows it
-          // that a CR ending the blank line is no CRLF's first half).
+          lines.splice(Math.min(at, lines.length), 0, ...extra);
+          const sse = lines.map((line, i) => `${line}${terminators[i % terminators.length]}`).join('');
+          // eventsource-parser's own reading of the event, as a client reads it (the LF after the blank
+          // line shows it that a CR ending that line is no CRLF's first half).
           let data: string | undefined;
-          createParser({ onEvent: (e) => (data = e.data) }).feed(`${sse}${terminator}\n`);
+          createParser({ onEvent: (e) => (data = e.data) }).feed(`${sse}\n\n`);
           const expected = answersOf(JSON.parse(data as string));
           const reader = new EventAnswerReader();
-          for (const piece of cut(sse, at)) reader.feed(piece);
+          for (const piece of where === 'every character' ? [...sse] : cut(sse, where)) reader.feed(piece);
           expect(reader.answers()).toEqual(expected);
         }),
         { numRuns: runs(2000) },
       );
+    });
+
+    it('reads only data fields, however a line is cut: a field name, a colon, a value, each in its own piece', () => {
+      const pieces = [
+        'dat',
+        'ax: {',
+        '\n',
+        'eve',
+        'nt',
+        ': ]',
+        '\r\n',
+        ': {"id":',
+        '2\r',
+        'da',
+        'ta',
+        ':',
+        ' {"id":1,',
+        '\n',
+        'data:"result":{}}',
+        '\r',
+      ];
+      const reader = new EventAnswerReader();
+      for (const piece of pieces) reader.feed(piece);
+      expect(reader.answers()).toEqual([1]);
     });
   });
 });
