@@ -220,10 +220,23 @@ describe('canonicalBase64', () => {
 });
 
 describe('encodeBase64', () => {
-  it('encodes as Buffer does, across the chunks of a large payload', () => {
+  it('encodes as Buffer does, small and large payloads alike', () => {
     for (const size of [0, 1, 2, 3, 0x8000, 0x8000 * 2 + 5]) {
       const input = Uint8Array.from(bytes(size));
       expect(encodeBase64(input), `${size} bytes`).toBe(Buffer.from(input).toString('base64'));
     }
+  });
+
+  it("writes what Buffer's encoder writes, for any bytes, padding included", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(7), (bytes, offset) => {
+        // A view that does not start at its buffer's start, as a decoded payload may be.
+        const view = new Uint8Array(offset + bytes.length);
+        view.set(bytes, offset);
+        const part = view.subarray(offset);
+        expect(encodeBase64(part)).toBe(Buffer.from(bytes).toString('base64'));
+      }),
+      { numRuns: runs(2000) },
+    );
   });
 });

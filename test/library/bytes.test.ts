@@ -61,7 +61,7 @@ describe('decodeBase64', () => {
 
 describe('encodeBase64', () => {
   it("takes Buffer's native encoder where the host has one, and btoa in a browser, with the same text", async () => {
-    // A view into a larger buffer, past the portable encoder's 32 KiB slices.
+    // A view into a larger buffer, of a length that is no multiple of 3.
     const backing = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256);
     const view = backing.subarray(3, 69_998);
     const expected = Buffer.from(view).toString('base64');
