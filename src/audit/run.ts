@@ -6,6 +6,7 @@
  * (arguments, raw response, latency) so a finding can be reproduced.
  */
 
+import { appendAll } from '../core/append.js';
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type RecordedFrame, recordFrame } from '../core/recording.js';
@@ -321,7 +322,7 @@ class Auditor {
         break;
       }
       const { tools, nextCursor } = response.result;
-      if (Array.isArray(tools)) run.tools.push(...tools.filter(isObject));
+      if (Array.isArray(tools)) appendAll(run.tools, tools.filter(isObject));
       if (typeof nextCursor !== 'string') break;
       if (cursors.has(nextCursor)) {
         const loop = { event: 'pagination-loop', cursor: JSON.stringify(nextCursor) } as const;
@@ -418,12 +419,12 @@ class Auditor {
           : {}),
     });
     if (exchange.failure) {
-      run.findings.push(...failureFindings(exchange.failure, `tools/call ${tool}`, session.location()));
+      appendAll(run.findings, failureFindings(exchange.failure, `tools/call ${tool}`, session.location()));
       // A server that hung or crashed is not trusted with the next call: start a fresh one.
       await this.close(run);
     } else {
       const findings = await validateExchange(exchange, session, run.tools);
-      run.findings.push(...findings);
+      appendAll(run.findings, findings);
       // The server's SDK refusing the result is reported by result-rejected-by-server; the error that
       // carried the refusal is no separate finding.
       if (!findings.some((f) => f.rule === 'result-rejected-by-server')) {

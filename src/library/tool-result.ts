@@ -22,6 +22,7 @@
  * paper over by turning the result into an error.
  */
 
+import { appendAll } from '../core/append.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { payloadFactsOfBytes } from '../core/payload.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler, type SchemaError } from '../core/schema.js';
@@ -370,7 +371,7 @@ async function shapeResolved<V extends ProtocolVersion>(
       // Proxy), which would reject the promise. The members stay the handler's; no promise reads them.
       const top = owned ? wire : { ...(wire as JsonObject) };
       const repaired = await repair(top, { protocolVersion: version });
-      fixes.push(...repaired.fixes);
+      appendAll(fixes, repaired.fixes);
       if (outputSchema === undefined) return { result: repaired.result as CallToolResult<V>, fixes };
       checkResultAgainstSchema(repaired.result, outputSchema, version);
       // Error results are not the tool's output, but SDK v1 clients check their structuredContent anyway

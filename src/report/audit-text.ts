@@ -8,6 +8,7 @@
 
 import pc from 'picocolors';
 import type { CallRecord, ToolDetail, VersionDetail } from '../audit/run.js';
+import { appendAll } from '../core/append.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { PROTOCOL_VERSIONS } from '../spec/versions.js';
 import { breaksLine } from './clients.js';
@@ -271,13 +272,13 @@ export function renderAuditText(report: Report, options: AuditTextOptions = {}):
     `${c.bold(`mcp-shape audit of ${oneLine(String(details.target ?? ''), { width: 100 })}`)}${aboutText}`,
   );
   if (versions.length > 0) out.push(versionsLine(ctx));
-  out.push(...toolLines(ctx, (details.unknownTools ?? []) as string[]));
+  appendAll(out, toolLines(ctx, (details.unknownTools ?? []) as string[]));
 
   const findings = [...report.findings].sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule),
   );
   if (findings.length > 0) out.push('');
-  for (const finding of findings) out.push(...findingLines(finding, ctx));
+  for (const finding of findings) appendAll(out, findingLines(finding, ctx));
 
   const stderr = (details.stderrTail ?? []) as string[];
   if (stderr.length > 0 && wentWrong(report, versions)) {

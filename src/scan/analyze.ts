@@ -7,6 +7,7 @@
  * returns it reaches. No rule logic lives here: ids and messages are the catalog's.
  */
 
+import { appendAll } from '../core/append.js';
 import type { FixSuggestion, Severity } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { isOpaque, isOpen } from '../core/opaque.js';
@@ -381,7 +382,7 @@ function judgeReturn(
     ];
     for (const f of located) findings.add(f, reach);
     const errors = located.filter((f) => f.severity === 'error');
-    problems.push(...errors);
+    appendAll(problems, errors);
     let outcome: ReturnStatus;
     if (errors.length > 0) outcome = 'invalid';
     else {
@@ -419,7 +420,10 @@ function judgeReturn(
     if (errors.length > 0) {
       // The message check sees the result's defects again: each is one problem of this return.
       const known = new Set(problems.map(problemKey));
-      problems.push(...errors.filter((f) => !known.has(problemKey(f))));
+      appendAll(
+        problems,
+        errors.filter((f) => !known.has(problemKey(f))),
+      );
       status = 'invalid';
     }
   }
@@ -837,7 +841,7 @@ function checkDocument(
       }
     } else if (doc.kind === 'result') {
       const result = concretizeResult(value, positions);
-      out.push(...locateAll(runToolResult(result, engine), positions, result, doc.site, doc.owner));
+      appendAll(out, locateAll(runToolResult(result, engine), positions, result, doc.site, doc.owner));
     } else {
       // A lone block is checked inside an open result, keeping only what the block rules say about it.
       const holder = markOpen({ content: [value] });

@@ -18,6 +18,7 @@
  * also asks file-type about payloads that sniffer cannot place, and repairs again with its answers.
  */
 
+import { appendAll } from '../../core/append.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { type PayloadFacts, payloadFactsAt, rememberPayloadFacts } from '../../core/payload.js';
 import { getIn, type PathSegment, toPointer } from '../../core/pointer.js';
@@ -334,23 +335,41 @@ function convertWebMcpBlocks(state: LoopState): void {
   });
 }
 
-/** Whether one path is the other or lies inside it: two repairs there could interfere. */
-function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * The repairable findings of one validation that can be fixed together: at most one per subject, and
  * none whose subject contains another's (a result-level repair may rebuild the blocks it holds).
  */
 function batch(candidates: readonly EngineFinding[]): EngineFinding[] {
   const chosen: EngineFinding[] = [];
+  // The chosen subjects as a tree of their path segments, so that each candidate is checked along its
+  // own path: checked against every chosen one, a result of 12,000 broken blocks took 1.7 s to repair,
+  // growing with the square of their number.
+  const root: SubjectNode = { chosen: false, below: new Map() };
   for (const finding of candidates) {
-    if (chosen.every((other) => !overlaps(other.subjectPath, finding.subjectPath))) chosen.push(finding);
+    let node = root;
+    for (const segment of finding.subjectPath) {
+      if (node.chosen) break;
+      let next = node.below.get(segment);
+      if (!next) {
+        next = { chosen: false, below: new Map() };
+        node.below.set(segment, next);
+      }
+      node = next;
+    }
+    // Free unless a chosen subject on the way contains this one, or one below it is contained in it. (A
+    // candidate that is not free created no node: past a new node, every node is new and empty.)
+    if (!node.chosen && node.below.size === 0) {
+      node.chosen = true;
+      chosen.push(finding);
+    }
   }
   return chosen;
+}
+
+/** A path segment in batch's tree: whether a chosen subject ends here, and the segments below. */
+interface SubjectNode {
+  chosen: boolean;
+  readonly below: Map<PathSegment, SubjectNode>;
 }
 
 /** Phase 1: the rules' own repairs, all non-conflicting ones of a validation at a time. */
@@ -393,7 +412,7 @@ function ruleRepairs(state: LoopState): void {
       if (getRule(finding.rule)?.subject === 'block') state.run.blockFindings.forget(touched);
       else state.run.blockFindings.clear();
     }
-    state.fixes.push(...fixes.reverse());
+    appendAll(state.fixes, fixes.reverse());
     declined = changed ? declinedNow : new Set([...declined, ...declinedNow]);
     // A repair can make an html or link block an item of the content (content that was one block, say):
     // it goes through the WebMCP converters too, or the catalog's generic conversion would embed it.

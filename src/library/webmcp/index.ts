@@ -15,6 +15,7 @@
  * 2025-06-18, for example).
  */
 
+import { appendAll } from '../../core/append.js';
 import { decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import {
@@ -92,8 +93,8 @@ export async function convertWebMcp<V extends ProtocolVersion = ProtocolVersion>
         content.push(block);
         return;
       }
-      content.push(...converted.blocks);
-      fixes.push(...converted.fixes);
+      appendAll(content, converted.blocks);
+      appendAll(fixes, converted.fixes);
       if (converted.isError) result.isError = true;
       table ??= converted.table;
     });

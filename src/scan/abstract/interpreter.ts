@@ -5,6 +5,7 @@
  * them apart, and the objects built by the literals the front ends watch.
  */
 
+import { appendAll } from '../../core/append.js';
 import type { Project } from '../project.js';
 import { BudgetExceeded } from './budget.js';
 import { Heap, type Member, newObject, type ObjState } from './heap.js';
@@ -258,9 +259,9 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
         if (this.watchedIds.has(v.id)) out.push(v);
         else if (depth < MAX_CARRY_DEPTH) {
           for (const member of this.heap.get(v.id)?.props.values() ?? [])
-            out.push(...this.carried(member.value, depth + 1));
+            appendAll(out, this.carried(member.value, depth + 1));
         }
-      } else if (v.k === 'json' && depth < MAX_CARRY_DEPTH) out.push(...this.carried(v.of, depth + 1));
+      } else if (v.k === 'json' && depth < MAX_CARRY_DEPTH) appendAll(out, this.carried(v.of, depth + 1));
     }
     return out;
   }

@@ -7,6 +7,7 @@
  * it, so a finding can point at the literal to fix, and the branch conditions under which it arose.
  */
 
+import { appendAll } from '../../core/append.js';
 import { isAbsoluteUri } from '../../core/uri.js';
 import type { LineMap } from '../source.js';
 
@@ -443,7 +444,7 @@ export function capped(value: Variant[]): Value {
       if (!scalars.has(kind)) scalars.set(kind, { k: 'unknown', site: v.site, reason, kind });
     } else kept.push(v);
   }
-  kept.push(...scalars.values());
+  appendAll(kept, scalars.values());
   if (kept.length <= MAX_STRUCTURED_VARIANTS) return kept;
   const kind = commonKind(value);
   return unknown(first.site, reason, kind === 'null' || kind === 'undefined' ? undefined : kind);

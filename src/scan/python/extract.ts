@@ -11,6 +11,7 @@
  *   Result dicts (`{"content": [...]}`) and content blocks built outside handlers are checked too.
  */
 
+import { appendAll } from '../../core/append.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { isOpen } from '../../core/opaque.js';
 import { Budget } from '../abstract/budget.js';
@@ -340,7 +341,7 @@ export class PyExtractor {
       for (const fnValue of fnValues) {
         const node = fnValue.node as PyNode;
         handlerDefs.add(node);
-        handlers.push(...this.analyze(mod, registration, fnValue, at, listing.inputs));
+        appendAll(handlers, this.analyze(mod, registration, fnValue, at, listing.inputs));
       }
     }
     const documents = this.payloads(mod, found, handlerDefs, handlers);
@@ -614,7 +615,7 @@ function claim(node: PyNode, claimed: Set<PyNode>): void {
   const stack = [node];
   for (let n = stack.pop(); n; n = stack.pop()) {
     claimed.add(n);
-    stack.push(...n.children);
+    appendAll(stack, n.children);
   }
 }
 

@@ -11,6 +11,7 @@
  * models (`TextContent(type="text", …)`) become objects with their wire member names.
  */
 
+import { appendAll } from '../../core/append.js';
 import { BudgetExceeded, MAX_NESTING } from '../abstract/budget.js';
 import { sourceText } from '../abstract/concretize.js';
 import { provenBy } from '../abstract/declared.js';
@@ -543,7 +544,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           continue;
         }
         case 'decorated_definition':
-          stack.push(...node.children.filter((c) => c.field === 'definition'));
+          appendAll(
+            stack,
+            node.children.filter((c) => c.field === 'definition'),
+          );
           continue;
         case 'lambda':
         case 'list_comprehension':
@@ -581,7 +585,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           for (const c of node.children) info.nonlocals.add(name(c));
           continue;
       }
-      stack.push(...node.children);
+      appendAll(stack, node.children);
     }
     for (const g of info.globals) info.locals.delete(g);
     for (const g of info.nonlocals) info.locals.delete(g);
@@ -646,7 +650,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const stack = [...fn.children];
     for (let n = stack.pop(); n; n = stack.pop()) {
       if (n.type === 'function_definition' || n.type === 'lambda') nested.push(n);
-      stack.push(...n.children);
+      appendAll(stack, n.children);
     }
     const note = (name: string, what: 'value' | 'members') => {
       if (what === 'value' || !out.has(name)) out.set(name, what);
@@ -689,7 +693,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
             if (root && !info.locals.has(text(root))) note(text(root), 'members');
           }
         }
-        body.push(...n.children);
+        appendAll(body, n.children);
       }
     }
     return out;
@@ -1038,7 +1042,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const stack = [...body.children];
     for (let n = stack.pop(); n; n = stack.pop()) {
       if (n.type === 'yield') return true;
-      if (!SCOPES.has(n.type)) stack.push(...n.children);
+      if (!SCOPES.has(n.type)) appendAll(stack, n.children);
     }
     return false;
   }
@@ -1081,7 +1085,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       });
     } finally {
       if (guarded) this.guardedCalls--;
-      this.comprehensions.push(...comprehensions);
+      appendAll(this.comprehensions, comprehensions);
     }
     let value: Value = NOTHING;
     for (const r of run.returns.values()) value = join(value, r.value);
@@ -1934,7 +1938,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         const arrays = objectsOf(this.heap, spread).filter((o) => o.state.kind === 'array');
         const single = spread.length === 1 && arrays.length === 1 ? arrays[0]?.state : undefined;
         if (single && !rest) {
-          items.push(...single.items);
+          appendAll(items, single.items);
           if (single.rest) rest = single.rest;
           if (single.open) open = single.open;
         } else {
