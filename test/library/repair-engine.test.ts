@@ -265,15 +265,18 @@ describe('the fallback’s last resort', () => {
     expect(result.content).toHaveLength(100);
   });
 
-  it('past 100 steps, rebuilds the result as an error holding its data as text', () => {
+  it('with more broken blocks than its 100 steps could replace, rebuilds the result at once as an error holding its data as text', () => {
+    // One at a time, 100 steps (each a validation of the whole result) came before the same last
+    // resort: 2.8 s for 8,000 such blocks.
     const { result, fixes } = repairSync(broken(120), V);
-    expect(fixes).toHaveLength(101);
-    expect(fixes[100]).toEqual({
-      rule: 'block-base64-invalid',
-      pointer: '/content/100/data',
-      description: 'rebuilt the result as a single text block holding its data as JSON',
-      lossy: true,
-    });
+    expect(fixes).toEqual([
+      {
+        rule: 'block-base64-invalid',
+        pointer: '/content/0/data',
+        description: 'rebuilt the result as a single text block holding its data as JSON',
+        lossy: true,
+      },
+    ]);
     expect(result.isError).toBe(true);
     expect(result.content).toHaveLength(1);
     const [block] = result.content as { type: string; text: string }[];
@@ -281,6 +284,8 @@ describe('the fallback’s last resort', () => {
       block?.text.startsWith('The tool result could not be delivered as sent (data is not valid base64'),
     ).toBe(true);
     expect(validateToolResultSync(result, V).filter((f) => f.severity === 'error')).toEqual([]);
+    // The data it holds is the result as it came: no block of it was replaced first.
+    expect((block?.text.match(/"data":"!!!"/g) ?? []).length).toBe(120);
   });
 });
 
