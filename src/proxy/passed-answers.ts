@@ -178,28 +178,14 @@ export class AnswerReader {
     const length = piece.length;
     let depth = this.depth;
     let i = from;
-    // One loop per kind of piece: a call per unit to tell them apart doubled the time.
-    if (typeof piece === 'string') {
-      for (; i < length; i++) {
-        const unit = piece.charCodeAt(i);
-        if ((unit | BRACKET_BIT) === OPENING) depth++;
-        else if ((unit | BRACKET_BIT) === CLOSING) {
-          if (--depth === this.messageDepth) break;
-        } else if (unit === QUOTE) {
-          this.inString = true;
-          break;
-        }
-      }
-    } else {
-      for (; i < length; i++) {
-        const unit = piece[i] as number;
-        if ((unit | BRACKET_BIT) === OPENING) depth++;
-        else if ((unit | BRACKET_BIT) === CLOSING) {
-          if (--depth === this.messageDepth) break;
-        } else if (unit === QUOTE) {
-          this.inString = true;
-          break;
-        }
+    for (; i < length; i++) {
+      const unit = unitAt(piece, i);
+      if ((unit | BRACKET_BIT) === OPENING) depth++;
+      else if ((unit | BRACKET_BIT) === CLOSING) {
+        if (--depth === this.messageDepth) break;
+      } else if (unit === QUOTE) {
+        this.inString = true;
+        break;
       }
     }
     this.depth = depth;
