@@ -23,6 +23,23 @@ export interface FallbackStep {
   readonly rebuilt?: true;
 }
 
+/**
+ * The index of the content block the fallback replaces for `error` (when it is not the last resort), if
+ * its move is that one: the error is about a block of a result whose content is an array.
+ */
+export function fallbackBlockIndex(
+  document: unknown,
+  error: EngineFinding,
+  target: RepairTarget,
+): number | undefined {
+  const base = target.resultPath(document);
+  if (base === undefined || !startsWith(error.path, base)) return undefined;
+  const result = getIn(document, base);
+  if (!isObject(result) || !Array.isArray(result.content)) return undefined;
+  const [member, index] = error.path.slice(base.length, base.length + 2);
+  return member === 'content' && typeof index === 'number' ? index : undefined;
+}
+
 /** Members of a CallToolResult the fallback must not drop, because they define the result. */
 const STRUCTURAL = new Set(['content', 'resultType']);
 
@@ -80,9 +97,10 @@ export function applyFallback(
   const relative = error.path.slice(base.length);
 
   if (!lastResort && isObject(result) && Array.isArray(result.content)) {
-    const [member, index] = relative;
+    const [member] = relative;
+    const index = fallbackBlockIndex(document, error, target);
     // A finding on a block points at a block that is there.
-    if (member === 'content' && typeof index === 'number') {
+    if (index !== undefined) {
       const block = result.content[index] as JsonObject;
       result.content[index] = textBlock(droppedBlockText(block, error.message));
       return {
