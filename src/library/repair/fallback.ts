@@ -7,13 +7,16 @@
  *   for, and no text holds matching data) is marked `isError`, with a text block saying why: an error
  *   result needs no structuredContent, and its content reaches the model unchanged;
  * - a result that is not even an object with a content array is rebuilt around its data as text.
+ *
+ * The document is plain JSON (the repair's own copy, or parsed JSON handed over), so it is written as
+ * it is, without another copy.
  */
 
 import { isObject, type JsonObject } from '../../core/json.js';
 import { getIn, type PathSegment, setIn } from '../../core/pointer.js';
 import { features } from '../../spec/versions.js';
 import type { EngineFinding } from '../../validate/engine.js';
-import { previewJson, safeJson } from './clone.js';
+import { plainJson, previewPlainJson } from './clone.js';
 import type { RepairTarget } from './engine.js';
 
 export interface FallbackStep {
@@ -61,7 +64,7 @@ function withArticle(name: string): string {
 }
 
 function droppedBlockText(block: JsonObject, reason: string): string {
-  return `[${withArticle(blockName(block))} was dropped from this tool result: ${reason}. It was: ${previewJson(block)}]`;
+  return `[${withArticle(blockName(block))} was dropped from this tool result: ${reason}. It was: ${previewPlainJson(block)}]`;
 }
 
 /** A CallToolResult holding `data` as text, for a result that cannot be salvaged member by member. */
@@ -70,7 +73,7 @@ function rebuildResult(
   target: Pick<RepairTarget, 'version'>,
   options: { isError: boolean; reason?: string },
 ): JsonObject {
-  const body = typeof data === 'string' ? data : safeJson(data);
+  const body = typeof data === 'string' ? data : plainJson(data);
   const text = options.reason ? `${options.reason}\n${body}` : body;
   const result: JsonObject = { content: [textBlock(text)] };
   if (options.isError) result.isError = true;
@@ -111,7 +114,7 @@ export function applyFallback(
     if (typeof member === 'string' && !STRUCTURAL.has(member) && Object.hasOwn(result, member)) {
       const value = result[member];
       delete result[member];
-      const text = `${member}: ${safeJson(value)}`;
+      const text = `${member}: ${plainJson(value)}`;
       // JSON has no undefined member, so there is always a value to keep, unless the content says it already.
       if (!result.content.some((b) => isObject(b) && b.text === text)) {
         result.content.push(textBlock(`[${error.message}; it is kept here as text] ${text}`));
@@ -164,7 +167,7 @@ function envelopeFallback(document: unknown, error: EngineFinding): FallbackStep
         document,
         description: `removed top-level member "${member}"${
           member === 'result' || member === 'error'
-            ? ` from a ${Object.hasOwn(document, 'id') ? 'request' : 'notification'} (it was ${previewJson(value, 60)})`
+            ? ` from a ${Object.hasOwn(document, 'id') ? 'request' : 'notification'} (it was ${previewPlainJson(value, 60)})`
             : ''
         }`,
       };
