@@ -31,6 +31,7 @@ const CR = 0x0d;
 export class SseSplitter {
   /** The text of the event so far, when it is held (not passing). */
   private held: string[] = [];
+  /** Bytes of UTF-8 held. */
   private heldLength = 0;
   /** The event outgrew the limit: its text goes on as it comes, to its end. */
   private passing = false;
@@ -41,7 +42,10 @@ export class SseSplitter {
   /** The event ended on a CR that closed the chunk: handed over once the next character is known. */
   private endsOnCr = false;
 
-  /** `limit`: the longest event held, in characters. */
+  /**
+   * `limit`: the longest event held, in bytes of UTF-8, as a stdio line's (frames.ts). The text comes
+   * from a UTF-8 decoder, which never cuts a character in two, so each piece counts whole characters.
+   */
   constructor(private readonly limit: number) {}
 
   push(chunk: string): SsePiece[] {
@@ -122,9 +126,10 @@ export class SseSplitter {
       pieces.push({ passed: text, first: false, last: false });
       return;
     }
-    if (this.heldLength + text.length <= this.limit) {
+    const bytes = Buffer.byteLength(text);
+    if (this.heldLength + bytes <= this.limit) {
       this.held.push(text);
-      this.heldLength += text.length;
+      this.heldLength += bytes;
       return;
     }
     this.held.push(text);

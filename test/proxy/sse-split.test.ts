@@ -19,15 +19,19 @@ function parsed(chunks: readonly string[]): EventSourceMessage[] {
   return events;
 }
 
-/** The splitter's pieces for `text` cut into chunks of the given sizes, and those of its end. */
+/**
+ * The splitter's pieces for `text` cut into chunks of the given sizes, and those of its end. A chunk
+ * never ends inside a surrogate pair, as the proxy's UTF-8 decoder never cuts a character in two.
+ */
 function pieces(text: string, sizes: readonly number[], limit: number): SsePiece[] {
   const splitter = new SseSplitter(limit);
   const out: SsePiece[] = [];
   let at = 0;
   for (let i = 0; at < text.length; i++) {
-    const size = Math.max(1, sizes[i % Math.max(1, sizes.length)] ?? 1);
-    out.push(...splitter.push(text.slice(at, at + size)));
-    at += size;
+    let end = at + Math.max(1, sizes[i % Math.max(1, sizes.length)] ?? 1);
+    if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end++;
+    out.push(...splitter.push(text.slice(at, end)));
+    at = end;
   }
   out.push(...splitter.end());
   return out;
@@ -135,7 +139,8 @@ describe('SseSplitter', () => {
           const cut = all.filter((s) => s.cut);
           // Only the last can be cut short, and then nothing is left over.
           expect(cut.length === 0 || (cut[0] === all.at(-1) && rest === '')).toBe(true);
-          for (const s of all) expect(s.passed).toBe(s.text.length > limit);
+          // Counted in bytes of UTF-8, as a stdio line is.
+          for (const s of all) expect(s.passed).toBe(Buffer.byteLength(s.text) > limit);
           // Cut exactly at the blank lines: each event whole, the unfinished rest held or cut short.
           const expected = eventTexts(text);
           const unfinished = expected.pop() as string;
@@ -176,6 +181,19 @@ describe('SseSplitter', () => {
       { passed: 'data: 1234567890', first: true, last: false },
     ]);
     expect(splitter.end()).toEqual([{ passed: '', first: false, last: true, cut: true }]);
+  });
+
+  it('counts the limit in bytes of UTF-8, as a stdio line is counted', () => {
+    // 12 characters, 16 bytes: held under a limit of 16, passed on under 15.
+    const event = 'data: éééé\n\n';
+    expect(new SseSplitter(16).push(event)).toEqual([{ event }]);
+    expect(new SseSplitter(15).push(event)).toEqual([
+      { passed: event, first: true, last: false },
+      { passed: '', first: false, last: true },
+    ]);
+    // A character outside the BMP is two UTF-16 units and four bytes.
+    expect(new SseSplitter(11).push('data: 😀\n\n')).toHaveLength(2);
+    expect(new SseSplitter(12).push('data: 😀\n\n')).toEqual([{ event: 'data: 😀\n\n' }]);
   });
 
   it('finds each terminator once: a long chunk of many LF lines and no CR is split in linear time', () => {
