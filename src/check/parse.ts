@@ -10,6 +10,7 @@
  */
 
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { tryParseJson } from '../core/json.js';
 import { isRecordedFrame } from '../core/recording.js';
 
 /** One line of a session: its text, and its value when the text is JSON. */
@@ -99,11 +100,10 @@ function sessionLines(content: string): SessionLine[] {
   if (raw[raw.length - 1] === '') raw.pop();
   return raw.map((line, i) => {
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-    try {
-      return { line: i + 1, text, json: true, value: JSON.parse(text) };
-    } catch {
-      return { line: i + 1, text, json: false };
-    }
+    const parsed = tryParseJson(text);
+    return parsed
+      ? { line: i + 1, text, json: true, value: parsed.value }
+      : { line: i + 1, text, json: false };
   });
 }
 

@@ -17,7 +17,7 @@
 
 import { auditFindings } from '../audit/events.js';
 import type { Finding, Location } from '../core/finding.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import { isObject, type JsonObject, tryParseJson } from '../core/json.js';
 import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
 import { convertedId } from '../core/request-id.js';
 import { MAX_INPUT_BYTES } from '../io/read-text.js';
@@ -134,12 +134,7 @@ function entryOf(line: SessionLine): Entry {
       };
     }
     const frame = typeof recorded.frame === 'string' ? recorded.frame : '';
-    let parsed: { value: unknown } | undefined;
-    try {
-      parsed = { value: JSON.parse(frame) };
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = tryParseJson(frame);
     return { ...base, text: frame, ...(parsed ? { message: parsed } : {}) };
   }
   return {

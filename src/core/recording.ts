@@ -11,7 +11,7 @@
  * `dropped` a frame. Pure: writers and readers do the I/O.
  */
 
-import { isObject } from './json.js';
+import { isObject, tryParseJson } from './json.js';
 
 export type FrameSource = 'client' | 'server';
 
@@ -68,12 +68,8 @@ export function recordFrame(
   extra: Omit<RecordedFrame, 'time' | 'from' | 'message' | 'frame'> = {},
   time: Date = new Date(),
 ): RecordedFrame {
-  let parsed: { value: unknown } | undefined;
-  try {
-    parsed = { value: JSON.parse(text) };
-  } catch {
-    // not JSON: recorded as its text
-  }
+  // Not JSON: recorded as its text.
+  const parsed = tryParseJson(text);
   return {
     time: time.toISOString(),
     from,

@@ -1,7 +1,9 @@
 /** Type guards and equality over untrusted JSON (src/core/json.ts). */
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasOwn, isObject, jsonEqual, jsonTypeOf } from '../../src/core/json.js';
+import { hasOwn, isObject, jsonEqual, jsonTypeOf, tryParseJson } from '../../src/core/json.js';
+import { runs } from '../support/runs.js';
 
 describe('JSON guards', () => {
   it('takes only plain objects for objects', () => {
@@ -63,5 +65,36 @@ describe('jsonEqual', () => {
     ];
     for (const [a, b] of pairs)
       expect(jsonEqual(a, b), `${JSON.stringify(a)} ${JSON.stringify(b)}`).toBe(false);
+  });
+});
+
+describe('tryParseJson', () => {
+  it('gives what JSON.parse gives, or undefined where it throws, for any text', () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        let expected: { value: unknown } | undefined;
+        try {
+          expected = { value: JSON.parse(t) };
+        } catch {
+          expected = undefined;
+        }
+        expect(tryParseJson(t)).toEqual(expected);
+      }),
+      { numRuns: runs(1000) },
+    );
+    expect(tryParseJson('null')).toEqual({ value: null });
+    expect(tryParseJson('log line')).toBeUndefined();
+  });
+
+  it('puts back the stack trace limit it lowers, whether the parse throws or not', () => {
+    const before = Error.stackTraceLimit;
+    tryParseJson('not json');
+    expect(Error.stackTraceLimit).toBe(before);
+    tryParseJson('{}');
+    expect(Error.stackTraceLimit).toBe(before);
   });
 });

@@ -3,7 +3,7 @@
  * as JSON, and editing a result during repair. Not a rule folder, so the generator skips it.
  */
 
-import { isObject, type JsonObject, jsonEqual, jsonTypeOf } from '../../core/json.js';
+import { isObject, type JsonObject, jsonEqual, jsonTypeOf, tryParseJson } from '../../core/json.js';
 import { isJsonTextOf, PIECEWISE_FROM, stringified as stringify } from '../../core/json-text.js';
 import { getIn } from '../../core/pointer.js';
 import { knownJson, mayBeUnwritable, memoByString, memoPerRun } from '../../core/run-memo.js';
@@ -81,24 +81,13 @@ export function isTextMirrorOf(text: string, value: unknown): boolean {
   }
 }
 
-/** NOT_SCALAR for a text that is no JSON: prose, mostly, in a mirror check. */
-const NOT_SCALAR = Symbol('not JSON');
-
-/**
- * The JSON value of `text`, or NOT_SCALAR. Read as JSON.parse reads it: a failed parse builds a
- * SyntaxError whose stack trace, which nobody reads, costs more than the parse, so none is captured.
- */
+/** The JSON value of `text`, or NOT_SCALAR for a text that is no JSON (prose, mostly). */
 function parseScalarText(text: string): unknown {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return NOT_SCALAR;
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  const parsed = tryParseJson(text);
+  return parsed ? parsed.value : NOT_SCALAR;
 }
+
+const NOT_SCALAR = Symbol('not JSON');
 
 /** As stringify; for a handler's value that may stand for a text too long to write, only when it does not. */
 const stringifyObject = memoPerRun<object, string | undefined>((value) =>

@@ -1,3 +1,4 @@
+import { tryParseJson } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
@@ -16,12 +17,7 @@ const FRAME_WORDS: Readonly<Record<string, string>> = {
 };
 
 function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return tryParseJson(text) !== undefined;
 }
 
 export default defineRule({

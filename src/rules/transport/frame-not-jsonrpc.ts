@@ -1,4 +1,4 @@
-import { jsonTypeOf } from '../../core/json.js';
+import { jsonTypeOf, tryParseJson } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { isJsonRpcShaped, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
@@ -34,12 +34,9 @@ export default defineRule({
   },
   check(node, ctx) {
     const frame = node as { text: string };
-    let value: unknown;
-    try {
-      value = JSON.parse(frame.text);
-    } catch {
-      return; // frame-not-json reports it
-    }
+    const parsed = tryParseJson(frame.text);
+    if (!parsed) return; // frame-not-json reports it
+    const value = parsed.value;
     if (isJsonRpcShaped(value)) return;
     if (typeof value === 'object' && value !== null) {
       const members = Object.keys(value);
