@@ -369,7 +369,8 @@ function batch(candidates: readonly EngineFinding[]): EngineFinding[] {
 
 /**
  * A path segment in batch's tree: whether a chosen subject ends here, and the segments below (made when
- * the first is: most nodes are leaves, and a Map for each was most of what choosing 100,000 fixes took).
+ * the first is: most nodes are leaves, and a Map for each took a quarter of a second of repairing
+ * 100,000 broken blocks).
  */
 interface SubjectNode {
   chosen: boolean;
