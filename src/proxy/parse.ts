@@ -6,6 +6,7 @@
  * parsed value then costs little more than the message's structure.
  */
 
+import { JSON_START } from '../core/json.js';
 import { BACKSLASH } from '../core/json-units.js';
 
 /** Frames shorter than this are parsed as they are: their strings are too small to matter. */
@@ -26,14 +27,12 @@ const NO_CONTROL = /^[^\u0000-\u001f]*$/;
 
 export const NOT_JSON: unique symbol = Symbol('not JSON');
 
-/** What JSON text can start with, after whitespace: most log lines fail here, before any parse. */
-const JSON_START = /^[\t\n\r ]*[[{"\-0-9tfn]/;
-
 /**
  * The frame parsed as JSON, or NOT_JSON. Never throws. `controlFree` says the caller knows the text
  * holds no control character (frames.ts scans the bytes faster than a regular expression scans text).
  */
 export function parseFrame(text: string, controlFree = false): unknown {
+  // Most log lines fail here, before any parse.
   if (!JSON_START.test(text)) return NOT_JSON;
   // A server's log lines are not JSON, and each failed parse builds a SyntaxError: capturing its stack
   // trace, which nobody reads, costs more than the parse.

@@ -70,10 +70,17 @@ describe('jsonEqual', () => {
 
 describe('tryParseJson', () => {
   it('gives what JSON.parse gives, or undefined where it throws, for any text', () => {
-    const text = fc.oneof(
-      fc.string(),
-      fc.jsonValue().map((v) => JSON.stringify(v)),
-    );
+    // Led by JSON's whitespace or by what JSON.parse does not skip (a no-break space, a byte order mark).
+    const lead = fc.constantFrom('', ' ', '\t', '\n', '\r', '\u00a0', '\ufeff', ' \r\n\t');
+    const text = fc
+      .tuple(
+        lead,
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+      )
+      .map(([a, b]) => a + b);
     fc.assert(
       fc.property(text, (t) => {
         let expected: { value: unknown } | undefined;
