@@ -1,9 +1,9 @@
 /** Newline-delimited JSON over a spawned server's stdin/stdout, as the stdio transport defines it. */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import type { JsonObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
+import { whenWritable } from '../io/writable.js';
 import { BaseChannel, type Channel, StartError } from './channel.js';
 import { killGroup, register } from './children.js';
 
@@ -147,7 +147,8 @@ export class StdioChannel extends BaseChannel implements Channel {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || this.closedDetail) return;
     const line = `${JSON.stringify(message)}\n`;
-    if (!stdin.write(line)) await Promise.race([once(stdin, 'drain'), this.exited]);
+    // A server that closed its input makes the write fail (EPIPE): its exit says why, not the write.
+    if (!stdin.write(line)) await Promise.race([whenWritable(stdin), this.exited]);
   }
 
   async close(): Promise<void> {

@@ -6,23 +6,6 @@
  * would cost two system calls per message on the proxy's hot path. Shared by the stdio and SSE relays.
  */
 
-import type { Writable } from 'node:stream';
-
-/** Resolves once the stream can take more, or is gone. */
-export function whenWritable(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      stream.off('error', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-    stream.on('error', done);
-  });
-}
-
 export interface Pausable {
   pause(): unknown;
   resume(): unknown;

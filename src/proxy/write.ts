@@ -11,8 +11,8 @@
  */
 
 import type { Writable } from 'node:stream';
+import { whenWritable } from '../io/writable.js';
 import { stringifyJson } from '../library/repair/clone.js';
-import { whenWritable } from './ordered.js';
 
 /** Texts up to this many characters are written in one piece; longer ones in slices of this size. */
 const SLICE = 1 << 20;

@@ -1,12 +1,10 @@
 /**
  * OrderedQueue: server frames handled one at a time, in order, the source paused while more than 64
- * frames or 1 MB of them wait and resumed once all are handled (unless it ended); whenWritable waits
- * for a stream's drain, close or error.
+ * frames or 1 MB of them wait and resumed once all are handled (unless it ended).
  */
 
-import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { OrderedQueue, whenWritable } from '../../src/proxy/ordered.js';
+import { OrderedQueue } from '../../src/proxy/ordered.js';
 
 /** A source that counts its pauses and resumes. */
 function source() {
@@ -125,40 +123,5 @@ describe('OrderedQueue', () => {
     queue.push([0, 1, 2, 3]);
     await queue.drained();
     expect(handled).toEqual([0, 1, 2, 3]);
-  });
-});
-
-describe('whenWritable', () => {
-  it('resolves on drain, on close and on error, and stops listening', async () => {
-    for (const end of ['drain', 'close', 'error'] as const) {
-      const stream = new PassThrough();
-      stream.on('error', () => {});
-      let done = false;
-      const waiting = whenWritable(stream).then(() => {
-        done = true;
-      });
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(done).toBe(false);
-      stream.emit(end, end === 'error' ? new Error('x') : undefined);
-      await waiting;
-      expect(done).toBe(true);
-      expect([stream.listenerCount('drain'), stream.listenerCount('close')]).toEqual([0, 0]);
-    }
-    expect(new Writable().listenerCount('drain')).toBe(0);
-  });
-});
-
-describe('whenWritable and its listeners', () => {
-  it('leaves no listener of its own behind, on error either', async () => {
-    for (const end of ['drain', 'close', 'error'] as const) {
-      const stream = new PassThrough();
-      const counts = () => ['drain', 'close', 'error'].map((name) => stream.listenerCount(name));
-      const before = counts();
-      const waiting = whenWritable(stream);
-      expect(counts()).toEqual(before.map((n) => n + 1));
-      stream.emit(end, end === 'error' ? new Error('x') : undefined);
-      await waiting;
-      expect(counts()).toEqual(before);
-    }
   });
 });
