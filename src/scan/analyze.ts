@@ -239,9 +239,36 @@ function concretizeResult(result: unknown, positions: ValuePositions): unknown {
   presence(root, 'toolResult');
   if (isObject(root.structuredContent) && !isOpaque(root.structuredContent))
     presence(root.structuredContent, 'error');
+  else if (!Object.hasOwn(root, 'structuredContent')) serializedErrorPayload(root);
   // Exactly the text the mirror rules compare structuredContent with.
   for (const block of mirrors) block.text = JSON.stringify(root.structuredContent);
   return root;
+}
+
+/**
+ * The only block is a text block holding `JSON.stringify({ error: String(e) })` (`json.dumps(...)`): its
+ * text is unknown, but certainly the JSON of an object with an `error` member, which is the defect
+ * result-error-without-is-error reports, whatever the member's value. The text stands in as exactly
+ * that member, the unknown value as its source text (as `presence` does). Not where the result has
+ * structuredContent: the mirror rules would compare that stand-in with it.
+ */
+function serializedErrorPayload(root: Record<string, unknown>): void {
+  const content = root.content;
+  if (!Array.isArray(content) || isOpaque(content) || content.length !== 1) return;
+  const block = content[0];
+  if (!isObject(block) || isOpaque(block) || block.type !== 'text') return;
+  const text = block.text;
+  if (!(text instanceof SerializedOpaque)) return;
+  const serialized = text.serialized;
+  if (!isObject(serialized) || isOpaque(serialized) || !Object.hasOwn(serialized, 'error')) return;
+  const error = serialized.error;
+  // JSON.stringify leaves out a member that is undefined, so only a value surely written counts.
+  const written =
+    error instanceof UnknownValue
+      ? error.kind === 'string' || error.kind === 'object' || error.kind === 'array'
+      : error !== undefined && typeof error !== 'function';
+  if (!written) return;
+  block.text = JSON.stringify({ error: error instanceof UnknownValue ? error.source || 'error' : error });
 }
 
 /**

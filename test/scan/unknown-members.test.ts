@@ -668,3 +668,63 @@ async def mcp(request: Request):
     expect(reasons[0]).toContain('_meta is `body.get("meta")`');
   });
 });
+
+describe('a member read by a key that is one of a few constants (`KINDS[kind]`)', () => {
+  it('reads each key: typed when every one names a text type, however the key is chosen', async () => {
+    await expectTyped(
+      ts(`const KINDS = { a: 'text', b: 'text' };
+  const kind = args.x ? 'a' : 'b';
+  return { content: [{ type: KINDS[kind], text: 'x' }] };`),
+    );
+  });
+
+  it('still reports a key the object lacks, as a block with no type', async () => {
+    const { errors } = await scan(
+      'server.ts',
+      ts(`const KINDS = { a: 'text' };
+  const kind = args.x ? 'a' : 'b';
+  return { content: [{ type: KINDS[kind], text: 'x' }] };`),
+    );
+    expect(errors.map((f) => [f.rule, f.message])).toEqual([
+      ['block-type-unknown', 'content block has no "type"'],
+    ]);
+  });
+
+  it('reports the one key whose value is wrong, and no missing type', async () => {
+    const { errors } = await scan(
+      'server.ts',
+      ts(`const KINDS = { a: 'text', b: 'markdown', 2: 'text' };
+  const kind = args.x ? 'a' : args.y ? 2 : 'b';
+  return { content: [{ type: KINDS[kind], text: 'x' }] };`),
+    );
+    expect(errors.map((f) => f.message)).toEqual([
+      'unknown content block type "markdown": use a text block; Markdown goes in `text`',
+    ]);
+  });
+});
+
+describe('the lone text `JSON.stringify({ error: … })` of an error value known only at run time', () => {
+  const warnings = async (body: string) => {
+    const { report } = await scan('server.ts', ts(body));
+    return report.findings.filter((f) => f.severity === 'warning').map((f) => f.rule);
+  };
+
+  it('is an error payload whatever the string is', async () => {
+    expect(
+      await warnings(`try { return { content: [{ type: 'text', text: String(args.x) }] }; }
+  catch (e) { return { content: [{ type: 'text', text: JSON.stringify({ error: \`failed: \${e}\`, at: args.x }) }] }; }`),
+    ).toEqual(['result-error-without-is-error']);
+  });
+
+  it('is none with isError, with an error that may be undefined (left out of the JSON), or null', async () => {
+    for (const error of ['String(args.x)', 'args.x', 'null']) {
+      const isError = error === 'String(args.x)' ? ', isError: true' : '';
+      expect(
+        await warnings(
+          `return { content: [{ type: 'text', text: JSON.stringify({ error: ${error} }) }]${isError} };`,
+        ),
+        error,
+      ).toEqual([]);
+    }
+  });
+});

@@ -322,6 +322,25 @@ export function constantStrings(value: Value): string[] | undefined {
   return out;
 }
 
+/**
+ * The member names a value can be, when every possibility is a known string or number (`kinds[k]` with
+ * `k` one of a few constants): each is read on its own, so a lookup by any of them is as precise as
+ * `kinds.a`. `undefined` for any other value, and past `MAX_KEYS` names, where one read of every
+ * member is cheaper and says as much.
+ */
+export function constantKeys(value: Value): string[] | undefined {
+  if (value.length === 0 || value.length > MAX_KEYS) return undefined;
+  const out: string[] = [];
+  for (const v of value) {
+    if (v.k === 'str' && v.value !== undefined) out.push(v.value);
+    else if (v.k === 'num' && v.value !== undefined) out.push(String(v.value));
+    else return undefined;
+  }
+  return [...new Set(out)];
+}
+
+const MAX_KEYS = 16;
+
 /** The single string constant of a value, if it has exactly that. */
 export function constantString(value: Value): string | undefined {
   const [only] = value;

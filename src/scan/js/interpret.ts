@@ -39,6 +39,7 @@ import { cloneState, joinAllStates, joinStates, type State } from '../abstract/s
 import {
   assembledFormat,
   bool,
+  constantKeys,
   constantString,
   type FunctionValue,
   fn,
@@ -47,6 +48,7 @@ import {
   isNumeric,
   type JsonKind,
   join,
+  joinAll,
   json,
   kindOfVariant,
   mayBeFalsy,
@@ -1508,13 +1510,16 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   }
 
   private memberKey(node: Node & { type: 'MemberExpression' }, scope: Scope): string | undefined {
+    const keys = this.memberKeys(node, scope);
+    return keys?.length === 1 ? keys[0] : undefined;
+  }
+
+  /** The names `node` may read (see constantKeys); `undefined` when any member may be meant. */
+  private memberKeys(node: Node & { type: 'MemberExpression' }, scope: Scope): string[] | undefined {
     const name = memberName(node);
-    if (name !== undefined) return name;
+    if (name !== undefined) return [name];
     if (!node.computed) return undefined;
-    const key = this.ev(node.property as Expression, scope);
-    const [only] = key;
-    if (key.length === 1 && only?.k === 'num' && only.value !== undefined) return String(only.value);
-    return constantString(key);
+    return constantKeys(this.ev(node.property as Expression, scope));
   }
 
   // ── expressions ──────────────────────────────────────────────────────────────────────────────
@@ -1632,11 +1637,15 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         return this.binary(node.operator, node.left as Expression, node.right, scope, at);
       case 'MemberExpression': {
         const object = this.ev(node.object, scope);
-        const key = this.memberKey(node, scope);
+        const keys = this.memberKeys(node, scope);
+        const key = keys?.length === 1 ? keys[0] : undefined;
         if (key === 'href' && yieldsOf(object) === 'uri') return someString(at, true, 'uri');
         // `Schema.shape`: registerTool takes a zod object's shape for the object itself.
         if (key === 'shape' && zodSchemaOf(object)?.schema.type === 'object') return object;
-        const value = this.readMember(object, key, at);
+        const value =
+          keys && keys.length > 1
+            ? joinAll(keys.map((k) => this.readMember(object, k, at)))
+            : this.readMember(object, key, at);
         return node.optional && object.some(isNullish) ? join(value, undef(at)) : value;
       }
       case 'CallExpression':
