@@ -17,6 +17,7 @@
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { systemErrorWords } from '../core/system-error.js';
+import { whenWritable } from '../io/writable.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
@@ -27,6 +28,15 @@ import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
 import { ProxySession } from './session.js';
 import { writeBytes, writeJson, writePiece, writeText } from './write.js';
+
+/**
+ * How much of what the client sent may wait for a server that does not read it before the client's
+ * input is paused. Not less: a paused input is not read, so the client's end is not seen either, and a
+ * client that sent one request to a server that stopped reading, and then left, would leave the proxy
+ * and the server running with nobody to stop them. Past this, memory is the stronger concern; the
+ * server's direction holds as much (ordered.ts).
+ */
+const CLIENT_BACKLOG_BYTES = 1 << 20;
 
 export interface StdioProxyOptions extends ProxyEvents {
   readonly command: string;
@@ -134,9 +144,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       // The bytes go first: the server starts on the request while the proxy parses it. The session
       // still learns of it before any answer, which can only be read on a later turn of the loop.
-      if (child.stdin.writable && !child.stdin.write(bytes)) {
+      if (
+        child.stdin.writable &&
+        !child.stdin.write(bytes) &&
+        child.stdin.writableLength > CLIENT_BACKLOG_BYTES
+      ) {
         clientIn.pause();
-        child.stdin.once('drain', () => clientIn.resume());
+        void whenWritable(child.stdin).then(() => clientIn.resume());
       }
       for (const frame of clientFrames.push(bytes)) observe(frame);
     };

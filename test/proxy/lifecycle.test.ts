@@ -98,6 +98,25 @@ describe('proxy lifecycle', () => {
     await expectNothingLeft(proxy, marker);
   }, 120_000);
 
+  it('sees the client leave while the server reads nothing, and ends the server', async () => {
+    const { proxy, marker } = proxyFor(['--stop-reading']);
+    await proxy.stderrContains('lifecycle-server ready');
+    // More than the pipe to the server holds, so the proxy must keep it: were the client's input paused
+    // for it, the client's end would never be read, and the proxy and the server would run on.
+    proxy.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', pad: 'x'.repeat(300_000) } })}\n`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.child.stdin.write(request(2));
+    proxy.child.stdin.end();
+    const { code } = await proxy.exited;
+    // The server exits on SIGTERM (it ignores nothing): its pending requests get the exit error.
+    expect(code).toBe(143);
+    expect(proxy.stderr()).toContain("client closed its input: closing the server's");
+    expect(proxy.lines().map((line) => JSON.parse(line).id)).toEqual([1, 2]);
+    await expectNothingLeft(proxy, marker);
+  }, 120_000);
+
   it('ends a server that ignores both its input and SIGTERM with SIGKILL', async () => {
     const { proxy, marker } = proxyFor(['--ignore-eof', '--ignore-signals']);
     await proxy.stderrContains('lifecycle-server ready');

@@ -5,6 +5,7 @@
  *   --ignore-eof      the end of standard input is ignored (the process keeps running)
  *   --exit-after N    exit with --code (default 3) once N requests have arrived, answering none
  *   --grandchild      start a child process of its own (it must die with the server's group)
+ *   --stop-reading    never read standard input (its stream destroyed at once) and keep running
  * Every other argument is a marker for `ps`. It says "lifecycle-server ready" on stderr once set up,
  * and "got SIGNAL" for each signal it ignores.
  */
@@ -30,11 +31,17 @@ if (flag('--grandchild')) {
   spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', `${marker}-grandchild`], { stdio: 'ignore' });
 }
 
+if (flag('--stop-reading')) {
+  process.stdin.destroy();
+  setInterval(() => {}, 1000);
+  process.stderr.write('lifecycle-server ready\n');
+}
+
 const exitAfter = value('--exit-after', 0);
 const code = value('--code', 3);
 let requests = 0;
-const lines = createInterface({ input: process.stdin });
-lines.on('line', (line) => {
+const lines = flag('--stop-reading') ? undefined : createInterface({ input: process.stdin });
+lines?.on('line', (line) => {
   let message;
   try {
     message = JSON.parse(line);
@@ -45,9 +52,11 @@ lines.on('line', (line) => {
   requests++;
   if (exitAfter > 0 && requests >= exitAfter) process.exit(code);
 });
-lines.on('close', () => {
+lines?.on('close', () => {
   if (!flag('--ignore-eof')) process.exit(0);
   process.stderr.write('lifecycle-server: input ended, staying up\n');
 });
-setInterval(() => {}, 1000);
-process.stderr.write('lifecycle-server ready\n');
+if (lines) {
+  setInterval(() => {}, 1000);
+  process.stderr.write('lifecycle-server ready\n');
+}
