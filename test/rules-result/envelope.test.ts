@@ -151,6 +151,54 @@ describe('envelope-error-invalid', () => {
   });
 });
 
+describe('envelope-not-object in a batch', () => {
+  const message = { jsonrpc: '2.0', id: 1, result: ok };
+  const v0326 = { version: '2025-03-26' } as const;
+
+  it('reports each member that is no object, where it is, and none that is', () => {
+    expect(said([1, message, 'x', null, [message]], v0326)).toEqual([
+      [
+        'envelope-not-object',
+        'member',
+        '/0',
+        'member 0 of the batch is a bare integer, not a JSON-RPC message object',
+      ],
+      [
+        'envelope-not-object',
+        'member',
+        '/2',
+        'member 2 of the batch is a bare string, not a JSON-RPC message object',
+      ],
+      ['envelope-not-object', 'member', '/3', 'member 3 of the batch is null, not a JSON-RPC message object'],
+      [
+        'envelope-not-object',
+        'member',
+        '/4',
+        'member 4 of the batch is an array, not a JSON-RPC message object',
+      ],
+    ]);
+    expect(said([message, message], v0326)).toEqual([]);
+  });
+
+  it('reports an empty batch, which JSON-RPC forbids a server to send', () => {
+    expect(said([], v0326)).toEqual([
+      [
+        'envelope-not-object',
+        'empty',
+        '',
+        'the batch is empty: it holds no JSON-RPC message, and JSON-RPC forbids sending one',
+      ],
+    ]);
+  });
+
+  it('adds to envelope-batch where the version has no batching', () => {
+    expect(said([7]).map(([rule, , pointer]) => `${rule} ${pointer}`)).toEqual([
+      'envelope-batch ',
+      'envelope-not-object /0',
+    ]);
+  });
+});
+
 describe('envelope-batch', () => {
   const batch = [
     { jsonrpc: '2.0', id: 1, result: ok },
@@ -170,7 +218,7 @@ function said(doc: unknown, options: RunOptions = v): string[][] {
 }
 
 describe('what the envelope rules say', () => {
-  it('judges a bare value or a batch as a whole, never its members', () => {
+  it('judges a bare value or a batch as a whole, never the messages in it', () => {
     expect(said('done')).toEqual([
       ['envelope-not-object', 'default', '', 'the message is a bare string, not a JSON-RPC message object'],
     ]);
