@@ -115,7 +115,7 @@ function recordingServer(received: Received[]): Server {
 
 const AUTH = ['--header', 'Authorization: Bearer secret', '--header', 'X-Team: blue'];
 
-// Each test spawns the CLI (through tsx): seconds each on two loaded cores.
+// Each test spawns the CLI (the bundle the global setup built): a second or more each on two loaded cores.
 describe('mcp-shape audit options', { timeout: 90_000 }, () => {
   const received: Received[] = [];
   let server: Server;

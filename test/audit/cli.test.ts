@@ -35,7 +35,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-shape-audit-cli-'));
  */
 const REFUSED_URL = 'http://127.0.0.1:2/mcp';
 
-// Each test spawns the CLI (through tsx) one or more times: seconds each on two loaded cores.
+// Each test spawns the CLI (the bundle the global setup built) one or more times: a second or more each on two loaded cores.
 describe('mcp-shape audit', { timeout: 90_000 }, () => {
   it('exits 3 with one line when the server cannot be started', async () => {
     const run = await cli(['--', 'mcp-shape-no-such-server']);

@@ -28,7 +28,7 @@ function junitTotals(xml: string): JunitTotals['testsuites'] {
     .testsuites;
 }
 
-// Each test spawns the CLI (through tsx): seconds each on two loaded cores.
+// Each test spawns the CLI (the bundle the global setup built): a second or more each on two loaded cores.
 describe('report formats on the command line', { timeout: 90_000 }, () => {
   it('check --format junit fails the testcase of a broken response and exits 1', async () => {
     const run = await runCli(['check', '-', '--format', 'junit', '--protocol', '2025-06-18'], {
