@@ -11,7 +11,7 @@
  * one at once.
  */
 
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -61,5 +61,20 @@ export async function buildCliBundle(root: string): Promise<string> {
   const files = readdirSync(partial).sort((a, b) => Number(a === 'bin.mjs') - Number(b === 'bin.mjs'));
   for (const file of files) renameSync(join(partial, file), join(dir, file));
   rmSync(partial, { recursive: true, force: true });
+  removeStaleChunks(dir, new Set(files));
   return join(dir, 'bin.mjs');
+}
+
+/**
+ * Chunks of earlier builds, which no bin.mjs loads any more (a chunk's name changes with its content):
+ * without this, every test run after an edit left its chunks behind. Only those an hour old, so that a
+ * test run still going beside this one keeps what its own bin.mjs loads.
+ */
+function removeStaleChunks(dir: string, current: ReadonlySet<string>): void {
+  const before = Date.now() - 60 * 60 * 1000;
+  for (const file of readdirSync(dir)) {
+    if (current.has(file)) continue;
+    const path = join(dir, file);
+    if (statSync(path).mtimeMs < before) rmSync(path, { force: true });
+  }
 }
