@@ -214,3 +214,74 @@ def lookup(query: str) -> CallToolResult:
     expect(await scanned(STANDALONE, INSTANCE)).toEqual({ statuses: ['typed'], findings: [] });
   });
 });
+
+/**
+ * A table of tools registered in a loop (`for (const t of TOOLS)`, `TOOLS.forEach(…)`): each tool is
+ * registered with its own name, handler and config, so each is judged as itself, against its own
+ * outputSchema, and a finding names the one tool it is about.
+ */
+describe('a table of tools registered in a loop', () => {
+  const ts = (
+    loop: string,
+    tools: string,
+  ) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 's', version: '1' });
+const TOOLS = [${tools}];
+${loop}
+`;
+  const FOR_OF = 'for (const t of TOOLS) server.registerTool(t.name, t.config, t.handler);';
+  const FOR_EACH = 'TOOLS.forEach((t) => { server.registerTool(t.name, t.config, t.handler); });';
+  const summary = (file: Awaited<ReturnType<typeof scanSource>>) =>
+    file.handlers.map((h) => `${h.tool}: ${h.returns.map((r) => r.status).join(',')}`);
+
+  for (const [form, loop] of [
+    ['for…of', FOR_OF],
+    ['forEach', FOR_EACH],
+  ] as const) {
+    it(`${form}: each tool with its own handler, and a finding names its tool`, async () => {
+      const file = await scanSource(
+        'server.ts',
+        ts(
+          loop,
+          `{ name: 'hello', config: {}, handler: async () => ({ content: [{ type: 'text', text: 'hi' }] }) },
+  { name: 'logo', config: {}, handler: async () => ({ content: [{ type: 'image', data: 'iVBORw0KGgo=' }] }) }`,
+        ),
+      );
+      expect(summary(file)).toEqual(['hello: typed', 'logo: invalid']);
+      expect(file.findings.map((f) => [f.rule, f.location?.tool])).toEqual([
+        ['block-mime-type-missing', 'logo'],
+      ]);
+    });
+
+    it(`${form}: each tool's structuredContent is checked against its own outputSchema`, async () => {
+      const file = await scanSource(
+        'server.ts',
+        ts(
+          loop,
+          `{ name: 'count', config: { outputSchema: { n: z.number() } },
+    handler: async () => ({ content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } }) },
+  { name: 'label', config: { outputSchema: { s: z.string() } },
+    handler: async () => ({ content: [{ type: 'text', text: '{"s":"a"}' }], structuredContent: { s: 'a' } }) }`,
+        ),
+      );
+      expect(summary(file)).toEqual(['count: typed', 'label: typed']);
+      expect(file.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    });
+  }
+
+  it('runs a loop that adds to the table it iterates as any loop, judging every handler', async () => {
+    const file = await scanSource(
+      'server.ts',
+      ts(
+        `for (const t of TOOLS) {
+  server.registerTool(t.name, t.config, t.handler);
+  if (TOOLS.length < 3) TOOLS.push({ name: 'late', config: {}, handler: async () => ({ content: 'late' }) });
+}`,
+        `{ name: 'hello', config: {}, handler: async () => ({ content: [{ type: 'text', text: 'hi' }] }) }`,
+      ),
+    );
+    // The pushed handler is judged too: its string content is an error, whatever the tool is called.
+    expect(file.findings.map((f) => f.rule)).toContain('result-content-not-array');
+  });
+});

@@ -60,6 +60,9 @@ export const LOW_LEVEL_LABEL = '(tools/call handler)';
 
 type Kind = 'tool' | 'registerTool' | 'lowLevel' | 'listTools' | 'addTool' | 'task' | 'taskResult';
 
+/** Registrations whose first argument is the tool's name. */
+const NAMED_KINDS: ReadonlySet<Kind> = new Set(['tool', 'registerTool', 'task']);
+
 interface Candidate {
   readonly call: CallExpression;
   readonly kind: Kind;
@@ -328,7 +331,11 @@ export class JsExtractor {
         );
         continue;
       }
-      handlers.push(...this.handlersOf(mod, c, record, at));
+      // A registration run once per tool of a table (a loop over it): each name with its own handler.
+      const byName = NAMED_KINDS.has(c.kind) ? this.interp.recordedByName.get(c.call) : undefined;
+      if (byName && byName.size > 1) {
+        for (const named of byName.values()) handlers.push(...this.handlersOf(mod, c, named, at));
+      } else handlers.push(...this.handlersOf(mod, c, record, at));
     }
     // A task's result is what its handler stores (`taskStore.storeTaskResult(id, status, result)`):
     // a return of the tool whose handler stored it, or a result document when no handler did.

@@ -123,6 +123,22 @@ export interface RecordedCall {
 
 const MAX_CALL_DEPTH = 20;
 
+/** Two runs of one call, as one record: each argument any value either run passed. */
+function joinRecords(prev: RecordedCall | undefined, next: RecordedCall): RecordedCall {
+  if (!prev) return next;
+  return {
+    args: next.args.map((a, i) => join(prev.args[i] ?? NOTHING, a)),
+    heap: Heap.join(prev.heap, next.heap),
+    tool: prev.tool ?? next.tool,
+  };
+}
+
+/**
+ * Loops over an array known item by item run once per item, in order, up to this many items; longer
+ * ones, and arrays known only in part, run as any loop does (twice, joined).
+ */
+const MAX_UNROLLED = 16;
+
 /** Global functions whose result type is certain. */
 const GLOBAL_KINDS = new Map<string, JsonKind>(
   Object.entries({
@@ -287,6 +303,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   private readonly instances = new Map<Class, Value>();
   private readonly classes = new Map<number, ClassInfo>();
   readonly recorded = new Map<Node, RecordedCall>();
+  /**
+   * The same calls, apart by the tool name each was made with, when every one named its tool by a
+   * constant: a registration in a loop over a table of tools (`for (const t of TOOLS)
+   * server.registerTool(t.name, …, t.handler)`) then pairs each name with its own handler, which the
+   * joined record cannot. `null` once a call named its tool by anything else.
+   */
+  readonly recordedByName = new Map<Node, Map<string, RecordedCall> | null>();
 
   constructor(
     project: Project,
@@ -969,20 +992,21 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'ForInStatement': {
         const inner = this.current.module.index.scopeOf.get(node) ?? scope;
         const iterable = this.ev(node.right, scope);
-        const item =
-          node.type === 'ForInStatement'
-            ? str(this.site(node.right))
-            : this.itemOf(iterable, this.site(node.right));
+        const bind = (item: Value) => {
+          const left = node.left;
+          if (left.type === 'VariableDeclaration') {
+            const declarator = left.declarations[0];
+            if (declarator) this.bindPattern(declarator.id, item, inner);
+          } else this.assign(left, item, inner);
+        };
+        const body = () => this.exec(node.body, inner);
+        if (node.type === 'ForOfStatement' && this.unrolled(node, iterable, bind, body)) return;
+        const at = this.site(node.right);
+        // The items are read at each pass: what the body adds to the array it iterates is visited too.
         this.loop(
           node,
-          () => {
-            const left = node.left;
-            if (left.type === 'VariableDeclaration') {
-              const declarator = left.declarations[0];
-              if (declarator) this.bindPattern(declarator.id, item, inner);
-            } else this.assign(left, item, inner);
-          },
-          () => this.exec(node.body, inner),
+          () => bind(node.type === 'ForInStatement' ? str(at) : this.itemOf(iterable, at)),
+          body,
           () => undefined,
         );
         return;
@@ -1331,6 +1355,62 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       exits.push({ state: known ? entry : unsetAsSoft(entry, exits) });
     }
     this.current.state = this.joinExits(exits, this.site(node));
+  }
+
+  /**
+   * The items of `iterable` one by one, when it is an array the analysis knows whole and short (a table
+   * of tools written in the source); else `undefined`.
+   */
+  private knownItems(iterable: Value): { id: number; items: Value[] } | undefined {
+    const [only] = iterable;
+    if (iterable.length !== 1 || only?.k !== 'ref') return undefined;
+    const state = this.heap.get(only.id);
+    if (state?.kind !== 'array' || state.rest || state.open) return undefined;
+    if (state.items.length === 0 || state.items.length > MAX_UNROLLED) return undefined;
+    return { id: only.id, items: state.items.map((m) => m.value) };
+  }
+
+  /**
+   * A `for…of` over an array known item by item (knownItems), run once per item, in order: each item
+   * is then judged with what the body does with it, not with every other item's values too (a
+   * registration in the loop gets its own tool's name and handler). Returns false, with nothing
+   * changed, for any other iterable, and when the body changes the array it iterates (then the items
+   * it would visit are not the ones read here), so that the loop runs as any loop does.
+   */
+  private unrolled(node: Node, iterable: Value, bind: (item: Value) => void, body: () => void): boolean {
+    const entry = this.current.state;
+    const known = entry ? this.knownItems(iterable) : undefined;
+    if (!entry || !known) return false;
+    const before = this.heap.get(known.id);
+    const label = this.current.pendingLabel;
+    this.current.pendingLabel = undefined;
+    this.current.state = cloneState(entry);
+    const jump: Jump = { loop: true, ...(label ? { label } : {}), breaks: [], continues: [] };
+    const at = this.site(node);
+    this.current.jumps.push(jump);
+    let changed = false;
+    try {
+      for (const item of known.items) {
+        if (!this.current.state) break;
+        bind(item);
+        jump.continues.length = 0;
+        body();
+        this.current.state = joinAllStates([this.current.state, ...jump.continues], at);
+        if (this.current.state && this.heap.get(known.id) !== before) {
+          changed = true;
+          break;
+        }
+      }
+    } finally {
+      this.current.jumps.pop();
+    }
+    if (changed) {
+      this.current.state = entry;
+      this.current.pendingLabel = label;
+      return false;
+    }
+    this.current.state = joinAllStates([this.current.state, ...jump.breaks], at);
+    return true;
   }
 
   /** A loop: the body twice (enough for values built across iterations to show), then joined. */
@@ -1864,20 +1944,20 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   private recordCall(node: Node, args: readonly Value[]): void {
     if (!this.watchedCalls.has(node) || !this.current.state) return;
-    const prev = this.recorded.get(node);
     // A snapshot for the record; the call goes on with a copy of its own.
     const heap = this.heap.clone();
     this.state.heap = this.heap.clone();
-    this.recorded.set(
-      node,
-      prev
-        ? {
-            args: args.map((a, i) => join(prev.args[i] ?? NOTHING, a)),
-            heap: Heap.join(prev.heap, heap),
-            tool: prev.tool ?? this.handlerTool,
-          }
-        : { args, heap, tool: this.handlerTool },
-    );
+    const call: RecordedCall = { args, heap, tool: this.handlerTool };
+    this.recorded.set(node, joinRecords(this.recorded.get(node), call));
+    const name = args[0] ? constantString(args[0]) : undefined;
+    const byName = this.recordedByName.get(node);
+    if (name === undefined || byName === null) {
+      this.recordedByName.set(node, null);
+      return;
+    }
+    const records = byName ?? new Map<string, RecordedCall>();
+    records.set(name, joinRecords(records.get(name), call));
+    this.recordedByName.set(node, records);
   }
 
   /**
@@ -2114,6 +2194,27 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return acc ? join(acc, result) : result;
   }
 
+  /**
+   * `array.forEach(callback)` on an array known item by item (knownItems): the callback called on each
+   * item in order, as `unrolled` runs a loop. False, with nothing changed, for any other array, or when
+   * a call changes the array.
+   */
+  private eachKnownItem(callback: Value, at: Site, array: Value): boolean {
+    const entry = this.current.state;
+    const known = entry ? this.knownItems(array) : undefined;
+    if (!entry || !known) return false;
+    const before = this.heap.get(known.id);
+    this.current.state = cloneState(entry);
+    for (let i = 0; i < known.items.length && this.current.state; i++) {
+      this.call(callback, [known.items[i] as Value, num(at, i), array], undefined, at, 'callback');
+      if (this.current.state && this.heap.get(known.id) !== before) {
+        this.current.state = entry;
+        return false;
+      }
+    }
+    return true;
+  }
+
   private arrayMethod(
     v: Variant & { k: 'ref' },
     state: ObjState,
@@ -2143,7 +2244,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           ? this.arrayOf(flatten(this.heap, this.iterate(first, item(), at, [v]), at), at)
           : undefined;
       case 'forEach':
-        if (first) this.iterate(first, item(), at, [v]);
+        if (first && !this.eachKnownItem(first, at, [v])) this.iterate(first, item(), at, [v]);
         return undef(at);
       case 'filter':
         if (first) this.iterate(first, item(), at, [v]);

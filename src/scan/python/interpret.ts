@@ -1483,11 +1483,12 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   private forStatement(node: PyNode): void {
     const left = field(node, 'left');
     const right = field(node, 'right');
-    const item = right ? this.itemOf(this.ev(right), this.site(right)) : NOTHING;
+    const iterable = right ? this.ev(right) : NOTHING;
     this.loop(
       node,
       () => {
-        if (left) this.bindTarget(left, item);
+        // Read at each pass: what the body appends to the list it iterates is visited too.
+        if (left && right) this.bindTarget(left, this.itemOf(iterable, this.site(right)));
       },
       field(node, 'body'),
       field(node, 'alternative'),
