@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -19,5 +20,7 @@ export default defineConfig({
     // test passing both ways). Nothing a test file sets at module level is read by another: spies are
     // restored, environment variables put back, and caches are per validation (src/core/run-memo.ts).
     isolate: false,
+    // The slowest files first, also in a fresh clone (test/support/slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
