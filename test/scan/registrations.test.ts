@@ -285,3 +285,33 @@ ${loop}
     expect(file.findings.map((f) => f.rule)).toContain('result-content-not-array');
   });
 });
+
+describe('loops run once per item, nested', () => {
+  const nested = (depth: number, items: number, text: string) => {
+    const list = Array.from({ length: items }, (_, i) => `'t${i}'`).join(', ');
+    const open = Array.from({ length: depth }, (_, i) => `for (const x${i} of A) {`).join('\n');
+    return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+const A = [${list}];
+server.registerTool('rows', {}, async () => {
+  const out = [];
+  ${open}
+  out.push({ type: 'text', text: ${text} });
+  ${'}'.repeat(depth)}
+  return { content: out };
+});
+`;
+  };
+
+  it('proves a few nested loops over a short table', async () => {
+    const file = await scanSource('server.ts', nested(2, 4, 'x0 + x1'));
+    expect(file.handlers.map((h) => h.returns.map((r) => r.status))).toEqual([['typed']]);
+  });
+
+  it('stops running items one by one past 64 runs in all, and stays within the analysis budget', async () => {
+    // Sixteen to the eighth runs of the body, were each loop run once per item.
+    const file = await scanSource('server.ts', nested(8, 16, "'row'"));
+    const [ret] = file.handlers[0]?.returns ?? [];
+    expect(ret?.reason ?? '').not.toContain('analysis budget');
+  });
+});

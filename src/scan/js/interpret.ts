@@ -138,6 +138,12 @@ function joinRecords(prev: RecordedCall | undefined, next: RecordedCall): Record
  * ones, and arrays known only in part, run as any loop does (twice, joined).
  */
 const MAX_UNROLLED = 16;
+/**
+ * Loops run once per item inside one another multiply: at most this many runs of the innermost body in
+ * all. Past it an inner loop runs as any loop does: eight nested loops over 16 items each once ran into
+ * the analysis budget, where two passes each are proven in milliseconds.
+ */
+const MAX_UNROLLED_RUNS = 64;
 
 /** Global functions whose result type is certain. */
 const GLOBAL_KINDS = new Map<string, JsonKind>(
@@ -1366,9 +1372,14 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (iterable.length !== 1 || only?.k !== 'ref') return undefined;
     const state = this.heap.get(only.id);
     if (state?.kind !== 'array' || state.rest || state.open) return undefined;
-    if (state.items.length === 0 || state.items.length > MAX_UNROLLED) return undefined;
+    const count = state.items.length;
+    if (count === 0 || count > MAX_UNROLLED || this.unrolledRuns * count > MAX_UNROLLED_RUNS)
+      return undefined;
     return { id: only.id, items: state.items.map((m) => m.value) };
   }
+
+  /** How many times the loops being run once per item (around this point) run their bodies, in all. */
+  private unrolledRuns = 1;
 
   /**
    * A `for…of` over an array known item by item (knownItems), run once per item, in order: each item
@@ -1388,6 +1399,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const jump: Jump = { loop: true, ...(label ? { label } : {}), breaks: [], continues: [] };
     const at = this.site(node);
     this.current.jumps.push(jump);
+    const outer = this.unrolledRuns;
+    this.unrolledRuns = outer * known.items.length;
     let changed = false;
     try {
       for (const item of known.items) {
@@ -1403,6 +1416,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       }
     } finally {
       this.current.jumps.pop();
+      this.unrolledRuns = outer;
     }
     if (changed) {
       this.current.state = entry;
@@ -2205,12 +2219,18 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!entry || !known) return false;
     const before = this.heap.get(known.id);
     this.current.state = cloneState(entry);
-    for (let i = 0; i < known.items.length && this.current.state; i++) {
-      this.call(callback, [known.items[i] as Value, num(at, i), array], undefined, at, 'callback');
-      if (this.current.state && this.heap.get(known.id) !== before) {
-        this.current.state = entry;
-        return false;
+    const outer = this.unrolledRuns;
+    this.unrolledRuns = outer * known.items.length;
+    try {
+      for (let i = 0; i < known.items.length && this.current.state; i++) {
+        this.call(callback, [known.items[i] as Value, num(at, i), array], undefined, at, 'callback');
+        if (this.current.state && this.heap.get(known.id) !== before) {
+          this.current.state = entry;
+          return false;
+        }
       }
+    } finally {
+      this.unrolledRuns = outer;
     }
     return true;
   }
