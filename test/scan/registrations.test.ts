@@ -270,6 +270,53 @@ ${loop}
     });
   }
 
+  const table = (loop: string) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+const handlers = {
+  hello: async () => ({ content: [{ type: 'text', text: 'hi' }] }),
+  logo: async () => ({ content: [{ type: 'image', data: 'iVBORw0KGgo=' }] }),
+};
+${loop}
+`;
+  for (const [form, loop] of [
+    ['Object.entries', 'for (const [name, h] of Object.entries(handlers)) server.registerTool(name, {}, h);'],
+    ['Object.keys', 'Object.keys(handlers).forEach((k) => server.registerTool(k, {}, handlers[k]));'],
+    [
+      'Object.values',
+      'const tools = { a: { name: "hello", run: handlers.hello }, b: { name: "logo", run: handlers.logo } };\n' +
+        'for (const t of Object.values(tools)) server.registerTool(t.name, {}, t.run);',
+    ],
+  ] as const) {
+    it(`${form}: a table of handlers keyed by tool name`, async () => {
+      const file = await scanSource('server.ts', table(loop));
+      expect(summary(file)).toEqual(['hello: typed', 'logo: invalid']);
+      expect(file.findings.map((f) => [f.rule, f.location?.tool])).toEqual([
+        ['block-mime-type-missing', 'logo'],
+      ]);
+    });
+  }
+
+  it('Object.keys lists integer keys first, ascending, as JavaScript does', async () => {
+    const file = await scanSource(
+      'server.ts',
+      table(
+        "const byNumber = { b: 1, 10: 1, a: 1, 2: 1 };\nfor (const k of Object.keys(byNumber)) server.registerTool('t' + k, {}, handlers.hello);",
+      ),
+    );
+    expect(file.handlers.map((h) => h.tool)).toEqual(['t2', 't10', 'tb', 'ta']);
+  });
+
+  it('a table with members it cannot list stays one unresolved registration', async () => {
+    const file = await scanSource(
+      'server.ts',
+      table(
+        "import { more } from 'plugins';\nconst all = { ...handlers, ...more };\n" +
+          'for (const [name, h] of Object.entries(all)) server.registerTool(name, {}, h);',
+      ),
+    );
+    expect(file.handlers.flatMap((h) => h.returns.map((r) => r.status))).toContain('unresolved');
+  });
+
   it('runs a loop that adds to the table it iterates as any loop, judging every handler', async () => {
     const file = await scanSource(
       'server.ts',
@@ -283,6 +330,71 @@ ${loop}
     );
     // The pushed handler is judged too: its string content is an error, whatever the tool is called.
     expect(file.findings.map((f) => f.rule)).toContain('result-content-not-array');
+  });
+});
+
+describe('Python registrations written as calls', () => {
+  const source = (registration: string) => `from mcp.server.fastmcp import FastMCP
+from mcp.server.lowlevel import Server
+from mcp.types import ImageContent, TextContent
+
+mcp = FastMCP("s")
+server = Server("s")
+
+def hello():
+    return [TextContent(type="text", text="hi")]
+
+def logo():
+    return [ImageContent(type="image", data="iVBORw0KGgo=", mimeType="text/plain")]
+
+${registration}
+`;
+  const summary = (file: Awaited<ReturnType<typeof scanSource>>) =>
+    file.handlers.map((h) => `${h.tool} [${h.framework}] ${h.returns.map((r) => r.status).join(',')}`);
+
+  for (const [form, registration, tools] of [
+    ['add_tool', 'mcp.add_tool(hello)\nmcp.add_tool(logo, name="picture")', ['hello', 'picture']],
+    ['a decorator called by hand', 'mcp.tool()(hello)\nmcp.tool(name="picture")(logo)', ['hello', 'picture']],
+    ["FastMCP 2's direct call", 'mcp.tool(hello)\nmcp.tool(logo, name="picture")', ['hello', 'picture']],
+    [
+      'a table of tools registered in a loop',
+      'TOOLS = {"hello": hello, "logo": logo}\nfor name, fn in TOOLS.items():\n    mcp.tool(name=name)(fn)',
+      ['hello', 'logo'],
+    ],
+  ] as const) {
+    it(`${form}: each function is a tool, its returns judged`, async () => {
+      const file = await scanSource('server.py', source(registration));
+      expect(summary(file)).toEqual(tools.map((t) => `${t} [fastmcp-python] typed`));
+      expect(file.findings.map((f) => [f.rule, f.location?.tool])).toEqual([
+        ['block-mime-type-wrong-family', tools[1]],
+      ]);
+    });
+  }
+
+  it('a low-level call_tool decorator called by hand', async () => {
+    const file = await scanSource('server.py', source('server.call_tool()(logo)'));
+    expect(summary(file)).toEqual(['(call_tool handler) [mcp-python-lowlevel] typed']);
+    expect(file.findings.map((f) => f.rule)).toEqual(['block-mime-type-wrong-family']);
+  });
+
+  it('a function the registration cannot know is unresolved, not skipped', async () => {
+    const file = await scanSource(
+      'server.py',
+      source('import plugins\nfor fn in plugins.ALL:\n    mcp.tool()(fn)'),
+    );
+    expect(file.handlers.map((h) => h.returns.map((r) => [r.status, r.reason]))).toEqual([
+      [['unresolved', 'the tool function is not known statically']],
+    ]);
+  });
+
+  it('leaves decorators and their inner calls to the decorator form', async () => {
+    const file = await scanSource(
+      'server.py',
+      source(
+        '@mcp.tool(name="wave")\ndef wave():\n    return "hi"\n\n@mcp.tool("shout")\ndef shout():\n    return "HI"',
+      ),
+    );
+    expect(summary(file)).toEqual(['wave [fastmcp-python] typed', 'shout [fastmcp-python] typed']);
   });
 });
 

@@ -2094,6 +2094,19 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'Object.freeze':
       case 'Object.seal':
         return first ?? undef(at);
+      case 'Object.entries':
+      case 'Object.keys':
+      case 'Object.values': {
+        const members = first ? this.ownMembers(first) : undefined;
+        if (!members) break;
+        const items = members.map(([key, member]): Member => {
+          if (name === 'keys') return { value: str(at, key), site: member.site };
+          if (name === 'values') return member;
+          const pair = [str(at, key), member.value].map((value) => ({ value, site: member.site }));
+          return { value: ref(at, this.heap.alloc({ ...newArray(at), items: pair })), site: member.site };
+        });
+        return ref(at, this.heap.alloc({ ...newArray(at), items }));
+      }
       case 'Array.from':
         if (!first) return this.arrayOf(NOTHING, at);
         if (second) return this.arrayOf(this.iterate(second, this.itemOf(first, at), at, first), at);
@@ -2110,6 +2123,21 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (kind) return unknown(at, `the result of ${key}()`, kind);
     if (PURE_RECEIVERS.has(receiver)) return unknown(at, `the result of ${key}()`);
     return undefined;
+  }
+
+  /**
+   * The own members of an object the analysis knows whole (a table of handlers written in the source),
+   * in the order `Object.entries` lists them: integer keys ascending, then the others as they were
+   * set. `undefined` when members it cannot list may exist.
+   */
+  private ownMembers(value: Value): [string, Member][] | undefined {
+    const [only] = value;
+    if (value.length !== 1 || only?.k !== 'ref') return undefined;
+    const state = this.heap.get(only.id);
+    if (state?.kind !== 'object' || state.open || state.model) return undefined;
+    const members = [...state.props];
+    const index = (key: string) => (/^(0|[1-9]\d{0,8})$/.test(key) ? Number(key) : Number.POSITIVE_INFINITY);
+    return members.sort(([a], [b]) => index(a) - index(b) || 0);
   }
 
   private methodOn(

@@ -1,8 +1,8 @@
 /**
  * Finds Python tool handlers and hand-built MCP payloads, and has the interpreter compute what each
  * return produces:
- * - FastMCP `@mcp.tool()` / `@mcp.tool` / `mcp.add_tool(fn)` (the Python SDK's `mcp.server.fastmcp`
- *   and the standalone `fastmcp` package), with FastMCP's conversion of return values;
+ * - FastMCP `@mcp.tool()` / `@mcp.tool` / `mcp.add_tool(fn)` / `mcp.tool(…)(fn)` (the Python SDK's
+ *   `mcp.server.fastmcp` and the standalone `fastmcp` package), with FastMCP's conversion of return values;
  * - the low-level `@server.call_tool()` handler, its returns split by `if name == "…"` / `match name`,
  *   with the low-level server's conversion (a dict becomes structuredContent);
  * - hand-rolled JSON-RPC gateways (FastAPI, Flask, Starlette, plain): `{"jsonrpc": "2.0", …}`
@@ -164,15 +164,9 @@ export function discover(mod: PyModule): Discovery {
       case 'call': {
         const callee = field(node, 'function');
         const method = callee?.type === 'attribute' ? field(callee, 'attribute') : undefined;
-        if (method && text(mod, method) === 'add_tool') {
-          registrations.push({
-            framework: 'fastmcp-python',
-            node,
-            tool: stringLiteral(mod, keyword(mod, node, 'name')),
-            call: node,
-            ...unstructured(mod, node),
-          });
-        }
+        if (method && text(mod, method) === 'add_tool') registrations.push(fastmcpCall(mod, node, node));
+        const called = calledRegistration(mod, node);
+        if (called) registrations.push(called);
         if (callee?.type === 'identifier' && text(mod, callee) === 'dict' && keyword(mod, node, 'jsonrpc'))
           payloads.push(node);
         break;
@@ -185,6 +179,52 @@ export function discover(mod: PyModule): Discovery {
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as PyNode);
   }
   return { registrations, payloads, functions, toolLists };
+}
+
+/**
+ * A registration decorator called by hand rather than written above a `def`: `mcp.tool(name=…)(fn)` and
+ * `server.call_tool()(handler)`, as a loop over a table of tools writes it, and FastMCP 2's direct
+ * `mcp.tool(fn, name=…)`. The function is the call's first argument, as for `add_tool`.
+ */
+function calledRegistration(mod: PyModule, node: PyNode): Registration | undefined {
+  const callee = field(node, 'function');
+  if (callee?.type === 'call') {
+    const method = calledMethod(mod, callee);
+    if (method === 'tool') return fastmcpCall(mod, node, callee);
+    if (method === 'call_tool')
+      return {
+        framework: 'mcp-python-lowlevel',
+        node,
+        tool: undefined,
+        call: node,
+        ...validatesInput(mod, callee),
+      };
+    return undefined;
+  }
+  // `@mcp.tool("name")` is a decorator, and `mcp.tool(name="x")` the inner call of the form above.
+  if (calledMethod(mod, node) !== 'tool' || node.parent?.type === 'decorator' || node.parent?.type === 'call')
+    return undefined;
+  const [first] = field(node, 'arguments')?.children ?? [];
+  if (!first || first.type === 'keyword_argument' || first.type === 'string') return undefined;
+  return fastmcpCall(mod, node, node);
+}
+
+/** A FastMCP registration by the call `node`, its function the first argument; `options` has the keywords. */
+function fastmcpCall(mod: PyModule, node: PyNode, options: PyNode): Registration {
+  return {
+    framework: 'fastmcp-python',
+    node,
+    tool: stringLiteral(mod, keyword(mod, options, 'name')),
+    call: node,
+    ...unstructured(mod, options),
+  };
+}
+
+/** The method a call calls: `tool` of `mcp.tool(…)`. */
+function calledMethod(mod: PyModule, call: PyNode): string | undefined {
+  const callee = field(call, 'function');
+  const method = callee?.type === 'attribute' ? field(callee, 'attribute') : undefined;
+  return method ? text(mod, method) : undefined;
 }
 
 function isPayloadKey(mod: PyModule, key: PyNode | undefined): boolean {
