@@ -541,6 +541,12 @@ server.tool('t', async () => 'plain text');\n`,
     writeFileSync(join(dir, 'blob.js'), Buffer.from([0x6d, 0x63, 0x70, 0, 0xff, 0xfe, 0]));
     writeFileSync(join(dir, 'big.js'), `// @modelcontextprotocol/sdk\n${'x;\n'.repeat(400_000)}`);
     symlinkSync(join(dir, 'nowhere.ts'), join(dir, 'dangling.ts'));
+    // A file's name and the parser's words about its bytes are the repository's, not ours: escaped.
+    writeFileSync(join(dir, 'title\u001b]0;pwned\u0007.ts'), 'import "@modelcontextprotocol/sdk";\nx = (\n');
+    writeFileSync(
+      join(dir, 'wipe.ts'),
+      'import "@modelcontextprotocol/sdk";\nconst a = { b: 1 \u001b[2J };\n',
+    );
     const run = await runCli([
       'scan',
       dir,
@@ -559,11 +565,14 @@ server.tool('t', async () => 'plain text');\n`,
       'mcp-shape: broken.mjs:2:25: syntax error: Unexpected token',
       'mcp-shape: broken.py:2:7: syntax error: missing )',
       'mcp-shape: dangling.ts: cannot read: no such file',
+      'mcp-shape: title\\x1b]0;pwned\\x07.ts:3:1: syntax error: Expected `)` but found `EOF`',
+      'mcp-shape: wipe.ts:2:18: syntax error: Invalid Character `\\x1b`',
     ]);
+    expect(run.stderr).not.toMatch(/[\u001b\u0007]/);
     const report = JSON.parse(run.stdout);
     // What could be scanned still is, and the report says what was left out.
     expect(report.findings.map((f: { rule: string }) => f.rule)).toEqual(['result-not-object']);
-    expect(report.summary).toMatchObject({ checked: 3, unscanned: 5 });
+    expect(report.summary).toMatchObject({ checked: 5, unscanned: 7 });
     expect(report.details.unscanned).toContainEqual({
       file: join(dir, 'broken.mjs'),
       reason: 'syntax error: Unexpected token',

@@ -125,7 +125,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   }
 
   if (!flags.quiet) {
-    for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
+    for (const note of outcome.notes ?? []) process.stderr.write(`${oneLine(note, { width: 400 })}\n`);
     for (const { fix, line } of outcome.fixes) {
       // Pointers and descriptions quote the input (a block type, a member name): escaped for the terminal.
       process.stderr.write(

@@ -7,7 +7,7 @@ import { repositoryRoot } from '../../config/repository.js';
 import { DEFAULT_MAX_FILE_SIZE, scanPaths } from '../../scan/index.js';
 import { createPathFilter, type GlobList } from '../../scan/path-filter.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
-import { EXIT, UserError } from '../errors.js';
+import { EXIT, errorLine, UserError } from '../errors.js';
 import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { addPolicyOptions, configOf, finishReport, type PolicyFlags } from '../policy.js';
 
@@ -145,7 +145,8 @@ async function runScan(paths: string[], flags: ScanFlags, self: Command): Promis
   }
   for (const u of unscanned) {
     const at = u.line === undefined ? '' : `:${u.line}:${u.column}`;
-    process.stderr.write(`mcp-shape: ${u.file}${at}: ${u.reason}\n`);
+    // The file's name and the parser's words quote the repository: escaped for the terminal.
+    process.stderr.write(errorLine(`${u.file}${at}: ${u.reason}`));
   }
   // Nothing could be scanned at all: there is no report to speak of, only bad input.
   if (files.every((f) => f.error !== undefined)) return EXIT.usage;
