@@ -75,7 +75,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-legacy-tool-result': '80fb06c37a157530',
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-not-object': '6be0aaafd507d571',
-  'result-not-object': 'b8ee30c2f12e0cb1',
+  'result-not-object': '9f3744811bf00b66',
   'result-not-serializable': '2f62c5128b1a276a',
   'result-over-client-limits': '1205c129409ebde4',
   'result-server-info-invalid': '739dd99704d25c46',

@@ -34,7 +34,9 @@ export default defineRule({
   },
   check(result, ctx) {
     if (isObject(result)) return;
-    ctx.report({ data: { actual: describeType(result) } });
+    // Only a handler's value can be undefined (scan, the library): nothing is sent as the result then.
+    const actual = result === undefined ? 'missing (the handler returned undefined)' : describeType(result);
+    ctx.report({ data: { actual } });
   },
   repair(ctx) {
     // The whole checked document cannot be replaced in place; only a result inside a message can.

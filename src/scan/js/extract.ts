@@ -111,6 +111,12 @@ function site(mod: JsModule, node: Node): Site {
   return { file: mod.file, start: offsetOf(node), end: endOf(node) };
 }
 
+/** The last character of a function, its closing brace: where a body that ends without `return` ends. */
+function closingSite(mod: JsModule, node: Node): Site {
+  const end = endOf(node);
+  return { file: mod.file, start: Math.max(offsetOf(node), end - 1), end };
+}
+
 /** Functions among a value's variants, and whether something else (unknown) is there too. */
 function functionsOf(value: Value): { fns: FunctionValue[]; other: boolean } {
   const fns: FunctionValue[] = [];
@@ -539,20 +545,19 @@ export class JsExtractor {
         });
         continue;
       }
-      if (run.returns.size === 0 && run.fellThrough) {
-        // A handler that neither returns nor throws resolves to undefined.
-        add(tool, {
-          site: site(fnModule, node),
-          value: [{ k: 'undef', site: site(fnModule, node) }],
-          heap: new Heap(this.project.frozen),
-        });
+      const returnType = (fnValue.node as { returnType?: Node | null }).returnType;
+      const declaredText = returnType ? textOf(fnModule, returnType) : undefined;
+      const covered = declaredType(declaredText)?.proves;
+      // Where the end of the body is reachable, the handler resolves to undefined there, as after a
+      // bare `return;` (the client gets a response without a result). Not under a declared result
+      // type, which TypeScript holds every path to: there an apparent way out is the analysis's.
+      if (run.fellThrough && !(covered && run.returns.size > 0)) {
+        const end = run.returns.size === 0 ? site(fnModule, node) : closingSite(fnModule, node);
+        add(tool, { site: end, value: [{ k: 'undef', site: end }], heap: new Heap(this.project.frozen) });
       }
       for (const [statement, { value, heap }] of run.returns) {
         if (skip?.(value)) continue;
         const node = statement as Node;
-        const returnType = (fnValue.node as { returnType?: Node | null }).returnType;
-        const declaredText = returnType ? textOf(fnModule, returnType) : undefined;
-        const covered = declaredType(declaredText)?.proves;
         add(tools.get(node) ?? tool, {
           site: site(fnModule, node),
           value: provenBy(value, declaredText),

@@ -982,9 +982,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         }
         this.loop(
           node,
-          () => {
-            if (node.test) this.ev(node.test, inner);
-          },
+          // `for (;;)` ends only by break, return or throw.
+          () => (node.test ? this.ev(node.test, inner).some(mayBeFalsy) : false),
           () => {
             this.exec(node.body, inner);
           },
@@ -1011,7 +1010,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         // The items are read at each pass: what the body adds to the array it iterates is visited too.
         this.loop(
           node,
-          () => bind(node.type === 'ForInStatement' ? str(at) : this.itemOf(iterable, at)),
+          () => {
+            bind(node.type === 'ForInStatement' ? str(at) : this.itemOf(iterable, at));
+            return true;
+          },
           body,
           () => undefined,
         );
@@ -1020,7 +1022,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'WhileStatement':
         this.loop(
           node,
-          () => this.ev(node.test, scope),
+          () => this.ev(node.test, scope).some(mayBeFalsy),
           () => this.exec(node.body, scope),
           () => undefined,
         );
@@ -1029,7 +1031,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         this.exec(node.body, scope);
         this.loop(
           node,
-          () => this.ev(node.test, scope),
+          () => this.ev(node.test, scope).some(mayBeFalsy),
           () => this.exec(node.body, scope),
           () => undefined,
         );
@@ -1427,8 +1429,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return true;
   }
 
-  /** A loop: the body twice (enough for values built across iterations to show), then joined. */
-  private loop(node: Node, head: () => void, body: () => void, update: () => void): void {
+  /**
+   * A loop: the body twice (enough for values built across iterations to show), then joined. `head`
+   * runs the test and says whether it may fail: `while (true)` is left only by break, return or throw.
+   */
+  private loop(node: Node, head: () => boolean, body: () => void, update: () => void): void {
     const label = this.current.pendingLabel;
     this.current.pendingLabel = undefined;
     const jump: Jump = { loop: true, ...(label ? { label } : {}), breaks: [], continues: [] };
@@ -1439,10 +1444,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     let passes: (State<Binding> | undefined)[];
     try {
       passes = this.iterations(at, () => {
-        head();
+        const mayEnd = head();
         if (!this.current.state) return [];
         const afterHead = this.current.state;
-        ends.push(cloneState(afterHead));
+        if (mayEnd) ends.push(cloneState(afterHead));
         this.current.state = cloneState(afterHead);
         jump.continues.length = 0;
         body();
@@ -1453,7 +1458,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     } finally {
       this.current.jumps.pop();
     }
-    this.current.state = joinAllStates([...passes, ...ends, ...jump.breaks], at);
+    // The states before and after each pass stand for the test failing at later passes too; a loop
+    // whose test never fails is left by its breaks alone.
+    this.current.state = joinAllStates([...(ends.length > 0 ? passes : []), ...ends, ...jump.breaks], at);
   }
 
   private tryStatement(node: Node & { type: 'TryStatement' }, scope: Scope): void {

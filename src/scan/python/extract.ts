@@ -503,12 +503,12 @@ export class PyExtractor {
       // FastMCP converts what the function returns, so its annotation says nothing of what is sent.
       const declared =
         registration.framework === 'fastmcp-python' ? undefined : declaredType(declaredText)?.proves;
-      if (run.returns.size === 0 && run.fellThrough) {
-        add(fallback, {
-          site: this.site(fnModule, node),
-          value: [{ k: 'null', site: this.site(fnModule, node) }],
-          heap: new Heap(this.project.frozen),
-        });
+      if (run.fellThrough) {
+        // The end of the body is reachable: the function returns None there, as after a bare `return`.
+        // Placed at the body's last statement, whose way out it is.
+        const last = run.returns.size === 0 ? undefined : field(node, 'body')?.children.at(-1);
+        const end = this.site(fnModule, last ?? node);
+        add(fallback, { site: end, value: [{ k: 'null', site: end }], heap: new Heap(this.project.frozen) });
       }
       const checked = registration.validatesInput ? this.runsPerTool(fnValue, tools, inputs) : new Map();
       for (const [returned, generic] of run.returns) {

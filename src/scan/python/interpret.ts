@@ -1448,9 +1448,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     }
   }
 
+  /**
+   * A loop: the body twice, then joined. `head` binds the item or runs the test and says whether the
+   * loop may end there: `while True:` is left only by break, return or raise.
+   */
   private loop(
     node: PyNode,
-    head: () => void,
+    head: () => boolean,
     body: PyNode | undefined,
     elseClause: PyNode | undefined,
   ): void {
@@ -1460,9 +1464,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     this.current.breaks.push(breaks);
     this.current.continues.push(continues);
     let passes: (State<string> | undefined)[];
+    let mayEnd = false;
     try {
       passes = this.iterations(at, () => {
-        head();
+        if (head()) mayEnd = true;
         continues.length = 0;
         if (body && this.current.state) this.block(body.children);
         return continues;
@@ -1471,8 +1476,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       this.current.breaks.pop();
       this.current.continues.pop();
     }
-    // `else` runs when the loop ends without `break`.
-    this.current.state = joinAllStates(passes, at);
+    // `else` runs when the loop ends without `break`. The states before and after each pass stand for
+    // the test failing there.
+    this.current.state = mayEnd ? joinAllStates(passes, at) : undefined;
     if (elseClause && this.current.state) {
       const elseBody = field(elseClause, 'body') ?? elseClause.children.find((c) => c.type === 'block');
       if (elseBody) this.block(elseBody.children);
@@ -1489,6 +1495,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       () => {
         // Read at each pass: what the body appends to the list it iterates is visited too.
         if (left && right) this.bindTarget(left, this.itemOf(iterable, this.site(right)));
+        return true;
       },
       field(node, 'body'),
       field(node, 'alternative'),
@@ -1499,9 +1506,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const condition = field(node, 'condition');
     this.loop(
       node,
-      () => {
-        if (condition) this.ev(condition);
-      },
+      () => !condition || this.ev(condition).some(mayBeFalsy),
       field(node, 'body'),
       field(node, 'alternative'),
     );
