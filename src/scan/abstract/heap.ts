@@ -44,6 +44,12 @@ export interface ObjState {
    * so its own type is never reported as a defect (its items still are).
    */
   readonly derived?: string;
+  /**
+   * What calling an async function gives, resolved to this value by `await`: in JS a Promise, which has
+   * no members of its own, so JSON writes it as `{}` (a block or text nobody awaited); in Python a
+   * coroutine, which is no JSON at all.
+   */
+  readonly promised?: Value;
 }
 
 const NO_PROPS: ReadonlyMap<string, Member> = new Map();

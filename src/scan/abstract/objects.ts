@@ -31,6 +31,20 @@ export function objectsOf(heap: Heap, value: Value): { id: number; state: ObjSta
   return out;
 }
 
+/**
+ * What `await value` gives: the value a Promise resolves to, any other value itself (as `await 42` is
+ * 42). A Promise resolved to a Promise resolves to the inner one's value.
+ */
+export function awaited(heap: Heap, value: Value, depth = 0): Value {
+  if (!value.some((v) => v.k === 'ref' && heap.get(v.id)?.promised)) return value;
+  let out: Value = NOTHING;
+  for (const v of value) {
+    const promised = v.k === 'ref' ? heap.get(v.id)?.promised : undefined;
+    out = join(out, promised && depth < 8 ? awaited(heap, promised, depth + 1) : [v]);
+  }
+  return out;
+}
+
 function runtime(at: Site, why?: string): Value {
   return unknown(at, `${sourceText(at)} is known only at run time${why ? ` (${why})` : ''}`);
 }

@@ -20,6 +20,7 @@ import { concretize, sourceText } from '../abstract/concretize.js';
 import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap } from '../abstract/heap.js';
 import { inputValue } from '../abstract/input-value.js';
+import { awaited } from '../abstract/objects.js';
 import {
   constantStrings,
   type FunctionValue,
@@ -555,7 +556,10 @@ export class JsExtractor {
         const end = run.returns.size === 0 ? site(fnModule, node) : closingSite(fnModule, node);
         add(tool, { site: end, value: [{ k: 'undef', site: end }], heap: new Heap(this.project.frozen) });
       }
-      for (const [statement, { value, heap }] of run.returns) {
+      for (const [statement, returned] of run.returns) {
+        // The SDK awaits what the handler gives: a returned Promise stands for what it resolves to.
+        const { heap } = returned;
+        const value = awaited(heap, returned.value);
         if (skip?.(value)) continue;
         const node = statement as Node;
         add(tools.get(node) ?? tool, {

@@ -27,6 +27,7 @@ import { type Exit, Interpreter, Run } from '../abstract/interpreter.js';
 import {
   appendItems,
   assignFrom,
+  awaited,
   escapeTo,
   flatten,
   itemOf,
@@ -829,7 +830,21 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     // exhaustive if/else-if chain): a soft undefined. With no return at all, it is certain.
     if (run.fellThrough) value = join(value, run.returns.size > 0 ? maybeUndef(at) : undef(at));
     if (run.state) this.state.heap = run.state.heap;
-    return this.declare(value, (node as { returnType?: Node | null }).returnType, closure.module.file);
+    if (!node.async || node.generator)
+      return this.declare(value, (node as { returnType?: Node | null }).returnType, closure.module.file);
+    // An async function gives a Promise of what it returns (a returned Promise is followed), proven by
+    // its declared `Promise<…>` where the analysis cannot see.
+    const resolved = this.declare(
+      awaited(this.heap, value),
+      (node as { returnType?: Node | null }).returnType,
+      closure.module.file,
+    );
+    return this.promise(resolved, at);
+  }
+
+  /** A Promise resolved to `value`, made at `at`. */
+  private promise(value: Value, at: Site): Value {
+    return ref(at, this.heap.alloc({ ...newObject(at), promised: value }));
   }
 
   /** Unknown variants of `value` are proven by a declared TypeScript type, when it is an MCP type. */
@@ -1712,8 +1727,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'TSSatisfiesExpression':
       case 'TSTypeAssertion':
         return this.declare(this.ev(node.expression, scope), node.typeAnnotation, this.current.module.file);
-      case 'AwaitExpression':
-        return this.ev(node.argument, scope);
+      case 'AwaitExpression': {
+        // Evaluated first: a call replaces the heap with the one it ends with.
+        const value = this.ev(node.argument, scope);
+        return awaited(this.heap, value);
+      }
       case 'SequenceExpression': {
         let last: Value = undef(at);
         for (const e of node.expressions) last = this.ev(e, scope);
@@ -2080,6 +2098,70 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return out.length > 0 ? out : undef(at);
   }
 
+  /**
+   * `then`, `catch` and `finally` of a Promise resolved to `resolved`: a Promise again, of what the
+   * callback returns (`then`), or of the value or the handler's (`catch`).
+   */
+  private promiseMethod(
+    resolved: Value,
+    name: string | undefined,
+    args: readonly Value[],
+    at: Site,
+    text: string,
+  ): Value | undefined {
+    const [first] = args;
+    switch (name) {
+      case 'then': {
+        if (!first) return this.promise(resolved, at);
+        const returned = this.call(first, [resolved], undefined, at, text);
+        return this.promise(awaited(this.heap, returned), at);
+      }
+      case 'catch': {
+        if (!first) return this.promise(resolved, at);
+        const returned = this.call(
+          first,
+          [unknown(at, `the error ${sourceText(at)} catches`)],
+          undefined,
+          at,
+          text,
+        );
+        return this.promise(join(resolved, awaited(this.heap, returned)), at);
+      }
+      case 'finally':
+        if (first) this.call(first, [], undefined, at, text);
+        return this.promise(resolved, at);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * `Promise.all(items)`: a Promise of the array of what each item resolves to (`items.map(async …)`
+   * gives Promises); `Promise.race` and `Promise.any`, of what one of them resolves to.
+   */
+  private promiseOfItems(items: Value | undefined, name: string, at: Site): Value {
+    if (!items) return this.promise(name === 'all' ? this.arrayOf(NOTHING, at) : undef(at), at);
+    const lists = this.objects(items).filter(({ state }) => state.kind === 'array');
+    if (lists.length === 0 || lists.length < items.length)
+      return this.promise(unknown(at, `what ${sourceText(at)} resolves to`), at);
+    if (name !== 'all') {
+      const item = this.itemOf(items, at);
+      return this.promise(awaited(this.heap, item), at);
+    }
+    let out: Value = NOTHING;
+    for (const { state } of lists) {
+      const resolved = {
+        ...newArray(at),
+        items: state.items.map((m) => ({ value: awaited(this.heap, m.value), site: m.site })),
+        ...(state.rest ? { rest: awaited(this.heap, state.rest) } : {}),
+        ...(state.open ? { open: state.open } : {}),
+        ...(state.derived ? { derived: state.derived } : {}),
+      };
+      out = join(out, ref(at, this.heap.alloc(resolved)));
+    }
+    return this.promise(out, at);
+  }
+
   private staticCall(receiver: string, name: string, args: readonly Value[], at: Site): Value | undefined {
     const [first, second] = args;
     const key = `${receiver}.${name}`;
@@ -2090,10 +2172,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         if (second?.some((v) => !isNullish(v))) return someString(at, false);
         return json(at, first);
       case 'Promise.resolve':
-        return first ?? undef(at);
+        return this.promise(first ? awaited(this.heap, first) : undef(at), at);
       case 'Promise.all':
+      case 'Promise.race':
+      case 'Promise.any':
+        return this.promiseOfItems(first, name, at);
       case 'Promise.allSettled':
-        return first ?? undef(at);
+        return this.promise(unknown(at, `the outcomes ${sourceText(at)} lists`, 'array'), at);
       case 'Object.assign':
         if (!first) return undef(at);
         for (const source of args.slice(1)) assignFrom(this.heap, first, source, at);
@@ -2170,6 +2255,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       if (member?.value.some((m) => m.k === 'fn')) return this.call(member.value, args, [v], at, text);
       if (state.kind === 'array' && name) {
         const handled = this.arrayMethod(v, state, name, args, at, receiver);
+        if (handled) return handled;
+      }
+      if (state.promised) {
+        const handled = this.promiseMethod(state.promised, name, args, at, text);
         if (handled) return handled;
       }
       if (name === 'then' && first) return this.call(first, [[v]], undefined, at, text);

@@ -20,6 +20,7 @@ import { type Exit, Interpreter, Run } from '../abstract/interpreter.js';
 import {
   appendItems,
   assignFrom,
+  awaited,
   escapeTo,
   itemOf,
   objectsOf,
@@ -1093,7 +1094,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     // return at all, the function certainly returns None.
     if (run.fellThrough) value = join(value, run.returns.size > 0 ? maybeUndef(at) : nul(at));
     if (run.state) this.state.heap = run.state.heap;
-    return this.declare(value, field(node, 'return_type'), closure.module);
+    const declared = this.declare(value, field(node, 'return_type'), closure.module);
+    if (!closure.module.tree.source.startsWith('async', node.start)) return declared;
+    // Calling an `async def` gives a coroutine, which only `await` turns into what it returns. Not a
+    // dict, nor anything a client can be sent: open, so that a result holding one is never proven.
+    return ref(
+      at,
+      this.heap.alloc({
+        ...newObject(at),
+        promised: awaited(this.heap, declared),
+        open: `a coroutine: ${text}() is not awaited`,
+      }),
+    );
   }
 
   private declare(value: Value, annotation: PyNode | undefined, mod: PyModule): Value {
@@ -1726,10 +1738,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         return nul(at);
       case 'identifier':
         return this.lookup(this.text(node), at);
-      case 'parenthesized_expression':
-      case 'await': {
+      case 'parenthesized_expression': {
         const [inner] = node.children;
         return inner ? this.ev(inner) : NOTHING;
+      }
+      case 'await': {
+        const [inner] = node.children;
+        // Evaluated first: a call replaces the heap with the one it ends with.
+        const value = inner ? this.ev(inner) : NOTHING;
+        return awaited(this.heap, value);
       }
       case 'dictionary':
         return this.dictionary(node);
