@@ -37,6 +37,7 @@ import resultInputRequiredInvalid from './result/result-input-required-invalid.j
 import resultIsErrorNotBoolean from './result/result-is-error-not-boolean.js';
 import resultLegacyToolResult from './result/result-legacy-tool-result.js';
 import resultMediaWithStructuredContent from './result/result-media-with-structured-content.js';
+import resultMetaKeyInvalid from './result/result-meta-key-invalid.js';
 import resultMetaNotObject from './result/result-meta-not-object.js';
 import resultNotObject from './result/result-not-object.js';
 import resultNotSerializable from './result/result-not-serializable.js';
@@ -127,6 +128,7 @@ export const RULES: readonly Rule[] = [
   resultIsErrorNotBoolean,
   resultLegacyToolResult,
   resultMediaWithStructuredContent,
+  resultMetaKeyInvalid,
   resultMetaNotObject,
   resultNotObject,
   resultNotSerializable,

@@ -54,6 +54,7 @@ export const COVERED_RESULT_RULES: ReadonlySet<string> = new Set([
   'result-is-error-not-boolean',
   'result-legacy-tool-result',
   'result-media-with-structured-content',
+  'result-meta-key-invalid',
   'result-meta-not-object',
   'result-not-object',
   'result-not-serializable',

@@ -1,3 +1,4 @@
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import { Opaque } from '../../src/core/opaque.js';
@@ -180,6 +181,46 @@ describe('result-meta-not-object', () => {
     const r = repairOnce('result-meta-not-object', 'result', { content: [], _meta: 'x' }, v25);
     expect(r.doc).toEqual({ content: [] });
     expect(r.outcome?.lossy).toBe(true);
+  });
+});
+
+describe('result-meta-key-invalid', () => {
+  it('reports the _meta keys the SDK types, when their values fail those types', () => {
+    for (const progressToken of [{}, 1.5, null, true, [1]]) {
+      expect(
+        hits('result-meta-key-invalid', 'result', { content: [], _meta: { progressToken } }, v25),
+      ).toEqual([['default', '/_meta/progressToken']]);
+    }
+    for (const task of ['x', { taskId: 5 }, {}, null]) {
+      const meta = { 'io.modelcontextprotocol/related-task': task };
+      expect(hits('result-meta-key-invalid', 'result', { content: [], _meta: meta }, v25)).toEqual([
+        ['default', '/_meta/io.modelcontextprotocol~1related-task'],
+      ]);
+    }
+  });
+
+  it('leaves valid values and other keys alone', () => {
+    for (const meta of [
+      { progressToken: 'p' },
+      { progressToken: 7 },
+      { 'io.modelcontextprotocol/related-task': { taskId: 't', extra: 1 } },
+      { 'com.example/trace': {}, progressToken: undefined },
+    ]) {
+      expect(hits('result-meta-key-invalid', 'result', { content: [], _meta: meta }, v25)).toEqual([]);
+    }
+  });
+
+  it('removes the key, saying what was lost, and the SDK then accepts the result', () => {
+    const r = repairOnce(
+      'result-meta-key-invalid',
+      'result',
+      { content: [], _meta: { progressToken: {}, 'com.example/trace': 'x' } },
+      v25,
+    );
+    expect(r.doc).toEqual({ content: [], _meta: { 'com.example/trace': 'x' } });
+    expect(r.outcome).toMatchObject({ description: 'removed "_meta.progressToken" ({})', lossy: true });
+    expect(CallToolResultSchema.safeParse(r.doc).success).toBe(true);
+    expect(CallToolResultSchema.safeParse({ content: [], _meta: { progressToken: {} } }).success).toBe(false);
   });
 });
 
