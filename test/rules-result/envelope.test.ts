@@ -1,3 +1,4 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { hits, type RunOptions, repairOnce, repairStale as repairStaleIn, run } from './helpers.js';
 
@@ -39,6 +40,22 @@ describe('envelope-id-invalid', () => {
     expect(hits(rule, 'message', { jsonrpc: '2.0', id: 1.5, result: ok }, v)).toEqual([['type', '/id']]);
     expect(hits(rule, 'message', { jsonrpc: '2.0', id: { n: 1 }, result: ok }, v)).toEqual([['type', '/id']]);
     expect(hits(rule, 'message', { jsonrpc: '2.0', id: 'a', result: ok }, v)).toEqual([]);
+  });
+
+  it('rejects integers beyond the safe range, which the SDK parse drops, in words', () => {
+    const unsafe = JSON.parse('{"jsonrpc":"2.0","id":9007199254740993,"result":{"content":[]}}');
+    expect(hits(rule, 'message', unsafe, v)).toEqual([['type', '/id']]);
+    expect(JSONRPCMessageSchema.safeParse(unsafe).success).toBe(false);
+    expect(run('message', unsafe, v).find((f) => f.rule === rule)?.message).toBe(
+      '"id" is the integer 9007199254740992, beyond JavaScript\'s safe integers (±2^53−1); request ids must be a string or an integer',
+    );
+    const largest = { jsonrpc: '2.0', id: Number.MAX_SAFE_INTEGER, result: { content: [] } };
+    expect(hits(rule, 'message', largest, v)).toEqual([]);
+    expect(JSONRPCMessageSchema.safeParse(largest).success).toBe(true);
+    const infinite = JSON.parse('{"jsonrpc":"2.0","id":1e400,"result":{"content":[]}}');
+    expect(run('message', infinite, v).find((f) => f.rule === rule)?.message).toMatch(
+      /^"id" is a number too large for a double;/,
+    );
   });
 
   it('treats a message with method and no id as a notification', () => {

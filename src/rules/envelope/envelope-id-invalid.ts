@@ -4,8 +4,15 @@ import { subjectObject } from '../support/call-tool-result.js';
 import { isErrorResponse, messageKind, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
+/** The SDK parses ids as zod's `int()`, which takes only safe integers (±2^53−1). */
 function isRequestId(value: unknown): boolean {
-  return typeof value === 'string' || Number.isInteger(value);
+  return typeof value === 'string' || Number.isSafeInteger(value);
+}
+
+function describeId(id: unknown): string {
+  if (typeof id !== 'number') return `a JSON ${jsonTypeOf(id)}`;
+  if (Number.isInteger(id)) return `the integer ${id}, beyond JavaScript's safe integers (±2^53−1)`;
+  return Number.isFinite(id) ? `the fractional number ${id}` : 'a number too large for a double';
 }
 
 export default defineRule({
@@ -17,8 +24,9 @@ export default defineRule({
     'A JSON-RPC response "MUST include the same ID as the request it corresponds to", and `RequestId` is',
     '`string | integer` in every schema.json; request ids "MUST NOT be `null`". Only error responses may',
     'omit `id`, and only from 2025-11-25 on ("except in error cases where the ID could not be read").',
-    'The official TypeScript SDK parses `id` as `string | int`: a response with a missing, `null` or',
-    'fractional id is dropped by the transport and the call hangs until its timeout.',
+    'The official TypeScript SDK parses `id` as `string | int`: a response with a missing, `null`,',
+    'fractional or unsafe id (an integer beyond ±2^53−1, which a double cannot hold exactly) is dropped by',
+    'the transport and the call hangs until its timeout.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: SDK_DROPS_ENVELOPE,
@@ -57,7 +65,7 @@ export default defineRule({
       ctx.report({
         messageId: 'type',
         path: ['id'],
-        data: { actual: typeof id === 'number' ? `the fractional number ${id}` : `a JSON ${jsonTypeOf(id)}` },
+        data: { actual: describeId(id) },
         manual: true,
       });
     }
