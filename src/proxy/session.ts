@@ -275,7 +275,9 @@ export class ProxySession {
     };
   }
 
-  private repairOne(sent: JsonObject): RepairOutcome {
+  private repairOne(received: JsonObject): RepairOutcome {
+    const stray = strayMethod(received, (key) => this.pending.has(key));
+    const sent = stray?.response ?? received;
     // A response (no method) answers the pending request with its id.
     const match = Object.hasOwn(sent, 'method') ? undefined : this.answered(sent.id);
     const pending = match?.pending;
@@ -290,6 +292,7 @@ export class ProxySession {
           },
         ]
       : [];
+    if (stray) idFixes.unshift(stray.fix);
     const message = match?.converted ? { ...sent, id: match.pending.request.id } : sent;
     const request = pending?.request;
     const answering = pending?.answering;
@@ -302,14 +305,14 @@ export class ProxySession {
       { budget: this.budget },
     );
     if (run.abandoned !== undefined) {
-      return { message: sent, fixes: [], reason: `left unchanged: ${run.abandoned}`, answering };
+      return { message: received, fixes: [], reason: `left unchanged: ${run.abandoned}`, answering };
     }
     const errors = run.remaining.filter((f) => f.severity === 'error');
     const first = errors[0];
     if (first) {
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
       return {
-        message: sent,
+        message: received,
         fixes: [],
         reason: `left unchanged: no repair for ${first.rule} at ${first.pointer || '(root)'}: ${first.message}${more}`,
         answering,
@@ -394,6 +397,29 @@ function notJsonRpc(message: unknown): string | undefined {
 
 function isMessageObject(value: unknown): boolean {
   return isObject(value) && ['method', 'id', 'result', 'error'].some((key) => Object.hasOwn(value, key));
+}
+
+/**
+ * A server message with `method` beside `result` or `error`, whose id is that of a request the client
+ * is waiting on: the answer to it, `method` (and `params`) being the stray members. Read as a request,
+ * as its `method` would have it, the answer is lost and the client's call waits until it times out.
+ */
+function strayMethod(
+  message: JsonObject,
+  isPending: (key: string) => boolean,
+): { response: JsonObject; fix: Fix } | undefined {
+  if (!Object.hasOwn(message, 'method')) return undefined;
+  if (!Object.hasOwn(message, 'result') && !Object.hasOwn(message, 'error')) return undefined;
+  const key = idKey(message.id);
+  if (key === undefined || !isPending(key)) return undefined;
+  const { method, params: _params, ...response } = message;
+  const fix: Fix = {
+    rule: 'envelope-result-and-error',
+    pointer: '/method',
+    description: `removed "method" (${stringifyJson(method)}) from the answer to pending request ${stringifyJson(message.id)}`,
+    lossy: true,
+  };
+  return { response, fix };
 }
 
 /** How the log names a client request: its method, and for a tools/call the tool. */

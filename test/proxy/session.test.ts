@@ -57,6 +57,35 @@ describe('ProxySession', () => {
     expect(outcome.fixes.map((f) => f.rule)).toEqual(['envelope-result-and-error']);
   });
 
+  it('reads a message with method and result answering a pending request as that answer, dropping method', async () => {
+    const proxy = session();
+    proxy.fromClient('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}');
+    const outcome = forwarded(
+      await proxy.fromServer(
+        '{"jsonrpc":"2.0","id":2,"method":"x","params":{},"result":{"content":[{"type":"text","text":"a"}]}}',
+      ),
+    );
+    expect(JSON.parse(outcome.text)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { content: [{ type: 'text', text: 'a' }] },
+    });
+    expect(outcome.fixes).toEqual([
+      expect.objectContaining({
+        rule: 'envelope-result-and-error',
+        pointer: '/method',
+        description: 'removed "method" ("x") from the answer to pending request 2',
+      }),
+    ]);
+    expect(outcome.answering).toEqual({ method: 'tools/call', tool: 't' });
+    expect(proxy.pendingIds()).toEqual([]);
+    // The same message with no request waiting on its id is a request with a stray result.
+    const unasked = forwarded(
+      await session().fromServer('{"jsonrpc":"2.0","id":2,"method":"x","result":{"content":[]}}'),
+    );
+    expect(JSON.parse(unasked.text)).toEqual({ jsonrpc: '2.0', id: 2, method: 'x' });
+  });
+
   it('repairs a message nested 100,000 levels deep that needs a repair, keeping the deep part', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const text = `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[],"structuredContent":{"a":${deep}},"isError":true}}`;

@@ -23,7 +23,16 @@ function variant(n: number): string {
   if (n === 123) return 'deep';
   if (n % 97 === 0) return 'large';
   if (n % 29 === 0) return 'slow';
-  return ['good', 'stray-member', 'object-block', 'data-uri-image', 'error-payload'][n % 5] as string;
+  const kinds = [
+    'good',
+    'stray-member',
+    'object-block',
+    'data-uri-image',
+    'error-payload',
+    'method-beside-result',
+    'bad-progress-token',
+  ];
+  return kinds[n % kinds.length] as string;
 }
 
 function seqOf(message: JSONRPCMessage): number | undefined {

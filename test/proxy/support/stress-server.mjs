@@ -53,6 +53,12 @@ function answer(request) {
       return respond({ content: [{ type: 'image', data: `data:image/png;base64,${PNG}` }] });
     case 'error-payload':
       return respond({ content: [{ type: 'text', text: JSON.stringify({ error: `no such item ${n}` }) }] });
+    case 'method-beside-result':
+      // The answer to the call, also naming a method: read as a request, it would never answer it.
+      return respond({ content: [{ type: 'text', text: `ok ${n}` }] }, { method: 'tools/call' });
+    case 'bad-progress-token':
+      // The SDK's ResultSchema types `_meta.progressToken`: its parse drops the whole answer.
+      return respond({ content: [{ type: 'text', text: `ok ${n}` }], _meta: { progressToken: { n } } });
     case 'large':
       return respond({ content: [{ type: 'text', text: `${n}:${'x'.repeat(1 << 20)}` }] });
     case 'deep':
