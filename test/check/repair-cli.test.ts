@@ -30,6 +30,28 @@ describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(JSON.parse(run.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [] } });
   });
 
+  it('repairs a bare tools/list result as one, and exits 1 when an error is left', async () => {
+    const list = file(
+      'tools.json',
+      JSON.stringify({ tools: [{ name: 'a', description: null, inputSchema: { type: 'object' } }] }),
+    );
+    const run = await runCli(['repair', list]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
+    expect(run.stderr).toBe(
+      'tool-field-invalid at /tools/0/description: removed "description" (null)\n1 repair\n',
+    );
+    const check = await runCli(['check', '-'], { input: run.stdout });
+    expect(check.code).toBe(0);
+    const unrepairable = file(
+      'named.json',
+      JSON.stringify({ tools: [{ name: 5, inputSchema: { type: 'object' } }] }),
+    );
+    const left = await runCli(['repair', unrepairable]);
+    expect(left.code).toBe(1);
+    expect(JSON.parse(left.stdout)).toEqual({ tools: [{ name: 5, inputSchema: { type: 'object' } }] });
+  });
+
   it('repairs a document nested 100,000 levels deep, and a session line as deep, without a stack trace', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const envelope = `{"jsonrpc":"2.0","id":1,"requestId":"x","result":{"content":[],"structuredContent":${deep}}}`;

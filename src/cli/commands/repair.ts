@@ -34,7 +34,9 @@ interface RepairFlags {
 
 export function repairCommand(): Command {
   return new Command('repair')
-    .description('Write a repaired copy of a saved tools/call result, JSON-RPC response or JSONL session.')
+    .description(
+      'Write a repaired copy of a saved tools/call or tools/list result, JSON-RPC response or JSONL session.',
+    )
     .argument('[file]', 'JSON or JSONL file; "-" or nothing reads standard input')
     .addOption(
       new Option('--protocol <version>', `${PROTOCOL_HELP}; ${PROTOCOL_DEFAULT_HELP}`).argParser(
@@ -112,6 +114,21 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     outcome = {
       text: documentText(run.message),
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
+      unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
+    };
+  } else if (classifyDocument(input.value) === 'tools-list') {
+    // A bare tools/list result is repaired as the result of a response to tools/list (repairSync would
+    // take it for a CallToolResult and add `content`), and written back bare.
+    const version = flags.protocol ?? assumedProtocolVersion(input.value);
+    const run = repairMessageSync(
+      { jsonrpc: '2.0', id: 0, result: input.value },
+      { protocolVersion: version, request: { method: 'tools/list' } },
+    );
+    const result = isObject(run.message) ? run.message.result : input.value;
+    const bare = (fix: Fix): Fix => ({ ...fix, pointer: fix.pointer.replace(/^\/result(?=\/|$)/, '') });
+    outcome = {
+      text: documentText(result),
+      fixes: run.fixes.map((fix) => ({ fix: bare(fix), protocolVersion: version })),
       unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
     };
   } else {
