@@ -109,7 +109,6 @@ describe('arguments typed by the inputSchema of registerTool', () => {
   it('what the schema does not guarantee stays unresolved: optional, transformed, unknown, a uri', async () => {
     for (const [shape, result] of [
       ['{ note: z.string().optional() }', `{ content: [{ type: 'text', text: args.note }] }`],
-      ['{ note: z.string().default("x") }', `{ content: [{ type: 'text', text: args.note }] }`],
       ['{ n: z.string().transform((s) => s.length) }', `{ content: [{ type: 'text', text: args.n }] }`],
       ['{ n: z.string().pipe(z.coerce.number()) }', `{ content: [{ type: 'text', text: args.n }] }`],
       ['{ v: z.any() }', `{ content: [{ type: 'text', text: args.v }] }`],
@@ -124,6 +123,15 @@ describe('arguments typed by the inputSchema of registerTool', () => {
         verdict: { status: 'fail', typed: 0, unresolved: 1 },
       });
     }
+  });
+
+  it('a member with a default is always there: zod fills it in before the handler runs', async () => {
+    const { verdict, findings } = await registered(
+      '{ note: z.string().default("x") }',
+      `{ content: [{ type: 'text', text: args.note }] }`,
+    );
+    expect(findings).toEqual([]);
+    expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
   });
 
   it('a transform anywhere inside the schema leaves every argument unknown', async () => {

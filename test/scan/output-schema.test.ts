@@ -77,7 +77,7 @@ describe('structuredContent against the zod outputSchema of registerTool', () =>
 
   it('a zod object, its .shape, .extend, .partial, optional, nullable and default members', async () => {
     const setup = `const Base = z.object({ a: z.string(), b: z.number().nullable() });\n`;
-    for (const schema of ['Base', 'Base.shape', 'Base.extend({ c: z.boolean().default(false) })']) {
+    for (const schema of ['Base', 'Base.shape', 'Base.extend({ c: z.boolean().optional() })']) {
       const { errors } = await scan(schema, `{ a: 'x', b: null }`, setup);
       expect(errors, schema).toEqual([]);
       const wrong = await scan(schema, `{ a: 1, b: null }`, setup);
@@ -85,6 +85,36 @@ describe('structuredContent against the zod outputSchema of registerTool', () =>
     }
     const partial = await scan('Base.partial()', '{}', setup);
     expect(partial.errors).toEqual([]);
+  });
+
+  it('holds structuredContent to the schema McpServer lists, which the SDK client checks', async () => {
+    // zod strips a member an object does not list, but the listed schema says additionalProperties:
+    // false, and the client rejects the call (SDK 1.32: "data must NOT have additional properties").
+    const extra = await scan('{ n: z.number() }', `{ n: 1, extra: 'x' }`);
+    expect(extra.errors).toEqual(['structured-content-schema-mismatch /structuredContent 5:29']);
+    const nested = await scan('{ a: z.object({ b: z.string() }) }', `{ a: { b: 'x', c: 1 } }`);
+    expect(nested.errors).toEqual(['structured-content-schema-mismatch /structuredContent/a 5:34']);
+    // A member with a default is always in zod's output, so the listed schema requires it.
+    const defaulted = await scan(`{ r: z.string().default('x') }`, '{}');
+    expect(defaulted.errors).toEqual(['structured-content-schema-mismatch /structuredContent 5:29']);
+    // Open objects take any other member; optional members may be left out.
+    for (const open of [
+      'z.object({ n: z.number() }).passthrough()',
+      'z.object({ n: z.number() }).loose()',
+      'z.looseObject({ n: z.number() })',
+      'z.object({ n: z.number() }).catchall(z.string())',
+    ]) {
+      expect((await scan(open, `{ n: 1, extra: 'x' }`)).errors, open).toEqual([]);
+    }
+    const wrongCatchall = await scan(
+      'z.object({ n: z.number() }).catchall(z.string())',
+      '{ n: 1, extra: 2 }',
+    );
+    expect(wrongCatchall.errors).toEqual([
+      'structured-content-schema-mismatch /structuredContent/extra 5:44',
+    ]);
+    expect((await scan(`{ n: z.number(), o: z.string().optional() }`, '{ n: 1 }')).errors).toEqual([]);
+    expect((await scan(`{ r: z.string().default('x').optional() }`, '{}')).errors).toEqual([]);
   });
 
   it('a tool with an outputSchema must return structuredContent unless isError is true', async () => {

@@ -4,9 +4,12 @@
  * given to `registerTool` can be checked against the structuredContent its handler returns (the SDK's
  * McpServer validates it before sending, and a mismatch fails the call for every client).
  *
- * The model is never stricter than zod: a refinement (`.min(3)`, `.email()`, `.refine(…)`) is left
- * out, an object accepts members it does not list (zod strips them), and a method or a schema the
- * model does not know makes the whole schema unknown, so nothing is checked against it. Hand-written
+ * The schema is the one the SDK lists (its zod-to-JSON-Schema conversion, output mode), which is what
+ * clients check structuredContent against: an object refuses members it does not list
+ * (`additionalProperties: false`, where zod itself would only strip them) unless it is `.passthrough()`,
+ * `.loose()` or `z.looseObject`, and a `.default(…)` member is required. Otherwise the model is never
+ * stricter than zod: a refinement (`.min(3)`, `.email()`, `.refine(…)`) is left out, and a method or a
+ * schema the model does not know makes the whole schema unknown, so nothing is checked against it. Hand-written
  * because no library turns zod *source* into a schema: the libraries that convert zod need the
  * running schema object.
  */
@@ -64,8 +67,6 @@ const KEEPS = new Set([
   'readonly',
   'strict',
   'strip',
-  'passthrough',
-  'loose',
 ]);
 
 /**
@@ -88,8 +89,6 @@ const ANNOTATES = new Set([
   'readonly',
   'brand',
   'strip',
-  'passthrough',
-  'loose',
   'trim',
   'toLowerCase',
   'toUpperCase',
@@ -138,7 +137,7 @@ export function zodSchemaOf(value: Value | undefined): { schema: Schema; optiona
  * The schema of an object shape (`{ city: z.string() }`, a heap object): undefined unless every
  * member is a known zod schema and nothing may be spread in.
  */
-export function shapeSchema(heap: Heap, value: Value | undefined): Schema | undefined {
+export function shapeSchema(heap: Heap, value: Value | undefined, loose = false): Schema | undefined {
   const [only] = value ?? [];
   if (value?.length !== 1 || only?.k !== 'ref') return undefined;
   const state = heap.get(only.id);
@@ -151,7 +150,12 @@ export function shapeSchema(heap: Heap, value: Value | undefined): Schema | unde
     properties[key] = fact.schema;
     if (!fact.optional) required.push(key);
   }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    ...(loose ? {} : { additionalProperties: false }),
+  };
 }
 
 /** The JSON Schema of a tool's `outputSchema` option: a zod object, or a shape of zod schemas. */
@@ -221,9 +225,10 @@ function namespaceCall(heap: Heap, name: string, args: readonly Value[]): ZodFac
     case 'array':
       return fact(wrap(first, (items) => ({ type: 'array', items })));
     case 'object':
-    case 'looseObject':
     case 'strictObject':
       return fact(shapeSchema(heap, first));
+    case 'looseObject':
+      return fact(shapeSchema(heap, first, true));
     case 'record': {
       const values = zodSchemaOf(second ?? first);
       return fact(values ? { type: 'object', additionalProperties: values.schema } : undefined);
@@ -281,9 +286,22 @@ function methodFact(
   if (KEEPS.has(name)) return ANNOTATES.has(name) ? self : fact(marked(schema, name, false), optional);
   switch (name) {
     case 'optional':
+      return fact(schema, true);
+    // Filled in when absent, so always there in zod's output, and required in the listed schema.
     case 'default':
     case 'prefault':
-      return fact(schema, true);
+      return fact(schema, false);
+    case 'passthrough':
+    case 'loose': {
+      if (schema.type !== 'object') return self;
+      const { additionalProperties: _closed, ...open } = schema;
+      return fact(open, optional);
+    }
+    case 'catchall': {
+      const rest = zodSchemaOf(first);
+      if (schema.type !== 'object' || !rest) return fact(undefined);
+      return fact({ ...schema, additionalProperties: rest.schema }, optional);
+    }
     case 'nullable':
       return fact({ anyOf: [schema, { type: 'null' }] }, optional);
     case 'nullish':
@@ -311,7 +329,12 @@ function methodFact(
         ...((schema.required as string[] | undefined) ?? []).filter((k) => !addedKeys.includes(k)),
         ...((added.required as string[] | undefined) ?? []),
       ];
-      return fact({ type: 'object', properties, ...(required.length > 0 ? { required } : {}) }, optional);
+      const closed =
+        'additionalProperties' in schema ? { additionalProperties: schema.additionalProperties } : {};
+      return fact(
+        { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...closed },
+        optional,
+      );
     }
     default:
       return fact(undefined);
