@@ -158,7 +158,13 @@ export function writeState(
       }
       if (index === items.length && strong) return { ...state, items: [...items, { value, site: at }] };
     }
-    if (key === 'length') return state;
+    if (key === 'length') {
+      // `items.length = 0`: a known array cut short loses its last items.
+      const [only] = value;
+      const length = value.length === 1 && only?.k === 'num' ? only.value : undefined;
+      const cut = strong && !state.rest && length !== undefined && Number.isInteger(length) && length >= 0;
+      return cut && length < state.items.length ? { ...state, items: state.items.slice(0, length) } : state;
+    }
     return { ...state, rest: join(state.rest ?? NOTHING, value) };
   }
   if (key === undefined) return { ...state, open: `a member with a computed name (${sourceText(at)})` };

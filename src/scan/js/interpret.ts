@@ -1914,9 +1914,14 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   private combine(op: string, a: Value, b: Value, at: Site): Value {
     if (['==', '!=', '===', '!==', '<', '>', '<=', '>=', 'in', 'instanceof'].includes(op)) return bool(at);
-    if (op !== '+') return num(at);
     const [x] = a;
     const [y] = b;
+    // Constant numbers fold (`items[items.length - 1]` reads one known item).
+    if (a.length === 1 && b.length === 1 && x?.k === 'num' && y?.k === 'num') {
+      const folded = foldNumbers(op, x.value, y.value);
+      if (folded !== undefined) return num(at, folded);
+    }
+    if (op !== '+') return num(at);
     if (
       a.length === 1 &&
       b.length === 1 &&
@@ -2369,24 +2374,57 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   ): Value | undefined {
     const [first, second] = args;
     const item = () => this.itemOf([v], at);
+    // Every item known, and the receiver surely this array: a removal can be followed item by item.
+    const exact = !state.rest && !state.open && receiver.length === 1;
     switch (name) {
       case 'push':
       case 'unshift':
         appendItems(this.heap, receiver, args, at, name === 'unshift', v.id);
         return num(at);
       case 'pop':
-      case 'shift':
-      case 'at':
+      case 'shift': {
+        if (!exact) return join(item(), undef(at));
+        const items = [...state.items];
+        const taken = name === 'pop' ? items.pop() : items.shift();
+        this.heap.set(v.id, { ...state, items });
+        return taken ? taken.value : undef(at);
+      }
+      case 'at': {
+        const index = constantInteger(first);
+        if (index === undefined) return join(item(), undef(at));
+        return this.readMember([v], String(index), at);
+      }
+      case 'slice': {
+        const start = first ? constantInteger(first) : 0;
+        const end = second ? constantInteger(second) : state.items.length;
+        if (!exact || start === undefined || end === undefined) return this.arrayOf(item(), at);
+        return ref(at, this.heap.alloc({ ...newArray(at), items: state.items.slice(start, end) }));
+      }
+      case 'splice': {
+        const start = constantInteger(first);
+        const count = second ? constantInteger(second) : state.items.length;
+        if (!exact || start === undefined || count === undefined) {
+          this.heap.set(v.id, { ...state, open: `items changed by ${sourceText(at)}` });
+          return this.arrayOf(item(), at);
+        }
+        const items = [...state.items];
+        const added = args.slice(2).map((value) => ({ value, site: at }));
+        const removed = items.splice(start, count, ...added);
+        this.heap.set(v.id, { ...state, items });
+        return ref(at, this.heap.alloc({ ...newArray(at), items: removed }));
+      }
       case 'find':
       case 'findLast':
         if (first?.some((f) => f.k === 'fn') && name.startsWith('find')) this.iterate(first, item(), at, [v]);
         return join(item(), undef(at));
       case 'map':
         return first ? this.arrayOf(this.iterate(first, item(), at, [v]), at) : undefined;
-      case 'flatMap':
-        return first
-          ? this.arrayOf(flatten(this.heap, this.iterate(first, item(), at, [v]), at), at)
-          : undefined;
+      case 'flatMap': {
+        if (!first) return undefined;
+        // Called before the heap is read: the callback's run replaces it with the one it ends with.
+        const mapped = this.iterate(first, item(), at, [v]);
+        return this.arrayOf(flatten(this.heap, mapped, at), at);
+      }
       case 'forEach':
         if (first && !this.eachKnownItem(first, at, [v])) this.iterate(first, item(), at, [v]);
         return undef(at);
@@ -2400,7 +2438,6 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'every':
         if (first) this.iterate(first, item(), at, [v]);
         return bool(at);
-      case 'slice':
       case 'reverse':
       case 'sort':
       case 'toSorted':
@@ -2412,9 +2449,6 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         for (const a of args) all = join(all, a.some((x) => x.k === 'ref') ? flatten(this.heap, a, at) : a);
         return this.arrayOf(all, at);
       }
-      case 'splice':
-        this.heap.set(v.id, { ...state, open: `items changed by ${sourceText(at)}` });
-        return this.arrayOf(item(), at);
       case 'join':
         return someString(at, false);
       case 'includes':
@@ -2467,6 +2501,19 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         return value;
     }
   }
+}
+
+/** `x op y` for two constant numbers, where it gives a finite number; else `undefined`. */
+function foldNumbers(op: string, x: number | undefined, y: number | undefined): number | undefined {
+  if (x === undefined || y === undefined) return undefined;
+  const value = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : undefined;
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/** A constant integer argument (`at(-1)`, `slice(1)`), else `undefined`. */
+function constantInteger(value: Value | undefined): number | undefined {
+  const [only] = value ?? [];
+  return value?.length === 1 && only?.k === 'num' && Number.isInteger(only.value) ? only.value : undefined;
 }
 
 function isLiteral(node: Expression): boolean {
