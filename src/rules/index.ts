@@ -28,6 +28,7 @@ import envelopeIdInvalid from './envelope/envelope-id-invalid.js';
 import envelopeJsonrpcVersion from './envelope/envelope-jsonrpc-version.js';
 import envelopeNotObject from './envelope/envelope-not-object.js';
 import envelopeNotSerializable from './envelope/envelope-not-serializable.js';
+import envelopeRequestInvalid from './envelope/envelope-request-invalid.js';
 import envelopeResultAndError from './envelope/envelope-result-and-error.js';
 import envelopeResultNotObject from './envelope/envelope-result-not-object.js';
 import resultContentMissing from './result/result-content-missing.js';
@@ -83,6 +84,7 @@ import toolOutputSchemaNotObject from './tools/tool-output-schema-not-object.js'
 import toolSchemaNotCompilable from './tools/tool-schema-not-compilable.js';
 import toolSchemaRemoteRef from './tools/tool-schema-remote-ref.js';
 import toolsListCacheableResult from './tools/tools-list-cacheable-result.js';
+import toolsListNextCursorInvalid from './tools/tools-list-next-cursor-invalid.js';
 import toolsListNotArray from './tools/tools-list-not-array.js';
 import toolsListNotSerializable from './tools/tools-list-not-serializable.js';
 import frameNotJson from './transport/frame-not-json.js';
@@ -119,6 +121,7 @@ export const RULES: readonly Rule[] = [
   envelopeJsonrpcVersion,
   envelopeNotObject,
   envelopeNotSerializable,
+  envelopeRequestInvalid,
   envelopeResultAndError,
   envelopeResultNotObject,
   resultContentMissing,
@@ -174,6 +177,7 @@ export const RULES: readonly Rule[] = [
   toolSchemaNotCompilable,
   toolSchemaRemoteRef,
   toolsListCacheableResult,
+  toolsListNextCursorInvalid,
   toolsListNotArray,
   toolsListNotSerializable,
   frameNotJson,

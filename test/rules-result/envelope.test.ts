@@ -23,6 +23,45 @@ describe('envelope-jsonrpc-version', () => {
   });
 });
 
+describe('envelope-request-invalid', () => {
+  const rule = 'envelope-request-invalid';
+  it('reports a method that is no string, and params or params._meta that are no object, as the SDK drops them', () => {
+    for (const [message, expected] of [
+      [{ jsonrpc: '2.0', method: 'notifications/message', params: 'oops' }, [['params', '/params']]],
+      [{ jsonrpc: '2.0', id: 7, method: 42 }, [['default', '/method']]],
+      [{ jsonrpc: '2.0', id: 7, method: null }, [['default', '/method']]],
+      [{ jsonrpc: '2.0', id: 7, method: 'ping', params: [] }, [['params', '/params']]],
+      [{ jsonrpc: '2.0', method: 'notifications/message', params: null }, [['params', '/params']]],
+      [
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { _meta: 5 } },
+        [['meta', '/params/_meta']],
+      ],
+    ] as const) {
+      expect(hits(rule, 'message', message, v), JSON.stringify(message)).toEqual(expected);
+      expect(JSONRPCMessageSchema.safeParse(message).success, JSON.stringify(message)).toBe(false);
+    }
+  });
+
+  it('leaves well-formed requests, notifications and every response alone', () => {
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x', _meta: {} } },
+      { jsonrpc: '2.0', id: 1, result: ok },
+    ]) {
+      expect(hits(rule, 'message', message, v)).toEqual([]);
+      expect(JSONRPCMessageSchema.safeParse(message).success).toBe(true);
+    }
+  });
+
+  it("says its fix is the author's", () => {
+    const [finding] = run('message', { jsonrpc: '2.0', method: 'x', params: 'y' }, v).filter(
+      (f) => f.rule === rule,
+    );
+    expect(finding?.message).toBe('"params" is a JSON string; it must be an object');
+    expect(finding?.fix).toMatchObject({ automatic: false });
+  });
+});
+
 describe('envelope-id-invalid', () => {
   const rule = 'envelope-id-invalid';
   it('requires an id on result responses', () => {

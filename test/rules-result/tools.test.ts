@@ -1,6 +1,18 @@
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
+import { repairMessageSync } from '../../src/library/repair/index.js';
 import { hits, type RunOptions, repairOnce, run } from './helpers.js';
+
+/** A tools/list result repaired as the result of a response to tools/list, as `repair` does. */
+function repairAll(list: unknown, options: RunOptions): unknown {
+  const message = { jsonrpc: '2.0', id: 1, result: list };
+  const run = repairMessageSync(message, {
+    protocolVersion: options.version,
+    request: { method: 'tools/list' },
+  });
+  return (run.message as { result: unknown }).result;
+}
 
 const v25 = { version: '2025-06-18' } as const;
 const v26 = { version: '2026-07-28' } as const;
@@ -446,6 +458,54 @@ describe('tool-annotations-invalid and tool-field-invalid', () => {
     expect(repairOnce(rule, 'tools-list', { tools: [tool({ description: null })] }, v25).doc).toEqual({
       tools: [tool()],
     });
+  });
+
+  it('reports each icon the SDK refuses, and a taskSupport it does not know, as the SDK does', () => {
+    const rule = 'tool-field-invalid';
+    const icons = [
+      { src: 'https://x/a.png' },
+      { mimeType: 5, sizes: '48x48' },
+      5,
+      { src: 'b', theme: 'blue' },
+    ];
+    const list = { tools: [tool({ icons, execution: { taskSupport: 'sometimes' } })] };
+    expect(hits(rule, 'tools-list', list, v25)).toEqual([
+      ['icon', '/tools/0/icons/1'],
+      ['icon', '/tools/0/icons/2'],
+      ['icon', '/tools/0/icons/3'],
+      ['taskSupport', '/tools/0/execution/taskSupport'],
+    ]);
+    expect(ListToolsResultSchema.safeParse(list).success).toBe(false);
+    expect(hits(rule, 'tools-list', { tools: [tool({ execution: 5 })] }, v25)).toEqual([
+      ['default', '/tools/0/execution'],
+    ]);
+    const fine = { tools: [tool({ icons: [icons[0]], execution: { taskSupport: 'optional' } })] };
+    expect(hits(rule, 'tools-list', fine, v25)).toEqual([]);
+    expect(ListToolsResultSchema.safeParse(fine).success).toBe(true);
+    const repaired = repairAll(list, v25);
+    expect(repaired).toEqual({ tools: [tool({ icons: [icons[0]], execution: {} })] });
+    expect(ListToolsResultSchema.safeParse(repaired).success).toBe(true);
+  });
+});
+
+describe('tools-list-next-cursor-invalid', () => {
+  const rule = 'tools-list-next-cursor-invalid';
+  it('reports a cursor that is no string, which the SDK refuses', () => {
+    for (const nextCursor of [5, null, {}, true]) {
+      expect(hits(rule, 'tools-list', { tools: [], nextCursor }, v25)).toEqual([['default', '/nextCursor']]);
+      expect(ListToolsResultSchema.safeParse({ tools: [], nextCursor }).success).toBe(false);
+    }
+    expect(hits(rule, 'tools-list', { tools: [], nextCursor: 'p2' }, v25)).toEqual([]);
+    expect(hits(rule, 'tools-list', list26([]), v26)).toEqual([]);
+  });
+
+  it('turns a number into its string, so that paging goes on, and drops anything else', () => {
+    const number = repairOnce(rule, 'tools-list', { tools: [], nextCursor: 5 }, v25);
+    expect(number.doc).toEqual({ tools: [], nextCursor: '5' });
+    expect(number.outcome?.lossy).toBeUndefined();
+    const object = repairOnce(rule, 'tools-list', { tools: [], nextCursor: { page: 2 } }, v25);
+    expect(object.doc).toEqual({ tools: [] });
+    expect(object.outcome?.lossy).toBe(true);
   });
 });
 

@@ -538,7 +538,14 @@ function resultFamilies(): [string, fc.Arbitrary<Mutation>][] {
     ],
     [
       'result _meta',
-      pick<unknown>(['m', [], null]).map((m) =>
+      pick<unknown>([
+        'm',
+        [],
+        null,
+        { progressToken: { id: 1 } },
+        { progressToken: 1.5 },
+        { 'io.modelcontextprotocol/related-task': { taskId: 5 } },
+      ]).map((m) =>
         result(`result _meta ${JSON.stringify(m)}`, (r) => {
           r._meta = m;
         }),

@@ -11,7 +11,7 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnnotationsSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AnnotationsSchema, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -100,6 +100,13 @@ const STRICTER: Readonly<Record<string, Tightening>> = {
       version < '2025-06-18' &&
       inResult === '/structuredContent' &&
       !isObject(getIn(result, ['structuredContent'])),
+  },
+  'result-meta-key-invalid': {
+    why: "a result's `_meta` is open in every schema, but the TS SDK's ResultSchema types its progressToken and related-task entry",
+    kind: ({ result, inResult }) =>
+      inResult !== undefined &&
+      /^\/_meta\/(progressToken|io\.modelcontextprotocol~1related-task)$/.test(inResult) &&
+      !ResultSchema.safeParse({ _meta: getIn(result, ['_meta']) }).success,
   },
   'result-type-invalid': {
     why: '2026-07-28 types resultType as any string; unknown values "MUST be considered invalid" (basic/index.mdx)',

@@ -324,6 +324,17 @@ function messageEdit(name: string, apply: (m: JsonObject, c: MessageCase) => unk
 export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
   family('batch', fc.constant(messageEdit('wrapped in a batch array', (m) => [m]))),
   family(
+    'server request or notification malformed',
+    fc
+      .constantFrom<[string, JsonObject]>(
+        ['method 42', { id: 's-1', method: 42 }],
+        ['params a string', { method: 'notifications/message', params: 'disk full' }],
+        ['params an array', { id: 's-1', method: 'ping', params: [] }],
+        ['params._meta a number', { method: 'notifications/progress', params: { _meta: 5 } }],
+      )
+      .map(([name, message]) => messageEdit(name, () => ({ jsonrpc: '2.0', ...message }))),
+  ),
+  family(
     'not an object',
     fc
       .constantFrom<unknown>('ok', 1, null, true)

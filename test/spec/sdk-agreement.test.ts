@@ -71,6 +71,8 @@ const SDKS = [
       ...SDK_ACCEPTS_WE_FLAG,
       'structured-content-not-object':
         'v2 types structuredContent as any JSON value, as 2026-07-28 does, whatever version was negotiated; clients of the versions it speaks require an object',
+      'result-meta-key-invalid':
+        "v2 leaves a result's `_meta` open; v1, which the rule names, types its progressToken and related task",
     },
   },
 ] as const;

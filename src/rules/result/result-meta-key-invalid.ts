@@ -34,11 +34,11 @@ export default defineRule({
   severity: 'error',
   title: "A result's `_meta.progressToken` and related-task entry must have their types",
   rationale: [
-    'Two keys of `_meta` are typed by the SDKs: `progressToken` (a string or an integer) and',
-    '`io.modelcontextprotocol/related-task` (`{ "taskId": string }`). The TypeScript SDK parses every',
-    "result's `_meta` with those types, whatever the protocol version; a result with another value",
-    'there fails its parse, and the client drops the response, so the call waits until it times out.',
-    "The schema.json leaves a result's `_meta` open, so only the SDK clients are named here.",
+    'Two keys of `_meta` are typed by the TypeScript SDK v1: `progressToken` (a string or an integer)',
+    'and `io.modelcontextprotocol/related-task` (`{ "taskId": string }`). It parses every result\'s',
+    '`_meta` with those types, whatever the protocol version; a result with another value there fails',
+    'its parse, and the client drops the response, so the call waits until it times out. The',
+    "schema.json (and the SDK v2) leave a result's `_meta` open, so only the v1 client is named here.",
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
