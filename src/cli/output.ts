@@ -6,14 +6,19 @@ import { type Report, type ReportFormat, renderReport } from '../report/index.js
 import { UserError } from './errors.js';
 
 export function emitReport(report: Report, format: ReportFormat, out: string | undefined): void {
-  const color = out === undefined && format === 'text' ? undefined : false;
+  const color = toStdout(out) && format === 'text' ? undefined : false;
   const rendered = renderReport(report, format, color === undefined ? {} : { color });
   writeOutput(out, rendered);
 }
 
+/** No file, or `-`: standard output, as `-` for the input is standard input. */
+function toStdout(file: string | undefined): file is undefined | '-' {
+  return file === undefined || file === '-';
+}
+
 /** Writes to standard output, or to `file` with a one-line error when it cannot be written. */
 export function writeOutput(file: string | undefined, text: string): void {
-  if (file === undefined) {
+  if (toStdout(file)) {
     process.stdout.write(text);
     return;
   }

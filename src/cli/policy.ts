@@ -187,7 +187,7 @@ export function finishReport(command: Command, report: Report, context: FinishCo
   const renderOptions = {
     root,
     cwd,
-    ...(flags.format === 'text' && flags.out === undefined ? {} : { color: false }),
+    ...(flags.format === 'text' && (flags.out === undefined || flags.out === '-') ? {} : { color: false }),
   };
   writeOutput(flags.out, renderReport(outcome.report, flags.format, renderOptions));
   for (const target of flags.report ?? []) {

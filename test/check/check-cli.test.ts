@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ambiguousTool } from '../../src/cli/read-input.js';
@@ -65,6 +65,16 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
     expect(JSON.parse(readFileSync(out, 'utf8')).summary.errors).toBe(0);
+  });
+
+  it('takes --out - for standard output, as - for the input is standard input, and writes no file named -', async () => {
+    const input = JSON.stringify({ content: [{ type: 'text', text: 'ok' }] });
+    const run = await runCli(['check', '-', '--format', 'json', '--out', '-'], { input, cwd: dir });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).summary.errors).toBe(0);
+    const repaired = await runCli(['repair', '-', '--out', '-', '--quiet'], { input, cwd: dir });
+    expect(JSON.parse(repaired.stdout)).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(existsSync(join(dir, '-'))).toBe(false);
   });
 
   it('rejects invalid JSON with its line and column, exit 2 and no stack trace', async () => {

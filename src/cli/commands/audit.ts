@@ -176,7 +176,7 @@ export function auditCommand(): Command {
         .default(DEFAULTS.maxResponseBytes, '16MiB'),
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
-    .option('--out <file>', 'write the report to a file instead of standard output')
+    .option('--out <file>', 'write the report to a file instead of standard output (- is standard output)')
     .option('--record <file>', 'write every frame of the session, both ways, as JSONL that `check` reads')
     .option(
       '--source <dir>',

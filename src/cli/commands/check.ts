@@ -41,7 +41,7 @@ export function checkCommand(): Command {
       'the tool a single result belongs to (looked up in --tools; needed when it lists several and one has an outputSchema)',
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
-    .option('--out <file>', 'write the report to a file instead of standard output');
+    .option('--out <file>', 'write the report to a file instead of standard output (- is standard output)');
   return addPolicyOptions(command, 'check', {
     protocol: { option: 'protocol', convert: (v: string) => parseProtocolVersion(v) },
   })

@@ -48,7 +48,10 @@ export function repairCommand(): Command {
       '--tool <name>',
       'the tool a single result belongs to (looked up in --tools; needed when it lists several and one has an outputSchema)',
     )
-    .option('--out <file>', 'write the repaired document to a file instead of standard output')
+    .option(
+      '--out <file>',
+      'write the repaired document to a file instead of standard output (- is standard output)',
+    )
     .option('--report <file>', 'write the repairs as a JSON report')
     .option('--quiet', 'do not list the repairs on standard error')
     .addHelpText(

@@ -45,7 +45,7 @@ export function scanCommand(): Command {
         .default(DEFAULT_PROTOCOL_VERSION, DEFAULT_PROTOCOL_VERSION),
     )
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
-    .option('--out <file>', 'write the report to a file instead of standard output')
+    .option('--out <file>', 'write the report to a file instead of standard output (- is standard output)')
     .addOption(
       new Option('--max-file-size <MB>', 'skip (and report) source files larger than this')
         .argParser(megabytesOption)
