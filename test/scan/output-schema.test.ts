@@ -117,6 +117,16 @@ describe('structuredContent against the zod outputSchema of registerTool', () =>
     expect((await scan(`{ r: z.string().default('x').optional() }`, '{}')).errors).toEqual([]);
   });
 
+  it('NaN and the infinities are sent as the null JSON writes for them', async () => {
+    for (const value of ['NaN', 'Infinity', '0 / 0', '-1 / 0']) {
+      expect((await scan('{ r: z.number() }', `{ r: ${value} }`)).errors, value).toEqual([
+        'structured-content-schema-mismatch /structuredContent/r 5:34',
+      ]);
+    }
+    expect((await scan('{ r: z.number() }', '{ r: 6 / 3 - 1 }')).errors).toEqual([]);
+    expect((await scan('{ r: z.number().nullable() }', '{ r: NaN }')).errors).toEqual([]);
+  });
+
   it('a tool with an outputSchema must return structuredContent unless isError is true', async () => {
     const dir = mkdtempSync(join(scratch, 'src-'));
     writeFileSync(

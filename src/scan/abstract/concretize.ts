@@ -144,6 +144,8 @@ class Builder {
           })
         );
       case 'num':
+        // NaN and the infinities are sent as the null JSON writes for them.
+        if (v.value !== undefined && !Number.isFinite(v.value)) return null;
         return (
           v.value ??
           new UnknownValue(sourceText(v.site), 'a number known only at run time', v.site, 'number', {

@@ -485,9 +485,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     switch (name) {
       case 'undefined':
         return undef(at);
+      // JSON writes both as null: known, they are judged as such (`{ r: NaN }` under `z.number()`).
       case 'NaN':
+        return num(at, Number.NaN);
       case 'Infinity':
-        return num(at);
+        return num(at, Number.POSITIVE_INFINITY);
       case 'module': {
         const id = this.current.module.moduleObject;
         return id === undefined ? unknown(at, 'the module object') : ref(at, id);
@@ -2503,11 +2505,23 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   }
 }
 
-/** `x op y` for two constant numbers, where it gives a finite number; else `undefined`. */
+/** `x op y` for two constant numbers (NaN and the infinities included, which JSON writes as null). */
 function foldNumbers(op: string, x: number | undefined, y: number | undefined): number | undefined {
   if (x === undefined || y === undefined) return undefined;
-  const value = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : undefined;
-  return value !== undefined && Number.isFinite(value) ? value : undefined;
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return x / y;
+    case '%':
+      return x % y;
+    default:
+      return undefined;
+  }
 }
 
 /** A constant integer argument (`at(-1)`, `slice(1)`), else `undefined`. */
