@@ -222,10 +222,19 @@ function presence(holder: Record<string, unknown>, key: string): void {
     holder[key] = value.source || key;
 }
 
+/**
+ * Results whose `isError` is a boolean known only at run time, standing in as `false`. It is most often
+ * the very test that chose the error payload (`text: failed ? JSON.stringify({ error }) : 'ok', isError:
+ * failed`), which the analysis does not tie to it: an error payload is not reported beside it.
+ */
+const undecidedIsError = new WeakSet<object>();
+
 function concretizeResult(result: unknown, positions: ValuePositions): unknown {
   const root = representative(result);
   if (!isObject(root) || isOpaque(root)) return root;
   const mirrors = mirrorsOfStructuredContent(root, positions);
+  const isError = root.isError;
+  if (isError instanceof UnknownValue && isError.kind === 'boolean') undecidedIsError.add(root);
   for (const key of ['content', 'structuredContent', 'isError']) {
     if (Object.hasOwn(root, key)) {
       const inner = representative(root[key]);
@@ -380,7 +389,9 @@ function judgeReturn(
     const located = [
       ...locateAll(
         runToolResult(wrapped, tool ? { ...engine, tool } : engine).filter(
-          (f) => f.rule !== 'structured-content-schema-mismatch' || schemaVerdictIsCertain(wrapped, f),
+          (f) =>
+            (f.rule !== 'structured-content-schema-mismatch' || schemaVerdictIsCertain(wrapped, f)) &&
+            !(f.rule === 'result-error-without-is-error' && isObject(wrapped) && undecidedIsError.has(wrapped)),
         ),
         positions,
         wrapped,

@@ -728,3 +728,30 @@ describe('the lone text `JSON.stringify({ error: … })` of an error value known
     }
   });
 });
+
+describe('an error payload beside an isError known only at run time', () => {
+  const warnings = async (body: string) => {
+    const { report } = await scan('server.ts', ts(body));
+    return report.findings.filter((f) => f.severity === 'warning').map((f) => f.rule);
+  };
+
+  it('is not reported: the boolean is most often the test that chose the payload', async () => {
+    for (const body of [
+      "const fail = Math.random() > 0.5;\n  return { content: [{ type: 'text', text: fail ? JSON.stringify({ error: 'bad' }) : 'ok' }], isError: fail };",
+      "const fail = Math.random() > 0.5;\n  const payload = fail ? { error: 'bad' } : { ok: true };\n  return { content: [{ type: 'text', text: JSON.stringify(payload) }], isError: fail };",
+    ]) {
+      expect(await warnings(body), body).toEqual([]);
+    }
+  });
+
+  it('is reported where isError is surely not true', async () => {
+    for (const isError of ['', ', isError: false']) {
+      expect(
+        await warnings(
+          `return { content: [{ type: 'text', text: JSON.stringify({ error: 'bad' }) }]${isError} };`,
+        ),
+        isError,
+      ).toEqual(['result-error-without-is-error']);
+    }
+  });
+});
