@@ -193,13 +193,41 @@ export function wordsOf(name: string): string[] {
     .filter(Boolean);
 }
 
-export function isConsentName(name: string): boolean {
-  return wordsOf(name).some((w) => CONSENT_WORDS.has(w));
+/**
+ * Words that turn a dry-run switch around: `no_dry_run`, `disablePreview`, `without_preview` are true
+ * when the tool should act for real.
+ */
+const NEGATION_WORDS = new Set([
+  'no',
+  'not',
+  'non',
+  'dont',
+  'never',
+  'disable',
+  'disabled',
+  'without',
+  'off',
+]);
+
+/** A dry-run switch turned around by a negation (`no_dry_run`): true acts for real. */
+function isNegatedDryRunName(words: readonly string[]): boolean {
+  return words.some((w) => DRY_RUN_WORDS.has(w)) && words.some((w) => NEGATION_WORDS.has(w));
 }
 
+/** A boolean whose `true` lets the tool act (`confirm`, `force`, `no_dry_run`): always sent as false. */
+export function isConsentName(name: string): boolean {
+  const words = wordsOf(name);
+  return words.some((w) => CONSENT_WORDS.has(w)) || isNegatedDryRunName(words);
+}
+
+/** A boolean whose `true` keeps the tool from acting (`dryRun`, `preview`): always sent as true. */
 export function isDryRunName(name: string): boolean {
   const words = wordsOf(name);
-  return words.some((w) => DRY_RUN_WORDS.has(w)) && !words.some((w) => CONSENT_WORDS.has(w));
+  return (
+    words.some((w) => DRY_RUN_WORDS.has(w)) &&
+    !words.some((w) => CONSENT_WORDS.has(w)) &&
+    !isNegatedDryRunName(words)
+  );
 }
 
 /** A value that names a mutation: `set`, `delete_all`, `forceDelete`, `POST`. */
@@ -420,10 +448,12 @@ class Synthesizer {
       }
     };
     if (!this.named) {
+      // Dry-run switches are sent even when optional, the negated ones as false, so that the tool's
+      // dry run stays on whatever its default is.
       for (const [name, property] of Object.entries(properties))
         if (
           !Object.hasOwn(out, name) &&
-          isDryRunName(name) &&
+          (isDryRunName(name) || isNegatedDryRunName(wordsOf(name))) &&
           isObject(property) &&
           acceptsBoolean(this.resolve(property))
         )

@@ -391,7 +391,11 @@ function judgeReturn(
         runToolResult(wrapped, tool ? { ...engine, tool } : engine).filter(
           (f) =>
             (f.rule !== 'structured-content-schema-mismatch' || schemaVerdictIsCertain(wrapped, f)) &&
-            !(f.rule === 'result-error-without-is-error' && isObject(wrapped) && undecidedIsError.has(wrapped)),
+            !(
+              f.rule === 'result-error-without-is-error' &&
+              isObject(wrapped) &&
+              undecidedIsError.has(wrapped)
+            ),
         ),
         positions,
         wrapped,

@@ -229,6 +229,30 @@ describe('synthesizeArguments', () => {
     expect(synth(schema, 4)).toEqual([{ target: 'example', dryRun: true, preview: true }]);
   });
 
+  it('sends a dry-run switch turned around by a negation as false, which keeps the dry run on', () => {
+    const names = [
+      'no_dry_run',
+      'noDryRun',
+      'disable_preview',
+      'dry_run_disabled',
+      'without_preview',
+      'not_simulate',
+    ];
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        names.map((n) => [n, { type: 'boolean', description: 'true = actually delete' }]),
+      ),
+    };
+    expect(synth(schema, 4)).toEqual([Object.fromEntries(names.map((n) => [n, false]))]);
+    const required = {
+      ...schema,
+      required: ['no_dry_run'],
+      properties: { no_dry_run: { type: 'boolean', default: true } },
+    };
+    expect(synth(required, 4)).toEqual([{ no_dry_run: false }]);
+  });
+
   it('lets a tool named with --call have its consent, mutation and dry-run values', () => {
     const schema = {
       type: 'object',
