@@ -1,5 +1,6 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { repairMessageSync } from '../../src/library/repair/index.js';
 import { hits, type RunOptions, repairOnce, repairStale as repairStaleIn, run } from './helpers.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
@@ -51,6 +52,54 @@ describe('envelope-request-invalid', () => {
       expect(hits(rule, 'message', message, v)).toEqual([]);
       expect(JSONRPCMessageSchema.safeParse(message).success).toBe(true);
     }
+  });
+
+  it('reports the typed keys of params._meta, as the SDK parses them in every request and notification', () => {
+    for (const meta of [
+      { progressToken: {} },
+      { progressToken: 1.5 },
+      { 'io.modelcontextprotocol/related-task': { taskId: 5 } },
+    ]) {
+      const message = {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'sampling/createMessage',
+        params: { _meta: meta, maxTokens: 1 },
+      };
+      expect(hits(rule, 'message', message, v)).toEqual([
+        ['metaKey', `/params/_meta/${Object.keys(meta)[0]?.replace('/', '~1')}`],
+      ]);
+      expect(JSONRPCMessageSchema.safeParse(message).success).toBe(false);
+    }
+  });
+
+  it('repairs only params._meta, keeping what the method needs, and leaves the rest to the author', () => {
+    const messages = [{ role: 'user', content: { type: 'text', text: 'hi' } }];
+    const sampling = {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'sampling/createMessage',
+      params: { _meta: 'x', messages, maxTokens: 100 },
+    };
+    const repaired = repairMessageSync(sampling, { protocolVersion: '2025-06-18' });
+    expect(repaired.message).toEqual({ ...sampling, params: { messages, maxTokens: 100 } });
+    expect(CreateMessageRequestSchema.safeParse(repaired.message).success).toBe(true);
+    const token = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'kept', _meta: { progressToken: {}, trace: 1 } },
+    };
+    const tokenRepaired = repairMessageSync(token, { protocolVersion: '2025-06-18' });
+    expect(tokenRepaired.message).toEqual({
+      ...token,
+      params: { level: 'info', data: 'kept', _meta: { trace: 1 } },
+    });
+    expect(JSONRPCMessageSchema.safeParse(tokenRepaired.message).success).toBe(true);
+    // A params that is no object is sent as it is, with the error left: its words stay the sender's.
+    const text = { jsonrpc: '2.0', method: 'notifications/message', params: 'disk full' };
+    const left = repairMessageSync(text, { protocolVersion: '2025-06-18' });
+    expect(left.message).toEqual(text);
+    expect(left.remaining.map((f) => f.rule)).toContain(rule);
   });
 
   it("says its fix is the author's", () => {

@@ -74,7 +74,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-is-error-not-boolean': 'c85b007c332b1d6a',
   'result-legacy-tool-result': '80fb06c37a157530',
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
-  'result-meta-key-invalid': 'f7a78d485286c3b9',
+  'result-meta-key-invalid': 'addaa4df478a2a6c',
   'result-meta-not-object': '6be0aaafd507d571',
   'result-not-object': '9f3744811bf00b66',
   'result-not-serializable': '2f62c5128b1a276a',

@@ -146,8 +146,12 @@ export function applyFallback(
   };
 }
 
-/** Envelope members the fallback keeps: they make a response what it is. */
-const ENVELOPE = ['jsonrpc', 'id', 'result', 'error'];
+/**
+ * Envelope members the fallback keeps: they make a message what it is. A request's `method` and
+ * `params` among them: dropping the parameters a method needs (all of them, for a `params._meta` of the
+ * wrong type) leaves a message its method's schema refuses all the same, and loses what it said.
+ */
+const ENVELOPE = ['jsonrpc', 'id', 'method', 'params', 'result', 'error'];
 
 /**
  * Outside a tool result only stray envelope members can be dropped safely: extra ones, and `result` or

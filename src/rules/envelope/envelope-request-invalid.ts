@@ -1,7 +1,8 @@
 import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { describeType } from '../support/call-tool-result.js';
+import { describeType, subjectObject } from '../support/call-tool-result.js';
 import { messageKind, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
+import { expectedOf, metaKeyDefects } from '../support/meta-keys.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -22,6 +23,7 @@ export default defineRule({
     default: '"method" is {{actual}}; it must be a string',
     params: '"params" is {{actual}}; it must be an object',
     meta: '"params._meta" is {{actual}}; it must be an object',
+    metaKey: '"params._meta.{{key}}" is {{actual}}; {{expected}}',
   },
   fix: 'Name the method with a string, and send parameters as an object: `"params": { "level": "info", "data": "…" }`.',
   examples: {
@@ -38,7 +40,8 @@ export default defineRule({
       protocolVersion: '2025-06-18',
     },
   },
-  // What the sender meant by such parameters is not for a repair to guess: every fix is the author's.
+  // What the sender meant by a method or parameters of the wrong type is not for a repair to guess; only
+  // `_meta`, which carries nothing the method needs, is dropped.
   check(message, ctx) {
     const kind = messageKind(message);
     if ((kind !== 'request' && kind !== 'notification') || !isObject(message)) return;
@@ -54,8 +57,36 @@ export default defineRule({
         manual: true,
       });
     } else if (params._meta !== undefined && !isObject(params._meta)) {
-      const actual = describeType(params._meta);
-      ctx.report({ messageId: 'meta', path: ['params', '_meta'], data: { actual }, manual: true });
+      ctx.report({
+        messageId: 'meta',
+        path: ['params', '_meta'],
+        data: { actual: describeType(params._meta) },
+      });
+    } else if (isObject(params._meta)) {
+      for (const [key, actual] of metaKeyDefects(params._meta)) {
+        const data = { key, actual, expected: expectedOf(key) };
+        ctx.report({ messageId: 'metaKey', path: ['params', '_meta', key], data });
+      }
     }
+  },
+  repair(ctx) {
+    const message = subjectObject(ctx);
+    const params = isObject(message?.params) ? message.params : undefined;
+    if (!params || !isObject(params) || params._meta === undefined) return undefined;
+    if (ctx.messageId === 'meta' && !isObject(params._meta)) {
+      const was = params._meta;
+      delete params._meta;
+      return { description: `removed "params._meta" (${JSON.stringify(was) ?? 'undefined'})`, lossy: true };
+    }
+    const key = ctx.data.key;
+    const meta = params._meta;
+    if (ctx.messageId !== 'metaKey' || typeof key !== 'string' || !isObject(meta)) return undefined;
+    if (!metaKeyDefects(meta).some(([k]) => k === key)) return undefined;
+    const was = meta[key];
+    delete meta[key];
+    return {
+      description: `removed "params._meta.${key}" (${JSON.stringify(was) ?? 'undefined'})`,
+      lossy: true,
+    };
   },
 });

@@ -1,32 +1,9 @@
-import { isObject, type JsonObject } from '../../core/json.js';
+import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { describeType, subjectObject } from '../support/call-tool-result.js';
+import { subjectObject } from '../support/call-tool-result.js';
 import { sdkV1RejectsResult } from '../support/clients.js';
+import { expectedOf, metaKeyDefects } from '../support/meta-keys.js';
 import { defineRule } from '../types.js';
-
-const PROGRESS_TOKEN = 'progressToken';
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-
-/** Why the value of one of the two `_meta` keys the SDK types fails its type; `undefined` when it is fine. */
-function defect(key: string, value: unknown): string | undefined {
-  if (key === PROGRESS_TOKEN) {
-    if (typeof value === 'string' || Number.isSafeInteger(value)) return undefined;
-    return typeof value === 'number' ? 'a number that is no integer' : describeType(value);
-  }
-  if (isObject(value) && typeof value.taskId === 'string') return undefined;
-  return isObject(value) ? 'an object without a string "taskId"' : describeType(value);
-}
-
-/** The keys of `_meta` whose values fail their type, with why. */
-function defects(meta: JsonObject): [string, string][] {
-  const out: [string, string][] = [];
-  for (const key of [PROGRESS_TOKEN, RELATED_TASK]) {
-    if (!Object.hasOwn(meta, key) || meta[key] === undefined) continue;
-    const why = defect(key, meta[key]);
-    if (why) out.push([key, why]);
-  }
-  return out;
-}
 
 export default defineRule({
   id: 'result-meta-key-invalid',
@@ -54,19 +31,15 @@ export default defineRule({
   },
   check(result, ctx) {
     if (!isObject(result) || !Object.hasOwn(result, '_meta') || !isObject(result._meta)) return;
-    for (const [key, actual] of defects(result._meta)) {
-      const expected =
-        key === PROGRESS_TOKEN
-          ? 'it must be a string or an integer'
-          : 'it must be an object with a string "taskId"';
-      ctx.report({ path: ['_meta', key], data: { key, actual, expected } });
+    for (const [key, actual] of metaKeyDefects(result._meta)) {
+      ctx.report({ path: ['_meta', key], data: { key, actual, expected: expectedOf(key) } });
     }
   },
   repair(ctx) {
     const meta = subjectObject(ctx)?._meta;
     const key = ctx.data.key;
     // A finding that no longer holds (the key is gone or fixed) has nothing to remove.
-    if (!isObject(meta) || typeof key !== 'string' || !defects(meta).some(([k]) => k === key))
+    if (!isObject(meta) || typeof key !== 'string' || !metaKeyDefects(meta).some(([k]) => k === key))
       return undefined;
     const value = meta[key];
     delete meta[key];
