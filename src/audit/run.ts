@@ -60,7 +60,7 @@ export const DEFAULTS = {
 } as const;
 
 /** The wait for one request ends at this multiple of the timeout, however busy the server keeps it. */
-const HARD_CAP_FACTOR = 4;
+export const HARD_CAP_FACTOR = 4;
 
 /** Raw responses kept in the report are cut at this many bytes (their true size is kept too). */
 export const RESPONSE_KEEP_BYTES = 64 * 1024;

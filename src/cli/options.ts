@@ -45,3 +45,9 @@ export const PROTOCOL_DEFAULT_HELP = `default: ${DEFAULT_PROTOCOL_VERSION}, unle
 export function formatHelp(): string {
   return `output format: ${supportedFormats().join(', ')}`;
 }
+
+/**
+ * The longest delay Node's timers hold, in whole seconds (2^31 − 1 ms, about 24.8 days): a longer one
+ * fires after 1 ms, with a TimeoutOverflowWarning each time, which a wait loop turns into a flood.
+ */
+export const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);

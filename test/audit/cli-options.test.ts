@@ -320,6 +320,14 @@ describe('mcp-shape audit option errors', { timeout: 120_000 }, () => {
   it.each([
     [['--timeout', 'abc', ...server], /^mcp-shape: option '--timeout <seconds>' argument 'abc' is invalid/],
     [['--timeout', '0', ...server], /expected a number of seconds > 0/],
+    // Past it Node's timers fire at once, with a warning each time: a flood on stderr.
+    [['--timeout', '536871', ...server], /expected at most 536870 seconds/],
+    [
+      ['--url', 'http://127.0.0.1:2/mcp', '--header', 'X-A: a\r\nInjected: b'],
+      /has a name or value HTTP cannot carry/,
+    ],
+    [['--url', 'http://127.0.0.1:2/mcp', '--header', 'X A: b'], /has a name or value HTTP cannot carry/],
+    [['--url', 'ftp://127.0.0.1/mcp'], /is not an http: or https: URL/],
     [['--max-calls-per-tool', '0', ...server], /expected a positive integer/],
     [['--max-response-size', '12q', ...server], /expected a size such as 16MiB/],
     [['--format', 'xml', ...server], /expected one of text, json/],

@@ -277,6 +277,19 @@ for (const value of ['lots', '0', '512']) {
   };
 }
 
+// More seconds than Node's timers hold: they would fire at once, warning each time.
+for (const [option, args] of [
+  ['--grace', ['--grace', '2147484', '--', 'node']],
+  ['--timeout', ['--url', REFUSED, '--timeout', '2147484']],
+] as const) {
+  ROWS[`proxy: ${option} past the longest timer`] = {
+    args: ['proxy', ...args],
+    code: 2,
+    message: new RegExp(`${option} takes at most 2147483 seconds, the longest a timer holds`),
+    help: 'mcp-shape proxy',
+  };
+}
+
 /** Runs main() with stdout and stderr captured. */
 async function runMain(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

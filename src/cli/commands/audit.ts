@@ -4,7 +4,7 @@ import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
-import { type AuditTarget, DEFAULTS, runAudit } from '../../audit/run.js';
+import { type AuditTarget, DEFAULTS, HARD_CAP_FACTOR, runAudit } from '../../audit/run.js';
 import { placeFindings, registrationIndex } from '../../audit/source-locations.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { type RecordedFrame, recordingLine } from '../../core/recording.js';
@@ -14,7 +14,7 @@ import type { Report } from '../../report/index.js';
 import { oneLine, terminalSafe } from '../../report/terminal.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UsageError, UserError } from '../errors.js';
-import { formatHelp, formatOption, PROTOCOL_HELP, protocolOption } from '../options.js';
+import { formatHelp, formatOption, MAX_TIMER_SECONDS, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 
 /** Repeatable options have no default: commander would print "(default: [])" in --help. */
@@ -43,9 +43,16 @@ function positiveInteger(value: string): number {
   return n;
 }
 
+/** The audit waits at most HARD_CAP_FACTOR times `--timeout` for a busy server: that wait must fit a timer too. */
+const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMER_SECONDS / HARD_CAP_FACTOR);
+
 function seconds(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of seconds > 0');
+  if (n > MAX_TIMEOUT_SECONDS)
+    throw new InvalidArgumentError(
+      `expected at most ${MAX_TIMEOUT_SECONDS} seconds (four times that is the longest wait a timer holds)`,
+    );
   return n;
 }
 
@@ -248,20 +255,38 @@ function targetOf(server: readonly string[], flags: AuditFlags): AuditTarget {
   if (flags.url && server.length > 0)
     throw new UsageError('give either --url or a command after --, not both');
   if (flags.url) {
+    let url: URL;
     try {
-      new URL(flags.url);
+      url = new URL(flags.url);
     } catch {
       throw new UsageError(`--url ${flags.url} is not a URL`);
     }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UsageError(`--url ${flags.url} is not an http: or https: URL`);
     const headers = flags.header ?? [];
-    for (const h of headers)
-      if (h.indexOf(':') <= 0) throw new UsageError(`--header "${h}" is not "Name: value"`);
+    for (const h of headers) headerCheck(h);
     return { kind: 'http', url: flags.url, headers };
   }
   if (flags.header) throw new UsageError('--header applies to --url; a stdio server gets no HTTP headers');
   const [command, ...args] = server;
   if (!command) throw new UsageError('nothing to audit: give a server command after -- or --url URL');
   return { kind: 'stdio', command, args };
+}
+
+/**
+ * A `--header` fetch() can send: `Name: value`, the name a token and the value free of line breaks
+ * (Headers refuses them when the audit starts, which read as the server being unreachable).
+ */
+function headerCheck(header: string): void {
+  const colon = header.indexOf(':');
+  if (colon <= 0) throw new UsageError(`--header "${header}" is not "Name: value"`);
+  try {
+    new Headers().append(header.slice(0, colon).trim(), header.slice(colon + 1).trim());
+  } catch {
+    throw new UsageError(
+      `--header "${header}" has a name or value HTTP cannot carry (a space, a line break)`,
+    );
+  }
 }
 
 /** Opens --record FILE for writing before the audit starts, so a bad path is a usage error. */

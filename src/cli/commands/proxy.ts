@@ -18,7 +18,7 @@ import { oneLine } from '../../report/terminal.js';
 import { getRule } from '../../rules/catalog.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UsageError, UserError } from '../errors.js';
-import { PROTOCOL_HELP, protocolOption } from '../options.js';
+import { MAX_TIMER_SECONDS, PROTOCOL_HELP, protocolOption } from '../options.js';
 import { writeOutput } from '../output.js';
 
 interface ProxyFlags {
@@ -40,6 +40,10 @@ function seconds(name: string) {
     if (value.trim() === '' || !Number.isFinite(number) || number < 0) {
       throw new InvalidArgumentError(`${name} takes a number of seconds, e.g. 2 or 0.5`);
     }
+    if (number > MAX_TIMER_SECONDS)
+      throw new InvalidArgumentError(
+        `${name} takes at most ${MAX_TIMER_SECONDS} seconds, the longest a timer holds`,
+      );
     return number;
   };
 }
