@@ -178,39 +178,47 @@ describe('mcp-shape audit', { timeout: 90_000 }, () => {
     expect(JSON.parse(run.stdout).details.stderrTail).toEqual(['server says hi']);
   });
 
-  it('stops every server process it started on Ctrl-C', async () => {
-    const dir = tmp();
-    const pidfile = join(dir, 'pids');
-    writeFileSync(pidfile, '');
-    // Spawned here rather than with runCli: the test needs the pid to send SIGINT to.
-    const child = spawn(
-      process.execPath,
-      cliArgs([
-        'audit',
-        '--timeout',
-        '60',
-        '--protocol',
-        '2025-06-18',
-        '--',
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    'stops every server process it started on %s, exiting %i',
+    async (signal, code) => {
+      const dir = tmp();
+      const pidfile = join(dir, 'pids');
+      writeFileSync(pidfile, '');
+      // Spawned here rather than with runCli: the test needs the pid to send SIGINT to.
+      const child = spawn(
         process.execPath,
-        fixture('hostile.mjs'),
-      ]),
-      { cwd: root, env: { ...process.env, MCP_SHAPE_FIXTURE_PIDFILE: pidfile }, stdio: 'ignore' },
-    );
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-    // The hang tool is called after the crash, in the second server process; wait for that one.
-    const deadline = Date.now() + 60_000;
-    while (
-      readFileSync(pidfile, 'utf8').trim().split('\n').filter(Boolean).length < 2 &&
-      Date.now() < deadline
-    ) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 500));
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    const pids = readFileSync(pidfile, 'utf8').trim().split('\n').map(Number);
-    expect(pids.length).toBeGreaterThanOrEqual(2);
-    for (const pid of pids) expect(alive(pid), `server process ${pid}`).toBe(false);
-  }, 90_000);
+        cliArgs([
+          'audit',
+          '--timeout',
+          '60',
+          '--protocol',
+          '2025-06-18',
+          '--',
+          process.execPath,
+          fixture('hostile.mjs'),
+        ]),
+        { cwd: root, env: { ...process.env, MCP_SHAPE_FIXTURE_PIDFILE: pidfile }, stdio: 'ignore' },
+      );
+      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+      // The hang tool is called after the crash, in the second server process; wait for that one.
+      const deadline = Date.now() + 60_000;
+      while (
+        readFileSync(pidfile, 'utf8').trim().split('\n').filter(Boolean).length < 2 &&
+        Date.now() < deadline
+      ) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      const pids = readFileSync(pidfile, 'utf8').trim().split('\n').map(Number);
+      expect(pids.length).toBeGreaterThanOrEqual(2);
+      for (const pid of pids) expect(alive(pid), `server process ${pid}`).toBe(false);
+    },
+    90_000,
+  );
 });

@@ -322,19 +322,29 @@ function startFailure(error: StartError): UserError {
   return new UserError(error.message, EXIT.unreachable, detail);
 }
 
+/** The signals that end an audit, with the exit code each gives. */
+const STOP_SIGNALS: readonly [NodeJS.Signals, number][] = [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+];
+
 async function audit(server: string[], flags: AuditFlags, self: Command): Promise<number> {
   const target = targetOf(server, flags);
   checkSourceDir(flags.source);
   const args = flags.args ? loadArgsFile(flags.args) : undefined;
   const recording = recorder(flags.record);
   const progress = progressLine();
-  // Servers run in their own process groups, so Ctrl-C does not reach them: stop them ourselves.
-  const onSigint = () => {
-    progress.clear();
-    void killAll().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigint);
+  // Servers run in their own process groups, so Ctrl-C (or a closed terminal) does not reach them: stop
+  // them ourselves, then exit as the signal would have (128 + its number).
+  const stopping: Record<string, () => void> = {};
+  for (const [signal, code] of STOP_SIGNALS) {
+    stopping[signal] = () => {
+      progress.clear();
+      void killAll().finally(() => process.exit(code));
+    };
+    process.once(signal, stopping[signal]);
+  }
   let report: Report;
   try {
     report = await runAudit({
@@ -359,8 +369,7 @@ async function audit(server: string[], flags: AuditFlags, self: Command): Promis
   } finally {
     recording.close();
     progress.clear();
-    process.removeListener('SIGINT', onSigint);
-    process.removeListener('SIGTERM', onSigint);
+    for (const [signal] of STOP_SIGNALS) process.removeListener(signal, stopping[signal] as () => void);
   }
   report = await placedAtSource(report, flags.source);
   return finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
