@@ -22,7 +22,7 @@ import { DEFAULT_MAX_FILE_SIZE } from '../scan/index.js';
 import { JsFrontEnd } from '../scan/js/index.js';
 import { displayPath, Project } from '../scan/project.js';
 import { mentionsMcp } from '../scan/source.js';
-import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -45,10 +45,20 @@ interface LintFinding {
 type Cache = WeakMap<object, Map<ProtocolVersion, readonly LintFinding[]>>;
 const cache: Cache = new WeakMap();
 
+/**
+ * The version `settings.mcpShape.protocolVersion` names, else scan's default. A value that names none is
+ * a mistake in the configuration, thrown as every entry point throws it: read as the default, it
+ * silently judged by another version than the one asked for.
+ */
 function protocolOf(context: EslintRule.RuleContext): ProtocolVersion {
   const settings = context.settings as { mcpShape?: { protocolVersion?: unknown } } | undefined;
   const requested = settings?.mcpShape?.protocolVersion;
-  return (typeof requested === 'string' && parseProtocolVersion(requested)) || SCAN_DEFAULT_PROTOCOL;
+  if (requested === undefined) return SCAN_DEFAULT_PROTOCOL;
+  const version = typeof requested === 'string' ? parseProtocolVersion(requested) : undefined;
+  if (version) return version;
+  throw new RangeError(
+    `mcp-shape: settings.mcpShape.protocolVersion ${JSON.stringify(requested)} is none of ${PROTOCOL_VERSIONS.join(', ')} (or "latest")`,
+  );
 }
 
 function where(f: StaticFinding['site']): string {

@@ -136,6 +136,24 @@ ts.run('block-type-unknown (typescript-eslint)', rule('block-type-unknown'), {
   ],
 });
 
+describe('settings', () => {
+  it('throws on a protocolVersion that names no version, rather than judging by the default', async () => {
+    for (const protocolVersion of ['2024-11-5', 'bogus', 20250618]) {
+      const eslint = new ESLint({
+        cwd: REPO_ROOT,
+        overrideConfigFile: true,
+        overrideConfig: [plugin.configs.recommended ?? {}, { settings: { mcpShape: { protocolVersion } } }],
+      });
+      await expect(
+        eslint.lintText(`${header}server.registerTool('t', {}, async () => ({ content: [] }));`, {
+          filePath: join(REPO_ROOT, 'server.js'),
+        }),
+        String(protocolVersion),
+      ).rejects.toThrow(/settings\.mcpShape\.protocolVersion .* is none of 2024-11-05/);
+    }
+  });
+});
+
 ts.run('structured-content-not-object (typescript-eslint, settings)', rule('structured-content-not-object'), {
   valid: [
     {
