@@ -568,7 +568,7 @@ server.tool('t', async () => 'plain text');\n`,
       'mcp-shape: title\\x1b]0;pwned\\x07.ts:3:1: syntax error: Expected `)` but found `EOF`',
       'mcp-shape: wipe.ts:2:18: syntax error: Invalid Character `\\x1b`',
     ]);
-    expect(run.stderr).not.toMatch(/[\u001b\u0007]/);
+    expect(run.stderr.includes('\u001b') || run.stderr.includes('\u0007')).toBe(false);
     const report = JSON.parse(run.stdout);
     // What could be scanned still is, and the report says what was left out.
     expect(report.findings.map((f: { rule: string }) => f.rule)).toEqual(['result-not-object']);
