@@ -296,6 +296,27 @@ ${loop}
     });
   }
 
+  it('a table too long to follow item by item: the handlers it keeps are judged, the rest is not proven', async () => {
+    // 100 handlers, the fourth broken. Past 64 functions the analysis keeps the last ones and one
+    // unknown for the others: the broken one was among those, and the scan said PASS.
+    const entries = Array.from({ length: 100 }, (_, i) =>
+      i === 3
+        ? `k${i}: async () => ({ content: [{ type: 'markdown', text: 'x' }] })`
+        : `k${i}: async () => ({ content: [] })`,
+    );
+    const file = await scanSource(
+      'server.ts',
+      table(
+        `const H = { ${entries.join(',\n')} };\nfor (const [n, f] of Object.entries(H)) server.registerTool(n, {}, f);`,
+      ),
+    );
+    const statuses = file.handlers.flatMap((h) => h.returns.map((r) => r.status));
+    expect(statuses).toContain('unresolved');
+    expect(file.handlers.flatMap((h) => h.returns.map((r) => r.reason ?? ''))).toContainEqual(
+      expect.stringMatching(/^the handler may also be f, which is not known statically/),
+    );
+  });
+
   it('Object.keys lists integer keys first, ascending, as JavaScript does', async () => {
     const file = await scanSource(
       'server.ts',
@@ -375,6 +396,24 @@ ${registration}
     const file = await scanSource('server.py', source('server.call_tool()(logo)'));
     expect(summary(file)).toEqual(['(call_tool handler) [mcp-python-lowlevel] typed']);
     expect(file.findings.map((f) => f.rule)).toEqual(['block-mime-type-wrong-family']);
+  });
+
+  it('a table too long to follow: the functions it keeps are judged, the rest is not proven', async () => {
+    const defs = Array.from({ length: 100 }, (_, i) =>
+      i === 3
+        ? `def f${i}():\n    return [ImageContent(type="image", data="iVBORw0KGgo=", mimeType="text/plain")]`
+        : `def f${i}():\n    return "ok"`,
+    );
+    const table = Array.from({ length: 100 }, (_, i) => `"k${i}": f${i}`).join(', ');
+    const file = await scanSource(
+      'server.py',
+      source(
+        `${defs.join('\n\n')}\n\nTOOLS = {${table}}\nfor name, fn in TOOLS.items():\n    mcp.tool(name=name)(fn)`,
+      ),
+    );
+    expect(file.handlers.flatMap((h) => h.returns.map((r) => r.reason ?? ''))).toContainEqual(
+      'the tool function may also be one the analysis does not know (more than 24 possible values)',
+    );
   });
 
   it('a function the registration cannot know is unresolved, not skipped', async () => {

@@ -29,6 +29,7 @@ import {
   type Site,
   unknown,
   type Value,
+  type Variant,
 } from '../abstract/value.js';
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
 import {
@@ -119,14 +120,23 @@ function closingSite(mod: JsModule, node: Node): Site {
 }
 
 /** Functions among a value's variants, and whether something else (unknown) is there too. */
-function functionsOf(value: Value): { fns: FunctionValue[]; other: boolean } {
+/**
+ * The functions among a value's variants, whether something else is there too, and the first variant
+ * the analysis does not know (`unknown`): a function it stands for is one nobody judged. Nullish and
+ * other known variants are no handler at all (registering one throws).
+ */
+function functionsOf(value: Value): { fns: FunctionValue[]; other: boolean; unknown?: Variant } {
   const fns: FunctionValue[] = [];
   let other = false;
+  let unknownPart: Variant | undefined;
   for (const v of value) {
     if (v.k === 'fn') fns.push(v.fn);
-    else other = true;
+    else {
+      other = true;
+      if (v.k === 'unknown') unknownPart ??= v;
+    }
   }
-  return { fns, other };
+  return { fns, other, ...(unknownPart ? { unknown: unknownPart } : {}) };
 }
 
 function toolName(value: Value | undefined, fallback: string): string {
@@ -508,13 +518,20 @@ export class JsExtractor {
     skip?: (value: Value) => boolean,
     inputSchema?: Record<string, unknown>,
   ): HandlerSite[] {
-    const { fns, other } = functionsOf(handler ?? []);
-    if (fns.length === 0 || (other && fns.length === 0)) {
+    const { fns, unknown: unknownPart } = functionsOf(handler ?? []);
+    if (fns.length === 0) {
       const source = handler?.[0] ? sourceText(handler[0].site) : 'the handler';
       return [this.unreached(tool, at, `the handler \`${source}\` is not known statically`)];
     }
     const byTool = new Map<string, ReturnSite[]>();
     const add = (name: string, ret: ReturnSite) => byTool.set(name, [...(byTool.get(name) ?? []), ret]);
+    // Some of the functions it may be are known, others not (a table too long to follow item by item):
+    // those are judged, and the rest is a return nobody proved.
+    if (unknownPart) {
+      const reason = unknownPart.k === 'unknown' ? ` (${unknownPart.reason})` : '';
+      const why = `the handler may also be ${sourceText(unknownPart.site)}, which is not known statically${reason}`;
+      add(tool, { site: at, value: NOTHING, heap: new Heap(this.project.frozen), unresolved: why });
+    }
     for (const fnValue of fns) {
       const node = fnValue.node as FunctionLike;
       const fnModule = (fnValue.closure as JsRun).module;
