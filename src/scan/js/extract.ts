@@ -31,6 +31,9 @@ import {
   type Value,
   type Variant,
 } from '../abstract/value.js';
+
+type UnknownVariant = Extract<Variant, { k: 'unknown' }>;
+
 import type { Extracted, HandlerSite, ReturnSite, StandaloneDocument } from '../analyze.js';
 import {
   budgetReason,
@@ -121,22 +124,18 @@ function closingSite(mod: JsModule, node: Node): Site {
 
 /** Functions among a value's variants, and whether something else (unknown) is there too. */
 /**
- * The functions among a value's variants, whether something else is there too, and the first variant
- * the analysis does not know (`unknown`): a function it stands for is one nobody judged. Nullish and
- * other known variants are no handler at all (registering one throws).
+ * The functions among a value's variants, and the first variant the analysis does not know: a function
+ * it stands for is one nobody judged. Nullish and other known variants are no handler at all
+ * (registering one throws).
  */
-function functionsOf(value: Value): { fns: FunctionValue[]; other: boolean; unknown?: Variant } {
+function functionsOf(value: Value): { fns: FunctionValue[]; unknown?: UnknownVariant } {
   const fns: FunctionValue[] = [];
-  let other = false;
-  let unknownPart: Variant | undefined;
+  let unknownPart: UnknownVariant | undefined;
   for (const v of value) {
     if (v.k === 'fn') fns.push(v.fn);
-    else {
-      other = true;
-      if (v.k === 'unknown') unknownPart ??= v;
-    }
+    else if (v.k === 'unknown') unknownPart ??= v;
   }
-  return { fns, other, ...(unknownPart ? { unknown: unknownPart } : {}) };
+  return { fns, ...(unknownPart ? { unknown: unknownPart } : {}) };
 }
 
 function toolName(value: Value | undefined, fallback: string): string {
@@ -528,8 +527,7 @@ export class JsExtractor {
     // Some of the functions it may be are known, others not (a table too long to follow item by item):
     // those are judged, and the rest is a return nobody proved.
     if (unknownPart) {
-      const reason = unknownPart.k === 'unknown' ? ` (${unknownPart.reason})` : '';
-      const why = `the handler may also be ${sourceText(unknownPart.site)}, which is not known statically${reason}`;
+      const why = `the handler may also be ${sourceText(unknownPart.site)}, which is not known statically (${unknownPart.reason})`;
       add(tool, { site: at, value: NOTHING, heap: new Heap(this.project.frozen), unresolved: why });
     }
     for (const fnValue of fns) {

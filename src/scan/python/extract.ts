@@ -15,7 +15,7 @@ import { appendAll } from '../../core/append.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { isOpen } from '../../core/opaque.js';
 import { Budget } from '../abstract/budget.js';
-import { concretize, sourceText } from '../abstract/concretize.js';
+import { concretize } from '../abstract/concretize.js';
 import { declaredType, provenBy } from '../abstract/declared.js';
 import { Heap, type ObjState } from '../abstract/heap.js';
 import { inputValue } from '../abstract/input-value.js';
@@ -351,13 +351,14 @@ export class PyExtractor {
         fnValues = (record?.args[0] ?? []).flatMap((v) => (v.k === 'fn' ? [v.fn] : []));
         // Some of the functions it may be are known, others not: the rest is a return nobody proved.
         const unknownPart = (record?.args[0] ?? []).find((v) => v.k === 'unknown');
-        if (unknownPart && fnValues.length > 0) {
+        const unknownReason = unknownPart?.k === 'unknown' ? unknownPart.reason : undefined;
+        if (unknownReason !== undefined && fnValues.length > 0) {
           handlers.push(
             this.unreached(
               registration.tool ?? '(unnamed tool)',
               registration.framework,
               at,
-              `the tool function may also be one the analysis does not know (${unknownPart.k === 'unknown' ? unknownPart.reason : sourceText(unknownPart.site)})`,
+              `the tool function may also be one the analysis does not know (${unknownReason})`,
             ),
           );
         }
