@@ -223,18 +223,19 @@ function presence(holder: Record<string, unknown>, key: string): void {
 }
 
 /**
- * Results whose `isError` is a boolean known only at run time, standing in as `false`. It is most often
- * the very test that chose the error payload (`text: failed ? JSON.stringify({ error }) : 'ok', isError:
- * failed`), which the analysis does not tie to it: an error payload is not reported beside it.
+ * Whether a result's `isError` is a boolean known only at run time (it stands in as `false`). It is most
+ * often the very test that chose the error payload (`text: failed ? JSON.stringify({ error }) : 'ok',
+ * isError: failed`), which the analysis does not tie to it: an error payload is not reported beside it.
  */
-const undecidedIsError = new WeakSet<object>();
+function isErrorUndecided(result: unknown): boolean {
+  const isError = isObject(result) && !isOpaque(result) ? result.isError : undefined;
+  return isError instanceof UnknownValue && isError.kind === 'boolean';
+}
 
 function concretizeResult(result: unknown, positions: ValuePositions): unknown {
   const root = representative(result);
   if (!isObject(root) || isOpaque(root)) return root;
   const mirrors = mirrorsOfStructuredContent(root, positions);
-  const isError = root.isError;
-  if (isError instanceof UnknownValue && isError.kind === 'boolean') undecidedIsError.add(root);
   for (const key of ['content', 'structuredContent', 'isError']) {
     if (Object.hasOwn(root, key)) {
       const inner = representative(root[key]);
@@ -380,7 +381,9 @@ function judgeReturn(
   const structuredVersion =
     handler.serverChecksOutput && features(version).structuredContent === 'none' ? '2025-06-18' : version;
   for (const doc of docs) {
-    const wrapped = concretizeResult(asCallToolResult(handler.framework, doc, ctx, handler.wrap), positions);
+    const sent = asCallToolResult(handler.framework, doc, ctx, handler.wrap);
+    const undecided = isErrorUndecided(sent);
+    const wrapped = concretizeResult(sent, positions);
     const annotated = againstAnnotation(doc, handler.wrap, positions, engine, ret.site);
     const refusals =
       annotated.findings.length > 0
@@ -391,11 +394,7 @@ function judgeReturn(
         runToolResult(wrapped, tool ? { ...engine, tool } : engine).filter(
           (f) =>
             (f.rule !== 'structured-content-schema-mismatch' || schemaVerdictIsCertain(wrapped, f)) &&
-            !(
-              f.rule === 'result-error-without-is-error' &&
-              isObject(wrapped) &&
-              undecidedIsError.has(wrapped)
-            ),
+            !(f.rule === 'result-error-without-is-error' && undecided),
         ),
         positions,
         wrapped,
