@@ -26,7 +26,8 @@ const UNDECIDED = Symbol('undecided');
 
 /**
  * Why JSON.stringify would throw on `value`: its text would be longer than MAX_STRING_LENGTH, it holds
- * a circular reference, or reading it throws (a getter, a proxy's trap, a toJSON). `undefined` when it
+ * a circular reference, it is nested deeper than the writer's stack reaches, or reading it throws (a
+ * getter, a proxy's trap, a toJSON). `undefined` when it
  * writes: then JSON.stringify takes time in proportion to a text that fits in a string.
  *
  * The count is a lower bound of the text (escapes are not counted, nor what it cannot see). A toJSON is
@@ -36,14 +37,18 @@ const UNDECIDED = Symbol('undecided');
  */
 export function unwritable(value: unknown): Unwritable | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
+  let deep = false;
   try {
-    walkPlainly(value, { left: PLAIN_WALK_CONTAINERS });
+    walkPlainly(value, { left: PLAIN_WALK_CONTAINERS }, 0);
     return undefined;
   } catch (error) {
-    // Too deep to recurse: the same walk with a stack of its own (a cycle is too deep, and then past
-    // the budget). Undecided, or reading threw: by parts.
+    // Deep, or too deep to recurse: the same walk with a stack of its own (a cycle is too deep, and then
+    // past the budget), then JSON.stringify itself on what it finds plain. Undecided, or reading threw:
+    // by parts.
+    deep = error === DEEP || error instanceof RangeError;
     try {
-      if (error instanceof RangeError && walksPlainlyWithStack(value)) return undefined;
+      if (deep && walksPlainlyWithStack(value))
+        return stringifyThrows(value) ? tooDeepOrLong(value) : undefined;
     } catch {
       // Reading threw: by parts, which says so.
     }
@@ -54,10 +59,45 @@ export function unwritable(value: unknown): Unwritable | undefined {
   } catch (error) {
     return error === TO_JSON_THREW ? 'toJSON throws' : 'unreadable';
   }
-  return length === CIRCULAR ? 'circular' : length > MAX_STRING_LENGTH ? 'too long' : undefined;
+  if (length === CIRCULAR) return 'circular';
+  if (length > MAX_STRING_LENGTH) return 'too long';
+  // Deep and not plain (a toJSON on the way): its text fits in a string, so JSON.stringify is asked.
+  return deep && stringifyThrows(value) ? 'too deep' : undefined;
 }
 
-export type Unwritable = 'circular' | 'too long' | 'unreadable' | 'toJSON throws';
+export type Unwritable = 'circular' | 'too long' | 'too deep' | 'unreadable' | 'toJSON throws';
+
+/**
+ * Nesting past which the plain walk asks JSON.stringify itself. V8's writer recurses, and throws
+ * RangeError once the call stack runs out: about 4,100 levels of arrays or objects on Node 20, 4,450 on
+ * Node 24, and fewer in some states of a process (a 3,000-deep message in one test file). The McpServer
+ * of the official SDK then sends nothing, and the client waits for its timeout (tested over a real
+ * pipe). No depth stands for the limit, so JSON.stringify is asked, here, of values this deep, which no
+ * server's result comes near.
+ */
+export const DEPTH_TO_ASK = 1_000;
+
+/** Thrown by the plain walk past DEPTH_TO_ASK. */
+const DEEP = Symbol('deep');
+
+/**
+ * Whether the native JSON.stringify throws on `value`: of a value found plain and bounded, only for its
+ * depth, or for a text longer than a string (both RangeError in V8). Its cost is that of writing the
+ * text, so callers ask only of what is bounded.
+ */
+export function stringifyThrows(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Why JSON.stringify threw on a plain value: its text is too long, or else it is nested too deep. */
+function tooDeepOrLong(value: object): Unwritable {
+  return textLengthOfParts(value) > MAX_STRING_LENGTH ? 'too long' : 'too deep';
+}
 
 /** Thrown by the count when a toJSON throws (what else throws is a getter's or a proxy trap's). */
 const TO_JSON_THREW = Symbol('toJSON threw');
@@ -65,11 +105,12 @@ const TO_JSON_THREW = Symbol('toJSON threw');
 /**
  * Walks every place of every container, as JSON.stringify would, throwing UNDECIDED past the budget or
  * at a toJSON (what it returns is unseen here), but for a plain Date's, whose text is an ISO string or
- * null. for…in without an own-member test: it may visit more than JSON writes (inherited members),
+ * null, and DEEP past DEPTH_TO_ASK. for…in without an own-member test: it may visit more than JSON writes (inherited members),
  * which only makes it undecided sooner, and it is four times as fast as with the test.
  */
-function walkPlainly(value: object, budget: { left: number }): void {
+function walkPlainly(value: object, budget: { left: number }, depth: number): void {
   if (--budget.left < 0) throw UNDECIDED;
+  if (depth > DEPTH_TO_ASK) throw DEEP;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     if (isPlainDate(value)) return;
     throw UNDECIDED;
@@ -80,13 +121,13 @@ function walkPlainly(value: object, budget: { left: number }): void {
     if (value.length > MAX_STRING_LENGTH / 2) throw UNDECIDED;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (typeof item === 'object' && item !== null) walkPlainly(item, budget);
+      if (typeof item === 'object' && item !== null) walkPlainly(item, budget, depth + 1);
     }
     return;
   }
   for (const key in value) {
     const member = (value as Record<string, unknown>)[key];
-    if (typeof member === 'object' && member !== null) walkPlainly(member, budget);
+    if (typeof member === 'object' && member !== null) walkPlainly(member, budget, depth + 1);
   }
 }
 

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { CIRCULAR, MAX_STRING_LENGTH, textLengthOfParts, unwritable } from '../../src/core/unwritable.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  CIRCULAR,
+  DEPTH_TO_ASK,
+  MAX_STRING_LENGTH,
+  textLengthOfParts,
+  unwritable,
+} from '../../src/core/unwritable.js';
 import { runs } from '../support/runs.js';
 
 /** `[[…], […]]` `doublings` times over `leaf`: 2^doublings copies of it in JSON. */
@@ -94,8 +100,10 @@ describe('unwritable', () => {
       }),
       { numRuns: runs(300) },
     );
+    // Past DEPTH_TO_ASK, JSON.stringify is asked: it writes 2,000 levels.
     let deep: unknown = [];
-    for (let i = 0; i < 100_000; i++) deep = [deep];
+    for (let i = 0; i < 2 * DEPTH_TO_ASK; i++) deep = [deep];
+    expect(JSON.stringify(deep)).toHaveLength(4 * DEPTH_TO_ASK + 2);
     expect(unwritable(deep)).toBeUndefined();
     // 2^20 leaves: past the plain walk, counted part by part, and writable (about 4 MB of text).
     expect(unwritable(doubled('x', 20))).toBeUndefined();
@@ -119,8 +127,29 @@ describe('unwritable', () => {
       },
     });
     expect(unwritable(under(getter))).toBe('unreadable');
-    expect(unwritable(under([new Date(0), { toJSON: () => 'x' }]))).toBeUndefined();
-    expect(unwritable(under(new Date(0)))).toBeUndefined();
+    // What is written, but not at this depth: JSON.stringify runs out of call stack.
+    expect(unwritable(under([new Date(0), { toJSON: () => 'x' }]))).toBe('too deep');
+    expect(unwritable(under(new Date(0)))).toBe('too deep');
+    expect(() => JSON.stringify(under(new Date(0)))).toThrow(RangeError);
+  });
+
+  it('says a value nested past the call stack of the writer is too deep, as JSON.stringify finds it', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { down: deep };
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    expect(unwritable(deep)).toBe('too deep');
+    // Past the plain walk's recursion too, and with a toJSON on the way (counted part by part).
+    expect(unwritable({ a: deep, b: { toJSON: () => 'x' } })).toBe('too deep');
+    // Within DEPTH_TO_ASK, JSON.stringify is not asked.
+    const spy = vi.spyOn(JSON, 'stringify');
+    try {
+      let shallow: unknown = 1;
+      for (let i = 0; i < DEPTH_TO_ASK; i++) shallow = [shallow];
+      expect(unwritable(shallow)).toBeUndefined();
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('says what JSON.stringify would throw on: a text no string holds, or a cycle', () => {

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEPTH_TO_ASK } from '../../src/core/unwritable.js';
 import {
   cloneJson,
   cloneJsonExactly,
@@ -26,6 +27,7 @@ import {
   validateToolResult,
   validateToolResultSync,
 } from '../../src/validate/index.js';
+import { nested } from '../spec/arbitraries.js';
 import { bundleScript } from '../support/cli-bundle.js';
 import { isMutationRun, runs } from '../support/runs.js';
 import { exponential, PLACES, WALKED_TOOL } from './support/hostile-places.js';
@@ -331,11 +333,42 @@ describe('the repair path never throws', () => {
   });
 
   it('repairs a deep message that needs a repair (the stdio proxy crash): only the stray member goes', async () => {
-    const structured = `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`;
-    const text = `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`;
-    const { message, fixes } = await repairMessage(JSON.parse(text), { protocolVersion: '2025-06-18' });
+    const deepMessage = (depth: number) => {
+      const structured = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      return `{"jsonrpc":"2.0","id":1,"requestId":"r","result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`;
+    };
+    const options = { protocolVersion: '2025-06-18' } as const;
+    // What the proxy repairs, and writes with stringifyJson, which takes any depth.
+    for (const text of [deepMessage(3_000), deepMessage(100_000)]) {
+      const { message, fixes } = await repairParsedMessage(JSON.parse(text), options);
+      expect(fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
+      expect(stringifyJson(message)).toBe(text.replace('"requestId":"r",', ''));
+    }
+    // repairMessage() gives what JSON.stringify must write, whose limit is nearer 4,000 levels, and
+    // lower in some states of a process (a 3,000-deep message in this file): 1,500 is well within it.
+    const text = deepMessage(1_500);
+    const { message, fixes } = await repairMessage(JSON.parse(text), options);
     expect(fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
-    expect(stringifyJson(message)).toBe(text.replace('"requestId":"r",', ''));
+    expect(JSON.stringify(message)).toBe(text.replace('"requestId":"r",', ''));
+  });
+
+  it('cuts a value JSON.stringify cannot write for its depth alone, and says so; deep values it can write stay whole', async () => {
+    const options = { protocolVersion: '2025-11-25' } as const;
+    const tooDeep = { content: [{ type: 'text', text: 'x' }], structuredContent: { v: nested(10_000) } };
+    const { result, fixes } = await repair(tooDeep, options);
+    expect(fixes[0]).toMatchObject({
+      rule: 'value-not-serializable',
+      description: `left out what is nested deeper than ${DEPTH_TO_ASK} levels: JSON.stringify runs out of call stack on it`,
+      lossy: true,
+    });
+    expect(fixes[0]?.pointer.split('/').length).toBe(DEPTH_TO_ASK + 2);
+    expect(() => JSON.stringify(result)).not.toThrow();
+    const built = await toolResult({ v: nested(10_000) }, options);
+    expect(() => JSON.stringify(built)).not.toThrow();
+    // Past DEPTH_TO_ASK, but writable: as it is.
+    const writable = { content: [{ type: 'text', text: 'x' }], _meta: { v: nested(DEPTH_TO_ASK + 200) } };
+    expect(JSON.stringify((await repair(writable, options)).result)).toBe(JSON.stringify(writable));
+    expect(toWire(writable)).toEqual({ value: writable, fixes: [] });
   });
 });
 

@@ -14,7 +14,7 @@ import {
   validateToolResult,
   validateToolResultSync,
 } from '../../src/validate/index.js';
-import { unwritableResult } from '../spec/arbitraries.js';
+import { nested, unwritableResult } from '../spec/arbitraries.js';
 import { runs } from '../support/runs.js';
 import { expectUnansweredCall } from '../support/unsent-answer.js';
 
@@ -31,6 +31,20 @@ server.registerTool('fine', {}, async () => ({ content: [{ type: 'text', text: '
 await server.connect(new StdioServerTransport());
 `;
 
+/** An SDK v1 McpServer whose `deep` tool returns a structuredContent nested 5,000 levels deep. */
+const DEEP_SERVER = `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+const server = new McpServer({ name: 'deep', version: '1.0.0' });
+server.registerTool('deep', {}, async () => {
+  let v = { leaf: true };
+  for (let i = 0; i < 5000; i++) v = i % 2 === 0 ? [v] : { down: v };
+  return { content: [{ type: 'text', text: 'x' }], structuredContent: { v } };
+});
+server.registerTool('fine', {}, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+await server.connect(new StdioServerTransport());
+`;
+
 const WITH_BIGINT = { content: [{ type: 'text', text: 'rows counted' }], structuredContent: { rows: 12n } };
 
 describe('result-not-serializable', () => {
@@ -38,6 +52,21 @@ describe('result-not-serializable', () => {
     timeout: 60_000,
   }, async () => {
     await expectUnansweredCall(SERVER, 'count');
+  });
+
+  it('is what the SDK cannot send for its depth alone: a structuredContent nested 5,000 levels deep', {
+    timeout: 60_000,
+  }, async () => {
+    await expectUnansweredCall(DEEP_SERVER, 'deep');
+    const deep = { content: [{ type: 'text', text: 'x' }], structuredContent: { v: nested(5_000) } };
+    const options = { protocolVersion: '2025-06-18' } as const;
+    expect(validateToolResultSync(deep, options).filter((f) => f.severity === 'error')).toMatchObject([
+      {
+        rule: 'result-not-serializable',
+        message:
+          'the result cannot be serialized: it is nested too deep for the writer (past about 4,000 levels, its call stack runs out), so JSON.stringify throws and no client receives it',
+      },
+    ]);
   });
 
   it('reports such a result as an error, the sync and async validators alike', async () => {

@@ -77,7 +77,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-meta-key-invalid': 'addaa4df478a2a6c',
   'result-meta-not-object': '6be0aaafd507d571',
   'result-not-object': '9f3744811bf00b66',
-  'result-not-serializable': '2f62c5128b1a276a',
+  'result-not-serializable': 'c6ce3535d3327eed',
   'result-over-client-limits': '1205c129409ebde4',
   'result-server-info-invalid': '739dd99704d25c46',
   'result-type-invalid': '4746f73b55185262',

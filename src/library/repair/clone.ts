@@ -11,6 +11,7 @@
  */
 
 import { escapeSegment } from '../../core/pointer.js';
+import { DEPTH_TO_ASK, stringifyThrows } from '../../core/unwritable.js';
 import type { Fix } from './engine.js';
 
 /** Something `cloneJson` changed relative to what was asked for, because JSON could not carry it. */
@@ -133,20 +134,39 @@ function plainWalk(item: unknown, copy: boolean, depth: number, budget: { contai
  * (left out).
  */
 export function cloneJson(value: unknown, notes?: WireNote[]): unknown {
+  return cloneWithDepth(value, notes).root;
+}
+
+/** cloneJson, and how deep the copy is nested (at most FAST_DEPTH when the fast walk made it). */
+function cloneWithDepth(value: unknown, notes?: WireNote[]): { root: unknown; deepest: number } {
   try {
-    return plainWalk(value, true, 0, { containers: 0 });
+    return { root: plainWalk(value, true, 0, { containers: 0 }), deepest: FAST_DEPTH };
   } catch {
     // Not plain, or a getter or proxy that threw: the exact walk copies it and says what it changed.
   }
-  return cloneJsonExactly(value, notes);
+  return copyExactly(value, notes, Number.POSITIVE_INFINITY);
 }
 
 /** cloneJson by the exact iterative walk alone (exported so a test holds the fast walk to it). */
 export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
+  return copyExactly(value, notes, Number.POSITIVE_INFINITY).root;
+}
+
+/**
+ * The exact copy, leaving out every container nested deeper than `cutDeeperThan` (the root is at depth
+ * 0), and how deep the copy goes.
+ */
+function copyExactly(
+  value: unknown,
+  notes: WireNote[] | undefined,
+  cutDeeperThan: number,
+): { root: unknown; deepest: number } {
   const stack: Frame[] = [];
   const visits = new Visits();
   let revisits = 0;
   let gaveUp = false;
+  let deepest = 0;
+  let cut = false;
 
   const pointer = (key?: string | number): string => {
     let out = '';
@@ -204,6 +224,15 @@ export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
         return undefined;
     }
     if (item === null) return null;
+    if (stack.length > cutDeeperThan) {
+      if (!cut)
+        note(
+          key,
+          `left out what is nested deeper than ${cutDeeperThan} levels: JSON.stringify runs out of call stack on it`,
+        );
+      cut = true;
+      return undefined;
+    }
     const source = item as object;
     const visit = visits.enter(source);
     if (visit === ANCESTOR) {
@@ -226,6 +255,7 @@ export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
       }
       const out: Container = isArray ? [] : {};
       stack.push({ source, out, keys, length, index: 0, key: key ?? '' });
+      if (stack.length > deepest) deepest = stack.length;
       return out;
     } catch (error) {
       visits.leave(source);
@@ -256,7 +286,8 @@ export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
     if (copy !== undefined) define(frame.out, key, copy);
     else if (!frame.keys) define(frame.out, key, null); // arrays keep their length, as JSON does
   }
-  return root;
+  // A root container is the first on the stack: depth is one less than the stack's height.
+  return { root, deepest: Math.max(0, deepest - 1) };
 }
 
 /**
@@ -265,21 +296,37 @@ export function cloneJsonExactly(value: unknown, notes?: WireNote[]): unknown {
  * read. Values from `JSON.parse` always are. Never throws.
  */
 export function isPlainJson(value: unknown): boolean {
+  return plainDepth(value) >= 0;
+}
+
+/**
+ * How deep a value that is plain JSON is nested (at most FAST_DEPTH when the fast walk decided), or -1
+ * when it is not plain JSON.
+ */
+function plainDepth(value: unknown): number {
   try {
     plainWalk(value, false, 0, { containers: 0 });
-    return true;
+    return FAST_DEPTH;
   } catch (error) {
     // NOT_PLAIN, or a getter or proxy that threw, is not plain, as the exact walk would also find.
-    if (error !== UNUSUAL) return false;
+    if (error !== UNUSUAL) return -1;
   }
-  return isPlainJsonExactly(value);
+  return plainDepthExactly(value);
 }
 
 /** isPlainJson by the exact iterative walk alone (exported so a test holds the fast walk to it). */
 export function isPlainJsonExactly(value: unknown): boolean {
+  return plainDepthExactly(value) >= 0;
+}
+
+/** plainDepth by the exact iterative walk: the root is at depth 0. */
+function plainDepthExactly(value: unknown): number {
   const pending: unknown[] = [value];
   const visits = new Visits();
   let revisits = 0;
+  // Containers entered and not yet left, and the most at once: the value's nesting.
+  let depth = 0;
+  let deepest = 0;
   try {
     while (pending.length > 0) {
       const item = pending.pop();
@@ -288,40 +335,43 @@ export function isPlainJsonExactly(value: unknown): boolean {
         case 'boolean':
           continue;
         case 'number':
-          if (!Number.isFinite(item)) return false;
+          if (!Number.isFinite(item)) return -1;
           continue;
         case 'object':
           break;
         default:
-          return false;
+          return -1;
       }
       if (item === null) continue;
       if (item instanceof Exit) {
         visits.leave(item.container);
+        depth--;
         continue;
       }
       const visit = visits.enter(item);
-      if (visit === ANCESTOR) return false;
-      if (visit === REVISIT && ++revisits > MAX_REVISITS) return false;
+      if (visit === ANCESTOR) return -1;
+      if (visit === REVISIT && ++revisits > MAX_REVISITS) return -1;
       const proto = Object.getPrototypeOf(item);
+      if (++depth > deepest) deepest = depth;
       if (Array.isArray(item)) {
-        if (proto !== Array.prototype) return false;
+        if (proto !== Array.prototype) return -1;
         pending.push(new Exit(item));
         for (let i = 0; i < item.length; i++) {
-          if (!Object.hasOwn(item, i)) return false; // a hole is sent as null
+          if (!Object.hasOwn(item, i)) return -1; // a hole is sent as null
           pending.push(item[i]);
         }
         continue;
       }
-      if (proto !== Object.prototype && proto !== null) return false;
-      if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return false;
+      if (proto !== Object.prototype && proto !== null) return -1;
+      if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return -1;
       pending.push(new Exit(item));
       for (const key of Object.keys(item)) pending.push((item as Record<string, unknown>)[key]);
     }
   } catch {
-    return false;
+    return -1;
   }
-  return true;
+  // A container at the root counted 1.
+  return Math.max(0, deepest - 1);
 }
 
 const FIRST = 0;
@@ -363,9 +413,17 @@ class Exit {
  * not carry as given. Never throws.
  */
 export function toWire(value: unknown): { value: unknown; fixes: Fix[] } {
-  if (isPlainJson(value)) return { value, fixes: [] };
   const notes: WireNote[] = [];
-  const copy = cloneJson(value, notes);
+  const depth = plainDepth(value);
+  let { root: copy, deepest } = depth >= 0 ? { root: value, deepest: depth } : cloneWithDepth(value, notes);
+  // JSON.stringify recurses, so past some depth (see DEPTH_TO_ASK) it throws on plain JSON too. Copied
+  // once more, the value is left out below that depth: the copy is plain, so no getter or toJSON of the
+  // value runs twice. (Only here: the proxy and the CLI write what they repair with stringifyJson, which
+  // takes any depth, and send the depth that came.)
+  if (deepest > DEPTH_TO_ASK && stringifyThrows(copy)) {
+    ({ root: copy } = copyExactly(copy, notes, DEPTH_TO_ASK));
+  }
+  if (copy === value) return { value, fixes: [] };
   const fixes = notes.map((n) => ({
     rule: 'value-not-serializable',
     pointer: n.pointer,

@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from '../../core/json.js';
 import { isAscii, jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
 import { payloadFactsAt } from '../../core/payload.js';
 import { mayBeUnwritable, memoPerRun } from '../../core/run-memo.js';
-import { MAX_STRING_LENGTH, type Unwritable, unwritable } from '../../core/unwritable.js';
+import { MAX_STRING_LENGTH, stringifyThrows, type Unwritable, unwritable } from '../../core/unwritable.js';
 import { compactJson, isCompactJsonOf, textBlocks } from './call-tool-result.js';
 
 /**
@@ -45,6 +45,7 @@ const TO_JSON_THROWS = 'a toJSON method throws';
 const UNWRITABLE_REASONS: Record<Unwritable, string> = {
   circular: 'it holds a circular reference',
   'too long': TOO_LONG,
+  'too deep': 'it is nested too deep for the writer (past about 4,000 levels, its call stack runs out)',
   unreadable: UNREADABLE,
   'toJSON throws': TO_JSON_THROWS,
 };
@@ -158,15 +159,6 @@ export function unreadableItself(value: unknown): string | undefined {
     return undefined;
   } catch {
     return UNREADABLE;
-  }
-}
-
-function stringifyThrows(value: unknown): boolean {
-  try {
-    JSON.stringify(value);
-    return false;
-  } catch {
-    return true;
   }
 }
 
