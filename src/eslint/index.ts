@@ -15,6 +15,7 @@ import { isAbsolute } from 'node:path';
 import type { ESLint, Rule as EslintRule, Linter } from 'eslint';
 import type { Program } from 'oxc-parser';
 import { ruleDocsUrl } from '../report/rule-links.js';
+import { inlineSafe } from '../report/terminal.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
 import { analyze, SCAN_DEFAULT_PROTOCOL, type StaticFinding } from '../scan/analyze.js';
@@ -67,7 +68,9 @@ function where(f: StaticFinding['site']): string {
 
 /**
  * Findings of one file: those whose fix is in it at the literal, and those whose fix is in an
- * imported file at each return of this file that they reach.
+ * imported file at each return of this file that they reach. Their messages quote the source (tool
+ * names, block types, paths), which ESLint's formatters print as they are: escaped here as the
+ * reports escape them, so no file drives the terminal or forges a line.
  */
 function lintFindings(findings: readonly StaticFinding[], fileId: number): LintFinding[] {
   const out: LintFinding[] = [];
@@ -80,7 +83,7 @@ function lintFindings(findings: readonly StaticFinding[], fileId: number): LintF
         rule: f.rule,
         start: f.site.start,
         end: f.site.end,
-        message: `${f.message}${reached}`,
+        message: inlineSafe(`${f.message}${reached}`),
         pointer: f.pointer,
       });
       continue;
@@ -91,7 +94,7 @@ function lintFindings(findings: readonly StaticFinding[], fileId: number): LintF
         rule: f.rule,
         start: r.site.start,
         end: r.site.end,
-        message: `${f.message} (fix at ${where(f.site)}) in tool "${r.tool}"`,
+        message: inlineSafe(`${f.message} (fix at ${where(f.site)}) in tool "${r.tool}"`),
         pointer: f.pointer,
       });
     }

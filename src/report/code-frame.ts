@@ -7,7 +7,7 @@
  */
 
 import type { Location, SourceSnippet } from '../core/finding.js';
-import { terminalSafe } from './terminal.js';
+import { inlineSafe, longestRun, terminalSafe } from './terminal.js';
 import { escapeHtml } from './xml.js';
 
 export interface FrameLine {
@@ -66,13 +66,13 @@ export function codeFrame(location: Location | undefined): Frame | undefined {
   if (!location?.snippet) return undefined;
   const lines = snippetLines(location.snippet, location);
   const reaches = (location.reaches ?? []).map((r) => {
-    const label = `tool "${terminalSafe(r.tool)}" at ${terminalSafe(r.file)}:${r.line}`;
+    const label = `tool "${inlineSafe(r.tool)}" at ${inlineSafe(r.file)}:${r.line}`;
     const returnLine = r.snippet?.lines[0];
     return returnLine === undefined
       ? { label }
       : { label, line: { number: r.line, text: shown(returnLine).trimStart(), marked: true } };
   });
-  return { lines, when: (location.when ?? []).map(terminalSafe), reaches };
+  return { lines, when: (location.when ?? []).map(inlineSafe), reaches };
 }
 
 function gutterWidth(frame: Frame): number {
@@ -80,7 +80,9 @@ function gutterWidth(frame: Frame): number {
     ...frame.lines.map((l) => l.number ?? 0),
     ...frame.reaches.map((r) => r.line?.number ?? 0),
   ];
-  return String(Math.max(0, ...numbers)).length;
+  let widest = 0;
+  for (const number of numbers) if (number > widest) widest = number;
+  return String(widest).length;
 }
 
 export interface FrameColors {
@@ -135,7 +137,8 @@ export function codeFrameHtml(location: Location | undefined): string {
 export function codeFrameMarkdown(location: Location | undefined): string[] {
   const lines = codeFrameText(location, '');
   if (lines.length === 0) return [];
-  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`{3,}/g) ?? []).map((run) => run.length));
+  let longest = 0;
+  for (const line of lines) longest = Math.max(longest, longestRun(line, '`'));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return [`  ${fence}`, ...lines.map((l) => `  ${l}`), `  ${fence}`];
 }

@@ -16,7 +16,7 @@ import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { verdictOf } from './scan-verdict.js';
-import { jsonTerminalSafe, terminalSafe } from './terminal.js';
+import { jsonTerminalSafe, longestRun, terminalSafe } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { failureReason, showMatrix, type VersionMatrix, versionVerdictOf } from './version-matrix.js';
 import { toXmlChars } from './xml.js';
@@ -160,8 +160,7 @@ export function escapeMarkdown(text: string): string {
  */
 export function codeSpan(text: string): string {
   const flat = toXmlChars(terminalSafe(text.replace(/\r\n?|\n/g, ' ')));
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(longestRun(flat, '`') + 1);
   // A padding space on each side is stripped by the parser; it keeps a backtick at either edge off
   // the fence and keeps spaces at both edges (which would otherwise lose one each).
   const edgeSpaces = flat.startsWith(' ') && flat.endsWith(' ');
@@ -175,7 +174,6 @@ function tableCell(markdown: string): string {
 }
 
 function codeBlock(text: string, language: string): string[] {
-  const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
   return [`${fence}${language}`, text, fence];
 }

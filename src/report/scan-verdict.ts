@@ -6,7 +6,7 @@
  */
 
 import { VERDICT_CHECK, type Verdict } from '../scan/verdict.js';
-import { terminalSafe } from './terminal.js';
+import { inlineSafe } from './terminal.js';
 import type { Report } from './types.js';
 import { escapeHtml } from './xml.js';
 
@@ -25,16 +25,16 @@ function toolLine(tool: Verdict['tools'][number]): string {
 
 /** The verdict as text lines, for the top of the text report. */
 export function renderVerdict(verdict: Verdict): string {
-  const lines = [`${VERDICT_CHECK}: ${verdict.status.toUpperCase()}`, `  ${terminalSafe(tally(verdict))}`];
+  const lines = [`${VERDICT_CHECK}: ${verdict.status.toUpperCase()}`, `  ${inlineSafe(tally(verdict))}`];
   if (verdict.problems.length > 0) {
     lines.push(`  wrong (${verdict.invalid}):`);
-    for (const p of verdict.problems) lines.push(`    ${terminalSafe(p)}`);
+    for (const p of verdict.problems) lines.push(`    ${inlineSafe(p)}`);
   }
   if (verdict.unproven.length > 0) {
     lines.push(`  not proven (${verdict.unresolved}; check these at run time with \`mcp-shape audit\`):`);
-    for (const u of verdict.unproven) lines.push(`    ${terminalSafe(u)}`);
+    for (const u of verdict.unproven) lines.push(`    ${inlineSafe(u)}`);
   }
-  for (const tool of verdict.tools) lines.push(`  ${terminalSafe(toolLine(tool))}`);
+  for (const tool of verdict.tools) lines.push(`  ${inlineSafe(toolLine(tool))}`);
   return `${lines.join('\n')}\n`;
 }
 

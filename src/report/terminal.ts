@@ -28,6 +28,32 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, escapeCharacter);
 }
 
+/**
+ * A name quoted inside a line of ours (a tool's, a file's): terminalSafe, and its line breaks and tabs
+ * shown as `\n`, `\r` and `\t`. A newline in a tool name printed as it is would start a line of the
+ * server's choosing in the report: a forged "PASS", or raw HTML in Markdown, where a line at column 0
+ * ends the list item and its code block.
+ */
+export function inlineSafe(text: string): string {
+  return terminalSafe(text).replace(/[\n\t]/g, (char) => (char === '\n' ? '\\n' : '\\t'));
+}
+
+/**
+ * The longest run of `char` in `text`: for a Markdown fence longer than any run inside. A loop, not
+ * Math.max(...runs): a server's text of 150,000 backtick runs overflowed the call stack as arguments.
+ */
+export function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === char) {
+      run++;
+      if (run > longest) longest = run;
+    } else run = 0;
+  }
+  return longest;
+}
+
 export interface OneLineOptions {
   /** Longest result in characters, before the `(N more lines)` note; default 160. */
   readonly width?: number;

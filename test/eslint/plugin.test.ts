@@ -137,6 +137,24 @@ ts.run('block-type-unknown (typescript-eslint)', rule('block-type-unknown'), {
 });
 
 describe('settings', () => {
+  it('escapes what its messages quote from the source: no escape sequence or line break reaches a formatter', async () => {
+    const eslint = new ESLint({
+      cwd: REPO_ROOT,
+      overrideConfigFile: true,
+      overrideConfig: [plugin.configs.recommended ?? {}],
+    });
+    const source = [
+      "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+      "const server = new McpServer({ name: 'x', version: '1.0.0' });",
+      "server.tool('t\\u001b]0;owned\\u0007\\nPASS', async () => ({ content: [{ type: 'object', object: 1 }] }));",
+    ].join('\n');
+    const [result] = await eslint.lintText(source, { filePath: 'server.mjs' });
+    const messages = (result?.messages ?? []).map((m) => m.message);
+    expect(messages).toEqual([expect.stringContaining('in tool "t\\x1b]0;owned\\x07\\nPASS"')]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be left is the point.
+    for (const message of messages) expect(message).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('throws on a protocolVersion that names no version, rather than judging by the default', async () => {
     for (const protocolVersion of ['2024-11-5', 'bogus', 20250618]) {
       const eslint = new ESLint({

@@ -339,6 +339,38 @@ describe('Markdown report, exactly', () => {
     }
   });
 
+  it('scan: a tool or file name with a line break stays inside the code frame (no raw HTML, no end of the block)', () => {
+    const name = 't\n<img src="https://evil.example/t.png">\n```\n[Approve](https://evil.example/a)';
+    const finding = framedFinding('unknown');
+    const location = {
+      ...finding.location,
+      when: ['q\n<script>x</script>'],
+      reaches: [{ tool: name, file: `s.ts\n<b>bold</b>`, line: 9, column: 1 }],
+    } as Finding['location'];
+    const markdown = renderMarkdown(buildReport('scan', [{ ...finding, location }], 1));
+    const html = marked.parse(markdown, { async: false });
+    expect(html).not.toMatch(/<img|<script|<b>|<a /);
+    // Every line of the frame is in its code block, the names on one line each.
+    const code = tokensOf<Tokens.Code>(marked.lexer(markdown), 'code');
+    expect(code).toHaveLength(1);
+    expect(code[0]?.text).toContain(
+      'reaches: the return of tool "t\\n<img src="https://evil.example/t.png">\\n```\\n[Approve](https://evil.example/a)" at s.ts\\n<b>bold</b>:9',
+    );
+  });
+
+  it('renders a text of 150,000 backtick runs, in a code span and in a code block, without overflowing the stack', () => {
+    const runs = '`x'.repeat(150_000);
+    const finding = { ...framedFinding(runs), pointer: `/${runs}` };
+    const markdown = renderMarkdown(buildReport('check', [finding], 1));
+    // The pointer in a code span two backticks wide, one more than its longest run.
+    expect(markdown).toContain(`\`\`/${runs}\`\``);
+    const code = tokensOf<Tokens.Code>(
+      marked.lexer(renderMarkdown(buildReport('scan', [framedFinding(runs)], 1, {}))),
+      'code',
+    );
+    expect(code).toHaveLength(1);
+  });
+
   it('orders the rules table by severity, then count, then id; unknown rules plain, pipes escaped', () => {
     const of = (rule: string, severity: Finding['severity']): Finding => ({
       rule,

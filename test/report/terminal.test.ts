@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonTerminalSafe, oneLine, terminalSafe } from '../../src/report/terminal.js';
+import {
+  inlineSafe,
+  jsonTerminalSafe,
+  longestRun,
+  oneLine,
+  terminalSafe,
+} from '../../src/report/terminal.js';
 
 // Every control character a terminal acts on, and the Unicode format characters that reorder text.
 const CONTROL =
@@ -95,5 +101,29 @@ describe('jsonTerminalSafe', () => {
     const json = jsonTerminalSafe(JSON.stringify(value));
     expect(json).toBe('{"name":"a\\u007fb\\u009b31mc\\u202ed\\u2028e","plain":"ünïcödé 🙂"}');
     expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('inlineSafe', () => {
+  it('keeps a name on the line it is quoted in: line breaks and tabs shown, controls escaped', () => {
+    expect(inlineSafe('t\nPASS\r\n\tx\u001b[2J')).toBe('t\\nPASS\\x0d\\n\\tx\\x1b[2J');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be left is the point.
+        expect(inlineSafe(text)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+      }),
+    );
+  });
+});
+
+describe('longestRun', () => {
+  it('is the longest run of the character, as a regular expression finds it', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[`a]*$/), (text) => {
+        const runs = text.match(/`+/g) ?? [];
+        expect(longestRun(text, '`')).toBe(runs.reduce((n, run) => Math.max(n, run.length), 0));
+      }),
+    );
+    expect(longestRun('`x'.repeat(200_000), '`')).toBe(1);
   });
 });

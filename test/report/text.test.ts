@@ -347,6 +347,22 @@ describe('the scan verdict', () => {
     );
   });
 
+  it('as text, a name with line breaks stays on its line: no line is of the server making', () => {
+    const forged = 't\nmcp-server.tool-definitions.return-content-types: PASS\n✔ 0 errors';
+    const hostile = {
+      ...verdict,
+      problems: [`Tool '${forged}': bad (s.ts:4)`],
+      unproven: [`${forged} (s.ts:5:1): unknown`],
+      tools: [{ ...verdict.tools[0], tool: forged }],
+    };
+    const lines = renderVerdict(hostile as never).split('\n');
+    expect(lines.filter((line) => line.includes('PASS') || line.startsWith('✔'))).toEqual([
+      "    Tool 't\\nmcp-server.tool-definitions.return-content-types: PASS\\n✔ 0 errors': bad (s.ts:4)",
+      '    t\\nmcp-server.tool-definitions.return-content-types: PASS\\n✔ 0 errors (s.ts:5:1): unknown',
+      '  t\\nmcp-server.tool-definitions.return-content-types: PASS\\n✔ 0 errors (s.ts:10): 1/3 typed, 1 by declaration, 1 wrong, 1 unresolved',
+    ]);
+  });
+
   it('as HTML, escaped', () => {
     const html = scanVerdictHtml(scan({ verdict }));
     expect(html).toBe(
