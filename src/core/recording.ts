@@ -38,6 +38,8 @@ export interface RecordedFrame {
   readonly frame?: string;
   /** Proxy: the message it forwarded instead of `message`. */
   readonly forwarded?: unknown;
+  /** Proxy: `forwarded` is the messages of a batch, which it sent one by one. */
+  readonly split?: true;
   /** Proxy: the repairs that turned `message` into `forwarded`. */
   readonly fixes?: readonly RecordedFix[];
   /** Proxy: why the frame was not forwarded. */

@@ -34,6 +34,7 @@ import { unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
 import { whenWritable } from '../io/writable.js';
+import { stringifyJson } from '../library/repair/clone.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { decodeUtf8 } from './decode.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
@@ -402,14 +403,21 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         if ('passed' in event) return passOn(event);
         if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
         if (event.data === '') return write(formatEvent(event, ''));
-        const outcome = await exchange.session.fromServer(event.data);
+        const outcome = await exchange.session.fromServer(event.data, { canSplit: true });
         options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
         const line = outcomeLine(outcome, event.data, `[${connection}] `);
         if (line) options.onLog?.(line);
         if (outcome.kind === 'drop') return;
         noteAnswers(outcome.message, exchange);
         if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
-        await write(formatEvent(event, outcome.text));
+        if (outcome.split) {
+          // A batch's messages as events of their own; the event's id (where a resumed stream starts
+          // after) goes on the last.
+          const { id, ...named } = event;
+          const last = outcome.split.length - 1;
+          for (const [i, message] of outcome.split.entries())
+            await write(formatEvent(i === last ? event : named, stringifyJson(message)));
+        } else await write(formatEvent(event, outcome.text));
         afterFrame(event.data.length);
       },
       (event) => ('data' in event ? event.data.length : 'passed' in event ? event.passed.length : 0),

@@ -49,6 +49,12 @@ export class Recorder {
       return;
     }
     const fixes: RecordedFix[] = outcome.fixes.map((f) => ({ rule: f.rule, description: f.description }));
+    if (outcome.split) {
+      // Sent one message a line: recorded as their array, marked as split.
+      const forwarded = `[${outcome.split.map((m) => stringifyJson(m)).join(',')}]`;
+      this.write({ ...head, split: true, fixes }, text, outcome.message, forwarded);
+      return;
+    }
     this.write({ ...head, fixes }, text, outcome.message, outcome.text);
   }
 

@@ -52,6 +52,11 @@ export type ServerOutcome =
       readonly repaired?: unknown;
       /** The frame parsed (the server's original), for recordings. */
       readonly message: unknown;
+      /**
+       * A batch split: the messages to send one by one, each a line or an event of its own, in place
+       * of the frame (`text` then holds them one per line).
+       */
+      readonly split?: readonly unknown[];
       readonly fixes: readonly Fix[];
       /** Why a message with problems was forwarded unchanged. */
       readonly reason?: string;
@@ -70,6 +75,11 @@ export type ServerOutcome =
 export interface ServerFrameHints {
   /** The text holds no control character (frames.ts knows it from the bytes). */
   readonly controlFree?: boolean | undefined;
+  /**
+   * The transport can send a batch's members as messages of their own (stdio lines, SSE events); an
+   * HTTP JSON body holds one message, so there only a batch of one is unwrapped.
+   */
+  readonly canSplit?: boolean | undefined;
 }
 
 export interface SessionOptions {
@@ -192,7 +202,7 @@ export class ProxySession {
       const before: readonly Fix[] = marked ? [MARK_DROPPED] : [];
       // notJsonRpc let through only message objects and batches of them.
       return Array.isArray(message)
-        ? this.batch(text, message as JsonObject[], before)
+        ? this.batch(text, message as JsonObject[], before, frame.canSplit === true)
         : this.single(text, message as JsonObject, before);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
@@ -236,20 +246,43 @@ export class ProxySession {
     });
   }
 
-  /** A 2025-03-26 batch: each member is repaired on its own, and the batch goes out whole. */
-  private batch(text: string, members: JsonObject[], before: readonly Fix[]): ServerOutcome {
+  /**
+   * A batch: each member is repaired on its own, and sent as a message of its own where the transport
+   * can (`canSplit`), else unwrapped when it is a batch of one. The official SDK clients drop any array
+   * (their message schema has none, in every version, 2025-03-26 too: envelope-batch), so a batch sent
+   * on as it came, repaired or not, answers none of its calls; its members one by one are the same
+   * messages, each valid on its own. A batch of several in an HTTP JSON body, which holds one message,
+   * goes on as a batch, and the log says so.
+   */
+  private batch(
+    text: string,
+    members: JsonObject[],
+    before: readonly Fix[],
+    canSplit: boolean,
+  ): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
     for (const member of members) outcomes.push(this.repairOne(member));
     // A member whose repair could not finish has no fixes, and its message is the member as sent.
     const fixes = [...before, ...outcomes.flatMap((o) => o.fixes)];
     const reason = outcomes.find((o) => o.reason !== undefined)?.reason;
-    if (fixes.length === 0) return this.unchanged(text, members, reason);
-    return this.repaired(
-      outcomes.map((o) => o.message),
-      members,
-      fixes,
-      { reason },
-    );
+    const repaired = outcomes.map((o) => o.message);
+    if (members.length === 0 || (!canSplit && members.length > 1)) {
+      const left = `left as a batch: ${members.length === 0 ? 'it is empty' : 'an HTTP JSON body holds one message'}, and the official SDK clients drop a batch (envelope-batch)`;
+      const why = reason ? `${reason}; ${left}` : left;
+      return fixes.length === 0
+        ? this.unchanged(text, members, why)
+        : this.repaired(repaired, members, fixes, { reason: why });
+    }
+    const split: Fix = {
+      rule: 'envelope-batch',
+      pointer: '',
+      description:
+        members.length === 1
+          ? 'sent the message of a batch of one as itself: the official SDK clients drop a batch'
+          : `sent the ${members.length} messages of the batch one by one: the official SDK clients drop a batch`,
+    };
+    if (members.length === 1) return this.repaired(repaired[0], members, [...fixes, split], { reason });
+    return this.repaired(repaired, members, [...fixes, split], { reason, split: repaired });
   }
 
   /** A repaired message's outcome; its text is built on first use, if the transport asks for it. */
@@ -257,16 +290,22 @@ export class ProxySession {
     value: unknown,
     message: unknown,
     fixes: readonly Fix[],
-    about: { readonly reason?: string | undefined; readonly answering?: Answering | undefined },
+    about: {
+      readonly reason?: string | undefined;
+      readonly answering?: Answering | undefined;
+      readonly split?: readonly unknown[];
+    },
   ): ServerOutcome {
     let text: string | undefined;
+    const { split } = about;
     return {
       kind: 'forward',
       get text() {
-        text ??= stringifyJson(value);
+        text ??= split ? split.map((m) => stringifyJson(m)).join('\n') : stringifyJson(value);
         return text;
       },
       repaired: value,
+      ...(split ? { split } : {}),
       message,
       fixes,
       ...(about.reason ? { reason: about.reason } : {}),

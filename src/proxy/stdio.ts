@@ -27,7 +27,7 @@ import { AnswerReader } from './passed-answers.js';
 import type { Recorder } from './record.js';
 import { startServerProcess } from './server-process.js';
 import { ProxySession } from './session.js';
-import { writeBytes, writeJson, writePiece, writeText } from './write.js';
+import { writeBytes, writeJson, writeJsonFrames, writePiece, writeText } from './write.js';
 
 /**
  * How much of what the client sent may wait for a server that does not read it before the client's
@@ -193,7 +193,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     const relayFrame = (frame: Frame): Promise<void> | undefined => {
       if (frame.passed) return passOn(frame);
       const { text } = frame;
-      const outcome = session.fromServer(text, frame);
+      const outcome = session.fromServer(text, { controlFree: frame.controlFree, canSplit: true });
       options.recorder?.server(text, outcome, where);
       const line = outcomeLine(outcome, text);
       if (line) log(line);
@@ -202,7 +202,9 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         // A large message is not held as its bytes beside its text while the repaired one is written.
         frame.bytes = undefined;
         releasedBytes(text.length);
-        waiting = writeJson(clientOut, outcome.repaired, text.length);
+        waiting = outcome.split
+          ? writeJsonFrames(clientOut, outcome.split, text.length)
+          : writeJson(clientOut, outcome.repaired, text.length);
         options.onRepaired?.(repairEvent(outcome));
       } else if (outcome.kind === 'forward') {
         // The bytes as they came (frames.ts): only a repaired message let go of them.

@@ -65,6 +65,24 @@ export function writeJson(
   return writePieces(stream, jsonPieces(value));
 }
 
+/**
+ * Writes JSON values as frames of their own, in order (a batch split into its messages): each waits
+ * for the one before it to drain, as one frame's pieces do.
+ */
+export function writeJsonFrames(
+  stream: Writable,
+  values: readonly unknown[],
+  expectedLength: number,
+): Promise<void> | undefined {
+  let waiting: Promise<void> | undefined;
+  for (const value of values) {
+    waiting = waiting
+      ? waiting.then(() => writeJson(stream, value, expectedLength))
+      : writeJson(stream, value, expectedLength);
+  }
+  return waiting;
+}
+
 /** The text in slices of at most SLICE characters, never between the halves of a surrogate pair. */
 function* slices(text: string): Generator<string> {
   for (let start = 0; start < text.length; ) {

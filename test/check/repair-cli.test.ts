@@ -138,6 +138,46 @@ describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(banner.frame).toBe('DEBUG balance looked up');
   });
 
+  it('writes the messages of a batch a line each, bare or recorded, which the SDK clients drop whole', async () => {
+    const notification = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 1 },
+    };
+    const response = { jsonrpc: '2.0', id: 1, result: { content: ['hi'] } };
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } };
+    const head = { time: '2026-11-22T10:00:00.000Z', from: 'server' };
+    const session = file(
+      'batch.jsonl',
+      [
+        JSON.stringify(request),
+        JSON.stringify([notification, response]),
+        JSON.stringify({ ...head, from: 'client', message: { ...request, id: 2 } }),
+        JSON.stringify({ ...head, message: [notification, { ...response, id: 2 }] }),
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['repair', session]);
+    expect(run.code).toBe(0);
+    const repaired = { ...response, result: { content: [{ type: 'text', text: 'hi' }] } };
+    expect(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      request,
+      notification,
+      repaired,
+      { ...head, from: 'client', message: { ...request, id: 2 } },
+      { ...head, message: notification },
+      { ...head, message: { ...repaired, id: 2 } },
+    ]);
+    expect(run.stderr).toContain(
+      'line 2: envelope-batch at (root): sent the 2 messages of the batch one by one: the official SDK clients drop a batch',
+    );
+  });
+
   it('rejects bad input with one line and exit 2', async () => {
     const run = await runCli(['repair', file('bad.json', '{"content": [')]);
     expect(run.code).toBe(2);

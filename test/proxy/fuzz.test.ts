@@ -160,6 +160,7 @@ interface Recorded {
   readonly frame?: string;
   readonly dropped?: string;
   readonly forwarded?: unknown;
+  readonly split?: true;
 }
 
 describe('fuzz: hostile server lines through the proxy', () => {
@@ -204,13 +205,21 @@ describe('fuzz: hostile server lines through the proxy', () => {
     const delivered = out.split('\n');
     expect(delivered.pop()).toBe('');
     const drops = entries.filter((e) => e.dropped !== undefined);
-    expect(delivered.length + drops.length).toBe(LINES);
+    // A batch goes out as its messages, a line each.
+    const splits = entries.filter((e) => e.split);
+    const extraLines = splits.reduce((n, e) => n + (e.forwarded as unknown[]).length - 1, 0);
+    expect(delivered.length + drops.length - extraLines).toBe(LINES);
     expect(log.filter((line) => line.includes(', not forwarded: '))).toHaveLength(drops.length);
 
     // In order: each forwarded frame is the next client line, as received unless it was repaired.
     let next = 0;
     entries.forEach((entry, i) => {
       if (entry.dropped !== undefined) return;
+      if (entry.split) {
+        for (const member of entry.forwarded as unknown[])
+          expect(delivered[next++] === stringifyJson(member)).toBe(true);
+        return;
+      }
       const line = delivered[next++] as string;
       // Compared as text: a deep value would overflow the recursive deep-equality of expect().
       if (entry.forwarded === undefined) expect(line === inputs[i]?.toString('utf8')).toBe(true);
@@ -222,6 +231,7 @@ describe('fuzz: hostile server lines through the proxy', () => {
     expect(unmarked.length).toBeGreaterThan(LINES / 200);
     // The mix really exercised every outcome.
     expect(drops.length).toBeGreaterThan(LINES / 10);
+    expect(splits.length).toBeGreaterThan(LINES / 1000);
     expect(repaired).toBeGreaterThan(LINES / 10);
     expect(delivered.length - repaired).toBeGreaterThan(LINES / 10);
   }, 600_000);

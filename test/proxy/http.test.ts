@@ -177,15 +177,29 @@ describe('mcp-shape proxy --url, in front of a server whose SSE events need repa
   let proxy: UrlProxy;
   beforeAll(async () => {
     upstream = createServer((req, res) => {
-      req.resume();
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('this is not json');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{},"requestId":"x"}\n\n');
-      res.write('id: e2\ndata: not json either\n\n');
-      res.end();
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        if (req.method === 'GET') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('this is not json');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (body.includes('"batch"')) {
+          // Answers in a batch: a progress notification, then the response.
+          const batch = [
+            { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'w' } },
+            { jsonrpc: '2.0', id: 2, result: {} },
+          ];
+          res.end(`id: e3\nevent: message\ndata: ${JSON.stringify(batch)}\n\n`);
+          return;
+        }
+        res.write('id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{},"requestId":"x"}\n\n');
+        res.write('id: e2\ndata: not json either\n\n');
+        res.end();
+      });
     });
     await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
     const { port } = upstream.address() as AddressInfo;
@@ -211,6 +225,21 @@ describe('mcp-shape proxy --url, in front of a server whose SSE events need repa
     expect(log).toContain('server sent not JSON, not forwarded: not json either');
     // A JSON body stands alone, with its status: it is passed on, and logged.
     expect(log).toContain('server answered with not JSON, passed on as it is: this is not json');
+  }, 60_000);
+
+  it('sends the messages of a batch as events of their own, the event id on the last', async () => {
+    const sse = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'batch' }),
+    });
+    expect(await sse.text()).toBe(
+      [
+        'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"w"}}\n',
+        'id: e3\nevent: message\ndata: {"jsonrpc":"2.0","id":2,"result":{}}\n',
+        '',
+      ].join('\n'),
+    );
   }, 60_000);
 });
 

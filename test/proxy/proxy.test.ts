@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
@@ -32,6 +33,21 @@ function connect(
   const client = new Client({ name: 'proxy-test', version: '1.0.0' });
   clients.push(client);
   return { client, transport, stderr: () => stderr };
+}
+
+/** A server script (for `node -e`) that runs `answer` for each request `m` it reads, a line each. */
+function answeringServer(answer: string): string {
+  return `
+    let rest = '';
+    process.stdin.setEncoding('utf8').on('data', (chunk) => {
+      const lines = (rest + chunk).split('\\n');
+      rest = lines.pop();
+      for (const line of lines) {
+        const m = JSON.parse(line);
+        if (m.id === undefined) continue;
+        ${answer}
+      }
+    });`;
 }
 
 function proxied(extra: string[] = []) {
@@ -110,20 +126,11 @@ describe('mcp-shape proxy', () => {
 
   it('drops the byte order mark a server writes before each message, which leaves the SDK client unable to connect', async () => {
     // Answers initialize and tools/call, each message after a byte order mark.
-    const marked = `
-      let rest = '';
-      process.stdin.setEncoding('utf8').on('data', (chunk) => {
-        const lines = (rest + chunk).split('\\n');
-        rest = lines.pop();
-        for (const line of lines) {
-          const m = JSON.parse(line);
-          if (m.id === undefined) continue;
-          const result = m.method === 'initialize'
-            ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bom', version: '1' } }
-            : { content: [{ type: 'text', text: 'hi' }] };
-          process.stdout.write('\\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
-        }
-      });`;
+    const marked = answeringServer(`
+      const result = m.method === 'initialize'
+        ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bom', version: '1' } }
+        : { content: [{ type: 'text', text: 'hi' }] };
+      process.stdout.write('\\uFEFF' + JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');`);
     const direct = connect(process.execPath, ['-e', marked]);
     await expect(direct.client.connect(direct.transport, { timeout: 3_000 })).rejects.toThrow(/timed out/i);
 
@@ -135,6 +142,36 @@ describe('mcp-shape proxy', () => {
     const logged = 'byte order mark (U+FEFF) before the message dropped';
     await until(() => through.stderr().includes(logged));
     expect(through.stderr()).toContain(logged);
+  });
+
+  it('sends the messages of a batch one by one, which the SDK client drops whole', async () => {
+    // Answers every request in a batch: a log notification, then the response (one member for
+    // initialize, which the proxy unwraps).
+    const batching = answeringServer(`
+      const answer = m.method === 'initialize'
+        ? [{ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'batch', version: '1' } } }]
+        : [
+            { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } },
+            { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'hi' }] } },
+          ];
+      process.stdout.write(JSON.stringify(answer) + '\\n');`);
+    const direct = connect(process.execPath, ['-e', batching]);
+    await expect(direct.client.connect(direct.transport, { timeout: 3_000 })).rejects.toThrow(/timed out/i);
+
+    const through = connect(process.execPath, cliArgs(['proxy', '--', process.execPath, '-e', batching]));
+    const logs: unknown[] = [];
+    through.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params.data);
+    });
+    await through.client.connect(through.transport, { timeout: 20_000 });
+    const answer = await through.client.callTool({ name: 'any', arguments: {} });
+    expect(answer.content).toEqual([{ type: 'text', text: 'hi' }]);
+    await until(() => logs.length > 0);
+    expect(logs).toEqual(['working']);
+    await until(() => through.stderr().includes('one by one'));
+    expect(through.stderr()).toContain(
+      'sent the 2 messages of the batch one by one: the official SDK clients drop a batch',
+    );
   });
 
   it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {

@@ -140,16 +140,37 @@ describe('ProxySession', () => {
     expect(proxy.pendingIds()).toEqual([]);
   });
 
-  it('repairs each message of a batch and forwards the batch whole', async () => {
-    const outcome = forwarded(
-      await session().fromServer(
-        '[{"jsonrpc":"2.0","id":1,"result":{},"requestId":1},{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}]',
-      ),
-    );
-    expect(JSON.parse(outcome.text)).toEqual([
+  it('repairs each message of a batch and sends them one by one where the transport can, a batch of one as itself', () => {
+    const text =
+      '[{"jsonrpc":"2.0","id":1,"result":{},"requestId":1},{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}]';
+    const members = [
       { jsonrpc: '2.0', id: 1, result: {} },
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },
+    ];
+    const split = forwarded(session().fromServer(text, { canSplit: true }));
+    expect(split.split).toEqual(members);
+    expect(split.text.split('\n').map((line) => JSON.parse(line))).toEqual(members);
+    expect(split.fixes.map((f) => [f.rule, f.description])).toEqual([
+      ['envelope-extra-member', 'removed top-level member "requestId"'],
+      [
+        'envelope-batch',
+        'sent the 2 messages of the batch one by one: the official SDK clients drop a batch',
+      ],
     ]);
+    // An HTTP JSON body holds one message: the batch stays, and the log says why.
+    const whole = forwarded(session().fromServer(text));
+    expect(whole.split).toBeUndefined();
+    expect(JSON.parse(whole.text)).toEqual(members);
+    expect(whole.reason).toBe(
+      'left as a batch: an HTTP JSON body holds one message, and the official SDK clients drop a batch (envelope-batch)',
+    );
+    // A batch of one is its message, on any transport, repaired or not.
+    for (const hints of [{}, { canSplit: true }]) {
+      const one = forwarded(session().fromServer('[{"jsonrpc":"2.0","id":1,"result":{}}]', hints));
+      expect(one.split).toBeUndefined();
+      expect(JSON.parse(one.text)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(one.fixes.map((f) => f.rule)).toEqual(['envelope-batch']);
+    }
   });
 
   it('keeps string and number ids apart: answering 1 leaves "1" pending, and a cancellation names one of them', () => {
@@ -351,8 +372,16 @@ describe('ProxySession', () => {
     expect(outcome).toMatchObject({
       text,
       fixes: [],
-      reason: 'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"',
+      reason:
+        'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"; left as a batch: an HTTP JSON body holds one message, and the official SDK clients drop a batch (envelope-batch)',
     });
+    // Split, each message goes as it came.
+    const split = forwarded(session().fromServer(text, { canSplit: true }));
+    expect(split.split).toEqual(JSON.parse(text));
+    expect(split.fixes.map((f) => f.rule)).toEqual(['envelope-batch']);
+    expect(split.reason).toBe(
+      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"',
+    );
   });
 
   it('repairs the members of a batch it can, keeps the others as sent, and says why', () => {
@@ -367,7 +396,7 @@ describe('ProxySession', () => {
     ]);
     expect(outcome.fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
     expect(outcome.reason).toBe(
-      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"',
+      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"; left as a batch: an HTTP JSON body holds one message, and the official SDK clients drop a batch (envelope-batch)',
     );
     expect(outcome.message).toEqual([
       { jsonrpc: '2.0', requestId: 'r', result: {} },

@@ -6,7 +6,7 @@ import type { Finding } from '../../core/finding.js';
 import { isObject } from '../../core/json.js';
 import { isRecordedFrame } from '../../core/recording.js';
 import { stringifyJson } from '../../library/repair/clone.js';
-import { type Fix, repairMessageSync, repairSync } from '../../library/repair/index.js';
+import { type Fix, repairParsedMessageSync, repairParsedSync } from '../../library/repair/index.js';
 import { ProxySession } from '../../proxy/session.js';
 import { buildReport } from '../../report/build.js';
 import { renderJson } from '../../report/json.js';
@@ -109,7 +109,9 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   } else if (classifyDocument(input.value) === 'message' || classifyDocument(input.value) === 'batch') {
     const request = tool ? { method: 'tools/call', params: { name: tool.name } } : undefined;
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
-    const run = repairMessageSync(input.value, {
+    // Parsed JSON, written by documentText at any depth: the parsed variants, which leave the depth
+    // as it came (repairMessageSync would cut it to what JSON.stringify writes).
+    const run = repairParsedMessageSync(input.value, {
       protocolVersion: version,
       request,
       tools: tools ? [...tools.values()] : undefined,
@@ -123,7 +125,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     // A bare tools/list result is repaired as the result of a response to tools/list (repairSync would
     // take it for a CallToolResult and add `content`), and written back bare.
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
-    const run = repairMessageSync(
+    const run = repairParsedMessageSync(
       { jsonrpc: '2.0', id: 0, result: input.value },
       { protocolVersion: version, request: { method: 'tools/list' } },
     );
@@ -136,7 +138,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     };
   } else {
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
-    const run = repairSync(input.value, { protocolVersion: version, tool });
+    const run = repairParsedSync(input.value, { protocolVersion: version, tool });
     outcome = {
       text: documentText(run.result),
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
@@ -191,7 +193,8 @@ async function repairSession(lines: readonly SessionLine[], version: ProtocolVer
       out.push(text);
       continue;
     }
-    const outcome = await session.fromServer(raw);
+    // A batch goes out as its messages, a line each, as the stdio proxy sends it.
+    const outcome = await session.fromServer(raw, { canSplit: true });
     if (outcome.kind === 'drop' || outcome.fixes.length === 0) {
       // Left as it is: nothing to repair, or (with a reason) nothing repair can make acceptable.
       out.push(text);
@@ -202,7 +205,8 @@ async function repairSession(lines: readonly SessionLine[], version: ProtocolVer
       continue;
     }
     for (const fix of outcome.fixes) fixes.push({ fix, protocolVersion: outcome.protocolVersion, line });
-    if (recorded) out.push(stringifyJson({ ...recorded, message: JSON.parse(outcome.text) }));
+    const messages = outcome.split ?? [JSON.parse(outcome.text)];
+    if (recorded) for (const m of messages) out.push(stringifyJson({ ...recorded, message: m }));
     else out.push(outcome.text);
   }
   return { text: `${out.join('\n')}\n`, fixes, unrepaired, notes };

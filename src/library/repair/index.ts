@@ -111,9 +111,10 @@ function repairResult<V extends ProtocolVersion>(
   result: unknown,
   options: RepairOptions,
   run: (wire: unknown, target: RepairTarget, copied: boolean) => RepairRun,
+  convert = true,
 ): RepairResult<V> {
   try {
-    const wire = toWire(result);
+    const wire = convert ? toWire(result) : { value: result, fixes: [] };
     if (isQuietResult(wire.value, options))
       return { result: wire.value as CallToolResult<V>, fixes: wire.fixes };
     const repaired = run(wire.value, resultTarget(wire.value, options), wire.value !== result);
@@ -154,6 +155,19 @@ export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
   return repairResult<V>(result, options, (wire, target, copied) =>
     runRepairSync(wire, target, { owned: copied }),
   );
+}
+
+/**
+ * repairSync() of a result that is plain JSON already (parsed, as the command line has it), which its
+ * caller writes with stringifyJson at any depth: not cut to the depth JSON.stringify writes (toWire).
+ * @internal
+ */
+export function repairParsedSync<V extends ProtocolVersion = DefaultProtocolVersion>(
+  result: unknown,
+  options: RepairOptions & { protocolVersion?: V } = {},
+): RepairResult<V> {
+  checkProtocolVersionOption(options);
+  return repairResult<V>(result, options, (wire, target) => runRepairSync(wire, target), false);
 }
 
 /**
