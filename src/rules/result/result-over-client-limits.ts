@@ -2,7 +2,13 @@ import { decodeBase64Prefix, decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { payloadFactsAt } from '../../core/payload.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { SMALLEST_CLIENT_LIMIT_BYTES, serialization } from '../support/serialization.js';
+import {
+  mebibytes,
+  RESPONSE_ENVELOPE_BYTES,
+  SDK_STDIO_MAX_BYTES,
+  SMALLEST_CLIENT_LIMIT_BYTES,
+  serialization,
+} from '../support/serialization.js';
 import { defineRule } from '../types.js';
 
 /** Claude Desktop: "result exceeds maximum length of 1048576". */
@@ -30,10 +36,6 @@ function pngDimensions(block: JsonObject, base64: string): { width: number; heig
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-function mebibytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(2)} MiB`;
-}
-
 export default defineRule({
   id: 'result-over-client-limits',
   subject: 'result',
@@ -46,11 +48,26 @@ export default defineRule({
     '#11181, #2146), and it caps MCP output at 25,000 tokens (MAX_MCP_OUTPUT_TOKENS; base64 images count,',
     '#9152). The same API refuses images over 8000 pixels on a side, which ended Claude Code sessions',
     '(#5147, #20605; measured here for PNG). Tokens are estimated here at 4 characters per token; the real count depends on the model.',
-    'The size is measured as JSON.stringify would write the result; one it cannot write at all is',
-    '`result-not-serializable`.',
+    'Over stdio, the official TypeScript SDK clients (v1 and v2) hold at most 10 MiB of the stream',
+    '(their ReadBuffer): a longer message closes the connection, and every call in flight fails with it',
+    '(reproduced over a real pipe, through a client built on the SDK). The size is measured as JSON.stringify',
+    'would write the result; one it cannot write at all is `result-not-serializable`.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
+    {
+      client: 'ts-sdk-v1',
+      effect: 'limits',
+      detail: 'over stdio, `ReadBuffer exceeded maximum size of 10485760 bytes`: the transport closes',
+      source:
+        '@modelcontextprotocol/sdk 1.32.2 dist/esm/shared/stdio.js (STDIO_DEFAULT_MAX_BUFFER_SIZE); reproduced over a real pipe',
+    },
+    {
+      client: 'ts-sdk-v2',
+      effect: 'limits',
+      detail: 'over stdio, `ReadBuffer exceeded maximum size of 10485760 bytes`: the transport closes',
+      source: '@modelcontextprotocol/client 2.4.0 (STDIO_DEFAULT_MAX_BUFFER_SIZE, ReadBuffer)',
+    },
     {
       client: 'claude-desktop',
       effect: 'limits',
@@ -67,6 +84,8 @@ export default defineRule({
   ],
   messages: {
     default: 'the result is {{size}} serialized; Claude Desktop refuses results over 1 MiB',
+    sdkStdio:
+      'the result is {{size}} serialized; over stdio, the official TypeScript SDK clients close the connection on a message over 10 MiB',
     dimensions:
       "image block {{index}} is {{width}}×{{height}} px; Claude Code's API refuses images over 8000 px a side",
     image: 'image block {{index}} is {{size}} decoded; Claude Code refuses images over 5 MB',
@@ -89,6 +108,8 @@ export default defineRule({
     if (!('size' in serialized)) return;
     const { units, bytes } = serialized.size;
     if (bytes > CLAUDE_DESKTOP_MAX_BYTES) ctx.report({ data: { size: mebibytes(bytes) } });
+    if (bytes + RESPONSE_ENVELOPE_BYTES > SDK_STDIO_MAX_BYTES)
+      ctx.report({ messageId: 'sdkStdio', data: { size: mebibytes(bytes) } });
     const tokens = Math.ceil(units / CHARS_PER_TOKEN);
     if (tokens > CLAUDE_CODE_MAX_TOKENS) ctx.report({ messageId: 'tokens', data: { tokens } });
     if (!Array.isArray(result.content)) return;

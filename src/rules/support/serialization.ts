@@ -18,6 +18,24 @@ import { compactJson, isCompactJsonOf, textBlocks } from './call-tool-result.js'
  */
 export const SMALLEST_CLIENT_LIMIT_BYTES = 1_048_576;
 
+/**
+ * What the official TypeScript SDK clients (v1 1.32.2, v2 2.4.0) hold of a stdio stream before they
+ * close the connection (`ReadBuffer exceeded maximum size of 10485760 bytes`; STDIO_DEFAULT_MAX_BUFFER_SIZE
+ * in shared/stdio): a message longer than this, with its newline, loses every call in flight.
+ */
+export const SDK_STDIO_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Bytes a response adds around its result: `{"jsonrpc":"2.0","id":…,"result":` and `}` and the newline,
+ * with room for a long id.
+ */
+export const RESPONSE_ENVELOPE_BYTES = 64;
+
+/** A size for a message: `12.50 MiB`. */
+export function mebibytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(2)} MiB`;
+}
+
 export interface SerializedSize {
   /** UTF-16 units of the JSON text, escapes not counted (exact for typical, escape-free payloads). */
   readonly units: number;
