@@ -233,15 +233,19 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
       rules.push({ id: finding.rule, shortDescription: { text: finding.rule } });
     }
   }
-  const results: Sarif.Result[] = findings.map((finding) => {
+  const kept = withinResultLimit(findings);
+  const results: Sarif.Result[] = kept.map((finding) => {
     const reach = reached(finding, paths);
+    const places = unfold(finding);
+    const more = places.length - MAX_LOCATIONS_PER_RESULT;
+    const message = resultMessage(finding, reach?.sentence);
     return {
       ruleId: finding.rule,
       ruleIndex: indexById.get(finding.rule) ?? 0,
       level: LEVEL[finding.severity],
-      message: { text: resultMessage(finding, reach?.sentence) },
-      // A folded finding is one result with every place it was seen.
-      locations: unfold(finding).map((place) => locationOf(place, paths)),
+      message: { text: more > 0 ? `${message} (and ${more} more places, left out of this file)` : message },
+      // A folded finding is one result with every place it was seen, up to the limit code scanning takes.
+      locations: places.slice(0, MAX_LOCATIONS_PER_RESULT).map((place) => locationOf(place, paths)),
       ...(reach ? { relatedLocations: reach.related } : {}),
       partialFingerprints: { [FINGERPRINT_KEY]: finding.fingerprint as string },
       properties: {
@@ -275,7 +279,7 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
         invocations: [
           {
             executionSuccessful: true,
-            ...notificationsFor(report, paths),
+            ...notificationsFor(report, paths, findings.length - kept.length),
             // summary carries check's versionVerdict line; the matrix behind it goes along as data.
             properties: {
               command: report.command,
@@ -298,22 +302,55 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
 function notificationsFor(
   report: Report,
   paths: Paths,
+  leftOut: number,
 ): Pick<Sarif.Invocation, 'toolExecutionNotifications'> {
   const unscanned = report.details?.unscanned;
-  if (!Array.isArray(unscanned) || unscanned.length === 0) return {};
-  const notes = unscanned as { file: string; reason: string; line?: number; column?: number }[];
-  return {
-    toolExecutionNotifications: notes.map((u) => {
-      const artifact = artifactLocation(u.file, paths);
-      return {
-        level: 'error',
-        message: { text: `${u.file}: ${u.reason}` },
-        ...(artifact
-          ? { locations: [{ physicalLocation: physicalLocation(artifact, u.line, u.column) }] }
-          : {}),
-      };
-    }),
-  };
+  const notes = (Array.isArray(unscanned) ? unscanned : []) as {
+    file: string;
+    reason: string;
+    line?: number;
+    column?: number;
+  }[];
+  const notifications: Sarif.Notification[] = notes.map((u) => {
+    const artifact = artifactLocation(u.file, paths);
+    return {
+      level: 'error',
+      message: { text: `${u.file}: ${u.reason}` },
+      ...(artifact
+        ? { locations: [{ physicalLocation: physicalLocation(artifact, u.line, u.column) }] }
+        : {}),
+    };
+  });
+  if (leftOut > 0) {
+    notifications.push({
+      level: 'warning',
+      message: {
+        text: `${leftOut} more result${leftOut === 1 ? '' : 's'} left out of this file: GitHub code scanning rejects a run of more than ${MAX_RESULTS_PER_RUN.toLocaleString('en-US')}; the JSON report has them all`,
+      },
+    });
+  }
+  return notifications.length > 0 ? { toolExecutionNotifications: notifications } : {};
+}
+
+/**
+ * GitHub code scanning's hard limits (docs.github.com, "SARIF results exceed hard limit"): it rejects
+ * the whole file for a run of more than 25,000 results or a result of more than 1,000 locations. A
+ * server that adds `requestId` to each of 200 tools' answers, audited in five versions, made one result
+ * of 1,000 places; a 7,000-line capture, a run of 28,000 results.
+ */
+const MAX_RESULTS_PER_RUN = 25_000;
+const MAX_LOCATIONS_PER_RESULT = 1_000;
+
+/** The findings a run keeps: all, or the most severe MAX_RESULTS_PER_RUN in report order within each severity. */
+function withinResultLimit<F extends Finding>(findings: readonly F[]): readonly F[] {
+  if (findings.length <= MAX_RESULTS_PER_RUN) return findings;
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  return findings
+    .map((finding, index) => ({ finding, index }))
+    .sort((a, b) => rank[a.finding.severity] - rank[b.finding.severity] || a.index - b.index)
+    .slice(0, MAX_RESULTS_PER_RUN)
+    .sort((a, b) => a.index - b.index)
+    .map(({ finding }) => finding);
 }
 
 export function renderSarif(report: Report, options: SarifOptions = {}): string {

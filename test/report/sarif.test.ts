@@ -372,6 +372,40 @@ describe('SARIF results, built from findings alone', () => {
     ]);
   });
 
+  it('keeps within the hard limits of GitHub code scanning: 1,000 locations a result, 25,000 results a run, and says what it left out', () => {
+    const occurrences = Array.from({ length: 1_200 }, (_, i) => ({
+      pointer: `/content/${i}`,
+      location: { file: 'a.json' },
+    }));
+    const folded = only({ ...base, location: { file: 'a.json' }, occurrences });
+    expect(folded?.locations).toHaveLength(1_000);
+    expect(folded?.message.text).toBe(
+      'image block has no mimeType (and 200 more places, left out of this file)',
+    );
+    expect(folded?.properties?.occurrences).toBe(1_200);
+
+    // 25,010 findings, the last ten of them errors: the errors stay, ten warnings go, and a notification says so.
+    const findings: Finding[] = Array.from({ length: 25_010 }, (_, i) => ({
+      ...base,
+      severity: i >= 25_000 ? 'error' : 'warning',
+      pointer: `/content/${i}`,
+    }));
+    const log = run(findings);
+    const results = log?.results ?? [];
+    expect(results).toHaveLength(25_000);
+    expect(results.filter((r) => r.level === 'error')).toHaveLength(10);
+    expect(results[0]?.properties?.pointer).toBe('/content/0');
+    expect(results.at(-1)?.properties?.pointer).toBe('/content/25009');
+    expect(log?.invocations?.[0]?.toolExecutionNotifications).toEqual([
+      {
+        level: 'warning',
+        message: {
+          text: '10 more results left out of this file: GitHub code scanning rejects a run of more than 25,000; the JSON report has them all',
+        },
+      },
+    ]);
+  });
+
   it('gives a region from the line, with column and end only when known', () => {
     const region = (location: Finding['location']) =>
       only({ ...base, location })?.locations?.[0]?.physicalLocation?.region;
