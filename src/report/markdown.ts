@@ -144,9 +144,27 @@ function ruleLink(ruleId: string, options: MarkdownOptions): string {
 /**
  * Backslash-escapes every character that could start Markdown or HTML syntax inline (CommonMark
  * allows a backslash before any ASCII punctuation; `(`, `)` and `!` need none once `[` is escaped),
- * folds line breaks, which would end a table row or list item, and replaces control characters.
+ * folds line breaks, which would end a table row or list item, and replaces control characters. What
+ * GFM would turn into a link by itself (a bare `https://…`, `www.…` or e-mail address: a server's
+ * "sign in again at https://…") goes in a code span, where no renderer makes a link.
  */
 export function escapeMarkdown(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(AUTOLINKED)) {
+    // Trailing punctuation ends the sentence, not the address (GFM leaves it out of a link too).
+    const address = match[0].replace(/[.,:;!?'")\]]+$/, '');
+    if (address === '') continue;
+    out += escapeInline(text.slice(from, match.index)) + codeSpan(address);
+    from = match.index + address.length;
+  }
+  return out + escapeInline(text.slice(from));
+}
+
+/** What GFM's autolink extension links without any markup: URLs, `www.` names, e-mail addresses. */
+const AUTOLINKED = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gi;
+
+function escapeInline(text: string): string {
   // terminalSafe shows a carriage return as `\x0d`, so only newlines are left to fold.
   return toXmlChars(terminalSafe(text))
     .replace(/\n/g, ' ')

@@ -166,6 +166,18 @@ describe('Markdown report', () => {
     );
   });
 
+  it('escapeMarkdown puts what GFM would link by itself in a code span: no link comes from server text', () => {
+    const text =
+      'Session expired, sign in again at https://evil.example/login?a=1|b or www.evil.example, or mail help@evil.example.';
+    const escaped = escapeMarkdown(text);
+    expect(escaped).toBe(
+      'Session expired, sign in again at `https://evil.example/login?a=1|b` or `www.evil.example`, or mail `help@evil.example`.',
+    );
+    expect(marked.parseInline(escaped, { async: false, gfm: true })).not.toMatch(/<a /);
+    const cell = marked.lexer(`| h |\n|---|\n| ${escaped.replace(/\|/g, '\\|')} |\n`);
+    expect(tokensOf<Tokens.Table>(cell, 'table')[0]?.rows[0]).toHaveLength(1);
+  });
+
   it('codeSpan holds any text, including backticks and edge spaces', () => {
     const chars = [...'`` a|<&\\*'];
     fc.assert(
