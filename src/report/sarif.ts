@@ -17,7 +17,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type * as Sarif from 'sarif';
 import { repositoryRoot, rootRelative } from '../config/repository.js';
-import type { Finding, Location as FindingLocation, Severity } from '../core/finding.js';
+import type { Finding, Location as FindingLocation, Severity, SourceSnippet } from '../core/finding.js';
 import { renderRuleDoc, renderRuleDocText } from '../docs/rule-doc.js';
 import { FINGERPRINT_KEY } from '../policy/fingerprint.js';
 import { fingerprintReport } from '../policy/fingerprint-report.js';
@@ -119,24 +119,60 @@ function physicalLocation(
         ...(where?.endColumn ? { endColumn: where.endColumn } : {}),
       }
     : undefined;
-  // Scan findings carry their source lines: the offending line as the region's snippet, the lines
-  // around it as the context region (code scanning shows them without the checkout). A window cut
-  // from a long line (firstColumn) is not the line, so it is left out.
+  // Scan findings carry their source lines: the region's own text as its snippet, the lines around it
+  // as the context region (code scanning shows them without the checkout). A window cut from a long
+  // line (firstColumn) is not the line, so it is left out.
   const whole = snippet && !snippet.firstColumn ? snippet : undefined;
-  const offending = whole && line ? whole.lines[line - whole.startLine] : undefined;
-  if (region && offending !== undefined) region.snippet = { text: offending };
-  const context: Sarif.Region | undefined = whole
-    ? {
-        startLine: whole.startLine,
-        endLine: whole.startLine + whole.lines.length - 1,
-        snippet: { text: whole.lines.join('\n') },
-      }
-    : undefined;
+  const text = region && whole ? regionText(region, whole) : undefined;
+  if (region && text !== undefined) region.snippet = { text };
+  const context: Sarif.Region | undefined =
+    whole && (!region || contains(whole, region))
+      ? {
+          startLine: whole.startLine,
+          endLine: whole.startLine + whole.lines.length - 1,
+          snippet: { text: whole.lines.join('\n') },
+        }
+      : undefined;
   return {
     artifactLocation: artifact,
     ...(region ? { region } : {}),
     ...(context ? { contextRegion: context } : {}),
   };
+}
+
+/**
+ * The text a region covers (SARIF §3.30.13: a snippet is the region's part of the artifact), from the
+ * lines a scan finding carries; `undefined` when they do not hold all of it. Columns count UTF-16 units
+ * from 1, and an end column is one past the region's last character; without one, it runs to the end of
+ * its line (§3.30.10).
+ */
+function regionText(region: Sarif.Region, snippet: SourceSnippet): string | undefined {
+  const first = region.startLine as number;
+  const last = region.endLine ?? first;
+  const lines: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const line = snippet.lines[n - snippet.startLine];
+    if (line === undefined) return undefined;
+    lines.push(line);
+  }
+  const end = region.endColumn !== undefined ? region.endColumn - 1 : undefined;
+  lines[lines.length - 1] = (lines.at(-1) as string).slice(0, end);
+  lines[0] = (lines[0] as string).slice((region.startColumn ?? 1) - 1);
+  return lines.join('\n');
+}
+
+/**
+ * Whether the snippet's lines, as a context region, are a proper superset of `region` (§3.29.5): they
+ * hold all of its lines, and more than it (more lines, or the rest of a line it starts or ends inside).
+ */
+function contains(snippet: SourceSnippet, region: Sarif.Region): boolean {
+  const first = region.startLine as number;
+  const last = region.endLine ?? first;
+  const end = snippet.startLine + snippet.lines.length - 1;
+  if (first < snippet.startLine || last > end) return false;
+  return (
+    snippet.lines.length > last - first + 1 || (region.startColumn ?? 1) > 1 || region.endColumn !== undefined
+  );
 }
 
 /** SARIF message text is Markdown-like: brackets would start an embedded link (§3.11.6). */

@@ -163,12 +163,12 @@ describe('SARIF content', () => {
         r.ruleId === 'envelope-extra-member' &&
         r.locations?.[0]?.physicalLocation?.artifactLocation?.uri === 'fixtures/scan/python/gateway.py',
     );
-    // The region is the offending expression with its line as the snippet; the context region
-    // carries the lines around it, so code scanning shows the code without the checkout.
+    // The region is the offending expression, its text the snippet; the context region carries the
+    // lines around it, so code scanning shows the code without the checkout.
     const offending = '        payload["requestId"] = body["id"]  # expect: envelope-extra-member';
     expect(gateway?.locations?.[0]?.physicalLocation).toMatchObject({
       artifactLocation: { uri: 'fixtures/scan/python/gateway.py', uriBaseId: '%SRCROOT%' },
-      region: { startLine: 29, startColumn: 9, snippet: { text: offending } },
+      region: { startLine: 29, startColumn: 9, snippet: { text: 'payload["requestId"]' } },
       contextRegion: { startLine: 27, endLine: 31 },
     });
     expect(gateway?.locations?.[0]?.physicalLocation?.contextRegion?.snippet?.text).toContain(offending);
@@ -419,18 +419,50 @@ describe('SARIF results, built from findings alone', () => {
     expect(region({ file: 'a.ts', column: 4 })).toBeUndefined();
   });
 
-  it('quotes the offending line as the snippet and the lines around as context, unless they are cut from long lines', () => {
+  it('quotes the region as its snippet and the lines around as context, unless they are cut from long lines', () => {
     const physical = (snippet: NonNullable<Finding['location']>['snippet'], line = 11) =>
       only({ ...base, location: { file: 'a.ts', line, column: 2, snippet } })?.locations?.[0]
         ?.physicalLocation;
     expect(physical({ startLine: 10, lines: ['before', 'offending', 'after'] })).toEqual({
       artifactLocation: { uri: 'a.ts', uriBaseId: '%SRCROOT%' },
-      region: { startLine: 11, startColumn: 2, snippet: { text: 'offending' } },
+      // From column 2 to the end of the line (no end column).
+      region: { startLine: 11, startColumn: 2, snippet: { text: 'ffending' } },
       contextRegion: { startLine: 10, endLine: 12, snippet: { text: 'before\noffending\nafter' } },
     });
-    // A line outside the snippet gets no snippet of its own; the context is still there.
-    expect(physical({ startLine: 10, lines: ['before'] })?.region).toEqual({ startLine: 11, startColumn: 2 });
-    expect(physical({ startLine: 10, lines: ['before'] })?.contextRegion?.endLine).toBe(10);
+    // A region the lines do not hold gets no snippet, and they are no context of it (SARIF §3.29.5: a
+    // context region is a proper superset of the region).
+    expect(physical({ startLine: 10, lines: ['before'] })).toEqual({
+      artifactLocation: { uri: 'a.ts', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 11, startColumn: 2 },
+    });
+    // A region over three lines, from a column to an end column.
+    const spanning = only({
+      ...base,
+      location: {
+        file: 'a.ts',
+        line: 3,
+        column: 43,
+        endLine: 5,
+        endColumn: 3,
+        snippet: { startLine: 1, lines: ['a', 'b', `${'x'.repeat(42)}f({ content: [{`, '  y,', '}));'] },
+      },
+    })?.locations?.[0]?.physicalLocation;
+    expect(spanning?.region?.snippet?.text).toBe('f({ content: [{\n  y,\n})');
+    expect(spanning?.contextRegion).toMatchObject({ startLine: 1, endLine: 5 });
+    // The helper's case: a region past the end of the lines carried has no context region.
+    const past = only({
+      ...base,
+      location: {
+        file: 'a.ts',
+        line: 3,
+        column: 1,
+        endLine: 6,
+        endColumn: 2,
+        snippet: { startLine: 1, lines: ['a', 'b', 'c', 'd', 'e'] },
+      },
+    })?.locations?.[0]?.physicalLocation;
+    expect(past?.contextRegion).toBeUndefined();
+    expect(past?.region?.snippet).toBeUndefined();
     expect(physical({ startLine: 10, lines: ['a', 'b'], firstColumn: 200 })).toEqual({
       artifactLocation: { uri: 'a.ts', uriBaseId: '%SRCROOT%' },
       region: { startLine: 11, startColumn: 2 },
