@@ -231,16 +231,33 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let silence: string | undefined;
     res.on('close', () => upstreamRequest?.destroy());
     let answer: IncomingMessage;
-    try {
-      answer = await new Promise<IncomingMessage>((resolve, reject) => {
-        const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
-        upstreamRequest = send(upstream, { method: req.method, headers, agent }, resolve);
+    const sendTo = (target: URL) =>
+      new Promise<IncomingMessage>((resolve, reject) => {
+        const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+        upstreamRequest = send(target, { method: req.method, headers, agent }, resolve);
         upstreamRequest.on('error', reject);
         watchSilence(upstreamRequest, options.timeoutMs, (reason) => {
           silence = reason;
         });
         upstreamRequest.end(body.length > 0 ? body : undefined);
       });
+    try {
+      answer = await sendTo(upstream);
+      // A redirect within the upstream's origin (Starlette's `/mcp` → `/mcp/`) is followed here: passed
+      // on, its Location names the upstream, which the SDK client will not follow to another origin
+      // (or, told to, reaches unrepaired). 307 and 308 keep the method and body; another origin is
+      // the client's to decide on, so it is passed on.
+      let target = upstream;
+      for (let hop = 0; hop < MAX_REDIRECTS; hop++) {
+        const next = sameOriginRedirect(answer, target);
+        if (!next) break;
+        answer.resume();
+        options.onLog?.(
+          `the server redirected ${target.pathname} to ${next.pathname} (${answer.statusCode}): followed`,
+        );
+        target = next;
+        answer = await sendTo(target);
+      }
     } catch (error) {
       recordClient?.(exchange.connection);
       if (res.destroyed) return;
@@ -494,6 +511,23 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
  * Fails the upstream request when it stays silent for `timeoutMs`, before its headers or between
  * chunks of its body (a socket idle timeout); no limit without it.
  */
+/** Redirects the proxy follows for one request before it passes the last one on. */
+const MAX_REDIRECTS = 5;
+
+/** Where a 307 or 308 answer sends the request, when that is on `from`'s origin; else `undefined`. */
+function sameOriginRedirect(answer: IncomingMessage, from: URL): URL | undefined {
+  if (answer.statusCode !== 307 && answer.statusCode !== 308) return undefined;
+  const location = answer.headers.location;
+  if (typeof location !== 'string') return undefined;
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  return next.origin === from.origin ? next : undefined;
+}
+
 function watchSilence(
   request: ClientRequest,
   timeoutMs: number | undefined,

@@ -4,7 +4,7 @@
  */
 
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -33,6 +33,28 @@ afterAll(async () => {
     ),
   );
 });
+
+/**
+ * A hand-rolled upstream on a free port that answers each request once its body is read whole: for
+ * what no real server sends.
+ */
+async function startUpstream(
+  answer: (req: IncomingMessage, body: string, res: ServerResponse, port: number) => void,
+): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => answer(req, body, res, (server.address() as AddressInfo).port));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+  };
+  return { server, port: (server.address() as AddressInfo).port, close };
+}
 
 /** Starts the real CLI as a process and waits for the URL it prints; killed after all tests. */
 async function startProxy(upstream: string, extra: string[] = []): Promise<UrlProxy> {
@@ -173,41 +195,32 @@ describe('mcp-shape proxy --url, in front of server-everything (SSE responses)',
 
 describe('mcp-shape proxy --url, in front of a server whose SSE events need repair', () => {
   // A hand-rolled upstream, because no real server sends these defects over SSE.
-  let upstream: Server;
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let proxy: UrlProxy;
   beforeAll(async () => {
-    upstream = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8').on('data', (chunk: string) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        if (req.method === 'GET') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end('this is not json');
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        if (body.includes('"batch"')) {
-          // Answers in a batch: a progress notification, then the response.
-          const batch = [
-            { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'w' } },
-            { jsonrpc: '2.0', id: 2, result: {} },
-          ];
-          res.end(`id: e3\nevent: message\ndata: ${JSON.stringify(batch)}\n\n`);
-          return;
-        }
-        res.write('id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{},"requestId":"x"}\n\n');
-        res.write('id: e2\ndata: not json either\n\n');
-        res.end();
-      });
+    upstream = await startUpstream((req, body, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('this is not json');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (body.includes('"batch"')) {
+        // Answers in a batch: a progress notification, then the response.
+        const batch = [
+          { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'w' } },
+          { jsonrpc: '2.0', id: 2, result: {} },
+        ];
+        res.end(`id: e3\nevent: message\ndata: ${JSON.stringify(batch)}\n\n`);
+        return;
+      }
+      res.write('id: e1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{},"requestId":"x"}\n\n');
+      res.write('id: e2\ndata: not json either\n\n');
+      res.end();
     });
-    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
-    const { port } = upstream.address() as AddressInfo;
-    proxy = await startProxy(`http://127.0.0.1:${port}/mcp`);
+    proxy = await startProxy(`http://127.0.0.1:${upstream.port}/mcp`);
   }, 60_000);
   afterAll(async () => {
-    upstream?.closeAllConnections();
-    await new Promise<void>((done) => upstream?.close(() => done()));
+    await upstream?.close();
   });
 
   it('repairs each event, keeps ids and event names, and drops an event that is not JSON (logged)', async () => {
@@ -240,6 +253,54 @@ describe('mcp-shape proxy --url, in front of a server whose SSE events need repa
         '',
       ].join('\n'),
     );
+  }, 60_000);
+});
+
+describe('mcp-shape proxy --url, in front of a server that redirects /mcp to /mcp/ (as Starlette does)', () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let proxy: UrlProxy;
+  beforeAll(async () => {
+    upstream = await startUpstream((req, body, res, port) => {
+      if (req.url === '/mcp') {
+        res.writeHead(307, { location: `http://127.0.0.1:${port}/mcp/` }).end();
+        return;
+      }
+      const message = body === '' ? undefined : JSON.parse(body);
+      if (req.method !== 'POST' || message?.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      const result =
+        message.method === 'initialize'
+          ? {
+              protocolVersion: message.params.protocolVersion,
+              capabilities: { tools: {} },
+              serverInfo: { name: 'r', version: '1' },
+            }
+          : { content: ['redirected'] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    });
+    proxy = await startProxy(`http://127.0.0.1:${upstream.port}/mcp`);
+  }, 60_000);
+  afterAll(async () => {
+    await upstream?.close();
+  });
+
+  it('follows the redirect itself, so the SDK client connects and gets the repaired answer', async () => {
+    const { port } = upstream;
+    // Directly, the SDK client will not follow a redirect to another origin than the one it asked.
+    const direct = new Client({ name: 'direct', version: '1.0.0' });
+    clients.push(direct);
+    await expect(
+      direct.connect(new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`)), {
+        timeout: 10_000,
+      }),
+    ).rejects.toThrow(/redirect/i);
+    const client = await connect(proxy.url);
+    const answer = await client.callTool({ name: 'any', arguments: {} });
+    expect(answer.content).toEqual([{ type: 'text', text: 'redirected' }]);
+    expect(proxy.stderr()).toContain('the server redirected /mcp to /mcp/ (307): followed');
   }, 60_000);
 });
 
