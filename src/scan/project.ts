@@ -45,7 +45,7 @@ export class Project {
       path,
       absolute,
       text,
-      lines: new LineMap(text),
+      lines: new LineMap(text, /\.pyi?$/i.test(path) ? 'python' : 'js'),
     };
     this.files.set(absolute ?? `\u0000${path}`, file);
     if (absolute) this.enter(absolute);

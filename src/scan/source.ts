@@ -11,12 +11,28 @@ export function mentionsMcp(source: string): boolean {
   return MCP_MARKERS.test(source);
 }
 
+/**
+ * Line breaks as each language counts lines: JavaScript (and so ESLint and editors) ends a line at
+ * CR LF, LF, a lone CR, U+2028 and U+2029; Python at CR LF, LF and a lone CR.
+ */
+const JS_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
+const PYTHON_BREAKS = /\r\n?|\n/g;
+
 /** Maps UTF-16 offsets to 1-based line and column numbers. */
 export class LineMap {
   private readonly starts: number[] = [0];
 
-  constructor(source: string) {
-    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  constructor(source: string, language: 'js' | 'python' = 'js') {
+    // Most files break lines with LF alone (or CR LF): found by indexOf, several times faster than the
+    // regular expression that the rest need.
+    const onlyLf = source.indexOf('\r') === -1 && (language === 'python' || !/[\u2028\u2029]/.test(source));
+    if (onlyLf) {
+      for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) this.starts.push(i + 1);
+      return;
+    }
+    for (const match of source.matchAll(language === 'python' ? PYTHON_BREAKS : JS_BREAKS)) {
+      this.starts.push(match.index + match[0].length);
+    }
   }
 
   get lineCount(): number {
@@ -28,6 +44,7 @@ export class LineMap {
     const start = this.starts[line - 1];
     if (start === undefined) return '';
     const next = this.starts[line];
+    // One character of break before the next line, and a CR before an LF.
     return source.slice(start, next === undefined ? source.length : next - 1).replace(/\r$/, '');
   }
 

@@ -137,6 +137,27 @@ ts.run('block-type-unknown (typescript-eslint)', rule('block-type-unknown'), {
 });
 
 describe('settings', () => {
+  it('places findings on the lines ESLint counts: a lone CR, U+2028 and U+2029 end a line in JavaScript', async () => {
+    const eslint = new ESLint({
+      cwd: REPO_ROOT,
+      overrideConfigFile: true,
+      overrideConfig: [plugin.configs.recommended ?? {}],
+    });
+    for (const lineBreak of ['\r', '\r\n', '\n']) {
+      const source = [
+        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+        '/* a comment with a line separator \u2028 and a paragraph separator \u2029 in it */',
+        "const server = new McpServer({ name: 'x', version: '1.0.0' });",
+        "server.tool('t', async () => ({ content: [{ type: 'object', object: 1 }] }));",
+      ].join(lineBreak);
+      const [result] = await eslint.lintText(source, { filePath: 'server.mjs' });
+      const linted = (result?.messages ?? []).map((m) => `${m.line}:${m.column}`);
+      const scanned = await scanSource('server.mjs', source);
+      expect(linted, JSON.stringify(lineBreak)).toEqual(['6:51']);
+      expect(scanned.findings.map((f) => `${f.location?.line}:${f.location?.column}`)).toEqual(linted);
+    }
+  });
+
   it('escapes what its messages quote from the source: no escape sequence or line break reaches a formatter', async () => {
     const eslint = new ESLint({
       cwd: REPO_ROOT,

@@ -657,7 +657,8 @@ server.tool('t', async () => ({ content: [{ type: 'text', text: 'ok' }] }));\n`,
       region: {
         startLine: 14,
         startColumn: 7,
-        snippet: { text: "      { type: 'image', data }, // expect: block-mime-type-missing" },
+        // The region's own text: the offending expression.
+        snippet: { text: "{ type: 'image', data }" },
       },
       contextRegion: { startLine: 12, endLine: 16 },
     });
