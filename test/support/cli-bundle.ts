@@ -36,6 +36,23 @@ export async function bundleScript(root: string, entry: string, folder: string):
 }
 
 /**
+ * Packages the command line's bundle leaves to Node: those that load files of their own at run time (a
+ * native binding, a wasm file) or that only tests and types use. The rest (ajv, commander, file-type…)
+ * is bundled in: resolving and loading their few hundred modules was about a third of a CLI start, and
+ * the suite and its Node 22/24 matrix start the CLI several hundred times. The published package loads
+ * them from node_modules; test/project/package.test.ts runs that one.
+ */
+const CLI_EXTERNAL = [
+  'oxc-parser',
+  '@oxc-parser/*',
+  'web-tree-sitter',
+  '@vscode/tree-sitter-wasm',
+  'eslint',
+  'playwright-core',
+  '@modelcontextprotocol/*',
+];
+
+/**
  * The command line, in chunks as the published package has it in modules: each command is imported
  * only when it runs (src/cli/main.ts), and one bundle would load every command's packages at start.
  * The chunks sit beside the entry, two levels below the root too; each file is renamed into place,
@@ -51,7 +68,14 @@ export async function buildCliBundle(root: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: CLI_EXTERNAL,
+    // ES builds where a package has one (jsonc-parser's CommonJS build requires its parts by computed
+    // paths, which no bundle holds).
+    mainFields: ['module', 'main'],
+    // The CommonJS packages bundled in require Node's built-ins, which an ES module has no `require` for.
+    banner: {
+      js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);",
+    },
     outdir: partial,
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
