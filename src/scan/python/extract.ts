@@ -516,8 +516,12 @@ export class PyExtractor {
       // FastMCP converts what the function returns, so its annotation says nothing of what is sent.
       const declared =
         registration.framework === 'fastmcp-python' ? undefined : declaredType(declaredText)?.proves;
-      if (run.fellThrough) {
-        // The end of the body is reachable: the function returns None there, as after a bare `return`.
+      // The end of the body is reachable: the function returns None there, as after a bare `return`.
+      // Past a low-level dispatch on the tool's name, that end answers the names no branch handles, and
+      // the SDK's low-level server answers None with an error result ("Unexpected return type from
+      // tool: NoneType"): a valid answer to a call of no tool, so not reported.
+      const unknownToolEnd = registration.framework === 'mcp-python-lowlevel' && tools.size > 0;
+      if (run.fellThrough && !unknownToolEnd) {
         // Placed at the body's last statement, whose way out it is.
         const last = run.returns.size === 0 ? undefined : field(node, 'body')?.children.at(-1);
         const end = this.site(fnModule, last ?? node);
