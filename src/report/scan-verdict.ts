@@ -34,6 +34,10 @@ export function renderVerdict(verdict: Verdict): string {
     lines.push(`  not proven (${verdict.unresolved}; check these at run time with \`mcp-shape audit\`):`);
     for (const u of verdict.unproven) lines.push(`    ${inlineSafe(u)}`);
   }
+  if (verdict.unscanned?.length) {
+    lines.push(`  not scanned (${verdict.unscanned.length}; their tool handlers are not proven):`);
+    for (const u of verdict.unscanned) lines.push(`    ${inlineSafe(u)}`);
+  }
   for (const tool of verdict.tools) lines.push(`  ${inlineSafe(toolLine(tool))}`);
   return `${lines.join('\n')}\n`;
 }
@@ -55,6 +59,13 @@ export function scanVerdictHtml(report: Report): string {
       `<h3>Not proven (${verdict.unresolved})</h3>`,
       '<p>The value is not known statically; check these at run time with <code>mcp-shape audit</code>.</p>',
       list(verdict.unproven),
+    );
+  }
+  if (verdict.unscanned?.length) {
+    parts.push(
+      `<h3>Not scanned (${verdict.unscanned.length})</h3>`,
+      '<p>Their tool handlers are not proven.</p>',
+      list(verdict.unscanned),
     );
   }
   if (verdict.tools.length > 0) parts.push('<h3>Tools</h3>', list(verdict.tools.map(toolLine)));

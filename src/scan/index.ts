@@ -432,7 +432,7 @@ export async function scanPaths(paths: readonly string[], options: ScanOptions =
   for (const f of analysis.files) if (f.error) unscanned.push(f.error);
   unscanned.sort((a, b) => a.file.localeCompare(b.file));
   const skippedTests = collected.tests.map((t) => displayPath(t, cwd));
-  const verdict = computeVerdict(analysis.handlers);
+  const verdict = computeVerdict(analysis.handlers, unscanned);
   const report = buildReport('scan', analysis.findings, analysis.files.length, {
     summary: {
       protocolVersion: options.protocolVersion ?? SCAN_DEFAULT_PROTOCOL,

@@ -69,11 +69,21 @@ export interface Verdict {
   /** One line per unresolved return, with why: `proxy (src/server.ts:30:5): the result of upstream.callTool() …`. */
   readonly unproven: readonly string[];
   readonly tools: readonly ToolTally[];
+  /** Files that could not be scanned, a line each (`src/x.py (syntax error: …)`); absent when none. */
+  readonly unscanned?: readonly string[];
 }
 
 const MAX_DETAIL_ITEMS = 5;
 
-export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
+/**
+ * The verdict of the scanned handlers. `unscanned` are the files that could not be scanned (a syntax
+ * error, too large, unreadable): what handlers they hold is not known, so the verdict is no PASS while
+ * there are any, and no SKIP either (it might have found handlers there).
+ */
+export function computeVerdict(
+  handlers: readonly ScannedHandler[],
+  unscanned: readonly { readonly file: string; readonly reason: string }[] = [],
+): Verdict {
   const tools: ToolTally[] = handlers.map((h) => ({
     tool: h.tool,
     framework: h.framework,
@@ -108,6 +118,11 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
       .filter((r) => r.status === 'unresolved')
       .map((r) => `${h.tool} (${r.file}:${r.line}:${r.column})${r.reason ? `: ${r.reason}` : ''}`),
   );
+  const unscannedLines = unscanned.map((u) => `${u.file} (${u.reason})`);
+  const notScanned =
+    unscanned.length === 0
+      ? undefined
+      : `${unscanned.length} file${unscanned.length === 1 ? '' : 's'} could not be scanned, so the tool handlers in ${unscanned.length === 1 ? 'it are' : 'them are'} not proven: ${listed(unscannedLines)}`;
   const base = {
     check: VERDICT_CHECK,
     handlers: handlers.length,
@@ -115,14 +130,17 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
     problems,
     unproven,
     tools,
+    ...(unscannedLines.length > 0 ? { unscanned: unscannedLines } : {}),
   } as const;
   if (handlers.length === 0) {
+    if (notScanned) return { ...base, status: 'fail', detail: `fail: no tool handlers found; ${notScanned}` };
     return { ...base, status: 'skip', detail: 'skip: no MCP server tool handlers found' };
   }
   const declared =
     counts.typedByDeclaration > 0 ? ` (${counts.typedByDeclaration} typed by declaration)` : '';
   const tally = `${counts.typed} of ${counts.returns} return statements in ${handlers.length} tool handler${handlers.length === 1 ? '' : 's'} return a properly typed content array${declared}`;
-  if (counts.typed === counts.returns) return { ...base, status: 'pass', detail: `pass: ${tally}` };
+  if (counts.typed === counts.returns && !notScanned)
+    return { ...base, status: 'pass', detail: `pass: ${tally}` };
   const parts = [tally];
   if (counts.invalid > 0)
     parts.push(`${counts.invalid} ${counts.invalid === 1 ? 'does' : 'do'} not: ${listed(problems)}`);
@@ -131,6 +149,7 @@ export function computeVerdict(handlers: readonly ScannedHandler[]): Verdict {
       `${counts.unresolved} ${counts.unresolved === 1 ? 'is' : 'are'} not proven (the value is not known statically; check at run time with \`mcp-shape audit\`): ${listed(unproven)}`,
     );
   }
+  if (notScanned) parts.push(notScanned);
   return { ...base, status: 'fail', detail: `fail: ${parts.join('; ')}` };
 }
 

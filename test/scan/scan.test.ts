@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -274,6 +282,32 @@ describe('verdict (mcp-server.tool-definitions.return-content-types)', () => {
       "fail: 0 of 3 return statements in 2 tool handlers return a properly typed content array; 1 does not: Tool 'shot': image block has no mimeType; 2 are not proven (the value is not known statically; check at run time with `mcp-shape audit`): proxy (a.ts:2:3); proxy (a.ts:3:3)",
     );
     expect(computeVerdict([handler('ok', ['typed', 'typed'])]).status).toBe('pass');
+    // A file it could not scan may hold handlers: no PASS, nor SKIP.
+    const broken = [{ file: 'b.py', reason: 'syntax error: invalid syntax' }];
+    const withBroken = computeVerdict([handler('ok', ['typed'])], broken);
+    expect(withBroken).toMatchObject({ status: 'fail', unscanned: ['b.py (syntax error: invalid syntax)'] });
+    expect(withBroken.detail).toBe(
+      'fail: 1 of 1 return statements in 1 tool handler return a properly typed content array; 1 file could not be scanned, so the tool handlers in it are not proven: b.py (syntax error: invalid syntax)',
+    );
+    expect(computeVerdict([], broken)).toMatchObject({ status: 'fail' });
+  });
+
+  it('gives no PASS to a directory with a file it cannot parse beside a clean one (text report, exit by --fail-on)', async () => {
+    const dir = join(scratch, 'unparsable');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'ok.py'),
+      'from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("x")\n\n@mcp.tool()\ndef ping() -> str:\n    return "pong"\n',
+    );
+    writeFileSync(join(dir, 'broken.py'), 'from mcp.server.fastmcp import FastMCP\ndef (:\n');
+    const run = await runCli(['scan', dir]);
+    expect(run.stdout).toContain('mcp-server.tool-definitions.return-content-types: FAIL');
+    expect(run.stdout).toMatch(
+      /not scanned \(1; their tool handlers are not proven\):\n {4}.*broken\.py \(syntax error/,
+    );
+    // Unscanned files count as warnings for --fail-on (README): the default does not fail on them.
+    expect(run.code).toBe(0);
+    expect((await runCli(['scan', dir, '--fail-on', 'warning'])).code).toBe(1);
   });
 
   it('counts a handler it cannot follow as one unresolved return', async () => {

@@ -93,7 +93,8 @@ details.skippedTests) unless --include-tests is given; a test file named on the 
 scanned. The exit code follows the findings, as in check.
 
 Files that cannot be scanned (unreadable, binary, over --max-file-size, syntax errors) are
-listed on standard error, one line each, and in details.unscanned. They count as warnings for
+listed on standard error, one line each, and in details.unscanned; the verdict is FAIL while there
+are any. They count as warnings for
 --fail-on: the default (error) does not fail on them, --fail-on warning does. When no file at
 all could be scanned, the exit code is 2.
 
