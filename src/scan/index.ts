@@ -20,7 +20,7 @@ import type { JsModule } from './js/interpret.js';
 import type { PathFilter } from './path-filter.js';
 import { displayPath, Project } from './project.js';
 import { PyFrontEnd, type PyModule } from './python/index.js';
-import { mentionsMcp, SyntaxErrorInSource } from './source.js';
+import { decodeSource, mentionsMcp, SyntaxErrorInSource } from './source.js';
 import { computeVerdict, type ScannedHandler, type Verdict } from './verdict.js';
 
 export { SCAN_DEFAULT_PROTOCOL };
@@ -393,7 +393,7 @@ async function readSource(file: string, maxFileSize: number): Promise<string | {
     }
     const bytes = await readFile(file);
     if (bytes.subarray(0, BINARY_PROBE).includes(0)) return { reason: 'not scanned: binary file' };
-    return bytes.toString('utf8');
+    return decodeSource(bytes, file);
   } catch (error) {
     return { reason: `cannot read: ${errorCode(error)}` };
   }

@@ -9,7 +9,7 @@ import { basename, dirname, relative, sep } from 'node:path';
 import { Budget } from './abstract/budget.js';
 import { FrozenHeap } from './abstract/heap.js';
 import type { SourceFile } from './abstract/value.js';
-import { LineMap } from './source.js';
+import { decodeSource, LineMap } from './source.js';
 
 export interface ProjectOptions {
   /** Paths in reports are relative to this directory. */
@@ -97,7 +97,7 @@ export class Project {
       if (!info.isFile() || info.size > this.options.maxFileSize) throw new Error('not followed');
       const bytes = readFileSync(absolute);
       if (bytes.subarray(0, BINARY_PROBE).includes(0)) throw new Error('binary');
-      const file = this.add(displayPath(absolute, this.options.cwd), absolute, bytes.toString('utf8'));
+      const file = this.add(displayPath(absolute, this.options.cwd), absolute, decodeSource(bytes, absolute));
       this.followed.add(file);
       return file;
     } catch {

@@ -18,6 +18,48 @@ export function mentionsMcp(source: string): boolean {
 const JS_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
 const PYTHON_BREAKS = /\r\n?|\n/g;
 
+/**
+ * PEP 263: a Python file may name its encoding in a comment on its first or second line
+ * (`# -*- coding: latin-1 -*-`); the interpreter decodes it so, and it is decoded so here.
+ */
+const PYTHON_CODING = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
+
+/**
+ * The text of a source file: UTF-8, or for Python the encoding its coding declaration names (when the
+ * WHATWG encodings know it; Latin-1 is read as windows-1252, as a browser reads it, which differs only
+ * in the C1 controls). A file that names no encoding, or one not known here, is read as UTF-8.
+ */
+export function decodeSource(bytes: Buffer, path: string): string {
+  if (/\.pyi?$/i.test(path)) {
+    const head = bytes
+      .subarray(0, 512)
+      .toString('latin1')
+      .split(/\r\n?|\n/, 2);
+    const declared = head.map((line) => PYTHON_CODING.exec(line)?.[1]).find((name) => name !== undefined);
+    if (declared !== undefined && !/^utf[-_]?8/i.test(declared)) {
+      try {
+        return new TextDecoder(whatwgLabel(declared)).decode(bytes);
+      } catch {
+        // Not an encoding TextDecoder knows: read as UTF-8, which Python's default is.
+      }
+    }
+  }
+  return bytes.toString('utf8');
+}
+
+/**
+ * The WHATWG label of a Python codec name: Python writes `latin-1`, `iso8859_15` or `cp1252` where
+ * TextDecoder knows `latin1`, `iso-8859-15` and `windows-1252`.
+ */
+function whatwgLabel(codec: string): string {
+  const name = codec.toLowerCase().replace(/_/g, '-');
+  if (/^(latin-?1|l1|iso-?8859-1|8859|cp819)$/.test(name)) return 'latin1';
+  const iso = /^iso-?8859-(\d+)$/.exec(name);
+  if (iso) return `iso-8859-${iso[1]}`;
+  const windows = /^(?:cp|windows-)(125\d)$/.exec(name);
+  return windows ? `windows-${windows[1]}` : name;
+}
+
 /** Maps UTF-16 offsets to 1-based line and column numbers. */
 export class LineMap {
   private readonly starts: number[] = [0];

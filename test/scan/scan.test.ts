@@ -292,6 +292,33 @@ describe('verdict (mcp-server.tool-definitions.return-content-types)', () => {
     expect(computeVerdict([], broken)).toMatchObject({ status: 'fail' });
   });
 
+  it('reads a Python file as Python does: in the encoding its coding line names, with lone CR line ends', async () => {
+    const dir = join(scratch, 'encodings');
+    mkdirSync(dir, { recursive: true });
+    const server = (name: string, lineEnd: string) =>
+      [
+        'from mcp.server.fastmcp import FastMCP',
+        'mcp = FastMCP("x")',
+        '',
+        '@mcp.tool()',
+        `def ${name}() -> int:`,
+        '    return "many"',
+        '',
+      ].join(lineEnd);
+    // café_tool in Latin-1 (0xE9), declared on the first line, as PEP 263 has it.
+    writeFileSync(
+      join(dir, 'latin.py'),
+      Buffer.from(`# -*- coding: latin-1 -*-\n${server('café_tool', '\n')}`, 'latin1'),
+    );
+    writeFileSync(join(dir, 'lonecr.py'), server('cr_tool', '\r'));
+    const { verdict, unscanned } = await scanPaths([dir], { cwd: dir });
+    expect(unscanned).toEqual([]);
+    expect(verdict.tools.map((t) => `${t.tool} ${t.file}:${t.line} ${t.invalid} wrong`).sort()).toEqual([
+      'café_tool latin.py:6 1 wrong',
+      'cr_tool lonecr.py:5 1 wrong',
+    ]);
+  });
+
   it('gives no PASS to a directory with a file it cannot parse beside a clean one (text report, exit by --fail-on)', async () => {
     const dir = join(scratch, 'unparsable');
     mkdirSync(dir, { recursive: true });

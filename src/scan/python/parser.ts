@@ -220,8 +220,11 @@ export function parsePython(
   options: { direct?: boolean } = {},
 ): PyTree {
   const { parser } = python;
+  // Python ends a line at a lone CR too, which the grammar does not: given to it as LF, one character
+  // for one, so every offset stays the source's.
+  const text = source.includes('\r') ? source.replace(/\r(?!\n)/g, '\n') : source;
   const tree = parser.parse((index) =>
-    index < source.length ? source.slice(index, index + PARSE_CHUNK) : undefined,
+    index < text.length ? text.slice(index, index + PARSE_CHUNK) : undefined,
   );
   if (!tree) throw new Error('tree-sitter returned no tree');
   try {
