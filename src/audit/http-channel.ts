@@ -4,7 +4,7 @@
  * `MCP-Protocol-Version` header once a version is negotiated.
  */
 
-import type { JsonObject } from '../core/json.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import { atLeast, parseProtocolVersion } from '../spec/versions.js';
 import { BaseChannel, type Channel, excerpt, HttpStatusError, type SendHints } from './channel.js';
 import { type HeaderMap, readCapped, readEventStream, unreachable } from './http-body.js';
@@ -62,16 +62,25 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
         if (controller.signal.aborted) return;
         throw unreachable(this.url, error);
       }
+      if (response.redirected && new URL(response.url).origin !== new URL(this.url).origin) {
+        await response.body?.cancel();
+        throw new HttpStatusError(
+          response.status,
+          `redirected to ${response.url}, another origin than the server's: the official SDK clients do not follow it (their redirect policy is same-origin)`,
+        );
+      }
       const session = response.headers.get('mcp-session-id');
       if (session) this.sessionId = session;
       const contentType = response.headers.get('content-type') ?? undefined;
       const abort = () => controller.abort();
-      if (contentType?.toLowerCase().startsWith('text/event-stream') && response.ok) {
+      if (mediaType(contentType) === 'text/event-stream' && response.ok) {
         await readEventStream(
           response,
           this.maxFrameBytes,
           (event) => {
-            if (event.data !== '')
+            // The SDK clients read events named `message` or not named, as EventSource does; an event
+            // of another name reaches no client, whatever its data.
+            if (event.data !== '' && (event.event === undefined || event.event === 'message'))
               this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
           },
           abort,
@@ -84,7 +93,10 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
         if (!response.ok) throw new HttpStatusError(response.status, '');
         return; // 202 Accepted for notifications and responses
       }
-      if (!response.ok && !looksLikeJson(body)) throw new HttpStatusError(response.status, excerpt(body));
+      // The SDK clients read no body of a status that is not 2xx: the request fails with the body as
+      // its message. A JSON-RPC error there fails it as well, and is judged as the answer; anything else
+      // (a result under a 500) answers nothing, whatever it says.
+      if (!response.ok && !isErrorAnswer(body)) throw new HttpStatusError(response.status, excerpt(body));
       this.emit({ kind: 'frame', frame: { transport: 'http', text: body, contentType } });
       // An error body often has `id: null` (the server could not tell which request failed); the
       // status still fails the request this POST carried, unless the frame already answered it.
@@ -120,7 +132,25 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
   }
 }
 
-function looksLikeJson(body: string): boolean {
-  const first = body.trimStart()[0];
-  return first === '{' || first === '[';
+/**
+ * The essence of a Content-Type (`text/event-stream; charset=utf-8` is `text/event-stream`), as the SDK
+ * clients compare it: `text/event-streamx` is not an event stream.
+ */
+function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';', 1)[0]?.trim().toLowerCase();
+}
+
+/** A JSON-RPC error response (or a batch of them) and nothing else: what an HTTP error may carry. */
+function isErrorAnswer(body: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const answers = Array.isArray(parsed) ? parsed : [parsed];
+  return (
+    answers.length > 0 &&
+    answers.every((a) => isObject(a) && Object.hasOwn(a, 'error') && !Object.hasOwn(a, 'result'))
+  );
 }

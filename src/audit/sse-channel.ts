@@ -41,6 +41,8 @@ export class LegacySseChannel extends BaseChannel implements Channel {
         'reach',
       );
     }
+    /** An endpoint event's data naming another origin (or no URL at all). */
+    let foreign: string | undefined;
     let resolveEndpoint!: () => void;
     const gotEndpoint = new Promise<void>((resolve) => {
       resolveEndpoint = resolve;
@@ -50,7 +52,11 @@ export class LegacySseChannel extends BaseChannel implements Channel {
       this.maxFrameBytes,
       (event) => {
         if (event.event === 'endpoint') {
-          this.endpoint = new URL(event.data, this.url).toString();
+          const endpoint = safeUrl(event.data, this.url);
+          // The SDK clients refuse an endpoint on another origin than the stream's ("Endpoint origin
+          // does not match connection origin"), so no message of theirs would reach it.
+          if (endpoint && endpoint.origin === new URL(this.url).origin) this.endpoint = endpoint.toString();
+          else foreign = event.data;
           resolveEndpoint();
         } else if (event.event === undefined || event.event === 'message') {
           this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
@@ -73,6 +79,12 @@ export class LegacySseChannel extends BaseChannel implements Channel {
     );
     if ((await Promise.race([gotEndpoint, reading, timeout])) === 'timeout' || !this.endpoint) {
       this.stream.abort();
+      if (foreign !== undefined) {
+        throw new StartError(
+          `could not connect to ${this.url}: the SSE stream's endpoint event names ${JSON.stringify(foreign)}, not on its origin, and the official SDK clients refuse it ("Endpoint origin does not match connection origin")`,
+          'reach',
+        );
+      }
       throw new StartError(`could not reach ${this.url}: the SSE stream sent no endpoint event`, 'reach');
     }
   }
@@ -98,5 +110,14 @@ export class LegacySseChannel extends BaseChannel implements Channel {
   async close(): Promise<void> {
     this.closed = true;
     this.stream.abort();
+  }
+}
+
+/** `text` as a URL relative to `base`, or undefined when it is none. */
+function safeUrl(text: string, base: string): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
   }
 }

@@ -1,19 +1,30 @@
 /** Transport defects over Streamable HTTP, from a small server written for the purpose. */
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../../src/audit/run.js';
 import { keys, toolsOf } from './support.js';
 
-/** Answers initialize as text/plain, and everything else as an SSE stream with one unparseable event. */
-function sloppyServer(): Server {
+interface Request {
+  readonly id?: number;
+  readonly method?: string;
+}
+
+/**
+ * A server that answers each request `answer(message, result, res)` says, where `result` is what a
+ * server with one read-only tool (`tool`) would answer; notifications get 202.
+ */
+function requestServer(
+  tool: string,
+  answer: (message: Request, result: object, res: ServerResponse) => void,
+): Server {
   return createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => {
       body += chunk;
     });
     req.on('end', () => {
-      const message = JSON.parse(body || '{}') as { id?: number; method?: string };
+      const message = JSON.parse(body || '{}') as Request;
       if (message.id === undefined) {
         res.writeHead(202).end();
         return;
@@ -23,24 +34,29 @@ function sloppyServer(): Server {
           ? {
               protocolVersion: '2025-06-18',
               capabilities: { tools: {} },
-              serverInfo: { name: 'sloppy', version: '1' },
+              serverInfo: { name: 's', version: '1' },
             }
           : message.method === 'tools/list'
             ? {
-                tools: [
-                  { name: 'ping_me', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
-                ],
+                tools: [{ name: tool, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
               }
             : { content: [{ type: 'text', text: 'pong' }] };
-      const response = JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
-      if (message.method === 'initialize') {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end(response);
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('event: message\ndata: {"progress": oops\n\n');
-      res.end(`event: message\ndata: ${response}\n\n`);
+      answer(message, result, res);
     });
+  });
+}
+
+/** Answers initialize as text/plain, and everything else as an SSE stream with one unparseable event. */
+function sloppyServer(): Server {
+  return requestServer('ping_me', (message, result, res) => {
+    const response = JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
+    if (message.method === 'initialize') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(response);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('event: message\ndata: {"progress": oops\n\n');
+    res.end(`event: message\ndata: ${response}\n\n`);
   });
 }
 
@@ -67,5 +83,93 @@ describe('Streamable HTTP transport defects', () => {
       /^SSE event data is not JSON/,
     );
     expect(toolsOf(report)).toMatchObject([{ name: 'ping_me', called: true, calls: 1 }]);
+  });
+});
+
+/**
+ * A server that answers initialize and tools/list in JSON, and tools/call as `mode` says: each a way
+ * the official SDK client (1.32.2) fails the call that the audit once passed.
+ */
+function callServer(mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix'): Server {
+  return requestServer('go', (message, result, res) => {
+    const answer = { jsonrpc: '2.0', id: message.id, result };
+    const json = (status: number, body: object) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (message.method !== 'tools/call') return json(200, answer);
+    if (mode === 'status-500') return json(500, answer);
+    if (mode === 'error-500')
+      return json(500, { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'broke' } });
+    const type = mode === 'type-suffix' ? 'text/event-streamx' : 'text/event-stream';
+    const name = mode === 'event-name' ? 'result' : 'message';
+    res.writeHead(200, { 'content-type': type }).end(`event: ${name}\ndata: ${JSON.stringify(answer)}\n\n`);
+  });
+}
+
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+}
+
+describe('Streamable HTTP answers the SDK client does not take', () => {
+  const servers: Server[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  });
+  const audit = async (mode: Parameters<typeof callServer>[0]) => {
+    const server = callServer(mode);
+    servers.push(server);
+    return runAudit({
+      target: { kind: 'http', url: await listening(server) },
+      versions: ['2025-06-18'],
+      timeoutMs: 2_000,
+    });
+  };
+
+  it('a result under a status that is not 2xx answers nothing: the SDK client fails the call', async () => {
+    const report = await audit('status-500');
+    expect(keys(report.findings)).toEqual(['audit-http-error@2025-06-18/go']);
+    expect(report.findings[0]?.severity).toBe('error');
+    // A JSON-RPC error under it is still judged as the answer: the call fails either way.
+    const error = await audit('error-500');
+    expect(keys(error.findings)).toEqual(['audit-call-error@2025-06-18/go']);
+  });
+
+  it('an SSE event with another name than message reaches no client: the answer is never taken', async () => {
+    const report = await audit('event-name');
+    expect(report.findings.map((f) => f.rule)).toEqual(['audit-timeout']);
+  });
+
+  it('a Content-Type that only begins like text/event-stream is not an event stream', async () => {
+    const report = await audit('type-suffix');
+    expect(report.findings.map((f) => f.rule)).toEqual(
+      expect.arrayContaining(['http-content-type', 'frame-not-json']),
+    );
+  });
+
+  it('a redirect to another origin, and a legacy endpoint on another origin, are refused as the SDK client refuses them', async () => {
+    // From 127.0.0.1 to localhost, where the same server answers as a server should: another origin.
+    const working = callServer('status-500');
+    const redirecting = createServer((req, res) => {
+      const { port } = redirecting.address() as { port: number };
+      if (req.headers.host?.startsWith('localhost')) return void working.emit('request', req, res);
+      res.writeHead(307, { location: `http://localhost:${port}/other` }).end();
+    });
+    servers.push(redirecting);
+    await expect(
+      runAudit({ target: { kind: 'http', url: await listening(redirecting) }, versions: ['2025-06-18'] }),
+    ).rejects.toThrow(/another origin than the server's: the official SDK clients do not follow it/);
+    const legacy = createServer((req, res) => {
+      const { port } = legacy.address() as { port: number };
+      if (req.method === 'POST') return void res.writeHead(405).end();
+      if (req.url === '/mcp') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`event: endpoint\ndata: http://localhost:${port}/messages\n\n`);
+    });
+    servers.push(legacy);
+    const url = (await listening(legacy)).replace(/\/mcp$/, '/sse');
+    await expect(runAudit({ target: { kind: 'http', url }, versions: ['2024-11-05'] })).rejects.toThrow(
+      /endpoint event names "http:\/\/localhost:\d+\/messages", not on its origin/,
+    );
+    legacy.closeAllConnections();
   });
 });
