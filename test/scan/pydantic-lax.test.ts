@@ -228,6 +228,22 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     }
   });
 
+  it('a return annotation the scan does not read (Literal, Annotated constraints, unions) is not proven, never typed', async () => {
+    for (const annotation of [
+      'Literal["low", "high"]',
+      'Annotated[int, Field(ge=0)]',
+      'Union[int, str]',
+      'tuple[int, int]',
+    ]) {
+      const { verdict, findings } = await scanPy(tool(annotation, '"medium"'));
+      expect(findings, annotation).toEqual([]);
+      expect(verdict, annotation).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+      expect(verdict.unproven, annotation).toEqual([
+        `t (server.py:6:5): FastMCP checks the return against \`${annotation}\`, a type the scan does not read`,
+      ]);
+    }
+  });
+
   it('an argument of the wrong type for the annotation is an error too', async () => {
     const { findings } = await scanPy(tool('str', 'n', 'n: int'));
     expect(findings).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);

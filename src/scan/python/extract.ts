@@ -299,6 +299,17 @@ function returnAnnotation(mod: PyModule, fn: PyNode, locate: ClassLocator): Retu
   return type && { text: written, type };
 }
 
+/** Typing constructs pydantic validates by rules the scan does not model (pydantic-lax.ts reads the rest). */
+const UNREAD_CONSTRUCTS =
+  /^(?:typing\.)?(?:Literal|Annotated|Union|tuple|Tuple|set|Set|frozenset|FrozenSet|Sequence|Mapping|Iterable)\[/;
+
+/** The return annotation, when it is such a construct. */
+function unreadConstruct(mod: PyModule, fn: PyNode): string | undefined {
+  const annotation = field(fn, 'return_type');
+  const written = annotation ? text(mod, annotation).trim() : '';
+  return UNREAD_CONSTRUCTS.test(written) ? written : undefined;
+}
+
 /** The return annotation names the SDK's `CallToolResult` (`-> CallToolResult`, `-> types.CallToolResult`). */
 function returnsCallToolResult(mod: PyModule, fn: PyNode): boolean {
   const annotation = field(fn, 'return_type');
@@ -490,6 +501,12 @@ export class PyExtractor {
         ? returnAnnotation(fnModule, node, (name, scope) => this.interp.classBoundTo(name, scope))
         : undefined;
     if (checked) wrapping.annotation = checked;
+    // A typing construct FastMCP builds an output model from, and checks each return against, that the
+    // scan does not read (`Literal["low", "high"]`, `Annotated[int, Field(ge=0)]`): not proven either way.
+    const unread =
+      registration.framework === 'fastmcp-python' && !registration.unstructured && !standalone && !checked
+        ? unreadConstruct(fnModule, node)
+        : undefined;
     const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;
     const annotation = field(node, 'return_type');
     const byTool = new Map<string, ReturnSite[]>();
@@ -538,6 +555,9 @@ export class PyExtractor {
           value: withDeclared(value),
           heap,
           ...(declared ? { declared } : {}),
+          ...(unread
+            ? { unresolved: `FastMCP checks the return against \`${unread}\`, a type the scan does not read` }
+            : {}),
         });
       }
     }
