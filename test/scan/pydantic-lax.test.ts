@@ -219,6 +219,9 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
       ['list[str]', '["a", 1]', '/structuredContent/result/1'],
       ['dict[str, int]', '{"a": 1, "b": "x"}', '/structuredContent/b'],
       ['Optional[int]', '"abc"', '/structuredContent/result'],
+      // NaN and the infinities pass pydantic's float check, and are written to JSON as null.
+      ['float', 'float("nan")', '/structuredContent/result'],
+      ['float', 'float("-Infinity")', '/structuredContent/result'],
     ]) {
       const { verdict, findings, messages } = await scanPy(tool(annotation as string, body as string));
       expect(findings, `${annotation} ${body}`).toEqual([`structured-content-schema-mismatch ${pointer} 6`]);

@@ -234,6 +234,15 @@ const ALIASES: Record<string, string> = {
   last_modified: 'lastModified',
 };
 
+/** The value of `float(text)` when `text` names NaN or an infinity (Python reads it so, any case). */
+function nonFinite(text: string): number | undefined {
+  const name = text.trim().toLowerCase();
+  if (/^[+-]?nan$/.test(name)) return Number.NaN;
+  if (/^[+]?inf(inity)?$/.test(name)) return Number.POSITIVE_INFINITY;
+  if (/^-inf(inity)?$/.test(name)) return Number.NEGATIVE_INFINITY;
+  return undefined;
+}
+
 /** Builtins and well-known functions whose result type is certain. */
 const CALL_KINDS = new Map<string, JsonKind>([
   ['str', 'string'],
@@ -2390,6 +2399,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           : unknown(at, 'getattr()');
       case 'super':
         return unknown(at, 'the superclass');
+      case 'float': {
+        // float("nan"), float("inf"): pydantic writes them to JSON as null, as JSON.stringify does.
+        const [only] = first ?? [];
+        const special = first?.length === 1 && only?.k === 'str' ? nonFinite(String(only.value)) : undefined;
+        if (special !== undefined) return num(at, special);
+        break;
+      }
     }
     const kind = CALL_KINDS.get(name);
     if (kind === 'string') return someString(at, false);
