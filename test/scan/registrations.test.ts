@@ -426,6 +426,19 @@ ${registration}
     ]);
   });
 
+  it('tools given to the FastMCP constructor are unresolved, not a SKIP', async () => {
+    const file = await scanSource(
+      'server.py',
+      'from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.tools import Tool\n\ndef halve(n: int) -> int:\n    return "half"\n\nmcp = FastMCP("ctor", tools=[Tool.from_function(halve)])\n',
+    );
+    expect(file.handlers.map((h) => [h.tool, h.returns.map((r) => [r.status, r.reason])])).toEqual([
+      [
+        '(tools given to FastMCP)',
+        [['unresolved', 'the tools given to the FastMCP constructor (`tools=[…]`) are not followed']],
+      ],
+    ]);
+  });
+
   it('leaves decorators and their inner calls to the decorator form', async () => {
     const file = await scanSource(
       'server.py',

@@ -62,6 +62,8 @@ interface Registration {
   readonly unstructured?: boolean;
   /** Low-level `@server.call_tool()`: the server checks the arguments against the listed inputSchema. */
   readonly validatesInput?: boolean;
+  /** `FastMCP(…, tools=[…])`: tools the constructor registers, which the scan does not follow. */
+  readonly constructed?: boolean;
 }
 
 /** `structured_output=False` among a FastMCP registration's keywords. */
@@ -165,6 +167,9 @@ export function discover(mod: PyModule): Discovery {
         const callee = field(node, 'function');
         const method = callee?.type === 'attribute' ? field(callee, 'attribute') : undefined;
         if (method && text(mod, method) === 'add_tool') registrations.push(fastmcpCall(mod, node, node));
+        // `FastMCP("name", tools=[…])`: tools given to the constructor, not followed here, so not proven.
+        if (callee && /(?:^|\.)FastMCP$/.test(text(mod, callee)) && keyword(mod, node, 'tools'))
+          registrations.push({ framework: 'fastmcp-python', node, tool: undefined, constructed: true });
         const called = calledRegistration(mod, node);
         if (called) registrations.push(called);
         if (callee?.type === 'identifier' && text(mod, callee) === 'dict' && keyword(mod, node, 'jsonrpc'))
@@ -355,6 +360,17 @@ export class PyExtractor {
     for (const registration of found.registrations) {
       const at = this.site(mod, registration.node);
       let fnValues: FunctionValue[] = [];
+      if (registration.constructed) {
+        handlers.push(
+          this.unreached(
+            '(tools given to FastMCP)',
+            registration.framework,
+            at,
+            'the tools given to the FastMCP constructor (`tools=[…]`) are not followed',
+          ),
+        );
+        continue;
+      }
       if (registration.call) {
         const owner = enclosingDef(registration.call);
         if (owner) this.isolated(() => this.interp.rootRun(owner, mod));
