@@ -126,6 +126,8 @@ export interface VersionFeatures {
   /** An error response may omit `id`. */
   readonly errorIdOptional: boolean;
   readonly batching: boolean;
+  /** A task-augmented request may be answered with a CreateTaskResult `{ task }` (experimental tasks). */
+  readonly createTaskResult: boolean;
 }
 
 const V2024_11_05: VersionFeatures = {
@@ -144,6 +146,7 @@ const V2024_11_05: VersionFeatures = {
   defaultSchemaDialect: 'draft-07',
   errorIdOptional: false,
   batching: false,
+  createTaskResult: false,
 };
 
 const V2025_03_26: VersionFeatures = {
@@ -170,6 +173,7 @@ const V2025_11_25: VersionFeatures = {
   toolNameRules: true,
   defaultSchemaDialect: '2020-12',
   errorIdOptional: true,
+  createTaskResult: true,
 };
 
 const V2026_07_28: VersionFeatures = {
@@ -179,6 +183,8 @@ const V2026_07_28: VersionFeatures = {
   outputSchema: 'any-root',
   cacheableLists: true,
   handshake: 'server/discover',
+  // Tasks moved to an extension, whose results say `resultType: "task"` (SEP-2663).
+  createTaskResult: false,
 };
 
 const FEATURES: Record<ProtocolVersion, VersionFeatures> = {

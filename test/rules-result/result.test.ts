@@ -60,10 +60,50 @@ describe('result-content-missing', () => {
     expect(hits(rule, 'result', { isError: false }, v25)).toEqual([['default', '/content']]);
   });
 
+  const task = {
+    taskId: 't1',
+    status: 'working',
+    createdAt: '2025-11-25T10:00:00Z',
+    lastUpdatedAt: '2025-11-25T10:00:00Z',
+    ttl: null,
+  };
+
   it('ignores input_required results, task results and legacy envelopes', () => {
     expect(hits(rule, 'result', { resultType: 'input_required', requestState: 'x' })).toEqual([]);
-    expect(hits(rule, 'result', { task: { taskId: 't1' } }, { version: '2025-11-25' })).toEqual([]);
+    expect(hits(rule, 'result', { task }, { version: '2025-11-25' })).toEqual([]);
     expect(hits(rule, 'result', { toolResult: 'x' }, v25)).toEqual([]);
+  });
+
+  // The TypeScript SDK v2 client rejects a tools/call result with `task` and no content ("content is
+  // required when the body carries 'task'"), and the official schemas hold it to CallToolResult's content.
+  it('takes a task for content only in a 2025-11-25 CreateTaskResult answering a task-augmented call', () => {
+    const augmented = { method: 'tools/call', params: { name: 't', task: { ttl: 60_000 } } };
+    const plain = { method: 'tools/call', params: { name: 't' } };
+    const response = { jsonrpc: '2.0', id: 1, result: { task } };
+    expect(hits(rule, 'message', response, { version: '2025-11-25', request: augmented })).toEqual([]);
+    expect(hits(rule, 'message', response, { version: '2025-11-25', request: plain })).toEqual([
+      ['task', '/result/content'],
+    ]);
+    // No tasks before 2025-11-25; in 2026-07-28 a task result says `resultType: "task"`.
+    expect(hits(rule, 'result', { task }, v25)).toEqual([['task', '/content']]);
+    expect(hits(rule, 'result', { resultType: 'complete', task })).toEqual([['task', '/content']]);
+    expect(hits(rule, 'result', { resultType: 'task', task })).toEqual([]);
+    // A task that is no Task of the schema makes no CreateTaskResult.
+    expect(hits(rule, 'result', { task: { taskId: 't1' } }, { version: '2025-11-25' })).toEqual([
+      ['task', '/content'],
+    ]);
+    expect(hits(rule, 'result', { task: { ...task, ttl: 1.5 } }, { version: '2025-11-25' })).toEqual([
+      ['task', '/content'],
+    ]);
+    expect(run('result', { task }, v25)[0]?.message).toBe(
+      'the result has no "content" array; it has a "task", but protocol 2025-06-18 has no CreateTaskResult',
+    );
+  });
+
+  it('repairs a task result into one with content, which the SDK clients take', () => {
+    const r = repairOnce(rule, 'result', { task }, v25);
+    expect(r.doc).toEqual({ task, content: [text(JSON.stringify({ task }))] });
+    expect(r.after).toEqual([]);
   });
 
   it('holds a result of an unknown resultType to content, as the 2026-07-28 schema does', () => {
@@ -279,6 +319,19 @@ describe('result-input-required-invalid', () => {
     // Not an InputRequiredResult, or a version without resultType: not this rule's business.
     expect(hits(rule, 'result', { resultType: 'complete', content: [] })).toEqual([]);
     expect(hits(rule, 'result', inputRequired({}), v25)).toEqual([]);
+  });
+
+  // The TypeScript SDK v2 client (2026-07-28 codec) rejects "input_required carries neither inputRequests
+  // nor requestState" when inputRequests has no entry and requestState is no string.
+  it('takes an empty inputRequests without requestState for neither', () => {
+    expect(hits(rule, 'result', inputRequired({ inputRequests: {} }))).toEqual([['empty', '/inputRequests']]);
+    expect(run('result', inputRequired({ inputRequests: {} })).find((f) => f.rule === rule)?.message).toBe(
+      'the input_required result has an empty "inputRequests" and no "requestState"; the client has nothing to answer',
+    );
+    expect(hits(rule, 'result', inputRequired({ inputRequests: {}, requestState: 's' }))).toEqual([]);
+    expect(hits(rule, 'result', inputRequired({ inputRequests: {}, requestState: 7 }))).toEqual([
+      ['requestState', '/requestState'],
+    ]);
   });
 
   it('checks the types of requestState, inputRequests and each request', () => {

@@ -198,6 +198,7 @@ const INPUT_REQUIRED: readonly JsonObject[] = [
   { inputRequests: { a: 'roots/list' } },
   { inputRequests: ['roots/list'] },
   { inputRequests: null, requestState: 's' },
+  { inputRequests: {} },
 ];
 
 const NON_OBJECTS: unknown[] = ['str', 42, null, [1], true];

@@ -116,13 +116,15 @@ const STRICTER: Readonly<Record<string, Tightening>> = {
     },
   },
   'result-input-required-invalid': {
-    why: 'InputRequiredResult: "At least one of `inputRequests` or `requestState` MUST be present" is prose in the description, not a schema constraint',
+    why: 'InputRequiredResult: "At least one of `inputRequests` or `requestState` MUST be present" is prose in the description, not a schema constraint; an empty inputRequests, which asks nothing, does not count (the TS SDK v2 client rejects it without requestState)',
     kind: ({ result, inResult }) =>
-      inResult === '' &&
       isObject(result) &&
       result.resultType === 'input_required' &&
-      result.inputRequests === undefined &&
-      result.requestState === undefined,
+      result.requestState === undefined &&
+      ((inResult === '' && result.inputRequests === undefined) ||
+        (inResult === '/inputRequests' &&
+          isObject(result.inputRequests) &&
+          Object.keys(result.inputRequests).length === 0)),
   },
   'envelope-extra-member': {
     why: 'no schema forbids extra envelope members; the TS SDK drops such messages (.strict())',

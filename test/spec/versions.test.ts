@@ -72,6 +72,7 @@ function derive(version: ProtocolVersion): Derived {
     defaultSchemaDialect: schema.$defs ? '2020-12' : 'draft-07',
     errorIdOptional: !required(errorResponse).includes('id'),
     batching: defs.JSONRPCBatchResponse !== undefined,
+    createTaskResult: defs.CreateTaskResult !== undefined,
   };
 }
 

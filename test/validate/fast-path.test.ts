@@ -67,10 +67,10 @@ const BLOCK_RUNS = runs(4000);
  * from its covered set, then update the fingerprint here.
  */
 const CHECKED: Readonly<Record<string, string>> = {
-  'result-content-missing': '07d50ffb537de795',
+  'result-content-missing': 'f074e70d8d9dea5f',
   'result-content-not-array': '89479dee1d112e51',
   'result-error-without-is-error': '559c8b1d1808f6be',
-  'result-input-required-invalid': 'f98eca302d30cc6c',
+  'result-input-required-invalid': '7c8c4f873f546748',
   'result-is-error-not-boolean': 'c85b007c332b1d6a',
   'result-legacy-tool-result': '80fb06c37a157530',
   'result-media-with-structured-content': '2f323ea0cacdcbc3',

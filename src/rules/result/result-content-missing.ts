@@ -2,25 +2,54 @@ import { isObject, type JsonObject } from '../../core/json.js';
 import { ALL_VERSIONS, KNOWN_RESULT_TYPES } from '../../spec/versions.js';
 import { MIRRORED_WEATHER, serialize, subjectObject } from '../support/call-tool-result.js';
 import { CLINE_REQUIRES_CONTENT, pythonRejectsResult } from '../support/clients.js';
-import { defineRule } from '../types.js';
+import { type CheckContext, defineRule } from '../types.js';
 
 /** CallToolResult members that are not payload. */
 const RESERVED = new Set(['content', 'structuredContent', 'isError', 'resultType', '_meta', 'toolResult']);
 
-/** Results of another kind that a tools/call may legitimately return instead of a CallToolResult. */
-function isOtherResultKind(result: JsonObject, resultTypeRequired: boolean): boolean {
-  // 2026-07-28: InputRequiredResult (and extension results such as `task`) carry no content. An unknown
-  // resultType proves no other kind: it is judged as the CallToolResult the schema holds it to.
+const TASK_STATUSES: readonly unknown[] = ['cancelled', 'completed', 'failed', 'input_required', 'working'];
+
+/** What keeps `task` from being the Task of 2025-11-25's schema.json, if anything. */
+function taskProblem(task: unknown): string | undefined {
+  if (!isObject(task)) return 'is not an object';
+  if (typeof task.taskId !== 'string') return 'has no string taskId';
+  if (!TASK_STATUSES.includes(task.status)) return `has no status of ${TASK_STATUSES.join(', ')}`;
+  for (const key of ['createdAt', 'lastUpdatedAt'])
+    if (typeof task[key] !== 'string') return `has no string ${key}`;
+  if (task.ttl !== null && !Number.isInteger(task.ttl)) return 'has no ttl (an integer, or null)';
+  if (task.pollInterval !== undefined && !Number.isInteger(task.pollInterval))
+    return 'has a pollInterval that is not an integer';
+  if (task.statusMessage !== undefined && typeof task.statusMessage !== 'string')
+    return 'has a statusMessage that is not a string';
+  return undefined;
+}
+
+/**
+ * Why a result without content is not a CreateTaskResult `{ task }` standing in for a CallToolResult:
+ * undefined when it is one, or has no `task` to be one. Only 2025-11-25 has CreateTaskResult, and only
+ * as the answer to a task-augmented request (`params.task`); a v2 SDK client, which has no tasks, rejects
+ * a tools/call result with `task` and no content in every version.
+ */
+function notCreateTaskResult(result: JsonObject, ctx: CheckContext): string | undefined {
+  if (!Object.hasOwn(result, 'task')) return undefined;
+  if (!ctx.features.createTaskResult) return `protocol ${ctx.version} has no CreateTaskResult`;
+  const params = ctx.request?.params;
+  if (ctx.request !== undefined && !(isObject(params) && isObject(params.task)))
+    return 'a CreateTaskResult answers only a task-augmented request, and this request has no "task"';
+  const problem = taskProblem(result.task);
+  return problem === undefined ? undefined : `its "task" ${problem}, so it is no CreateTaskResult either`;
+}
+
+/** An InputRequiredResult, or another known resultType, that a 2026-07-28 tools/call may return instead. */
+function isOtherResultType(result: JsonObject, resultTypeRequired: boolean): boolean {
+  // An unknown resultType proves no other kind: it is judged as the CallToolResult the schema holds it to.
   const { resultType } = result;
-  if (
+  return (
     resultTypeRequired &&
     typeof resultType === 'string' &&
     resultType !== 'complete' &&
     KNOWN_RESULT_TYPES.includes(resultType)
-  )
-    return true;
-  // 2025-11-25 task-augmented calls answer with CreateTaskResult `{ task }`.
-  return isObject(result.task);
+  );
 }
 
 export default defineRule({
@@ -34,7 +63,11 @@ export default defineRule({
     'defaults a missing `content` to `[]`, so the model sees nothing; older SDK releases and Cline reject',
     'the result outright ("expected array … path [\\"content\\"] Required", cloudflare/mcp-server-cloudflare',
     '#12), and the Python SDK requires the field. In 2026-07-28 an `InputRequiredResult`',
-    '(`resultType: "input_required"`) has no content, and is not reported.',
+    '(`resultType: "input_required"`) has no content, and is not reported; nor is a 2025-11-25',
+    'CreateTaskResult `{ task }`, the answer to a task-augmented call. A `task` in another version, in',
+    'answer to a request without `params.task`, or that is no valid Task, does not stand in for content:',
+    'the TypeScript SDK v2 client, which has no tasks, rejects such a tools/call result ("content is',
+    "required when the body carries 'task'\").",
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -46,9 +79,18 @@ export default defineRule({
       detail: '`content` defaults to `[]`: the call succeeds and shows nothing',
       source: 'modelcontextprotocol/typescript-sdk v1.29.0 src/types.ts (CallToolResultSchema); reproduced',
     },
+    {
+      client: 'ts-sdk-v2',
+      effect: 'rejects-call',
+      detail:
+        "a result with `task` (or inputRequests, requestState) and no content: SdkError INVALID_RESULT `content is required when the body carries 'task'`",
+      source:
+        '@modelcontextprotocol/client 2.4.0 (CallToolResultWireSchema, TOOL_RESULT_FOREIGN_FAMILY_KEYS); reproduced on 2025-06-18 and 2025-11-25',
+    },
   ],
   messages: {
     default: 'the result has no "content" array',
+    task: 'the result has no "content" array; it has a "task", but {{why}}',
   },
   fix: 'Add `content`: a text block with the output (for structured output, its JSON).',
   examples: {
@@ -62,8 +104,10 @@ export default defineRule({
     if (!isObject(result) || Object.hasOwn(result, 'content')) return;
     // A legacy `toolResult` envelope is reported, and repaired, by result-legacy-tool-result.
     if (Object.hasOwn(result, 'toolResult')) return;
-    if (isOtherResultKind(result, ctx.features.resultTypeRequired)) return;
-    ctx.report({ path: ['content'] });
+    if (isOtherResultType(result, ctx.features.resultTypeRequired)) return;
+    const why = notCreateTaskResult(result, ctx);
+    if (why !== undefined) ctx.report({ messageId: 'task', path: ['content'], data: { why } });
+    else if (!Object.hasOwn(result, 'task')) ctx.report({ path: ['content'] });
   },
   repair(ctx) {
     const result = subjectObject(ctx);

@@ -31,13 +31,25 @@ export default defineRule({
     'schema.ts): without either the client has nothing to answer and nothing to send back, so the call',
     'cannot continue. `inputRequests` maps ids to `elicitation/create`, `sampling/createMessage` or',
     '`roots/list` requests, and `requestState` is an opaque string. This rule checks those shapes down to',
-    "each request's `method` and `params` object, not the params themselves.",
+    "each request's `method` and `params` object, not the params themselves. An empty `inputRequests`",
+    'without `requestState` asks for nothing and keeps nothing: the TypeScript SDK v2 client rejects it',
+    'as it rejects a result with neither.',
   ].join('\n'),
   versions: versionsFrom('2026-07-28'),
-  clients: [],
+  clients: [
+    {
+      client: 'ts-sdk-v2',
+      effect: 'rejects-call',
+      detail:
+        'SdkError INVALID_RESULT `input_required carries neither inputRequests nor requestState` when inputRequests is missing or empty and requestState is not a string',
+      source: '@modelcontextprotocol/client 2.4.0 (the 2026-07-28 codec, decodeResult)',
+    },
+  ],
   messages: {
     default:
       'the input_required result has neither "inputRequests" nor "requestState"; the client has nothing to answer',
+    empty:
+      'the input_required result has an empty "inputRequests" and no "requestState"; the client has nothing to answer',
     inputRequests: '"inputRequests" is {{actual}}; it must be an object mapping ids to requests',
     request: 'input request "{{key}}" {{problem}}',
     requestState: '"requestState" is {{actual}}; it must be an opaque string',
@@ -66,6 +78,11 @@ export default defineRule({
     const { inputRequests, requestState } = result;
     if (inputRequests === undefined && requestState === undefined) {
       ctx.report({});
+      return;
+    }
+    // An empty map asks nothing: with no state beside it, the call cannot continue either.
+    if (isObject(inputRequests) && Object.keys(inputRequests).length === 0 && requestState === undefined) {
+      ctx.report({ messageId: 'empty', path: ['inputRequests'] });
       return;
     }
     if (requestState !== undefined && typeof requestState !== 'string') {
