@@ -110,16 +110,28 @@ interface Tables {
 
 const tables = new WeakMap<Language, Tables>();
 
+/**
+ * The same string as V8 keeps it for a property name: internalized, like every string literal. The
+ * analysis compares node types and field names with literals (`node.type === 'identifier'`, a
+ * `switch` over types, `field(node, 'body')`) millions of times; web-tree-sitter builds its names
+ * from wasm memory as plain strings, and comparing a plain string with a literal compares their
+ * characters, where two internalized strings compare by address.
+ */
+function internalized(name: string): string {
+  return Object.keys({ [name]: true })[0] ?? name;
+}
+
 function tablesOf(language: Language): Tables {
   let known = tables.get(language);
   if (!known) {
     const types: string[] = [];
     const named: boolean[] = [];
     for (let i = 0; i < language.nodeTypeCount; i++) {
-      types[i] = language.nodeTypeForId(i) ?? '';
+      types[i] = internalized(language.nodeTypeForId(i) ?? '');
       named[i] = language.nodeTypeIsNamed(i);
     }
-    known = { types, named, fields: language.fields, comment: types.indexOf('comment') };
+    const fields = language.fields.map((name) => (name === null ? null : internalized(name)));
+    known = { types, named, fields, comment: types.indexOf('comment') };
     tables.set(language, known);
   }
   return known;
