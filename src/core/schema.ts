@@ -35,7 +35,8 @@ export type CompiledSchema =
     };
 
 export interface OutputSchemaCompiler {
-  compile(schema: unknown, version: ProtocolVersion): CompiledSchema;
+  /** `dialect`: read the schema in this dialect, whatever it declares (see sdkV2Reading). */
+  compile(schema: unknown, version: ProtocolVersion, dialect?: SchemaDialect): CompiledSchema;
 }
 
 const DIALECTS: Record<string, SchemaDialect> = {
@@ -50,6 +51,19 @@ export function schemaDialect(schema: unknown, version: ProtocolVersion): Schema
   if (declared === undefined) return features(version).defaultSchemaDialect;
   if (typeof declared !== 'string') return undefined;
   return DIALECTS[declared.replace(/#$/, '')];
+}
+
+/**
+ * The dialect in which the TypeScript SDK v2 client reads a schema where that differs from the dialect
+ * the version gives it, else `undefined`. The v2 client reads a schema without `$schema` as 2020-12 in
+ * every version (@modelcontextprotocol/client 2.4.0, validators/dialects.ts: "No `$schema` … means
+ * 2020-12"), where versions before 2025-11-25 give it draft-07: a draft-07 tuple (`items: [...]`) does not
+ * compile there, and 2020-12 keywords (`prefixItems`, `dependentRequired`, `unevaluatedProperties`…) that
+ * draft-07 ignores are enforced. A declared `$schema` is read as declared by both.
+ */
+export function sdkV2Reading(schema: unknown, version: ProtocolVersion): SchemaDialect | undefined {
+  if (typeof schema !== 'object' || schema === null || '$schema' in schema) return undefined;
+  return features(version).defaultSchemaDialect === '2020-12' ? undefined : '2020-12';
 }
 
 /** Ajv sets `errors` whenever a validation fails, and a message on each (messages are on by default). */
@@ -124,8 +138,8 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   }
 
   return {
-    compile(schema, version) {
-      const dialect = schemaDialect(schema, version);
+    compile(schema, version, forced) {
+      const dialect = forced ?? schemaDialect(schema, version);
       let text: string | undefined;
       try {
         text = JSON.stringify(schema);
@@ -140,7 +154,7 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
           message: 'the schema is nested too deeply to compile, or is not JSON',
         };
       }
-      const key = `${version}\u0000${text}`;
+      const key = `${version}\u0000${forced ?? ''}\u0000${text}`;
       const cached = cache.get(key);
       if (cached) return cached;
       let compiled: CompiledSchema;

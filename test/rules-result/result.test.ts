@@ -1,4 +1,6 @@
+import { AjvJsonSchemaValidator as V2Validator } from '@modelcontextprotocol/client/validators/ajv';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator as V1Validator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import { Opaque } from '../../src/core/opaque.js';
@@ -852,6 +854,103 @@ describe('result-over-client-limits', () => {
   it('reports images over 5 MB decoded', () => {
     const image = { type: 'image', data: 'A'.repeat(7_200_000), mimeType: 'image/png' };
     expect(hits(rule, 'result', { content: [image] }, v25)).toContainEqual(['image', '/content/0/data']);
+  });
+});
+
+describe("the SDK v2 client's reading of an outputSchema without $schema", () => {
+  // The official clients' own validators, as each client runs them on a tool's outputSchema.
+  const v1 = new V1Validator();
+  const v2 = new V2Validator();
+  const accepts = (validator: V1Validator | V2Validator, schema: JsonObject, value: unknown): boolean => {
+    try {
+      return validator.getValidator(schema)(value).valid;
+    } catch {
+      return false; // the schema does not compile for that client: every call of the tool fails
+    }
+  };
+  const property = (schema: JsonObject) => ({ type: 'object', properties: { a: schema } });
+  // Each passed check on 2025-06-18 (draft-07 ignores the keyword) while the v2 client rejects it.
+  const cases: [string, JsonObject, unknown][] = [
+    ['prefixItems', property({ type: 'array', prefixItems: [{ type: 'string' }] }), { a: [1] }],
+    ['dependentRequired', { type: 'object', dependentRequired: { a: ['b'] } }, { a: 1 }],
+    [
+      'unevaluatedProperties',
+      { type: 'object', properties: { a: {} }, unevaluatedProperties: false },
+      { a: 1, b: 2 },
+    ],
+    [
+      'minContains',
+      property({ type: 'array', contains: { type: 'string' }, minContains: 2 }),
+      { a: ['x', 1] },
+    ],
+    ['a draft-07 tuple', property({ type: 'array', items: [{ type: 'string' }] }), { a: ['x'] }],
+  ];
+
+  it('holds structuredContent to it before 2025-11-25, as the v2 client does', () => {
+    for (const [label, outputSchema, structuredContent] of cases) {
+      expect(accepts(v1, outputSchema, structuredContent), label).toBe(true);
+      expect(accepts(v2, outputSchema, structuredContent), label).toBe(false);
+      const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema };
+      const result = { content: [text(JSON.stringify(structuredContent))], structuredContent };
+      const findings = validateToolResultSync(result, { protocolVersion: '2025-06-18', tool });
+      const errors = findings.filter((f) => f.severity === 'error').map((f) => f.rule);
+      expect(errors, label).toContain('structured-content-schema-mismatch');
+      const said = findings.find((f) => f.rule === 'structured-content-schema-mismatch')?.message ?? '';
+      expect(said, label).toContain('TypeScript SDK v2 client');
+      // With the draft-07 dialect declared, both clients read it as draft-07, which accepts it.
+      const declared = { ...outputSchema, $schema: 'http://json-schema.org/draft-07/schema#' };
+      expect(accepts(v2, declared, structuredContent), label).toBe(true);
+      const clean = validateToolResultSync(result, {
+        protocolVersion: '2025-06-18',
+        tool: { ...tool, outputSchema: declared },
+      });
+      expect(
+        clean.filter((f) => f.rule === 'structured-content-schema-mismatch'),
+        label,
+      ).toEqual([]);
+    }
+  });
+
+  it('reports what both readings find once, and adds nothing where the v2 reading agrees', () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } } };
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema };
+    expect(
+      hits(
+        'structured-content-schema-mismatch',
+        'result',
+        { content: [], structuredContent: { n: 'x' } },
+        { ...v25, tool },
+      ),
+    ).toEqual([['default', '/structuredContent/n']]);
+    const tuple = property({ type: 'array', items: [{ type: 'string' }] });
+    const result = { content: [text('{"a":["x"]}')], structuredContent: { a: ['x'] } };
+    expect(
+      hits('structured-content-schema-mismatch', 'result', result, {
+        ...v25,
+        tool: { ...tool, outputSchema: tuple },
+      }),
+    ).toEqual([['v2Uncompilable', '/structuredContent']]);
+    // From 2025-11-25 on the version's reading is the v2 client's: no second reading.
+    expect(
+      hits(
+        'structured-content-schema-mismatch',
+        'result',
+        { content: [], structuredContent: { n: 'x' } },
+        { version: '2025-11-25', tool },
+      ),
+    ).toEqual([['default', '/structuredContent/n']]);
+  });
+
+  it('reports a tools list whose outputSchema does not compile in the v2 reading (tool-schema-not-compilable)', () => {
+    const tuple = property({ type: 'array', items: [{ type: 'string' }] });
+    const list = { tools: [{ name: 't', inputSchema: tuple, outputSchema: tuple }] };
+    // The inputSchema is not compiled by clients; the outputSchema is, by the v2 client as 2020-12.
+    expect(hits('tool-schema-not-compilable', 'tools-list', list, v25)).toEqual([
+      ['sdkV2', '/tools/0/outputSchema'],
+    ]);
+    const declared = { ...tuple, $schema: 'http://json-schema.org/draft-07/schema#' };
+    const fixed = { tools: [{ name: 't', inputSchema: tuple, outputSchema: declared }] };
+    expect(hits('tool-schema-not-compilable', 'tools-list', fixed, v25)).toEqual([]);
   });
 });
 

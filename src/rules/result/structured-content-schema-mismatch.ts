@@ -1,6 +1,11 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { parsePointer } from '../../core/pointer.js';
-import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../../core/schema.js';
+import {
+  createOutputSchemaCompiler,
+  type OutputSchemaCompiler,
+  type SchemaError,
+  sdkV2Reading,
+} from '../../core/schema.js';
 import { versionsFrom } from '../../spec/versions.js';
 import {
   appendText,
@@ -62,7 +67,9 @@ export default defineRule({
   rationale: [
     'tools.mdx (2025-06-18 on): "If an output schema is provided: Servers MUST provide structured results',
     'that conform to this schema." The schema is read in its declared `$schema` dialect, else draft-07',
-    'before 2025-11-25 and 2020-12 from then on; a `$ref` to another document is never fetched.',
+    'before 2025-11-25 and 2020-12 from then on; a `$ref` to another document is never fetched. The',
+    'TypeScript SDK v2 client reads a schema without `$schema` as 2020-12 in every version, so before',
+    '2025-11-25 such a schema is also read as 2020-12, and what fails only there is reported as such.',
     '',
     'The TypeScript SDK v1 client validates structuredContent with Ajv after `listTools()` and throws',
     '-32602 "Structured content does not match the tool\'s output schema", **even when `isError` is true**',
@@ -79,6 +86,14 @@ export default defineRule({
         "McpError -32602 `Structured content does not match the tool's output schema`, also with isError",
       source:
         'modelcontextprotocol/typescript-sdk v1.29.0 src/client/index.ts (callTool validates even on isError); yamadashy/repomix #833',
+    },
+    {
+      client: 'ts-sdk-v2',
+      effect: 'rejects-call',
+      detail:
+        'before 2025-11-25 too, it reads an outputSchema without `$schema` as 2020-12: `prefixItems`, `dependentRequired`, `unevaluatedProperties` and `minContains` are enforced, and a draft-07 tuple (`items: [...]`) fails to compile, so every call of the tool fails',
+      source:
+        '@modelcontextprotocol/client 2.4.0 validators/dialects.ts (declaredDialect: no `$schema` means 2020-12) and validators/ajv.ts; reproduced with its AjvJsonSchemaValidator',
     },
     {
       client: 'gemini-cli',
@@ -106,6 +121,10 @@ export default defineRule({
       'structuredContent{{instancePath}} {{message}} (outputSchema {{schemaPath}}); SDK v1 clients validate it even though isError is true',
     uncompilable:
       "structuredContent was not checked: the tool's outputSchema does not compile ({{message}}), and the TypeScript SDK v1 client rejects a tools list that holds it",
+    v2Reading:
+      'structuredContent{{instancePath}} {{message}} (outputSchema {{schemaPath}}, read as JSON Schema 2020-12, as the TypeScript SDK v2 client reads a schema without $schema in every version)',
+    v2Uncompilable:
+      'the TypeScript SDK v2 client fails every call of this tool: it reads an outputSchema without $schema as JSON Schema 2020-12 in every version, and this one does not compile so ({{message}}); declare "$schema": "http://json-schema.org/draft-07/schema#"',
   },
   fix: 'Return data that matches the outputSchema; on errors, leave structuredContent out and explain in text.',
   examples: {
@@ -140,13 +159,34 @@ export default defineRule({
       return;
     }
     const messageId = result.isError === true ? 'onError' : 'default';
-    for (const error of compiled.validate(result.structuredContent).slice(0, MAX_REPORTED_ERRORS)) {
+    const errors = compiled.validate(result.structuredContent).slice(0, MAX_REPORTED_ERRORS);
+    const report = (error: SchemaError, id: 'onError' | 'default' | 'v2Reading') =>
       ctx.report({
-        messageId,
+        messageId: id,
         path: ['structuredContent', ...parsePointer(error.instancePath)],
         data: { instancePath: error.instancePath, message: error.message, schemaPath: error.schemaPath },
       });
+    for (const error of errors) report(error, messageId);
+    // The SDK v2 client's own reading, where it differs from the version's (sdkV2Reading).
+    const v2Dialect = sdkV2Reading(schema, ctx.version);
+    if (v2Dialect === undefined) return;
+    const v2 = ctx.schemas.compile(schema, ctx.version, v2Dialect);
+    if (!v2.ok) {
+      // Its tool definition's fault, which a result judged alone does not see (tool-schema-not-compilable).
+      // No repair of a result helps: the client refuses the schema before it reads the result.
+      ctx.report({
+        messageId: 'v2Uncompilable',
+        path: ['structuredContent'],
+        data: { message: v2.message },
+        manual: true,
+      });
+      return;
     }
+    const seen = new Set(errors.map((e) => `${e.instancePath}\u0000${e.message}`));
+    const more = v2
+      .validate(result.structuredContent)
+      .filter((e) => !seen.has(`${e.instancePath}\u0000${e.message}`));
+    for (const error of more.slice(0, MAX_REPORTED_ERRORS - errors.length)) report(error, 'v2Reading');
   },
   repair(ctx) {
     const result = subjectObject(ctx);

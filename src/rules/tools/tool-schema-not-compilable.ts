@@ -1,4 +1,5 @@
 import { isObject } from '../../core/json.js';
+import { sdkV2Reading } from '../../core/schema.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { describeType } from '../support/call-tool-result.js';
 import { sdkV1RejectsToolsList } from '../support/clients.js';
@@ -15,14 +16,28 @@ export default defineRule({
     'declared or default dialect" (2020-12 when `$schema` is absent), and an unsupported dialect must',
     'produce an error. A schema that does not compile (`"type": "objekt"`, a dangling local `$ref`, an',
     'unknown `$schema`) cannot validate anything. The TypeScript SDK v1 client compiles every outputSchema',
-    'inside `listTools()`, so one broken outputSchema makes the whole list reject.',
+    'inside `listTools()`, so one broken outputSchema makes the whole list reject. The TypeScript SDK v2',
+    'client reads an outputSchema without `$schema` as 2020-12 in every version, so before 2025-11-25',
+    'such a schema must compile as 2020-12 too: a draft-07 tuple (`items: [...]`) fails every call there.',
   ].join('\n'),
   versions: ALL_VERSIONS,
-  clients: [sdkV1RejectsToolsList('Ajv compile error for an outputSchema')],
+  clients: [
+    sdkV1RejectsToolsList('Ajv compile error for an outputSchema'),
+    {
+      client: 'ts-sdk-v2',
+      effect: 'rejects-call',
+      detail:
+        'it reads an outputSchema without `$schema` as 2020-12 in every version; one that does not compile so (a draft-07 tuple `items: [...]`) fails every call of the tool',
+      source:
+        '@modelcontextprotocol/client 2.4.0 validators/dialects.ts (declaredDialect: no `$schema` means 2020-12); reproduced with its AjvJsonSchemaValidator',
+    },
+  ],
   messages: {
     default: '{{field}} does not compile as {{dialect}} JSON Schema: {{message}}',
     dialect: '{{field}} declares an unsupported dialect: {{message}}',
     notObject: '{{field}} is {{actual}}; it must be a JSON Schema object',
+    sdkV2:
+      'outputSchema has no $schema, and the TypeScript SDK v2 client reads it as JSON Schema 2020-12 in every version, where it does not compile ({{message}}): every call of the tool fails there; declare "$schema": "http://json-schema.org/draft-07/schema#" for the draft-07 reading',
   },
   fix: 'Fix the schema so that it validates against its meta-schema (check `type` values and `$ref` targets).',
   examples: {
@@ -50,8 +65,17 @@ export default defineRule({
         continue;
       }
       const compiled = ctx.schemas.compile(schema, ctx.version);
+      if (compiled.ok) {
+        // Clients compile only the outputSchema, the v2 one in its own reading (sdkV2Reading).
+        const v2Dialect = field === 'outputSchema' ? sdkV2Reading(schema, ctx.version) : undefined;
+        const v2 = v2Dialect === undefined ? undefined : ctx.schemas.compile(schema, ctx.version, v2Dialect);
+        if (v2 !== undefined && !v2.ok && v2.reason !== 'remote-ref') {
+          ctx.report({ messageId: 'sdkV2', path: [field], data: { message: v2.message } });
+        }
+        continue;
+      }
       // A reference into another document is tool-schema-remote-ref's finding.
-      if (compiled.ok || compiled.reason === 'remote-ref') continue;
+      if (compiled.reason === 'remote-ref') continue;
       ctx.report({
         messageId: compiled.reason === 'unsupported-dialect' ? 'dialect' : 'default',
         path: compiled.reason === 'unsupported-dialect' ? [field, '$schema'] : [field],
