@@ -45,7 +45,7 @@ import { parseAnnotation, type ReturnAnnotation } from '../pydantic-lax.js';
 import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
 import { type ClassLocator, moduleClasses } from './models.js';
-import { field, fields, type PyNode } from './parser.js';
+import { field, fields, type PyNode, pushChildren } from './parser.js';
 
 export const PY_LOW_LEVEL_LABEL = '(call_tool handler)';
 
@@ -708,7 +708,7 @@ function claim(node: PyNode, claimed: Set<PyNode>): void {
   const stack = [node];
   for (let n = stack.pop(); n; n = stack.pop()) {
     claimed.add(n);
-    appendAll(stack, n.children);
+    pushChildren(stack, n);
   }
 }
 

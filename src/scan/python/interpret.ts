@@ -69,7 +69,7 @@ import { judgeLax } from '../pydantic-lax.js';
 import { type Given, type Helper, helperMime } from './fastmcp-helpers.js';
 import { classModel } from './models.js';
 import { resolvePythonImport } from './modules.js';
-import { field, fields, type PyNode, type PyTree } from './parser.js';
+import { field, fields, type PyNode, type PyTree, pushChildren } from './parser.js';
 
 export interface PyModule {
   readonly file: SourceFile;
@@ -595,7 +595,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           for (const c of node.children) info.nonlocals.add(name(c));
           continue;
       }
-      appendAll(stack, node.children);
+      pushChildren(stack, node);
     }
     for (const g of info.globals) info.locals.delete(g);
     for (const g of info.nonlocals) info.locals.delete(g);
@@ -660,7 +660,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const stack = [...fn.children];
     for (let n = stack.pop(); n; n = stack.pop()) {
       if (n.type === 'function_definition' || n.type === 'lambda') nested.push(n);
-      appendAll(stack, n.children);
+      pushChildren(stack, n);
     }
     const note = (name: string, what: 'value' | 'members') => {
       if (what === 'value' || !out.has(name)) out.set(name, what);
@@ -703,7 +703,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
             if (root && !info.locals.has(text(root))) note(text(root), 'members');
           }
         }
-        appendAll(body, n.children);
+        pushChildren(body, n);
       }
     }
     return out;
@@ -1052,7 +1052,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const stack = [...body.children];
     for (let n = stack.pop(); n; n = stack.pop()) {
       if (n.type === 'yield') return true;
-      if (!SCOPES.has(n.type)) appendAll(stack, n.children);
+      if (!SCOPES.has(n.type)) pushChildren(stack, n);
     }
     return false;
   }

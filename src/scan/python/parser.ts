@@ -364,10 +364,24 @@ function firstSyntaxError(node: Node): Node | undefined {
   return undefined;
 }
 
-/** The child filling `field`, if any. */
+/**
+ * The child filling `field`, if any. Indexed loops here and in `pushChildren`: children arrays are
+ * of two kinds (NO_CHILDREN is frozen), and a `for…of` over them allocated an iterator result per
+ * child, a fifth of everything a Python scan allocated.
+ */
 export function field(node: PyNode, name: string): PyNode | undefined {
-  for (const child of node.children) if (child.field === name) return child;
+  const { children } = node;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as PyNode;
+    if (child.field === name) return child;
+  }
   return undefined;
+}
+
+/** Pushes a node's children onto the stack of a tree walk. */
+export function pushChildren(stack: PyNode[], node: PyNode): void {
+  const { children } = node;
+  for (let i = 0; i < children.length; i++) stack.push(children[i] as PyNode);
 }
 
 export function fields(node: PyNode, name: string): PyNode[] {
