@@ -70,7 +70,11 @@ export class Session {
   context: SessionContext = {};
   /** Set once the channel is gone; later requests fail at once. */
   closedDetail: string | undefined;
-  private nextId = 1;
+  /**
+   * From 0, as the official SDK clients (TypeScript and Python) number theirs: a server that takes a
+   * falsy id for a notification never answers their `initialize`, and must not pass the audit.
+   */
+  private nextId = 0;
   private readonly pending = new Map<string, Pending>();
   /** Ids of requests that timed out, so a late answer is not reported as unmatched. */
   private readonly abandoned = new Set<string>();
