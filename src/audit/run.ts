@@ -7,6 +7,7 @@
  */
 
 import { appendAll } from '../core/append.js';
+import { inClientOrder } from '../core/client-tools.js';
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { type RecordedFrame, recordFrame } from '../core/recording.js';
@@ -365,6 +366,8 @@ class Auditor {
     skipped: Map<string, string[]>,
   ): Promise<void> {
     const byName = new Map(run.tools.map((t) => [String(t.name), t]));
+    // A tool listed twice is judged by the definition whose outputSchema the official clients check.
+    const definitions = inClientOrder(run.tools);
     const skip = (name: string, why: string) => skipped.set(name, [...(skipped.get(name) ?? []), why]);
     for (const decision of decisions) {
       if (!decision.called) continue;
@@ -381,7 +384,7 @@ class Auditor {
           skip(decision.name, `${run.requested}: the server could not be restarted`);
           return;
         }
-        await this.callOnce(run, connection, decision.name, `${decision.name}#${i + 1}`, args);
+        await this.callOnce(run, connection, definitions, decision.name, `${decision.name}#${i + 1}`, args);
       }
     }
   }
@@ -389,6 +392,7 @@ class Auditor {
   private async callOnce(
     run: VersionRun,
     connection: Connection,
+    definitions: readonly JsonObject[],
     tool: string,
     call: string,
     args: JsonObject,
@@ -423,7 +427,7 @@ class Auditor {
       // A server that hung or crashed is not trusted with the next call: start a fresh one.
       await this.close(run);
     } else {
-      const findings = await validateExchange(exchange, session, run.tools);
+      const findings = await validateExchange(exchange, session, definitions);
       appendAll(run.findings, findings);
       // The server's SDK refusing the result is reported by result-rejected-by-server; the error that
       // carried the refusal is no separate finding.

@@ -15,6 +15,7 @@
  * It never throws: a frame that makes anything here fail is forwarded unchanged with the failure as reason.
  */
 
+import { inClientOrder } from '../core/client-tools.js';
 import { isObject, type JsonObject, jsonTypeOf } from '../core/json.js';
 import { convertedId } from '../core/request-id.js';
 import { stringifyJson } from '../library/repair/clone.js';
@@ -395,7 +396,9 @@ export class ProxySession {
    */
   private learnTools(response: JsonObject): void {
     if (!isObject(response.result)) return;
-    for (const tool of response.result.tools as JsonObject[]) this.tools.set(tool.name as string, tool);
+    // A tool listed twice: the definition whose outputSchema the official clients check wins.
+    for (const tool of inClientOrder(response.result.tools as JsonObject[]))
+      this.tools.set(tool.name as string, tool);
     this.toolList = [...this.tools.values()];
   }
 

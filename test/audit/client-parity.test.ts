@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAudit } from '../../src/audit/run.js';
 import { answeringServer } from '../support/line-server.js';
-import { errors } from './support.js';
+import { errors, places } from './support.js';
 
 /** A raw stdio server (for `node -e`): `answer(m)` is the result for request `m`; `skip(m)` ignores one. */
 function server(answer: string, skip = 'false'): string {
@@ -38,5 +38,20 @@ describe('the audit as the official SDK clients speak', { timeout: 60_000 }, () 
       server(`m.method === 'tools/list' ? { tools: [${JSON.stringify(TOOL)}] } : { content: [] }`),
     );
     expect(errors(report)).toEqual([]);
+  });
+
+  it('judges a tool listed twice by the definition whose outputSchema the SDK clients check', async () => {
+    // "a" with an outputSchema, then "a" without: the SDK clients keep the outputSchema and reject a
+    // result without structuredContent.
+    const withSchema = { ...TOOL, outputSchema: { type: 'object', properties: { x: { type: 'number' } } } };
+    const twice = server(
+      `m.method === 'tools/list' ? { tools: ${JSON.stringify([withSchema, TOOL])} } : { content: [{ type: 'text', text: 'hi' }] }`,
+    );
+    const report = await audit(twice);
+    expect(
+      places(report)
+        .filter((f) => f.severity === 'error')
+        .map((f) => [f.rule, f.location?.tool]),
+    ).toEqual([['structured-content-missing-for-output-schema', 'a']]);
   });
 });

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliArgs, REPO_ROOT, runCli } from '../support/cli.js';
+import { answeringServer } from '../support/line-server.js';
 import { expectValidReport } from '../support/report-schema.js';
 import { until } from './support/processes.js';
 
@@ -33,21 +34,6 @@ function connect(
   const client = new Client({ name: 'proxy-test', version: '1.0.0' });
   clients.push(client);
   return { client, transport, stderr: () => stderr };
-}
-
-/** A server script (for `node -e`) that runs `answer` for each request `m` it reads, a line each. */
-function answeringServer(answer: string): string {
-  return `
-    let rest = '';
-    process.stdin.setEncoding('utf8').on('data', (chunk) => {
-      const lines = (rest + chunk).split('\\n');
-      rest = lines.pop();
-      for (const line of lines) {
-        const m = JSON.parse(line);
-        if (m.id === undefined) continue;
-        ${answer}
-      }
-    });`;
 }
 
 function proxied(extra: string[] = []) {
@@ -172,6 +158,32 @@ describe('mcp-shape proxy', () => {
     expect(through.stderr()).toContain(
       'sent the 2 messages of the batch one by one: the official SDK clients drop a batch',
     );
+  });
+
+  it('judges a tool listed twice by the definition whose outputSchema the SDK client checks', async () => {
+    // "a" is listed with an outputSchema, then again without one; its result has no structuredContent.
+    const twice = answeringServer(`
+      const schema = { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] };
+      const result = m.method === 'initialize'
+        ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'twice', version: '1' } }
+        : m.method === 'tools/list'
+          ? { tools: [{ name: 'a', inputSchema: { type: 'object' }, outputSchema: schema }, { name: 'a', inputSchema: { type: 'object' } }] }
+          : { content: [{ type: 'text', text: 'hi' }] };
+      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');`);
+    const direct = connect(process.execPath, ['-e', twice]);
+    await direct.client.connect(direct.transport, { timeout: 20_000 });
+    await direct.client.listTools();
+    await expect(direct.client.callTool({ name: 'a', arguments: {} })).rejects.toThrow(
+      /has an output schema but did not return structured content/,
+    );
+
+    const through = connect(process.execPath, cliArgs(['proxy', '--', process.execPath, '-e', twice]));
+    await through.client.connect(through.transport, { timeout: 20_000 });
+    await through.client.listTools();
+    const answer = await through.client.callTool({ name: 'a', arguments: {} });
+    expect(answer.isError).toBe(true);
+    await until(() => through.stderr().includes('structured-content-missing-for-output-schema'));
+    expect(through.stderr()).toContain('tools/call a: structured-content-missing-for-output-schema');
   });
 
   it('exits 3 with one line when the server cannot be started, and 2 without a command', async () => {
