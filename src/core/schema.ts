@@ -115,6 +115,21 @@ function refersToOtherDocument(error: unknown): boolean {
   return typeof missing === 'string' && missing !== '';
 }
 
+/**
+ * Compiles `schema` with its `$id`, which its own `$ref`s may name (`"$ref": "<$id>#/definitions/x"`, as
+ * both SDK clients resolve), then lets the instance forget it, so that the shared instance does not
+ * refuse the next schema with the same `$id`. A `$id` that is no string is left out: Ajv throws on it.
+ */
+function compileOnce(ajv: Ajv | Ajv2019 | Ajv2020, schema: Record<string, unknown>): ValidateFunction {
+  const { $id: id, ...anonymous } = schema;
+  if (typeof id !== 'string') return ajv.compile(anonymous);
+  try {
+    return ajv.compile(schema);
+  } finally {
+    ajv.removeSchema(id);
+  }
+}
+
 /** One compiler per dialect, shared; compiled validators are cached by schema text. */
 export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   const instances = new Map<SchemaDialect, Ajv | Ajv2019 | Ajv2020>();
@@ -169,9 +184,7 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
         compiled = { ok: false, dialect, reason: 'invalid-schema', message: 'a schema must be an object' };
       } else {
         try {
-          const { $id: _id, ...anonymous } = schema as Record<string, unknown>;
-          // Dropping $id keeps one shared Ajv instance from refusing a second schema with the same $id.
-          const fn: ValidateFunction = instance(dialect).compile(anonymous);
+          const fn: ValidateFunction = compileOnce(instance(dialect), schema as Record<string, unknown>);
           compiled = {
             ok: true,
             dialect,

@@ -188,15 +188,22 @@ describe('createOutputSchemaCompiler', () => {
 
   it('compiles two schemas with one $id, and caches by schema text and version', () => {
     const compiler = createOutputSchemaCompiler();
-    const a = compiler.compile({ $id: 'urn:x', type: 'string' }, '2025-11-25');
-    const b = compiler.compile({ $id: 'urn:x', type: 'number' }, '2025-11-25');
+    const a = compiler.compile({ $id: 'urn:example:x', type: 'string' }, '2025-11-25');
+    const b = compiler.compile({ $id: 'urn:example:x', type: 'number' }, '2025-11-25');
     expect(a.ok && b.ok).toBe(true);
     if (a.ok && b.ok) {
       expect(a.validate('s')).toEqual([]);
       expect(b.validate('s')).toHaveLength(1);
     }
-    expect(compiler.compile({ $id: 'urn:x', type: 'string' }, '2025-11-25')).toBe(a);
-    expect(compiler.compile({ $id: 'urn:x', type: 'string' }, '2025-06-18')).not.toBe(a);
+    expect(compiler.compile({ $id: 'urn:example:x', type: 'string' }, '2025-11-25')).toBe(a);
+    expect(compiler.compile({ $id: 'urn:example:x', type: 'string' }, '2025-06-18')).not.toBe(a);
+  });
+
+  it('compiles a schema with its $id, as both SDK clients do: one they cannot serialize does not compile', () => {
+    // Both clients' validators throw "URN without nid cannot be serialized" on it (a URN needs a namespace).
+    const compiled = createOutputSchemaCompiler().compile({ $id: 'urn:x', type: 'string' }, '2025-11-25');
+    expect(compiled.ok).toBe(false);
+    if (!compiled.ok) expect(compiled.message).toContain('URN without nid');
   });
 
   it('keeps at most about 500 compiled schemas', () => {

@@ -941,6 +941,44 @@ describe("the SDK v2 client's reading of an outputSchema without $schema", () =>
     ).toEqual([['default', '/structuredContent/n']]);
   });
 
+  it("resolves a $ref to the schema's own $id, as both clients do, and compiles two schemas of one $id apart", () => {
+    const outputSchema = {
+      $id: 'http://example.com/s',
+      type: 'object',
+      definitions: { x: { type: 'string' } },
+      properties: { a: { $ref: 'http://example.com/s#/definitions/x' } },
+    };
+    for (const [value, valid] of [
+      [{ a: 'ok' }, true],
+      [{ a: 1 }, false],
+    ] as const) {
+      expect(accepts(v1, outputSchema, value)).toBe(valid);
+      expect(accepts(v2, outputSchema, value)).toBe(valid);
+      const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema };
+      for (const version of ['2025-06-18', '2025-11-25'] as const) {
+        const result = { content: [text(JSON.stringify(value))], structuredContent: value };
+        const errors = validateToolResultSync(result, { protocolVersion: version, tool }).filter(
+          (f) => f.severity === 'error',
+        );
+        expect(
+          errors.map((f) => f.pointer),
+          `${version} ${JSON.stringify(value)}`,
+        ).toEqual(valid ? [] : ['/structuredContent/a']);
+      }
+    }
+    const list = { tools: [{ name: 't', inputSchema: { type: 'object' }, outputSchema }] };
+    expect(run('tools-list', list, v25).map((f) => f.rule)).toEqual([]);
+    // Another schema under the same $id is its own schema, not the first one's.
+    const other = { ...outputSchema, definitions: { x: { type: 'number' } } };
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: other };
+    const result = { content: [text('{"a":1}')], structuredContent: { a: 1 } };
+    expect(
+      validateToolResultSync(result, { protocolVersion: '2025-06-18', tool }).filter(
+        (f) => f.severity === 'error',
+      ),
+    ).toEqual([]);
+  });
+
   it('reports a tools list whose outputSchema does not compile in the v2 reading (tool-schema-not-compilable)', () => {
     const tuple = property({ type: 'array', items: [{ type: 'string' }] });
     const list = { tools: [{ name: 't', inputSchema: tuple, outputSchema: tuple }] };
