@@ -57,6 +57,8 @@ export async function readEventStream(
   onEvent: (event: EventSourceMessage) => void,
   abort: () => void,
   activity: () => void = () => {},
+  /** Hears each `retry:` field, the milliseconds the server asks a client to wait before resuming. */
+  onRetry?: (ms: number) => void,
 ): Promise<void> {
   const decoder = new TextDecoder();
   let sinceLastEvent = 0;
@@ -65,6 +67,7 @@ export async function readEventStream(
       sinceLastEvent = 0;
       onEvent(event);
     },
+    onRetry,
   });
   await pump(response, (chunk) => {
     activity();

@@ -6,7 +6,14 @@
 
 import { isObject, type JsonObject } from '../core/json.js';
 import { atLeast, parseProtocolVersion } from '../spec/versions.js';
-import { BaseChannel, type Channel, excerpt, HttpStatusError, type SendHints } from './channel.js';
+import {
+  BaseChannel,
+  type Channel,
+  excerpt,
+  HttpStatusError,
+  OversizeError,
+  type SendHints,
+} from './channel.js';
 import { type HeaderMap, readCapped, readEventStream, unreachable } from './http-body.js';
 
 export class StreamableHttpChannel extends BaseChannel implements Channel {
@@ -14,6 +21,8 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
   private sessionId: string | undefined;
   private readonly inflight = new Set<AbortController>();
   private closed = false;
+  /** The server's last `retry:` hint, which the SDK clients keep for every later resumption. */
+  private retryMs: number | undefined;
 
   constructor(
     private readonly url: string,
@@ -62,7 +71,7 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
         if (controller.signal.aborted) return;
         throw unreachable(this.url, error);
       }
-      if (response.redirected && new URL(response.url).origin !== new URL(this.url).origin) {
+      if (!sameOrigin(response, this.url)) {
         await response.body?.cancel();
         throw new HttpStatusError(
           response.status,
@@ -74,18 +83,7 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
       const contentType = response.headers.get('content-type') ?? undefined;
       const abort = () => controller.abort();
       if (mediaType(contentType) === 'text/event-stream' && response.ok) {
-        await readEventStream(
-          response,
-          this.maxFrameBytes,
-          (event) => {
-            // The SDK clients read events named `message` or not named, as EventSource does; an event
-            // of another name reaches no client, whatever its data.
-            if (event.data !== '' && (event.event === undefined || event.event === 'message'))
-              this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
-          },
-          abort,
-          this.activity,
-        );
+        await this.readStream(response, controller, hints);
         return;
       }
       const body = await readCapped(response, this.maxFrameBytes, abort, this.activity);
@@ -109,6 +107,78 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
     }
   }
 
+  /**
+   * Reads an SSE stream and resumes it as the official SDK clients do (StreamableHTTPClientTransport):
+   * a stream that ends or breaks before a response, once it has carried an event id (or any stream
+   * opened to resume one), is opened again with a GET carrying the last event id as Last-Event-ID,
+   * after the server's `retry` or else 1 s, growing 1.5 times for each failed attempt; two failed
+   * attempts, or a 405, end it. This is how a 2025-11-25 server polls: it closes the stream after a
+   * priming event and sends the answer on the resumed one, which the audit once reported lost.
+   */
+  private async readStream(first: Response, controller: AbortController, hints: SendHints): Promise<void> {
+    let response: Response | undefined = first;
+    for (let resuming = false; response; resuming = true) {
+      let lastEventId: string | undefined;
+      let answered = false;
+      let broke: unknown;
+      try {
+        await readEventStream(
+          response,
+          this.maxFrameBytes,
+          (event) => {
+            if (event.id) lastEventId = event.id;
+            // The SDK clients read events named `message` or not named, as EventSource does; an event
+            // of another name reaches no client, whatever its data.
+            if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+            answered ||= isResponse(event.data);
+            this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
+          },
+          () => controller.abort(),
+          this.activity,
+          (ms) => {
+            this.retryMs = ms;
+          },
+        );
+      } catch (error) {
+        if (error instanceof OversizeError || controller.signal.aborted) throw error;
+        broke = error;
+      }
+      if (answered || !(resuming || lastEventId !== undefined)) {
+        if (broke !== undefined) throw broke;
+        return;
+      }
+      // A stream the clients cannot resume leaves its request unanswered: the session's wait judges it.
+      response = await this.resume(lastEventId, controller, hints);
+    }
+  }
+
+  /** The GET that resumes a stream, or undefined when the clients would give up on it. */
+  private async resume(
+    lastEventId: string | undefined,
+    controller: AbortController,
+    hints: SendHints,
+  ): Promise<Response | undefined> {
+    const headers = this.requestHeaders({ protocolVersion: hints.protocolVersion });
+    delete headers['content-type'];
+    headers.accept = 'text/event-stream';
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    for (let attempt = 0; attempt < RESUME_ATTEMPTS; attempt++) {
+      const delay = this.retryMs ?? Math.min(1000 * 1.5 ** attempt, 30_000);
+      if (!(await pause(Math.max(delay, RESUME_MIN_MS), controller.signal))) return undefined;
+      let response: Response;
+      try {
+        response = await fetch(this.url, { method: 'GET', headers, signal: controller.signal });
+      } catch {
+        if (controller.signal.aborted) return undefined;
+        continue;
+      }
+      if (response.ok && sameOrigin(response, this.url)) return response;
+      await response.body?.cancel().catch(() => {});
+      if (response.status === 405 || !sameOrigin(response, this.url)) return undefined;
+    }
+    return undefined;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -129,6 +199,45 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** Failed attempts to resume a stream before the SDK clients give up (their default maxRetries). */
+const RESUME_ATTEMPTS = 2;
+
+/**
+ * The shortest wait before resuming a stream. The SDK clients take the server's `retry` as it is, even
+ * 0; the floor keeps a server that ends every stream at once from being polled in a tight loop.
+ */
+const RESUME_MIN_MS = 20;
+
+/** A redirect the SDK clients follow: within the server's origin. */
+function sameOrigin(response: Response, url: string): boolean {
+  return !response.redirected || new URL(response.url).origin === new URL(url).origin;
+}
+
+/** Waits `ms`; false when `signal` aborted the wait (the channel closed). */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (waited: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', aborted);
+      resolve(waited);
+    };
+    const aborted = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/** Whether an event's data is a response (a result or an error with an id): its stream needs no resuming. */
+function isResponse(data: string): boolean {
+  try {
+    const message: unknown = JSON.parse(data);
+    return isObject(message) && Object.hasOwn(message, 'id') && ('result' in message || 'error' in message);
+  } catch {
+    return false;
   }
 }
 

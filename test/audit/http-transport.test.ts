@@ -1,6 +1,8 @@
 /** Transport defects over Streamable HTTP, from a small server written for the purpose. */
 
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudit } from '../../src/audit/run.js';
 import { keys, toolsOf } from './support.js';
@@ -171,5 +173,66 @@ describe('Streamable HTTP answers the SDK client does not take', () => {
       /endpoint event names "http:\/\/localhost:\d+\/messages", not on its origin/,
     );
     legacy.closeAllConnections();
+  });
+});
+
+/**
+ * A server that polls, as 2025-11-25 lets it (and the official SDK server does with closeSSEStream):
+ * tools/call gets a stream that ends after a priming event (an id, empty data, a retry hint), and the
+ * answer comes on the GET that resumes it with Last-Event-ID, or, with `resumes: false`, never (405).
+ */
+function pollingServer(resumes: boolean): Server {
+  let unsent: string | undefined;
+  const posts = requestServer('poll', (message, result, res) => {
+    const answer = JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
+    if (message.method !== 'tools/call')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+    unsent = answer;
+    res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: p1\nretry: 50\ndata: \n\n');
+  });
+  return createServer((req, res) => {
+    if (req.method !== 'GET') return void posts.emit('request', req, res);
+    if (!resumes || req.headers['last-event-id'] !== 'p1' || !unsent) return void res.writeHead(405).end();
+    res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: p2\ndata: ${unsent}\n\n`);
+    unsent = undefined;
+  });
+}
+
+describe('a Streamable HTTP server that polls: its stream ends after an event id', () => {
+  const servers: Server[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  });
+  const serve = (resumes: boolean) => {
+    const server = pollingServer(resumes);
+    servers.push(server);
+    return listening(server);
+  };
+
+  it('is resumed with Last-Event-ID as the SDK client resumes it, and the answer there is taken', async () => {
+    const url = await serve(true);
+    const client = new Client({ name: 'poll-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect(await client.callTool({ name: 'poll', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'pong' }],
+    });
+    await client.close();
+    const report = await runAudit({
+      target: { kind: 'http', url },
+      versions: ['2025-06-18'],
+      timeoutMs: 5_000,
+    });
+    expect(report.findings).toEqual([]);
+    expect(toolsOf(report)).toMatchObject([{ name: 'poll', called: true, calls: 1 }]);
+  });
+
+  it('is an unanswered call when the stream cannot be resumed (405), as it is for the SDK client', async () => {
+    const url = await serve(false);
+    const report = await runAudit({
+      target: { kind: 'http', url },
+      versions: ['2025-06-18'],
+      timeoutMs: 1_500,
+    });
+    expect(report.findings.map((f) => f.rule)).toEqual(['audit-timeout']);
   });
 });
