@@ -80,6 +80,11 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
       }
       const session = response.headers.get('mcp-session-id');
       if (session) this.sessionId = session;
+      // The SDK clients read no body of a 202 Accepted (they cancel it): whatever it holds answers nothing.
+      if (response.status === 202) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
       const contentType = response.headers.get('content-type') ?? undefined;
       const abort = () => controller.abort();
       if (mediaType(contentType) === 'text/event-stream' && response.ok) {

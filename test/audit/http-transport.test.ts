@@ -92,13 +92,14 @@ describe('Streamable HTTP transport defects', () => {
  * A server that answers initialize and tools/list in JSON, and tools/call as `mode` says: each a way
  * the official SDK client (1.32.2) fails the call that the audit once passed.
  */
-function callServer(mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix'): Server {
+function callServer(mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix' | 'accepted'): Server {
   return requestServer('go', (message, result, res) => {
     const answer = { jsonrpc: '2.0', id: message.id, result };
     const json = (status: number, body: object) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (message.method !== 'tools/call') return json(200, answer);
     if (mode === 'status-500') return json(500, answer);
+    if (mode === 'accepted') return json(202, answer);
     if (mode === 'error-500')
       return json(500, { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'broke' } });
     const type = mode === 'type-suffix' ? 'text/event-streamx' : 'text/event-stream';
@@ -134,6 +135,11 @@ describe('Streamable HTTP answers the SDK client does not take', () => {
     // A JSON-RPC error under it is still judged as the answer: the call fails either way.
     const error = await audit('error-500');
     expect(keys(error.findings)).toEqual(['audit-call-error@2025-06-18/go']);
+  });
+
+  it('a result in the body of a 202 Accepted answers nothing: the SDK client cancels that body', async () => {
+    const report = await audit('accepted');
+    expect(report.findings.map((f) => f.rule)).toEqual(['audit-timeout']);
   });
 
   it('an SSE event with another name than message reaches no client: the answer is never taken', async () => {
