@@ -90,13 +90,20 @@ describe('result-content-missing', () => {
     expect(hits(rule, 'result', { task }, v25)).toEqual([['task', '/content']]);
     expect(hits(rule, 'result', { resultType: 'complete', task })).toEqual([['task', '/content']]);
     expect(hits(rule, 'result', { resultType: 'task', task })).toEqual([]);
-    // A task that is no Task of the schema makes no CreateTaskResult.
+    // A task that is no Task of the schema makes no CreateTaskResult: the finding is at the member at fault.
     expect(hits(rule, 'result', { task: { taskId: 't1' } }, { version: '2025-11-25' })).toEqual([
-      ['task', '/content'],
+      ['task', '/task/status'],
     ]);
     expect(hits(rule, 'result', { task: { ...task, ttl: 1.5 } }, { version: '2025-11-25' })).toEqual([
-      ['task', '/content'],
+      ['task', '/task/ttl'],
     ]);
+    expect(hits(rule, 'result', { task: 'x' }, { version: '2025-11-25' })).toEqual([['task', '/task']]);
+    // scan: a task the source does not fix (an opaque value) is not judged by what cannot be seen.
+    const unseen = runToolResult(
+      { task: new Opaque('await store.createTask()') },
+      { version: '2025-11-25', partial: true },
+    );
+    expect(unseen.filter((f) => f.rule === rule)).toEqual([]);
     expect(run('result', { task }, v25)[0]?.message).toBe(
       'the result has no "content" array; it has a "task", but protocol 2025-06-18 has no CreateTaskResult',
     );

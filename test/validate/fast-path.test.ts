@@ -67,7 +67,7 @@ const BLOCK_RUNS = runs(4000);
  * from its covered set, then update the fingerprint here.
  */
 const CHECKED: Readonly<Record<string, string>> = {
-  'result-content-missing': 'f074e70d8d9dea5f',
+  'result-content-missing': 'a33e54e45f37d75c',
   'result-content-not-array': '89479dee1d112e51',
   'result-error-without-is-error': '559c8b1d1808f6be',
   'result-input-required-invalid': '7c8c4f873f546748',

@@ -9,35 +9,50 @@ const RESERVED = new Set(['content', 'structuredContent', 'isError', 'resultType
 
 const TASK_STATUSES: readonly unknown[] = ['cancelled', 'completed', 'failed', 'input_required', 'working'];
 
-/** What keeps `task` from being the Task of 2025-11-25's schema.json, if anything. */
-function taskProblem(task: unknown): string | undefined {
-  if (!isObject(task)) return 'is not an object';
-  if (typeof task.taskId !== 'string') return 'has no string taskId';
-  if (!TASK_STATUSES.includes(task.status)) return `has no status of ${TASK_STATUSES.join(', ')}`;
+/**
+ * What keeps `task` from being the Task of 2025-11-25's schema.json, if anything, and the member at fault
+ * (relative to the task). The finding is placed there, so that a task `scan` cannot see into (an opaque
+ * value, core/opaque.ts) is not judged by what it cannot see.
+ */
+function taskProblem(task: unknown): { why: string; at: string[] } | undefined {
+  if (!isObject(task)) return { why: 'is not an object', at: [] };
+  if (typeof task.taskId !== 'string') return { why: 'has no string taskId', at: ['taskId'] };
+  if (!TASK_STATUSES.includes(task.status))
+    return { why: `has no status of ${TASK_STATUSES.join(', ')}`, at: ['status'] };
   for (const key of ['createdAt', 'lastUpdatedAt'])
-    if (typeof task[key] !== 'string') return `has no string ${key}`;
-  if (task.ttl !== null && !Number.isInteger(task.ttl)) return 'has no ttl (an integer, or null)';
+    if (typeof task[key] !== 'string') return { why: `has no string ${key}`, at: [key] };
+  if (task.ttl !== null && !Number.isInteger(task.ttl))
+    return { why: 'has no ttl (an integer, or null)', at: ['ttl'] };
   if (task.pollInterval !== undefined && !Number.isInteger(task.pollInterval))
-    return 'has a pollInterval that is not an integer';
+    return { why: 'has a pollInterval that is not an integer', at: ['pollInterval'] };
   if (task.statusMessage !== undefined && typeof task.statusMessage !== 'string')
-    return 'has a statusMessage that is not a string';
+    return { why: 'has a statusMessage that is not a string', at: ['statusMessage'] };
   return undefined;
 }
 
 /**
- * Why a result without content is not a CreateTaskResult `{ task }` standing in for a CallToolResult:
- * undefined when it is one, or has no `task` to be one. Only 2025-11-25 has CreateTaskResult, and only
- * as the answer to a task-augmented request (`params.task`); a v2 SDK client, which has no tasks, rejects
- * a tools/call result with `task` and no content in every version.
+ * Why a result without content is not a CreateTaskResult `{ task }` standing in for a CallToolResult,
+ * and where that is seen: undefined when it is one, or has no `task` to be one. Only 2025-11-25 has
+ * CreateTaskResult, and only as the answer to a task-augmented request (`params.task`); a v2 SDK client,
+ * which has no tasks, rejects a tools/call result with `task` and no content in every version.
  */
-function notCreateTaskResult(result: JsonObject, ctx: CheckContext): string | undefined {
+function notCreateTaskResult(
+  result: JsonObject,
+  ctx: CheckContext,
+): { why: string; at: string[] } | undefined {
   if (!Object.hasOwn(result, 'task')) return undefined;
-  if (!ctx.features.createTaskResult) return `protocol ${ctx.version} has no CreateTaskResult`;
+  if (!ctx.features.createTaskResult)
+    return { why: `protocol ${ctx.version} has no CreateTaskResult`, at: ['content'] };
   const params = ctx.request?.params;
   if (ctx.request !== undefined && !(isObject(params) && isObject(params.task)))
-    return 'a CreateTaskResult answers only a task-augmented request, and this request has no "task"';
+    return {
+      why: 'a CreateTaskResult answers only a task-augmented request, and this request has no "task"',
+      at: ['content'],
+    };
   const problem = taskProblem(result.task);
-  return problem === undefined ? undefined : `its "task" ${problem}, so it is no CreateTaskResult either`;
+  return problem === undefined
+    ? undefined
+    : { why: `its "task" ${problem.why}, so it is no CreateTaskResult either`, at: ['task', ...problem.at] };
 }
 
 /** An InputRequiredResult, or another known resultType, that a 2026-07-28 tools/call may return instead. */
@@ -105,8 +120,8 @@ export default defineRule({
     // A legacy `toolResult` envelope is reported, and repaired, by result-legacy-tool-result.
     if (Object.hasOwn(result, 'toolResult')) return;
     if (isOtherResultType(result, ctx.features.resultTypeRequired)) return;
-    const why = notCreateTaskResult(result, ctx);
-    if (why !== undefined) ctx.report({ messageId: 'task', path: ['content'], data: { why } });
+    const not = notCreateTaskResult(result, ctx);
+    if (not !== undefined) ctx.report({ messageId: 'task', path: not.at, data: { why: not.why } });
     else if (!Object.hasOwn(result, 'task')) ctx.report({ path: ['content'] });
   },
   repair(ctx) {
