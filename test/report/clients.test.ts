@@ -37,10 +37,10 @@ describe('affectedClients', () => {
 describe('breaksLine', () => {
   it('says a run of one effect once, after its last client, and counts the clients past max', () => {
     expect(breaksLine({ rule: 'result-content-missing' })).toBe(
-      'Cline / Roo Code, Python SDK client (rejects the call), TypeScript SDK v1 client (drops content)',
+      'Cline / Roo Code, Python SDK client (rejects the call), TypeScript SDK v1 client (drops content) +1 more',
     );
     expect(breaksLine({ rule: 'result-content-missing' }, 2)).toBe(
-      'Cline / Roo Code, Python SDK client (rejects the call) +1 more',
+      'Cline / Roo Code, Python SDK client (rejects the call) +2 more',
     );
     expect(breaksLine({ rule: 'audit-timeout', data: { affected: 'zed,ts-sdk-v1' } })).toBe(
       'TypeScript SDK v1 client, Zed (rejects the call)',
@@ -56,7 +56,7 @@ describe('breaksLine', () => {
 describe('clientsText', () => {
   it('names every client with its effect', () => {
     expect(clientsText({ rule: 'result-content-missing' })).toBe(
-      'Cline / Roo Code (rejects the call), Python SDK client (rejects the call), TypeScript SDK v1 client (drops content)',
+      'Cline / Roo Code (rejects the call), Python SDK client (rejects the call), TypeScript SDK v1 client (drops content), TypeScript SDK v2 client (rejects the call)',
     );
     expect(clientsText({ rule: 'result-over-client-limits', data: { affected: 'claude-code' } })).toBe(
       'Claude Code (over its limit)',
