@@ -169,7 +169,8 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     for (let attempt = 0; attempt < RESUME_ATTEMPTS; attempt++) {
       const delay = this.retryMs ?? Math.min(1000 * 1.5 ** attempt, 30_000);
-      if (!(await pause(Math.max(delay, RESUME_MIN_MS), controller.signal))) return undefined;
+      if (!(await pause(Math.min(Math.max(delay, RESUME_MIN_MS), LONGEST_TIMER_MS), controller.signal)))
+        return undefined;
       let response: Response;
       try {
         response = await fetch(this.url, { method: 'GET', headers, signal: controller.signal });
@@ -215,6 +216,13 @@ const RESUME_ATTEMPTS = 2;
  * 0; the floor keeps a server that ends every stream at once from being polled in a tight loop.
  */
 const RESUME_MIN_MS = 20;
+
+/**
+ * The longest wait a timer holds. A server's `retry` past it (`retry: 9999999999`) made Node fire the
+ * timer at once, printing a TimeoutOverflowWarning on stderr each time and resuming in a loop; the
+ * audit's own wait (--timeout) ends any longer pause anyway.
+ */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** A redirect the SDK clients follow: within the server's origin. */
 function sameOrigin(response: Response, url: string): boolean {

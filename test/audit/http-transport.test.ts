@@ -232,6 +232,41 @@ describe('a Streamable HTTP server that polls: its stream ends after an event id
     expect(toolsOf(report)).toMatchObject([{ name: 'poll', called: true, calls: 1 }]);
   });
 
+  it('waits out a retry past what a timer holds, instead of resuming at once with a warning on stderr', async () => {
+    let gets = 0;
+    const posts = requestServer('poll', (message, result, res) => {
+      if (message.method !== 'tools/call')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end('id: p1\nretry: 9999999999\ndata: \n\n');
+    });
+    const server = createServer((req, res) => {
+      if (req.method !== 'GET') return void posts.emit('request', req, res);
+      gets++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: p1\ndata: \n\n');
+    });
+    servers.push(server);
+    const url = await listening(server);
+    const warnings: string[] = [];
+    const hear = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', hear);
+    try {
+      const report = await runAudit({
+        target: { kind: 'http', url },
+        versions: ['2025-06-18'],
+        timeoutMs: 1_000,
+      });
+      expect(report.findings.map((f) => f.rule)).toEqual(['audit-timeout']);
+    } finally {
+      process.off('warning', hear);
+    }
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+    expect(gets).toBe(0);
+  });
+
   it('is an unanswered call when the stream cannot be resumed (405), as it is for the SDK client', async () => {
     const url = await serve(false);
     const report = await runAudit({
