@@ -37,6 +37,15 @@ export type CompiledSchema =
 export interface OutputSchemaCompiler {
   /** `dialect`: read the schema in this dialect, whatever it declares (see sdkV2Reading). */
   compile(schema: unknown, version: ProtocolVersion, dialect?: SchemaDialect): CompiledSchema;
+  /**
+   * Where `schema` breaks the meta-schema of its declared dialect, or of `undeclared` when it declares
+   * none; `undefined` when it does not, or when that cannot be told (an unsupported dialect, a schema
+   * nested too deeply, no object).
+   */
+  metaSchemaProblem(
+    schema: unknown,
+    undeclared: SchemaDialect,
+  ): { readonly dialect: SchemaDialect; readonly message: string } | undefined;
 }
 
 const DIALECTS: Record<string, SchemaDialect> = {
@@ -138,8 +147,17 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   function instance(dialect: SchemaDialect): Ajv | Ajv2019 | Ajv2020 {
     let ajv = instances.get(dialect);
     if (!ajv) {
-      // `logger: false`: Ajv otherwise prints warnings (unknown formats) to the console, and the core does no I/O.
-      const options = { strict: false, allErrors: true, validateFormats: true, logger: false } as const;
+      // The options of both SDK clients' AjvJsonSchemaValidator, `validateSchema: false` included: a
+      // schema that breaks its meta-schema where Ajv can still compile it (`"title": 5`) is applied by
+      // them, so it is applied here; metaSchemaProblem tells the fault apart. `logger: false`: Ajv
+      // otherwise prints warnings (unknown formats) to the console, and the core does no I/O.
+      const options = {
+        strict: false,
+        allErrors: true,
+        validateFormats: true,
+        validateSchema: false,
+        logger: false,
+      } as const;
       ajv =
         dialect === '2020-12'
           ? new Ajv2020(options)
@@ -200,7 +218,9 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
             },
           };
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          // The meta-schema's word, with its path into the schema, says more than the compiler's.
+          const meta = metaSchemaErrors(instance(dialect), schema);
+          const message = meta ?? (error instanceof Error ? error.message : String(error));
           const remote = refersToOtherDocument(error);
           compiled = { ok: false, dialect, reason: remote ? 'remote-ref' : 'invalid-schema', message };
         }
@@ -209,5 +229,26 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
       cache.set(key, compiled);
       return compiled;
     },
+    metaSchemaProblem(schema, undeclared) {
+      if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
+      const declared = (schema as { $schema?: unknown }).$schema;
+      const dialect = declared === undefined ? undeclared : schemaDialect(schema, '2025-11-25');
+      if (dialect === undefined) return undefined;
+      const message = metaSchemaErrors(instance(dialect), schema);
+      return message === undefined ? undefined : { dialect, message };
+    },
   };
+}
+
+/**
+ * Ajv's account of where `schema` breaks its dialect's meta-schema (`schema is invalid: data/title must
+ * be string`), or `undefined` when it does not, or when Ajv cannot tell (nested past the call stack).
+ */
+function metaSchemaErrors(ajv: Ajv | Ajv2019 | Ajv2020, schema: object): string | undefined {
+  try {
+    if (ajv.validateSchema(schema) !== false) return undefined;
+  } catch {
+    return undefined;
+  }
+  return `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
 }

@@ -81,6 +81,7 @@ import toolNotObject from './tools/tool-not-object.js';
 import toolOutputSchemaIgnoredKeywords from './tools/tool-output-schema-ignored-keywords.js';
 import toolOutputSchemaNotObjectOldClients from './tools/tool-output-schema-not-object-old-clients.js';
 import toolOutputSchemaNotObject from './tools/tool-output-schema-not-object.js';
+import toolSchemaMetaSchemaMismatch from './tools/tool-schema-meta-schema-mismatch.js';
 import toolSchemaNotCompilable from './tools/tool-schema-not-compilable.js';
 import toolSchemaRemoteRef from './tools/tool-schema-remote-ref.js';
 import toolsListCacheableResult from './tools/tools-list-cacheable-result.js';
@@ -174,6 +175,7 @@ export const RULES: readonly Rule[] = [
   toolOutputSchemaIgnoredKeywords,
   toolOutputSchemaNotObjectOldClients,
   toolOutputSchemaNotObject,
+  toolSchemaMetaSchemaMismatch,
   toolSchemaNotCompilable,
   toolSchemaRemoteRef,
   toolsListCacheableResult,

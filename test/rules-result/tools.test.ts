@@ -1,7 +1,10 @@
+import { AjvJsonSchemaValidator as V2Validator } from '@modelcontextprotocol/client/validators/ajv';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator as V1Validator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import { repairMessageSync } from '../../src/library/repair/index.js';
+import { affectedClients } from '../../src/report/clients.js';
 import { hits, type RunOptions, repairOnce, run } from './helpers.js';
 
 /** A tools/list result repaired as the result of a response to tools/list, as `repair` does. */
@@ -421,6 +424,93 @@ describe('schema compilation and references', () => {
     expect(flagged(undefined)).toEqual([]);
     expect(flagged(['prefixItems'])).toEqual([]);
     expect(hits(rule, 'tools-list', { tools: [null, 'x', 5] }, { version: '2025-11-25' })).toEqual([]);
+  });
+});
+
+describe('schemas that break their meta-schema but compile', () => {
+  const rule = 'tool-schema-meta-schema-mismatch';
+  const v27 = { version: '2025-11-25' } as const;
+  /**
+   * Each breaks the 2020-12 meta-schema, as the Python SDK client reads a schema without `$schema`
+   * (jsonschema 4.26 `validate` raised SchemaError on each, checked by hand), yet compiles.
+   */
+  const faulty: [string, JsonObject][] = [
+    ['title', { type: 'object', title: 5, properties: { a: { type: 'string' } } }],
+    ['minLength', { type: 'object', properties: { a: { type: 'string', minLength: -1 } } }],
+    ['required', { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'a'] }],
+    ['description', { type: 'object', description: 7, properties: { a: { type: 'string' } } }],
+  ];
+
+  it('the SDK clients apply them: the check compiles them as they do and judges structuredContent by them', () => {
+    for (const [name, outputSchema] of faulty) {
+      for (const validator of [new V1Validator(), new V2Validator()]) {
+        const check = validator.getValidator(outputSchema);
+        expect(check({ a: 'x' }).valid, name).toBe(true);
+        expect(check({ a: 5 }).valid, name).toBe(false);
+      }
+      const owner = tool({ outputSchema });
+      const list = { tools: [owner] };
+      expect(hits('tool-schema-not-compilable', 'tools-list', list, v25), name).toEqual([]);
+      const result = (a: unknown) => ({
+        content: [{ type: 'text', text: JSON.stringify({ a }) }],
+        structuredContent: { a },
+      });
+      const mismatches = (a: unknown) =>
+        hits('structured-content-schema-mismatch', 'result', result(a), { ...v25, tool: owner });
+      expect(mismatches('x'), name).toEqual([]);
+      expect(mismatches(5), name).toEqual([['default', '/structuredContent/a']]);
+    }
+  });
+
+  it('says the Python SDK client rejects their calls, and only for outputSchema', () => {
+    for (const [name, outputSchema] of faulty) {
+      const findings = run('tools-list', { tools: [tool({ outputSchema })] }, v25).filter(
+        (f) => f.rule === rule,
+      );
+      expect(
+        findings.map((f) => [f.messageId, f.pointer, f.severity]),
+        name,
+      ).toEqual([['default', '/tools/0/outputSchema', 'warning']]);
+      expect(findings[0]?.message, name).toMatch(
+        /^outputSchema breaks the JSON Schema 2020-12 meta-schema \(schema is invalid: data\//,
+      );
+      expect(affectedClients(findings[0] as never).map((c) => c.client)).toEqual(['python-sdk']);
+    }
+    const [, titled] = faulty[0] as [string, JsonObject];
+    const input = (version: RunOptions) =>
+      run('tools-list', { tools: [tool({ inputSchema: titled })] }, version).filter((f) => f.rule === rule);
+    // From 2025-11-25 an inputSchema "MUST be a valid JSON Schema object"; before, no client checks one.
+    expect(input(v27).map((f) => [f.messageId, f.severity])).toEqual([['inputMust', 'error']]);
+    expect(input(v25).map((f) => [f.messageId, f.severity])).toEqual([['input', 'info']]);
+    for (const finding of [...input(v27), ...input(v25)])
+      expect(affectedClients(finding as never)).toEqual([]);
+  });
+
+  it('reads an outputSchema without $schema as 2020-12 in every version, and a declared one as declared', () => {
+    const tuple = { type: 'object', properties: { p: { type: 'array', items: [{ type: 'string' }] } } };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: tuple })] }, v25)).toEqual([
+      ['default', '/tools/0/outputSchema'],
+    ]);
+    const draft7 = { $schema: 'http://json-schema.org/draft-07/schema#', ...tuple };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: draft7 })] }, v25)).toEqual([]);
+    // Well-formed schemas, and ones that do not compile (the other rule's), say nothing here.
+    const fine = { type: 'object', title: 'T', properties: { a: { type: 'string', minLength: 0 } } };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: fine })] }, v25)).toEqual([]);
+    const broken = { type: 'object', properties: { a: { type: 'strin' } } };
+    expect(hits(rule, 'tools-list', { tools: [tool({ outputSchema: broken })] }, v25)).toEqual([]);
+    expect(
+      hits('tool-schema-not-compilable', 'tools-list', { tools: [tool({ outputSchema: broken })] }, v25),
+    ).toEqual([['default', '/tools/0/outputSchema']]);
+  });
+
+  it('claims the SDK clients break only on an outputSchema that does not compile, not on an inputSchema', () => {
+    const broken = { type: 'object', properties: { a: { type: 'strin' } } };
+    const clients = (field: string) =>
+      run('tools-list', { tools: [tool({ [field]: broken })] }, v25)
+        .filter((f) => f.rule === 'tool-schema-not-compilable')
+        .map((f) => affectedClients(f as never).map((c) => c.client));
+    expect(clients('outputSchema')).toEqual([['ts-sdk-v1', 'ts-sdk-v2']]);
+    expect(clients('inputSchema')).toEqual([[]]);
   });
 });
 

@@ -76,10 +76,12 @@ export default defineRule({
       }
       // A reference into another document is tool-schema-remote-ref's finding.
       if (compiled.reason === 'remote-ref') continue;
+      const data = { field, dialect: compiled.dialect ?? 'unknown', message: compiled.message };
       ctx.report({
         messageId: compiled.reason === 'unsupported-dialect' ? 'dialect' : 'default',
         path: compiled.reason === 'unsupported-dialect' ? [field, '$schema'] : [field],
-        data: { field, dialect: compiled.dialect ?? 'unknown', message: compiled.message },
+        // The SDK clients compile only outputSchema: a broken inputSchema breaks the MUST, not them.
+        data: field === 'outputSchema' ? data : { ...data, affected: '' },
       });
     }
   },
