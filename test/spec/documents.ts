@@ -217,6 +217,20 @@ export const TOOLS_LIST_FAMILIES: readonly Family<unknown>[] = [
       ),
   ),
   family(
+    'schema that breaks its meta-schema but compiles',
+    fc
+      .tuple(
+        fc.constantFrom('inputSchema', 'outputSchema'),
+        fc.constantFrom<[string, unknown]>(['title', 5], ['description', []], ['required', ['a', 'a']]),
+      )
+      .chain(([field, [keyword, value]]) =>
+        toolEdit(
+          `${field} ${keyword} = ${JSON.stringify(value)}`,
+          set(field, { type: 'object', properties: { a: { type: 'string' } }, [keyword]: value }),
+        ),
+      ),
+  ),
+  family(
     'schema with a remote $ref',
     fc
       .constantFrom('inputSchema', 'outputSchema')
