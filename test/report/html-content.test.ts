@@ -594,7 +594,7 @@ describe('HTML report: the page around the findings, byte for byte', () => {
   it('names the clients a catalog rule breaks, each with what it does and the source, and none for a rule without', () => {
     const body = findingMarkup(
       renderHtml(
-        buildReport('check', [warn('block-mime-type-malformed', 'mm'), warn('result-type-invalid', 'rt')], 1),
+        buildReport('check', [warn('block-mime-type-malformed', 'mm'), warn('result-server-info-invalid', 'rt')], 1),
       ),
       'mm',
     );
@@ -602,11 +602,11 @@ describe('HTML report: the page around the findings, byte for byte', () => {
       '<dt>Clients affected</dt><dd>OpenAI Codex (misreads it), LibreChat (misreads it)<ul><li><strong>OpenAI Codex</strong>: sends the image to the model as a <code>data:&lt;mimeType&gt;;base64</code> URL built from the declared type <small>(codex-rs/protocol/src/models.rs (inferred))</small></li><li><strong>LibreChat</strong>: builds an <code>image_url</code> artifact <code>data:&lt;mime&gt;;base64,…</code> from the declared type <small>(LibreChat packages/api/src/mcp/parsers.ts (inferred))</small></li></ul></dd><dt>Rule</dt>',
     );
     const none = findingMarkup(
-      renderHtml(buildReport('check', [warn('result-type-invalid', 'rt')], 1)),
+      renderHtml(buildReport('check', [warn('result-server-info-invalid', 'rt')], 1)),
       'rt',
     );
     expect(none).not.toContain('Clients affected');
-    expect(none).toContain('<dl><dt>Rule</dt><dd>result-type-invalid</dd></dl>');
+    expect(none).toContain('<dl><dt>Rule</dt><dd>result-server-info-invalid</dd></dl>');
   });
 
   it('shows the version verdict and the matrix as one table', () => {

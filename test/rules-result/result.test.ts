@@ -209,16 +209,66 @@ describe('result-type-invalid', () => {
     expect(hits(rule, 'result', { content: [], resultType: 'success' })).toEqual([
       ['unknown', '/resultType'],
     ]);
-    expect(hits(rule, 'result', { content: [], resultType: 'task' })).toEqual([]);
     expect(hits(rule, 'result', { content: [] }, { version: '2025-11-25' })).toEqual([]);
   });
 
-  it('sets "complete" on CallToolResults only', () => {
-    expect(repairOnce(rule, 'result', { content: [], resultType: 'success' }).doc).toEqual({
-      content: [],
-      resultType: 'complete',
+  it('takes "task" only from a request that declared the Tasks extension, and warns where none is known', () => {
+    const task = { resultType: 'task', task: { taskId: 't1', status: 'working' } };
+    const call = (capabilities: JsonObject) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'slow',
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+        },
+      },
     });
-    expect(repairOnce(rule, 'result', { requestState: 'x' }).outcome).toBeUndefined();
+    const judged = (request?: JsonObject) =>
+      run('result', task, request ? { request } : {})
+        .filter((f) => f.rule === rule)
+        .map((f) => [f.messageId, f.pointer, f.severity, f.fix?.automatic]);
+    expect(judged(call({ extensions: { 'io.modelcontextprotocol/tasks': {} } }))).toEqual([]);
+    expect(judged(call({}))).toEqual([['taskNotDeclared', '/resultType', 'error', false]]);
+    expect(judged(call({ extensions: { 'io.example/other': {} } }))).toEqual([
+      ['taskNotDeclared', '/resultType', 'error', false],
+    ]);
+    expect(judged()).toEqual([['taskUnknown', '/resultType', 'warning', false]]);
+  });
+
+  it('holds the SDK v2 client at 2026-07-28 to it: it rejects "task" answering its own request', async () => {
+    const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    let request: JsonObject | undefined;
+    const result = { resultType: 'task', task: { taskId: 't1', status: 'working' } };
+    serverSide.onmessage = (message) => {
+      const m = message as JsonObject;
+      if (m.method === 'server/discover') {
+        const serverInfo = { name: 'tasks', version: '1' };
+        const discovered = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo };
+        void serverSide.send({
+          jsonrpc: '2.0',
+          id: m.id as number,
+          result: { resultType: 'complete', ...discovered },
+        });
+      } else if (m.method === 'tools/call') {
+        request = m;
+        void serverSide.send({ jsonrpc: '2.0', id: m.id as number, result });
+      }
+    };
+    await serverSide.start();
+    const client = new Client(
+      { name: 'c', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(clientSide);
+    await expect(client.callTool({ name: 'slow', arguments: {} })).rejects.toThrow(
+      "Unsupported result type 'task'",
+    );
+    await client.close();
+    expect(hits(rule, 'result', result, { request })).toEqual([['taskNotDeclared', '/resultType']]);
   });
 });
 

@@ -80,7 +80,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-not-serializable': 'c6ce3535d3327eed',
   'result-over-client-limits': '248dbd66a1affe77',
   'result-server-info-invalid': '739dd99704d25c46',
-  'result-type-invalid': '4746f73b55185262',
+  'result-type-invalid': '480349d166c72cc0',
   'structured-content-in-block': '6d03150e6677b40c',
   'structured-content-missing-for-output-schema': '29a16f71d11604a7',
   'structured-content-not-object': 'a05f5df8884dba3a',
