@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { scanSource } from '../../src/scan/index.js';
+import { judged } from './judged.js';
 
 const server = (body: string) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -17,13 +17,7 @@ server.registerTool('t', { inputSchema: { p: z.string(), items: z.array(z.string
 });
 `;
 
-async function verdict(body: string): Promise<string[]> {
-  const file = await scanSource('server.ts', server(body));
-  return [
-    ...file.handlers.flatMap((h) => h.returns.map((r) => r.status)),
-    ...file.findings.map((f) => f.rule),
-  ];
-}
+const verdict = (body: string) => judged('server.ts', server(body));
 
 describe('Promises', () => {
   it.each([

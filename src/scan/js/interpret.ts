@@ -317,6 +317,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
    * joined record cannot. `null` once a call named its tool by anything else.
    */
   readonly recordedByName = new Map<Node, Map<string, RecordedCall> | null>();
+  /**
+   * What the chain being evaluated gives where an optional link (`a?.b`, `a?.m()`, `f?.()`) finds its
+   * object nullish: `undefined`, whatever links follow; maybe so (soft) where that object only may be
+   * missing (an optional argument).
+   */
+  private chainShortCircuits: Value = NOTHING;
 
   constructor(
     project: Project,
@@ -1720,8 +1726,15 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         );
       case 'ClassExpression':
         return this.classValue(node, at);
+      case 'ChainExpression': {
+        const outer = this.chainShortCircuits;
+        this.chainShortCircuits = NOTHING;
+        const value = this.ev(node.expression, scope);
+        const short = this.chainShortCircuits;
+        this.chainShortCircuits = outer;
+        return join(value, short);
+      }
       case 'ParenthesizedExpression':
-      case 'ChainExpression':
       case 'TSNonNullExpression':
       case 'TSInstantiationExpression':
         return this.ev(node.expression as Expression, scope);
@@ -1757,7 +1770,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'BinaryExpression':
         return this.binary(node.operator, node.left as Expression, node.right, scope, at);
       case 'MemberExpression': {
-        const object = this.ev(node.object, scope);
+        const object = this.optionalLink(node.optional, this.ev(node.object, scope));
         const keys = this.memberKeys(node, scope);
         const key = keys?.length === 1 ? keys[0] : undefined;
         if (key === 'href' && yieldsOf(object) === 'uri') return someString(at, true, 'uri');
@@ -1767,7 +1780,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           keys && keys.length > 1
             ? joinAll(keys.map((k) => this.readMember(object, k, at)))
             : this.readMember(object, key, at);
-        return node.optional && object.some(isNullish) ? join(value, undef(at)) : value;
+        return value;
       }
       case 'CallExpression':
       case 'NewExpression':
@@ -1966,7 +1979,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const text = sourceText(this.site(callee));
     let result: Value;
     if (callee.type === 'MemberExpression' && node.type === 'CallExpression') {
-      const receiver = this.ev(callee.object, scope);
+      const receiver = this.optionalLink(callee.optional, this.ev(callee.object, scope));
       const name = this.memberKey(callee, scope);
       const args = this.args(node.arguments, scope);
       const object = unwrap(callee.object);
@@ -1980,12 +1993,29 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       this.recordCall(node, args);
       result = this.globalCall(callee.name, args, node, at);
     } else {
-      const target = this.ev(callee, scope);
+      const target = this.optionalLink(
+        node.type === 'CallExpression' && node.optional,
+        this.ev(callee, scope),
+      );
       const args = this.args(node.arguments, scope);
       this.recordCall(node, args);
       result = this.call(target, args, undefined, at, text);
     }
     return result;
+  }
+
+  /**
+   * The object of a link of an optional chain: where the link is optional (`?.`), its nullish values
+   * end the chain (which then gives `undefined`) and the link goes on with the others.
+   */
+  private optionalLink(optional: boolean, object: Value): Value {
+    if (!optional || !object.some(isNullish)) return object;
+    for (const v of object)
+      if (isNullish(v)) {
+        const short = v.k === 'undef' && v.soft ? maybeUndef(v.site) : undef(v.site);
+        this.chainShortCircuits = join(this.chainShortCircuits, short);
+      }
+    return object.filter((v) => !isNullish(v));
   }
 
   private recordCall(node: Node, args: readonly Value[]): void {
