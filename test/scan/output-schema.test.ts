@@ -284,7 +284,7 @@ server.registerTool('t', { inputSchema: { city: z.${cities} }${outputSchema} }, 
       weather = { temp: 20 };
       break;
   }
-  return { content: [{ type: 'text', text: JSON.stringify(weather) }], structuredContent: weather };
+  return { content: [{ type: 'text', text: weather ? JSON.stringify(weather) : 'no weather for ' + city }], structuredContent: weather };
 });
 `,
     );

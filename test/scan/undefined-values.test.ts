@@ -58,3 +58,39 @@ describe('optional chains', () => {
     expect(new Set(await verdict(body))).toEqual(new Set(['typed']));
   });
 });
+
+describe('JSON.stringify', () => {
+  it.each([
+    [
+      'of what a lookup may not find',
+      "return { content: [{ type: 'text', text: JSON.stringify(rows.find((row) => row.id === id)) }] };",
+    ],
+    ['of a function', "return { content: [{ type: 'text', text: JSON.stringify(() => r) }] };"],
+    [
+      'of an argument or undefined',
+      "return { content: [{ type: 'text', text: JSON.stringify(id > 1 ? r : undefined) }] };",
+    ],
+    [
+      'with a replacer, of what may be undefined',
+      "return { content: [{ type: 'text', text: JSON.stringify(rows.find((row) => row.id === id), null, 2) }] };",
+    ],
+  ])('%s gives undefined: an error', async (_, body) => {
+    expect(await verdict(body)).toEqual(['invalid', 'block-text-invalid']);
+  });
+
+  it('of an argument the client may leave out: not proven', async () => {
+    expect(await verdict("return { content: [{ type: 'text', text: JSON.stringify(q) }] };")).toEqual([
+      'unresolved',
+    ]);
+  });
+
+  it.each([
+    ['of a string', "return { content: [{ type: 'text', text: JSON.stringify(r) }] };"],
+    [
+      'of a lookup with a default',
+      "return { content: [{ type: 'text', text: JSON.stringify(rows.find((row) => row.id === id) ?? null) }] };",
+    ],
+  ])('%s: typed', async (_, body) => {
+    expect(new Set(await verdict(body))).toEqual(new Set(['typed']));
+  });
+});

@@ -2203,11 +2203,17 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const [first, second] = args;
     const key = `${receiver}.${name}`;
     switch (key) {
-      case 'JSON.stringify':
+      case 'JSON.stringify': {
         if (!first) return undef(at);
+        // `undefined` and a function have no JSON: JSON.stringify gives `undefined` for them.
+        const none: Value = first.flatMap((v) =>
+          v.k === 'undef' ? [{ ...v, site: at }] : v.k === 'fn' ? undef(at) : [],
+        );
+        const some = first.filter((v) => v.k !== 'undef' && v.k !== 'fn');
         // A replacer may change anything: then only the type is certain.
-        if (second?.some((v) => !isNullish(v))) return someString(at, false);
-        return json(at, first);
+        const text = second?.some((v) => !isNullish(v)) ? someString(at, false) : json(at, some);
+        return some.length === 0 ? none : join(text, none);
+      }
       case 'Promise.resolve':
         return this.promise(first ? awaited(this.heap, first) : undef(at), at);
       case 'Promise.all':
