@@ -250,6 +250,16 @@ export type ArgumentPlan = { readonly args: JsonObject[] } | { readonly skip: st
 /** Thrown inside synthesis when a required parameter has no value that is safe to send. */
 class NoSafeValue extends Error {}
 
+/**
+ * What one argument object may hold: a server's schema decides how much is built (`minLength: 1e12`,
+ * `minItems: 1e8`, ten required properties that each `$ref` the root, nested eight deep), so it is
+ * bounded, and a schema that asks for more makes the tool one the audit does not call.
+ */
+export const SYNTHESIS_LIMITS = { values: 10_000, characters: 1_000_000 } as const;
+
+/** Thrown inside synthesis when the schema asks for more than SYNTHESIS_LIMITS. */
+class TooLarge extends Error {}
+
 const FORMAT_VALUES: Readonly<Record<string, string>> = {
   email: 'user@example.com',
   'idn-email': 'user@example.com',
@@ -277,10 +287,28 @@ const FORMAT_VALUES: Readonly<Record<string, string>> = {
 const MAX_DEPTH = 8;
 
 class Synthesizer {
+  /** Values and string characters built since the last `restart`, held to SYNTHESIS_LIMITS. */
+  private values = 0;
+  private characters = 0;
+
   constructor(
     private readonly root: unknown,
     private readonly named: boolean,
   ) {}
+
+  /** A new budget, for the next argument object or parameter. */
+  restart(): void {
+    this.values = 0;
+    this.characters = 0;
+  }
+
+  /** Counts `values` more values and `characters` more characters; throws TooLarge past the limits. */
+  private spend(values: number, characters = 0): void {
+    this.values += values;
+    this.characters += characters;
+    if (this.values > SYNTHESIS_LIMITS.values || this.characters > SYNTHESIS_LIMITS.characters)
+      throw new TooLarge();
+  }
 
   /** Whether a value may be sent for the parameter `name` (undefined: not a named parameter). */
   safe(value: unknown, name: string | undefined): boolean {
@@ -300,8 +328,8 @@ class Synthesizer {
       if (!ref.startsWith('#')) return {};
       let target: unknown = this.root;
       for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-        const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-        target = isObject(target) ? target[key] : undefined;
+        const key = decodedSegment(raw);
+        target = isObject(target) && key !== undefined ? target[key] : undefined;
       }
       if (!isObject(target)) return {};
       const { $ref: _ref, ...rest } = current;
@@ -316,6 +344,7 @@ class Synthesizer {
    */
   choices(schemaIn: unknown, name: string): unknown[] {
     if (!isObject(schemaIn)) return [];
+    this.restart();
     const schema = this.resolve(schemaIn);
     let first: unknown;
     try {
@@ -337,6 +366,7 @@ class Synthesizer {
    * Throws NoSafeValue when every candidate is unsafe.
    */
   value(schemaIn: unknown, depth: number, name?: string): unknown {
+    this.spend(1);
     if (!isObject(schemaIn) || depth > MAX_DEPTH) return null;
     const schema = this.resolve(schemaIn);
     if (Object.hasOwn(schema, 'const')) {
@@ -366,7 +396,10 @@ class Synthesizer {
       }
     }
     if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
-      const merged = Object.assign({}, ...schema.allOf.filter(isObject), schema) as JsonObject;
+      // One assign per branch: spreading a server's list into a call throws past ~120,000 of them.
+      const merged: JsonObject = {};
+      for (const branch of schema.allOf) if (isObject(branch)) Object.assign(merged, branch);
+      Object.assign(merged, schema);
       delete merged.allOf;
       return this.value(merged, depth + 1);
     }
@@ -404,6 +437,7 @@ class Synthesizer {
       text = patternCandidate(schema.pattern, text, min, max) ?? text;
     }
     if (text.length < min) {
+      this.spend(0, min);
       // Pad where the format allows it: before an email's @, after a URL's path; elsewhere at the end.
       const pad = 'x'.repeat(min - text.length);
       text = text.includes('@') ? pad + text : text + pad;
@@ -415,6 +449,8 @@ class Synthesizer {
   private array(schema: JsonObject, depth: number): unknown[] {
     const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    // Counted before any is built: a million items of nothing would still take a while.
+    this.spend(min);
     const out: unknown[] = [];
     for (let i = 0; i < min; i++) {
       out.push(this.value(i < prefix.length ? prefix[i] : (schema.items ?? {}), depth + 1));
@@ -460,11 +496,24 @@ class Synthesizer {
           optional(name);
     }
     const minProperties = typeof schema.minProperties === 'number' ? schema.minProperties : 0;
+    // Counted as it goes: counting the keys each time grew with the square of the properties listed.
+    let count = Object.keys(out).length;
     for (const name of Object.keys(properties)) {
-      if (Object.keys(out).length >= minProperties) break;
-      if (!Object.hasOwn(out, name)) optional(name);
+      if (count >= minProperties) break;
+      if (Object.hasOwn(out, name)) continue;
+      optional(name);
+      if (Object.hasOwn(out, name)) count++;
     }
     return out;
+  }
+}
+
+/** A JSON Pointer segment of a `$ref` as a key; undefined when its percent-encoding is broken (`%E0%A4`). */
+function decodedSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  } catch {
+    return undefined;
   }
 }
 
@@ -525,6 +574,18 @@ function patternCandidate(pattern: string, preferred: string, min: number, max: 
  * other safe values. `skip` when a required parameter has no value that is safe to send.
  */
 export function synthesizeArguments(inputSchema: unknown, options: SynthesisOptions): ArgumentPlan {
+  try {
+    return synthesize(inputSchema, options);
+  } catch (error) {
+    if (!(error instanceof TooLarge)) throw error;
+    const { values, characters } = SYNTHESIS_LIMITS;
+    return {
+      skip: `its inputSchema asks for larger arguments than the audit builds (over ${values.toLocaleString('en-US')} values or ${characters.toLocaleString('en-US')} characters); give them with --args`,
+    };
+  }
+}
+
+function synthesize(inputSchema: unknown, options: SynthesisOptions): ArgumentPlan {
   const synth = new Synthesizer(inputSchema, options.named ?? false);
   let base: unknown;
   try {
@@ -544,7 +605,7 @@ export function synthesizeArguments(inputSchema: unknown, options: SynthesisOpti
     .filter(([, choices]) => choices.length > 1);
   const calls: JsonObject[] = [first];
   const seen = new Set([JSON.stringify(first)]);
-  const rounds = Math.max(0, ...explored.map(([, c]) => c.length));
+  const rounds = explored.reduce((most, [, c]) => Math.max(most, c.length), 0);
   const budget = Math.max(1, options.budget);
   for (let i = 1; i < rounds && calls.length < budget; i++) {
     const next: JsonObject = { ...first };

@@ -300,3 +300,61 @@ describe('synthesizeArguments', () => {
       expect(isMutationValue(value), String(value)).toBe(false);
   });
 });
+
+describe('synthesizeArguments on a hostile inputSchema', () => {
+  const skipped = (schema: unknown, options: Partial<SynthesisOptions> = {}) => {
+    const plan = synthesizeArguments(schema, { budget: 3, ...options });
+    if (!('skip' in plan)) throw new Error(`called with ${JSON.stringify(plan.args).slice(0, 200)}`);
+    return plan.skip;
+  };
+
+  it('does not build a string, an array or a tree larger than it bounds, and says why the tool is not called', () => {
+    const required = (s: JsonObject) => ({ type: 'object', required: ['p'], properties: { p: s } });
+    // Each threw a RangeError out of the audit, or ran it out of memory.
+    const longString = required({ type: 'string', minLength: 1e12 });
+    const manyItems = required({ type: 'array', minItems: 1e8 });
+    const letters = 'abcdefghij'.split('');
+    const wide = {
+      type: 'object',
+      required: letters,
+      properties: Object.fromEntries(letters.map((k) => [k, { $ref: '#' }])),
+    };
+    const nestedItems = required({
+      type: 'array',
+      minItems: 100,
+      items: { type: 'array', minItems: 100, items: { type: 'array', minItems: 100 } },
+    });
+    for (const schema of [longString, manyItems, wide, nestedItems]) {
+      const started = performance.now();
+      expect(skipped(schema)).toMatch(/asks for larger arguments than the audit builds.*--args/);
+      expect(skipped(schema, { explore: true })).toMatch(/larger arguments/);
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
+    // At the limits, it still builds them.
+    const [args] = synth(required({ type: 'string', minLength: 999_000 }));
+    expect(String(args?.p).length).toBe(999_000);
+  });
+
+  it('reads a $ref with broken percent-encoding as unresolvable, and takes a huge allOf, property list or minProperties', () => {
+    expect(synth({ type: 'object', required: ['p'], properties: { p: { $ref: '#/%E0%A4%A' } } })).toEqual([
+      { p: 'example' },
+    ]);
+    const branches = Array.from({ length: 200_000 }, () => ({ type: 'object' }));
+    expect(synth({ type: 'object', required: ['p'], properties: { p: { allOf: branches } } })).toEqual([
+      { p: {} },
+    ]);
+    const properties = Object.fromEntries(
+      Array.from({ length: 200_000 }, (_, i) => [`b${i}`, { type: 'boolean' }]),
+    );
+    expect(synth({ type: 'object', properties }, 2)).toHaveLength(2);
+    // minProperties past what is listed: every optional one is sent, counted as it goes (it took
+    // seconds counting the object's keys again for each).
+    const strings = Object.fromEntries(
+      Array.from({ length: 9_000 }, (_, i) => [`s${i}`, { type: 'string' }]),
+    );
+    const started = performance.now();
+    const [all] = synth({ type: 'object', properties: strings, minProperties: 1e9 });
+    expect(Object.keys(all ?? {})).toHaveLength(9_000);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
