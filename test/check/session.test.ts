@@ -250,7 +250,10 @@ describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
       { protocolVersion: '2025-03-26' },
     );
     expect(outcome.checked).toBe(2);
-    expect(outcome.findings.map((f) => [f.rule, f.location?.tool])).toEqual([['envelope-extra-member', 'a']]);
+    expect(outcome.findings.map((f) => [f.rule, f.location?.tool])).toEqual([
+      ['envelope-batch', undefined],
+      ['envelope-extra-member', 'a'],
+    ]);
   });
 
   it('an unreadable file is the only input error: one line, exit 2', async () => {

@@ -1,6 +1,12 @@
+import { deserializeMessage as deserializeV2 } from '@modelcontextprotocol/client';
+import {
+  deserializeMessage as deserializeV1,
+  ReadBuffer as ReadBufferV1,
+} from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { CreateMessageRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { repairMessageSync } from '../../src/library/repair/index.js';
+import { getRule } from '../../src/rules/catalog.js';
 import { hits, type RunOptions, repairOnce, repairStale as repairStaleIn, run } from './helpers.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
@@ -261,7 +267,10 @@ describe('envelope-not-object in a batch', () => {
   const v0326 = { version: '2025-03-26' } as const;
 
   it('reports each member that is no object, where it is, and none that is', () => {
-    expect(said([1, message, 'x', null, [message]], v0326)).toEqual([
+    const members = said([1, message, 'x', null, [message]], v0326).filter(
+      ([rule]) => rule !== 'envelope-batch',
+    );
+    expect(members).toEqual([
       [
         'envelope-not-object',
         'member',
@@ -282,11 +291,11 @@ describe('envelope-not-object in a batch', () => {
         'member 4 of the batch is an array, not a JSON-RPC message object',
       ],
     ]);
-    expect(said([message, message], v0326)).toEqual([]);
+    expect(said([message, message], v0326).map(([rule]) => rule)).toEqual(['envelope-batch']);
   });
 
   it('reports an empty batch, which JSON-RPC forbids a server to send', () => {
-    expect(said([], v0326)).toEqual([
+    expect(said([], v0326).filter(([rule]) => rule !== 'envelope-batch')).toEqual([
       [
         'envelope-not-object',
         'empty',
@@ -309,11 +318,42 @@ describe('envelope-batch', () => {
     { jsonrpc: '2.0', id: 1, result: ok },
     { jsonrpc: '2.0', id: 2, result: ok },
   ];
-  it('allows batches only in 2025-03-26', () => {
-    expect(hits('envelope-batch', 'message', batch, { version: '2025-03-26' })).toEqual([]);
+  it('reports a batch in every version: outside 2025-03-26 the spec has none', () => {
     for (const version of ['2024-11-05', '2025-06-18', '2025-11-25', '2026-07-28'] as const) {
       expect(hits('envelope-batch', 'message', batch, { version })).toEqual([['default', '']]);
     }
+  });
+
+  it('reports a 2025-03-26 batch as an error for the SDK clients, which drop it, not for the spec', () => {
+    const findings = run('message', batch, { version: '2025-03-26' }).filter(
+      (f) => f.rule === 'envelope-batch',
+    );
+    expect(findings.map((f) => [f.messageId, f.severity, f.pointer, f.message])).toEqual([
+      [
+        'clients',
+        'error',
+        '',
+        'a JSON-RPC batch of 2 messages: protocol 2025-03-26 allows it, but the official SDK clients drop it (the TypeScript SDK on stdio and SSE, the Python SDK on every transport), so every call in it hangs',
+      ],
+    ]);
+    expect(getRule('envelope-batch')?.clients.map((c) => [c.client, c.effect])).toEqual([
+      ['ts-sdk-v1', 'drops-message'],
+      ['ts-sdk-v2', 'drops-message'],
+      ['python-sdk', 'drops-message'],
+      ['claude-code', 'drops-message'],
+      ['gemini-cli', 'drops-message'],
+    ]);
+  });
+
+  it('matches the SDK transports: a stdio line holding a batch fails to parse, each of its messages does not', () => {
+    const line = JSON.stringify(batch);
+    for (const parse of [deserializeV1, deserializeV2]) {
+      expect(() => parse(line)).toThrow();
+      for (const member of batch) expect(parse(JSON.stringify(member))).toEqual(member);
+    }
+    const buffer = new ReadBufferV1();
+    buffer.append(Buffer.from(`${line}\n`));
+    expect(() => buffer.readMessage()).toThrow();
   });
 });
 
