@@ -58,13 +58,15 @@ describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
     const single = await runCli(['repair', file('deep.json', envelope), '--quiet']);
     expect(single.stderr).toBe('');
     expect(single.code).toBe(0);
+    // The mirror the finding offers is written too, however deep the value (JSON.stringify is not).
+    const mirror = JSON.stringify({ type: 'text', text: `{"result":${deep}}` });
     expect(single.stdout).toBe(
-      `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"result":${deep}}}}\n`,
+      `{"jsonrpc":"2.0","id":1,"result":{"content":[${mirror}],"structuredContent":{"result":${deep}}}}\n`,
     );
     const recorded = `{"time":"2026-11-22T00:00:00Z","from":"server","message":${envelope}}\n`;
     const session = await runCli(['repair', file('deep.jsonl', recorded), '--quiet']);
     expect(session.stderr).toBe('');
-    expect(session.stdout).toContain(`"structuredContent":{"result":${deep}}`);
+    expect(session.stdout).toContain(`"content":[${mirror}],"structuredContent":{"result":${deep}}`);
     expect(session.stdout).not.toContain('requestId');
   });
 

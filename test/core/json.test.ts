@@ -66,6 +66,15 @@ describe('jsonEqual', () => {
     for (const [a, b] of pairs)
       expect(jsonEqual(a, b), `${JSON.stringify(a)} ${JSON.stringify(b)}`).toBe(false);
   });
+
+  it('compares values nested deeper than a recursive comparison reaches (JSON.parse reads them)', () => {
+    const nested = (leaf: string, key = 'a') =>
+      JSON.parse(`${`{"${key}":[`.repeat(200_000)}${leaf}${']}'.repeat(200_000)}`);
+    expect(jsonEqual(nested('1'), nested('1'))).toBe(true);
+    expect(jsonEqual(nested('1'), nested('2'))).toBe(false);
+    expect(jsonEqual(nested('1'), nested('1', 'b'))).toBe(false);
+    expect(jsonEqual(nested('[1]'), nested('[1,2]'))).toBe(false);
+  });
 });
 
 describe('tryParseJson', () => {

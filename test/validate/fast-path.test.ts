@@ -101,7 +101,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-mime-type-mismatch': '6c2db56110eb4d47',
   'block-mime-type-missing': '36b8e7704b4068af',
   'block-mime-type-wrong-family': '49741cdfd6c80324',
-  'block-not-object': '08905034c8294e85',
+  'block-not-object': '6ba5489afe4a315b',
   'block-resource-invalid': '85bee01e6720fc5b',
   'block-resource-link-invalid': '9010b60c1e000a9f',
   'block-resource-text-and-blob': 'c2aceaae8b106084',

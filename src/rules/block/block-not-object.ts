@@ -1,6 +1,7 @@
 import { isObject, jsonTypeOf } from '../../core/json.js';
 import { getIn, hasIn } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { serialize } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 import { replaceBlock, textBlock } from './support/block.js';
 import { PYTHON_SDK_REJECTS, RMCP_CLIENTS, SDK_BASED_CLIENTS, tsSdkRejects } from './support/clients.js';
@@ -43,7 +44,7 @@ export default defineRule({
       replaceBlock(ctx, textBlock(value));
       return { description: 'wrapped the string in a text block' };
     }
-    replaceBlock(ctx, textBlock(JSON.stringify(value) ?? 'null'));
+    replaceBlock(ctx, textBlock(serialize(value)));
     return { description: `replaced the ${jsonTypeOf(value)} with a text block holding its JSON` };
   },
 });

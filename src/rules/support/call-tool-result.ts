@@ -5,6 +5,7 @@
 
 import { isObject, type JsonObject, jsonEqual, jsonTypeOf, tryParseJson } from '../../core/json.js';
 import { isJsonTextOf, PIECEWISE_FROM, stringified as stringify } from '../../core/json-text.js';
+import { stringifyJson } from '../../core/json-write.js';
 import { getIn } from '../../core/pointer.js';
 import { knownJson, mayBeUnwritable, memoByString, memoPerRun } from '../../core/run-memo.js';
 import { unwritable } from '../../core/unwritable.js';
@@ -89,10 +90,22 @@ function parseScalarText(text: string): unknown {
 
 const NOT_SCALAR = Symbol('not JSON');
 
-/** As stringify; for a handler's value that may stand for a text too long to write, only when it does not. */
+/**
+ * As stringify, at any depth (a structuredContent parsed from 200,000 levels of nesting has a text all
+ * the same); for a handler's value that may stand for a text too long to write, only when it does not.
+ */
 const stringifyObject = memoPerRun<object, string | undefined>((value) =>
-  mayBeUnwritable() && unwritable(value) !== undefined ? undefined : stringify(value),
+  mayBeUnwritable() && unwritable(value) !== undefined ? undefined : writtenAtAnyDepth(value),
 );
+
+/** stringifyJson, or undefined for what JSON cannot hold (a cycle, a BigInt). */
+function writtenAtAnyDepth(value: object): string | undefined {
+  try {
+    return stringifyJson(value);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * `JSON.stringify(value)`, computed once per validation run for objects: the mirror rules and the size
@@ -149,9 +162,12 @@ export function appendText(result: JsonObject, text: string): boolean {
   return true;
 }
 
-/** JSON text for a mirror block; `undefined` (not serializable) becomes `null`. */
+/**
+ * JSON text for a text block a repair writes, at any depth (JSON.stringify runs out of call stack a few
+ * thousand levels down); `undefined` (not serializable) becomes `null`.
+ */
 export function serialize(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
+  return stringifyJson(value);
 }
 
 /** An outputSchema of the SDK v2 wrapper `{ "result": value }` names a `result` property. */
