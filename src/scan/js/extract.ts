@@ -58,6 +58,7 @@ import {
   unwrap,
 } from './ast.js';
 import type { JsInterpreter, JsModule, JsRun } from './interpret.js';
+import { routeName } from './routes.js';
 import type { ScopedCall } from './scope.js';
 import { inputSchemaOf, outputSchemaOf, shapeSchema } from './zod.js';
 
@@ -653,8 +654,6 @@ function merge(sites: HandlerSite[]): HandlerSite[] {
 }
 
 /** HTTP frameworks' route methods (Express, Hono, Fastify, Koa routers): `app.post('/mcp', …)`. */
-const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'use']);
-
 /**
  * What a gateway is called in the verdict: its function's name, else the route it is registered
  * for (`POST /mcp`), else the server it handles (`createServer handler`), looking out through the
@@ -675,16 +674,6 @@ function ownerName(mod: JsModule, owner: FunctionLike | Program): string {
     if (name) return name;
   }
   return '(JSON-RPC handler)';
-}
-
-function routeName(call: CallExpression): string | undefined {
-  const callee = unwrap(call.callee);
-  const method = callee.type === 'Identifier' ? callee.name : memberName(callee);
-  if (method === 'createServer') return 'createServer handler';
-  const [path] = call.arguments;
-  if (!method || !ROUTE_METHODS.has(method) || path?.type !== 'Literal' || typeof path.value !== 'string')
-    return undefined;
-  return `${method === 'all' || method === 'use' ? '*' : method.toUpperCase()} ${path.value}`;
 }
 
 /** Calls that send a request: a client's `post`/`send`/`request`, `fetch`, `axios.post`. */

@@ -76,6 +76,7 @@ import {
 import type { Project } from '../project.js';
 import { endOf, type FunctionLike, isFunction, memberName, offsetOf, staticKey, unwrap } from './ast.js';
 import { resolveJsImport } from './modules.js';
+import { routeName } from './routes.js';
 import { type Binding, indexProgram, type ProgramIndex, type Scope } from './scope.js';
 import { ZOD_NAMESPACE, ZOD_PACKAGES, zodCall, zodSchemaOf } from './zod.js';
 
@@ -791,11 +792,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     self: Value | undefined,
     at: Site,
     text: string,
+    node?: Node,
   ): Value {
     let result: Value = NOTHING;
     for (const v of callee) {
       if (!this.current.state) break;
-      result = join(result, this.callVariant(v, args, self, at, text));
+      result = join(result, this.callVariant(v, args, self, at, text, node));
     }
     return result.length > 0 ? result : undef(at);
   }
@@ -806,6 +808,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     self: Value | undefined,
     at: Site,
     text: string,
+    node?: Node,
   ): Value {
     if (v.k === 'ref') {
       const cls = this.classes.get(v.id);
@@ -817,19 +820,19 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     }
     if (v.k !== 'fn') {
       this.noteOutflow(at, args);
-      this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
+      this.escapeCall(node, args, at, text);
       return unknown(at, `the result of ${text}(), which is not part of the scanned project`);
     }
-    const node = v.fn.node as FunctionLike;
-    if (!isFunction(node as Node)) return unknown(at, `the result of ${text}()`);
-    if (this.active.includes(node)) return unknown(at, `a recursive call to ${v.fn.name}()`);
+    const fnNode = v.fn.node as FunctionLike;
+    if (!isFunction(fnNode as Node)) return unknown(at, `the result of ${text}()`);
+    if (this.active.includes(fnNode)) return unknown(at, `a recursive call to ${v.fn.name}()`);
     if (this.active.length > MAX_CALL_DEPTH) return unknown(at, 'calls nested too deeply to follow');
-    this.callees.add(node);
+    this.callees.add(fnNode);
     const closure = v.fn.closure as JsRun;
-    const run = new JsRun(node, closure.module, closure, v.fn.self ?? self, this.heap);
+    const run = new JsRun(fnNode, closure.module, closure, v.fn.self ?? self, this.heap);
     this.within(run, () => {
-      this.bindParams(node, args);
-      this.functionBody(node);
+      this.bindParams(fnNode, args);
+      this.functionBody(fnNode);
       this.finish(run);
     });
     let value: Value = NOTHING;
@@ -838,13 +841,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     // exhaustive if/else-if chain): a soft undefined. With no return at all, it is certain.
     if (run.fellThrough) value = join(value, run.returns.size > 0 ? maybeUndef(at) : undef(at));
     if (run.state) this.state.heap = run.state.heap;
-    if (!node.async || node.generator)
-      return this.declare(value, (node as { returnType?: Node | null }).returnType, closure.module.file);
+    if (!fnNode.async || fnNode.generator)
+      return this.declare(value, (fnNode as { returnType?: Node | null }).returnType, closure.module.file);
     // An async function gives a Promise of what it returns (a returned Promise is followed), proven by
     // its declared `Promise<…>` where the analysis cannot see.
     const resolved = this.declare(
       awaited(this.heap, value),
-      (node as { returnType?: Node | null }).returnType,
+      (fnNode as { returnType?: Node | null }).returnType,
       closure.module.file,
     );
     return this.promise(resolved, at);
@@ -868,6 +871,37 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   private writeMember(object: Value, key: string | undefined, value: Value, at: Site): void {
     writeMember(this.heap, object, key, value, at);
+  }
+
+  /**
+   * Values passed where the analysis cannot follow (`call`, code outside the project): the
+   * functions among them may be called there, any number of times, so their effects (a block pushed
+   * onto a list they close over) are joined in; the objects may be changed there (classes stay as
+   * they are). Only while a tool handler runs: what a module or a registering function hands on
+   * (a tool's handler, a route, a request handler wrapped by the SDK) is called later by the
+   * framework, and a tool registration or a route made in a handler is analysed on its own.
+   */
+  private escapeCall(
+    call: Node | undefined,
+    values: readonly Value[],
+    at: Site,
+    text: string,
+    objects = true,
+  ): void {
+    const later =
+      this.handlerTool === undefined ||
+      (call && (this.watchedCalls.has(call) || (call.type === 'CallExpression' && routeName(call))));
+    for (const value of later ? [] : values) {
+      const functions = value.filter((v) => v.k === 'fn');
+      if (functions.length === 0 || !this.current.state) continue;
+      const count = Math.max(...functions.map((f) => (f.fn.node as FunctionLike).params?.length ?? 0));
+      const given = Array.from({ length: count }, () =>
+        unknown(at, `an argument ${text}() passes to its callback`),
+      );
+      this.callRepeatedly(functions, () => given, at);
+    }
+    if (objects && this.current.state)
+      this.escape(values, `passed to ${text}(), which the analysis cannot follow`);
   }
 
   /** Objects passed where the analysis cannot follow may be changed there (classes stay as they are). */
@@ -1999,7 +2033,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       );
       const args = this.args(node.arguments, scope);
       this.recordCall(node, args);
-      result = this.call(target, args, undefined, at, text);
+      result = this.call(target, args, undefined, at, text, node);
     }
     return result;
   }
@@ -2098,6 +2132,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (node.type === 'NewExpression') {
       // The constructor throws unless its input parses as an absolute URL.
       if (name === 'URL') return yielding(at, 'a new URL', 'uri');
+      // A constructor may call the functions it is given (a Promise's executor, at once).
+      this.escapeCall(node, args, at, `new ${name}`, false);
       return unknown(
         at,
         `a new ${name}`,
@@ -2109,7 +2145,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       );
     }
     this.noteOutflow(at, args);
-    this.escape(args, `passed to ${name}(), which the analysis cannot follow`);
+    this.escapeCall(node, args, at, name);
     return unknown(at, `the result of ${name}(), which is not part of the scanned project`);
   }
 
@@ -2341,8 +2377,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (name === 'catch' || name === 'finally') return [v];
     // `res.json(envelope)`, `c.json(envelope)`: what leaves for the client.
     this.noteOutflow(at, args);
-    if (!(name && PURE_METHODS.has(name)))
-      this.escape(args, `passed to ${text}(), which the analysis cannot follow`);
+    if (!(name && PURE_METHODS.has(name))) this.escapeCall(node, args, at, text);
     const kind = name ? METHOD_KINDS.get(name) : undefined;
     void node;
     const result = unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
@@ -2355,6 +2390,24 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
    * call joined (an item may be pushed once, many times, or never).
    */
   private iterate(callback: Value, item: Value, at: Site, array: Value, accumulator?: Value): Value {
+    return this.callRepeatedly(
+      callback,
+      (acc) => (acc ? [acc, item, num(at), array] : [item, num(at), array]),
+      at,
+      accumulator,
+    );
+  }
+
+  /**
+   * Calls a callback as code that may call it any number of times does: twice, with the effects of
+   * each call joined to not calling it. `args` gives each call's arguments from the accumulator.
+   */
+  private callRepeatedly(
+    callback: Value,
+    args: (acc: Value | undefined) => Value[],
+    at: Site,
+    accumulator?: Value,
+  ): Value {
     const entry = this.state;
     let result: Value = NOTHING;
     let acc = accumulator;
@@ -2362,8 +2415,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     let input = entry;
     for (let i = 0; i < 2; i++) {
       this.current.state = cloneState(input);
-      const args = acc ? [acc, item, num(at), array] : [item, num(at), array];
-      const value = this.call(callback, args, undefined, at, 'callback');
+      const value = this.call(callback, args(acc), undefined, at, 'callback');
       result = join(result, value);
       if (acc) acc = join(acc, value);
       const after = this.current.state;

@@ -1,0 +1,50 @@
+/**
+ * A function a handler passes to code outside the project (a library's `each`, a Promise's executor,
+ * a stream's `on`) may be called there, and what it does to the values it closes over shows in the
+ * result. The scan once dropped such a callback, so a block it pushed onto the returned list was never
+ * judged: `_.forEach(rows, (r) => content.push({ type: 'row', … }))` was typed.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { judged } from './judged.js';
+
+const server = (body: string) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import _ from 'lodash';
+import { spawn } from 'node:child_process';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: { rows: z.array(z.string()) } }, async ({ rows }) => {
+  const content: any[] = [];
+  ${body}
+  return { content };
+});
+`;
+
+const verdict = (body: string) => judged('server.ts', server(body));
+
+describe('callbacks given to code outside the project', () => {
+  it.each([
+    ["a library's iteration", "_.forEach(rows, (r) => content.push({ type: 'row', text: r }));"],
+    [
+      "a Promise's executor",
+      "await new Promise<void>((resolve) => {\n    content.push({ type: 'row', text: 'x' });\n    resolve();\n  });",
+    ],
+    [
+      "a stream's listener",
+      "const child = spawn('ls');\n  child.stdout.on('data', (chunk) => content.push({ type: 'row', text: String(chunk) }));\n  await new Promise((r) => child.on('close', r));",
+    ],
+  ])('%s that pushes a bad block: an error', async (_, body) => {
+    expect(await verdict(body)).toEqual(['invalid', 'block-type-unknown']);
+  });
+
+  it.each([
+    ["a library's iteration", "_.forEach(rows, (r) => content.push({ type: 'text', text: String(r) }));"],
+    [
+      "a stream's listener",
+      "const child = spawn('ls');\n  child.stdout.on('data', (chunk) => content.push({ type: 'text', text: String(chunk) }));\n  await new Promise((r) => child.on('close', r));",
+    ],
+    ['a timer', "content.push({ type: 'text', text: 'a' });\n  await new Promise((r) => setTimeout(r, 10));"],
+  ])('%s, where only good blocks are pushed: typed', async (_, body) => {
+    expect(await verdict(body)).toEqual(['typed']);
+  });
+});
