@@ -1,13 +1,16 @@
 /**
  * Values nested deeper than JSON.stringify reaches (it recurses, and runs out of call stack a few
  * thousand levels down; JSON.parse does not, so a server's message can hold them): the repairs that
- * write such a value as text write it all the same, and the findings that offer those repairs keep their
- * word.
+ * write such a value as text write it all the same, the findings that offer those repairs keep their
+ * word, and the fallback, should it meet an item that is no typed block, names it by its place.
  */
 
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
+import type { RepairTarget } from '../../src/library/repair/engine.js';
+import { applyFallback } from '../../src/library/repair/fallback.js';
 import { repairParsedMessageSync, repairParsedSync } from '../../src/library/repair/index.js';
+import type { EngineFinding } from '../../src/validate/engine.js';
 import { validateParsedToolResultSync } from '../../src/validate/index.js';
 
 const DEPTH = 200_000;
@@ -47,6 +50,62 @@ describe('a content item nested deeper than JSON.stringify reaches', () => {
       ['block-not-object', '/result/content/0', 'replaced the array with a text block holding its JSON'],
     ]);
     expect(repaired.remaining).toEqual([]);
+  });
+});
+
+describe('the fallback names the item it drops', () => {
+  const target: RepairTarget = { version: '2025-06-18', resultPath: () => [], validate: () => [] };
+  const finding = (index: number, message: string): EngineFinding => ({
+    rule: 'block-not-object',
+    severity: 'error',
+    message,
+    pointer: `/content/${index}`,
+    data: {},
+    messageId: 'default',
+    path: ['content', index],
+    subjectPath: ['content', index],
+    resultPath: [],
+  });
+
+  it('by its place and JSON type when it is no typed block, never as an "undefined" block', () => {
+    const items: [unknown, string][] = [
+      [['a'], 'content item 0 (a JSON array)'],
+      [null, 'content item 1 (null)'],
+      [7, 'content item 2 (a JSON integer)'],
+      [{ text: 'x' }, 'content item 3 (a block without a type)'],
+      [{ type: 5 }, 'content item 4 (a block without a type)'],
+    ];
+    items.forEach(([, name], index) => {
+      const document = { content: items.map(([value]) => value) };
+      const step = applyFallback(document, finding(index, 'it is broken'), target, false);
+      expect(step?.description).toBe(
+        `replaced ${name} with a text block saying what was dropped and why (it is broken)`,
+      );
+      const text = (document.content[index] as JsonObject).text as string;
+      expect(
+        text.startsWith(`[C${name.slice(1)} was dropped from this tool result: it is broken. It was: `),
+      ).toBe(true);
+      expect(`${step?.description} ${text}`).not.toContain('undefined');
+    });
+  });
+
+  it('by its type, with the article that type reads with, when it has one', () => {
+    const document = {
+      content: [
+        { type: 'image', data: '!' },
+        { type: 'text', text: 5 },
+      ],
+    };
+    expect(applyFallback(document, finding(0, 'bad'), target, false)?.description).toBe(
+      'replaced the "image" block with a text block saying what was dropped and why (bad)',
+    );
+    expect(applyFallback(document, finding(1, 'bad'), target, false)?.description).toBe(
+      'replaced the "text" block with a text block saying what was dropped and why (bad)',
+    );
+    expect(document.content.map((b) => String(b.text).slice(0, 16))).toEqual([
+      '[An "image" bloc',
+      '[A "text" block ',
+    ]);
   });
 });
 

@@ -14,6 +14,7 @@
 
 import { isObject, type JsonObject } from '../../core/json.js';
 import { getIn, type PathSegment, setIn } from '../../core/pointer.js';
+import { describeType } from '../../rules/support/call-tool-result.js';
 import { features } from '../../spec/versions.js';
 import type { EngineFinding } from '../../validate/engine.js';
 import { plainJson, previewPlainJson } from './clone.js';
@@ -51,20 +52,23 @@ function textBlock(text: string): JsonObject {
 }
 
 /**
- * `"image" block`. Only typed blocks get here: the rules repair every item that is no object or has no
- * type (block-not-object, block-type-unknown) before the fallback runs.
+ * What the fallback calls the item it drops, as the object of a sentence (`the "image" block`) and as
+ * its subject (`An "image" block`): the model reads the second. The rules repair most items that are no
+ * object or have no type (block-not-object, block-type-unknown) before the fallback runs, but not every
+ * one (a repair can decline or fail), so such an item is named by its place and its JSON type.
  */
-function blockName(block: JsonObject): string {
-  return `"${String(block.type)}" block`;
+function blockNames(block: unknown, index: number): { readonly object: string; readonly subject: string } {
+  if (isObject(block) && typeof block.type === 'string') {
+    const name = `"${block.type}" block`;
+    return { object: `the ${name}`, subject: `${/^"[aeiou]/i.test(name) ? 'An' : 'A'} ${name}` };
+  }
+  const kind = isObject(block) ? 'a block without a type' : describeType(block);
+  const name = `content item ${index} (${kind})`;
+  return { object: name, subject: `C${name.slice(1)}` };
 }
 
-/** "An "image" block", "A "text" block": the model reads this sentence, so it should read well. */
-function withArticle(name: string): string {
-  return `${/^"[aeiou]/i.test(name) ? 'An' : 'A'} ${name}`;
-}
-
-function droppedBlockText(block: JsonObject, reason: string): string {
-  return `[${withArticle(blockName(block))} was dropped from this tool result: ${reason}. It was: ${previewPlainJson(block)}]`;
+function droppedBlockText(block: unknown, index: number, reason: string): string {
+  return `[${blockNames(block, index).subject} was dropped from this tool result: ${reason}. It was: ${previewPlainJson(block)}]`;
 }
 
 /** A CallToolResult holding `data` as text, for a result that cannot be salvaged member by member. */
@@ -104,11 +108,11 @@ export function applyFallback(
     const index = fallbackBlockIndex(document, error, target);
     // A finding on a block points at a block that is there.
     if (index !== undefined) {
-      const block = result.content[index] as JsonObject;
-      result.content[index] = textBlock(droppedBlockText(block, error.message));
+      const block: unknown = result.content[index];
+      result.content[index] = textBlock(droppedBlockText(block, index, error.message));
       return {
         document,
-        description: `replaced the ${blockName(block)} with a text block saying what was dropped and why (${error.message})`,
+        description: `replaced ${blockNames(block, index).object} with a text block saying what was dropped and why (${error.message})`,
       };
     }
     if (typeof member === 'string' && !STRUCTURAL.has(member) && Object.hasOwn(result, member)) {
