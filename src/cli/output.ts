@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { systemErrorWords } from '../core/system-error.js';
 import { type Report, type ReportFormat, renderReport } from '../report/index.js';
-import { UserError } from './errors.js';
+import { UsageError, UserError } from './errors.js';
 
 export function emitReport(report: Report, format: ReportFormat, out: string | undefined): void {
   const color = toStdout(out) && format === 'text' ? undefined : false;
@@ -28,4 +28,12 @@ export function writeOutput(file: string | undefined, text: string): void {
     // ENOENT on a write means the directory is missing; the file itself is about to be created.
     throw new UserError(`${systemErrorWords(error, { ENOENT: 'no such directory' })}: ${file}`);
   }
+}
+
+/**
+ * A file option that has no standard-output form (`--record`, the proxy's `--report`): standard output
+ * carries the report, or the client's messages, so `-` is a mistake, not a file to create named `-`.
+ */
+export function fileOnly(option: string, file: string, stdoutCarries: string): void {
+  if (file === '-') throw new UsageError(`${option} takes a file: standard output carries ${stdoutCarries}`);
 }

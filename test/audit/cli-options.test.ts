@@ -342,6 +342,8 @@ describe('mcp-shape audit option errors', { timeout: 120_000 }, () => {
       ['--record', '/nonexistent/dir/session.jsonl', ...server],
       /^mcp-shape: no such file: \/nonexistent\/dir\/session\.jsonl \(--record\)$/,
     ],
+    // Standard output carries the report; it created a file named "-".
+    [['--record', '-', ...server], /^mcp-shape: --record takes a file: standard output carries the report/],
     [[], /^mcp-shape: nothing to audit/],
   ])('%j is one line on stderr and exit 2', async (args, message) => {
     const run = await runCli(['audit', ...args]);

@@ -3,7 +3,7 @@
  * without the proxy the client cannot even connect; through it every tool call succeeds.
  */
 
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -108,6 +108,55 @@ describe('mcp-shape proxy', () => {
       protocolVersion: '2025-11-25',
       tool: 'screenshot',
     });
+  }, 90_000);
+
+  it('refuses a --report or --record it cannot write, or -, before the server starts', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcp-shape-proxy-'));
+    const started = join(folder, 'started');
+    const server = [
+      '--',
+      process.execPath,
+      '-e',
+      `require('fs').writeFileSync(${JSON.stringify(started)}, '')`,
+    ];
+    for (const [args, message] of [
+      [['--report', folder], `mcp-shape: cannot write --report: is a directory: ${folder}`],
+      // Standard output is the client's stream: the report went into it, the recording to a file "-".
+      [
+        ['--report', '-'],
+        'mcp-shape: --report takes a file: standard output carries the messages to the client',
+      ],
+      [
+        ['--record', '-'],
+        'mcp-shape: --record takes a file: standard output carries the messages to the client',
+      ],
+    ] as const) {
+      const run = await runCli(['proxy', ...args, ...server], { input: '' });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(message)]);
+    }
+    expect(existsSync(started)).toBe(false);
+  }, 90_000);
+
+  it('goes on relaying when the --report file can no longer be written, and says so once', async () => {
+    const report = join(mkdtempSync(join(tmpdir(), 'mcp-shape-proxy-')), 'repairs.json');
+    const { client, transport, stderr } = proxied(['--quiet', '--report', report]);
+    await client.connect(transport, { timeout: 20_000 });
+    await expect.poll(() => readFileSync(report, 'utf8'), { timeout: 10_000 }).toContain('"command"');
+    // Its path becomes a folder: the next write of the report fails (it threw from a timer, and the
+    // proxy died with a stack trace, taking the session with it).
+    rmSync(report);
+    mkdirSync(report);
+    for (let i = 0; i < 3; i++) {
+      const shot = await client.callTool({ name: 'screenshot', arguments: {} });
+      expect(shot.content).toEqual([expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    }
+    const said = `cannot write --report, no longer kept: is a directory: ${report}`;
+    await until(() => stderr().includes(said));
+    expect(stderr().split(said)).toHaveLength(2);
+    expect(stderr()).not.toMatch(/\n\s+at /);
   }, 90_000);
 
   it('drops the byte order mark a server writes before each message, which leaves the SDK client unable to connect', async () => {

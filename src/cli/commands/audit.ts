@@ -15,6 +15,7 @@ import { oneLine, terminalSafe } from '../../report/terminal.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UsageError, UserError } from '../errors.js';
 import { formatHelp, formatOption, MAX_TIMER_SECONDS, PROTOCOL_HELP, protocolOption } from '../options.js';
+import { fileOnly } from '../output.js';
 import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
 
 /** Repeatable options have no default: commander would print "(default: [])" in --help. */
@@ -292,6 +293,7 @@ function headerCheck(header: string): void {
 /** Opens --record FILE for writing before the audit starts, so a bad path is a usage error. */
 function recorder(path: string | undefined): { record?: (entry: RecordedFrame) => void; close(): void } {
   if (path === undefined) return { close() {} };
+  fileOnly('--record', path, 'the report');
   let fd: number;
   try {
     fd = openSync(path, 'w');

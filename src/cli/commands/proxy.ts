@@ -19,7 +19,7 @@ import { getRule } from '../../rules/catalog.js';
 import { DEFAULT_PROTOCOL_VERSION, type ProtocolVersion } from '../../spec/versions.js';
 import { EXIT, UsageError, UserError } from '../errors.js';
 import { MAX_TIMER_SECONDS, PROTOCOL_HELP, protocolOption } from '../options.js';
-import { writeOutput } from '../output.js';
+import { fileOnly, writeOutput } from '../output.js';
 
 interface ProxyFlags {
   url?: string;
@@ -154,7 +154,13 @@ async function runProxy(server: string[], flags: ProxyFlags): Promise<number> {
     );
   if (flags.url && flags.grace !== undefined)
     throw new UsageError('--grace applies to a stdio server; with --url there is no process to stop');
+  const stdoutCarries = flags.url ? "the proxy's log" : 'the messages to the client';
+  if (flags.report !== undefined) fileOnly('--report', flags.report, stdoutCarries);
+  if (flags.record !== undefined) fileOnly('--record', flags.record, stdoutCarries);
   const repairs = repairLog(flags);
+  // Written before the server starts, with no repair yet: a path that cannot be written is a usage
+  // error now, not a crash at the first repair.
+  repairs.startReport();
   const recorder = flags.record ? await openRecording(flags.record) : undefined;
   const events = {
     protocolVersion: flags.protocol ?? DEFAULT_PROTOCOL_VERSION,
@@ -267,12 +273,33 @@ function repairLog(flags: ProxyFlags) {
   // Rewritten as repairs happen, not only at exit: clients often kill their server without waiting.
   // At most twice a second, so that a flood of repairs does not rewrite a growing file each time.
   let scheduled: NodeJS.Timeout | undefined;
+  const writeReport = (file: string) => {
+    const report = buildReport('repair', repaired, messages, { summary: { repairedMessages: messages } });
+    writeOutput(file, renderJson(report));
+  };
+  let failed = false;
+  // Once the proxy runs, a report that cannot be written (the disk filled, the folder went) is said
+  // once and the messages go on: it threw from a timer, which ended the proxy mid-session.
   const saveReport = () => {
     clearTimeout(scheduled);
     scheduled = undefined;
+    if (!flags.report || failed) return;
+    try {
+      writeReport(flags.report);
+    } catch (error) {
+      failed = true;
+      process.stderr.write(
+        `mcp-shape proxy: cannot write --report, no longer kept: ${oneLine((error as Error).message, { width: 400 })}\n`,
+      );
+    }
+  };
+  const startReport = () => {
     if (!flags.report) return;
-    const report = buildReport('repair', repaired, messages, { summary: { repairedMessages: messages } });
-    writeOutput(flags.report, renderJson(report));
+    try {
+      writeReport(flags.report);
+    } catch (error) {
+      throw new UserError(`cannot write --report: ${(error as Error).message}`);
+    }
   };
   const onRepaired = (event: ProxyEvent) => {
     messages++;
@@ -296,5 +323,5 @@ function repairLog(flags: ProxyFlags) {
     }
     if (flags.report) scheduled ??= setTimeout(saveReport, messages === 1 ? 0 : 500);
   };
-  return { log, saveReport, onRepaired };
+  return { log, saveReport, startReport, onRepaired };
 }
