@@ -48,3 +48,28 @@ describe('callbacks given to code outside the project', () => {
     expect(await verdict(body)).toEqual(['typed']);
   });
 });
+
+/**
+ * Functions that set a member of the object they are given (`Object.defineProperty`, `Reflect.set`,
+ * lodash's `_.set`) were taken as pure (`set` as a Map's), so the block they changed was judged as
+ * written and typed.
+ */
+describe('members set by a function', () => {
+  it.each([
+    ['Object.defineProperty', "Object.defineProperty(b, 'type', { value: 'row', enumerable: true });"],
+    ['Reflect.set', "Reflect.set(b, 'type', 'row');"],
+    ['lodash set', "_.set(b, 'type', 'row');"],
+  ])('%s may change any member: not proven', async (_, line) => {
+    expect(
+      await verdict(`const b: any = { type: 'text', text: 'x' };\n  ${line}\n  content.push(b);`),
+    ).toEqual(['unresolved']);
+  });
+
+  it("a Map's set changes the map alone: typed", async () => {
+    expect(
+      await verdict(
+        "const b = { type: 'text' as const, text: 'x' };\n  const seen = new Map();\n  seen.set('b', b);\n  content.push(b);",
+      ),
+    ).toEqual(['typed']);
+  });
+});

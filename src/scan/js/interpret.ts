@@ -2265,6 +2265,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'Object.freeze':
       case 'Object.seal':
         return first ?? undef(at);
+      case 'Object.defineProperty':
+      case 'Object.defineProperties':
+        // The descriptor decides the member's value, getter and whether JSON lists it.
+        if (first) this.escape([first], `a member defined by ${key}()`);
+        return first ?? undef(at);
       case 'Object.entries':
       case 'Object.keys':
       case 'Object.values': {
@@ -2377,7 +2382,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (name === 'catch' || name === 'finally') return [v];
     // `res.json(envelope)`, `c.json(envelope)`: what leaves for the client.
     this.noteOutflow(at, args);
-    if (!(name && PURE_METHODS.has(name))) this.escapeCall(node, args, at, text);
+    // `map.set(key, value)` changes the map alone; `Reflect.set(o, key, value)`, `_.set(o, path, value)` change o.
+    const pure = name && PURE_METHODS.has(name) && !(name === 'set' && args.length > 2);
+    if (!pure) this.escapeCall(node, args, at, text);
     const kind = name ? METHOD_KINDS.get(name) : undefined;
     void node;
     const result = unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
