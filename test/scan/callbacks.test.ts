@@ -73,3 +73,42 @@ describe('members set by a function', () => {
     ).toEqual(['typed']);
   });
 });
+
+describe('Python: callbacks given to code outside the project', () => {
+  const low = (body: string) => `import asyncio
+import somelib
+from mcp.server.lowlevel import Server
+
+server = Server("demo")
+
+
+@server.call_tool()
+async def call(name: str, arguments: dict):
+    content = []
+    ${body}
+    return content
+`;
+
+  it.each([
+    [
+      "a library's iteration",
+      'somelib.each(arguments["rows"], lambda r: content.append({"type": "row", "text": r}))',
+    ],
+    ['a thread', 'await asyncio.to_thread(lambda: content.append({"type": "row", "text": "x"}))'],
+    [
+      'an executor, given a function by name',
+      'def add(r):\n        content.append({"type": "row", "text": str(r)})\n\n    await asyncio.get_running_loop().run_in_executor(None, add, 1)',
+    ],
+  ])('%s that appends a bad block: an error', async (_, body) => {
+    expect(await judged('server.py', low(body))).toEqual(['invalid', 'block-type-unknown']);
+  });
+
+  it('a thread that appends a good block: typed', async () => {
+    expect(
+      await judged(
+        'server.py',
+        low('await asyncio.to_thread(lambda: content.append({"type": "text", "text": "x"}))'),
+      ),
+    ).toEqual(['typed']);
+  });
+});

@@ -84,6 +84,12 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
   private readonly outflowsById = new Map<number, Set<string>>();
   /** Project functions called by project code: what they return goes on to their callers. */
   readonly callees = new Set<object>();
+  /**
+   * Set while a function runs as its framework calls it (a tool handler): a function it hands to
+   * code outside the project may be called there before it returns, so the front ends run it. What
+   * a module or a registering function hands on (a handler, a route) is called later, on its own.
+   */
+  protected followsCallbacks = false;
 
   constructor(
     readonly project: Project,
@@ -172,6 +178,8 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
     const previous = this.current;
     const nesting = this.nesting;
     const active = this.active.length;
+    const follows = this.followsCallbacks;
+    this.followsCallbacks = false;
     this.current = run;
     this.active.push(run.fn);
     try {
@@ -187,8 +195,41 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
       this.active.length = active;
       this.nesting = nesting;
       this.current = previous;
+      this.followsCallbacks = follows;
     }
     run.state?.heap.freeze();
+  }
+
+  /** Runs `work` as the framework runs a handler: functions it hands out of the project are followed. */
+  protected asFrameworkCalls<T>(work: () => T): T {
+    const follows = this.followsCallbacks;
+    this.followsCallbacks = true;
+    try {
+      return work();
+    } finally {
+      this.followsCallbacks = follows;
+    }
+  }
+
+  /**
+   * Calls `once` as code that may call a callback any number of times does: twice, each call from
+   * what the calls before it may have left, with every outcome (not calling it too) joined.
+   */
+  protected repeatedly(at: Site, once: () => Value): Value {
+    const entry = this.state;
+    let result: Value = NOTHING;
+    const states: State<K>[] = [entry];
+    let input = entry;
+    for (let i = 0; i < 2; i++) {
+      this.current.state = cloneState(input);
+      result = join(result, once());
+      const after = this.current.state;
+      if (!after) break;
+      states.push(after);
+      input = joinStates(input, after, at) ?? after;
+    }
+    this.current.state = joinAllStates(states, at);
+    return result;
   }
 
   /** The run's final state: where its returns and its end meet (closures read it later). */

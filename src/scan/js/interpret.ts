@@ -405,11 +405,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     const node = value.node as FunctionLike;
     const closure = value.closure as JsRun;
     const run = new JsRun(node, closure.module, closure, value.self, new Heap(this.project.frozen));
-    this.within(run, () => {
-      this.bindParams(node, args);
-      this.functionBody(node);
-      this.finish(run);
-    });
+    this.asFrameworkCalls(() =>
+      this.within(run, () => {
+        this.bindParams(node, args);
+        this.functionBody(node);
+        this.finish(run);
+      }),
+    );
     run.state?.heap.freeze();
     return run;
   }
@@ -877,9 +879,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
    * Values passed where the analysis cannot follow (`call`, code outside the project): the
    * functions among them may be called there, any number of times, so their effects (a block pushed
    * onto a list they close over) are joined in; the objects may be changed there (classes stay as
-   * they are). Only while a tool handler runs: what a module or a registering function hands on
-   * (a tool's handler, a route, a request handler wrapped by the SDK) is called later by the
-   * framework, and a tool registration or a route made in a handler is analysed on its own.
+   * they are). Only while a handler runs (followsCallbacks); a tool registration or a route made
+   * there is analysed on its own.
    */
   private escapeCall(
     call: Node | undefined,
@@ -889,7 +890,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     objects = true,
   ): void {
     const later =
-      this.handlerTool === undefined ||
+      !this.followsCallbacks ||
       (call && (this.watchedCalls.has(call) || (call.type === 'CallExpression' && routeName(call))));
     for (const value of later ? [] : values) {
       const functions = value.filter((v) => v.k === 'fn');
@@ -2415,22 +2416,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     at: Site,
     accumulator?: Value,
   ): Value {
-    const entry = this.state;
-    let result: Value = NOTHING;
     let acc = accumulator;
-    const states: State<Binding>[] = [entry];
-    let input = entry;
-    for (let i = 0; i < 2; i++) {
-      this.current.state = cloneState(input);
+    const result = this.repeatedly(at, () => {
       const value = this.call(callback, args(acc), undefined, at, 'callback');
-      result = join(result, value);
       if (acc) acc = join(acc, value);
-      const after = this.current.state;
-      if (!after) break;
-      states.push(after);
-      input = joinStates(input, after, at) ?? after;
-    }
-    this.current.state = joinAllStates(states, at);
+      return value;
+    });
     return acc ? join(acc, result) : result;
   }
 

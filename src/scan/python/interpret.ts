@@ -484,11 +484,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const node = value.node as PyNode;
     const closure = value.closure as PyRun;
     const run = new PyRun(node, closure.module, closure, false, new Heap(this.project.frozen));
-    this.within(run, () => {
-      this.bindParams(node, args, value.self, validated);
-      this.functionBody(node);
-      this.finish(run);
-    });
+    this.asFrameworkCalls(() =>
+      this.within(run, () => {
+        this.bindParams(node, args, value.self, validated);
+        this.functionBody(node);
+        this.finish(run);
+      }),
+    );
     run.state?.heap.freeze();
     return run;
   }
@@ -1121,13 +1123,32 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return annotation ? provenBy(value, mod.tree.source.slice(annotation.start, annotation.end)) : value;
   }
 
-  /** A call out of the project: what it is handed may change there, and may be what a client receives. */
+  /**
+   * A call out of the project: what it is handed may change there, and may be what a client
+   * receives; a function it is handed while a handler runs may be called there, any number of times
+   * (`executor.map(add, rows)`, `asyncio.to_thread(fn)`), with arguments the analysis does not know.
+   */
   private escapeArgs(args: Args, text: string, at: Site): void {
     const values = [...args.positional, ...args.keywords.values()];
     // `return jsonify(envelope)`, `JSONResponse(envelope)`: what leaves for the client.
     this.noteOutflow(at, values);
     const name = text.slice(text.lastIndexOf('.') + 1);
     if (PURE_CALLS.has(text) || PURE_METHODS.has(name)) return;
+    for (const value of this.followsCallbacks ? values : []) {
+      const functions = value.filter((v) => v.k === 'fn');
+      if (functions.length === 0 || !this.current.state) continue;
+      const count = Math.max(
+        ...functions.map((f) => field(f.fn.node as PyNode, 'parameters')?.children.length ?? 0),
+      );
+      const given = {
+        positional: Array.from({ length: count }, () =>
+          unknown(at, `an argument ${text}() passes to its callback`),
+        ),
+        keywords: new Map<string, Value>(),
+      };
+      this.repeatedly(at, () => this.call(functions, given, at, 'callback'));
+    }
+    if (!this.current.state) return;
     escapeTo(this.heap, values, `passed to ${text}(), which the analysis cannot follow`, (id) =>
       this.classes.has(id),
     );
