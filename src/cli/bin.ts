@@ -1,10 +1,13 @@
 #!/usr/bin/env node
+import { systemErrorWords } from '../core/system-error.js';
 import { main } from './main.js';
 
 // `mcp-shape … | head` closes the pipe early; that is the reader's choice, not an error to report.
+// Any other failure to write standard output is the one line every input error gets.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
+  process.stderr.write(`mcp-shape: cannot write standard output: ${systemErrorWords(error)}\n`);
+  process.exit(2);
 });
 
 try {

@@ -19,7 +19,12 @@ function toStdout(file: string | undefined): file is undefined | '-' {
 /** Writes to standard output, or to `file` with a one-line error when it cannot be written. */
 export function writeOutput(file: string | undefined, text: string): void {
   if (toStdout(file)) {
-    process.stdout.write(text);
+    try {
+      process.stdout.write(text);
+    } catch (error) {
+      // Standard output redirected to a file is written synchronously: a full disk throws here.
+      throw new UserError(`cannot write standard output: ${systemErrorWords(error)}`);
+    }
     return;
   }
   try {

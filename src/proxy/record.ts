@@ -20,11 +20,18 @@ type Head = Omit<RecordedFrame, 'message' | 'frame' | 'forwarded' | 'passed' | '
 export class Recorder {
   private constructor(private readonly out: Writable) {}
 
-  /** Opens FILE for writing; resolves once it is open, rejects with the reason it cannot be. */
-  static open(path: string): Promise<Recorder> {
+  /**
+   * Opens FILE for writing; resolves once it is open, rejects with the reason it cannot be. A write
+   * that fails later (a full disk) ends the recording, not the proxy, and `onError` hears of it once.
+   */
+  static open(path: string, onError: (error: Error) => void = () => {}): Promise<Recorder> {
     const out = createWriteStream(path, { flags: 'w' });
     return new Promise((resolve, reject) => {
-      out.once('open', () => resolve(new Recorder(out)));
+      out.once('open', () => {
+        out.off('error', reject);
+        out.once('error', onError);
+        resolve(new Recorder(out));
+      });
       out.once('error', reject);
     });
   }

@@ -290,9 +290,17 @@ function headerCheck(header: string): void {
   }
 }
 
-/** Opens --record FILE for writing before the audit starts, so a bad path is a usage error. */
-function recorder(path: string | undefined): { record?: (entry: RecordedFrame) => void; close(): void } {
-  if (path === undefined) return { close() {} };
+/**
+ * Opens --record FILE for writing before the audit starts, so a bad path is a usage error. A write
+ * that fails later (a full disk) stops the recording, not the audit: `failure` says why, once the
+ * report is out. It threw out of the session, an internal error with the servers' requests unsent.
+ */
+function recorder(path: string | undefined): {
+  record?: (entry: RecordedFrame) => void;
+  close(): void;
+  failure(): UserError | undefined;
+} {
+  if (path === undefined) return { close() {}, failure: () => undefined };
   fileOnly('--record', path, 'the report');
   let fd: number;
   try {
@@ -300,8 +308,27 @@ function recorder(path: string | undefined): { record?: (entry: RecordedFrame) =
   } catch (error) {
     throw new UserError(`${systemErrorWords(error)}: ${path} (--record)`);
   }
-  // Synchronous writes keep the frames in the order they were seen, whatever else is going on.
-  return { record: (entry) => writeSync(fd, recordingLine(entry)), close: () => closeSync(fd) };
+  let failed: unknown;
+  let frames = 0;
+  return {
+    // Synchronous writes keep the frames in the order they were seen, whatever else is going on.
+    record: (entry) => {
+      if (failed !== undefined) return;
+      try {
+        writeSync(fd, recordingLine(entry));
+        frames++;
+      } catch (error) {
+        failed = error;
+      }
+    },
+    close: () => closeSync(fd),
+    failure: () =>
+      failed === undefined
+        ? undefined
+        : new UserError(
+            `${systemErrorWords(failed)}: ${path} (--record): the recording stops after ${frames} frame${frames === 1 ? '' : 's'}`,
+          ),
+  };
 }
 
 /**
@@ -374,5 +401,8 @@ async function audit(server: string[], flags: AuditFlags, self: Command): Promis
     for (const [signal] of STOP_SIGNALS) process.removeListener(signal, stopping[signal] as () => void);
   }
   report = await placedAtSource(report, flags.source);
-  return finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
+  const code = finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
+  const failure = recording.failure();
+  if (failure) throw failure;
+  return code;
 }

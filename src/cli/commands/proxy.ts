@@ -202,8 +202,13 @@ function maxMessage(flags: ProxyFlags): { maxMessageBytes?: number } {
 }
 
 async function openRecording(path: string): Promise<Recorder> {
+  // Said even with --quiet: the recording the operator asked for is incomplete from here on.
+  const stopped = (error: Error) =>
+    process.stderr.write(
+      `mcp-shape proxy: cannot write --record, the recording stops here: ${oneLine(`${systemErrorWords(error)}: ${path}`, { width: 400 })}\n`,
+    );
   try {
-    return await Recorder.open(path);
+    return await Recorder.open(path, stopped);
   } catch (error) {
     throw new UserError(`cannot write --record: ${systemErrorWords(error)}: ${path}`);
   }
