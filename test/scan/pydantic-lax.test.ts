@@ -247,6 +247,28 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     }
   });
 
+  it("an annotation of the SDK's content models FastMCP validates against: only instances are proven", async () => {
+    // FastMCP builds an output model from `-> list[TextContent]` and validates every return against it:
+    // a dict of another type fails there, and the client gets an error result. That was typed.
+    const header = 'from mcp.types import TextContent, ImageContent\n';
+    for (const [annotation, body] of [
+      ['list[TextContent]', '[{"type": "row", "text": "x"}]'],
+      ['TextContent', '{"type": "row", "text": "x"}'],
+      ['list[ImageContent]', '[TextContent(type="text", text="x")]'],
+    ]) {
+      const { verdict } = await scanPy(header + tool(annotation as string, body as string));
+      expect(verdict, annotation).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+    }
+    for (const [annotation, body] of [
+      ['list[TextContent]', '[TextContent(type="text", text="x"), TextContent(type="text", text="y")]'],
+      ['TextContent', 'TextContent(type="text", text="x")'],
+      ['list[TextContent]', '[]'],
+    ]) {
+      const { verdict } = await scanPy(header + tool(annotation as string, body as string));
+      expect(verdict, annotation).toMatchObject({ status: 'pass', typed: 1 });
+    }
+  });
+
   it('an argument of the wrong type for the annotation is an error too', async () => {
     const { findings } = await scanPy(tool('str', 'n', 'n: int'));
     expect(findings).toEqual(['structured-content-schema-mismatch /structuredContent/result 6']);

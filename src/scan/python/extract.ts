@@ -315,6 +315,41 @@ function unreadConstruct(mod: PyModule, fn: PyNode): string | undefined {
   return UNREAD_CONSTRUCTS.test(written) ? written : undefined;
 }
 
+const CONTENT_MODEL = /^(?:[\w.]+\.)?(TextContent|ImageContent|AudioContent|EmbeddedResource|ResourceLink)$/;
+
+/**
+ * `-> TextContent`, `-> list[TextContent | ImageContent]`: the SDK's content models, which FastMCP
+ * builds an output model from and validates each return against (a dict of another type fails).
+ */
+function contentModels(mod: PyModule, fn: PyNode): { names: Set<string>; list: boolean } | undefined {
+  const annotation = field(fn, 'return_type');
+  const written = annotation ? text(mod, annotation).replace(/\s+/g, '') : '';
+  const list = /^(?:typing\.)?(?:list|List)\[(.*)\]$/.exec(written);
+  const names = new Set<string>();
+  for (const part of (list ? (list[1] as string) : written).split('|')) {
+    const name = CONTENT_MODEL.exec(part)?.[1];
+    if (!name) return undefined;
+    names.add(name);
+  }
+  return { names, list: list !== null };
+}
+
+/** Every value `value` may be is an instance of one of `names` (or a list of such, for `list`). */
+function instancesOf(value: Value, heap: Heap, names: ReadonlySet<string>, list: boolean): boolean {
+  return (
+    value.length > 0 &&
+    value.every((v) => {
+      const state = v.k === 'ref' ? heap.get(v.id) : undefined;
+      if (!state || state.open) return false;
+      if (!list) return state.kind === 'object' && state.model !== undefined && names.has(state.model);
+      if (state.kind !== 'array') return false;
+      const items = state.items.map((m) => m.value);
+      if (state.rest) items.push(state.rest);
+      return items.every((item) => instancesOf(item, heap, names, false));
+    })
+  );
+}
+
 /** The return annotation names the SDK's `CallToolResult` (`-> CallToolResult`, `-> types.CallToolResult`). */
 function returnsCallToolResult(mod: PyModule, fn: PyNode): boolean {
   const annotation = field(fn, 'return_type');
@@ -519,10 +554,10 @@ export class PyExtractor {
     if (checked) wrapping.annotation = checked;
     // A typing construct FastMCP builds an output model from, and checks each return against, that the
     // scan does not read (`Literal["low", "high"]`, `Annotated[int, Field(ge=0)]`): not proven either way.
-    const unread =
-      registration.framework === 'fastmcp-python' && !registration.unstructured && !standalone && !checked
-        ? unreadConstruct(fnModule, node)
-        : undefined;
+    const validates =
+      registration.framework === 'fastmcp-python' && !registration.unstructured && !standalone && !checked;
+    const unread = validates ? unreadConstruct(fnModule, node) : undefined;
+    const models = validates ? contentModels(fnModule, node) : undefined;
     const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;
     const annotation = field(node, 'return_type');
     const byTool = new Map<string, ReturnSite[]>();
@@ -566,14 +601,17 @@ export class PyExtractor {
         const tool = tools.get(statement);
         // The run for the tool's own checked arguments; a return it never reached keeps the generic one.
         const { value, heap } = (tool && checked.get(tool)?.returns.get(statement)) ?? generic;
+        const unproven = unread
+          ? `FastMCP checks the return against \`${unread}\`, a type the scan does not read`
+          : models && !instancesOf(value, heap, models.names, models.list)
+            ? `FastMCP checks the return against \`${text(fnModule, annotation as PyNode)}\`; only ${[...models.names].join(' or ')} instances are shown to pass it`
+            : undefined;
         add(tool ?? fallback, {
           site: this.site(fnModule, statement),
           value: withDeclared(value),
           heap,
           ...(declared ? { declared } : {}),
-          ...(unread
-            ? { unresolved: `FastMCP checks the return against \`${unread}\`, a type the scan does not read` }
-            : {}),
+          ...(unproven ? { unresolved: unproven } : {}),
         });
       }
     }
