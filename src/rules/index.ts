@@ -31,6 +31,7 @@ import envelopeNotSerializable from './envelope/envelope-not-serializable.js';
 import envelopeRequestInvalid from './envelope/envelope-request-invalid.js';
 import envelopeResultAndError from './envelope/envelope-result-and-error.js';
 import envelopeResultNotObject from './envelope/envelope-result-not-object.js';
+import notificationParamsInvalid from './envelope/notification-params-invalid.js';
 import resultContentMissing from './result/result-content-missing.js';
 import resultContentNotArray from './result/result-content-not-array.js';
 import resultErrorWithoutIsError from './result/result-error-without-is-error.js';
@@ -125,6 +126,7 @@ export const RULES: readonly Rule[] = [
   envelopeRequestInvalid,
   envelopeResultAndError,
   envelopeResultNotObject,
+  notificationParamsInvalid,
   resultContentMissing,
   resultContentNotArray,
   resultErrorWithoutIsError,
