@@ -197,6 +197,13 @@ class Builder {
       return new UnknownValue(sourceText(state.site), 'a circular structure', state.site);
     if (depth > MAX_DEPTH)
       return new UnknownValue(sourceText(state.site), 'nested too deeply to check statically', state.site);
+    // JSON.stringify sends what an object's toJSON() returns in its place (a class's serializer).
+    if (state.kind === 'object' && state.props.get('toJSON')?.value.some((m) => m.k === 'fn'))
+      return new UnknownValue(
+        sourceText(state.site),
+        'what its toJSON() returns, which JSON sends in its place',
+        state.site,
+      );
     const inner = [...stack, v.id];
     const key = `r${v.id}`;
     const out =
