@@ -18,9 +18,9 @@ server.registerTool('t', {}, async () => ({ content: [new Block('x') as any] }))
 
 describe('toJSON', () => {
   it('an instance with toJSON() is what toJSON() returns: not judged by its fields', async () => {
-    expect(
-      await judged('server.ts', server("toJSON() { return { type: 'text', text: this.t }; }")),
-    ).toEqual(['unresolved']);
+    expect(await judged('server.ts', server("toJSON() { return { type: 'text', text: this.t }; }"))).toEqual([
+      'unresolved',
+    ]);
   });
 
   it('an instance without toJSON() is its fields: an error', async () => {
