@@ -1992,7 +1992,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       );
       return someString(at, nonEmpty);
     }
-    if (a.every((v) => v.k === 'num') && b.every((v) => v.k === 'num')) return num(at);
+    // Numbers only (an argument the inputSchema makes a number, Number(x)): their sum is a number.
+    const numeric = (v: Value) => v.length > 0 && v.every((w) => kindOfVariant(w) === 'number');
+    if (numeric(a) && numeric(b)) return num(at);
     return unknown(at, `${sourceText(at)} is known only at run time`);
   }
 
