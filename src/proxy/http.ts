@@ -68,6 +68,8 @@ export interface HttpProxyOptions extends ProxyEvents {
    */
   readonly maxMessageBytes?: number;
   readonly recorder?: Recorder;
+  /** The most conversations kept (default MAX_SESSIONS); past it the least recently used is forgotten. */
+  readonly maxSessions?: number;
 }
 
 export interface RunningHttpProxy {
@@ -98,6 +100,15 @@ const FORWARDED_REQUEST_HEADERS = [
 /** Upstream response headers that describe the upstream connection or the encoded body, not the message. */
 const DROPPED_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
+/**
+ * The most conversations kept; past it the one used least recently is forgotten. Clients seldom send
+ * DELETE (the SDK clients close without it), every Mcp-Session-Id a client sends or the server assigns
+ * started one, and none was ever dropped: a client sending a new id with each request, or a server
+ * assigning one with each answer, grew the proxy without bound. A forgotten conversation that comes
+ * back starts afresh, its version from its MCP-Protocol-Version header.
+ */
+export const MAX_SESSIONS = 10_000;
+
 /** The upstream failed: unreachable, timed out, or its response broke off. */
 class UpstreamError extends Error {}
 
@@ -112,7 +123,22 @@ interface Exchange {
 }
 
 export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpProxy> {
+  // In the order they were last used: the first is the one to forget.
   const sessions = new Map<string, ProxySession>();
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  let forgetting = false;
+  const remember = (id: string, session: ProxySession) => {
+    sessions.delete(id);
+    sessions.set(id, session);
+    if (sessions.size <= maxSessions) return;
+    sessions.delete(sessions.keys().next().value as string);
+    // Said once: a flood of new ids would otherwise be a flood of lines.
+    if (!forgetting)
+      options.onLog?.(
+        `more than ${maxSessions} conversations: from now on the one used least recently is forgotten`,
+      );
+    forgetting = true;
+  };
   let sessionless = 0;
   const upstream = new URL(options.upstream);
   const maxMessageBytes = Math.min(options.maxMessageBytes ?? MAX_HELD_FRAME_BYTES, MAX_HELD_FRAME_BYTES);
@@ -139,8 +165,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       if (!session) {
         // A session this proxy has not seen start (it was restarted): its header says the version.
         session = newSession(declared);
-        sessions.set(id, session);
       } else if (declared) session.declareVersion(declared);
+      remember(id, session);
       return { session, connection: id, requestIds: [], answered: new Set() };
     }
     return {
@@ -277,7 +303,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     const connection = typeof assigned === 'string' && assigned !== '' ? assigned : exchange.connection;
     if (connection !== exchange.connection && !sessions.has(connection)) {
       // The upstream started a session (its answer to initialize): this exchange's state is its state.
-      sessions.set(connection, exchange.session);
+      remember(connection, exchange.session);
     }
     recordClient?.(connection);
     if (req.method === 'DELETE' && answer.statusCode !== undefined && answer.statusCode < 400) {

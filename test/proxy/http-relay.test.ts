@@ -279,7 +279,8 @@ describe('HTTP relay: sessions', { timeout: TIMEOUT }, () => {
       headers: { 'mcp-session-id': 'abc' },
     });
     expect(fails.status).toBe(404);
-    expect(proxy.sessions()).toEqual(['abc', 'other']);
+    // Kept in the order they were last used.
+    expect(proxy.sessions()).toEqual(['other', 'abc']);
     await fetch(proxy.url, { method: 'DELETE', headers: { 'mcp-session-id': 'abc' } });
     expect(proxy.sessions()).toEqual(['other']);
   });

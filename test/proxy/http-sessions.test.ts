@@ -349,3 +349,42 @@ describe('keep-alive comments', () => {
     expect(text.split('\n\n').filter(Boolean)).toHaveLength(50);
   }, 30_000);
 });
+
+describe('how many conversations it keeps', () => {
+  it('forgets the one used least recently past its limit, however many ids clients send or the server assigns', async () => {
+    // Assigns a new session id with every answer, as a hostile or careless server may.
+    let assigned = 0;
+    const { url } = await upstreamWith((res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': `server-${++assigned}` })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    });
+    const { proxy, log } = await proxyTo(url, { maxSessions: 10 });
+    const send = (session: string, id: number) =>
+      fetch(proxy.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify(ping(id)),
+      });
+    // A client with a new id each time, and one that keeps coming back with its own.
+    for (let i = 0; i < 40; i++) {
+      expect(await (await send(`client-${i}`, i)).json()).toEqual({ jsonrpc: '2.0', id: i, result: {} });
+      await (await send('regular', 1000 + i)).text();
+    }
+    // The 80 requests started over a hundred conversations, each kept until its DELETE, which
+    // neither this client nor the SDK clients send.
+    const kept = proxy.sessions();
+    expect(kept).toHaveLength(10);
+    expect(kept).toContain('regular');
+    expect(kept).toContain('client-39');
+    expect(log.filter((line) => line.includes('conversations'))).toEqual([
+      'more than 10 conversations: from now on the one used least recently is forgotten',
+    ]);
+  });
+});

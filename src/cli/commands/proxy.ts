@@ -129,12 +129,13 @@ With --url, the proxy listens on --listen and prints "listening on http://HOST:P
 error; point the client there. Requests (POST, GET, DELETE) go upstream with their body and the
 Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID and Authorization headers
 (plus --header). Each Mcp-Session-Id is its own conversation (version, pending requests, tools);
-DELETE ends it. A request without a session id is handled on its own, for the version in its
-MCP-Protocol-Version header. JSON responses are repaired whole, SSE streams event by event as they
-arrive, with keep-alive comments while idle; other responses pass through unchanged, and so does a
-JSON body that is no JSON-RPC message (logged). If the server cannot be reached, times out
-(--timeout) or breaks off a stream, each unanswered request gets a JSON-RPC error (a 502 when no
-response was started). Runs until interrupted; exit code 0.`,
+DELETE ends it (past 10,000, the one used least recently is forgotten). A request without a session
+id is handled on its own, for the version in its MCP-Protocol-Version header. JSON responses are
+repaired whole, SSE streams event by event as they arrive, with keep-alive comments while idle;
+other responses pass through unchanged, and so does a JSON body that is no JSON-RPC message
+(logged). If the server cannot be reached, times out (--timeout) or breaks off a stream, each
+unanswered request gets a JSON-RPC error (a 502 when no response was started). Runs until
+interrupted; exit code 0.`,
     )
     .action(async (server: string[], flags: ProxyFlags) => {
       process.exitCode = await runProxy(server, flags);
