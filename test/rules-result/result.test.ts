@@ -201,6 +201,40 @@ describe('result-is-error-not-boolean', () => {
   });
 });
 
+/**
+ * An SDK v2 client pinned to 2026-07-28, connected in memory to a server that discovers as 2026-07-28
+ * and answers each tools/call with `answer(call, n)`; `calls` are the tools/call requests it sent.
+ */
+async function pinnedV2Client(
+  answer: (call: JsonObject, n: number) => unknown,
+  options: { roots?: boolean } = {},
+): Promise<{ client: import('@modelcontextprotocol/client').Client; calls: JsonObject[] }> {
+  const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client');
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const calls: JsonObject[] = [];
+  serverSide.onmessage = (message) => {
+    const m = message as JsonObject;
+    const id = m.id as number;
+    if (m.method === 'server/discover') {
+      const serverInfo = { name: 'probe', version: '1' };
+      const discovered = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo };
+      void serverSide.send({ jsonrpc: '2.0', id, result: { resultType: 'complete', ...discovered } });
+    } else if (m.method === 'tools/call') {
+      calls.push(m);
+      void serverSide.send({ jsonrpc: '2.0', id, result: answer(m, calls.length) } as never);
+    }
+  };
+  await serverSide.start();
+  const capabilities = options.roots ? { roots: {} } : {};
+  const client = new Client(
+    { name: 'c', version: '1' },
+    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  if (options.roots) client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
+  await client.connect(clientSide);
+  return { client, calls };
+}
+
 describe('result-type-invalid', () => {
   const rule = 'result-type-invalid';
   it('requires a recognized resultType in 2026-07-28 only', () => {
@@ -239,36 +273,13 @@ describe('result-type-invalid', () => {
   });
 
   it('holds the SDK v2 client at 2026-07-28 to it: it rejects "task" answering its own request', async () => {
-    const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client');
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    let request: JsonObject | undefined;
     const result = { resultType: 'task', task: { taskId: 't1', status: 'working' } };
-    serverSide.onmessage = (message) => {
-      const m = message as JsonObject;
-      if (m.method === 'server/discover') {
-        const serverInfo = { name: 'tasks', version: '1' };
-        const discovered = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo };
-        void serverSide.send({
-          jsonrpc: '2.0',
-          id: m.id as number,
-          result: { resultType: 'complete', ...discovered },
-        });
-      } else if (m.method === 'tools/call') {
-        request = m;
-        void serverSide.send({ jsonrpc: '2.0', id: m.id as number, result });
-      }
-    };
-    await serverSide.start();
-    const client = new Client(
-      { name: 'c', version: '1' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-    );
-    await client.connect(clientSide);
+    const { client, calls } = await pinnedV2Client(() => result);
     await expect(client.callTool({ name: 'slow', arguments: {} })).rejects.toThrow(
       "Unsupported result type 'task'",
     );
     await client.close();
-    expect(hits(rule, 'result', result, { request })).toEqual([['taskNotDeclared', '/resultType']]);
+    expect(hits(rule, 'result', result, { request: calls[0] })).toEqual([['taskNotDeclared', '/resultType']]);
   });
 });
 
@@ -415,6 +426,32 @@ describe('result-input-required-invalid', () => {
       ['request', '/inputRequests/noParams'],
       ['request', '/inputRequests/badParams'],
     ]);
+  });
+
+  it('takes an input request only for a capability the answered request declared, as the SDK v2 client does', async () => {
+    const asksRoots = inputRequired({
+      inputRequests: { where: { method: 'roots/list' } },
+      requestState: 's',
+    });
+    const done = { resultType: 'complete', content: [{ type: 'text', text: 'done' }] };
+    // Without the roots capability the client cannot answer: the call fails.
+    const bare = await pinnedV2Client(() => asksRoots);
+    await expect(bare.client.callTool({ name: 'files', arguments: {} })).rejects.toThrow(
+      "no handler is registered for 'roots/list'",
+    );
+    await bare.client.close();
+    expect(hits(rule, 'result', asksRoots, { request: bare.calls[0] })).toEqual([
+      ['undeclared', '/inputRequests/where/method'],
+    ]);
+    // With it, the client answers and retries, and the call completes.
+    const rooted = await pinnedV2Client((_call, n) => (n === 1 ? asksRoots : done), { roots: true });
+    await expect(rooted.client.callTool({ name: 'files', arguments: {} })).resolves.toMatchObject({
+      content: [{ type: 'text', text: 'done' }],
+    });
+    await rooted.client.close();
+    expect(hits(rule, 'result', asksRoots, { request: rooted.calls[0] })).toEqual([]);
+    // Where the request is not known, nothing is claimed.
+    expect(hits(rule, 'result', asksRoots)).toEqual([]);
   });
 
   it('is not mistaken for a CallToolResult without content', () => {

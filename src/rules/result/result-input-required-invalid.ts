@@ -1,7 +1,15 @@
 import { isObject } from '../../core/json.js';
 import { versionsFrom } from '../../spec/versions.js';
 import { describeType } from '../support/call-tool-result.js';
+import { requestClientCapabilities } from '../support/request-capabilities.js';
 import { defineRule } from '../types.js';
+
+/** The client capability each input request needs (ClientCapabilities in 2026-07-28 schema.json). */
+const CAPABILITY_OF: Readonly<Record<string, string>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
 
 /** The requests a server may ask the client to fulfil (`InputRequest` in 2026-07-28 schema.json). */
 const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
@@ -34,6 +42,11 @@ export default defineRule({
     "each request's `method` and `params` object, not the params themselves. An empty `inputRequests`",
     'without `requestState` asks for nothing and keeps nothing: the TypeScript SDK v2 client rejects it',
     'as it rejects a result with neither.',
+    '',
+    '2026-07-28 declares client capabilities per request, and a server that needs one the request did not',
+    'declare answers with a MissingRequiredClientCapability error (-32021). An input request for',
+    '`roots/list`, `sampling/createMessage` or `elicitation/create` that the answered request did not',
+    'declare `roots`, `sampling` or `elicitation` for cannot be answered: the client has no handler for it.',
   ].join('\n'),
   versions: versionsFrom('2026-07-28'),
   clients: [
@@ -41,8 +54,9 @@ export default defineRule({
       client: 'ts-sdk-v2',
       effect: 'rejects-call',
       detail:
-        'SdkError INVALID_RESULT `input_required carries neither inputRequests nor requestState` when inputRequests is missing or empty and requestState is not a string',
-      source: '@modelcontextprotocol/client 2.4.0 (the 2026-07-28 codec, decodeResult)',
+        "SdkError INVALID_RESULT `input_required carries neither inputRequests nor requestState` when inputRequests is missing or empty and requestState is not a string; an input request for a capability the call did not declare: `Cannot fulfil input request '…': no handler is registered for 'roots/list' on this client`",
+      source:
+        '@modelcontextprotocol/client 2.4.0 (the 2026-07-28 codec, decodeResult; the undeclared capability reproduced over InMemoryTransport pinned to 2026-07-28)',
     },
   ],
   messages: {
@@ -53,6 +67,8 @@ export default defineRule({
     inputRequests: '"inputRequests" is {{actual}}; it must be an object mapping ids to requests',
     request: 'input request "{{key}}" {{problem}}',
     requestState: '"requestState" is {{actual}}; it must be an opaque string',
+    undeclared:
+      'input request "{{key}}" asks for {{method}}, but the request it answers did not declare the "{{capability}}" capability, so the client cannot answer it; return a MissingRequiredClientCapability error (-32021) instead',
   },
   fix: 'Send the requests the client must answer in `inputRequests`, or the state to resume from in `requestState`; a finished call answers `"resultType": "complete"` with content.',
   examples: {
@@ -101,9 +117,24 @@ export default defineRule({
       });
       return;
     }
+    const declared = requestClientCapabilities(ctx);
     for (const [key, request] of Object.entries(inputRequests)) {
       const problem = inputRequestProblem(request);
-      if (problem) ctx.report({ messageId: 'request', path: ['inputRequests', key], data: { key, problem } });
+      if (problem) {
+        ctx.report({ messageId: 'request', path: ['inputRequests', key], data: { key, problem } });
+        continue;
+      }
+      // A request the client's declared capabilities do not cover cannot be answered (see
+      // support/request-capabilities.ts); where they are not known, nothing is claimed.
+      const method = (request as { method: string }).method;
+      const capability = CAPABILITY_OF[method] as string;
+      if (declared !== undefined && !isObject(declared[capability])) {
+        ctx.report({
+          messageId: 'undeclared',
+          path: ['inputRequests', key, 'method'],
+          data: { key, method, capability },
+        });
+      }
     }
   },
 });

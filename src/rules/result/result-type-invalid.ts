@@ -1,22 +1,17 @@
 import { isObject } from '../../core/json.js';
 import { KNOWN_RESULT_TYPES, versionsFrom } from '../../spec/versions.js';
 import { describeType, subjectObject } from '../support/call-tool-result.js';
+import { requestClientCapabilities } from '../support/request-capabilities.js';
 import { type CheckContext, defineRule } from '../types.js';
 
 /** The Tasks extension's identifier, which a 2026-07-28 request declares among its client capabilities. */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-/**
- * Whether the request declared the Tasks extension (`params._meta["io.modelcontextprotocol/
- * clientCapabilities"].extensions`); `undefined` when the request is not known. Capabilities are
- * declared per request in 2026-07-28, and "servers MUST NOT infer capabilities from prior requests".
- */
+/** Whether the answered request declared the Tasks extension; `undefined` when that cannot be told. */
 function declaresTasks(ctx: CheckContext): boolean | undefined {
-  if (ctx.request === undefined) return undefined;
-  const params = ctx.request.params;
-  const meta = isObject(params) ? params._meta : undefined;
-  const capabilities = isObject(meta) ? meta['io.modelcontextprotocol/clientCapabilities'] : undefined;
-  const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
+  const capabilities = requestClientCapabilities(ctx);
+  if (capabilities === undefined) return undefined;
+  const { extensions } = capabilities;
   return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
