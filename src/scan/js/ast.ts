@@ -35,7 +35,6 @@ const TYPE_ONLY = new Set([
   'TSInterfaceDeclaration',
   'TSTypeAliasDeclaration',
   'TSDeclareFunction',
-  'TSEnumDeclaration',
   'TSModuleDeclaration',
   'TSImportEqualsDeclaration',
 ]);

@@ -18,6 +18,7 @@ import type {
   ObjectExpression,
   ParamPattern,
   Program,
+  TSEnumDeclaration,
 } from 'oxc-parser';
 import { BudgetExceeded, MAX_NESTING } from '../abstract/budget.js';
 import { sourceText } from '../abstract/concretize.js';
@@ -1133,6 +1134,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
           if (binding) this.assignVar(binding, this.classValue(node, this.site(node)));
         }
         return;
+      case 'TSEnumDeclaration': {
+        // `declare enum` has no run-time object.
+        const binding = node.declare ? undefined : scope.resolve(node.id.name);
+        if (binding) this.assignVar(binding, this.enumValue(node, scope));
+        return;
+      }
       case 'ExportNamedDeclaration':
         if (node.declaration) this.exec(node.declaration, scope);
         return;
@@ -2053,6 +2060,45 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         this.chainShortCircuits = join(this.chainShortCircuits, short);
       }
     return object.filter((v) => !isNullish(v));
+  }
+
+  /**
+   * The object an `enum` declares: each member its initializer's value, or the number after the one
+   * before it (from 0); a number's member maps back to the member's name, as TypeScript emits it.
+   */
+  private enumValue(node: TSEnumDeclaration, scope: Scope): Value {
+    const at = this.site(node);
+    const props = new Map<string, Member>();
+    let open: string | undefined;
+    let next: number | undefined = 0;
+    for (const member of node.body.members) {
+      const site = this.site(member);
+      const name =
+        member.id.type === 'Identifier'
+          ? member.id.name
+          : member.id.type === 'Literal'
+            ? String(member.id.value)
+            : undefined;
+      let value: Value;
+      if (member.initializer) {
+        value = this.ev(member.initializer, scope);
+        const [only] = value;
+        next =
+          value.length === 1 && only?.k === 'num' && only.value !== undefined ? only.value + 1 : undefined;
+      } else {
+        value = num(site, next);
+        if (next !== undefined) next++;
+      }
+      if (name === undefined) {
+        open = `a member of ${sourceText(at)} with a computed name`;
+        continue;
+      }
+      props.set(name, { value, site });
+      const [only] = value;
+      if (value.length === 1 && only?.k === 'num' && only.value !== undefined)
+        props.set(String(only.value), { value: str(site, name), site });
+    }
+    return ref(at, this.heap.alloc({ ...newObject(at), props, ...(open ? { open } : {}) }));
   }
 
   private recordCall(node: Node, args: readonly Value[]): void {

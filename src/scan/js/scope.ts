@@ -255,6 +255,9 @@ export function indexProgram(program: Program): ProgramIndex {
           }
         }
         break;
+      case 'TSEnumDeclaration':
+        if (!node.declare) declare(scope, node.id.name, 'const');
+        break;
       case 'ImportDeclaration':
         imports(scope, node);
         return;
