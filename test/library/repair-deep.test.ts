@@ -15,6 +15,9 @@ import { validateParsedToolResultSync } from '../../src/validate/index.js';
 
 const DEPTH = 200_000;
 
+/** Each test walks values 200,000 deep several times: seconds alone, more on a machine busy with other work. */
+const DEEP = { timeout: 120_000 };
+
 /** The JSON text of `leaf` inside `depth` arrays or `{"a": …}` objects. */
 function nestedText(depth: number, kind: 'array' | 'object', leaf = '1'): string {
   const [open, close] = kind === 'array' ? ['[', ']'] : ['{"a":', '}'];
@@ -23,7 +26,7 @@ function nestedText(depth: number, kind: 'array' | 'object', leaf = '1'): string
 
 const V = { protocolVersion: '2025-06-18' } as const;
 
-describe('a content item nested deeper than JSON.stringify reaches', () => {
+describe('a content item nested deeper than JSON.stringify reaches', DEEP, () => {
   it('is repaired by block-not-object, as text holding its JSON, not dropped by the fallback', () => {
     const item = nestedText(DEPTH, 'array');
     expect(() => JSON.stringify(JSON.parse(item))).toThrow(RangeError);
@@ -50,6 +53,26 @@ describe('a content item nested deeper than JSON.stringify reaches', () => {
       ['block-not-object', '/result/content/0', 'replaced the array with a text block holding its JSON'],
     ]);
     expect(repaired.remaining).toEqual([]);
+  });
+});
+
+describe('a block of an unknown type whose payload is nested as deep', DEEP, () => {
+  it('becomes text and structuredContent by block-type-unknown, not a dropped block', () => {
+    const payload = nestedText(DEPTH, 'object');
+    const result = JSON.parse(`{"content":[{"type":"json","json":${payload}}]}`);
+    const repaired = repairParsedSync(result, V);
+    expect(repaired.fixes).toEqual([
+      {
+        rule: 'block-type-unknown',
+        pointer: '/content/0/type',
+        description:
+          'replaced the "json" block with a text block holding its JSON and set structuredContent to it',
+      },
+    ]);
+    expect(repaired.result.content).toEqual([{ type: 'text', text: payload }]);
+    expect(validateParsedToolResultSync(repaired.result, V).filter((f) => f.severity !== 'warning')).toEqual(
+      [],
+    );
   });
 });
 
@@ -109,7 +132,7 @@ describe('the fallback names the item it drops', () => {
   });
 });
 
-describe('a structuredContent nested deeper than JSON.stringify reaches', () => {
+describe('a structuredContent nested deeper than JSON.stringify reaches', DEEP, () => {
   const structured = nestedText(DEPTH, 'object');
   const mirrorRule = 'structured-content-text-mirror-missing';
 

@@ -3,6 +3,7 @@ import { markdownTable } from '../../core/markdown-table.js';
 import { mediaFamily } from '../../core/sniff.js';
 import { isAbsoluteUri } from '../../core/uri.js';
 import { ALL_VERSIONS, BLOCK_TYPES, type BlockType } from '../../spec/versions.js';
+import { serialize } from '../support/call-tool-result.js';
 import { defineRule, type RepairContext, type RepairOutcome } from '../types.js';
 import { blockAt, replaceBlock, resultAt, syntheticUri, textBlock } from './support/block.js';
 import { PYTHON_SDK_REJECTS, RMCP_CLIENTS, SDK_BASED_CLIENTS, tsSdkRejects } from './support/clients.js';
@@ -221,7 +222,7 @@ function structured(type: string, block: JsonObject, ctx: RepairContext): Repair
       value = undefined;
     }
   } else {
-    text = JSON.stringify(value) ?? 'null';
+    text = serialize(value);
   }
   const result = resultAt(ctx);
   if (
@@ -234,7 +235,7 @@ function structured(type: string, block: JsonObject, ctx: RepairContext): Repair
     // An array or scalar cannot be structuredContent before 2026-07-28; wrap it the way toolResult()
     // and the SDK v2 do for 2025-era peers, and mirror the wrapped value.
     value = { result: value };
-    text = JSON.stringify(value);
+    text = serialize(value);
   }
   replaceBlock(ctx, carryCommon(block, textBlock(text), ctx));
   const adopted = value !== undefined && adoptStructuredContent(result, value, ctx);
@@ -368,7 +369,7 @@ function fallbackToText(block: JsonObject, ctx: RepairContext): RepairOutcome {
       lossy: dropped.length > 0,
     };
   }
-  replaceBlock(ctx, carryCommon(block, textBlock(JSON.stringify(block)), ctx));
+  replaceBlock(ctx, carryCommon(block, textBlock(serialize(block)), ctx));
   return { description: `replaced the ${label} block with a text block holding its JSON` };
 }
 
