@@ -6,6 +6,7 @@ import type { JsonObject } from '../../src/core/json.js';
 import { Opaque } from '../../src/core/opaque.js';
 import { runToolResult } from '../../src/validate/engine.js';
 import { validateToolResultSync } from '../../src/validate/index.js';
+import { pinnedV2Client } from '../support/v2-client.js';
 import {
   hits,
   type RunOptions,
@@ -200,40 +201,6 @@ describe('result-is-error-not-boolean', () => {
     expect(repairOnce(rule, 'result', { content: [], isError: 'maybe' }, v25).outcome).toBeUndefined();
   });
 });
-
-/**
- * An SDK v2 client pinned to 2026-07-28, connected in memory to a server that discovers as 2026-07-28
- * and answers each tools/call with `answer(call, n)`; `calls` are the tools/call requests it sent.
- */
-async function pinnedV2Client(
-  answer: (call: JsonObject, n: number) => unknown,
-  options: { roots?: boolean } = {},
-): Promise<{ client: import('@modelcontextprotocol/client').Client; calls: JsonObject[] }> {
-  const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client');
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const calls: JsonObject[] = [];
-  serverSide.onmessage = (message) => {
-    const m = message as JsonObject;
-    const id = m.id as number;
-    if (m.method === 'server/discover') {
-      const serverInfo = { name: 'probe', version: '1' };
-      const discovered = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo };
-      void serverSide.send({ jsonrpc: '2.0', id, result: { resultType: 'complete', ...discovered } });
-    } else if (m.method === 'tools/call') {
-      calls.push(m);
-      void serverSide.send({ jsonrpc: '2.0', id, result: answer(m, calls.length) } as never);
-    }
-  };
-  await serverSide.start();
-  const capabilities = options.roots ? { roots: {} } : {};
-  const client = new Client(
-    { name: 'c', version: '1' },
-    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  if (options.roots) client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
-  await client.connect(clientSide);
-  return { client, calls };
-}
 
 describe('result-type-invalid', () => {
   const rule = 'result-type-invalid';
