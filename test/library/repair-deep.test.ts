@@ -76,6 +76,33 @@ describe('a block of an unknown type whose payload is nested as deep', DEEP, () 
   });
 });
 
+describe('a text or resource text that is a JSON value nested as deep', DEEP, () => {
+  it('is serialized to its string by its rule, not dropped with its block', () => {
+    const value = nestedText(DEPTH, 'object');
+    const text = repairParsedSync(JSON.parse(`{"content":[{"type":"text","text":${value}}]}`), V);
+    expect(text.fixes).toEqual([
+      {
+        rule: 'block-text-invalid',
+        pointer: '/content/0/text',
+        description: 'serialized the object in "text" to a string',
+      },
+    ]);
+    expect(text.result.content).toEqual([{ type: 'text', text: value }]);
+    const embedded = `{"type":"resource","resource":{"uri":"file:///a","text":${value}}}`;
+    const resource = repairParsedSync(JSON.parse(`{"content":[${embedded}]}`), V);
+    expect(resource.fixes).toEqual([
+      {
+        rule: 'block-resource-invalid',
+        pointer: '/content/0/resource/text',
+        description: 'serialized resource.text to a string',
+      },
+    ]);
+    expect(resource.result.content).toEqual([
+      { type: 'resource', resource: { uri: 'file:///a', text: value } },
+    ]);
+  });
+});
+
 describe('the fallback names the item it drops', () => {
   const target: RepairTarget = { version: '2025-06-18', resultPath: () => [], validate: () => [] };
   const finding = (index: number, message: string): EngineFinding => ({

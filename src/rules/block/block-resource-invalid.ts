@@ -1,5 +1,6 @@
 import { isObject, jsonTypeOf } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { serialize } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 import { blockAt, syntheticUri } from './support/block.js';
 import { PYTHON_SDK_REJECTS, RMCP_CLIENTS, SDK_BASED_CLIENTS, tsSdkRejects } from './support/clients.js';
@@ -100,7 +101,7 @@ export default defineRule({
       return { description: 'removed the invalid optional mimeType', lossy: true };
     }
     if (ctx.messageId === 'notString' && field === 'text' && resource.text !== null) {
-      resource.text = JSON.stringify(resource.text) ?? String(resource.text);
+      resource.text = serialize(resource.text);
       return { description: 'serialized resource.text to a string' };
     }
     return undefined;

@@ -1,5 +1,6 @@
 import { isObject, jsonTypeOf } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { serialize } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 import { blockAt } from './support/block.js';
 import { PYTHON_SDK_REJECTS, RMCP_CLIENTS, SDK_BASED_CLIENTS, tsSdkRejects } from './support/clients.js';
@@ -62,8 +63,8 @@ export default defineRule({
       return { description: `moved "${alias}" to "text"` };
     }
     const before = jsonTypeOf(block.text);
-    block.text =
-      typeof block.text === 'string' ? block.text : (JSON.stringify(block.text) ?? String(block.text));
+    // A JSON value other than a string, however deep (serialize does not run out of stack).
+    block.text = serialize(block.text);
     return { description: `serialized the ${before} in "text" to a string` };
   },
 });
