@@ -268,9 +268,22 @@ export function snippetOf(
   };
 }
 
-/** The conditions, outermost first (guards are collected innermost first). */
+/**
+ * The conditions, outermost first (guards are collected innermost first), each once. A condition
+ * found both true and false was tested on different passes of a loop (`i === 1` false on the
+ * first, true on the second): "when it is true and false" says nothing, so it is left out.
+ */
 function whenText(guards: readonly Guard[]): string[] {
-  return [...guards].reverse().map((g) => `\`${g.text}\` is ${g.holds ? 'true' : 'false'}`);
+  const outcomes = new Map<string, Set<boolean>>();
+  for (const g of guards) outcomes.set(g.text, (outcomes.get(g.text) ?? new Set()).add(g.holds));
+  const shown = new Set<string>();
+  const out: string[] = [];
+  for (const g of [...guards].reverse()) {
+    if (shown.has(g.text) || outcomes.get(g.text)?.size !== 1) continue;
+    shown.add(g.text);
+    out.push(`\`${g.text}\` is ${g.holds ? 'true' : 'false'}`);
+  }
+  return out;
 }
 
 /** `unknown content block type "object" … when \`isinstance(x, str)\` is false (server.py:29)`. */

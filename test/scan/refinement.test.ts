@@ -385,3 +385,28 @@ server.registerTool('a', {}, async ({ size }) => {
     expect(verdict).toMatchObject({ status: 'fail', returns: 3, typed: 2, unresolved: 1 });
   });
 });
+
+describe('conditions tested on different passes of a loop', () => {
+  it('are not listed as both true and false', async () => {
+    const { findings, verdict } = await scan(
+      'server.ts',
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: { n: z.number(), flag: z.boolean() } }, async ({ n, flag }) => {
+  const content: any[] = [];
+  let i = 0;
+  if (flag) content.push({ type: 'text', text: 'flagged' });
+  do {
+    content.push(i === 1 ? { type: 'row', text: 'x' } : { type: 'text', text: 'y' });
+    i++;
+  } while (i < n);
+  return { content };
+});
+`,
+    );
+    expect(verdict).toMatchObject({ invalid: 1 });
+    const when = findings.flatMap((f) => f.location?.when ?? []);
+    expect(when.some((w) => w.startsWith('`i === 1`'))).toBe(false);
+  });
+});
