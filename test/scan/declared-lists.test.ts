@@ -46,3 +46,39 @@ describe('a list of blocks proven by its declaration', () => {
     expect(rules).toEqual([]);
   });
 });
+
+describe('Python: a list of blocks proven by a helper’s annotation', () => {
+  const low = (line: string) => `import somelib
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("demo")
+
+
+def load() -> list[types.TextContent]:
+    return somelib.fetch()
+
+
+@server.call_tool()
+async def call(name: str, arguments: dict):
+    blocks = load()
+    ${line}
+    return blocks
+`;
+
+  it('with a dict of another type appended: an error', async () => {
+    const file = await scanSource('server.py', low('blocks.append({"type": "row", "text": "x"})'));
+    expect(file.handlers.flatMap((h) => h.returns.map((r) => r.status))).toEqual(['invalid']);
+    expect(file.findings.map((f) => f.rule)).toEqual(['block-type-unknown']);
+  });
+
+  it('with a block appended: typed by declaration', async () => {
+    const file = await scanSource(
+      'server.py',
+      low('blocks.append(types.TextContent(type="text", text="x"))'),
+    );
+    const returns = file.handlers.flatMap((h) => h.returns);
+    expect(returns.map((r) => [r.status, r.byDeclaration])).toEqual([['typed', true]]);
+    expect(file.findings).toEqual([]);
+  });
+});

@@ -5,7 +5,9 @@
  * never overrides a value the analysis can see: `{ type: 'object' } as CallToolResult` is still wrong.
  */
 
-import type { Declared, Value } from './value.js';
+import { sourceText } from './concretize.js';
+import { type Heap, newArray } from './heap.js';
+import { type Declared, ref, unknown, type Value, type Variant } from './value.js';
 
 const BLOCK_TYPES = new Set([
   'TextContent',
@@ -86,4 +88,21 @@ export function provenBy(value: Value, annotation: string | undefined): Value {
   const declared = declaredType(annotation);
   if (!declared) return value;
   return value.map((v) => (v.k === 'unknown' && !v.declared ? { ...v, declared } : v));
+}
+
+/**
+ * `provenBy`, where a list of blocks the analysis cannot see (`blocks: TextContent[] = await
+ * load()`, a helper's `-> list[TextContent]`) becomes a list, in `heap`, of blocks the declaration
+ * proves: what code adds to it later (`blocks.push(x as any)`, `blocks.append({...})`) is judged by
+ * what it is, not proven by a declaration that never checked it.
+ */
+export function provenIn(heap: Heap, value: Value, annotation: string | undefined): Value {
+  const declared = declaredType(annotation);
+  if (declared?.proves !== 'blocks') return provenBy(value, annotation);
+  const block: Declared = { type: `an item of ${declared.type}`, proves: 'block' };
+  return value.map((v): Variant => {
+    if (v.k !== 'unknown' || v.declared) return v;
+    const rest = unknown(v.site, `an item of ${sourceText(v.site)}`, undefined, block);
+    return ref(v.site, heap.alloc({ ...newArray(v.site), rest }))[0] as Variant;
+  });
 }

@@ -22,7 +22,7 @@ import type {
 } from 'oxc-parser';
 import { BudgetExceeded, MAX_NESTING } from '../abstract/budget.js';
 import { sourceText } from '../abstract/concretize.js';
-import { declaredType, provenBy } from '../abstract/declared.js';
+import { provenIn } from '../abstract/declared.js';
 import { Heap, type Member, newArray, newObject, type ObjState } from '../abstract/heap.js';
 import { type Exit, Interpreter, Run } from '../abstract/interpreter.js';
 import {
@@ -863,21 +863,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
 
   /** Unknown variants of `value` are proven by a declared TypeScript type, when it is an MCP type. */
   private declare(value: Value, annotation: Node | null | undefined, file: SourceFile): Value {
-    if (!annotation) return value;
-    const text = file.text.slice(offsetOf(annotation), endOf(annotation));
-    const declared = declaredType(text);
-    if (declared?.proves !== 'blocks') return provenBy(value, text);
-    // A list of blocks the source does not show is a list of declared blocks: what code pushes onto
-    // it later (`blocks.push(x as any)`) is judged by what it is, the declaration proving the rest.
-    return value.map((v) => {
-      if (v.k !== 'unknown' || v.declared) return v;
-      const item = unknown(v.site, `an item of ${sourceText(v.site)}`);
-      const block = item.map((i) => ({
-        ...i,
-        declared: { type: `an item of ${declared.type}`, proves: 'block' as const },
-      }));
-      return ref(v.site, this.heap.alloc({ ...newArray(v.site), rest: block }))[0] as Variant;
-    });
+    return annotation
+      ? provenIn(this.heap, value, file.text.slice(offsetOf(annotation), endOf(annotation)))
+      : value;
   }
 
   // ── objects ─────────────────────────────────────────────────────────────────────────────────

@@ -14,7 +14,7 @@
 import { appendAll } from '../../core/append.js';
 import { BudgetExceeded, MAX_NESTING } from '../abstract/budget.js';
 import { sourceText } from '../abstract/concretize.js';
-import { provenBy } from '../abstract/declared.js';
+import { provenIn } from '../abstract/declared.js';
 import { Heap, type Member, newArray, newObject, type ObjState } from '../abstract/heap.js';
 import { type Exit, Interpreter, Run } from '../abstract/interpreter.js';
 import {
@@ -1120,7 +1120,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   }
 
   private declare(value: Value, annotation: PyNode | undefined, mod: PyModule): Value {
-    return annotation ? provenBy(value, mod.tree.source.slice(annotation.start, annotation.end)) : value;
+    return annotation
+      ? provenIn(this.heap, value, mod.tree.source.slice(annotation.start, annotation.end))
+      : value;
   }
 
   /**
