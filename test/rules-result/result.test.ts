@@ -1062,6 +1062,48 @@ describe('outputSchema conformance', () => {
   const mismatch = 'structured-content-schema-mismatch';
   const missing = 'structured-content-missing-for-output-schema';
 
+  it('applies before 2025-06-18 too, where the SDK clients check a listed outputSchema all the same', async () => {
+    const { Client: V1Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport: V1Memory } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { Client: V2Client, InMemoryTransport: V2Memory } = await import('@modelcontextprotocol/client');
+    const version = '2025-03-26';
+    const wrong = { content: [text('{"t":"warm"}')], structuredContent: { t: 'warm' } };
+    const none = { content: [text('warm')] };
+    for (const [sdk, Client, Memory] of [
+      ['v1', V1Client, V1Memory],
+      ['v2', V2Client, V2Memory],
+    ] as const) {
+      for (const [result, rule, said] of [
+        [wrong, mismatch, 'does not match'],
+        [none, missing, 'did not return structured content'],
+      ] as const) {
+        const [clientSide, serverSide] = Memory.createLinkedPair();
+        serverSide.onmessage = (message: unknown) => {
+          const m = message as JsonObject;
+          const id = m.id as number;
+          const serverInfo = { name: 'old', version: '1' };
+          const answers: Record<string, unknown> = {
+            initialize: { protocolVersion: version, capabilities: { tools: {} }, serverInfo },
+            'tools/list': { tools: [tool] },
+            'tools/call': result,
+          };
+          const answer = answers[m.method as string];
+          if (answer !== undefined) void serverSide.send({ jsonrpc: '2.0', id, result: answer } as never);
+        };
+        await serverSide.start();
+        const client = new Client({ name: 'c', version: '1' });
+        await client.connect(clientSide as never);
+        expect(client.getServerVersion()?.name, sdk).toBe('old');
+        await client.listTools();
+        await expect(client.callTool({ name: 'weather', arguments: {} }), `${sdk} ${rule}`).rejects.toThrow(
+          said,
+        );
+        await client.close();
+        expect(hits(rule, 'result', result, { version, tool }), `${sdk} ${rule}`).not.toEqual([]);
+      }
+    }
+  });
+
   it('reports each schema error with the instance pointer and schema path', () => {
     const findings = run(
       'result',

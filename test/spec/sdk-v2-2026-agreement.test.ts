@@ -15,8 +15,11 @@ import { pinnedV2Client } from '../support/v2-client.js';
 import { anyResult } from './arbitraries.js';
 
 const RUNS = runs(200);
-/** An in-memory call that has not settled by then never will: the client hung on the result. */
-const CALL_MS = 2_000;
+/**
+ * An in-memory call that has not settled by then never will (the client hung on the result), however
+ * busy the machine.
+ */
+const CALL_MS = 10_000;
 const DONE = { resultType: 'complete', content: [{ type: 'text', text: 'done' }] };
 
 async function outcome(promise: Promise<unknown>): Promise<string | undefined> {

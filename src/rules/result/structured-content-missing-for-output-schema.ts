@@ -1,6 +1,6 @@
 import { isObject } from '../../core/json.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../../core/schema.js';
-import { versionsFrom } from '../../spec/versions.js';
+import { ALL_VERSIONS } from '../../spec/versions.js';
 import { jsonOfText, MIRRORED_WEATHER, subjectObject, textBlocks } from '../support/call-tool-result.js';
 import { defineRule } from '../types.js';
 
@@ -17,8 +17,13 @@ export default defineRule({
     'TypeScript SDK v1 client throws -32600 "Tool X has an output schema but did not return structured',
     'content" (microsoft/wassette #263); the Python SDK raises the same error. Error results',
     '(`isError: true`) are exempt.',
+    '',
+    'Before 2025-06-18 the protocol has no outputSchema, but a server that also speaks later versions may',
+    'list one anyway, and the SDK clients check every call of a tool whose listed outputSchema they cached,',
+    'whatever version was negotiated (reproduced with the v1 and v2 clients on 2025-03-26): the rule',
+    'applies in every version.',
   ].join('\n'),
-  versions: versionsFrom('2025-06-18'),
+  versions: ALL_VERSIONS,
   clients: [
     {
       client: 'ts-sdk-v1',

@@ -6,7 +6,7 @@ import {
   type SchemaError,
   sdkV2Reading,
 } from '../../core/schema.js';
-import { versionsFrom } from '../../spec/versions.js';
+import { ALL_VERSIONS } from '../../spec/versions.js';
 import {
   appendText,
   describesResultWrapper,
@@ -76,8 +76,13 @@ export default defineRule({
     '(yamadashy/repomix #833): an error result with a partial structuredContent loses its error message.',
     'The Python SDK and SDK v2 skip validation on error results, but since the most common client rejects',
     'the call, a mismatch on an error result is an error too.',
+    '',
+    'Before 2025-06-18 the protocol has no outputSchema, but a server that also speaks later versions may',
+    'list one anyway, and the SDK clients validate every call of a tool whose listed outputSchema they',
+    'cached, whatever version was negotiated (reproduced with the v1 and v2 clients on 2025-03-26): the',
+    'rule applies in every version.',
   ].join('\n'),
-  versions: versionsFrom('2025-06-18'),
+  versions: ALL_VERSIONS,
   clients: [
     {
       client: 'ts-sdk-v1',
