@@ -16,10 +16,10 @@ import { anyResult } from './arbitraries.js';
 
 const RUNS = runs(200);
 /**
- * An in-memory call that has not settled by then never will (the client hung on the result), however
- * busy the machine.
+ * An in-memory call that has not settled by then never will: the client dropped the response (a result
+ * or its `_meta` that is no object) and the call hangs, which is a failure too.
  */
-const CALL_MS = 10_000;
+const CALL_MS = 1_500;
 const DONE = { resultType: 'complete', content: [{ type: 'text', text: 'done' }] };
 
 async function outcome(promise: Promise<unknown>): Promise<string | undefined> {
@@ -50,6 +50,9 @@ describe('the SDK v2 client at 2026-07-28', () => {
       if (tool) await outcome(client.listTools());
       const failed = await outcome(client.callTool({ name, arguments: {} }));
       await client.close();
+      // A retry means the client took the first answer (an input_required it could fulfil); what it made
+      // of the retry's answer, not the generated one, is no verdict on the generated result.
+      if (calls.length > 1) continue;
       const request = calls[0] as JsonObject;
       const response = { jsonrpc: '2.0', id: request.id, result };
       const errors = validateMessageSync(response, {
