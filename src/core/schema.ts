@@ -8,6 +8,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { RE2JS } from 're2js';
+import isSafeRegex from 'safe-regex2';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { features } from '../spec/versions.js';
 
@@ -139,6 +141,31 @@ function compileOnce(ajv: Ajv | Ajv2019 | Ajv2020, schema: Record<string, unknow
   }
 }
 
+/**
+ * The engine a schema's `pattern` and `patternProperties` run on. A server writes the patterns, and one
+ * with nested quantifiers (`^((a*)*)*$`) takes exponential time on a string it almost matches: it stalled
+ * an audit for sixteen minutes, deaf to SIGTERM, as it stalls the SDK clients' Ajv. Such a pattern (by
+ * safe-regex2's star-height test) runs on re2js, a linear-time engine, where RE2 can read it; every
+ * other pattern runs on the native engine, as in the clients, since RE2 reads a few classes differently
+ * (`\s` and `.` by their ASCII meaning). A pattern that is no ECMAScript regular expression throws here
+ * as it throws there. Hand-written rather than Ajv's documented `re2` option, which needs a native addon
+ * that a browser (the core runs in one) cannot load.
+ */
+function patternEngine(pattern: string, flags: string): { test(text: string): boolean; toString(): string } {
+  const native = new RegExp(pattern, flags);
+  if (isSafeRegex(pattern)) return native;
+  let linear: RE2JS;
+  try {
+    linear = RE2JS.compile(pattern);
+  } catch {
+    // Back-references and look-around, which RE2 does not have: left to the native engine.
+    return native;
+  }
+  // Ajv keeps the patterns of an instance by their toString(): it must name this pattern alone.
+  return { test: (text) => linear.matcher(text).find(), toString: () => `re2:/${pattern}/${flags}` };
+}
+patternEngine.code = 'patternEngine';
+
 /** One compiler per dialect, shared; compiled validators are cached by schema text. */
 export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   const instances = new Map<SchemaDialect, Ajv | Ajv2019 | Ajv2020>();
@@ -157,6 +184,7 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
         validateFormats: true,
         validateSchema: false,
         logger: false,
+        code: { regExp: patternEngine },
       } as const;
       ajv =
         dialect === '2020-12'
