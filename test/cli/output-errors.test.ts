@@ -27,7 +27,7 @@ function toFullDisk(args: readonly string[]): Promise<{ code: number | null; std
     });
     closeSync(out);
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
     child.on('error', reject);

@@ -34,7 +34,13 @@ afterEach(async () => {
 
 async function proxyTo(
   upstream: string,
-  extra: { timeoutMs?: number; keepAliveMs?: number; recorder?: Recorder; maxMessageBytes?: number } = {},
+  extra: {
+    timeoutMs?: number;
+    keepAliveMs?: number;
+    recorder?: Recorder;
+    maxMessageBytes?: number;
+    maxSessions?: number;
+  } = {},
 ) {
   const log: string[] = [];
   const proxy = await startHttpProxy({

@@ -594,7 +594,11 @@ describe('HTML report: the page around the findings, byte for byte', () => {
   it('names the clients a catalog rule breaks, each with what it does and the source, and none for a rule without', () => {
     const body = findingMarkup(
       renderHtml(
-        buildReport('check', [warn('block-mime-type-malformed', 'mm'), warn('result-server-info-invalid', 'rt')], 1),
+        buildReport(
+          'check',
+          [warn('block-mime-type-malformed', 'mm'), warn('result-server-info-invalid', 'rt')],
+          1,
+        ),
       ),
       'mm',
     );

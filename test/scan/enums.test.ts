@@ -15,7 +15,7 @@ server.registerTool('t', {}, async () => ({ content: [${block}] }));
 `;
 
 describe('enums', () => {
-  it.each([
+  it.each<[string, string, string?]>([
     ['a string member', "{ type: Kind.Text, text: 'x' }"],
     ['a const enum member', "{ type: Mode.Text, text: 'x' }", "const enum Mode { Text = 'text' }"],
     ['a numeric member by its name', "{ type: 'text', text: Level[Level.High] }", 'enum Level { Low, High }'],
@@ -23,7 +23,7 @@ describe('enums', () => {
     expect(await judged('server.ts', server(block, enums))).toEqual(['typed']);
   });
 
-  it.each([
+  it.each<[string, string, string, string?]>([
     ['a string member of another type', "{ type: Kind.Json, text: 'x' }", 'block-type-unknown'],
     [
       'a numeric member as text',
