@@ -196,6 +196,33 @@ describe('envelope-result-and-error', () => {
     ]);
   });
 
+  it('drops the null one of both, which the SDK clients then accept, and claims no fix where both hold values', () => {
+    const withNullError = { jsonrpc: '2.0', id: 1, result: ok, error: null };
+    // As sent, both SDK clients' transports refuse it: the call would hang.
+    expect(JSONRPCMessageSchema.safeParse(withNullError).success).toBe(false);
+    expect(() => deserializeV2(JSON.stringify(withNullError))).toThrow();
+    const automatic = (message: unknown) =>
+      run('message', message, v)
+        .filter((f) => f.rule === rule)
+        .map((f) => f.fix?.automatic);
+    expect(automatic(withNullError)).toEqual([true]);
+    const repaired = repairMessageSync(withNullError, { protocolVersion: v.version }).message;
+    expect(repaired).toEqual({ jsonrpc: '2.0', id: 1, result: ok });
+    expect(JSONRPCMessageSchema.safeParse(repaired).success).toBe(true);
+    expect(deserializeV2(JSON.stringify(repaired))).toEqual(repaired);
+    const error = { code: -32603, message: 'failed' };
+    expect(
+      repairMessageSync({ jsonrpc: '2.0', id: 1, result: null, error }, { protocolVersion: v.version })
+        .message,
+    ).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error,
+    });
+    expect(automatic({ jsonrpc: '2.0', id: 1, result: ok, error })).toEqual([false]);
+    expect(automatic({ jsonrpc: '2.0', id: 1 })).toEqual([false]);
+  });
+
   it('does not demand a result from requests and notifications', () => {
     expect(hits(rule, 'message', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, v)).toEqual([]);
     expect(

@@ -69,6 +69,8 @@ export default defineRule({
   check(message, ctx) {
     if (!isResponse(message) || !Object.hasOwn(message, 'error')) return;
     const error = message.error;
+    // A null error beside a result is an empty slot, which envelope-result-and-error removes.
+    if (error === null && Object.hasOwn(message, 'result')) return;
     if (!isObject(error)) {
       ctx.report({
         path: ['error'],

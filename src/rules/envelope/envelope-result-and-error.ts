@@ -1,5 +1,6 @@
 import { isObject } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import { subjectObject } from '../support/call-tool-result.js';
 import { messageKind, SDK_DROPS_ENVELOPE } from '../support/envelope.js';
 import { defineRule } from '../types.js';
 
@@ -42,7 +43,26 @@ export default defineRule({
       }
       return;
     }
-    if (hasResult && hasError) ctx.report({ messageId: 'both' });
-    else if (!hasResult && !hasError) ctx.report({});
+    // Both, one of them null: the other is the answer, and the repair drops the null. Both with values:
+    // which one the server meant is not known, so no repair says.
+    if (hasResult && hasError) ctx.report({ messageId: 'both', manual: nullMember(message) === undefined });
+    else if (!hasResult && !hasError) ctx.report({ manual: true });
+  },
+  repair(ctx) {
+    const message = subjectObject(ctx);
+    if (!message || ctx.messageId !== 'both') return undefined;
+    const member = nullMember(message);
+    if (member === undefined) return undefined;
+    delete message[member];
+    return {
+      description: `removed "${member}": null beside the "${member === 'error' ? 'result' : 'error'}"`,
+    };
   },
 });
+
+/** The member of a response with both `result` and `error` that is `null` (a serializer's empty slot). */
+function nullMember(message: Record<string, unknown>): 'result' | 'error' | undefined {
+  if (message.error === null && message.result !== null) return 'error';
+  if (message.result === null && message.error !== null) return 'result';
+  return undefined;
+}
