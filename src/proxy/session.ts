@@ -268,7 +268,11 @@ export class ProxySession {
     const reason = outcomes.find((o) => o.reason !== undefined)?.reason;
     const repaired = outcomes.map((o) => o.message);
     if (members.length === 0 || (!canSplit && members.length > 1)) {
-      const left = `left as a batch: ${members.length === 0 ? 'it is empty' : 'an HTTP JSON body holds one message'}, and the official SDK clients drop a batch (envelope-batch)`;
+      // In an HTTP JSON body the TypeScript SDK clients read a batch, the Python SDK client does not.
+      const left =
+        members.length === 0
+          ? 'left as a batch: it is empty, and the official SDK clients drop a batch (envelope-batch)'
+          : 'left as a batch: an HTTP JSON body holds one message; the TypeScript SDK clients read a batch there, the Python SDK client drops it (envelope-batch)';
       const why = reason ? `${reason}; ${left}` : left;
       return fixes.length === 0
         ? this.unchanged(text, members, why)

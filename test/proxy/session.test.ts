@@ -162,7 +162,7 @@ describe('ProxySession', () => {
     expect(whole.split).toBeUndefined();
     expect(JSON.parse(whole.text)).toEqual(members);
     expect(whole.reason).toBe(
-      'left as a batch: an HTTP JSON body holds one message, and the official SDK clients drop a batch (envelope-batch)',
+      'left as a batch: an HTTP JSON body holds one message; the TypeScript SDK clients read a batch there, the Python SDK client drops it (envelope-batch)',
     );
     // A batch of one is its message, on any transport, repaired or not.
     for (const hints of [{}, { canSplit: true }]) {
@@ -373,7 +373,7 @@ describe('ProxySession', () => {
       text,
       fixes: [],
       reason:
-        'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"; left as a batch: an HTTP JSON body holds one message, and the official SDK clients drop a batch (envelope-batch)',
+        'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"; left as a batch: an HTTP JSON body holds one message; the TypeScript SDK clients read a batch there, the Python SDK client drops it (envelope-batch)',
     });
     // Split, each message goes as it came.
     const split = forwarded(session().fromServer(text, { canSplit: true }));
@@ -396,7 +396,7 @@ describe('ProxySession', () => {
     ]);
     expect(outcome.fixes.map((f) => f.rule)).toEqual(['envelope-extra-member']);
     expect(outcome.reason).toBe(
-      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"; left as a batch: an HTTP JSON body holds one message, and the official SDK clients drop a batch (envelope-batch)',
+      'left unchanged: no repair for envelope-id-invalid at /id: the response has no "id"; left as a batch: an HTTP JSON body holds one message; the TypeScript SDK clients read a batch there, the Python SDK client drops it (envelope-batch)',
     );
     expect(outcome.message).toEqual([
       { jsonrpc: '2.0', requestId: 'r', result: {} },
