@@ -146,8 +146,16 @@ describe('mcp-shape proxy', () => {
     await expect.poll(() => readFileSync(report, 'utf8'), { timeout: 10_000 }).toContain('"command"');
     // Its path becomes a folder: the next write of the report fails (it threw from a timer, and the
     // proxy died with a stack trace, taking the session with it).
-    rmSync(report);
-    mkdirSync(report);
+    // A write already on its way may put the file back between the two: try again until the folder stands.
+    await until(() => {
+      rmSync(report, { force: true });
+      try {
+        mkdirSync(report);
+        return true;
+      } catch {
+        return false;
+      }
+    });
     for (let i = 0; i < 3; i++) {
       const shot = await client.callTool({ name: 'screenshot', arguments: {} });
       expect(shot.content).toEqual([expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
