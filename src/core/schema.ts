@@ -161,9 +161,20 @@ function patternEngine(pattern: string, flags: string): { test(text: string): bo
     // Back-references and look-around, which RE2 does not have: left to the native engine.
     return native;
   }
+  // Linear is still pattern size times text size: a server's 18 KB pattern on a 10 KB string took
+  // seconds. Past the budget the match is not tried, and the value cannot be shown to match.
+  const test = (text: string) => {
+    if (pattern.length * text.length > PATTERN_BUDGET) throw new PatternTooCostly();
+    return linear.matcher(text).find();
+  };
   // Ajv keeps the patterns of an instance by their toString(): it must name this pattern alone.
-  return { test: (text) => linear.matcher(text).find(), toString: () => `re2:/${pattern}/${flags}` };
+  return { test, toString: () => `re2:/${pattern}/${flags}` };
 }
+
+/** Pattern length times text length the linear engine is given: about a tenth of a second of it. */
+const PATTERN_BUDGET = 5_000_000;
+
+class PatternTooCostly extends Error {}
 patternEngine.code = 'patternEngine';
 
 /** One compiler per dialect, shared; compiled validators are cached by schema text. */
@@ -240,6 +251,12 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
               } catch (error) {
                 // A schema that recurses ($ref: "#") follows the value down: nested deeper than the call
                 // stack, Ajv overflows it, in the SDK clients as here. The value cannot be shown to match.
+                if (error instanceof PatternTooCostly) {
+                  // The SDK clients' backtracking engine would take far longer still on it.
+                  const message =
+                    'holds a string too long to match against a pattern of the schema that backtracking engines cannot match in reasonable time';
+                  return [{ instancePath: '', schemaPath: '#', message }];
+                }
                 if (!(error instanceof RangeError)) throw error;
                 return [{ instancePath: '', schemaPath: '#', message: 'is nested too deeply to validate' }];
               }
