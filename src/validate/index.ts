@@ -26,6 +26,7 @@ import {
   assumedProtocolVersion,
   checkProtocolVersionOption,
   DEFAULT_PROTOCOL_VERSION,
+  isProtocolVersion,
   type ProtocolVersion,
   protocolVersionOptionError,
 } from '../spec/versions.js';
@@ -259,8 +260,26 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 
 /** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
+  if (isQuietCall(result, options)) return [];
   checkProtocolVersionOption(options);
   return toolResultFindings(result, options, false);
+}
+
+/**
+ * The commonest call answered before anything is set up: a version named, no tool, and a plain-text
+ * result on which no rule can report (isQuietPlainText). The entry point's own calls (the option check,
+ * two nested try blocks, the version's features looked up twice) cost a third of this answer, which is
+ * the whole validation of most results the proxy forwards. Anything else, or a result whose members
+ * throw when read (or options that do), takes the general path, which answers it in full.
+ */
+function isQuietCall(result: unknown, options: ValidateResultOptions): boolean {
+  try {
+    const version = options.protocolVersion;
+    if (version === undefined || options.tool !== undefined || !isProtocolVersion(version)) return false;
+    return isQuietPlainText(result, version, undefined);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -346,6 +346,31 @@ describe('the plain-text fast path', () => {
       { numRuns: runs(500) },
     );
   });
+
+  it('answers a plain-text result at the entry point only where the options are sound', () => {
+    const plain = { content: [{ type: 'text', text: 'hi' }] };
+    expect(validateToolResultSync(plain, { protocolVersion: '2025-11-25' })).toEqual([]);
+    // An unknown version is the caller's mistake whatever the result.
+    expect(() => validateToolResultSync(plain, { protocolVersion: '2025-13-01' as never })).toThrow(
+      RangeError,
+    );
+    // Options that throw when read are the caller's own error, thrown as before; a result that throws is
+    // answered by the general path.
+    const throwing = {
+      get protocolVersion(): never {
+        throw new Error('options getter');
+      },
+    };
+    expect(() => validateToolResultSync(plain, throwing as never)).toThrow('options getter');
+    const getter = {
+      get content(): never {
+        throw new Error('content getter');
+      },
+    };
+    expect(validateToolResultSync(getter, { protocolVersion: '2025-11-25' }).length).toBeGreaterThan(0);
+    // A tool given (even one without outputSchema) is judged by the general path, with the same answer.
+    expect(validateToolResultSync(plain, { protocolVersion: '2025-11-25', tool: { name: 't' } })).toEqual([]);
+  });
 });
 
 /** Real encoder output, so that sniffing rules have something to place. */
