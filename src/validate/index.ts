@@ -60,6 +60,13 @@ export interface ValidateOptions {
 export interface ValidateResultOptions extends ValidateOptions {
   /** The tool definition (from tools/list) this result answers, for outputSchema checks. */
   readonly tool?: unknown;
+  /**
+   * The tools/call request this result answers. What the request declared decides some verdicts: in
+   * 2026-07-28 a `resultType: "task"` or an input request the request's clientCapabilities did not
+   * declare is an error, and a warning where the request is not known; in 2025-11-25 only a
+   * task-augmented request may be answered with a task instead of content.
+   */
+  readonly request?: unknown;
 }
 
 export interface ValidateMessageOptions extends ValidateOptions {
@@ -226,6 +233,7 @@ function resultOptions(
   return {
     version,
     tool: isObject(options.tool) ? options.tool : undefined,
+    request: isObject(options.request) ? options.request : undefined,
     sniff: sniffSync,
     unbounded,
     scope,

@@ -6,6 +6,7 @@ import type { JsonObject } from '../../src/core/json.js';
 import { Opaque } from '../../src/core/opaque.js';
 import { runToolResult } from '../../src/validate/engine.js';
 import { validateToolResultSync } from '../../src/validate/index.js';
+import { toolsCall2026 } from '../support/requests.js';
 import { pinnedV2Client } from '../support/v2-client.js';
 import {
   hits,
@@ -215,25 +216,13 @@ describe('result-type-invalid', () => {
 
   it('takes "task" only from a request that declared the Tasks extension, and warns where none is known', () => {
     const task = { resultType: 'task', task: { taskId: 't1', status: 'working' } };
-    const call = (capabilities: JsonObject) => ({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'slow',
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    });
     const judged = (request?: JsonObject) =>
       run('result', task, request ? { request } : {})
         .filter((f) => f.rule === rule)
         .map((f) => [f.messageId, f.pointer, f.severity, f.fix?.automatic]);
-    expect(judged(call({ extensions: { 'io.modelcontextprotocol/tasks': {} } }))).toEqual([]);
-    expect(judged(call({}))).toEqual([['taskNotDeclared', '/resultType', 'error', false]]);
-    expect(judged(call({ extensions: { 'io.example/other': {} } }))).toEqual([
+    expect(judged(toolsCall2026({ extensions: { 'io.modelcontextprotocol/tasks': {} } }))).toEqual([]);
+    expect(judged(toolsCall2026({}))).toEqual([['taskNotDeclared', '/resultType', 'error', false]]);
+    expect(judged(toolsCall2026({ extensions: { 'io.example/other': {} } }))).toEqual([
       ['taskNotDeclared', '/resultType', 'error', false],
     ]);
     expect(judged()).toEqual([['taskUnknown', '/resultType', 'warning', false]]);

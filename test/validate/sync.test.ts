@@ -18,6 +18,7 @@ import {
   validateToolResultSync,
   validateToolsListSync,
 } from '../../src/validate/index.js';
+import { toolsCall2026 } from '../support/requests.js';
 import { fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -100,6 +101,48 @@ describe('validateToolResultSync and validateMessageSync', () => {
       expect(() => validateToolResultSync(value)).not.toThrow();
       expect(() => validateMessageSync({ jsonrpc: '2.0', id: 1, result: value })).not.toThrow();
     }
+  });
+});
+
+describe('the request a result answers (option `request`)', () => {
+  const task = { resultType: 'task', task: { taskId: 't1', status: 'working' } };
+  const verdicts = async (request?: unknown) => {
+    const options = { protocolVersion: '2026-07-28' as const, ...(request ? { request } : {}) };
+    const sync = validateToolResultSync(task, options);
+    expect(await validateToolResult(task, options)).toEqual(sync);
+    return sync.filter((f) => f.rule === 'result-type-invalid').map((f) => f.severity);
+  };
+
+  it('decides what the request declared: a task for a client that did not ask for one is an error', async () => {
+    expect(await verdicts(toolsCall2026({ extensions: { 'io.modelcontextprotocol/tasks': {} } }))).toEqual(
+      [],
+    );
+    expect(await verdicts(toolsCall2026({}))).toEqual(['error']);
+    // Not known: only a warning can be given.
+    expect(await verdicts()).toEqual(['warning']);
+    expect(await verdicts('not a request')).toEqual(['warning']);
+  });
+
+  it('in 2025-11-25, takes a task instead of content only for a task-augmented request', () => {
+    const created = {
+      task: {
+        taskId: 't1',
+        status: 'working',
+        createdAt: '2026-01-01T00:00:00Z',
+        lastUpdatedAt: '2026-01-01T00:00:00Z',
+        ttl: null,
+      },
+    };
+    const request = (params: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params,
+    });
+    const missing = (options: Record<string, unknown>) =>
+      rules(validateToolResultSync(created, { ...V, ...options })).includes('result-content-missing');
+    expect(missing({ request: request({ name: 'slow', task: { ttl: 60_000 } }) })).toBe(false);
+    expect(missing({ request: request({ name: 'slow' }) })).toBe(true);
   });
 });
 
