@@ -6,6 +6,7 @@
  */
 
 import { CallToolResultSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { readBase64 } from '../../src/core/base64.js';
 import { ProxySession } from '../../src/proxy/session.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../../src/spec/versions.js';
 import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
@@ -147,7 +148,36 @@ async function perKilobyte(kind: 'image' | 'structured'): Promise<BenchResult[]>
     unit: '×',
     target: { atMost: 1.5 },
   });
+  if (kind === 'image') results.push(...(await decodeFloorPerKilobyte(corpora)));
   return results;
+}
+
+/**
+ * The same per-KB line for the base64 check alone (readBase64: `atob` of the whole payload, or of 64K
+ * characters at a time past that, as the validator decodes it), the floor under any exact check of an
+ * image: its own spread across sizes is what the validator's cannot go below.
+ */
+async function decodeFloorPerKilobyte(corpora: readonly Corpus[]): Promise<BenchResult[]> {
+  const candidates = corpora.map((corpus) => {
+    const next = cycler(corpus.results.map((result) => payloadsOf(result)[0] ?? ''));
+    return { name: corpus.name, run: () => readBase64(next()) };
+  });
+  const { samples } = await compare('image: base64 check per KB', candidates, { rounds: 5, roundMs: 300 });
+  const perKb = samples.map((s, i) => 1e6 / s.opsPerSec / ((corpora[i]?.bytes[0]?.length ?? 1024) / 1024));
+  return [
+    ...samples.map((s, i) => ({
+      kind: 'measurement' as const,
+      title: `image: readBase64 (the decode floor) per KB, ${s.name}`,
+      value: perKb[i] ?? 0,
+      unit: 'µs/KB',
+    })),
+    {
+      kind: 'measurement' as const,
+      title: 'image: slowest ÷ fastest time per KB of the decode floor alone',
+      value: Math.max(...perKb) / Math.min(...perKb),
+      unit: '×',
+    },
+  ];
 }
 
 export const suite: Suite = {
