@@ -371,6 +371,34 @@ describe('the plain-text fast path', () => {
     // A tool given (even one without outputSchema) is judged by the general path, with the same answer.
     expect(validateToolResultSync(plain, { protocolVersion: '2025-11-25', tool: { name: 't' } })).toEqual([]);
   });
+
+  it('answers a plain media handler value at the entry point as it answers the JSON it sends', () => {
+    const V = { protocolVersion: '2025-11-25' } as const;
+    const png = readFileSync(join(root, 'fixtures/media', 'image.png')).toString('base64');
+    const image = { type: 'image', data: png, mimeType: 'image/png' };
+    class Blocks extends Array<unknown> {}
+    const values: unknown[] = [
+      { content: [image] },
+      // Members JSON leaves out, and an Array subclass JSON writes as an array.
+      { content: [{ type: 'resource', resource: { uri: 'file:///a.png', blob: png, text: undefined } }] },
+      { content: [{ type: 'resource', resource: { uri: 'file:///a.md', text: 'x', mimeType: undefined } }] },
+      { content: Blocks.from([image, { type: 'text', text: 'hi' }]) },
+      // Mislabelled: not quiet, and found as for the sent JSON.
+      { content: [{ ...image, mimeType: 'image/jpeg' }] },
+    ];
+    for (const value of values) {
+      const sent = JSON.parse(JSON.stringify(value)) as unknown;
+      expect(validateToolResultSync(value, V), JSON.stringify(value).slice(0, 80)).toEqual(
+        validateToolResultSync(sent, V),
+      );
+    }
+    expect(validateToolResultSync(values[4], V).map((f) => f.rule)).toContain('block-mime-type-mismatch');
+    // One 16 MB block shared 64 times stands for a JSON text longer than any string: the quick answer
+    // gives way, and the general path says it cannot be sent.
+    const big = { type: 'image', data: 'A'.repeat(1 << 24), mimeType: 'image/png' };
+    const shared = { content: new Array(64).fill(big) };
+    expect(validateToolResultSync(shared, V).map((f) => f.rule)).toContain('result-not-serializable');
+  });
 });
 
 /** Real encoder output, so that sniffing rules have something to place. */
