@@ -744,12 +744,12 @@ export function runToolResult(result: unknown, options: EngineOptions): EngineFi
 /**
  * runToolResult's quick answer for a plain media result (quietPlainMedia), asked before anything else is
  * set up: for validateToolResultSync given a version and neither tool nor request. True only where the
- * run would find nothing. A handler's value is taken as it is, without the copy of it as sent: a result
+ * run would find nothing; else the caller runs in `scope`, which holds what was decoded. A handler's value is taken as it is, without the copy of it as sent: a result
  * the media shape admits holds only strings, booleans and plain objects and arrays of them, and JSON
  * leaves such a value as it is, except for a member that is `undefined`, which every check of the shape
  * reads as absent and the size rule leaves out as JSON does.
  */
-export function isQuietMediaCall(result: unknown, version: ProtocolVersion): boolean {
+export function isQuietMediaCall(result: unknown, version: ProtocolVersion, scope: FactScope): boolean {
   let options = quietMediaOptions[version];
   if (options === undefined) {
     // Bounded, though it is a handler's value (see FactScope.unbounded): the shape is four levels deep
@@ -757,7 +757,7 @@ export function isQuietMediaCall(result: unknown, version: ProtocolVersion): boo
     options = { version, sniff: sniffSync, unbounded: false };
     quietMediaOptions[version] = options;
   }
-  return quietPlainMedia(result, options, undefined, new FactScope());
+  return quietPlainMedia(result, options, undefined, scope);
 }
 
 const quietMediaOptions: Partial<Record<ProtocolVersion, EngineOptions>> = {};

@@ -269,9 +269,10 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 
 /** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
-  if (isQuietCall(result, options)) return [];
+  const quick = quickAnswer(result, options);
+  if (quick === true) return [];
   checkProtocolVersionOption(options);
-  return toolResultFindings(result, options, false);
+  return toolResultFindings(result, options, false, quick === false ? undefined : quick);
 }
 
 /**
@@ -279,15 +280,21 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
  * result on which no rule can report (isQuietPlainText), or, with no request either, a clean plain media
  * result (isQuietMediaCall). The entry point's own calls (the option check, two nested try blocks, the
  * version's features looked up twice, the check of a handler's value as sent) cost a fifth of the one
- * and a quarter of the other (one small image). Anything else, or a result whose members
- * throw when read (or options that do), takes the general path, which answers it in full.
+ * and a quarter of the other (one small image).
+ *
+ * `true`: nothing to find. A FactScope: the media answer was tried and found something may be wrong; the
+ * general path runs in that scope, so that what it decoded is not decoded again (a 1 MB image over a
+ * client's limit was decoded twice). `false`: anything else, or a result whose members throw when read
+ * (or options that do): the general path answers it in full.
  */
-function isQuietCall(result: unknown, options: ValidateResultOptions): boolean {
+function quickAnswer(result: unknown, options: ValidateResultOptions): boolean | FactScope {
   try {
     const version = options.protocolVersion;
     if (version === undefined || options.tool !== undefined || !isProtocolVersion(version)) return false;
     if (isQuietPlainText(result, version, undefined)) return true;
-    return options.request === undefined && isQuietMediaCall(result, version);
+    if (options.request !== undefined) return false;
+    const scope = new FactScope();
+    return isQuietMediaCall(result, version, scope) || scope;
   } catch {
     return false;
   }
@@ -344,13 +351,18 @@ function toolResultFindingsOf(
   }
   return parsed
     ? judged(result, resultOptions(options, version, false, scope), RESULT)
-    : judgedAsSent(result, options, version);
+    : judgedAsSent(result, options, version, scope);
 }
 
 /** The findings of a handler's value, judged as sent (./as-sent.ts). */
-function judgedAsSent(result: unknown, options: ValidateResultOptions, version: ProtocolVersion): Finding[] {
+function judgedAsSent(
+  result: unknown,
+  options: ValidateResultOptions,
+  version: ProtocolVersion,
+  scope: FactScope | undefined,
+): Finding[] {
   const sent = guardedAsSent(() => resultAsSent(result, options), result);
-  return judged(sent.document, resultOptions(options, version, !sent.bounded), RESULT);
+  return judged(sent.document, resultOptions(options, version, !sent.bounded, scope), RESULT);
 }
 
 /** The version asked for, else the one the document speaks; the default where reading it throws. */

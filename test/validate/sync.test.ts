@@ -146,6 +146,32 @@ describe('the request a result answers (option `request`)', () => {
   });
 });
 
+describe('each payload is decoded once a validation', () => {
+  it('even when the quick answer for a clean media result gives way to the full run', () => {
+    // 120,000 bytes of PNG: past the 25,000 tokens result-over-client-limits estimates, so not quiet.
+    const bytes = Buffer.alloc(120_000);
+    Buffer.from(PNG, 'base64').copy(bytes);
+    const data = bytes.toString('base64');
+    const calls = { count: 0 };
+    const original = globalThis.atob;
+    globalThis.atob = (value: string) => {
+      calls.count++;
+      return original(value);
+    };
+    try {
+      const findings = validateToolResultSync(
+        { content: [{ type: 'image', data, mimeType: 'image/png' }] },
+        V,
+      );
+      expect(rules(findings)).toContain('result-over-client-limits');
+    } finally {
+      globalThis.atob = original;
+    }
+    // 160,000 characters, decoded 65,536 at a time.
+    expect(calls.count).toBe(Math.ceil(data.length / 65_536));
+  });
+});
+
 describe('facts live for one validation', () => {
   it('a second validation of a mutated result sees the mutation', () => {
     const structured = { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } };
