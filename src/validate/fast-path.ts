@@ -347,13 +347,18 @@ export function resultShape(result: unknown, features: VersionFeatures, tool: Js
   if (content === undefined) return Shape.Other;
   let size = 0;
   let longest = 0;
+  let text: string | undefined;
   for (let i = 0; i < content.length; i++) {
-    const length = plainTextBlock(content[i]);
-    if (length < 0) return Shape.Other;
+    text = plainText(content[i]);
+    if (text === undefined) return Shape.Other;
+    const length = text.length;
     size += length + BLOCK_ALLOWANCE;
     if (length > longest) longest = length;
   }
-  if (size > MAX_SIZE || mayCarryErrorPayload(content as JsonObject[])) return Shape.Other;
+  if (size > MAX_SIZE) return Shape.Other;
+  // A lone block's text, as it was read: reading `content[0].text` again is a named read that has met
+  // every shape of block on the proxy's path (see above).
+  if (content.length === 1 && mayCarryErrorText(text as string)) return Shape.Other;
   return longest < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
 }
 
@@ -483,18 +488,24 @@ export function textBlockShape(block: unknown): Shape {
  * Enumerated first, then read by name, as resultShape is and for the same reason.
  */
 function plainTextBlock(block: unknown): number {
-  if (typeof block !== 'object' || block === null) return -1;
-  let text = -1;
+  const text = plainText(block);
+  return text === undefined ? -1 : text.length;
+}
+
+/** The text of a `{ type: "text", text: string }` block with nothing else; `undefined` otherwise. */
+function plainText(block: unknown): string | undefined {
+  if (typeof block !== 'object' || block === null) return undefined;
+  let text: string | undefined;
   let typed = false;
   for (const key in block) {
     const value = (block as JsonObject)[key];
     if (key === 'type') {
-      if (value !== 'text') return -1;
+      if (value !== 'text') return undefined;
       typed = true;
     } else if (key === 'text') {
-      if (typeof value !== 'string') return -1;
-      text = value.length;
-    } else return -1;
+      if (typeof value !== 'string') return undefined;
+      text = value;
+    } else return undefined;
   }
   if (
     !typed ||
@@ -504,7 +515,7 @@ function plainTextBlock(block: unknown): number {
     (block as JsonObject)._meta !== undefined ||
     (block as JsonObject).structuredContent !== undefined
   ) {
-    return -1;
+    return undefined;
   }
   return text;
 }
