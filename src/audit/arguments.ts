@@ -16,6 +16,7 @@
  */
 
 import { isObject, type JsonObject } from '../core/json.js';
+import { type PatternVerdict, patternTester } from './pattern-test.js';
 
 /** Words that make a boolean a consent to something irreversible: it is never set to true. */
 const CONSENT_WORDS = new Set([
@@ -248,7 +249,29 @@ export interface SynthesisOptions {
 export type ArgumentPlan = { readonly args: JsonObject[] } | { readonly skip: string };
 
 /** Thrown inside synthesis when a required parameter has no value that is safe to send. */
-class NoSafeValue extends Error {}
+class NoSafeValue extends Error {
+  /** The same fault, for the parameter `name` (the message names the parameter). */
+  named(name: string): NoSafeValue {
+    return new NoSafeValue(name);
+  }
+}
+
+/**
+ * Thrown inside synthesis when no string the audit builds is shown to match a parameter's `pattern`:
+ * none matched, or (`costly`) the pattern could not be tried on them in bounded time.
+ */
+class NoPatternMatch extends NoSafeValue {
+  constructor(
+    readonly pattern: string,
+    readonly costly: boolean,
+    name = '',
+  ) {
+    super(name);
+  }
+  override named(name: string): NoPatternMatch {
+    return new NoPatternMatch(this.pattern, this.costly, name);
+  }
+}
 
 /**
  * What one argument object may hold: a server's schema decides how much is built (`minLength: 1e12`,
@@ -358,7 +381,7 @@ class Synthesizer {
     if (Array.isArray(schema.enum) && schema.enum.length > 0) {
       values = [first, ...schema.enum.filter((v) => JSON.stringify(v) !== JSON.stringify(first))];
     } else if (schema.type === 'boolean') values = [first, !first];
-    return values.filter((v) => this.safe(v, name));
+    return values.filter((v) => this.safe(v, name) && this.fits(schema, v) === true);
   }
 
   /**
@@ -371,21 +394,24 @@ class Synthesizer {
     const schema = this.resolve(schemaIn);
     if (Object.hasOwn(schema, 'const')) {
       if (!this.safe(schema.const, name)) throw new NoSafeValue();
+      this.mustFit(schema, [schema.const]);
       return schema.const;
     }
     const enumValues = Array.isArray(schema.enum) ? schema.enum.filter((v) => this.safe(v, name)) : undefined;
     if (Array.isArray(schema.enum) && schema.enum.length > 0 && enumValues?.length === 0)
       throw new NoSafeValue();
+    if (enumValues && enumValues.length > 0) this.mustFit(schema, enumValues);
     const hinted = [
       ...(Object.hasOwn(schema, 'default') ? [schema.default] : []),
       ...(Array.isArray(schema.examples) ? schema.examples.slice(0, 1) : []),
     ].filter(
       (v) =>
         this.safe(v, name) &&
-        (enumValues === undefined || enumValues.some((e) => JSON.stringify(e) === JSON.stringify(v))),
+        (enumValues === undefined || enumValues.some((e) => JSON.stringify(e) === JSON.stringify(v))) &&
+        this.fits(schema, v) === true,
     );
     if (hinted.length > 0) return hinted[0];
-    if (enumValues && enumValues.length > 0) return enumValues[0];
+    if (enumValues && enumValues.length > 0) return enumValues.find((v) => this.fits(schema, v) === true);
     if (name !== undefined && !this.named && isDryRunName(name) && acceptsBoolean(schema)) return true;
     for (const key of ['anyOf', 'oneOf'] as const) {
       const branches = schema[key];
@@ -428,13 +454,36 @@ class Synthesizer {
     }
   }
 
+  /**
+   * Whether `value` is shown to match the schema's `pattern` (true when it has none or is no string).
+   * A server's pattern is never run on the native engine unbounded: see pattern-test.ts.
+   */
+  private fits(schema: JsonObject, value: unknown): PatternVerdict {
+    if (typeof value !== 'string' || typeof schema.pattern !== 'string') return true;
+    return this.tester(schema.pattern)?.(value) ?? true;
+  }
+
+  /** Throws NoPatternMatch when none of `values` (the only ones allowed) is shown to match. */
+  private mustFit(schema: JsonObject, values: readonly unknown[]): void {
+    const verdicts = values.map((v) => this.fits(schema, v));
+    if (verdicts.includes(true)) return;
+    throw new NoPatternMatch(String(schema.pattern), verdicts.includes('costly'));
+  }
+
+  /** One tester per pattern, so that a pattern's budget holds over all its tries. */
+  private readonly testers = new Map<string, ReturnType<typeof patternTester>>();
+  private tester(pattern: string): ReturnType<typeof patternTester> {
+    if (!this.testers.has(pattern)) this.testers.set(pattern, patternTester(pattern));
+    return this.testers.get(pattern);
+  }
+
   private string(schema: JsonObject): string {
     const format = typeof schema.format === 'string' ? FORMAT_VALUES[schema.format] : undefined;
     let text = format ?? 'example';
     const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
     const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
-    if (typeof schema.pattern === 'string') {
-      text = patternCandidate(schema.pattern, text, min, max) ?? text;
+    if (typeof schema.pattern === 'string' && this.tester(schema.pattern)) {
+      return this.patterned(schema, text, min, max);
     }
     if (text.length < min) {
       this.spend(0, min);
@@ -444,6 +493,26 @@ class Synthesizer {
     }
     if (text.length > max) text = text.slice(0, max);
     return text;
+  }
+
+  /**
+   * A string of `min` to `max` characters shown to match the schema's pattern: a few that often match
+   * simple patterns, each padded to `min` by repeating its last character, by repeating it whole, or
+   * with x's. Throws NoPatternMatch when none is shown to match.
+   */
+  private patterned(schema: JsonObject, preferred: string, min: number, max: number): string {
+    if (min > max) throw new NoPatternMatch(String(schema.pattern), false);
+    if (min > 0) this.spend(0, min);
+    let costly = false;
+    for (const candidate of [preferred, ...PATTERN_CANDIDATES]) {
+      if (candidate.length > max) continue;
+      for (const text of padded(candidate, min)) {
+        const verdict = this.fits(schema, text);
+        if (verdict === true) return text;
+        costly ||= verdict === 'costly';
+      }
+    }
+    throw new NoPatternMatch(String(schema.pattern), costly);
   }
 
   private array(schema: JsonObject, depth: number): unknown[] {
@@ -471,7 +540,7 @@ class Synthesizer {
       try {
         out[name] = this.value(properties[name] ?? {}, depth + 1, name);
       } catch (error) {
-        if (error instanceof NoSafeValue) throw new NoSafeValue(depth === 0 ? name : error.message);
+        if (error instanceof NoSafeValue) throw error.named(depth === 0 ? name : error.message);
         throw error;
       }
     }
@@ -541,31 +610,35 @@ function number(schema: JsonObject, integer: boolean): number {
   return value;
 }
 
-/** A few strings that often satisfy simple patterns; the first that matches wins. */
-function patternCandidate(pattern: string, preferred: string, min: number, max: number): string | undefined {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'u');
-  } catch {
-    return undefined;
-  }
-  const candidates = [
-    preferred,
-    'example',
-    'a',
-    'A',
-    '0',
-    '1',
-    'abc',
-    'a1',
-    'example.com',
-    'user@example.com',
-    'a-b',
-    'a_b',
-    '2025-01-01',
-    'https://example.com/',
+/** A few strings that often satisfy simple patterns, after the format's value; the first that matches wins. */
+const PATTERN_CANDIDATES = [
+  'example',
+  'a',
+  'A',
+  '0',
+  '1',
+  'abc',
+  'a1',
+  'example.com',
+  'user@example.com',
+  'a-b',
+  'a_b',
+  '2025-01-01',
+  'https://example.com/',
+];
+
+/** `text` padded to `min` characters in a few ways (itself alone when long enough). */
+function padded(text: string, min: number): string[] {
+  if (text.length >= min) return [text];
+  if (text.length === 0) return ['x'.repeat(min)];
+  const missing = min - text.length;
+  const pad = 'x'.repeat(missing);
+  return [
+    text + text.slice(-1).repeat(missing),
+    text.repeat(Math.ceil(min / text.length)).slice(0, min),
+    // Where the format allows it: before an email's @, after a URL's path; elsewhere at the end.
+    text.includes('@') ? pad + text : text + pad,
   ];
-  return candidates.find((c) => c.length >= min && c.length <= max && regex.test(c));
 }
 
 /**
@@ -593,6 +666,15 @@ function synthesize(inputSchema: unknown, options: SynthesisOptions): ArgumentPl
   } catch (error) {
     if (!(error instanceof NoSafeValue)) throw error;
     const parameter = error.message ? `required parameter "${error.message}"` : 'a required parameter';
+    if (error instanceof NoPatternMatch) {
+      const shown = error.pattern.length > 80 ? `${error.pattern.slice(0, 77)}...` : error.pattern;
+      const why = error.costly
+        ? 'the pattern backtracks too long to be tried on the strings the audit builds'
+        : 'none of the strings the audit builds matches it';
+      return {
+        skip: `its ${parameter} has a pattern (${JSON.stringify(shown)}) the audit could not synthesize a string for: ${why}; give its arguments with --args`,
+      };
+    }
     return {
       skip: `its ${parameter} has no value that is safe to send (each names a mutation or a consent); name the tool with --call to call it, or give its arguments with --args`,
     };
