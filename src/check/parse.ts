@@ -9,8 +9,8 @@
  * is not JSON is an input error.
  */
 
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { tryParseJson } from '../core/json.js';
+import { type JsonSyntaxError, readJsonc } from '../core/json-syntax.js';
 import { isRecordedFrame } from '../core/recording.js';
 
 /** One line of a session: its text, and its value when the text is JSON. */
@@ -50,23 +50,17 @@ export function isSessionFileName(name: string): boolean {
 }
 
 /**
- * JSON.parse on Node 20 does not say where the error is, so on failure we re-parse with jsonc-parser
- * (VS Code's parser) in strict mode only to locate the first error as a line and column.
+ * JSON.parse on Node 20 does not say where the error is, so on failure the text is read again with
+ * jsonc-parser (VS Code's parser) in strict mode only to locate the first error (core/json-syntax.ts).
  */
-function locateError(text: string): { message: string; line: number; column: number } {
-  const errors: ParseError[] = [];
-  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
-  const offset = first?.offset ?? 0;
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  const reason = first
-    ? printParseErrorCode(first.error)
-        .replace(/([a-z])([A-Z])/g, '$1 $2')
-        .toLowerCase()
-    : 'invalid JSON';
-  return { message: reason, line, column };
+function locateError(text: string): JsonSyntaxError {
+  return (
+    readJsonc(text, { allowComments: false, allowTrailingComma: false }).error ?? {
+      message: 'invalid JSON',
+      line: 1,
+      column: 1,
+    }
+  );
 }
 
 export function parseInput(text: string, options: ParseOptions = {}): ParsedInput {

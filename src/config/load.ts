@@ -8,9 +8,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import type { Severity } from '../core/finding.js';
 import { isObject } from '../core/json.js';
+import { readJsonc } from '../core/json-syntax.js';
 import { systemErrorWords } from '../core/system-error.js';
 import { readTextFile } from '../io/read-text.js';
 import type { FailOn, RuleSetting } from '../policy/severity.js';
@@ -123,17 +123,14 @@ export function validateConfig(value: unknown, label: string): Config {
 
 /** Comments and trailing commas are allowed, as in tsconfig.json; the first syntax error is located. */
 function parseConfigText(text: string, label: string): unknown {
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true });
-  const first = errors[0];
-  if (first) {
-    const before = text.slice(0, first.offset);
-    const line = before.split('\n').length;
-    const column = first.offset - before.lastIndexOf('\n');
-    const reason = printParseErrorCode(first.error)
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .toLowerCase();
-    throw new ConfigError(`${label}: invalid JSON at line ${line}, column ${column}: ${reason}`);
+  const { value, error } = readJsonc(text.replace(/^\uFEFF/, ''), {
+    allowComments: true,
+    allowTrailingComma: true,
+  });
+  if (error) {
+    throw new ConfigError(
+      `${label}: invalid JSON at line ${error.line}, column ${error.column}: ${error.message}`,
+    );
   }
   if (text.trim() === '') throw new ConfigError(`${label}: file is empty`);
   return value;

@@ -20,6 +20,9 @@ const { dir, file } = scratchDir('usage');
 const result = file('result.json', { content: [{ type: 'text', text: 'hi' }] });
 const tools = file('tools.json', { tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
 const broken = file('broken.json', '{\n  "content": [\n');
+// Unclosed brackets far deeper than a recursive parser's stack: located without one.
+const deep = file('deep.json', `{"content":${'['.repeat(100_000)}`);
+const deepConfig = file('deep.config.json', `{"check":${'['.repeat(100_000)}`);
 const missing = join(dir, 'missing.json');
 const empty = join(dir, 'empty-dir');
 mkdirSync(empty);
@@ -119,6 +122,16 @@ const ROWS: Record<string, Row> = {
     args: ['check', broken],
     code: 2,
     message: /broken\.json: invalid JSON at line 3/,
+  },
+  'check: invalid JSON nested 100,000 deep': {
+    args: ['check', deep],
+    code: 2,
+    message: /deep\.json: invalid JSON at line 1, column 1011: nested more than 1000 levels deep/,
+  },
+  'check: a --config nested 100,000 deep': {
+    args: ['check', result, '--config', deepConfig],
+    code: 2,
+    message: /deep\.config\.json: invalid JSON at line 1, column 1009: nested more than 1000 levels deep/,
   },
   'check: --out into a missing directory': {
     args: ['check', result, '--out', join(dir, 'no', 'such', 'report.json')],
