@@ -1,7 +1,7 @@
 /** Reading HTTP bodies with a byte cap, shared by both HTTP channels. */
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { systemErrorWords } from '../core/system-error.js';
+import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
 import { OversizeError, StartError } from './channel.js';
 
 export type HeaderMap = Readonly<Record<string, string>>;
@@ -11,7 +11,15 @@ async function pump(response: Response, onChunk: (chunk: Uint8Array) => void): P
   if (!response.body) return;
   const reader = response.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      // fetch says only "terminated"; its cause says why (a malformed chunk, a reset).
+      if (error instanceof Error && error.name === 'AbortError') throw error;
+      throw new Error(`the server's response broke off: ${httpFailureWords(error)}`, { cause: error });
+    }
+    const { done, value } = read;
     if (done) return;
     try {
       onChunk(value);
@@ -82,7 +90,40 @@ export async function readEventStream(
 
 /** fetch() failures (refused, DNS, TLS) as a one-line StartError. */
 export function unreachable(url: string, error: unknown): StartError {
-  return new StartError(`${systemErrorWords(error)}: ${url}`, 'reach');
+  return new StartError(`${httpFailureWords(error)}: ${url}`, 'reach');
+}
+
+/**
+ * What the server did wrong when Node's HTTP parser (llhttp, under fetch() and node:http alike) refused
+ * its response, by the parser's code: HPE_INVALID_HEADER_TOKEN alone told the user nothing.
+ */
+const MALFORMED_RESPONSE: Readonly<Record<string, string>> = {
+  HPE_INVALID_HEADER_TOKEN: 'a header name or value holds a character HTTP forbids',
+  HPE_UNEXPECTED_SPACE: 'a header line holds a space HTTP forbids',
+  HPE_INVALID_CONSTANT: 'its status line does not start with HTTP/',
+  HPE_INVALID_VERSION: 'its status line names no HTTP version a client reads',
+  HPE_INVALID_STATUS: 'its status code is no three-digit number',
+  HPE_INVALID_CONTENT_LENGTH: 'its Content-Length is no number, or is given twice',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'it gives both Content-Length and Transfer-Encoding',
+  HPE_INVALID_TRANSFER_ENCODING: 'its Transfer-Encoding is not one a client reads',
+  HPE_INVALID_CHUNK_SIZE: 'a chunk of its chunked body has no valid size',
+  HPE_CR_EXPECTED: 'a line ends without the CR HTTP requires',
+  HPE_LF_EXPECTED: 'a line ends without the LF HTTP requires',
+  HPE_HEADER_OVERFLOW: 'its headers are larger than a client reads',
+  UND_ERR_HEADERS_OVERFLOW: 'its headers are larger than a client reads',
+  HPE_INVALID_EOF_STATE: 'the connection closed in the middle of it',
+};
+
+/**
+ * A failure of an HTTP exchange in one line: a response the parser refused says what the server
+ * sent wrong; anything else is a system error in words.
+ */
+export function httpFailureWords(error: unknown): string {
+  const code = systemErrorCode(error);
+  if (code === undefined || !(code.startsWith('HPE_') || code in MALFORMED_RESPONSE))
+    return systemErrorWords(error);
+  const what = MALFORMED_RESPONSE[code] ?? 'it does not follow HTTP/1.1';
+  return `the server sent a malformed HTTP response (${what})`;
 }
 
 /** Splits `Name: value` strings from --header into a header map. */

@@ -30,9 +30,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { pipeline, Transform } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { unreachable } from '../audit/http-body.js';
+import { httpFailureWords, unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
-import { systemErrorWords } from '../core/system-error.js';
 import { whenWritable } from '../io/writable.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
@@ -255,13 +254,19 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
 
     let upstreamRequest: ClientRequest | undefined;
     let silence: string | undefined;
+    // Node's parser fails the request, not the response, when a body turns out malformed (a chunk
+    // size that is no number); the response then only says it was reset.
+    let requestFailure: unknown;
     res.on('close', () => upstreamRequest?.destroy());
     let answer: IncomingMessage;
     const sendTo = (target: URL) =>
       new Promise<IncomingMessage>((resolve, reject) => {
         const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
         upstreamRequest = send(target, { method: req.method, headers, agent }, resolve);
-        upstreamRequest.on('error', reject);
+        upstreamRequest.on('error', (error) => {
+          requestFailure = error;
+          reject(error);
+        });
         watchSilence(upstreamRequest, options.timeoutMs, (reason) => {
           silence = reason;
         });
@@ -293,7 +298,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       return;
     }
     const brokenOff = (error: unknown) =>
-      silence ?? `the server's response broke off: ${systemErrorWords(error)}`;
+      silence ?? `the server's response broke off: ${httpFailureWords(requestFailure ?? error)}`;
 
     const responseHeaders: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(answer.headers)) {
