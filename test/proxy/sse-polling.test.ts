@@ -1,0 +1,89 @@
+/**
+ * proxy --url in front of the SDK's own Streamable HTTP server that polls (2025-11-25): the tool's
+ * handler closes its SSE stream after a priming event id (closeSSEStream), then sends a notification
+ * and its result, which the server keeps in its event store. The SDK client behind the proxy resumes
+ * with a GET and Last-Event-ID through the proxy, and gets every message.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_TEST_TIMEOUT } from '../support/cli.js';
+import { startUrlProxy } from './support/processes.js';
+import { closeServer } from './support/session-server.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The SDK server; `seen` lists each request's method and Last-Event-ID. */
+async function pollingServer(): Promise<{ url: string; seen: string[] }> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const seen: string[] = [];
+  const http: Server = createServer(async (req, res) => {
+    seen.push(`${req.method} ${req.headers['last-event-id'] ?? '-'}`);
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? transports.get(id) : undefined;
+    if (!transport) {
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: new InMemoryEventStore(),
+        retryInterval: 100,
+        onsessioninitialized: (session): void => {
+          transports.set(session, created);
+        },
+      });
+      const server = new McpServer({ name: 'polling', version: '1.0.0' }, { capabilities: { logging: {} } });
+      server.registerTool('poll', { description: 'closes its stream, then answers' }, async (extra) => {
+        const say = (data: string) =>
+          extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data } });
+        await say('before the stream closed');
+        extra.closeSSEStream?.();
+        await say('after the stream closed');
+        return {
+          content: [{ type: 'text', text: `answered after closing: ${extra.closeSSEStream !== undefined}` }],
+        };
+      });
+      await server.connect(created);
+      cleanups.push(() => server.close());
+      transport = created;
+    }
+    await transport?.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => closeServer(http));
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, seen };
+}
+
+describe('proxy --url, a server that ends an SSE stream after an event id', {
+  timeout: CLI_TEST_TIMEOUT,
+}, () => {
+  it('passes the resuming GET with Last-Event-ID, so the SDK client gets the notification and the result', async () => {
+    const upstream = await pollingServer();
+    const { child, started } = startUrlProxy(upstream.url);
+    cleanups.push(() => {
+      child.kill('SIGKILL');
+    });
+    const proxy = await started;
+    const client = new Client({ name: 'behind-proxy', version: '1.0.0' });
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params.data);
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: 'poll', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'answered after closing: true' }]);
+    expect(logs).toEqual(['before the stream closed', 'after the stream closed']);
+    // The answer came on a resumed stream: a GET that named the last event the client saw.
+    expect(upstream.seen.some((line) => /^GET (?!-$)/.test(line))).toBe(true);
+  });
+});
