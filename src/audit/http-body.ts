@@ -70,8 +70,14 @@ export async function readEventStream(
 ): Promise<void> {
   const decoder = new TextDecoder();
   let sinceLastEvent = 0;
+  let stranded: EventSourceMessage | undefined;
+  let ended = false;
   const parser = createParser({
     onEvent(event) {
+      if (ended) {
+        stranded = event;
+        return;
+      }
       sinceLastEvent = 0;
       onEvent(event);
     },
@@ -86,6 +92,22 @@ export async function readEventStream(
     }
     parser.feed(decoder.decode(chunk, { stream: true }));
   });
+  // A stream that ends on a CR leaves the parser waiting for the byte after it (an LF would make
+  // the two one CRLF), as it leaves the SDK clients', which read with the same parser and nothing at
+  // the end: an event whose blank line is that CR never reaches them. An LF fed here tells whether one
+  // was left so: that event is reported, not taken.
+  ended = true;
+  parser.feed('\n');
+  if (stranded !== undefined && stranded.data !== '') throw new StrandedEventError();
+}
+
+/** An SSE stream's last event ended on a CR that closed the stream: no client reads it. */
+export class StrandedEventError extends Error {
+  constructor() {
+    super(
+      "the server's SSE stream ended on a CR line ending: the SDK clients' parser waits for the byte after it, so they never read the stream's last event",
+    );
+  }
 }
 
 /** fetch() failures (refused, DNS, TLS) as a one-line StartError. */
