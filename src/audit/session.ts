@@ -242,7 +242,7 @@ export class Session {
         return;
       }
       if (key === undefined || !this.abandoned.has(key)) {
-        const id = JSON.stringify(message.id);
+        const id = shownId(message.id);
         const answeredIn = key === undefined ? undefined : this.answered.get(key);
         if (answeredIn) {
           this.event({ event: 'response-unmatched', id, answered: true }, answeredIn);
@@ -325,6 +325,15 @@ function responseKey(id: unknown): string | undefined {
 
 /** How many waiting requests a finding names. */
 const NAMED_WAITING = 3;
+
+/**
+ * A response's id as the report shows it: JSON, but for a number past the largest double (`1e400`),
+ * which JSON.parse reads as Infinity and JSON.stringify writes as null, a value the server never sent.
+ */
+function shownId(id: unknown): string {
+  if (typeof id === 'number' && !Number.isFinite(id)) return `${id} (a number past the largest double)`;
+  return JSON.stringify(id);
+}
 
 /** The requests left waiting when a response matched none of them, for audit-response-unmatched. */
 function waitingFor(pending: readonly Pending[]): { waiting?: string } {

@@ -10,7 +10,7 @@ import { synthesizeArguments } from '../../src/audit/arguments.js';
 import { type CallRecord, runAudit } from '../../src/audit/run.js';
 import { toolsOf } from './support.js';
 
-const server = join(import.meta.dirname, '../fixtures/pattern-server.mjs');
+const server = join(import.meta.dirname, '../fixtures/stdio-server.mjs');
 
 async function audit(specs: readonly object[]) {
   return runAudit({

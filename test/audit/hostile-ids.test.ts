@@ -1,0 +1,27 @@
+/** Response ids a hostile stdio server sends, as the audit reports them. */
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAudit } from '../../src/audit/run.js';
+import { places } from './support.js';
+
+const server = join(import.meta.dirname, '../fixtures/stdio-server.mjs');
+
+describe('a response id past the largest double', { timeout: 60_000 }, () => {
+  it('is named as the server sent it, not as the null JSON.stringify makes of Infinity', async () => {
+    const report = await runAudit({
+      target: {
+        kind: 'stdio',
+        command: process.execPath,
+        args: [server],
+        env: { ...process.env, MCP_SHAPE_FIXTURE_MODE: 'infinite-id' },
+      },
+      versions: ['2025-06-18'],
+      timeoutMs: 10_000,
+    });
+    const unmatched = places(report).filter((f) => f.rule === 'audit-response-unmatched');
+    expect(unmatched.map((f) => f.message)).toEqual([
+      'a response with id Infinity (a number past the largest double) answers no request the audit sent, while tools/call t (id 2) waited: clients drop it, and the request it was meant for waits until they give up',
+    ]);
+  });
+});
