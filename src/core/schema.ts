@@ -8,10 +8,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { RE2JS } from 're2js';
-import isSafeRegex from 'safe-regex2';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { features } from '../spec/versions.js';
+import { PatternNotTried, patternEngine } from './pattern-engine.js';
 
 // ajv-formats ships CJS with `exports.default`; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
@@ -141,42 +140,6 @@ function compileOnce(ajv: Ajv | Ajv2019 | Ajv2020, schema: Record<string, unknow
   }
 }
 
-/**
- * The engine a schema's `pattern` and `patternProperties` run on. A server writes the patterns, and one
- * with nested quantifiers (`^((a*)*)*$`) takes exponential time on a string it almost matches: it stalled
- * an audit for sixteen minutes, deaf to SIGTERM, as it stalls the SDK clients' Ajv. Such a pattern (by
- * safe-regex2's star-height test) runs on re2js, a linear-time engine, where RE2 can read it; every
- * other pattern runs on the native engine, as in the clients, since RE2 reads a few classes differently
- * (`\s` and `.` by their ASCII meaning). A pattern that is no ECMAScript regular expression throws here
- * as it throws there. Hand-written rather than Ajv's documented `re2` option, which needs a native addon
- * that a browser (the core runs in one) cannot load.
- */
-function patternEngine(pattern: string, flags: string): { test(text: string): boolean; toString(): string } {
-  const native = new RegExp(pattern, flags);
-  if (isSafeRegex(pattern)) return native;
-  let linear: RE2JS;
-  try {
-    linear = RE2JS.compile(pattern);
-  } catch {
-    // Back-references and look-around, which RE2 does not have: left to the native engine.
-    return native;
-  }
-  // Linear is still pattern size times text size: a server's 18 KB pattern on a 10 KB string took
-  // seconds. Past the budget the match is not tried, and the value cannot be shown to match.
-  const test = (text: string) => {
-    if (pattern.length * text.length > PATTERN_BUDGET) throw new PatternTooCostly();
-    return linear.matcher(text).find();
-  };
-  // Ajv keeps the patterns of an instance by their toString(): it must name this pattern alone.
-  return { test, toString: () => `re2:/${pattern}/${flags}` };
-}
-
-/** Pattern length times text length the linear engine is given: about a tenth of a second of it. */
-const PATTERN_BUDGET = 5_000_000;
-
-class PatternTooCostly extends Error {}
-patternEngine.code = 'patternEngine';
-
 /** One compiler per dialect, shared; compiled validators are cached by schema text. */
 export function createOutputSchemaCompiler(): OutputSchemaCompiler {
   const instances = new Map<SchemaDialect, Ajv | Ajv2019 | Ajv2020>();
@@ -251,11 +214,9 @@ export function createOutputSchemaCompiler(): OutputSchemaCompiler {
               } catch (error) {
                 // A schema that recurses ($ref: "#") follows the value down: nested deeper than the call
                 // stack, Ajv overflows it, in the SDK clients as here. The value cannot be shown to match.
-                if (error instanceof PatternTooCostly) {
+                if (error instanceof PatternNotTried) {
                   // The SDK clients' backtracking engine would take far longer still on it.
-                  const message =
-                    'holds a string too long to match against a pattern of the schema that backtracking engines cannot match in reasonable time';
-                  return [{ instancePath: '', schemaPath: '#', message }];
+                  return [{ instancePath: '', schemaPath: '#', message: error.message }];
                 }
                 if (!(error instanceof RangeError)) throw error;
                 return [{ instancePath: '', schemaPath: '#', message: 'is nested too deeply to validate' }];

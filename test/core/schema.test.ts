@@ -1,6 +1,8 @@
 /** outputSchema compilation (src/core/schema.ts): the dialect, errors located, remote refs refused. */
 
+import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
+import { toRe2Syntax } from '../../src/core/pattern-engine.js';
 import { createOutputSchemaCompiler, schemaDialect } from '../../src/core/schema.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -236,6 +238,31 @@ describe('patterns a server writes', () => {
     expect(compiled.validate({ id: 'aaaa' })).toEqual([]);
   });
 
+  it('runs overlapping alternatives under a quantifier in linear time, which safe-regex2 lets pass', () => {
+    // Forty characters that almost match: the native engine stalls on each of these.
+    const almost = `${'a'.repeat(40)}!`;
+    for (const pattern of ['^(a|a)*$', '^(a|aa)+$', '^(\\w|\\d)+$', '^(.|a)*$', '^(\\s|\\S|a)*$']) {
+      const compiled = compiler.compile({ properties: { id: { type: 'string', pattern } } }, '2025-11-25');
+      if (!compiled.ok) throw new Error(compiled.message);
+      expect(
+        compiled.validate({ id: almost }).map((e) => e.instancePath),
+        pattern,
+      ).toEqual(pattern.includes('.') || pattern.includes('S') ? [] : ['/id']);
+    }
+  });
+
+  it('interrupts a look-around pattern that backtracks, and says the value could not be matched', () => {
+    const compiled = compiler.compile(
+      { properties: { id: { type: 'string', pattern: '^(?=(a|a)*$)' } } },
+      '2025-11-25',
+    );
+    if (!compiled.ok) throw new Error(compiled.message);
+    expect(compiled.validate({ id: 'aaaa' })).toEqual([]);
+    expect(compiled.validate({ id: `${'a'.repeat(40)}!` }).map((e) => e.message)).toEqual([
+      expect.stringContaining('could not be matched against a pattern'),
+    ]);
+  });
+
   it('does not match a huge pattern against a long string, and says the value cannot be shown to match', () => {
     // Linear in each, but 18 KB of pattern on 10 KB of text took the linear engine seconds a try.
     const compiled = compiler.compile(
@@ -256,8 +283,102 @@ describe('patterns a server writes', () => {
       ['^([a-z]+\\d*)*-end$', ['abc1-end', 'abc1-ends', '-end', 'ab12cd-end']],
       ['(x+x+)+y', ['xxy', 'xxxx', 'axxxy']],
       ['^[a-z]{2,4}$', ['ab', 'abcde', 'a1']],
+      ['^(a|a)*$', ['', 'aaa', 'aab']],
+      ['^(a|aa)+$', ['a', 'aaaa', 'aaab']],
+      ['(\\w|\\d)+$', ['a1', 'a1!', '!']],
     ];
+    // Where RE2 reads a class or escape otherwise than ECMAScript does, each on texts that tell them apart.
+    const texts = [
+      '',
+      'a',
+      'A',
+      '1',
+      '_',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u2028',
+      '\u2029',
+      '\ufeff',
+      '\u3000',
+      '\u0001',
+      '\u0000',
+      'é',
+      'Ω',
+      '😀',
+      '\ud800',
+      '\udc00',
+      ']',
+      '[',
+      ':',
+      '-',
+      '^',
+      'a b',
+      'x\ny',
+    ];
+    const classes = [
+      '.',
+      '\\s',
+      '\\S',
+      '[\\s]',
+      '[\\S]',
+      '[^\\s]',
+      '[^\\S]',
+      '[\\sa]',
+      '[^\\Sa]',
+      '[^]',
+      '[]',
+      '[^]a',
+      '[]|a',
+      '[[:alpha:]',
+      '[[:]',
+      '[\\]]',
+      '[^\\]]',
+      '\\u0041',
+      '\\u{1F600}',
+      '[\\u2028-\\u2029]',
+      '\\cJ',
+      '\\0',
+      '\\x41',
+      '\\w',
+      '\\W',
+      '\\d',
+      '\\D',
+      '\\b',
+      '\\B',
+      '\\p{L}',
+      '\\P{L}',
+      '\\p{Lu}',
+      '[\\p{N}_]',
+      '\\/',
+      '[\\-a]',
+      '[a-]',
+      '[-a]',
+      '\\$',
+      '\\.',
+      '[.]',
+      '(?:.)',
+      '(?<n>.)',
+      '.+?',
+      '.{2}',
+      '\\f',
+      '\\v',
+    ];
+    for (const part of classes) {
+      cases.push([`^${part}$`, texts], [part, texts], [`^(${part})+$`, texts.map((t) => t + t)]);
+    }
     for (const [pattern, texts] of cases) {
+      // Every one of these runs on the linear engine, written over to ECMAScript's meaning.
+      const linear = RE2JS.compile(toRe2Syntax(pattern) ?? '(');
+      for (const text of texts) {
+        expect(linear.matcher(text).find(), `re2js: ${pattern} on ${JSON.stringify(text)}`).toBe(
+          new RegExp(pattern, 'u').test(text),
+        );
+      }
       const compiled = compiler.compile({ properties: { id: { type: 'string', pattern } } }, '2025-11-25');
       if (!compiled.ok) throw new Error(compiled.message);
       for (const text of texts) {

@@ -1,0 +1,176 @@
+/**
+ * The engine a schema's `pattern` and `patternProperties` run on. A server writes the patterns, and on
+ * the native backtracking engine many take exponential time on a string they almost match: nested
+ * quantifiers (`^((a*)*)*$`) and overlapping alternatives under a quantifier (`^(a|a)*$`, `^(a|aa)+$`)
+ * alike, forty characters being enough, as they stall the SDK clients' Ajv. So every pattern RE2 can
+ * read runs on re2js, a linear-time engine, written over so that it means what ECMAScript means (`.`,
+ * `\s` and `\S` by their ECMAScript classes, `[^]` as any character, `\u` escapes); the rest
+ * (back-references, look-around) runs on the native engine, bounded: in Node in a VM context whose
+ * timeout interrupts it, elsewhere only when safe-regex2 finds no nested quantifier in it. A match that
+ * is not tried, or is interrupted, throws PatternNotTried: the value cannot be shown to match. A pattern
+ * that is no ECMAScript regular expression throws here as it throws in the clients.
+ */
+
+import { RE2JS } from 're2js';
+import isSafeRegex from 'safe-regex2';
+
+export interface PatternTester {
+  test(text: string): boolean;
+  toString(): string;
+}
+
+/** A match that was not made: the value cannot be shown to match; `message` says why. */
+export class PatternNotTried extends Error {}
+
+/** Pattern length times text length the linear engine is given: about a tenth of a second of it. */
+const PATTERN_BUDGET = 20_000_000;
+/** How long one native match may run. */
+const NATIVE_TIMEOUT_MS = 100;
+
+const TOO_LONG =
+  'holds a string too long to match against a pattern of the schema that backtracking engines cannot match in reasonable time';
+const INTERRUPTED =
+  'could not be matched against a pattern of the schema (back-references or look-around) in reasonable time';
+
+/** ECMAScript's `\s`, as the ranges of a character class in RE2's syntax. */
+const SPACE =
+  '\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
+/** ECMAScript's `\S`: the complement of SPACE, for use inside a class. */
+const NON_SPACE =
+  '\\x{0}-\\x{8}\\x{e}-\\x{1f}\\x{21}-\\x{9f}\\x{a1}-\\x{167f}\\x{1681}-\\x{1fff}\\x{200b}-\\x{2027}' +
+  '\\x{202a}-\\x{202e}\\x{2030}-\\x{205e}\\x{2060}-\\x{2fff}\\x{3001}-\\x{fefe}\\x{ff00}-\\x{10ffff}';
+/** ECMAScript's `.` without the `s` flag. */
+const DOT = '[^\\n\\r\\x{2028}\\x{2029}]';
+
+/**
+ * `pattern` (valid ECMAScript with flag `u`) in RE2's syntax with the same meaning, or undefined where
+ * no plain rewriting says the same. RE2JS.compile then refuses what RE2 lacks (back-references,
+ * look-around, repeat counts past 1000).
+ */
+export function toRe2Syntax(pattern: string): string | undefined {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\') {
+      const next = pattern[i + 1];
+      if (next === undefined) return undefined;
+      i++;
+      if (next === 's') out += inClass ? SPACE : `[${SPACE}]`;
+      else if (next === 'S') out += inClass ? NON_SPACE : `[${NON_SPACE}]`;
+      else if (next === 'u') {
+        const braced = /^\{([0-9a-fA-F]+)\}/.exec(pattern.slice(i + 1));
+        const four = /^[0-9a-fA-F]{4}/.exec(pattern.slice(i + 1));
+        if (braced) {
+          out += `\\x{${braced[1]}}`;
+          i += braced[0].length;
+        } else if (four) {
+          out += `\\x{${four[0]}}`;
+          i += 4;
+        } else return undefined;
+      } else if (next === 'c') {
+        const letter = pattern[i + 1];
+        if (letter === undefined || !/[A-Za-z]/.test(letter)) return undefined;
+        out += `\\x{${(letter.charCodeAt(0) % 32).toString(16)}}`;
+        i++;
+      } else if (next === '0') out += '\\x{0}';
+      else out += `\\${next}`;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      // A `[` inside a class is a plain character in ECMAScript; RE2 reads `[:` as a POSIX class.
+      out += c === '[' ? '\\[' : c;
+      continue;
+    }
+    if (c === '[') {
+      // `[]` matches nothing and `[^]` any character in ECMAScript; RE2 reads a `]` there as a member.
+      if (pattern.startsWith('[]', i)) {
+        out += '[^\\x{0}-\\x{10ffff}]';
+        i += 1;
+        continue;
+      }
+      if (pattern.startsWith('[^]', i)) {
+        out += '[\\x{0}-\\x{10ffff}]';
+        i += 2;
+        continue;
+      }
+      inClass = true;
+      out += c;
+      if (pattern[i + 1] === '^') {
+        out += '^';
+        i++;
+      }
+      continue;
+    }
+    out += c === '.' ? DOT : c;
+  }
+  return out;
+}
+
+/** `node:vm` where the host has it (Node), for the native engine's timeout; undefined in a browser. */
+function loadVm(): typeof import('node:vm') | undefined {
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    return host?.getBuiltinModule?.('node:vm') as typeof import('node:vm') | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tester Ajv's `code.regExp` option is given: `pattern` with `flags` (`u`, as both SDK clients'
+ * Ajv sets it). Hand-written rather than Ajv's documented `re2` option, which needs a native addon that
+ * a browser (the core runs in one) cannot load.
+ */
+export function patternEngine(pattern: string, flags: string): PatternTester {
+  const native = new RegExp(pattern, flags);
+  // Ajv keeps the patterns of an instance by their toString(): it must name this pattern alone.
+  const name = `re2:/${pattern}/${flags}`;
+  const rewritten = flags === 'u' || flags === '' ? toRe2Syntax(pattern) : undefined;
+  let linear: RE2JS | undefined;
+  if (rewritten !== undefined) {
+    try {
+      linear = RE2JS.compile(rewritten);
+    } catch {
+      // Back-references and look-around, which RE2 does not have: left to the native engine.
+    }
+  }
+  if (linear) {
+    const engine = linear;
+    // Linear is still pattern size times text size: a server's 18 KB pattern on a 10 KB string took
+    // seconds. Past the budget the match is not tried, and the value cannot be shown to match.
+    const test = (text: string) => {
+      if (Math.max(1, pattern.length) * text.length > PATTERN_BUDGET) throw new PatternNotTried(TOO_LONG);
+      return engine.matcher(text).find();
+    };
+    return { test, toString: () => name };
+  }
+  const vm = loadVm();
+  if (!vm) {
+    // No way to interrupt the native engine here: a pattern with nested quantifiers is not run.
+    if (isSafeRegex(pattern)) return { test: (text) => native.test(text), toString: () => name };
+    return {
+      test: () => {
+        throw new PatternNotTried(INTERRUPTED);
+      },
+      toString: () => name,
+    };
+  }
+  const context = vm.createContext({ pattern: native, text: '' });
+  const script = new vm.Script('pattern.lastIndex = 0; pattern.test(text)');
+  let interrupted = false;
+  const test = (text: string) => {
+    // One interrupted match is enough: the next near miss would take as long.
+    if (interrupted) throw new PatternNotTried(INTERRUPTED);
+    context.text = text;
+    try {
+      return script.runInContext(context, { timeout: NATIVE_TIMEOUT_MS }) === true;
+    } catch {
+      interrupted = true;
+      throw new PatternNotTried(INTERRUPTED);
+    }
+  };
+  return { test, toString: () => name };
+}
+patternEngine.code = 'patternEngine';
