@@ -853,12 +853,13 @@ export function runMessage(message: unknown, options: EngineOptions): EngineFind
 
 /**
  * Whether `runMessage(message, options)` would find nothing, answered without setting up a run for
- * the commonest message, a response carrying a plain-text tools/call result (./fast-path.ts): the
- * message rules are probed (they run, but no finding is built), then the result as runToolResult
+ * the commonest messages, responses carrying a plain-text tools/call result or (given a scope, where
+ * the payloads it decodes are kept for the run that may follow) a plain media one (./fast-path.ts):
+ * the message rules are probed (they run, but no finding is built), then the result as runToolResult
  * would. `false` means "run it and see", never "it has findings". The repairing proxy asks this of
  * every message before it sets up a repair.
  */
-export function isQuietMessage(message: unknown, options: EngineOptions): boolean {
+export function isQuietMessage(message: unknown, options: EngineOptions, scope?: FactScope): boolean {
   // An unbounded message may not be writable at all, which only a run finds out (its rules ask then).
   if (
     options.partial ||
@@ -873,9 +874,19 @@ export function isQuietMessage(message: unknown, options: EngineOptions): boolea
   if (responseKind(result, options.request) !== 'tools/call') return false;
   const tool = toolOf(options);
   const shape = resultShape(result, features(options.version), tool);
-  if (shape === Shape.Other) return false;
+  // Without a scope to leave what it decoded in, a media result is not worth a quick answer: the run
+  // that follows a "no" would decode every payload again.
+  if (shape === Shape.Other && scope === undefined) return false;
   const messagePlan = plansFor(RULES, options.version).get('message');
   if (messagePlan && !new Probe(options, undefined).quiet(messagePlan.all, message)) return false;
+  if (shape === Shape.Other) {
+    return quietPlainMedia(
+      result,
+      { ...options, sniff: options.sniff ?? sniffSync },
+      tool,
+      scope as FactScope,
+    );
+  }
   return (
     isQuietPlainText(result, options.version, tool) ||
     quietPlainText(result as JsonObject, options, tool, shape)

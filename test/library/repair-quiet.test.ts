@@ -11,6 +11,7 @@ import { runRepairSync } from '../../src/library/repair/engine.js';
 import { repair, repairParsedMessageSync, repairSync } from '../../src/library/repair/index.js';
 import { PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
 import { runMessage, runToolResult, sniffSync } from '../../src/validate/engine.js';
+import { countingAtob } from '../support/count-atob.js';
 import { runs } from '../support/runs.js';
 
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('{"error":"x"}', 'y'.repeat(9_000)));
@@ -79,5 +80,33 @@ describe('repair of a result with nothing to repair', () => {
       { numRuns: runs(1500) },
     );
     expect(clean).toBeGreaterThan(runs(1500) / 5);
+  });
+
+  it('repairParsedMessageSync decodes each payload once, quiet or not', () => {
+    const png = Buffer.alloc(120_000);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(png);
+    png.write('IHDR', 12, 'latin1');
+    png.writeUInt32BE(64, 16);
+    png.writeUInt32BE(64, 20);
+    const data = png.toString('base64');
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
+    const decodes = (image: unknown, extra: unknown[] = []) => {
+      const message = { jsonrpc: '2.0', id: 1, result: { content: [image, ...extra] } };
+      const { value: run, count } = countingAtob(() =>
+        repairParsedMessageSync(message, { protocolVersion: '2025-11-25', request }),
+      );
+      return { count, fixes: run.fixes.map((f) => f.rule), remaining: run.remaining.length };
+    };
+    const chunks = Math.ceil(data.length / 65_536);
+    // Past the 25,000 tokens result-over-client-limits estimates: a warning, no repair.
+    expect(decodes({ type: 'image', data, mimeType: 'image/png' })).toEqual({
+      count: chunks,
+      fixes: [],
+      remaining: 0,
+    });
+    // Labelled JPEG: repaired, the payload still decoded once.
+    const relabelled = decodes({ type: 'image', data, mimeType: 'image/jpeg' });
+    expect(relabelled.fixes).toContain('block-mime-type-mismatch');
+    expect(relabelled.count).toBe(chunks);
   });
 });

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { listRuleModules } from '../../scripts/rule-modules.js';
 import { isObject, type JsonObject } from '../../src/core/json.js';
 import { toPointer } from '../../src/core/pointer.js';
+import { FactScope } from '../../src/core/run-memo.js';
 import { RULES } from '../../src/rules/catalog.js';
 import type { Rule } from '../../src/rules/types.js';
 import { BLOCK_TYPES, features, PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
@@ -1202,5 +1203,52 @@ describe('the quiet-message shortcut (isQuietMessage)', () => {
     );
     expect(quiet).toBeGreaterThan(RESULT_RUNS / 30);
     expect(loud).toBeGreaterThan(RESULT_RUNS / 15);
+  });
+
+  it('given a scope, says quiet of a media response only where the engine finds nothing', {
+    timeout: 120_000,
+  }, () => {
+    const mediaMessage = fc.constantFrom(...PROTOCOL_VERSIONS).chain((version) =>
+      fc
+        .record({
+          jsonrpc: fc.constantFrom<unknown>(...Array(8).fill('2.0'), '1.0'),
+          id: fc.constantFrom<unknown>(1, 1, 1, 'a', null),
+          content: fc.array(
+            fc.oneof({ weight: 8, arbitrary: plainMedia }, mediaBlock, linkBlock, resourceBlock),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
+        })
+        .map(({ jsonrpc, id, content }) => ({
+          version,
+          message: {
+            jsonrpc,
+            id,
+            result: features(version).resultTypeRequired ? { content, resultType: 'complete' } : { content },
+          },
+        })),
+    );
+    let quiet = 0;
+    let loud = 0;
+    fc.assert(
+      fc.property(mediaMessage, request, tools, ({ version, message }, req, defs) => {
+        const options = { version, request: req, tools: toolsByName(defs), sniff: sniffSync };
+        const findings = runMessage(message, options);
+        // Without a scope, a media response is never answered quickly.
+        expect(isQuietMessage(message, options)).toBe(false);
+        if (!isQuietMessage(message, options, new FactScope())) {
+          if (findings.length > 0) loud++;
+          return;
+        }
+        quiet++;
+        expect(findings.map((f) => `${f.rule} ${f.pointer}`)).toEqual([]);
+      }),
+      { numRuns: RESULT_RUNS },
+    );
+    expect(quiet).toBeGreaterThan(RESULT_RUNS / 60);
+    // Most generated media blocks are clean; enough are not.
+    expect(loud).toBeGreaterThan(RESULT_RUNS / 60);
   });
 });

@@ -18,6 +18,7 @@ import {
   validateToolResultSync,
   validateToolsListSync,
 } from '../../src/validate/index.js';
+import { countingAtob } from '../support/count-atob.js';
 import { toolsCall2026 } from '../support/requests.js';
 import { fileTypeOnlyBlocks } from '../support/sync-agreement.js';
 
@@ -152,23 +153,11 @@ describe('each payload is decoded once a validation', () => {
     const bytes = Buffer.alloc(120_000);
     Buffer.from(PNG, 'base64').copy(bytes);
     const data = bytes.toString('base64');
-    const calls = { count: 0 };
-    const original = globalThis.atob;
-    globalThis.atob = (value: string) => {
-      calls.count++;
-      return original(value);
-    };
-    try {
-      const findings = validateToolResultSync(
-        { content: [{ type: 'image', data, mimeType: 'image/png' }] },
-        V,
-      );
-      expect(rules(findings)).toContain('result-over-client-limits');
-    } finally {
-      globalThis.atob = original;
-    }
-    // 160,000 characters, decoded 65,536 at a time.
-    expect(calls.count).toBe(Math.ceil(data.length / 65_536));
+    const { value: findings, count } = countingAtob(() =>
+      validateToolResultSync({ content: [{ type: 'image', data, mimeType: 'image/png' }] }, V),
+    );
+    expect(rules(findings)).toContain('result-over-client-limits');
+    expect(count).toBe(Math.ceil(data.length / 65_536));
   });
 });
 

@@ -74,6 +74,11 @@ export interface RepairOptions extends RepairLimits {
   readonly knownJson?: ReadonlyMap<object, string>;
   /** Payloads the caller encoded from bytes, with their facts, so the validation need not decode them. */
   readonly knownPayloads?: readonly KnownPayload[];
+  /**
+   * The scope a quick check of the input ran in (isQuietMessage), so that the repair's validations reuse
+   * what it decoded rather than decoding every payload again.
+   */
+  readonly scope?: FactScope;
 }
 
 export interface KnownPayload {
@@ -84,7 +89,7 @@ export interface KnownPayload {
 
 /** A scope for the validations of one repair, told what the caller knows of its payloads. */
 function repairScope(options: RepairOptions): FactScope {
-  const scope = new FactScope();
+  const scope = options.scope ?? new FactScope();
   for (const { holder, key, facts } of options.knownPayloads ?? [])
     rememberPayloadFacts(scope, holder, key, facts);
   return scope;

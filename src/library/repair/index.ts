@@ -12,6 +12,7 @@
 
 import type { Finding } from '../../core/finding.js';
 import { isObject, type JsonObject } from '../../core/json.js';
+import { FactScope } from '../../core/run-memo.js';
 import { messageKind } from '../../rules/support/envelope.js';
 import {
   assumedProtocolVersion,
@@ -329,10 +330,14 @@ export function repairParsedMessageSync(
 ): RepairMessageResult {
   try {
     const tools = toolsByName(options.tools);
-    if (isQuietMessage(message, quietOptions(message, options, tools))) {
+    // One scope for the quick answer and the repair: the payloads decoded for the one serve the other.
+    const scope = new FactScope();
+    if (isQuietMessage(message, quietOptions(message, options, tools), scope)) {
       return { message, fixes: [], remaining: [] };
     }
-    return messageResultOf(runRepairSync(message, messageTarget(message, options, tools), limits));
+    return messageResultOf(
+      runRepairSync(message, messageTarget(message, options, tools), { ...limits, scope }),
+    );
   } catch (error) {
     return { message, fixes: [], remaining: [], abandoned: reason(error) };
   }
