@@ -32,6 +32,8 @@ function notifications(token: unknown) {
     note('notifications/progress', { progressToken: token, progress: 60 }),
     note('notifications/message', { level: 'warn', data: 'bad level' }),
     note('notifications/message', { level: 'warning', data: 'good' }),
+    note('notifications/message', { level: 'info' }),
+    note('notifications/message', { level: 'info', data: null }),
     note('notifications/resources/updated', { uri: 5 }),
     note('notifications/resources/updated', { uri: 'file:///a' }),
   ];
@@ -77,9 +79,12 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 describe('what the SDK clients do with a notification that fails the schema of its method', () => {
   const expected = (seen: Seen) => {
     expect(seen.progress).toEqual([{ progress: 60 }]);
-    expect(seen.logs).toEqual([{ level: 'warning', data: 'good' }]);
+    expect(seen.logs).toEqual([
+      { level: 'warning', data: 'good' },
+      { level: 'info', data: null },
+    ]);
     expect(seen.updates).toEqual([{ uri: 'file:///a' }]);
-    expect(seen.errors).toHaveLength(3);
+    expect(seen.errors).toHaveLength(4);
     for (const error of seen.errors) expect(error).toContain('Uncaught error in notification handler');
   };
 
@@ -144,10 +149,18 @@ describe('notification-params-invalid', () => {
         'notifications/message: "params.level" is the string "warn"; it must be one of debug, info, notice, warning, error, critical, alert, emergency',
       ],
       [
+        'missing',
+        '/params',
+        'notifications/message has no "params.data"; it may be any JSON value, null included',
+      ],
+      [
         'default',
         '/params/uri',
         'notifications/resources/updated: "params.uri" is a JSON integer; it must be a string',
       ],
+    ]);
+    expect(findings(note('notifications/message'))).toEqual([
+      ['noParams', '', 'notifications/message has no params; it needs "level" and "data"'],
     ]);
   });
 
@@ -216,7 +229,8 @@ describe('notification-params-invalid', () => {
     ).toEqual([
       [2, '/params/progress', 'error'],
       [4, '/params/level', 'error'],
-      [6, '/params/uri', 'error'],
+      [6, '/params', 'error'],
+      [8, '/params/uri', 'error'],
     ]);
   });
 });

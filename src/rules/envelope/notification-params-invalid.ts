@@ -49,6 +49,13 @@ const PARAMS: Readonly<Record<string, readonly Param[]>> = {
       accepts: (value) => typeof value === 'string' && LEVELS.includes(value),
     },
     { name: 'logger', required: false, expected: STRING, accepts: isString },
+    // Any value, null included; but there must be one (the SDK's `z.unknown()` key is not optional).
+    {
+      name: 'data',
+      required: true,
+      expected: 'it may be any JSON value, null included',
+      accepts: () => true,
+    },
   ],
   'notifications/resources/updated': [{ name: 'uri', required: true, expected: STRING, accepts: isString }],
 };
@@ -71,7 +78,7 @@ const CLIENTS: readonly ClientImpact[] = [
     client: 'ts-sdk-v1',
     effect: 'drops-content',
     detail:
-      'the notification fails its schema and goes to `onerror` ("Uncaught error in notification handler"): a progress update never reaches `onprogress` (nor resets a timeout), a cancellation is ignored, a log line or resource update never reaches the handler the app registered',
+      'the notification fails its schema and goes to `onerror` ("Uncaught error in notification handler"): a progress update never reaches `onprogress` (nor resets a timeout), a cancellation is ignored, a log line (a bad level, or no `data`) or resource update never reaches the handler the app registered',
     source: SOURCE_V1,
   },
   {
