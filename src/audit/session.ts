@@ -246,9 +246,10 @@ export class Session {
         const answeredIn = key === undefined ? undefined : this.answered.get(key);
         if (answeredIn) {
           this.event({ event: 'response-unmatched', id, answered: true }, answeredIn);
-        } else {
-          this.event({ event: 'response-unmatched', id, ...waitingFor([...this.pending.values()]) });
+          // The clients drop a second answer before reading it: what it holds breaks no call.
+          return;
         }
+        this.event({ event: 'response-unmatched', id, ...waitingFor([...this.pending.values()]) });
       }
     }
     if (validateUnsolicited) this.validate(message);

@@ -1,4 +1,4 @@
-/** Response ids a hostile stdio server sends, as the audit reports them. */
+/** Responses a hostile stdio server sends with ids that answer no pending request, as the audit reports them. */
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,18 +7,31 @@ import { places } from './support.js';
 
 const server = join(import.meta.dirname, '../fixtures/stdio-server.mjs');
 
+async function audit(mode: string) {
+  return runAudit({
+    target: {
+      kind: 'stdio',
+      command: process.execPath,
+      args: [server],
+      env: { ...process.env, MCP_SHAPE_FIXTURE_MODE: mode },
+    },
+    versions: ['2025-06-18'],
+    timeoutMs: 10_000,
+  });
+}
+
+describe('a second response to a call', { timeout: 60_000 }, () => {
+  it('is reported as dropped by the clients, and what it holds is not judged: it breaks no call', async () => {
+    const report = await audit('twice');
+    expect(places(report).map((f) => [f.rule, f.severity])).toEqual([
+      ['audit-response-unmatched', 'warning'],
+    ]);
+  });
+});
+
 describe('a response id past the largest double', { timeout: 60_000 }, () => {
   it('is named as the server sent it, not as the null JSON.stringify makes of Infinity', async () => {
-    const report = await runAudit({
-      target: {
-        kind: 'stdio',
-        command: process.execPath,
-        args: [server],
-        env: { ...process.env, MCP_SHAPE_FIXTURE_MODE: 'infinite-id' },
-      },
-      versions: ['2025-06-18'],
-      timeoutMs: 10_000,
-    });
+    const report = await audit('infinite-id');
     const unmatched = places(report).filter((f) => f.rule === 'audit-response-unmatched');
     expect(unmatched.map((f) => f.message)).toEqual([
       'a response with id Infinity (a number past the largest double) answers no request the audit sent, while tools/call t (id 2) waited: clients drop it, and the request it was meant for waits until they give up',
