@@ -28,7 +28,7 @@ import { clientsText } from './clients.js';
 import { codeFrameText } from './code-frame.js';
 import { unfold } from './fold.js';
 import { checkedNoun, plural, ruleDocsHref } from './outline.js';
-import { terminalSafe } from './terminal.js';
+import { inlineSafe, terminalSafe } from './terminal.js';
 import { groupLabel, sortFindings } from './text.js';
 import type { Report } from './types.js';
 import { failureReason, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
@@ -243,7 +243,8 @@ function renderCase(suite: TestSuite, testCase: TestCase, options: JunitOptions)
 function describe(finding: Finding, options: JunitOptions): string {
   const rule = getRule(finding.rule);
   const lines = [
-    `${finding.severity} ${finding.rule} at ${finding.pointer === '' ? '(root)' : finding.pointer}`,
+    // A pointer is one line: a line break of a server's key in it is shown as `\n`.
+    `${finding.severity} ${finding.rule} at ${finding.pointer === '' ? '(root)' : inlineSafe(finding.pointer)}`,
     finding.message,
   ];
   if (rule) lines.push(`rule: ${rule.title}`);
