@@ -6,6 +6,7 @@
  * are pure (src/policy, src/config/load.ts); this file only reads and writes.
  */
 
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, commandConfig, type LoadedConfig, loadConfig } from '../config/load.js';
@@ -112,8 +113,28 @@ export function addPolicyOptions(
       const loaded = readConfig(self);
       loadedConfigs.set(self, loaded);
       if (loaded) applyConfig(self, name, loaded, mapping);
+      checkRoot(self, loaded);
     });
   return command;
+}
+
+/**
+ * --root (or the configuration's `root`) names a directory: refused before the run when it is a file
+ * or is not there, where it would otherwise make every SARIF URI and fingerprint relative to nothing.
+ */
+function checkRoot(command: Command, loaded: LoadedConfig | undefined): void {
+  const root = (command.opts() as PolicyFlags).root;
+  if (root === undefined) return;
+  const named =
+    command.getOptionValueSource('root') === 'config' ? `root ${root} (${loaded?.label})` : `--root ${root}`;
+  let directory: boolean;
+  try {
+    directory = statSync(resolve(process.cwd(), root)).isDirectory();
+  } catch (error) {
+    const words = systemErrorCode(error) === 'ENOENT' ? 'no such directory' : systemErrorWords(error);
+    throw new UserError(`${named}: ${words}`);
+  }
+  if (!directory) throw new UserError(`${named}: not a directory; it names the repository root`);
 }
 
 function readConfig(command: Command): LoadedConfig | undefined {
