@@ -93,7 +93,7 @@ export class Session {
     readonly channel: Channel,
     version: ProtocolVersion,
     private readonly waiting: Waiting,
-    private report: (finding: Finding) => void,
+    private sink: (finding: Finding) => void,
   ) {
     this.version = version;
     channel.onEvent((event) => {
@@ -106,7 +106,23 @@ export class Session {
 
   /** Where findings go from now on (a re-opened connection reports only after its handshake). */
   setSink(report: (finding: Finding) => void): void {
-    this.report = report;
+    this.sink = report;
+  }
+
+  /** Findings reported so far, by rule and place, up to FINDINGS_PER_PLACE each. */
+  private readonly reported = new Map<string, number>();
+
+  /**
+   * Hands a finding on, but at most FINDINGS_PER_PLACE of one rule at one place (version and call): a
+   * server that floods its stdout with lines that are no JSON made one finding a line, and the audit
+   * grew by half a gigabyte every ten seconds of its wait.
+   */
+  private report(finding: Finding): void {
+    const key = `${finding.rule}\u0000${JSON.stringify(finding.location ?? null)}`;
+    const count = this.reported.get(key) ?? 0;
+    if (count >= FINDINGS_PER_PLACE) return;
+    this.reported.set(key, count + 1);
+    this.sink(finding);
   }
 
   location(): Location {
@@ -335,6 +351,9 @@ function shownId(id: unknown): string {
   if (typeof id === 'number' && !Number.isFinite(id)) return `${id} (a number past the largest double)`;
   return JSON.stringify(id);
 }
+
+/** The most findings of one rule at one place that a session reports; the rest say nothing new. */
+export const FINDINGS_PER_PLACE = 100;
 
 /** The requests left waiting when a response matched none of them, for audit-response-unmatched. */
 function waitingFor(pending: readonly Pending[]): { waiting?: string } {

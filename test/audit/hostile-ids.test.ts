@@ -1,8 +1,9 @@
-/** Responses a hostile stdio server sends with ids that answer no pending request, as the audit reports them. */
+/** What a hostile stdio server sends besides its answers (stray responses, floods), as the audit reports it. */
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAudit } from '../../src/audit/run.js';
+import { type CallRecord, runAudit } from '../../src/audit/run.js';
+import { FINDINGS_PER_PLACE } from '../../src/audit/session.js';
 import { places } from './support.js';
 
 const server = join(import.meta.dirname, '../fixtures/stdio-server.mjs');
@@ -19,6 +20,16 @@ async function audit(mode: string) {
     timeoutMs: 10_000,
   });
 }
+
+describe('a server that floods its stdout with lines that are no JSON', { timeout: 60_000 }, () => {
+  it('is reported at most FINDINGS_PER_PLACE times at one place, and its answer still judged', async () => {
+    const report = await audit('garbage');
+    const garbage = places(report).filter((f) => f.rule === 'frame-not-json');
+    expect(garbage).toHaveLength(FINDINGS_PER_PLACE);
+    expect(garbage[0]?.message).toBe('stdout line is not JSON: "garbage line 0"');
+    expect(((report.details?.calls ?? []) as CallRecord[]).map((c) => c.outcome)).toEqual(['result']);
+  });
+});
 
 describe('a second response to a call', { timeout: 60_000 }, () => {
   it('is reported as dropped by the clients, and what it holds is not judged: it breaks no call', async () => {
