@@ -127,7 +127,8 @@ export function patternEngine(pattern: string, flags: string): PatternTester {
   const native = new RegExp(pattern, flags);
   // Ajv keeps the patterns of an instance by their toString(): it must name this pattern alone.
   const name = `re2:/${pattern}/${flags}`;
-  const rewritten = flags === 'u' || flags === '' ? toRe2Syntax(pattern) : undefined;
+  // Flag `u` alone: without it ECMAScript reads `\u{41}` and classes otherwise, and the rewriting assumes it.
+  const rewritten = flags === 'u' ? toRe2Syntax(pattern) : undefined;
   let linear: RE2JS | undefined;
   if (rewritten !== undefined) {
     try {

@@ -2,7 +2,7 @@
 
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { toRe2Syntax } from '../../src/core/pattern-engine.js';
+import { patternEngine, toRe2Syntax } from '../../src/core/pattern-engine.js';
 import { createOutputSchemaCompiler, schemaDialect } from '../../src/core/schema.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -248,6 +248,15 @@ describe('patterns a server writes', () => {
         compiled.validate({ id: almost }).map((e) => e.instancePath),
         pattern,
       ).toEqual(pattern.includes('.') || pattern.includes('S') ? [] : ['/id']);
+    }
+  });
+
+  it('rewrites a pattern for RE2 only under flag u, as Ajv compiles it', () => {
+    // Without u, ECMAScript reads \u{2} as two u's; the rewriting reads it as U+0002.
+    for (const flags of ['', 'u']) {
+      const engine = patternEngine('^\\u{2}$', flags);
+      for (const text of ['uu', '\u0002'])
+        expect(engine.test(text), `${flags} ${text}`).toBe(new RegExp('^\\u{2}$', flags).test(text));
     }
   });
 
