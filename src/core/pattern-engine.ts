@@ -143,7 +143,7 @@ export function patternEngine(pattern: string, flags: string): PatternTester {
     // seconds. Past the budget the match is not tried, and the value cannot be shown to match.
     const test = (text: string) => {
       if (Math.max(1, pattern.length) * text.length > PATTERN_BUDGET) throw new PatternNotTried(TOO_LONG);
-      return engine.matcher(text).find();
+      return engine.test(text);
     };
     return { test, toString: () => name };
   }
