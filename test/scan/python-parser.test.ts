@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
+import { scanSource } from '../../src/scan/index.js';
 import { type PyNode, parsePython, pythonParser } from '../../src/scan/python/parser.js';
 import { SyntaxErrorInSource } from '../../src/scan/source.js';
 
@@ -26,11 +27,11 @@ function shape(node: PyNode): Shape {
   return [node.type, node.start, node.end, node.field, node.children.map(shape)];
 }
 
-/** The named children of a web-tree-sitter node as shapes, comments left out as parsePython leaves them. */
+/** The named children of a web-tree-sitter node as shapes, without the nodes parsePython leaves out. */
 function namedShapes(node: Node): Shape[] {
   const shapes: Shape[] = [];
   node.namedChildren.forEach((child, i) => {
-    if (!child || child.type === 'comment') return;
+    if (!child || ['comment', 'string_start', 'string_end'].includes(child.type)) return;
     const field = node.fieldNameForNamedChild(i) ?? undefined;
     shapes.push([child.type, child.startIndex, child.endIndex, field, namedShapes(child)]);
   });
@@ -108,6 +109,33 @@ describe('parsePython', () => {
     for (let i = 0; i < 2000; i++) parsePython(python, source);
     expect(shape(parsePython(python, source).root)).toEqual(first);
     expect(shape(parsePython(python, source, { direct: false }).root)).toEqual(first);
+  });
+});
+
+describe('string prefixes, read from the source (the tree has no string_start)', () => {
+  it('judges a bytes literal as bytes and a raw literal as its text, whatever the case of the prefix', async () => {
+    const source = [
+      'from mcp.server.lowlevel import Server',
+      'server = Server("x")',
+      '@server.call_tool()',
+      'async def call(name, arguments):',
+      '    if name == "a":',
+      '        return [{"type": "text", "text": b"raw"}]',
+      '    if name == "b":',
+      '        return [{"type": "text", "text": Rb"raw"}]',
+      '    return [{"type": r"te\\xt", "text": f"{name}"}]',
+      '',
+    ].join('\n');
+    const { handlers, findings } = await scanSource('s.py', source);
+    const returns = handlers.flatMap((h) => h.returns.map((r) => [r.line, r.status, r.reason ?? '']));
+    expect(returns).toEqual([
+      [6, 'unresolved', '"text" of content[0] is `b"raw"` at s.py:6 (a bytes value)'],
+      [8, 'unresolved', '"text" of content[0] is `Rb"raw"` at s.py:8 (a bytes value)'],
+      [9, 'invalid', ''],
+    ]);
+    expect(findings.map((f) => [f.rule, f.location?.line, f.message.split(';')[0]])).toEqual([
+      ['block-type-unknown', 9, 'unknown content block type "te\\xt"'],
+    ]);
   });
 });
 

@@ -1905,8 +1905,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   private string(node: PyNode): Value {
     const at = this.site(node);
     const source = this.current.module.tree.source;
-    const start = node.children.find((c) => c.type === 'string_start');
-    const prefix = start ? source.slice(start.start, start.end) : '';
+    // The prefix (`f`, `rb`, …) before the opening quote: the compact tree has no string_start.
+    let quote = node.start;
+    while (quote < node.end && source[quote] !== '"' && source[quote] !== "'") quote++;
+    const prefix = source.slice(node.start, quote);
     if (/[bB]/.test(prefix)) return unknown(at, 'a bytes value');
     const raw = /[rR]/.test(prefix);
     let out = '';

@@ -105,10 +105,19 @@ interface Tables {
   readonly types: string[];
   readonly named: boolean[];
   readonly fields: (string | null)[];
-  readonly comment: number;
+  /** Named nodes the walk leaves out (see `compact`), by type id. */
+  readonly skipped: boolean[];
 }
 
 const tables = new WeakMap<Language, Tables>();
+
+/**
+ * Named nodes no later step reads, left out of the compact tree: comments, and the quotes that open
+ * and close every string (`string_start`, `string_end`; a string's prefix is read from its source).
+ * They were a fifth of the nodes of the Python bench corpus, each an object the garbage collector
+ * copied as long as the project's trees lived.
+ */
+const SKIPPED_TYPES = new Set(['comment', 'string_start', 'string_end']);
 
 /**
  * The same string as V8 keeps it for a property name: internalized, like every string literal. The
@@ -131,7 +140,8 @@ function tablesOf(language: Language): Tables {
       named[i] = language.nodeTypeIsNamed(i);
     }
     const fields = language.fields.map((name) => (name === null ? null : internalized(name)));
-    known = { types, named, fields, comment: types.indexOf('comment') };
+    const skipped = types.map((t) => SKIPPED_TYPES.has(t));
+    known = { types, named, fields, skipped };
     tables.set(language, known);
   }
   return known;
@@ -280,7 +290,7 @@ const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
 type Building = { -readonly [K in keyof PyNode]: PyNode[K] };
 
 /**
- * The named nodes under the cursor's node, as plain objects; comments are left out.
+ * The named nodes under the cursor's node, as plain objects, but for SKIPPED_TYPES.
  *
  * Every tree of a scanned project stays alive until the project is analysed, so its size is what the
  * garbage collector copies and marks again and again while the rest is parsed. A node's children are
@@ -289,8 +299,7 @@ type Building = { -readonly [K in keyof PyNode]: PyNode[K] };
  * each, and the trees of the Python bench corpus took 189 bytes a node.
  */
 function compact(cursor: CursorSteps, source: string, language: Language): PyNode {
-  // Comments carry no value; leaving them out keeps every later step from skipping them.
-  const { types, named, fields, comment } = tablesOf(language);
+  const { types, named, fields, skipped } = tablesOf(language);
   const root: Building = {
     type: 'module',
     start: 0,
@@ -318,7 +327,7 @@ function compact(cursor: CursorSteps, source: string, language: Language): PyNod
     const typeId = cursor.typeId();
     const parent = stack[stack.length - 1] as Building;
     let entered = false;
-    if (named[typeId] && typeId !== comment) {
+    if (named[typeId] && !skipped[typeId]) {
       const fieldId = cursor.fieldId();
       const node: Building = {
         type: types[typeId] ?? '',
