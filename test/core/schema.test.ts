@@ -376,6 +376,19 @@ describe('patterns a server writes', () => {
       '.{2}',
       '\\f',
       '\\v',
+      '\\B',
+      '(?:)',
+      'a{2,}',
+      'a{0}',
+      'x*?',
+      '$^',
+      '[^\\W]',
+      '[\\W\\d]',
+      '[a-c\\s]+',
+      '[\\u{61}-\\u{63}]',
+      '[^\\s\\S]',
+      'a|',
+      '\\P{Ll}+',
     ];
     for (const part of classes) {
       cases.push([`^${part}$`, texts], [part, texts], [`^(${part})+$`, texts.map((t) => t + t)]);
