@@ -6,9 +6,10 @@
  * read runs on re2js, a linear-time engine, written over so that it means what ECMAScript means (`.`,
  * `\s` and `\S` by their ECMAScript classes, `[^]` as any character, `\u` escapes); the rest
  * (back-references, look-around) runs on the native engine, bounded: in Node in a VM context whose
- * timeout interrupts it, elsewhere only when safe-regex2 finds no nested quantifier in it. A match that
- * is not tried, or is interrupted, throws PatternNotTried: the value cannot be shown to match. A pattern
- * that is no ECMAScript regular expression throws here as it throws in the clients.
+ * timeout interrupts it, elsewhere only when it has no quantified group and safe-regex2 finds no
+ * nested quantifier in it. A match that is not tried, or is interrupted, throws PatternNotTried: the
+ * value cannot be shown to match. A pattern that is no ECMAScript regular expression throws here as it
+ * throws in the clients.
  */
 
 import { RE2JS } from 're2js';
@@ -108,6 +109,9 @@ export function toRe2Syntax(pattern: string): string | undefined {
   return out;
 }
 
+/** A group followed by a quantifier (an escaped `)` too: refusing more is an error, never a pass). */
+const QUANTIFIED_GROUP = /\)(?:[*+?]|\{\d)/;
+
 /** `node:vm` where the host has it (Node), for the native engine's timeout; undefined in a browser. */
 function loadVm(): typeof import('node:vm') | undefined {
   const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
@@ -149,8 +153,10 @@ export function patternEngine(pattern: string, flags: string): PatternTester {
   }
   const vm = loadVm();
   if (!vm) {
-    // No way to interrupt the native engine here: a pattern with nested quantifiers is not run.
-    if (isSafeRegex(pattern)) return { test: (text) => native.test(text), toString: () => name };
+    // No way to interrupt the native engine here (a browser): a pattern with nested quantifiers, or
+    // with any quantified group (where overlapping alternatives backtrack), is not run.
+    if (isSafeRegex(pattern) && !QUANTIFIED_GROUP.test(pattern))
+      return { test: (text) => native.test(text), toString: () => name };
     return {
       test: () => {
         throw new PatternNotTried(INTERRUPTED);
