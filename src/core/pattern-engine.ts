@@ -144,40 +144,43 @@ export function patternEngine(pattern: string, flags: string): PatternTester {
   if (linear) {
     const engine = linear;
     // Linear is still pattern size times text size: a server's 18 KB pattern on a 10 KB string took
-    // seconds. Past the budget the match is not tried, and the value cannot be shown to match.
-    const test = (text: string) => {
-      if (Math.max(1, pattern.length) * text.length > PATTERN_BUDGET) throw new PatternNotTried(TOO_LONG);
-      return engine.test(text);
-    };
+    // seconds. Past the budget the native engine is tried, bounded as below: a 2 MB base64 string
+    // against `^[A-Za-z0-9+/=]*$` takes it a millisecond, and a pattern that backtracks on it is
+    // interrupted, the value then not shown to match.
+    const long = boundedNative(pattern, native, TOO_LONG);
+    const test = (text: string) =>
+      Math.max(1, pattern.length) * text.length > PATTERN_BUDGET ? long(text) : engine.test(text);
     return { test, toString: () => name };
   }
+  return { test: boundedNative(pattern, native, INTERRUPTED), toString: () => name };
+}
+patternEngine.code = 'patternEngine';
+
+/**
+ * The native engine, bounded: in Node in a VM context whose timeout interrupts a match; where there is
+ * none (a browser), only for a pattern with no nested quantifier and no quantified group (where
+ * overlapping alternatives backtrack). A match not tried or interrupted throws PatternNotTried(`why`).
+ */
+function boundedNative(pattern: string, native: RegExp, why: string): (text: string) => boolean {
   const vm = loadVm();
   if (!vm) {
-    // No way to interrupt the native engine here (a browser): a pattern with nested quantifiers, or
-    // with any quantified group (where overlapping alternatives backtrack), is not run.
-    if (isSafeRegex(pattern) && !QUANTIFIED_GROUP.test(pattern))
-      return { test: (text) => native.test(text), toString: () => name };
-    return {
-      test: () => {
-        throw new PatternNotTried(INTERRUPTED);
-      },
-      toString: () => name,
+    if (isSafeRegex(pattern) && !QUANTIFIED_GROUP.test(pattern)) return (text) => native.test(text);
+    return () => {
+      throw new PatternNotTried(why);
     };
   }
   const context = vm.createContext({ pattern: native, text: '' });
   const script = new vm.Script('pattern.lastIndex = 0; pattern.test(text)');
   let interrupted = false;
-  const test = (text: string) => {
+  return (text) => {
     // One interrupted match is enough: the next near miss would take as long.
-    if (interrupted) throw new PatternNotTried(INTERRUPTED);
+    if (interrupted) throw new PatternNotTried(why);
     context.text = text;
     try {
       return script.runInContext(context, { timeout: NATIVE_TIMEOUT_MS }) === true;
     } catch {
       interrupted = true;
-      throw new PatternNotTried(INTERRUPTED);
+      throw new PatternNotTried(why);
     }
   };
-  return { test, toString: () => name };
 }
-patternEngine.code = 'patternEngine';
