@@ -21,7 +21,7 @@ const CONTROL =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
-const escape = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 function hostileAudit() {
   const findings: Finding[] = [
@@ -73,9 +73,9 @@ describe('names with line breaks and escape sequences in every format', () => {
     // The line break reads back as the one the server sent; the escape sequences as shown text.
     const shown = 't\n# FORGED PASS\\x0d\\x1b[31mred\\x1b]8;;https://evil.example/\\x1b\\click';
     expect(cases.map((c) => c.name)).toEqual([
-      expect.stringMatching(new RegExp(`^call ${escape(shown)}`)),
+      expect.stringMatching(new RegExp(`^call ${escapeRegExp(shown)}`)),
       '1 other call: no findings',
-      expect.stringMatching(new RegExp(`^tool ${escape(shown)}`)),
+      expect.stringMatching(new RegExp(`^tool ${escapeRegExp(shown)}`)),
     ]);
     // The pointer line of the failure body stays one line.
     expect(xml).toContain('error result-text-mirror-missing at /content/t\\n# FORGED PASS\\x0d');
