@@ -112,13 +112,18 @@ describe('parsePython', () => {
   });
 });
 
+/** A low-level server's call_tool handler, up to its body. */
+const LOW_LEVEL_CALL = [
+  'from mcp.server.lowlevel import Server',
+  'server = Server("x")',
+  '@server.call_tool()',
+  'async def call(name, arguments):',
+];
+
 describe('string prefixes, read from the source (the tree has no string_start)', () => {
   it('judges a bytes literal as bytes and a raw literal as its text, whatever the case of the prefix', async () => {
     const source = [
-      'from mcp.server.lowlevel import Server',
-      'server = Server("x")',
-      '@server.call_tool()',
-      'async def call(name, arguments):',
+      ...LOW_LEVEL_CALL,
       '    if name == "a":',
       '        return [{"type": "text", "text": b"raw"}]',
       '    if name == "b":',
@@ -136,6 +141,39 @@ describe('string prefixes, read from the source (the tree has no string_start)',
     expect(findings.map((f) => [f.rule, f.location?.line, f.message.split(';')[0]])).toEqual([
       ['block-type-unknown', 9, 'unknown content block type "te\\xt"'],
     ]);
+  });
+});
+
+describe("escape sequences, which the grammar nests inside a string's content", () => {
+  it('reads them as Python does; a raw string keeps them', async () => {
+    const source = [
+      ...LOW_LEVEL_CALL,
+      '    if name == "a":',
+      '        return [{"type": "te\\x78t", "text": "a\\tb"}]',
+      '    return [{"type": r"te\\x78t", "text": "x"}]',
+      '',
+    ].join('\n');
+    const { handlers, findings } = await scanSource('e.py', source);
+    expect(handlers.flatMap((h) => h.returns.map((r) => [r.line, r.status]))).toEqual([
+      [6, 'typed'],
+      [7, 'invalid'],
+    ]);
+    expect(findings.map((f) => [f.rule, f.location?.line, f.message.split(';')[0]])).toEqual([
+      ['block-type-unknown', 7, 'unknown content block type "te\\x78t"'],
+    ]);
+  });
+
+  it('in a tool name', async () => {
+    const source = [
+      'from mcp.server.fastmcp import FastMCP',
+      'mcp = FastMCP("x")',
+      '@mcp.tool(name="st\\x6fck")',
+      'def stock() -> str:',
+      '    return "ok"',
+      '',
+    ].join('\n');
+    const { handlers } = await scanSource('n.py', source);
+    expect(handlers.map((h) => h.tool)).toEqual(['stock']);
   });
 });
 

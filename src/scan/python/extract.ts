@@ -46,6 +46,7 @@ import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
 import { type ClassLocator, moduleClasses } from './models.js';
 import { field, fields, type PyNode, pushChildren } from './parser.js';
+import { stringContent } from './strings.js';
 
 export const PY_LOW_LEVEL_LABEL = '(call_tool handler)';
 
@@ -87,9 +88,10 @@ function text(mod: PyModule, node: PyNode): string {
 
 function stringLiteral(mod: PyModule, node: PyNode | undefined): string | undefined {
   if (node?.type !== 'string' || node.children.some((c) => c.type === 'interpolation')) return undefined;
+  const raw = /[rR]/.test(text(mod, node).slice(0, 3).split(/['"]/)[0] ?? '');
   return node.children
     .filter((c) => c.type === 'string_content')
-    .map((c) => text(mod, c))
+    .map((c) => stringContent(mod.tree.source, c, raw))
     .join('');
 }
 

@@ -70,6 +70,7 @@ import { type Given, type Helper, helperMime } from './fastmcp-helpers.js';
 import { classModel } from './models.js';
 import { resolvePythonImport } from './modules.js';
 import { field, fields, type PyNode, type PyTree, pushChildren } from './parser.js';
+import { decodeEscape, stringContent } from './strings.js';
 
 export interface PyModule {
   readonly file: SourceFile;
@@ -348,25 +349,6 @@ const PURE_METHODS = new Set([
 
 /** Nodes that open a scope of their own: their bodies are not the enclosing function's code. */
 const SCOPES = new Set(['function_definition', 'class_definition', 'lambda', 'decorated_definition']);
-
-function decodeEscape(sequence: string): string {
-  const simple: Record<string, string> = {
-    n: '\n',
-    t: '\t',
-    r: '\r',
-    '\\': '\\',
-    "'": "'",
-    '"': '"',
-    '0': '\0',
-  };
-  const c = sequence.slice(1);
-  if (c in simple) return simple[c] ?? '';
-  if (/^(x|u|U)[0-9a-fA-F]+$/.test(c)) {
-    const code = Number.parseInt(c.slice(1), 16);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : sequence;
-  }
-  return sequence;
-}
 
 export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   private readonly modules = new Map<string, PyModule>();
@@ -1942,10 +1924,12 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           }
           break;
         }
-        case 'string_content':
-          out += source.slice(child.start, child.end);
-          parts.push(source.slice(child.start, child.end));
+        case 'string_content': {
+          const content = stringContent(source, child, raw);
+          out += content;
+          parts.push(content);
           break;
+        }
         case 'escape_sequence': {
           const sequence = source.slice(child.start, child.end);
           out += raw ? sequence : decodeEscape(sequence);

@@ -1,0 +1,39 @@
+/** The text Python reads from the parts of a string literal. */
+
+import type { PyNode } from './parser.js';
+
+/**
+ * A `string_content` node's text as Python reads it. The grammar nests the escape sequences inside the
+ * content node, so reading its source as it stands kept `"te\x78t"` as `te\x78t`, a block type no
+ * client knows, where Python reads `text`. A raw string's escapes are its text.
+ */
+export function stringContent(source: string, node: PyNode, raw: boolean): string {
+  if (raw) return source.slice(node.start, node.end);
+  let out = '';
+  let at = node.start;
+  for (const child of node.children) {
+    if (child.type !== 'escape_sequence') continue;
+    out += source.slice(at, child.start) + decodeEscape(source.slice(child.start, child.end));
+    at = child.end;
+  }
+  return out + source.slice(at, node.end);
+}
+
+export function decodeEscape(sequence: string): string {
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '0': '\0',
+  };
+  const c = sequence.slice(1);
+  if (c in simple) return simple[c] ?? '';
+  if (/^(x|u|U)[0-9a-fA-F]+$/.test(c)) {
+    const code = Number.parseInt(c.slice(1), 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : sequence;
+  }
+  return sequence;
+}
