@@ -141,11 +141,40 @@ const MALFORMED_RESPONSE: Readonly<Record<string, string>> = {
  * sent wrong; anything else is a system error in words.
  */
 export function httpFailureWords(error: unknown): string {
-  const code = systemErrorCode(error);
+  const code = systemErrorCode(error) ?? parserErrorCode(error);
   if (code === undefined || !(code.startsWith('HPE_') || code in MALFORMED_RESPONSE))
     return systemErrorWords(error);
   const what = MALFORMED_RESPONSE[code] ?? 'it does not follow HTTP/1.1';
   return `the server sent a malformed HTTP response (${what})`;
+}
+
+/**
+ * llhttp's reasons, as fetch's HTTPParserError words them, by code: from Node 24 on, fetch leaves the
+ * error's code undefined and says only "Response does not match the HTTP/1.1 protocol (reason)".
+ */
+const PARSER_REASONS: Readonly<Record<string, string>> = {
+  'invalid header token': 'HPE_INVALID_HEADER_TOKEN',
+  'invalid header value char': 'HPE_INVALID_HEADER_TOKEN',
+  'invalid character in chunk size': 'HPE_INVALID_CHUNK_SIZE',
+  'invalid character in content-length': 'HPE_INVALID_CONTENT_LENGTH',
+  'duplicate content-length': 'HPE_INVALID_CONTENT_LENGTH',
+  "content-length can't be present with transfer-encoding": 'HPE_UNEXPECTED_CONTENT_LENGTH',
+  'invalid http version': 'HPE_INVALID_VERSION',
+  'invalid status code': 'HPE_INVALID_STATUS',
+  'expected http/': 'HPE_INVALID_CONSTANT',
+  'header overflow': 'HPE_HEADER_OVERFLOW',
+};
+
+/** The llhttp code of an HTTPParserError in `error`'s causes that carries none, read from its message. */
+function parserErrorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth++) {
+    if (e.name === 'HTTPParserError') {
+      const reason = /\(([^)]*)\)\s*$/.exec(e.message)?.[1]?.toLowerCase();
+      return (reason !== undefined ? PARSER_REASONS[reason] : undefined) ?? 'HPE_UNKNOWN';
+    }
+    e = e.cause;
+  }
+  return undefined;
 }
 
 /** Splits `Name: value` strings from --header into a header map. */
