@@ -10,10 +10,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type EventStore,
+  StreamableHTTPServerTransport,
+} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type JSONRPCMessage, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_TEST_TIMEOUT } from '../support/cli.js';
 import { startUrlProxy } from './support/processes.js';
@@ -23,6 +25,34 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/**
+ * An event store that replays in the order events were stored. The SDK's example InMemoryEventStore
+ * orders the events of one millisecond by a random suffix of their ids: the result could be replayed
+ * before the notification sent ahead of it, or sort before the last event the client saw and never be
+ * replayed at all. This test failed once on Node 22 in CI with that notification missing, which either
+ * would explain; with this store it is replayed in order.
+ */
+class OrderedEventStore implements EventStore {
+  private readonly events: { id: string; streamId: string; message: JSONRPCMessage }[] = [];
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${streamId}_${this.events.length}`;
+    this.events.push({ id, streamId, message });
+    return id;
+  }
+
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
+    const last = this.events.findIndex((e) => e.id === lastEventId);
+    const streamId = this.events[last]?.streamId;
+    if (streamId === undefined) return '';
+    for (const e of this.events.slice(last + 1)) if (e.streamId === streamId) await send(e.id, e.message);
+    return streamId;
+  }
+}
 
 /** The SDK server; `seen` lists each request's method and Last-Event-ID. */
 async function pollingServer(): Promise<{ url: string; seen: string[] }> {
@@ -35,7 +65,7 @@ async function pollingServer(): Promise<{ url: string; seen: string[] }> {
     if (!transport) {
       const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        eventStore: new InMemoryEventStore(),
+        eventStore: new OrderedEventStore(),
         retryInterval: 100,
         onsessioninitialized: (session): void => {
           transports.set(session, created);
