@@ -150,16 +150,19 @@ describe("escape sequences, which the grammar nests inside a string's content", 
       ...LOW_LEVEL_CALL,
       '    if name == "a":',
       '        return [{"type": "te\\x78t", "text": "a\\tb"}]',
+      '    if name == "b":',
+      '        return [{"type": "\\164ext", "text": "\\a\\v"}]',
       '    return [{"type": r"te\\x78t", "text": "x"}]',
       '',
     ].join('\n');
     const { handlers, findings } = await scanSource('e.py', source);
     expect(handlers.flatMap((h) => h.returns.map((r) => [r.line, r.status]))).toEqual([
       [6, 'typed'],
-      [7, 'invalid'],
+      [8, 'typed'],
+      [9, 'invalid'],
     ]);
     expect(findings.map((f) => [f.rule, f.location?.line, f.message.split(';')[0]])).toEqual([
-      ['block-type-unknown', 7, 'unknown content block type "te\\x78t"'],
+      ['block-type-unknown', 9, 'unknown content block type "te\\x78t"'],
     ]);
   });
 

@@ -19,18 +19,30 @@ export function stringContent(source: string, node: PyNode, raw: boolean): strin
   return out + source.slice(at, node.end);
 }
 
+/** Python's one-letter escapes. */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '\n': '',
+};
+
+/**
+ * One escape sequence as Python reads it in a str literal: one-letter escapes, a line continuation,
+ * octal (`\101`), `\x`, `\u` and `\U`. `\N{name}` needs Unicode's name table and is kept as written,
+ * as is any sequence Python itself keeps (`\d`).
+ */
 export function decodeEscape(sequence: string): string {
-  const simple: Record<string, string> = {
-    n: '\n',
-    t: '\t',
-    r: '\r',
-    '\\': '\\',
-    "'": "'",
-    '"': '"',
-    '0': '\0',
-  };
   const c = sequence.slice(1);
-  if (c in simple) return simple[c] ?? '';
+  if (Object.hasOwn(SIMPLE_ESCAPES, c)) return SIMPLE_ESCAPES[c] as string;
+  if (/^[0-7]{1,3}$/.test(c)) return String.fromCharCode(Number.parseInt(c, 8));
   if (/^(x|u|U)[0-9a-fA-F]+$/.test(c)) {
     const code = Number.parseInt(c.slice(1), 16);
     return code <= 0x10ffff ? String.fromCodePoint(code) : sequence;
