@@ -22,7 +22,7 @@ export type AuditEvent =
   | {
       readonly event: 'http-error';
       readonly method: string;
-      readonly status: number | 'unreachable';
+      readonly status: number | 'request failed';
       readonly body: string;
     }
   /**

@@ -2,6 +2,7 @@
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
+import { oneLine } from '../report/terminal.js';
 import { OversizeError, StartError } from './channel.js';
 
 export type HeaderMap = Readonly<Record<string, string>>;
@@ -107,6 +108,27 @@ export class StrandedEventError extends Error {
     super(
       "the server's SSE stream ended on a CR line ending: the SDK clients' parser waits for the byte after it, so they never read the stream's last event",
     );
+  }
+}
+
+/**
+ * The SSE stream a request opened ended without its response, and the clients cannot resume it (no
+ * event id) or resuming failed: the SDK clients then wait out their own timeout (60 s), as a wait of
+ * the audit's would, which told the user to rerun with a longer one.
+ */
+export class UnansweredStreamError extends Error {
+  /**
+   * `triedResuming`: the stream had an event id and the clients' resumption failed. `misnamed`: the
+   * response came as an event of that name, which the clients do not read.
+   */
+  constructor(triedResuming: boolean, misnamed?: string) {
+    const ended = misnamed
+      ? `the server sent the response as an SSE event named ${JSON.stringify(oneLine(misnamed, { width: 40 }))}, which the clients do not read (only "message" or unnamed events), and ended the stream`
+      : "the server ended the request's SSE stream without its response";
+    const resume = triedResuming
+      ? "the clients' attempts to resume it failed"
+      : 'with no event id the clients cannot resume it';
+    super(`${ended}, and ${resume}: they wait for the response until their own timeout`);
   }
 }
 

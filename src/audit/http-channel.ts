@@ -14,7 +14,13 @@ import {
   OversizeError,
   type SendHints,
 } from './channel.js';
-import { type HeaderMap, readCapped, readEventStream, unreachable } from './http-body.js';
+import {
+  type HeaderMap,
+  readCapped,
+  readEventStream,
+  UnansweredStreamError,
+  unreachable,
+} from './http-body.js';
 
 export class StreamableHttpChannel extends BaseChannel implements Channel {
   readonly kind = 'streamable-http' as const;
@@ -88,7 +94,7 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
       const contentType = response.headers.get('content-type') ?? undefined;
       const abort = () => controller.abort();
       if (mediaType(contentType) === 'text/event-stream' && response.ok) {
-        await this.readStream(response, controller, hints);
+        await this.readStream(response, controller, hints, expectsAnswer(message));
         return;
       }
       const body = await readCapped(response, this.maxFrameBytes, abort, this.activity);
@@ -120,9 +126,17 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
    * attempts, or a 405, end it. This is how a 2025-11-25 server polls: it closes the stream after a
    * priming event and sends the answer on the resumed one, which the audit once reported lost.
    */
-  private async readStream(first: Response, controller: AbortController, hints: SendHints): Promise<void> {
+  private async readStream(
+    first: Response,
+    controller: AbortController,
+    hints: SendHints,
+    expectsAnswer: boolean,
+  ): Promise<void> {
     let response: Response | undefined = first;
-    for (let resuming = false; response; resuming = true) {
+    let resumed = false;
+    let triedResuming = false;
+    let misnamed: string | undefined;
+    for (;;) {
       let lastEventId: string | undefined;
       let answered = false;
       let broke: unknown;
@@ -134,7 +148,11 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
             if (event.id) lastEventId = event.id;
             // The SDK clients read events named `message` or not named, as EventSource does; an event
             // of another name reaches no client, whatever its data.
-            if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+            if (event.data === '') return;
+            if (event.event !== undefined && event.event !== 'message') {
+              if (isResponse(event.data)) misnamed ??= event.event;
+              return;
+            }
             answered ||= isResponse(event.data);
             this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
           },
@@ -148,13 +166,22 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
         if (error instanceof OversizeError || controller.signal.aborted) throw error;
         broke = error;
       }
-      if (answered || !(resuming || lastEventId !== undefined)) {
+      const resumable = resumed || lastEventId !== undefined;
+      if (answered || (broke !== undefined && !resumable)) {
         if (broke !== undefined) throw broke;
         return;
       }
-      // A stream the clients cannot resume leaves its request unanswered: the session's wait judges it.
-      response = await this.resume(lastEventId, controller, hints);
+      triedResuming ||= resumable;
+      const next = resumable ? await this.resume(lastEventId, controller, hints) : undefined;
+      if (next === undefined) break;
+      response = next;
+      resumed = true;
     }
+    // Ended for good without the response. While another request's stream is open the response may
+    // still come on it (the clients read every stream alike); else nothing will, and the session's
+    // wait would end in a timeout that tells the user to wait longer.
+    if (expectsAnswer && !controller.signal.aborted && this.inflight.size === 1)
+      throw new UnansweredStreamError(triedResuming, misnamed);
   }
 
   /** The GET that resumes a stream, or undefined when the clients would give up on it. */
@@ -242,6 +269,12 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
     const timer = setTimeout(() => done(true), ms);
     signal.addEventListener('abort', aborted, { once: true });
   });
+}
+
+/** Whether a POST carries a request, which the server must answer. */
+function expectsAnswer(message: JsonObject | readonly JsonObject[]): boolean {
+  const messages: readonly JsonObject[] = Array.isArray(message) ? message : [message as JsonObject];
+  return messages.some((m) => typeof m.method === 'string' && Object.hasOwn(m, 'id'));
 }
 
 /** Whether an event's data is a response (a result or an error with an id): its stream needs no resuming. */

@@ -394,7 +394,7 @@ export function failureFindings(failure: Failure, method: string, location: Loca
       );
     case 'unreachable':
       return auditFindings(
-        { event: 'http-error', status: 'unreachable', method, body: `: ${failure.detail}` },
+        { event: 'http-error', status: 'request failed', method, body: `: ${failure.detail}` },
         location,
       );
   }

@@ -144,7 +144,10 @@ describe('Streamable HTTP answers the SDK client does not take', () => {
 
   it('an SSE event with another name than message reaches no client: the answer is never taken', async () => {
     const report = await audit('event-name');
-    expect(report.findings.map((f) => f.rule)).toEqual(['audit-timeout']);
+    expect(report.findings.map((f) => f.rule)).toEqual(['audit-http-error']);
+    expect(report.findings[0]?.message).toBe(
+      'HTTP request failed for tools/call go: the server sent the response as an SSE event named "result", which the clients do not read (only "message" or unnamed events), and ended the stream, and with no event id the clients cannot resume it: they wait for the response until their own timeout',
+    );
   });
 
   it('a Content-Type that only begins like text/event-stream is not an event stream', async () => {
@@ -274,6 +277,8 @@ describe('a Streamable HTTP server that polls: its stream ends after an event id
       versions: ['2025-06-18'],
       timeoutMs: 1_500,
     });
-    expect(report.findings.map((f) => f.rule)).toEqual(['audit-timeout']);
+    // Said when the resumption fails, not after a wait that would tell the user to wait longer.
+    expect(report.findings.map((f) => f.rule)).toEqual(['audit-http-error']);
+    expect(report.findings[0]?.message).toMatch(/the clients' attempts to resume it failed/);
   });
 });
