@@ -433,6 +433,7 @@ function judgeReturn(
         version,
         ret.declared,
         handler.outputSchema !== undefined,
+        handler.framework === 'mcp-python-lowlevel',
       );
       const structured =
         handler.outputSchema || handler.outputSchemaUnproven
@@ -491,8 +492,9 @@ function proveWrapped(
   version: ProtocolVersion,
   declared: DeclaredScope,
   needsStructured: boolean,
+  literalsJudged: boolean,
 ): Proof {
-  const proof = proveResult(wrapped, version, declared, needsStructured);
+  const proof = proveResult(wrapped, version, declared, needsStructured, literalsJudged);
   if (!proof.proven || !structuredMustBeResult(wrap) || !isObject(wrapped) || isOpaque(wrapped)) return proof;
   if (!Object.hasOwn(wrapped, 'structuredContent')) return proof;
   const structured = proveResult(wrapped.structuredContent, version);

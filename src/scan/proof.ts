@@ -12,7 +12,7 @@ import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/s
 import { features, type ProtocolVersion } from '../spec/versions.js';
 import type { Declared, JsonKind, StringFormat } from './abstract/value.js';
 import { ownLoss, schemaLoss } from './schema-loss.js';
-import { isFullyKnown, openReason, UnknownValue } from './values.js';
+import { isFullyKnown, modelName, openReason, UnknownValue } from './values.js';
 
 export type Proof =
   | { readonly proven: true; readonly byDeclaration: boolean }
@@ -293,12 +293,19 @@ export function proveResult(
   declared?: DeclaredScope,
   /** The tool has an outputSchema: structuredContent must be there unless isError is true. */
   needsStructured = false,
+  /**
+   * The declaration is a Python annotation, which nothing checks at run time: it proves what the
+   * analysis cannot see and the instances of models (pydantic checked those when they were built),
+   * never the members of a dict or list the source builds (`{"type": "text", "text": h.score}`
+   * under `-> list[TextContent]` is sent as built, and pydantic refuses it in CallToolResult).
+   */
+  literalsJudged = false,
 ): Proof {
-  const wholeResult = declared === 'result';
   if (result instanceof UnknownValue) {
-    if (wholeResult || result.declared?.proves === 'result') return BY_DECLARATION;
+    if (declared === 'result' || result.declared?.proves === 'result') return BY_DECLARATION;
     return notProven(`the result is ${describe(result)}`);
   }
+  const wholeResult = declared === 'result' && coversKnown(result, literalsJudged);
   if (!isObject(result) || isOpaque(result)) return notProven('the result is not an object');
   const content = result.content;
   if (content === undefined) {
@@ -311,7 +318,12 @@ export function proveResult(
         : 'the result has no content',
     );
   }
-  let proof = proveContent(content, version, declared);
+  let proof = proveContent(
+    content,
+    version,
+    declared === 'result' && !wholeResult ? undefined : declared,
+    literalsJudged,
+  );
   const structured = result.structuredContent;
   if (proof.proven && needsStructured && structured instanceof UnknownValue && structured.maybeMissing) {
     if (result.isError !== true && !wholeResult)
@@ -336,7 +348,20 @@ function covers(declared: DeclaredScope): boolean {
   return declared === 'result' || declared === 'blocks';
 }
 
-function proveContent(content: unknown, version: ProtocolVersion, declared: DeclaredScope): Proof {
+/**
+ * Whether a declaration that covers a value the source builds holds its members to their types: a
+ * TypeScript one always (the compiler checks them); a Python annotation only on a model instance.
+ */
+function coversKnown(value: unknown, literalsJudged: boolean): boolean {
+  return !literalsJudged || modelName(value) !== undefined;
+}
+
+function proveContent(
+  content: unknown,
+  version: ProtocolVersion,
+  declared: DeclaredScope,
+  literalsJudged: boolean,
+): Proof {
   if (content instanceof UnknownValue) {
     if (covers(declared) || content.declared?.proves === 'blocks' || content.declared?.proves === 'block')
       return BY_DECLARATION;
@@ -344,15 +369,22 @@ function proveContent(content: unknown, version: ProtocolVersion, declared: Decl
   }
   if (!Array.isArray(content)) return notProven('content is not an array');
   const covered = covers(declared);
-  if (isOpen(content)) {
+  if (isOpen(content) && !literalsJudged) {
     if (covered) return BY_DECLARATION;
     const why = openReason(content);
     return notProven(`content may hold items the analysis cannot see${why ? ` (${why})` : ''}`);
   }
   let proof = PROVEN;
   content.forEach((block, i) => {
-    if (proof.proven) proof = both(proof, proveBlock(block, version, `content[${i}]`, covered));
+    const blockCovered = covered && (block instanceof UnknownValue || coversKnown(block, literalsJudged));
+    if (proof.proven) proof = both(proof, proveBlock(block, version, `content[${i}]`, blockCovered));
   });
+  // The items the analysis cannot list are what it cannot see: a declaration proves those.
+  if (proof.proven && isOpen(content)) {
+    if (covered) return both(proof, BY_DECLARATION);
+    const why = openReason(content);
+    return notProven(`content may hold items the analysis cannot see${why ? ` (${why})` : ''}`);
+  }
   return proof;
 }
 
