@@ -97,7 +97,10 @@ export function parseAnnotation(
   }
   if (parts.length !== 1) return undefined;
   if (PRIMITIVES.has(compact)) return { kind: compact as 'str' | 'int' | 'float' | 'bool' };
-  if (/^\w+$/.test(compact)) return classes(compact);
+  // A class by its name or through a module (`schemas.Item`), or a forward reference (`"Item"`).
+  if (/^\w+(?:\.\w+)*$/.test(compact)) return classes(compact);
+  const quoted = /^(["'])(.*)\1$/.exec(compact);
+  if (quoted) return parseAnnotation(quoted[2] as string, classes, depth + 1);
   const generic = /^([\w.]+)\[(.*)\]$/.exec(compact);
   if (!generic) return undefined;
   const [, name = '', inner = ''] = generic;

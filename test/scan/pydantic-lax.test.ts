@@ -5,7 +5,7 @@
  * scan leaves to run time.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -661,6 +661,54 @@ def good() -> W:
       report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.file}:${f.location?.line}`),
     ).toEqual(['structured-content-schema-mismatch /structuredContent/temp server.py:8']);
     expect(verdict).toMatchObject({ status: 'fail', returns: 2, typed: 1, invalid: 1 });
+  });
+
+  it('is read when the annotation reaches it through a module or names it in quotes', async () => {
+    // These were typed: an annotation the scan could not read left the return to FastMCP's conversion.
+    const dir = mkdtempSync(join(scratch, 'pkg-'));
+    mkdirSync(join(dir, 'app', 'schemas'), { recursive: true });
+    writeFileSync(join(dir, 'app', '__init__.py'), '');
+    writeFileSync(join(dir, 'app', 'schemas', '__init__.py'), 'from .item import Item\n');
+    writeFileSync(
+      join(dir, 'app', 'schemas', 'item.py'),
+      'from pydantic import BaseModel\n\nclass Item(BaseModel):\n    name: str\n    price: float\n',
+    );
+    writeFileSync(
+      join(dir, 'app', 'server.py'),
+      `from typing import Optional
+from mcp.server.fastmcp import FastMCP
+from app import schemas
+from app.schemas import Item
+import app.schemas.item as item_mod
+mcp = FastMCP("s")
+
+@mcp.tool()
+def a() -> list[schemas.Item]:
+    return [{"name": "a", "price": "cheap"}]
+
+@mcp.tool()
+def b() -> Optional[list[item_mod.Item]]:
+    return [{"name": "a", "price": "cheap"}]
+
+@mcp.tool()
+def c() -> list["Item"]:
+    return [{"name": "a", "price": "cheap"}]
+
+@mcp.tool()
+def d() -> list[schemas.Item]:
+    return [schemas.Item(name="a", price=1.5), {"name": "b", "price": 2}]
+`,
+    );
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    expect(
+      report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.file}:${f.location?.line}`),
+    ).toEqual(
+      [10, 14, 18].map(
+        (line) =>
+          `structured-content-schema-mismatch /structuredContent/result/0/price app/server.py:${line}`,
+      ),
+    );
+    expect(verdict).toMatchObject({ status: 'fail', returns: 4, typed: 1, invalid: 3 });
   });
 });
 

@@ -435,10 +435,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
 
   /**
    * The class definition a module-level name is bound to once the module has run (defined there, or
-   * imported from another file of the project), when it is bound to exactly one.
+   * imported from another file of the project), when it is bound to exactly one. A dotted name is a
+   * class reached through imported modules (`schemas.Item` after `from app import schemas`).
    */
   classBoundTo(name: string, mod: PyModule): { node: PyNode; module: PyModule } | undefined {
-    const value = this.moduleRun(mod)?.state?.vars.get(name);
+    const state = this.moduleRun(mod)?.state;
+    const [head = '', ...path] = name.split('.');
+    let value = state?.vars.get(head);
+    for (const key of path) {
+      const [holder] = value ?? [];
+      if (value?.length !== 1 || holder?.k !== 'ref') return undefined;
+      value = state?.heap.get(holder.id)?.props.get(key)?.value;
+    }
     const [only] = value ?? [];
     if (value?.length !== 1 || only?.k !== 'ref') return undefined;
     const found = this.classes.get(only.id);
