@@ -422,6 +422,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     );
 
     let cut: string | undefined;
+    // An event id lets the client resume the stream (through the proxy) after it ends unanswered.
+    let resumable = false;
     const passOn = async (piece: PassedPiece) => {
       if (piece.first) {
         passing = { answers: new EventAnswerReader(), bytes: 0 };
@@ -450,6 +452,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       async (event) => {
         if ('passed' in event) return passOn(event);
         if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
+        if (event.id) resumable = true;
         if (event.data === '') return write(formatEvent(event, ''));
         const outcome = await exchange.session.fromServer(event.data, { canSplit: true });
         options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
@@ -506,14 +509,18 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     take(splitter.end());
     queue.endOfSource();
     await queue.drained();
-    const broken = ending ?? cut;
     clearInterval(keepAlive);
+    const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(id));
+    // A stream that ends without the response and without an event id leaves the client nothing to
+    // resume: it would wait for its own timeout (60 s for the SDK clients) for an answer that cannot
+    // come, as after a stream that breaks.
+    const broken =
+      ending ??
+      cut ??
+      (unanswered.length > 0 && !resumable ? 'the server ended the stream without the response' : undefined);
     if (broken && !res.destroyed) {
       options.onLog?.(`[${connection}] ${broken}`);
-      for (const id of exchange.requestIds) {
-        if (!exchange.answered.has(id))
-          await write(formatEvent({ event: 'message' }, errorMessage(id, broken)));
-      }
+      for (const id of unanswered) await write(formatEvent({ event: 'message' }, errorMessage(id, broken)));
     }
     res.end();
   }

@@ -133,8 +133,9 @@ DELETE ends it (past 10,000, the one used least recently is forgotten). A reques
 id is handled on its own, for the version in its MCP-Protocol-Version header. JSON responses are
 repaired whole, SSE streams event by event as they arrive, with keep-alive comments while idle;
 other responses pass through unchanged, and so does a JSON body that is no JSON-RPC message
-(logged). If the server cannot be reached, times out (--timeout) or breaks off a stream, each
-unanswered request gets a JSON-RPC error (a 502 when no response was started). Runs until
+(logged). If the server cannot be reached, times out (--timeout), breaks off a stream or ends one
+without the response and without an event id to resume it, each unanswered request gets a JSON-RPC
+error (a 502 when no response was started). Runs until
 interrupted; exit code 0.`,
     )
     .action(async (server: string[], flags: ProxyFlags) => {
