@@ -459,6 +459,14 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         const line = outcomeLine(outcome, event.data, `[${connection}] `);
         if (line) options.onLog?.(line);
         if (outcome.kind === 'drop') return;
+        if (event.event !== undefined && event.event !== 'message') {
+          // The SDK clients read only events named `message` (or not named), as EventSource does: a
+          // message under another name never reached them, and its request waited for their timeout.
+          options.onLog?.(
+            `[${connection}] an SSE event named ${JSON.stringify(event.event)} carried a JSON-RPC message, which clients read only from "message" events: passed on as one`,
+          );
+          event = { ...event, event: 'message' };
+        }
         noteAnswers(outcome.message, exchange);
         if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
         if (outcome.split) {

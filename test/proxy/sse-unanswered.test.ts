@@ -46,6 +46,15 @@ describe('proxy: an upstream SSE stream ended without the response', { timeout: 
     expect(proxy.stderr()).toContain(logged);
   });
 
+  it('passes a message under another event name than message on as a message event, which clients read', async () => {
+    const { client, proxy } = await clientThroughProxy(await startSseServer('\n', 'result'));
+    const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    expect(result.content).toEqual([{ type: 'text', text: TOOL_TEXT }]);
+    const logged = 'an SSE event named "result" carried a JSON-RPC message';
+    await until(() => proxy.stderr().includes(logged));
+    expect(proxy.stderr()).toContain(logged);
+  });
+
   it('passes a stream that carries the answer as it is, with nothing added', async () => {
     const { client, proxy } = await clientThroughProxy(await startSseServer('\n'));
     const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
