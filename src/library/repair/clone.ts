@@ -85,6 +85,23 @@ const UNUSUAL = Symbol('unusual');
 const NOT_PLAIN = Symbol('not plain');
 
 /**
+ * Whether `value` is an object with own symbol-keyed members where the official SDKs read keys: the
+ * root, and the records `structuredContent` and `_meta`. JSON leaves symbol keys out, but the SDK servers
+ * validate a result before they send it, and their schema reads a record's keys with Reflect.ownKeys: a
+ * symbol key in structuredContent made SDK v1 answer the call with -32602 ("Invalid key in record"). So
+ * such an object is no plain JSON, and is copied without them. Only there: checking every object cost a
+ * plain result's walk three times its time.
+ */
+function hasSymbolKeys(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.getOwnPropertySymbols(value).length > 0;
+}
+
+/** Members the official SDKs' schemas read as records (see hasSymbolKeys). */
+function isRecordKey(key: string): boolean {
+  return key === 'structuredContent' || key === '_meta';
+}
+
+/**
  * The fast walk: for plain JSON (see isPlainJson) the copy `cloneJson` makes, or with `copy` false the
  * value itself once it is known to be plain; a plain recursive walk. Throws NOT_PLAIN at anything else,
  * and UNUSUAL when too deep or past MAX_REVISITS containers (so shared parts cannot make it run long).
@@ -121,9 +138,12 @@ function plainWalk(item: unknown, copy: boolean, depth: number, budget: { contai
   ) {
     throw NOT_PLAIN;
   }
+  if (depth === 0 && hasSymbolKeys(item)) throw NOT_PLAIN;
   const out: Record<string, unknown> | undefined = copy ? {} : undefined;
   for (const key of Object.keys(item)) {
-    const value = plainWalk((item as Record<string, unknown>)[key], copy, depth + 1, budget);
+    const member = (item as Record<string, unknown>)[key];
+    if (isRecordKey(key) && hasSymbolKeys(member)) throw NOT_PLAIN;
+    const value = plainWalk(member, copy, depth + 1, budget);
     if (!out) continue;
     if (key === '__proto__') define(out, key, value);
     else out[key] = value;
@@ -368,8 +388,13 @@ function plainDepthExactly(value: unknown): number {
       }
       if (proto !== Object.prototype && proto !== null) return -1;
       if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return -1;
+      if (item === value && hasSymbolKeys(item)) return -1;
       pending.push(new Exit(item));
-      for (const key of Object.keys(item)) pending.push((item as Record<string, unknown>)[key]);
+      for (const key of Object.keys(item)) {
+        const member = (item as Record<string, unknown>)[key];
+        if (isRecordKey(key) && hasSymbolKeys(member)) return -1;
+        pending.push(member);
+      }
     }
   } catch {
     return -1;

@@ -1,0 +1,163 @@
+/**
+ * shaped() on a real SDK v1 McpServer, called by the SDK's own Client over InMemoryTransport, at every
+ * protocol version the v1 client can negotiate. In memory, as in a stdio server, the SDK server checks
+ * the handler's result with its CallToolResultSchema before anything is written: what matters is the
+ * JS value shaped() answers, not only its JSON. Every kind of value a handler returns must reach the
+ * client as a result (no -32602 or -32603, no hang) that our validator passes for that version.
+ */
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repair, repairMessage } from '../../src/library/repair/index.js';
+import { shaped } from '../../src/library/shaped.js';
+import { toolResult } from '../../src/library/tool-result.js';
+import type { ProtocolVersion } from '../../src/spec/versions.js';
+import { validateToolResultSync } from '../../src/validate/index.js';
+import { sdkV1Parse } from './support/oracles.js';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+class Point {
+  readonly x = 1;
+  readonly y = 2;
+}
+
+const SYMBOL = Symbol('internal');
+
+/** What handlers return, and the content the client must get at 2025-11-25 (undefined: not asserted). */
+const VALUES: readonly (readonly [string, () => unknown, unknown?])[] = [
+  ['a string', () => 'hi', { content: [{ type: 'text', text: 'hi' }] }],
+  [
+    'a number',
+    () => 42,
+    { content: [{ type: 'text', text: '{"result":42}' }], structuredContent: { result: 42 } },
+  ],
+  [
+    'null',
+    () => null,
+    { content: [{ type: 'text', text: '{"result":null}' }], structuredContent: { result: null } },
+  ],
+  ['undefined', () => undefined, { content: [] }],
+  [
+    'a Date',
+    () => new Date(0),
+    {
+      content: [{ type: 'text', text: '{"result":"1970-01-01T00:00:00.000Z"}' }],
+      structuredContent: { result: '1970-01-01T00:00:00.000Z' },
+    },
+  ],
+  [
+    'a PNG Buffer',
+    () => PNG,
+    { content: [{ type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' }] },
+  ],
+  [
+    'a plain object',
+    () => ({ a: 1 }),
+    { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } },
+  ],
+  ['an array', () => [1, 2]],
+  ['a Map and a Set', () => ({ m: new Map([[1, 2]]), s: new Set([1]) })],
+  ['a class instance', () => new Point()],
+  [
+    'a thrown Error',
+    () => Promise.reject(new Error('boom')),
+    { content: [{ type: 'text', text: 'boom' }], isError: true },
+  ],
+  ['a toJSON', () => ({ toJSON: () => ({ t: 1 }) })],
+  ['a BigInt', () => ({ n: 10n })],
+  [
+    'a cycle',
+    () => {
+      const value: Record<string, unknown> = { a: 1 };
+      value.self = value;
+      return value;
+    },
+  ],
+  // JSON leaves symbol keys out, but the SDK server's schema reads structuredContent's keys with
+  // Reflect.ownKeys and answered -32602 ("Invalid key in record").
+  [
+    'an object with a symbol key',
+    () => ({ a: 1, [SYMBOL]: 'not sent' }),
+    { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } },
+  ],
+  [
+    'a result whose structuredContent and _meta have symbol keys',
+    () => ({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { a: 1, [SYMBOL]: 1 },
+      _meta: { [SYMBOL]: 2 },
+    }),
+    { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 }, _meta: {} },
+  ],
+];
+
+const VERSIONS: readonly ProtocolVersion[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
+describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (version) => {
+  let client: Client;
+
+  beforeAll(async () => {
+    const server = new McpServer({ name: 'shaped', version: '1.0.0' });
+    VALUES.forEach(([name, make], i) => {
+      server.registerTool(
+        `t${i}`,
+        { description: name },
+        shaped(async () => make(), { server }),
+      );
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // The v1 client asks for its latest version; the server answers any version it supports.
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) => {
+      const m = message as { method?: string; params?: Record<string, unknown> };
+      return send(
+        m.method === 'initialize'
+          ? ({ ...m, params: { ...m.params, protocolVersion: version } } as never)
+          : message,
+        options,
+      );
+    };
+    await server.connect(serverSide);
+    client = new Client({ name: 'c', version: '1.0.0' });
+    await client.connect(clientSide);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it.each(VALUES.map(([name, , expected], i) => [name, i, expected] as const))(
+    '%s reaches the client as a conformant result',
+    async (_name, i, expected) => {
+      const result = await client.callTool({ name: `t${i}`, arguments: {} });
+      const errors = validateToolResultSync(result, { protocolVersion: version }).filter(
+        (f) => f.severity === 'error',
+      );
+      expect(errors).toEqual([]);
+      if (version === '2025-11-25' && expected !== undefined) expect(result).toEqual(expected);
+    },
+  );
+});
+
+describe('symbol keys where the SDK reads a record', () => {
+  it('toolResult, repair and repairMessage answer a value the SDK server schema accepts, without them', async () => {
+    const structured = { a: 1, [SYMBOL]: 1 };
+    expect(sdkV1Parse(await toolResult(structured))).toEqual({ ok: true });
+    const built = {
+      content: [{ type: 'text', text: '{"a":1}', _meta: { [SYMBOL]: 3 } }],
+      structuredContent: structured,
+      _meta: { [SYMBOL]: 2 },
+    };
+    const repaired = await repair(built);
+    expect(sdkV1Parse(repaired.result)).toEqual({ ok: true });
+    expect(Object.getOwnPropertySymbols(built.structuredContent)).toEqual([SYMBOL]);
+    const message = await repairMessage({ jsonrpc: '2.0', id: 1, result: built });
+    expect(sdkV1Parse((message.message as { result: unknown }).result)).toEqual({ ok: true });
+  });
+});
