@@ -16,7 +16,7 @@ import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
 import { readTextFile } from '../io/read-text.js';
 import { applyPolicy } from '../policy/apply.js';
 import { BaselineError, createBaseline, parseBaseline, serializeBaseline } from '../policy/baseline.js';
-import { fingerprintReport } from '../policy/fingerprint-report.js';
+import { fingerprintReportUnits } from '../policy/fingerprint-report.js';
 import { FAIL_ON_VALUES, type FailOn } from '../policy/severity.js';
 import { type Report, type ReportFormat, renderReport } from '../report/index.js';
 import { EXIT, UserError } from './errors.js';
@@ -196,15 +196,18 @@ export function finishReport(command: Command, report: Report, context: FinishCo
   const loaded = configOf(command);
   const cwd = process.cwd();
   const root = rootFor(flags.root, context.anchor, cwd);
-  const fingerprinted = fingerprintReport(report, { root, cwd });
   const baseline = flags.baseline ? readBaseline(flags.baseline, report.command) : undefined;
-  const outcome = applyPolicy(fingerprinted, {
-    rules: loaded?.config.rules,
-    failOn: flags.failOn,
-    minSeverity: flags.minSeverity,
-    ...(baseline ? { baseline: { file: flags.baseline as string, baseline } } : {}),
-    incomplete: context.incomplete ?? 0,
-  });
+  const outcome = applyPolicy(
+    report,
+    {
+      rules: loaded?.config.rules,
+      failOn: flags.failOn,
+      minSeverity: flags.minSeverity,
+      ...(baseline ? { baseline: { file: flags.baseline as string, baseline } } : {}),
+      incomplete: context.incomplete ?? 0,
+    },
+    fingerprintReportUnits(report, { root, cwd }),
+  );
   const renderOptions = {
     root,
     cwd,

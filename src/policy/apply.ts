@@ -5,6 +5,7 @@
 
 import type { Finding, Severity } from '../core/finding.js';
 import { buildReport } from '../report/build.js';
+import { foldFindings, unfold } from '../report/fold.js';
 import type { Report } from '../report/types.js';
 import { applyBaseline, type Baseline, type BaselineEntry } from './baseline.js';
 import { applyRuleSettings, atLeast, type FailOn, fails, type RuleSetting } from './severity.js';
@@ -38,10 +39,37 @@ export interface BaselineDetails {
   readonly stale: readonly BaselineEntry[];
 }
 
-export function applyPolicy(report: Report, policy: Policy): PolicyOutcome {
-  const effective = applyRuleSettings(report.findings, policy.rules);
+/**
+ * `units`: each finding's units (src/policy/fingerprint.ts fingerprintUnits), what the baseline
+ * matches; by default each finding is its own. A finding some of whose units the baseline records is
+ * shown with the others' places only.
+ */
+export function applyPolicy(
+  report: Report,
+  policy: Policy,
+  units: readonly (readonly Finding[])[] = report.findings.map((f) => [f]),
+): PolicyOutcome {
+  const groups = report.findings
+    .map((finding, i) => ({
+      finding: applyRuleSettings([finding], policy.rules)[0],
+      units: applyRuleSettings(units[i] ?? [finding], policy.rules),
+    }))
+    .filter(
+      (g): g is { finding: Finding; units: Finding[] } => g.finding !== undefined && g.units.length > 0,
+    );
+  const effective = groups.flatMap((g) => g.units);
   const outcome = policy.baseline ? applyBaseline(effective, policy.baseline.baseline) : undefined;
-  const current = outcome ? outcome.kept : effective;
+  const hidden = new Set(outcome?.hidden);
+  const current = groups.flatMap(({ finding, units: all }): Finding[] => {
+    const kept = all.filter((u) => !hidden.has(u));
+    if (kept.length === 0) return [];
+    if (kept.length === all.length) {
+      return [all.length === 1 ? (kept[0] as Finding) : { ...finding, fingerprint: kept[0]?.fingerprint }];
+    }
+    // Only the places the baseline does not record, under the first of them.
+    const refolded = foldFindings(kept.flatMap(unfold));
+    return [{ ...(refolded[0] as Finding), fingerprint: kept[0]?.fingerprint }];
+  });
   const failingSeverities: Severity[] = current.map((f) => f.severity);
   if ((policy.incomplete ?? 0) > 0) failingSeverities.push('warning');
   const failed = fails(failingSeverities, policy.failOn);

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { rootRelative } from '../config/repository.js';
+import type { Finding } from '../core/finding.js';
 import type { Report } from '../report/types.js';
-import { fingerprintFindings } from './fingerprint.js';
+import { type FingerprintContext, fingerprintFindings, fingerprintUnits } from './fingerprint.js';
 
 export interface RepositoryPaths {
   /** Repository root (git top level or `--root`). */
@@ -19,8 +20,17 @@ export interface RepositoryPaths {
 /** The report with a fingerprint on every finding (unchanged when every finding has one). */
 export function fingerprintReport(report: Report, paths: RepositoryPaths): Report {
   if (report.findings.every((f) => f.fingerprint !== undefined)) return report;
+  return { ...report, findings: fingerprintFindings(report.findings, context(report, paths)) };
+}
+
+/** Each finding's units, fingerprinted (src/policy/fingerprint.ts): what a baseline matches. */
+export function fingerprintReportUnits(report: Report, paths: RepositoryPaths): Finding[][] {
+  return fingerprintUnits(report.findings, context(report, paths));
+}
+
+function context(report: Report, paths: RepositoryPaths): FingerprintContext {
   const lines = new Map<string, readonly string[] | undefined>();
-  const fingerprinted = fingerprintFindings(report.findings, {
+  return {
     kind: report.command === 'scan' ? 'source' : report.command === 'audit' ? 'live' : 'document',
     repoPath: (file) => rootRelative(file, paths.root, paths.cwd),
     sourceLines(file) {
@@ -28,8 +38,7 @@ export function fingerprintReport(report: Report, paths: RepositoryPaths): Repor
       if (!lines.has(full)) lines.set(full, readLines(full));
       return lines.get(full);
     },
-  });
-  return { ...report, findings: fingerprinted };
+  };
 }
 
 function readLines(file: string): readonly string[] | undefined {

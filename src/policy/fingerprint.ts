@@ -17,6 +17,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Finding, Location } from '../core/finding.js';
+import { foldFindings, unfold } from '../report/fold.js';
 
 /** The version of the fingerprint recipe; a new recipe gets a new key so old baselines go stale loudly. */
 export const FINGERPRINT_KEY = 'mcpShape/v1';
@@ -136,23 +137,56 @@ function occurrenceOrder(a: Finding, b: Finding): number {
   );
 }
 
-/** Every finding with its fingerprint (`<hash>:<occurrence>`), in the order given. */
-export function fingerprintFindings(findings: readonly Finding[], context: FingerprintContext): Finding[] {
-  const hashes = findings.map((f) => hash(identityOf(f, context)));
-  const byHash = new Map<string, number[]>();
-  hashes.forEach((h, i) => {
-    const group = byHash.get(h);
-    if (group) group.push(i);
-    else byHash.set(h, [i]);
+/**
+ * Every finding's units, each with its fingerprint (`<hash>:<occurrence>`), in the order given. A unit
+ * is the places of one finding that share an identity: a finding seen once, or folded over versions
+ * and calls only, is one unit, itself; an audit's finding folded over tools or sibling blocks (the
+ * fold key has neither the tool nor the indexes) has one unit per tool and pointer, each a finding of
+ * its own places, so that a baseline matches each of them apart. Units sharing an identity are numbered
+ * in the order of their first places; a finding's first unit carries the fingerprint the finding had
+ * before units were counted, so baselines written then still match.
+ */
+export function fingerprintUnits(findings: readonly Finding[], context: FingerprintContext): Finding[][] {
+  const units = findings.map((finding) => {
+    const byHash = new Map<string, Finding[]>();
+    for (const place of unfold(finding)) {
+      const h = hash(identityOf(place, context));
+      const group = byHash.get(h);
+      if (group) group.push(place);
+      else byHash.set(h, [place]);
+    }
+    return [...byHash].map(([h, places]) => ({ hash: h, places }));
   });
-  const fingerprints: string[] = new Array(findings.length);
-  for (const [h, indexes] of byHash) {
-    const ordered = [...indexes].sort(
-      (i, j) => occurrenceOrder(findings[i] as Finding, findings[j] as Finding) || i - j,
-    );
-    ordered.forEach((index, n) => {
-      fingerprints[index] = `${h}:${n + 1}`;
+  const byHash = new Map<string, { finding: number; unit: number; first: Finding }[]>();
+  units.forEach((list, finding) => {
+    list.forEach((u, unit) => {
+      const entry = { finding, unit, first: u.places[0] as Finding };
+      const group = byHash.get(u.hash);
+      if (group) group.push(entry);
+      else byHash.set(u.hash, [entry]);
+    });
+  });
+  const fingerprints = units.map((list) => list.map(() => ''));
+  for (const [h, entries] of byHash) {
+    entries.sort((x, y) => occurrenceOrder(x.first, y.first) || x.finding - y.finding || x.unit - y.unit);
+    entries.forEach((entry, n) => {
+      (fingerprints[entry.finding] as string[])[entry.unit] = `${h}:${n + 1}`;
     });
   }
-  return findings.map((f, i) => ({ ...f, fingerprint: fingerprints[i] as string }));
+  return units.map((list, i) => {
+    const finding = findings[i] as Finding;
+    if (list.length === 1) return [{ ...finding, fingerprint: fingerprints[i]?.[0] as string }];
+    return list.map((u, unit) => ({
+      ...(foldFindings(u.places)[0] as Finding),
+      fingerprint: fingerprints[i]?.[unit] as string,
+    }));
+  });
+}
+
+/** Every finding with its fingerprint, its first unit's (see fingerprintUnits), in the order given. */
+export function fingerprintFindings(findings: readonly Finding[], context: FingerprintContext): Finding[] {
+  return fingerprintUnits(findings, context).map((units, i) => ({
+    ...(findings[i] as Finding),
+    fingerprint: units[0]?.fingerprint as string,
+  }));
 }

@@ -5,6 +5,7 @@ import {
   enclosingFunction,
   type FingerprintContext,
   fingerprintFindings,
+  fingerprintUnits,
   normalizeSnippet,
 } from '../../src/policy/fingerprint.js';
 import { runs } from '../support/runs.js';
@@ -201,5 +202,38 @@ describe('enclosingFunction', () => {
 
   it('normalizes whitespace only', () => {
     expect(normalizeSnippet('\t return  {\ta:  1 }  ')).toBe('return { a: 1 }');
+  });
+});
+
+describe('fingerprintUnits', () => {
+  const place = (tool: string, pointer: string, version: string): Finding => ({
+    rule: 'block-text-invalid',
+    severity: 'error',
+    message: 'm',
+    pointer,
+    location: { tool, protocolVersion: version, call: `${tool}#1` },
+  });
+  const folded = (...places: Finding[]): Finding => ({
+    ...(places[0] as Finding),
+    occurrences: places.map((p) => ({ pointer: p.pointer, location: p.location ?? {} })),
+  });
+  const live = sourceContext({}, 'live');
+
+  it('split a folded finding by tool and pointer, not by version; the first unit keeps the fingerprint', () => {
+    const a = place('a', '/result/content/0/text', '2025-06-18');
+    const a2 = place('a', '/result/content/0/text', '2025-11-25');
+    const b = place('b', '/result/content/0/text', '2025-11-25');
+    const a1 = place('a', '/result/content/1/text', '2025-11-25');
+    const [units] = fingerprintUnits([folded(a, a2, b, a1)], live);
+    expect(units?.map((u) => [u.location?.tool, u.pointer, u.occurrences?.length])).toEqual([
+      ['a', '/result/content/0/text', 2],
+      ['b', '/result/content/0/text', undefined],
+      ['a', '/result/content/1/text', undefined],
+    ]);
+    const alone = fingerprintFindings([folded(a, a2)], live)[0]?.fingerprint;
+    expect(units?.[0]?.fingerprint).toBe(alone);
+    expect(fingerprintFindings([folded(a, a2, b, a1)], live)[0]?.fingerprint).toBe(alone);
+    expect(fingerprintUnits([folded(a, a2)], live)).toEqual([[{ ...folded(a, a2), fingerprint: alone }]]);
+    expect(units?.[1]?.fingerprint).toBe(fingerprintFindings([b], live)[0]?.fingerprint);
   });
 });
