@@ -8,6 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { findNodeAtLocation, type Node, parseTree } from 'jsonc-parser';
 import type { Severity } from '../core/finding.js';
 import { isObject } from '../core/json.js';
 import { readJsonc } from '../core/json-syntax.js';
@@ -133,7 +134,39 @@ function parseConfigText(text: string, label: string): unknown {
     );
   }
   if (text.trim() === '') throw new ConfigError(`${label}: file is empty`);
+  checkKeys(text, [], label);
   return value;
+}
+
+/**
+ * A key written twice (the parser keeps the last, so the first is silently void) or `__proto__` (the
+ * parser sets the object's prototype, which the schema does not see and every later read does): one
+ * line naming the key, as for any other bad key.
+ */
+function checkKeys(text: string, at: readonly string[], label: string): void {
+  const source = text.replace(/^\uFEFF/, '');
+  const line = (offset: number) => source.slice(0, offset).split('\n').length;
+  const visit = (node: Node | undefined, path: readonly string[]): void => {
+    if (node?.type === 'array') {
+      for (const [i, child] of (node.children ?? []).entries()) visit(child, [...path, String(i)]);
+    }
+    if (node?.type !== 'object') return;
+    const seen = new Set<string>();
+    for (const [key, value] of (node.children ?? []).map((p) => p.children ?? [])) {
+      if (typeof key?.value !== 'string') continue;
+      const named = keyPath(['', ...path].join('/'), key.value);
+      if (key.value === '__proto__') throw new ConfigError(`${label}: ${named}: unknown key`);
+      if (seen.has(key.value)) {
+        throw new ConfigError(
+          `${label}: ${named}: duplicate key (line ${line(key.offset)}); only one of them would apply`,
+        );
+      }
+      seen.add(key.value);
+      visit(value, [...path, key.value.replace(/~/g, '~0').replace(/\//g, '~1')]);
+    }
+  };
+  const tree = parseTree(source, [], { allowTrailingComma: true, disallowComments: false });
+  visit(tree && at.length > 0 ? findNodeAtLocation(tree, [...at]) : tree, []);
 }
 
 function readText(file: string, label: string): string {
@@ -169,14 +202,20 @@ function fromFile(file: string): LoadedConfig {
 
 function fromPackageJson(file: string): LoadedConfig | undefined {
   let pkg: unknown;
+  let text: string;
   try {
-    pkg = JSON.parse(readTextFile(file));
+    text = readTextFile(file);
+    pkg = JSON.parse(text);
   } catch {
     // A broken package.json is npm's problem to report; it holds no configuration we can use.
     return undefined;
   }
   if (!isObject(pkg) || !Object.hasOwn(pkg, PACKAGE_JSON_KEY)) return undefined;
   const label = `${file} "${PACKAGE_JSON_KEY}"`;
+  // JSON.parse read it, so the only error left is nesting deeper than the key check may walk.
+  if (readJsonc(text, { allowComments: false, allowTrailingComma: false }).error === undefined) {
+    checkKeys(text, [PACKAGE_JSON_KEY], label);
+  }
   const config = validateConfig(pkg[PACKAGE_JSON_KEY], label);
   return { file, label, config: resolvePaths(config, dirname(resolve(file))) };
 }

@@ -150,6 +150,34 @@ describe('loading the configuration', () => {
     );
   });
 
+  it('rejects a key written twice and __proto__, which the parser would apply unseen by the schema', () => {
+    const cases: [string, string][] = [
+      // The parser made {check: {failOn: "never"}} the configuration's prototype: check exited 0.
+      ['{ "__proto__": { "check": { "failOn": "never" } } }', '__proto__: unknown key'],
+      ['{ "check": { "__proto__": 1 } }', 'check.__proto__: unknown key'],
+      ['{\n  "failOn": "error",\n  "failOn": "never"\n}', 'failOn: duplicate key (line 3)'],
+      [
+        '{ "rules": { "tool-name-format": "off" },\n "rules": { "block-text-invalid": "off" } }',
+        'rules: duplicate key (line 2)',
+      ],
+      ['{ "scan": { "exclude": ["a", { "x": 1, "x": 2 }] } }', 'scan.exclude[1].x: duplicate key'],
+    ];
+    for (const [text, message] of cases) {
+      const root = tree({ 'mcp-shape.config.json': text });
+      expect(() => findConfig(root)).toThrow(`${join(root, 'mcp-shape.config.json')}: ${message}`);
+    }
+    const pkg = tree({
+      'package.json':
+        '{ "name": "p", "mcp-shape": { "failOn": "error", "failOn": "never" }, "x": 1, "x": 2 }',
+    });
+    expect(() => findConfig(pkg)).toThrow(`${join(pkg, 'package.json')} "mcp-shape": failOn: duplicate key`);
+    // Only the key's own object is the configuration's: a duplicate elsewhere in package.json is npm's.
+    const other = tree({
+      'package.json': '{ "name": "p", "mcp-shape": { "failOn": "never" }, "x": 1, "x": 2 }',
+    });
+    expect(findConfig(other)?.config.failOn).toBe('never');
+  });
+
   it('gives each command its section over the top level', () => {
     const config = validateConfig(
       { protocol: '2025-06-18', failOn: 'warning', scan: { failOn: 'error', exclude: ['x'] }, audit: {} },
