@@ -14,8 +14,9 @@
  * | array, number, boolean, null            | 2026-07-28: structuredContent as is; 2025-06-18 and 2025-11-25: |
  * |                                         | `{ "result": value }` (the SDK v2 convention); + text mirror    |
  *
- * Before 2025-06-18 there is no structuredContent, so structured values become JSON text only. In
- * 2026-07-28 every result carries `resultType: "complete"`.
+ * Before 2025-06-18 there is no structuredContent, so structured values become JSON text only, unless
+ * an outputSchema applies (see structuredResult). In 2026-07-28 every result carries
+ * `resultType: "complete"`.
  *
  * With an outputSchema (given, or the tool's), a non-error result whose structuredContent is missing
  * or does not match throws OutputSchemaMismatchError: that is a bug in the tool, which repair could only
@@ -155,11 +156,13 @@ function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVer
 
 /**
  * A finished, non-error result of a tool with an outputSchema must carry structuredContent that matches
- * it (SDK v1 clients reject the call otherwise). Versions before 2025-06-18 have neither.
+ * it (SDK v1 clients reject the call otherwise). Versions before 2025-06-18 have neither: there a result
+ * without structuredContent passes, and one with it (see structuredResult) is held to the schema.
  */
 function checkResultAgainstSchema(result: JsonObject, schema: unknown, version: ProtocolVersion): void {
   const { structuredContent, resultTypeRequired } = features(version);
-  if (structuredContent === 'none' || result.isError === true) return;
+  if (result.isError === true) return;
+  if (structuredContent === 'none' && result.structuredContent === undefined) return;
   if (resultTypeRequired && result.resultType !== 'complete') return;
   if (result.structuredContent === undefined) {
     throw new OutputSchemaMismatchError([
@@ -222,12 +225,19 @@ async function bytesResult(
  * The result, and the JSON text of its structuredContent: the validation reuses the mirror as is.
  * `json` is plain JSON (toWire's value), taken as it is, not copied: toWire already copied anything
  * that was not.
+ *
+ * A tool with an outputSchema gets structuredContent before 2025-06-18 too, as in 2025-06-18: the
+ * official SDK servers (v1 McpServer, v2 validateToolOutput) refuse a success without it whatever the
+ * version negotiated, and answered a 2025-03-26 client an error (-32602 "has an output schema but no
+ * structured content") in place of the data. Those versions' Result allows the extra member.
  */
 function structuredResult(
   json: unknown,
   version: ProtocolVersion,
+  hasOutputSchema: boolean,
 ): { result: JsonObject; wrapped: boolean; knownJson?: ReadonlyMap<object, string> } {
-  const mode = features(version).structuredContent;
+  const declared = features(version).structuredContent;
+  const mode = declared === 'none' && hasOutputSchema ? 'object' : declared;
   if (mode === 'none')
     return { result: { content: [{ type: 'text', text: stringifyJson(json) }] }, wrapped: false };
   const wrapped = mode === 'object' && !isObject(json);
@@ -390,7 +400,7 @@ async function shapeResolved<V extends ProtocolVersion>(
       owned = true;
       result = { content: [{ type: 'text', text: errorPayloadText(wire) }], isError: true };
     } else {
-      const structured = structuredResult(wire, version);
+      const structured = structuredResult(wire, version, outputSchema !== undefined);
       result = structured.result;
       knownJson = structured.knownJson;
       if (outputSchema !== undefined) {

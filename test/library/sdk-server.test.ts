@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { repair, repairMessage } from '../../src/library/repair/index.js';
 import { shaped } from '../../src/library/shaped.js';
 import { toolResult } from '../../src/library/tool-result.js';
@@ -97,6 +98,28 @@ const VALUES: readonly (readonly [string, () => unknown, unknown?])[] = [
   ],
 ];
 
+/**
+ * Tools with an outputSchema: the value, and the structuredContent the client must get at every
+ * version. The SDK server refuses a success without structuredContent whatever the version negotiated:
+ * before 2025-06-18 the client got its -32602 "has an output schema but no structured content" as an
+ * error result in place of the data.
+ */
+const STRUCTURED: readonly (readonly [string, z.ZodObject, () => unknown, unknown])[] = [
+  [
+    'an object',
+    z.object({ city: z.string(), celsius: z.number() }),
+    () => ({ city: 'Lyon', celsius: 21 }),
+    { city: 'Lyon', celsius: 21 },
+  ],
+  ['a number, wrapped', z.object({ result: z.number() }), () => 42, { result: 42 }],
+  [
+    'a Date, as its ISO string',
+    z.object({ at: z.string() }),
+    () => ({ at: new Date(0) }),
+    { at: '1970-01-01T00:00:00.000Z' },
+  ],
+];
+
 const VERSIONS: readonly ProtocolVersion[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
 describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (version) => {
@@ -109,6 +132,14 @@ describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (versi
         `t${i}`,
         { description: name },
         shaped(async () => make(), { server }),
+      );
+    });
+    STRUCTURED.forEach(([name, schema, make], i) => {
+      const outputSchema = z.toJSONSchema(schema);
+      server.registerTool(
+        `s${i}`,
+        { description: name, outputSchema: schema.shape },
+        shaped(async () => make(), { server, outputSchema }),
       );
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -141,6 +172,21 @@ describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (versi
       );
       expect(errors).toEqual([]);
       if (version === '2025-11-25' && expected !== undefined) expect(result).toEqual(expected);
+    },
+  );
+
+  it.each(STRUCTURED.map(([name, , , expected], i) => [name, i, expected] as const))(
+    'a tool with an outputSchema returning %s gets its data, not an error',
+    async (_name, i, expected) => {
+      const { tools } = await client.listTools();
+      const result = await client.callTool({ name: `s${i}`, arguments: {} });
+      expect(result.isError).toBeUndefined();
+      expect(result.structuredContent).toEqual(expected);
+      const tool = tools.find((t) => t.name === `s${i}`);
+      const errors = validateToolResultSync(result, { protocolVersion: version, tool }).filter(
+        (f) => f.severity === 'error',
+      );
+      expect(errors).toEqual([]);
     },
   );
 });

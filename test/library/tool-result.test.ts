@@ -260,11 +260,24 @@ describe('toolResult()', () => {
     ).resolves.toEqual({ content: [{ type: 'text', text: 'down' }], isError: true });
   });
 
-  it('before 2025-06-18 (no structuredContent) still checks the value against the outputSchema', async () => {
+  it('before 2025-06-18 gives a tool with an outputSchema structuredContent (the SDK servers require it), checked as in 2025-06-18', async () => {
     const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
     await expect(toolResult({ n: 1 }, { protocolVersion: '2024-11-05', outputSchema })).resolves.toEqual({
       content: [{ type: 'text', text: '{"n":1}' }],
+      structuredContent: { n: 1 },
     });
+    // Without one, structured values are JSON text only there.
+    await expect(toolResult({ n: 1 }, { protocolVersion: '2024-11-05' })).resolves.toEqual({
+      content: [{ type: 'text', text: '{"n":1}' }],
+    });
+    // A value the SDK v2 convention wraps is wrapped, and checked as the wrapper, as in 2025-06-18.
+    const wrapper = { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] };
+    for (const protocolVersion of ['2025-03-26', '2025-06-18'] as const) {
+      await expect(toolResult(42, { protocolVersion, outputSchema: wrapper })).resolves.toEqual({
+        content: [{ type: 'text', text: '{"result":42}' }],
+        structuredContent: { result: 42 },
+      });
+    }
     await expect(
       toolResult({ n: 'x' }, { protocolVersion: '2025-03-26', outputSchema }),
     ).rejects.toMatchObject({
