@@ -222,6 +222,20 @@ async function bytesResult(
 }
 
 /**
+ * In 2026-07-28, where structuredContent may be any JSON value: whether the outputSchema describes the
+ * `{ "result": value }` wrapper (the SDK v2 convention) that `json`, no object, does not match alone.
+ * Then it is wrapped, as repair wraps such a structuredContent for that schema: sent as is, the client
+ * would refuse it, and toolResult threw for a value it wraps and passes in 2025-06-18.
+ */
+function wantsResultWrapper(schema: unknown, json: unknown, version: ProtocolVersion): boolean {
+  if (schema === undefined || !describesResultWrapper(schema)) return false;
+  schemas ??= createOutputSchemaCompiler();
+  const compiled = schemas.compile(schema, version);
+  // A schema that does not compile is thrown by the check that follows.
+  return compiled.ok && compiled.validate(json).length > 0;
+}
+
+/**
  * The result, and the JSON text of its structuredContent: the validation reuses the mirror as is.
  * `json` is plain JSON (toWire's value), taken as it is, not copied: toWire already copied anything
  * that was not.
@@ -234,13 +248,13 @@ async function bytesResult(
 function structuredResult(
   json: unknown,
   version: ProtocolVersion,
-  hasOutputSchema: boolean,
+  outputSchema: unknown,
 ): { result: JsonObject; wrapped: boolean; knownJson?: ReadonlyMap<object, string> } {
   const declared = features(version).structuredContent;
-  const mode = declared === 'none' && hasOutputSchema ? 'object' : declared;
+  const mode = declared === 'none' && outputSchema !== undefined ? 'object' : declared;
   if (mode === 'none')
     return { result: { content: [{ type: 'text', text: stringifyJson(json) }] }, wrapped: false };
-  const wrapped = mode === 'object' && !isObject(json);
+  const wrapped = !isObject(json) && (mode === 'object' || wantsResultWrapper(outputSchema, json, version));
   const structured = wrapped ? { result: json } : json;
   // Plain JSON: the native writer without safeJson's replacer, which made it several times slower.
   const text = stringifyJson(structured);
@@ -400,7 +414,7 @@ async function shapeResolved<V extends ProtocolVersion>(
       owned = true;
       result = { content: [{ type: 'text', text: errorPayloadText(wire) }], isError: true };
     } else {
-      const structured = structuredResult(wire, version, outputSchema !== undefined);
+      const structured = structuredResult(wire, version, outputSchema);
       result = structured.result;
       knownJson = structured.knownJson;
       if (outputSchema !== undefined) {

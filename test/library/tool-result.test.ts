@@ -10,6 +10,7 @@ import {
 import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { validateToolResult } from '../../src/validate/index.js';
 import { runs } from '../support/runs.js';
+import { pinnedV2Client } from '../support/v2-client.js';
 import { hasShared, officialSchema, sdkV1Parse, sdkV1Speaks } from './support/oracles.js';
 import { BIGINT_RESULT, bigintFix, PDF, PNG_1X1, wavBytes } from './support/shapes.js';
 
@@ -441,6 +442,26 @@ describe('toolResult() on values at the edges of each row', () => {
     for (let node = built.structuredContent; node?.n !== undefined; node = node.n as typeof node) depth++;
     expect(depth).toBe(DEPTH_TO_ASK);
     expect(() => JSON.stringify(built)).not.toThrow();
+  });
+
+  it('2026-07-28: a value the outputSchema wants as { result } is wrapped (as repair does), which the SDK v2 client accepts', async () => {
+    const wrapper = { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] };
+    const protocolVersion = '2026-07-28';
+    const result = await toolResult(42, { protocolVersion, outputSchema: wrapper });
+    expect(result).toEqual({ ...asData({ result: 42 }), resultType: 'complete' });
+    const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: wrapper };
+    const { client } = await pinnedV2Client(() => result, { tools: [tool] });
+    await client.listTools();
+    await expect(client.callTool({ name: 't', arguments: {} })).resolves.toMatchObject({
+      structuredContent: { result: 42 },
+    });
+    await client.close();
+    // A value the schema takes as it is stays as it is, as the table says; an object is never wrapped.
+    const loose = { properties: { result: { type: 'number' } } };
+    expect((await toolResult(42, { protocolVersion, outputSchema: loose })).structuredContent).toBe(42);
+    await expect(toolResult({ n: 1 }, { protocolVersion, outputSchema: wrapper })).rejects.toBeInstanceOf(
+      OutputSchemaMismatchError,
+    );
   });
 
   it('a wrapped value is checked as the wrapper when the schema describes the wrapper', async () => {
