@@ -148,6 +148,58 @@ app.post('/mcp', async (req, res) => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('an envelope helper of another file called by a route, and by a callback the route hands on', async () => {
+    // Both were a SKIP: the helper, analysed alone, had an unknown result to carry, and the route's
+    // callback passed by name, or the one given to req.on('end'), never ran.
+    const gateway = (block: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-gateway-'));
+      writeFileSync(
+        join(dir, 'rpc.mjs'),
+        "export function reply(res, id, result) {\n  res.json({ jsonrpc: '2.0', id, result });\n}\n",
+      );
+      writeFileSync(
+        join(dir, 'server.mjs'),
+        `import express from 'express';
+import { reply } from './rpc.mjs';
+
+function onRpc(req, res) {
+  let raw = '';
+  req.on('data', (chunk) => {
+    raw += chunk;
+  });
+  req.on('end', () => {
+    const { id, method } = JSON.parse(raw);
+    if (method === 'tools/call') reply(res, id, { content: [${block}] });
+  });
+}
+
+const app = express();
+app.post('/mcp', onRpc);
+app.post('/rpc', express.json(), (req, res) => {
+  if (req.body.method === 'tools/call') reply(res, req.body.id, { content: [{ type: 'text', text: 'ok' }] });
+});
+app.listen(3000);
+`,
+      );
+      return dir;
+    };
+    const bad = gateway("{ type: 'text', text: 42 }");
+    const clean = gateway("{ type: 'text', text: '42' }");
+    try {
+      const found = await scanPaths([bad], { cwd: bad });
+      expect(summary(found.report.findings)).toEqual([
+        { rule: 'block-text-invalid', at: 'server.mjs:11', reaches: ['reply rpc.mjs:2'] },
+      ]);
+      expect(found.verdict).toMatchObject({ status: 'fail', returns: 1, invalid: 1 });
+      const twin = await scanPaths([clean], { cwd: clean });
+      expect(twin.report.findings).toEqual([]);
+      expect(twin.verdict).toMatchObject({ status: 'pass', returns: 1, typed: 1 });
+    } finally {
+      rmSync(bad, { recursive: true, force: true });
+      rmSync(clean, { recursive: true, force: true });
+    }
+  });
 });
 
 /**

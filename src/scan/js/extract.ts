@@ -58,7 +58,7 @@ import {
   unwrap,
 } from './ast.js';
 import type { JsInterpreter, JsModule, JsRun } from './interpret.js';
-import { routeName } from './routes.js';
+import { registersRoute, routeName } from './routes.js';
 import type { ScopedCall } from './scope.js';
 import { inputSchemaOf, outputSchemaOf, shapeSchema } from './zod.js';
 
@@ -316,14 +316,30 @@ function storedTaskResult(value: Value): boolean {
   );
 }
 
+/** A route registration of a scanned module (`app.post('/mcp', onRpc)`), with where it is made. */
+export interface RouteCall {
+  readonly mod: JsModule;
+  readonly call: CallExpression;
+  readonly owner: FunctionLike | Program;
+}
+
 export class JsExtractor {
   /** `storeTaskResult` calls inside a low-level handler, by the tool their branch serves. */
   private readonly sinkTools = new Map<Node, string>();
+  /** The route registrations of every scanned module, and how many of them have run. */
+  private readonly routes: RouteCall[] = [];
+  private routesRun = 0;
 
   constructor(
     private readonly project: Project,
     private readonly interp: JsInterpreter,
   ) {}
+
+  /** Notes the route registrations of a scanned module (their callbacks run before envelopes are judged). */
+  addRoutes(mod: JsModule): void {
+    for (const { call, owner } of mod.index.calls as readonly ScopedCall[])
+      if (registersRoute(call)) this.routes.push({ mod, call, owner });
+  }
 
   /** Handlers, and standalone documents (envelopes), of one scanned module. */
   extract(
@@ -597,14 +613,7 @@ export class JsExtractor {
   ): StandaloneDocument[] {
     const documents: StandaloneDocument[] = [];
     if (literals.length === 0) return documents;
-    // Route callbacks run first: a helper that builds the envelope (`res.json(respond(id, result))`)
-    // then shows the results each route hands it, and where the envelope leaves.
-    for (const { call } of mod.index.calls) {
-      if (!routeName(call)) continue;
-      for (const argument of call.arguments)
-        if (isFunction(argument as Node))
-          this.isolated(() => this.interp.rootRun(argument as FunctionLike, mod));
-    }
+    this.runRoutes();
     for (const { node, owner } of literals) {
       if (isRequest(mod, node)) continue;
       if (!this.interp.allocations.has(node)) {
@@ -630,6 +639,29 @@ export class JsExtractor {
       );
     }
     return documents;
+  }
+
+  /**
+   * Route callbacks run first, as their framework calls them, those of every scanned module: a
+   * helper that builds the envelope (`res.json(respond(id, result))`), in this file or another, then
+   * shows the results each route hands it, and where the envelope leaves; so does one called from a
+   * function the route hands on (`req.on('end', () => reply(res, id, result))`). A callback passed
+   * by name (`app.post('/mcp', onRpc)`) is found by evaluating the registration. Each runs once.
+   */
+  private runRoutes(): void {
+    for (; this.routesRun < this.routes.length; this.routesRun++) {
+      const { mod, call, owner } = this.routes[this.routesRun] as RouteCall;
+      this.ensureEvaluated(mod, owner, call);
+      const record = this.interp.recorded.get(call);
+      if (!record) {
+        for (const argument of call.arguments)
+          if (isFunction(argument as Node))
+            this.isolated(() => this.interp.rootRun(argument as FunctionLike, mod, true));
+        continue;
+      }
+      for (const argument of record.args)
+        for (const fn of functionsOf(argument).fns) this.isolated(() => this.interp.runFunction(fn));
+    }
   }
 
   /** Where the objects `ids` leave functions no project code calls (route callbacks, handlers). */

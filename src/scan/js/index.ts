@@ -8,6 +8,7 @@ import type { Project } from '../project.js';
 import { SyntaxErrorInSource } from '../source.js';
 import { candidates, JsExtractor } from './extract.js';
 import { JsInterpreter, type JsModule } from './interpret.js';
+import { registersRoute } from './routes.js';
 
 /**
  * Parses TS/JS source; the dialect follows the file extension (`.ts`, `.tsx`, `.mts`, `.js`, …).
@@ -123,6 +124,9 @@ export class JsFrontEnd {
     if (!mod) throw new Error(`cannot index ${file.path}`);
     for (const c of candidates(mod)) this.calls.add(c.call);
     for (const e of mod.index.envelopes) this.objects.add(e.node);
+    // Route registrations are recorded too: their callbacks run as the framework calls them.
+    for (const { call } of mod.index.calls) if (registersRoute(call)) this.calls.add(call);
+    this.extractor.addRoutes(mod);
     return mod;
   }
 

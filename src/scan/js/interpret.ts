@@ -77,7 +77,7 @@ import {
 import type { Project } from '../project.js';
 import { endOf, type FunctionLike, isFunction, memberName, offsetOf, staticKey, unwrap } from './ast.js';
 import { resolveJsImport } from './modules.js';
-import { routeName } from './routes.js';
+import { registersHandler, routeName } from './routes.js';
 import { type Binding, indexProgram, type ProgramIndex, type Scope } from './scope.js';
 import { ZOD_NAMESPACE, ZOD_PACKAGES, zodCall, zodSchemaOf } from './zod.js';
 
@@ -377,8 +377,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   /**
    * A function analysed on its own, with unknown parameters: the function that registers tools or
    * builds JSON-RPC responses. Its free variables come from the enclosing function's own run.
+   * `asFramework`: the function is a route's callback, run as its framework calls it, so the
+   * functions it hands out of the project (`req.on('end', () => send(res, id, result))`) run too.
    */
-  rootRun(fnNode: FunctionLike | Program, mod: JsModule): JsRun | undefined {
+  rootRun(fnNode: FunctionLike | Program, mod: JsModule, asFramework = false): JsRun | undefined {
     if (fnNode.type === 'Program') return this.moduleRun(mod);
     const known = this.rootRuns.get(fnNode);
     if (known) return known;
@@ -387,12 +389,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!closure) return undefined;
     const run = new JsRun(fnNode, mod, closure, this.selfFor(fnNode, mod), new Heap(this.project.frozen));
     this.rootRuns.set(fnNode, run);
+    const work = () => {
+      this.bindParams(fnNode, undefined);
+      this.functionBody(fnNode);
+    };
     this.isolated(
       run,
-      () => {
-        this.bindParams(fnNode, undefined);
-        this.functionBody(fnNode);
-      },
+      () => (asFramework ? this.asFrameworkCalls(work) : work()),
       () => undefined,
     );
     return run;
@@ -894,7 +897,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
   ): void {
     const later =
       !this.followsCallbacks ||
-      (call && (this.watchedCalls.has(call) || (call.type === 'CallExpression' && routeName(call))));
+      (call &&
+        (this.watchedCalls.has(call) ||
+          (call.type === 'CallExpression' && (routeName(call) || registersHandler(call)))));
     for (const value of later ? [] : values) {
       const functions = value.filter((v) => v.k === 'fn');
       if (functions.length === 0 || !this.current.state) continue;
