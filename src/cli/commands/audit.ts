@@ -4,7 +4,13 @@ import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { StartError } from '../../audit/channel.js';
 import { killAll } from '../../audit/children.js';
-import { type AuditTarget, DEFAULTS, HARD_CAP_FACTOR, runAudit } from '../../audit/run.js';
+import {
+  type AuditTarget,
+  DEFAULTS,
+  HARD_CAP_FACTOR,
+  runAudit,
+  type VersionDetail,
+} from '../../audit/run.js';
 import { placeFindings, registrationIndex } from '../../audit/source-locations.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { type RecordedFrame, recordingLine } from '../../core/recording.js';
@@ -222,7 +228,8 @@ registers the tool (found as mcp-shape scan finds handlers); findings about the 
 their logical location only.
 
 Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
-            2 usage error, 3 the server could not be started (stdio) or reached (HTTP).`,
+            2 usage error, 3 the server could not be started (stdio) or reached (HTTP), or refused
+            every protocol version asked.`,
     )
     .action(async (server: string[], flags: AuditFlags, self: Command) => {
       process.exitCode = await audit(server, flags, self);
@@ -351,6 +358,24 @@ function startFailure(error: StartError): UserError {
   return new UserError(error.message, EXIT.unreachable, detail);
 }
 
+/**
+ * An audit that audited no version (the server refused every one asked) checked nothing a client would
+ * meet, as no client can connect: it ends as a server that could not be reached does, not as a clean
+ * audit ("0 errors in 0 calls across 0 versions", exit 0).
+ */
+function nothingAudited(report: Report): UserError | undefined {
+  if (report.summary.versionsAudited !== 0) return undefined;
+  const versions = (report.details?.versions ?? []) as readonly VersionDetail[];
+  const why = versions.every((v) => v.status === 'refused')
+    ? 'it refused every protocol version asked, so no client can connect'
+    : 'no protocol version asked could be audited';
+  return new UserError(
+    `could not audit ${oneLine(String(report.details?.target), { width: 120 })}: ${why}`,
+    EXIT.unreachable,
+    versions.map((v) => `${v.requested}: ${v.detail ?? v.status}`),
+  );
+}
+
 /** The signals that end an audit, with the exit code each gives. */
 const STOP_SIGNALS: readonly [NodeJS.Signals, number][] = [
   ['SIGINT', 130],
@@ -400,6 +425,8 @@ async function audit(server: string[], flags: AuditFlags, self: Command): Promis
     progress.clear();
     for (const [signal] of STOP_SIGNALS) process.removeListener(signal, stopping[signal] as () => void);
   }
+  const nothing = nothingAudited(report);
+  if (nothing) throw nothing;
   report = await placedAtSource(report, flags.source);
   const code = finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
   const failure = recording.failure();
