@@ -35,8 +35,9 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { validateToolResult } from '../validate/index.js';
+import { safeJson } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
-import { looksLikeCallToolResult, shapeValue, toolResult } from './tool-result.js';
+import { isInstance, looksLikeCallToolResult, shapeValue, toolResult } from './tool-result.js';
 import type { CallToolResult } from './types.js';
 
 /** The version shaped() assumes when nothing tells it the negotiated one: the shared default. */
@@ -162,7 +163,26 @@ export function negotiatedVersion(context: unknown, options: ShapedOptions = {})
 }
 
 function isProtocolError(error: unknown): boolean {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === 'number';
+  try {
+    return error instanceof Error && typeof (error as { code?: unknown }).code === 'number';
+  } catch {
+    // A getter on `code` or a proxy's getPrototypeOf trap that throws: no protocol error, a failure.
+    return false;
+  }
+}
+
+/**
+ * What the handler threw, as an Error. Never throws: String() of what it threw may (an object without
+ * a prototype, a toString that throws), and shaped() rejected with String's own TypeError, which the
+ * SDK answered in its place (McpServer as an error result naming it, a low-level Server as -32603).
+ */
+function thrownError(thrown: unknown): Error {
+  if (isInstance(thrown, Error)) return thrown as Error;
+  try {
+    return new Error(String(thrown));
+  } catch {
+    return new Error(safeJson(thrown));
+  }
 }
 
 /**
@@ -188,7 +208,7 @@ export function shaped<Args extends unknown[]>(
       value = await handler(...args);
     } catch (error) {
       if (development || isProtocolError(error)) throw error;
-      value = error instanceof Error ? error : new Error(String(error));
+      value = thrownError(error);
     }
     if (development && looksLikeCallToolResult(value)) {
       const findings = await validateToolResult(value, { protocolVersion, tool: options.tool });
@@ -207,7 +227,7 @@ export function shaped<Args extends unknown[]>(
       if (development) throw error;
       // An outputSchema mismatch in production: tell the model the tool failed rather than send data
       // the client would reject.
-      return toolResult(error instanceof Error ? error : new Error(String(error)), { protocolVersion });
+      return toolResult(thrownError(error), { protocolVersion });
     }
   };
 }

@@ -185,6 +185,35 @@ function withResultType(result: JsonObject, version: ProtocolVersion): JsonObjec
   return result;
 }
 
+/**
+ * `value instanceof type`, or false where asking throws: a Proxy's getPrototypeOf trap may, and
+ * JSON.stringify never asks, so such a value is shaped as the object it is. (Asked directly, a handler's
+ * proxy answered "The tool result could not be shaped", and one it threw made shaped() reject.)
+ */
+export function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bytes of a Uint8Array or ArrayBuffer, or undefined when its buffer is detached (transferred to a
+ * worker, or by structuredClone): its memory is gone, and encoding it threw "Cannot perform Construct on
+ * a detached ArrayBuffer", answered as a failure of toolResult itself. A view of a detached buffer reads
+ * as empty; making a view of its buffer tells the two apart.
+ */
+function readableBytes(value: Uint8Array | ArrayBuffer): Uint8Array | undefined {
+  try {
+    const bytes = isBytes(value) ? value : new Uint8Array(value);
+    if (bytes.byteLength === 0) new Uint8Array(bytes.buffer);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `await` would wait for `value` (reading `then` may throw, as awaiting it would). */
 function isThenable(value: unknown): boolean {
   return (
@@ -336,7 +365,8 @@ export async function shapeValue<V extends ProtocolVersion = DefaultProtocolVers
     return await shapeResolved(value, options, version);
   } catch (error) {
     // Documented throws: the tool's output breaks its outputSchema, or the schema itself is broken.
-    if (error instanceof OutputSchemaMismatchError || error instanceof OutputSchemaInvalidError) throw error;
+    if (isInstance(error, OutputSchemaMismatchError) || isInstance(error, OutputSchemaInvalidError))
+      throw error;
     return { result: shapingFailed(error, version) as CallToolResult<V>, fixes: [] };
   }
 }
@@ -355,10 +385,10 @@ async function shapeResolved<V extends ProtocolVersion>(
     resolved = isThenable(value) ? await value : value;
   } catch (error) {
     // A rejected promise is the handler failing: an error result, as if it had returned the Error.
-    resolved = error instanceof Error ? error : new Error(safeJson(error));
+    resolved = isInstance(error, Error) ? error : new Error(safeJson(error));
   }
-  if (resolved instanceof Error)
-    return { result: safeErrorResult(resolved, version) as CallToolResult<V>, fixes: [] };
+  if (isInstance(resolved, Error))
+    return { result: safeErrorResult(resolved as Error, version) as CallToolResult<V>, fixes: [] };
 
   let result: JsonObject;
   let knownJson: ReadonlyMap<object, string> | undefined;
@@ -372,8 +402,20 @@ async function shapeResolved<V extends ProtocolVersion>(
     result = { content: [] };
   } else if (typeof resolved === 'string') {
     result = { content: [{ type: 'text', text: resolved }] };
-  } else if (isBytes(resolved) || resolved instanceof ArrayBuffer) {
-    const made = await bytesResult(isBytes(resolved) ? resolved : new Uint8Array(resolved), version);
+  } else if (isInstance(resolved, Uint8Array) || isInstance(resolved, ArrayBuffer)) {
+    const bytes = readableBytes(resolved as Uint8Array | ArrayBuffer);
+    if (bytes === undefined) {
+      const text =
+        'The tool returned bytes whose ArrayBuffer is detached (transferred), so they could not be read.';
+      return {
+        result: withResultType(
+          { content: [{ type: 'text', text }], isError: true },
+          version,
+        ) as CallToolResult<V>,
+        fixes: [],
+      };
+    }
+    const made = await bytesResult(bytes, version);
     result = made.result;
     knownPayloads = [made.known];
   } else {

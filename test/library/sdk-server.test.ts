@@ -30,6 +30,28 @@ class Point {
 
 const SYMBOL = Symbol('internal');
 
+/** A proxy whose getPrototypeOf trap throws: `instanceof` throws on it, JSON.stringify never asks. */
+function protoless(): object {
+  return new Proxy(
+    { a: 1 },
+    {
+      getPrototypeOf() {
+        throw new Error('no prototype for you');
+      },
+    },
+  );
+}
+
+/** Bytes whose buffer was transferred: their memory is gone. */
+function detached(): Uint8Array {
+  const bytes = new Uint8Array(8);
+  structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+  return bytes;
+}
+
+const DETACHED_TEXT =
+  'The tool returned bytes whose ArrayBuffer is detached (transferred), so they could not be read.';
+
 /** What handlers return, and the content the client must get at 2025-11-25 (undefined: not asserted). */
 const VALUES: readonly (readonly [string, () => unknown, unknown?])[] = [
   ['a string', () => 'hi', { content: [{ type: 'text', text: 'hi' }] }],
@@ -80,6 +102,41 @@ const VALUES: readonly (readonly [string, () => unknown, unknown?])[] = [
       return value;
     },
   ],
+  // What a handler throws need not be an Error, nor printable: String() of these threw, shaped()
+  // rejected with that TypeError, and the SDK answered its text ("Cannot convert object to primitive
+  // value") in place of the tool's error.
+  [
+    'a thrown object without a prototype',
+    () => {
+      throw Object.create(null);
+    },
+    { content: [{ type: 'text', text: '{}' }], isError: true },
+  ],
+  [
+    'a thrown Error whose code getter throws',
+    () => {
+      throw Object.defineProperty(new Error('down'), 'code', {
+        get() {
+          throw new Error('no code');
+        },
+      });
+    },
+    { content: [{ type: 'text', text: 'down' }], isError: true },
+  ],
+  [
+    'a thrown proxy whose prototype cannot be read',
+    () => {
+      throw protoless();
+    },
+    { content: [{ type: 'text', text: '[object Object]' }], isError: true },
+  ],
+  // Sent as JSON.stringify writes it; answered "could not be shaped (no prototype for you)" before.
+  [
+    'a proxy whose prototype cannot be read',
+    protoless,
+    { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } },
+  ],
+  ['detached bytes', detached, { content: [{ type: 'text', text: DETACHED_TEXT }], isError: true }],
   // JSON leaves symbol keys out, but the SDK server's schema reads structuredContent's keys with
   // Reflect.ownKeys and answered -32602 ("Invalid key in record").
   [
@@ -205,5 +262,27 @@ describe('symbol keys where the SDK reads a record', () => {
     expect(Object.getOwnPropertySymbols(built.structuredContent)).toEqual([SYMBOL]);
     const message = await repairMessage({ jsonrpc: '2.0', id: 1, result: built });
     expect(sdkV1Parse((message.message as { result: unknown }).result)).toEqual({ ok: true });
+  });
+});
+
+describe('values that instanceof cannot ask about, and bytes that are gone', () => {
+  it('toolResult answers them without failing itself', async () => {
+    const failed = (await toolResult(Promise.reject(protoless()))) as { isError?: boolean; content: unknown };
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).not.toContain('could not be shaped');
+    expect(await toolResult(protoless())).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
+    const buffer = detached().buffer;
+    for (const value of [detached(), buffer]) {
+      expect(await toolResult(value, { protocolVersion: '2026-07-28' })).toEqual({
+        content: [{ type: 'text', text: DETACHED_TEXT }],
+        isError: true,
+        resultType: 'complete',
+      });
+    }
+    // An empty buffer is not a detached one.
+    expect(await toolResult(new Uint8Array(0))).toMatchObject({ content: [{ type: 'resource' }] });
   });
 });
