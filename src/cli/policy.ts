@@ -6,7 +6,7 @@
  * are pure (src/policy, src/config/load.ts); this file only reads and writes.
  */
 
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, commandConfig, type LoadedConfig, loadConfig } from '../config/load.js';
@@ -196,7 +196,11 @@ export function finishReport(command: Command, report: Report, context: FinishCo
   const loaded = configOf(command);
   const cwd = process.cwd();
   const root = rootFor(flags.root, context.anchor, cwd);
-  const baseline = flags.baseline ? readBaseline(flags.baseline, report.command) : undefined;
+  // The first --write-baseline of a project whose configuration already names the file has none to read.
+  const baseline =
+    flags.baseline && !(flags.writeBaseline && !existsSync(resolve(cwd, flags.baseline)))
+      ? readBaseline(flags.baseline, report.command)
+      : undefined;
   const outcome = applyPolicy(
     report,
     {
