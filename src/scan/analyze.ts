@@ -668,10 +668,15 @@ function againstAnnotation(
   engine: ReturnType<typeof engineOptions>,
   rootAt: Site,
 ): { findings: StaticFinding[]; unknown?: string } {
-  const annotation = wrap?.standalone ? undefined : wrap?.annotation;
+  const annotation = wrap?.annotation;
   if (!annotation) return { findings: [] };
+  // The standalone `fastmcp` checks nothing: it sends the value as structuredContent, and lists the
+  // JSON Schema of the annotation as the outputSchema clients check it against (strictly, where
+  // they have structuredContent at all).
+  const standalone = wrap?.standalone === true;
+  if (standalone && features(engine.version).structuredContent === 'none') return { findings: [] };
   const returned = value === undefined ? null : value;
-  const verdict = judgeLax(annotation.type, returned);
+  const verdict = judgeLax(annotation.type, returned, standalone);
   const structuredContent = isWrapped(annotation.type) ? { result: returned } : returned;
   const checked = { content: [], structuredContent };
   // A long annotation is named by its start: a message is one line.
@@ -679,7 +684,9 @@ function againstAnnotation(
   // A BaseModel built with arguments pydantic refuses raises already there (the interpreter hands such
   // a construction over as the fields it was given): an error result all the same.
   const built = annotation.type.kind === 'model' && annotation.type.validatedWhenBuilt === true;
-  const note = `FastMCP validates the return value against \`-> ${named}\`${built ? ' (pydantic validates a model already when it is built)' : ''} and sends an error result in its place`;
+  const note = standalone
+    ? `the standalone fastmcp sends the return value as structuredContent, which clients check against the outputSchema it derives from \`-> ${named}\``
+    : `FastMCP validates the return value against \`-> ${named}\`${built ? ' (pydantic validates a model already when it is built)' : ''} and sends an error result in its place`;
   const findings = schemaRejections(
     checked,
     annotation.type,
@@ -691,7 +698,11 @@ function againstAnnotation(
   // A rejection no finding could word still keeps the return from counting as typed.
   const why =
     verdict.unknown ??
-    (findings.length === 0 && verdict.rejected.length > 0 ? 'pydantic rejects it' : undefined);
+    (findings.length === 0 && verdict.rejected.length > 0
+      ? standalone
+        ? "the annotation's schema rejects it"
+        : 'pydantic rejects it'
+      : undefined);
   return why === undefined
     ? { findings }
     : { findings, unknown: `the return value, checked against \`-> ${named}\`: ${why}` };

@@ -192,33 +192,63 @@ const FLOAT_MAYBE = /^\s*[+-]?(?:[\d_]*\.?[\d_]*(?:[eE][+-]?[\d_]+)?|inf(?:inity
 
 type Judged = 'accepted' | 'rejected' | 'unknown';
 
-/** Judges `value` (a concrete partial document: JSON, unknown leaves, open containers) against `type`. */
-export function judgeLax(type: LaxType, value: unknown): LaxVerdict {
+/**
+ * Judges `value` (a concrete partial document: JSON, unknown leaves, open containers) against `type`.
+ * `strict`: as a client checks the value's JSON against the JSON Schema pydantic writes for `type`
+ * (the outputSchema the standalone `fastmcp` derives from the annotation), which converts nothing:
+ * `"7"` is no integer there, `1` no boolean.
+ */
+export function judgeLax(type: LaxType, value: unknown, strict = false): LaxVerdict {
   const rejected: PathSegment[][] = [];
   let unknown = false;
   const visit = (t: LaxType, v: unknown, path: PathSegment[]): void => {
-    const judged = judge(t, v, path, visit);
+    const judged = strict ? judgeStrict(t, v, path, visit) : judge(t, v, path, visit);
     if (judged === 'rejected') rejected.push(path);
     else if (judged === 'unknown') unknown = true;
   };
   visit(type, value, []);
-  return unknown
-    ? { rejected, unknown: 'whether pydantic accepts it is known only at run time' }
-    : { rejected };
+  if (!unknown) return { rejected };
+  return {
+    rejected,
+    unknown: strict
+      ? "whether it matches the annotation's schema is known only at run time"
+      : 'whether pydantic accepts it is known only at run time',
+  };
+}
+
+type Visit = (t: LaxType, v: unknown, path: PathSegment[]) => void;
+
+/**
+ * One value judged as JSON Schema judges its JSON: the scalars by their JSON type alone (an unknown
+ * number is an integer only when the analysis knows it is integral); containers, models and unknowns
+ * as in lax mode, whose rules for them convert nothing.
+ */
+function judgeStrict(type: LaxType, value: unknown, path: PathSegment[], visit: Visit): Judged {
+  const kind = kindOf(value);
+  const scalar = type.kind === 'str' || type.kind === 'int' || type.kind === 'float' || type.kind === 'bool';
+  if (!scalar || kind === 'opaque' || kind === 'undefined' || modelName(value) !== undefined)
+    return judge(type, value, path, visit, true);
+  switch (type.kind) {
+    case 'str':
+      return kind === 'string' ? 'accepted' : 'rejected';
+    case 'bool':
+      return kind === 'boolean' ? 'accepted' : 'rejected';
+    case 'float':
+      return kind === 'number' ? 'accepted' : 'rejected';
+    default:
+      if (kind !== 'number') return 'rejected';
+      if (typeof value === 'number') return Number.isInteger(value) ? 'accepted' : 'rejected';
+      return value instanceof UnknownValue && value.integral === true ? 'accepted' : 'unknown';
+  }
 }
 
 /** One value; containers hand their members to `visit` and answer for themselves only. */
-function judge(
-  type: LaxType,
-  value: unknown,
-  path: PathSegment[],
-  visit: (t: LaxType, v: unknown, path: PathSegment[]) => void,
-): Judged {
+function judge(type: LaxType, value: unknown, path: PathSegment[], visit: Visit, strict = false): Judged {
   const kind = kindOf(value);
   if (type.kind === 'optional') {
     if (kind === 'null') return 'accepted';
     if (kind === 'opaque' || kind === 'undefined') return 'unknown';
-    return judge(type.of, value, path, visit);
+    return strict ? judgeStrict(type.of, value, path, visit) : judge(type.of, value, path, visit);
   }
   // A pydantic model instance, an unknown of no known type, or a value the analysis may not have. A
   // tuple is a sequence like a list.

@@ -391,18 +391,72 @@ describe('scan: FastMCP tools whose return pydantic rejects', () => {
     expect(indexes.verdict).toMatchObject({ status: 'pass', returns: 3, typed: 3 });
   });
 
-  it('structured_output=False and the standalone fastmcp check nothing', async () => {
+  it('structured_output=False checks nothing', async () => {
     const unchecked = await scanPy(
       '\n@mcp.tool(structured_output=False)\ndef t() -> int:\n    return "abc"\n',
     );
     expect(unchecked.findings).toEqual([]);
-    const dir = mkdtempSync(join(scratch, 'py-'));
+  });
+
+  it('the standalone fastmcp checks nothing, but clients check its structuredContent, converting nothing', async () => {
+    // jlowin/fastmcp: ParsedFunction.from_function derives the outputSchema from the annotation
+    // (wrapped as {"result": …} unless an object) and Tool.convert_result sends the value, unchecked,
+    // as structuredContent; the SDK clients validate it against that schema. These were typed.
+    const dir = mkdtempSync(join(scratch, 'pkg-'));
+    writeFileSync(join(dir, '__init__.py'), '');
+    writeFileSync(
+      join(dir, 'models.py'),
+      'from pydantic import BaseModel\n\nclass Item(BaseModel):\n    name: str\n    price: float\n',
+    );
     writeFileSync(
       join(dir, 'server.py'),
-      'from fastmcp import FastMCP\nmcp = FastMCP("s")\n\n@mcp.tool()\ndef t() -> int:\n    return "abc"\n',
+      `from fastmcp import FastMCP
+from .models import Item
+mcp = FastMCP("s")
+
+@mcp.tool
+def items() -> list[Item]:
+    return [{"name": "a", "price": "cheap"}]
+
+@mcp.tool
+def count() -> int:
+    return "7"
+
+@mcp.tool
+def flag() -> bool:
+    return 1
+
+@mcp.tool
+def good(n: int) -> list[Item]:
+    return [Item(name="a", price=n), {"name": "b", "price": 2.5}]
+
+@mcp.tool
+def total(n: int) -> int:
+    return n + 1
+
+@mcp.tool
+def level() -> Literal["low", "high"]:
+    return "low"
+`,
     );
-    const { report } = await scanPaths([dir], { cwd: dir });
-    expect(report.findings).toEqual([]);
+    const { verdict, report } = await scanPaths([dir], { cwd: dir });
+    expect(report.findings.map((f) => `${f.rule} ${f.pointer} ${f.location?.line}`)).toEqual([
+      'structured-content-schema-mismatch /structuredContent/result/0/price 7',
+      'structured-content-schema-mismatch /structuredContent/result 11',
+      'structured-content-schema-mismatch /structuredContent/result 15',
+    ]);
+    expect(report.findings[0]?.message).toContain(
+      'the standalone fastmcp sends the return value as structuredContent, which clients check against the outputSchema it derives from `-> list[Item]`',
+    );
+    expect(verdict).toMatchObject({ status: 'fail', returns: 6, typed: 2, invalid: 3, unresolved: 1 });
+    expect(verdict.unproven).toEqual([
+      expect.stringContaining(
+        'clients check the return against the outputSchema fastmcp derives from `Literal["low", "high"]`',
+      ),
+    ]);
+    // Clients of a version without structuredContent check nothing.
+    const old = await scanPaths([dir], { cwd: dir, protocolVersion: '2025-03-26' });
+    expect(old.report.findings).toEqual([]);
   });
 });
 

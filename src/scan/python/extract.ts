@@ -556,9 +556,10 @@ export class PyExtractor {
     if (checked) wrapping.annotation = checked;
     // A typing construct FastMCP builds an output model from, and checks each return against, that the
     // scan does not read (`Literal["low", "high"]`, `Annotated[int, Field(ge=0)]`): not proven either way.
-    const validates =
-      registration.framework === 'fastmcp-python' && !registration.unstructured && !standalone && !checked;
-    const unread = validates ? unreadConstruct(fnModule, node) : undefined;
+    const derives = registration.framework === 'fastmcp-python' && !registration.unstructured && !checked;
+    const validates = derives && !standalone;
+    // The standalone fastmcp derives an outputSchema from such a construct too, which clients check.
+    const unread = derives ? unreadConstruct(fnModule, node) : undefined;
     const models = validates ? contentModels(fnModule, node) : undefined;
     const wrap = Object.keys(wrapping).length > 0 ? wrapping : undefined;
     const annotation = field(node, 'return_type');
@@ -604,7 +605,7 @@ export class PyExtractor {
         // The run for the tool's own checked arguments; a return it never reached keeps the generic one.
         const { value, heap } = (tool && checked.get(tool)?.returns.get(statement)) ?? generic;
         const unproven = unread
-          ? `FastMCP checks the return against \`${unread}\`, a type the scan does not read`
+          ? `${standalone ? 'clients check the return against the outputSchema fastmcp derives from' : 'FastMCP checks the return against'} \`${unread}\`, a type the scan does not read`
           : models && !instancesOf(value, heap, models.names, models.list)
             ? `FastMCP checks the return against \`${text(fnModule, annotation as PyNode)}\`; only ${[...models.names].join(' or ')} instances are shown to pass it`
             : undefined;
