@@ -28,6 +28,7 @@
 
 import type { Finding } from '../core/finding.js';
 import { isObject } from '../core/json.js';
+import { getRule } from '../rules/catalog.js';
 import {
   checkProtocolVersionOption,
   DEFAULT_PROTOCOL_VERSION,
@@ -171,6 +172,16 @@ function isProtocolError(error: unknown): boolean {
   }
 }
 
+/** A repair shaping made, told in development as the finding it answered. */
+function fixAsFinding(fix: Fix): Finding {
+  return {
+    rule: fix.rule,
+    severity: getRule(fix.rule)?.severity ?? 'error',
+    message: `${fix.description} (repaired in production)`,
+    pointer: fix.pointer,
+  };
+}
+
 /**
  * What the handler threw, as an Error. Never throws: String() of what it threw may (an object without
  * a prototype, a toString that throws), and shaped() rejected with String's own TypeError, which the
@@ -221,6 +232,13 @@ export function shaped<Args extends unknown[]>(
         outputSchema,
         tool: options.tool,
       });
+      // A value that is no CallToolResult may need repairs too (a cycle, a BigInt, a block's wrong
+      // mimeType): in development they are findings to fix, thrown as for a result the handler built,
+      // each with its rule's severity (what JSON cannot carry, which no rule of the catalog names, is
+      // an error: the validators call it result-not-serializable).
+      const findings = development ? fixes.map(fixAsFinding) : [];
+      if (findings.some((f) => f.severity !== 'info'))
+        throw new ShapedFindingsError(findings, protocolVersion);
       if (fixes.length > 0) options.onFixes?.(fixes, { protocolVersion });
       return result;
     } catch (error) {

@@ -466,12 +466,14 @@ async function shapeResolved<V extends ProtocolVersion>(
     }
   }
   // Blocks the version lacks, sizes and the like are the validator's business: repair settles them, in
-  // place where everything in the result was made here.
-  const { result: conformant } = await repairBuilt(
+  // place where everything in the result was made here. What it changes is told (shaped's onFixes), as
+  // for a result the handler built: those were the handler's blocks too, repaired without a word.
+  const { result: conformant, fixes: repairs } = await repairBuilt(
     withResultType(result, version),
     { protocolVersion: version },
     { owned, knownJson, knownPayloads },
   );
+  appendAll(fixes, repairs);
   if (outputSchema !== undefined) checkResultAgainstSchema(conformant as JsonObject, outputSchema, version);
   return { result: conformant as CallToolResult<V>, fixes };
 }

@@ -131,6 +131,38 @@ describe('shaped() results', () => {
     expect(heard).toHaveLength(1);
   });
 
+  it('tells onFixes, and throws in development, for repairs of a value that is no result', async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    // A block the handler returned alone, its mimeType wrong; a value JSON cannot carry as it is.
+    const mislabeled = () => ({ type: 'image', data: png, mimeType: 'image/jpeg' });
+    const cycle = () => {
+      const value: Record<string, unknown> = { a: 1 };
+      value.self = value;
+      return value;
+    };
+    const heard: string[] = [];
+    const onFixes = (fixes: readonly { rule: string; pointer: string }[]) =>
+      heard.push(...fixes.map((f) => `${f.rule} ${f.pointer}`));
+    expect(await shaped(mislabeled, { onFixes })()).toEqual({
+      content: [{ type: 'image', data: png, mimeType: 'image/png' }],
+    });
+    await shaped(cycle, { onFixes })();
+    expect(heard).toEqual(['block-mime-type-mismatch /content/0/mimeType', 'value-not-serializable /self']);
+
+    const mismatch = await shaped(mislabeled, { mode: 'development' })().catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(ShapedFindingsError);
+    expect((mismatch as ShapedFindingsError).findings.map((f) => [f.rule, f.severity])).toEqual([
+      ['block-mime-type-mismatch', 'warning'],
+    ]);
+    await expect(shaped(cycle, { mode: 'development' })()).rejects.toThrow(
+      'error value-not-serializable at /self: left out a circular reference (JSON cannot carry one) (repaired in production)',
+    );
+    // Nothing to repair: nothing thrown, nothing told.
+    await expect(shaped(() => ({ a: 1 }), { mode: 'development', onFixes })()).resolves.toEqual(structured);
+    expect(heard).toHaveLength(2);
+  });
+
   it('turns a thrown non-Error into an error result with its text', async () => {
     const handler = shaped(() => {
       throw 'plain string';
