@@ -5,7 +5,7 @@
  * saying why, each version's answer under it, no report.
  */
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,44 @@ describe('an audit that audited no version', () => {
       // The versions it speaks audit as before.
       const spoken = await runCli(['audit', '--protocol', '2025-11-25', '--', 'node', OLDER], { cwd: dir });
       expect([spoken.code, spoken.stderr]).toEqual([0, '']);
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});
+
+describe('an audit asked to call a tool the server does not list', () => {
+  it(
+    'writes its report, then exits 2 naming the tool: what --call or --args asked for was never called',
+    async () => {
+      const out = join(dir, 'unknown.json');
+      const args = join(dir, 'args.json');
+      writeFileSync(args, JSON.stringify({ get_wether: [{ city: 'Oslo' }] }));
+      const run = await runCli(
+        [
+          'audit',
+          '--protocol',
+          '2025-11-25',
+          '--call',
+          'nope',
+          '--args',
+          args,
+          '--format',
+          'json',
+          '--out',
+          out,
+          '--',
+          'node',
+          OLDER,
+        ],
+        { cwd: dir },
+      );
+      expect([run.code, run.stderr]).toEqual([
+        2,
+        'mcp-shape: the server lists no tool named nope or get_wether, which --call or --args asked to call\n',
+      ]);
+      const report = JSON.parse(readFileSync(out, 'utf8'));
+      expect(report.details.unknownTools).toEqual(['nope', 'get_wether']);
+      expect(report.summary).toMatchObject({ errors: 0, toolsCalled: 1 });
     },
     CLI_TEST_TIMEOUT,
   );

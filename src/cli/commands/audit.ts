@@ -431,5 +431,12 @@ async function audit(server: string[], flags: AuditFlags, self: Command): Promis
   const code = finishReport(self, report, { ...(flags.source ? { anchor: flags.source } : {}) });
   const failure = recording.failure();
   if (failure) throw failure;
+  // A tool --call or --args names was never called: what the run was asked to check, it did not.
+  const unknown = (report.details?.unknownTools ?? []) as readonly string[];
+  if (unknown.length > 0) {
+    const names =
+      unknown.length === 1 ? unknown[0] : `${unknown.slice(0, -1).join(', ')} or ${unknown.at(-1)}`;
+    throw new UserError(`the server lists no tool named ${names}, which --call or --args asked to call`);
+  }
   return code;
 }
