@@ -50,6 +50,26 @@ describe('mcp-shape repair', { timeout: CLI_TEST_TIMEOUT }, () => {
     const left = await runCli(['repair', unrepairable]);
     expect(left.code).toBe(1);
     expect(JSON.parse(left.stdout)).toEqual({ tools: [{ name: 5, inputSchema: { type: 'object' } }] });
+    // Exit 1 says why, at the pointer of the bare result as it was given.
+    expect(left.stderr).toMatch(/^left unrepaired: [a-z-]+ at \/tools\/0\/name: .+\n0 repairs\n$/);
+  });
+
+  it('names each error it left unrepaired, twenty at most, then how many more', async () => {
+    const batch = file('batch.json', JSON.stringify([[1]]));
+    const one = await runCli(['repair', batch, '--protocol', '2025-06-18']);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toBe(
+      'left unrepaired: envelope-batch at (root): a JSON-RPC batch of 1 message; protocol 2025-06-18 has no batching\n' +
+        'left unrepaired: envelope-not-object at /0: member 0 of the batch is an array, not a JSON-RPC message object\n' +
+        '0 repairs\n',
+    );
+    const many = file('many.json', JSON.stringify(Array.from({ length: 30 }, () => 7)));
+    const run = await runCli(['repair', many, '--protocol', '2025-06-18']);
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('left unrepaired: envelope-'))).toHaveLength(20);
+    expect(lines.at(-2)).toBe('left unrepaired: 11 more errors (mcp-shape check lists them all)');
+    expect(lines.at(-1)).toBe('0 repairs');
   });
 
   it('repairs a document nested 100,000 levels deep, and a session line as deep, without a stack trace', async () => {

@@ -53,7 +53,7 @@ export function repairCommand(): Command {
       'write the repaired document to a file instead of standard output (- is standard output)',
     )
     .option('--report <file>', 'write the repairs as a JSON report')
-    .option('--quiet', 'do not list the repairs on standard error')
+    .option('--quiet', 'do not list the repairs and the errors left on standard error')
     .addHelpText(
       'after',
       `
@@ -61,7 +61,8 @@ The repaired document has the same form as the input: a result, a response, or o
 In a session, server responses are repaired for the version negotiated in it (--protocol until then)
 and requests are copied unchanged.
 
-Exit codes: 0 repaired (or nothing to repair), 1 an error was left that no repair can fix, 2 usage or input error.`,
+Exit codes: 0 repaired (or nothing to repair), 1 an error was left that no repair can fix (each is
+named on standard error), 2 usage or input error.`,
     )
     .action(async (file: string | undefined, flags: RepairFlags) => {
       process.exitCode = await runRepairCommand(file, flags);
@@ -119,7 +120,7 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
     outcome = {
       text: documentText(run.message),
       fixes: run.fixes.map((fix) => ({ fix, protocolVersion: version })),
-      unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
+      ...leftUnrepaired(run.remaining),
     };
   } else if (classifyDocument(input.value) === 'tools-list') {
     // A bare tools/list result is repaired as the result of a response to tools/list (repairSync would
@@ -130,11 +131,12 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
       { protocolVersion: version, request: { method: 'tools/list' } },
     );
     const result = isObject(run.message) ? run.message.result : input.value;
-    const bare = (fix: Fix): Fix => ({ ...fix, pointer: fix.pointer.replace(/^\/result(?=\/|$)/, '') });
+    const barePointer = (pointer: string) => pointer.replace(/^\/result(?=\/|$)/, '');
+    const bare = (fix: Fix): Fix => ({ ...fix, pointer: barePointer(fix.pointer) });
     outcome = {
       text: documentText(result),
       fixes: run.fixes.map((fix) => ({ fix: bare(fix), protocolVersion: version })),
-      unrepaired: run.remaining.filter((f) => f.severity === 'error').length,
+      ...leftUnrepaired(run.remaining, barePointer),
     };
   } else {
     const version = flags.protocol ?? assumedProtocolVersion(input.value);
@@ -160,6 +162,27 @@ async function runRepairCommand(file: string | undefined, flags: RepairFlags): P
   if (flags.report)
     writeOutput(flags.report, renderJson(buildReport('repair', outcome.fixes.map(toFinding(label)), 1)));
   return outcome.unrepaired > 0 ? 1 : 0;
+}
+
+/** The most unrepaired errors listed: a document may hold thousands of one mistake. */
+const UNREPAIRED_SHOWN = 20;
+
+/**
+ * The errors no repair could fix, each said on standard error (exit 1 without them said nothing of why).
+ */
+function leftUnrepaired(
+  remaining: readonly Finding[],
+  shown: (pointer: string) => string = (pointer) => pointer,
+): { unrepaired: number; notes: string[] } {
+  const errors = remaining.filter((f) => f.severity === 'error');
+  const notes = errors
+    .slice(0, UNREPAIRED_SHOWN)
+    .map((f) => `left unrepaired: ${f.rule} at ${shown(f.pointer) || '(root)'}: ${f.message}`);
+  if (errors.length > UNREPAIRED_SHOWN)
+    notes.push(
+      `left unrepaired: ${errors.length - UNREPAIRED_SHOWN} more errors (mcp-shape check lists them all)`,
+    );
+  return { unrepaired: errors.length, notes };
 }
 
 /**
