@@ -90,8 +90,8 @@ function convertTable(block: JsonObject, pointer: string): Converted {
       {
         rule: 'webmcp-table',
         pointer,
-        description:
-          'converted the table block to a Markdown table, with { headers, rows } as structuredContent',
+        // convertWebMcp adds ", with { headers, rows } as structuredContent" to the one table that is.
+        description: 'converted the table block to a Markdown table',
       },
     ],
     table: { headers, rows },

@@ -87,6 +87,9 @@ export async function convertWebMcp<V extends ProtocolVersion = ProtocolVersion>
   if (Array.isArray(result.content)) {
     const content: unknown[] = [];
     let table: Converted['table'];
+    // Where the fix of the first table is: only that table becomes structuredContent, and only when the
+    // version has it and the result has none of its own, so only its fix says so.
+    let tableFix = -1;
     result.content.forEach((block, index) => {
       const converted = convertBlock(block, index);
       if (!converted) {
@@ -94,13 +97,26 @@ export async function convertWebMcp<V extends ProtocolVersion = ProtocolVersion>
         return;
       }
       appendAll(content, converted.blocks);
+      if (converted.table && table === undefined) {
+        table = converted.table;
+        tableFix = fixes.length;
+      }
       appendAll(fixes, converted.fixes);
       if (converted.isError) result.isError = true;
-      table ??= converted.table;
     });
     result.content = content;
-    if (table && features(version).structuredContent !== 'none' && result.structuredContent === undefined) {
+    const fix = fixes[tableFix];
+    if (
+      table &&
+      fix &&
+      features(version).structuredContent !== 'none' &&
+      result.structuredContent === undefined
+    ) {
       result.structuredContent = table;
+      fixes[tableFix] = {
+        ...fix,
+        description: `${fix.description}, with { headers, rows } as structuredContent`,
+      };
     }
   }
   const warnings = Array.isArray(result.content)
