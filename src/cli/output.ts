@@ -1,6 +1,6 @@
 /** Writes a rendered report to stdout or to `--out FILE`. */
 
-import { writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import { systemErrorWords } from '../core/system-error.js';
 import { type Report, type ReportFormat, renderReport } from '../report/index.js';
 import { UsageError, UserError } from './errors.js';
@@ -27,11 +27,30 @@ export function writeOutput(file: string | undefined, text: string): void {
     }
     return;
   }
-  try {
-    writeFileSync(file, text);
-  } catch (error) {
+  const failed = (error: unknown) =>
     // ENOENT on a write means the directory is missing; the file itself is about to be created.
-    throw new UserError(`${systemErrorWords(error, { ENOENT: 'no such directory' })}: ${file}`);
+    new UserError(
+      `${systemErrorWords(error, { ENOENT: 'no such directory', EFBIG: 'file too large' })}: ${file}`,
+    );
+  let fd: number;
+  try {
+    fd = openSync(file, 'w');
+  } catch (error) {
+    throw failed(error);
+  }
+  try {
+    writeFileSync(fd, text);
+  } catch (error) {
+    // A full disk or a file size limit left part of it, which CI would read as the run's JUnit or
+    // SARIF: it goes (a regular file only, never a device or a pipe).
+    try {
+      if (fstatSync(fd).isFile()) unlinkSync(realpathSync(file));
+    } catch {
+      // Gone already, or not ours to remove: the error below says the write failed.
+    }
+    throw failed(error);
+  } finally {
+    closeSync(fd);
   }
 }
 
