@@ -142,6 +142,14 @@ function firstUnknown(value: unknown, seen = new Set<object>()): UnknownValue | 
   return undefined;
 }
 
+/**
+ * Whether a declaration that covers `value` proves it: not a value TypeScript types `any`, which the
+ * compiler lets through any declared type (`text: data.temp`, `data` from `await res.json()`).
+ */
+function coveredBy(declared: boolean, value: unknown): boolean {
+  return declared && !(value instanceof UnknownValue && value.untyped === true);
+}
+
 function both(a: Proof, b: Proof): Proof {
   if (!a.proven) return a;
   if (!b.proven) return b;
@@ -166,8 +174,8 @@ function proveMember(
   if (value === undefined || (value instanceof UnknownValue && value.maybeMissing)) return PROVEN;
   if (need === 'known') {
     if (isFullyKnown(value)) return PROVEN;
-    if (declared) return BY_DECLARATION;
     const unknown = firstUnknown(value);
+    if (coveredBy(declared, unknown)) return BY_DECLARATION;
     if (unknown) return notProven(`${what} ${unknown === value ? 'is' : 'holds'} ${describe(unknown)}`);
     return notProven(
       `${what} may hold members the analysis cannot see (${openReason(value) ?? 'built at run time'})`,
@@ -175,7 +183,7 @@ function proveMember(
   }
   const shown = need === 'json' ? hasAnyKind(value) : hasKind(value, need);
   if (shown === true) return PROVEN;
-  if (declared) return BY_DECLARATION;
+  if (coveredBy(declared, shown)) return BY_DECLARATION;
   if (shown instanceof UnknownValue) return notProven(`${what} is ${describe(shown)}`);
   if (value instanceof Opaque) return notProven(`${what} is \`${value.source}\`, not known statically`);
   return PROVEN;
@@ -197,13 +205,13 @@ function openProof(value: object, what: string, members: string, declared: boole
  */
 export function proveBlock(block: unknown, version: ProtocolVersion, where: string, declared = false): Proof {
   if (block instanceof UnknownValue) {
-    if (declared || block.declared?.proves === 'block') return BY_DECLARATION;
+    if (coveredBy(declared, block) || block.declared?.proves === 'block') return BY_DECLARATION;
     return notProven(`${where} is ${describe(block)}`);
   }
   if (!isObject(block) || isOpaque(block)) return notProven(`${where} is not an object`);
   const type = block.type;
   if (type instanceof UnknownValue) {
-    if (declared) return BY_DECLARATION;
+    if (coveredBy(declared, type)) return BY_DECLARATION;
     return notProven(`the type of ${where} is ${describe(type)}`);
   }
   if (typeof type !== 'string' || !(features(version).blockTypes as readonly string[]).includes(type)) {
@@ -222,7 +230,7 @@ export function proveBlock(block: unknown, version: ProtocolVersion, where: stri
     const shown =
       kind === 'string' || kind === 'object' ? hasKind(block[member], kind) : hasFormat(block[member], kind);
     if (shown instanceof UnknownValue) {
-      if (declared) {
+      if (coveredBy(declared, shown)) {
         proof = both(proof, BY_DECLARATION);
         continue;
       }
@@ -243,7 +251,7 @@ function proveResource(resource: unknown, where: string, declared: boolean): Pro
   if (!isObject(resource) || isOpaque(resource))
     return notProven(`the resource of ${where} is not an object`);
   const uri = hasFormat(resource.uri, 'uri');
-  if (uri !== true && !(declared && uri instanceof UnknownValue)) {
+  if (uri !== true && !(uri instanceof UnknownValue && coveredBy(declared, uri))) {
     return notProven(
       uri instanceof UnknownValue
         ? `"uri" of the resource of ${where} is ${describeFormat(uri, 'uri')}`
@@ -252,7 +260,11 @@ function proveResource(resource: unknown, where: string, declared: boolean): Pro
   }
   const text = Object.hasOwn(resource, 'text') ? hasKind(resource.text, 'string') : false;
   const blob = Object.hasOwn(resource, 'blob') ? hasFormat(resource.blob, 'base64') : false;
-  const shown = text === true || blob === true || (declared && (text !== false || blob !== false));
+  const shown =
+    text === true ||
+    blob === true ||
+    (text instanceof UnknownValue && coveredBy(declared, text)) ||
+    (blob instanceof UnknownValue && coveredBy(declared, blob));
   if (!shown) {
     return notProven(
       blob instanceof UnknownValue && text === false
@@ -302,7 +314,8 @@ export function proveResult(
   literalsJudged = false,
 ): Proof {
   if (result instanceof UnknownValue) {
-    if (declared === 'result' || result.declared?.proves === 'result') return BY_DECLARATION;
+    if (coveredBy(declared === 'result', result) || result.declared?.proves === 'result')
+      return BY_DECLARATION;
     return notProven(`the result is ${describe(result)}`);
   }
   const wholeResult = declared === 'result' && coversKnown(result, literalsJudged);
@@ -363,7 +376,11 @@ function proveContent(
   literalsJudged: boolean,
 ): Proof {
   if (content instanceof UnknownValue) {
-    if (covers(declared) || content.declared?.proves === 'blocks' || content.declared?.proves === 'block')
+    if (
+      coveredBy(covers(declared), content) ||
+      content.declared?.proves === 'blocks' ||
+      content.declared?.proves === 'block'
+    )
       return BY_DECLARATION;
     return notProven(`content is ${describe(content)}`);
   }

@@ -22,6 +22,7 @@ export interface UnknownFacts {
   readonly format?: StringFormat;
   readonly maybeMissing?: boolean;
   readonly integral?: boolean;
+  readonly untyped?: boolean;
 }
 
 /**
@@ -51,6 +52,8 @@ export class UnknownValue extends Opaque {
   declare readonly maybeMissing?: boolean;
   /** A number surely an integer though its value is not known (`len(x)`, an `int` parameter). */
   declare readonly integral?: boolean;
+  /** TypeScript types it `any`, so no declared type proves it (abstract/value.ts, `untyped`). */
+  declare readonly untyped?: boolean;
 
   constructor(
     source: string,

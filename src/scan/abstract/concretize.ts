@@ -179,6 +179,7 @@ class Builder {
           key: variantKey(v),
           tested: v.tested,
           integral: v.integral,
+          ...(v.untyped ? { untyped: true } : {}),
         });
       case 'json': {
         const { out } = this.value(v.of, depth + 1, stack);

@@ -87,7 +87,7 @@ export function declaredType(text: string | undefined): Declared | undefined {
 export function provenBy(value: Value, annotation: string | undefined): Value {
   const declared = declaredType(annotation);
   if (!declared) return value;
-  return value.map((v) => (v.k === 'unknown' && !v.declared ? { ...v, declared } : v));
+  return value.map((v) => (v.k === 'unknown' && !v.declared && !v.untyped ? { ...v, declared } : v));
 }
 
 /**
@@ -101,7 +101,7 @@ export function provenIn(heap: Heap, value: Value, annotation: string | undefine
   if (declared?.proves !== 'blocks') return provenBy(value, annotation);
   const block: Declared = { type: `an item of ${declared.type}`, proves: 'block' };
   return value.map((v): Variant => {
-    if (v.k !== 'unknown' || v.declared) return v;
+    if (v.k !== 'unknown' || v.declared || v.untyped) return v;
     const rest = unknown(v.site, `an item of ${sourceText(v.site)}`, undefined, block);
     return ref(v.site, heap.alloc({ ...newArray(v.site), rest }))[0] as Variant;
   });

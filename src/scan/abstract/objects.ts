@@ -16,6 +16,7 @@ import {
   str,
   undef,
   unknown,
+  untyped,
   type Value,
   type Variant,
 } from './value.js';
@@ -59,8 +60,10 @@ function runtime(at: Site, why?: string): Value {
 const membersOfUnknowns = new WeakMap<Variant, Map<string, Value>>();
 
 function memberOfUnknown(receiver: Variant, key: string | undefined, at: Site): Value {
-  const make = () =>
+  const made = () =>
     unknown(at, `${sourceText(at)} is known only at run time`, key === 'length' ? 'number' : undefined);
+  // A member of what TypeScript types `any` is `any` too.
+  const make = () => (receiver.k === 'unknown' && receiver.untyped ? untyped(made()) : made());
   // A computed key may name another member on every read.
   if (key === undefined) return make();
   const members = membersOfUnknowns.get(receiver) ?? new Map<string, Value>();

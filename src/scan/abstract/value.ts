@@ -122,6 +122,11 @@ export type Variant =
       readonly yields?: StringFormat;
       /** A zod schema (or zod's namespace `z`), with the JSON Schema it accepts (js/zod.ts). */
       readonly zod?: ZodFact;
+      /**
+       * TypeScript types it `any` (`await res.json()`, `JSON.parse(s)`, `x as any`, and their
+       * members), so the compiler lets it through any declared type: no declaration proves it.
+       */
+      readonly untyped?: true;
     });
 
 /**
@@ -255,6 +260,11 @@ export function unknown(site: Site, reason: string, kind?: JsonKind, declared?: 
       ...(declared ? { declared } : {}),
     },
   ];
+}
+
+/** The variants of `value`, its unknowns marked as typed `any` by TypeScript (see `untyped`). */
+export function untyped(value: Value): Value {
+  return value.map((v) => (v.k === 'unknown' && !v.untyped && !v.declared ? { ...v, untyped: true } : v));
 }
 
 /** The variants of `value`, unknowns among them marked as having passed the branch test `test`. */

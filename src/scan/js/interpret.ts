@@ -69,6 +69,7 @@ import {
   tested,
   undef,
   unknown,
+  untyped,
   type Value,
   type Variant,
   yielding,
@@ -169,7 +170,6 @@ const GLOBAL_KINDS = new Map<string, JsonKind>(
 /** `Namespace.fn(…)` globals whose result type is certain. */
 const STATIC_KINDS = new Map<string, JsonKind>(
   Object.entries({
-    'JSON.parse': 'object',
     'Object.keys': 'array',
     'Object.values': 'array',
     'Object.entries': 'array',
@@ -1789,8 +1789,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
         return this.ev(node.expression as Expression, scope);
       case 'TSAsExpression':
       case 'TSSatisfiesExpression':
-      case 'TSTypeAssertion':
-        return this.declare(this.ev(node.expression, scope), node.typeAnnotation, this.current.module.file);
+      case 'TSTypeAssertion': {
+        const value = this.ev(node.expression, scope);
+        // `x as any` lets x through every declared type: nothing declared proves it.
+        if (node.type !== 'TSSatisfiesExpression' && node.typeAnnotation.type === 'TSAnyKeyword')
+          return untyped(value);
+        return this.declare(value, node.typeAnnotation, this.current.module.file);
+      }
       case 'AwaitExpression': {
         // Evaluated first: a call replaces the heap with the one it ends with.
         const value = this.ev(node.argument, scope);
@@ -2352,6 +2357,8 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (receiver === 'Math') return num(at);
     if (receiver === 'console') return undef(at);
     const kind = STATIC_KINDS.get(key);
+    // JSON.parse returns `any`: whatever JSON the text holds, an object or not.
+    if (key === 'JSON.parse') return untyped(unknown(at, `the result of ${key}()`));
     if (kind) return unknown(at, `the result of ${key}()`, kind);
     if (PURE_RECEIVERS.has(receiver)) return unknown(at, `the result of ${key}()`);
     return undefined;
@@ -2443,7 +2450,11 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (!pure) this.escapeCall(node, args, at, text);
     const kind = name ? METHOD_KINDS.get(name) : undefined;
     void node;
-    const result = unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
+    const made = unknown(at, `the result of ${text}(), which is not part of the scanned project`, kind);
+    // `await res.json()` is `any` to TypeScript (Response.json and Body.json return Promise<any>),
+    // and so is what a method of an `any` value returns.
+    const result =
+      v.k === 'unknown' && (v.untyped || (name === 'json' && args.length === 0)) ? untyped(made) : made;
     // `node.trim()` where `typeof node === "string"`: a string only because the input is one.
     return v.k === 'unknown' && v.tested !== undefined ? tested(result, v.tested) : result;
   }
