@@ -207,8 +207,9 @@ export function annotations(input: AnnotationsInput): Annotations {
 /** The readable text of an error value: its message, with its name when that adds something. */
 export function errorText(error: unknown): string {
   if (error instanceof Error) {
-    const message = error.message || String(error);
-    return error.name && error.name !== 'Error' ? `${error.name}: ${message}` : message;
+    // Without a message, String() is the name alone ("TypeError", not "TypeError: TypeError").
+    if (!error.message) return String(error);
+    return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
   }
   if (typeof error === 'string') return error;
   try {

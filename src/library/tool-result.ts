@@ -130,6 +130,8 @@ function errorPayloadText(payload: JsonObject & { error: unknown }): string {
       : typeof error === 'string'
         ? error
         : safeJson(error);
+  // An empty message reads as nothing at all: the payload's JSON says what there is.
+  if (!message) return safeJson(payload);
   return Object.keys(payload).length > 1 || (isObject(error) && Object.keys(error).length > 1)
     ? `${message}\n${safeJson(payload)}`
     : message;

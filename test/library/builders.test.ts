@@ -109,6 +109,9 @@ describe('builders', () => {
     });
     // Without a version: DEFAULT_PROTOCOL_VERSION (2025-11-25), which has no resultType.
     expect(errorResult('nope')).toEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
+    // Without a message, the name once (it read "TypeError: TypeError").
+    expect(errorResult(new TypeError()).content).toEqual([{ type: 'text', text: 'TypeError' }]);
+    expect(errorResult(new Error()).content).toEqual([{ type: 'text', text: 'Error' }]);
   });
 
   it('text() takes only a string, and every block takes annotations and _meta', () => {
@@ -248,7 +251,7 @@ describe('builders', () => {
   it('errorResult() says what any thrown value was, and never sends an empty text', () => {
     const said = (error: unknown) => errorResult(error).content[0];
     expect(said(new Error('plain'))).toEqual({ type: 'text', text: 'plain' });
-    expect(said(new RangeError(''))).toEqual({ type: 'text', text: 'RangeError: RangeError' });
+    expect(said(new RangeError(''))).toEqual({ type: 'text', text: 'RangeError' });
     const nameless = new Error('no name');
     nameless.name = '';
     expect(said(nameless)).toEqual({ type: 'text', text: 'no name' });

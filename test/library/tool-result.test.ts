@@ -372,6 +372,8 @@ describe('toolResult() on values at the edges of each row', () => {
     const failed = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
     expect(await toolResult(Promise.reject('nope'), V)).toEqual(failed('"nope"'));
     expect(await toolResult(Promise.reject({ code: 1 }), V)).toEqual(failed('{"code":1}'));
+    // An error payload whose message is empty is not answered with an empty text.
+    expect(await toolResult({ error: { message: '' } }, V)).toEqual(failed('{"error":{"message":""}}'));
     expect(await toolResult(Promise.reject(new Error('down')), V)).toEqual(failed('down'));
     const thenable = {
       // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
