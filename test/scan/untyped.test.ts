@@ -60,6 +60,19 @@ describe('a value TypeScript types `any` under a declared result type', () => {
     expect(byDeclaration).toEqual([false]);
   });
 
+  it.each([
+    ['given a type', "{ content: [{ type: 'text', text: (data as { temp: string }).temp }] }"],
+    [
+      'through satisfies, which keeps it any',
+      "{ content: [{ type: 'text', text: data.temp satisfies string }] }",
+    ],
+  ])('%s', async (name, returned) => {
+    const { statuses, byDeclaration } = await judged(returned);
+    const typed = name === 'given a type';
+    expect(statuses).toEqual([typed ? 'typed' : 'unresolved']);
+    expect(byDeclaration).toEqual([typed]);
+  });
+
   it('a value of a declared type the compiler checked is still proven by it', async () => {
     const { statuses, byDeclaration } = await judged(
       "{ content: [known, { type: 'text', text: known.text }] }",

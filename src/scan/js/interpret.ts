@@ -864,11 +864,22 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return ref(at, this.heap.alloc({ ...newObject(at), promised: value }));
   }
 
-  /** Unknown variants of `value` are proven by a declared TypeScript type, when it is an MCP type. */
-  private declare(value: Value, annotation: Node | null | undefined, file: SourceFile): Value {
-    return annotation
-      ? provenIn(this.heap, value, file.text.slice(offsetOf(annotation), endOf(annotation)))
-      : value;
+  /**
+   * Unknown variants of `value` are proven by a declared TypeScript type, when it is an MCP type. A
+   * value given a type (`const w: Weather = await res.json()`, `x as T`) is of that type to the
+   * compiler from there on, `any` no more; one declared `any` (`x as any`) passes every type.
+   * `narrows` false: the type is only checked (`satisfies`), the value keeps its own.
+   */
+  private declare(value: Value, annotation: Node | null | undefined, file: SourceFile, narrows = true): Value {
+    if (!annotation) return value;
+    const type = annotation.type === 'TSTypeAnnotation' ? annotation.typeAnnotation : annotation;
+    if (type.type === 'TSAnyKeyword') return narrows ? untyped(value) : value;
+    if (!narrows && value.some((v) => v.k === 'unknown' && v.untyped)) return value;
+    const typed =
+      narrows && type.type !== 'TSUnknownKeyword'
+        ? value.map((v) => (v.k === 'unknown' && v.untyped ? { ...v, untyped: undefined } : v))
+        : value;
+    return provenIn(this.heap, typed, file.text.slice(offsetOf(annotation), endOf(annotation)));
   }
 
   // ── objects ─────────────────────────────────────────────────────────────────────────────────
@@ -1791,10 +1802,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       case 'TSSatisfiesExpression':
       case 'TSTypeAssertion': {
         const value = this.ev(node.expression, scope);
-        // `x as any` lets x through every declared type: nothing declared proves it.
-        if (node.type !== 'TSSatisfiesExpression' && node.typeAnnotation.type === 'TSAnyKeyword')
-          return untyped(value);
-        return this.declare(value, node.typeAnnotation, this.current.module.file);
+        // `x satisfies T` leaves x of its own type, `any` included.
+        const narrows = node.type !== 'TSSatisfiesExpression';
+        return this.declare(value, node.typeAnnotation, this.current.module.file, narrows);
       }
       case 'AwaitExpression': {
         // Evaluated first: a call replaces the heap with the one it ends with.
