@@ -19,7 +19,7 @@ import { BaselineError, createBaseline, parseBaseline, serializeBaseline } from 
 import { fingerprintReportUnits } from '../policy/fingerprint-report.js';
 import { FAIL_ON_VALUES, type FailOn } from '../policy/severity.js';
 import { type Report, type ReportFormat, renderReport } from '../report/index.js';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, errorLine, UserError } from './errors.js';
 import { formatOption } from './options.js';
 import { writeOutput } from './output.js';
 
@@ -220,6 +220,13 @@ export function finishReport(command: Command, report: Report, context: FinishCo
   writeOutput(flags.out, renderReport(outcome.report, flags.format, renderOptions));
   for (const target of flags.report ?? []) {
     writeOutput(target.file, renderReport(outcome.report, target.format, { root, cwd, color: false }));
+  }
+  if (outcome.ruleSettings.length > 0) {
+    // Findings a rule setting dropped or lowered are not in the report: said here, as CI logs show it.
+    const settings = outcome.ruleSettings.map(
+      (r) => `${r.rule} ${r.setting} (${r.findings} finding${r.findings === 1 ? '' : 's'})`,
+    );
+    process.stderr.write(errorLine(`rules set in ${loaded?.label}: ${settings.join(', ')}`));
   }
   if (flags.writeBaseline) {
     const written = createBaseline(report.command, outcome.effective, (file) =>

@@ -30,6 +30,16 @@ export interface PolicyOutcome {
   readonly failed: boolean;
   /** Findings after rule settings, before the baseline: what `--write-baseline` records. */
   readonly effective: readonly Finding[];
+  /** What the rule settings did, as carried in `details.rules`: rules that dropped or changed findings. */
+  readonly ruleSettings: readonly RuleSettingDetails[];
+}
+
+/** One rule setting that acted on this run's findings. */
+export interface RuleSettingDetails {
+  readonly rule: string;
+  readonly setting: RuleSetting;
+  /** Findings it dropped (`off`) or gave another severity. */
+  readonly findings: number;
 }
 
 /** What the policy hid, as carried in `details.baseline` and the summary. */
@@ -58,6 +68,7 @@ export function applyPolicy(
       (g): g is { finding: Finding; units: Finding[] } => g.finding !== undefined && g.units.length > 0,
     );
   const effective = groups.flatMap((g) => g.units);
+  const ruleSettings = settingsActed(report.findings, policy.rules);
   const outcome = policy.baseline ? applyBaseline(effective, policy.baseline.baseline) : undefined;
   const hidden = new Set(outcome?.hidden);
   const current = groups.flatMap(({ finding, units: all }): Finding[] => {
@@ -83,6 +94,13 @@ export function applyPolicy(
     summary.belowMinSeverity = belowMinSeverity;
   }
   const details: Record<string, unknown> = { ...report.details };
+  if (ruleSettings.length > 0) {
+    // A rule turned off or lowered by the configuration is said, as a baseline's hidden findings are.
+    const count = (off: boolean) =>
+      ruleSettings.filter((r) => (r.setting === 'off') === off).reduce((n, r) => n + r.findings, 0);
+    summary.rules = { off: count(true), changed: count(false) };
+    details.rules = ruleSettings;
+  }
   if (outcome && policy.baseline) {
     summary.baseline = { hidden: outcome.hidden.length, stale: outcome.stale.length };
     const baselineDetails: BaselineDetails = {
@@ -99,5 +117,22 @@ export function applyPolicy(
     }),
     failed,
     effective,
+    ruleSettings,
   };
+}
+
+function settingsActed(
+  findings: readonly Finding[],
+  rules: Readonly<Record<string, RuleSetting>> = {},
+): RuleSettingDetails[] {
+  const acted = new Map<string, number>();
+  for (const finding of findings) {
+    const setting = Object.hasOwn(rules, finding.rule) ? rules[finding.rule] : undefined;
+    if (setting !== undefined && setting !== finding.severity) {
+      acted.set(finding.rule, (acted.get(finding.rule) ?? 0) + 1);
+    }
+  }
+  return [...acted]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rule, n]) => ({ rule, setting: rules[rule] as RuleSetting, findings: n }));
 }
