@@ -143,6 +143,25 @@ describe.each(ALL_VERSIONS)(
       );
     });
 
+    it('holds for the results that reach every rule (anyResult), never changing the input', {
+      timeout: 120_000,
+    }, async () => {
+      await fc.assert(
+        fc.asyncProperty(anyResult(version), async ({ result: input, tool, mutations }) => {
+          const before = JSON.stringify(input);
+          for (const [how, fix] of REPAIRS) {
+            const first = await fix(input, { protocolVersion: version, tool });
+            expect(await violations(first.result, version, tool), `${how} ${mutations}`).toEqual([]);
+            expect(JSON.stringify(input), `${how} changed its input`).toBe(before);
+            // The SDK server checks the JS value itself before writing it (test/library/sdk-server.test.ts).
+            const inProcess = sdkV1Speaks(version) ? sdkV1Parse(first.result) : sdkV2Parse(first.result);
+            expect(inProcess, how).toEqual({ ok: true });
+          }
+        }),
+        { numRuns: runs(150) },
+      );
+    });
+
     it('leaves no finding that said its fix is automatic (fix.automatic claims only what repair does)', {
       timeout: 120_000,
     }, async () => {
