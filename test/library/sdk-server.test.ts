@@ -6,9 +6,15 @@
  * client as a result (no -32602 or -32603, no hang) that our validator passes for that version.
  */
 
+import { StreamableHTTPClientTransport, Client as V2Client } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  createMcpHandler,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  McpServer as V2McpServer,
+} from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repair, repairMessage } from '../../src/library/repair/index.js';
@@ -246,6 +252,60 @@ describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (versi
       expect(errors).toEqual([]);
     },
   );
+});
+
+describe('shaped() on an SDK v2 McpServer, its web-standard HTTP handler, negotiated 2026-07-28', () => {
+  let client: V2Client;
+
+  beforeAll(async () => {
+    const handler = createMcpHandler(() => {
+      const server = new V2McpServer(
+        { name: 'shaped', version: '1.0.0' },
+        { supportedProtocolVersions: ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS] },
+      );
+      VALUES.forEach(([name, make], i) => {
+        server.registerTool(
+          `t${i}`,
+          { description: name },
+          shaped(async () => make(), { server }),
+        );
+      });
+      STRUCTURED.forEach(([name, schema, make], i) => {
+        server.registerTool(
+          `s${i}`,
+          { description: name, outputSchema: schema },
+          shaped(async () => make(), { server, outputSchema: z.toJSONSchema(schema) }),
+        );
+      });
+      return server;
+    });
+    client = new V2Client(
+      { name: 'c', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const fetch = (input: string | URL | Request, init?: RequestInit) =>
+      handler.fetch(new Request(input, init));
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://shaped.test/mcp'), { fetch }));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it.each([
+    ...VALUES.map(([name], i) => [name, `t${i}`] as const),
+    ...STRUCTURED.map(([name], i) => [`${name} (outputSchema)`, `s${i}`] as const),
+  ])('%s reaches the client as a conformant result', async (_name, tool) => {
+    const { tools } = await client.listTools();
+    const result = await client.callTool({ name: tool, arguments: {} });
+    // The client hands back the result without the resultType it checked.
+    const sent = { ...result, resultType: 'complete' };
+    const listed = tools.find((t) => t.name === tool);
+    const errors = validateToolResultSync(sent, { protocolVersion: '2026-07-28', tool: listed }).filter(
+      (f) => f.severity === 'error',
+    );
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('symbol keys where the SDK reads a record', () => {
