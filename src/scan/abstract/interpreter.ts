@@ -78,6 +78,11 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
   handlerTool: string | undefined;
   /** Ids of every object a watched literal built. */
   private readonly watchedIds = new Set<number>();
+  /**
+   * Ids of the objects watched literals built while a tool handler ran: judged as what the handler
+   * returns, after its framework's conversion, not as payloads of their own.
+   */
+  readonly handlerIds = new Set<number>();
   /** Returns and calls out of the project that carry watched objects, by source position. */
   private readonly outflows = new Map<string, Outflow<R>>();
   /** The positions of the outflows that carry each watched object. */
@@ -332,6 +337,7 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
       }
       ids.add(id);
       this.watchedIds.add(id);
+      if (this.handlerTool !== undefined) this.handlerIds.add(id);
     }
     return id;
   }

@@ -687,8 +687,8 @@ export class PyExtractor {
       const ids = this.interp.allocations.get(node);
       if (!ids || ids.size === 0) continue;
       const at = this.site(mod, node);
-      const value: Value = [...ids].map((id) => ref(at, id)[0] as Value[number]);
-      const states = [...ids].map((id) => heap.get(id)).filter((s): s is ObjState => s !== undefined);
+      let value: Value = [...ids].map((id) => ref(at, id)[0] as Value[number]);
+      let states = [...ids].map((id) => heap.get(id)).filter((s): s is ObjState => s !== undefined);
       const ownerName = owner ? functionName(mod, owner) : '(module)';
       if (states.some((s) => s.props.has('jsonrpc'))) {
         if (isRequest(mod, node, states)) continue;
@@ -708,8 +708,15 @@ export class PyExtractor {
         );
         continue;
       }
-      // Payloads in handlers are judged as what the handler returns.
+      // Payloads in handlers are judged as what the handler returns; so are those a helper built
+      // while a handler ran (FastMCP sends a dict it gets as JSON text, not as the block it looks like).
       if (!owner || handlerDefs.has(owner)) continue;
+      const own = [...ids].filter((id) => !this.interp.handlerIds.has(id));
+      if (own.length < ids.size) {
+        if (own.length === 0) continue;
+        value = own.map((id) => ref(at, id)[0] as Value[number]);
+        states = own.map((id) => heap.get(id)).filter((s): s is ObjState => s !== undefined);
+      }
       if (states.some((s) => s.props.has('content'))) {
         claim(node, claimed);
         documents.push({ kind: 'result', value, heap, site: at, owner: ownerName });
