@@ -870,7 +870,12 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
    * compiler from there on, `any` no more; one declared `any` (`x as any`) passes every type.
    * `narrows` false: the type is only checked (`satisfies`), the value keeps its own.
    */
-  private declare(value: Value, annotation: Node | null | undefined, file: SourceFile, narrows = true): Value {
+  private declare(
+    value: Value,
+    annotation: Node | null | undefined,
+    file: SourceFile,
+    narrows = true,
+  ): Value {
     if (!annotation) return value;
     const type = annotation.type === 'TSTypeAnnotation' ? annotation.typeAnnotation : annotation;
     if (type.type === 'TSAnyKeyword') return narrows ? untyped(value) : value;
