@@ -201,14 +201,25 @@ function fromFile(file: string): LoadedConfig {
 }
 
 function fromPackageJson(file: string): LoadedConfig | undefined {
-  let pkg: unknown;
   let text: string;
   try {
-    text = readTextFile(file);
+    // npm reads a package.json after a byte order mark, as an editor on Windows may write one.
+    text = readTextFile(file).replace(/^\uFEFF/, '');
+  } catch {
+    // One that cannot be read is npm's problem to report (and may belong to something else).
+    return undefined;
+  }
+  let pkg: unknown;
+  try {
     pkg = JSON.parse(text);
   } catch {
-    // A broken package.json is npm's problem to report; it holds no configuration we can use.
-    return undefined;
+    // A broken one is npm's problem too, unless it names a configuration that would be lost unseen.
+    if (!text.includes(`"${PACKAGE_JSON_KEY}"`)) return undefined;
+    const { error } = readJsonc(text, { allowComments: false, allowTrailingComma: false });
+    const at = error ? ` at line ${error.line}, column ${error.column}: ${error.message}` : '';
+    throw new ConfigError(
+      `${file}: invalid JSON${at}; its "${PACKAGE_JSON_KEY}" configuration cannot be read`,
+    );
   }
   if (!isObject(pkg) || !Object.hasOwn(pkg, PACKAGE_JSON_KEY)) return undefined;
   const label = `${file} "${PACKAGE_JSON_KEY}"`;

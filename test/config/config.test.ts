@@ -94,6 +94,24 @@ describe('loading the configuration', () => {
     expect(findConfig(join(root, 'other/src'))).toBeUndefined();
   });
 
+  it('reads a package.json after a byte order mark, and refuses a broken one that names "mcp-shape"', () => {
+    // npm reads both; the configuration was silently lost, and failOn: warning with it.
+    const bom = tree({ 'package.json': '\uFEFF{ "name": "p", "mcp-shape": { "failOn": "warning" } }' });
+    expect(findConfig(bom)?.config.failOn).toBe('warning');
+    const broken = tree({ 'package.json': '{ "name": "p",\n  "mcp-shape": { "failOn": "warning" }, }' });
+    expect(() => findConfig(broken)).toThrow(
+      new ConfigError(
+        `${join(broken, 'package.json')}: invalid JSON at line 2, column 41: property name expected; its "mcp-shape" configuration cannot be read`,
+      ),
+    );
+    // A broken package.json without the key is npm's to report: the search goes on upward.
+    const other = tree({
+      'mcp-shape.config.json': '{ "failOn": "info" }',
+      'sub/package.json': '{ "name": }',
+    });
+    expect(findConfig(join(other, 'sub'))?.config.failOn).toBe('info');
+  });
+
   it('--config FILE must exist; a package.json given there must have the key', () => {
     const root = tree({ 'x.json': '{"failOn":"info"}', 'package.json': '{"name":"p"}' });
     expect(loadConfig({ cwd: root, file: 'x.json' })?.config.failOn).toBe('info');
