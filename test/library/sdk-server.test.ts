@@ -183,6 +183,30 @@ const STRUCTURED: readonly (readonly [string, z.ZodObject, () => unknown, unknow
   ],
 ];
 
+/** Registers a tool per VALUES (t0, t1…) and per STRUCTURED (s0, s1…) on an SDK v1 or v2 server. */
+function registerAll(
+  server: object,
+  register: (
+    name: string,
+    description: string,
+    schema: z.ZodObject | undefined,
+    handler: () => Promise<never>,
+  ) => void,
+): void {
+  VALUES.forEach(([name, make], i) => {
+    register(`t${i}`, name, undefined, shaped(async () => make(), { server }) as () => Promise<never>);
+  });
+  STRUCTURED.forEach(([name, schema, make], i) => {
+    const outputSchema = z.toJSONSchema(schema);
+    register(
+      `s${i}`,
+      name,
+      schema,
+      shaped(async () => make(), { server, outputSchema }) as () => Promise<never>,
+    );
+  });
+}
+
 const VERSIONS: readonly ProtocolVersion[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
 describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (version) => {
@@ -190,20 +214,9 @@ describe.each(VERSIONS)('shaped() on an SDK v1 McpServer, negotiated %s', (versi
 
   beforeAll(async () => {
     const server = new McpServer({ name: 'shaped', version: '1.0.0' });
-    VALUES.forEach(([name, make], i) => {
-      server.registerTool(
-        `t${i}`,
-        { description: name },
-        shaped(async () => make(), { server }),
-      );
-    });
-    STRUCTURED.forEach(([name, schema, make], i) => {
-      const outputSchema = z.toJSONSchema(schema);
-      server.registerTool(
-        `s${i}`,
-        { description: name, outputSchema: schema.shape },
-        shaped(async () => make(), { server, outputSchema }),
-      );
+    registerAll(server, (name, description, schema, handler) => {
+      const config = schema ? { description, outputSchema: schema.shape } : { description };
+      server.registerTool(name, config, handler);
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // The v1 client asks for its latest version; the server answers any version it supports.
@@ -263,19 +276,8 @@ describe('shaped() on an SDK v2 McpServer, its web-standard HTTP handler, negoti
         { name: 'shaped', version: '1.0.0' },
         { supportedProtocolVersions: ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS] },
       );
-      VALUES.forEach(([name, make], i) => {
-        server.registerTool(
-          `t${i}`,
-          { description: name },
-          shaped(async () => make(), { server }),
-        );
-      });
-      STRUCTURED.forEach(([name, schema, make], i) => {
-        server.registerTool(
-          `s${i}`,
-          { description: name, outputSchema: schema },
-          shaped(async () => make(), { server, outputSchema: z.toJSONSchema(schema) }),
-        );
+      registerAll(server, (name, description, schema, handler) => {
+        server.registerTool(name, schema ? { description, outputSchema: schema } : { description }, handler);
       });
       return server;
     });
