@@ -88,7 +88,8 @@ const COMMANDS: readonly string[] = ['check', 'audit', 'scan', 'repair'];
 export function parseBaseline(text: string, label: string): Baseline {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte order mark is an editor's (the file is meant to be committed and may be edited by hand).
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     throw new BaselineError(`${label} is not JSON (write one with --write-baseline FILE)`);
   }

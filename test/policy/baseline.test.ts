@@ -59,6 +59,11 @@ describe('baseline files', () => {
     expect(outcome.stale.map((e) => e.fingerprint)).toEqual(['b:1']);
   });
 
+  it('are read after a byte order mark, which an editor may add to the committed file', () => {
+    const text = serializeBaseline(createBaseline('scan', findings));
+    expect(parseBaseline(`\uFEFF${text}`, 'b.json')).toEqual(parseBaseline(text, 'b.json'));
+  });
+
   it('are rejected with one line naming what is wrong', () => {
     const cases: [string, string][] = [
       ['not json', 'b.json is not JSON'],
