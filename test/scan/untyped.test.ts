@@ -73,6 +73,17 @@ describe('a value TypeScript types `any` under a declared result type', () => {
     expect(byDeclaration).toEqual([typed]);
   });
 
+  it('a parameter declared any: unresolved, not typed by declaration', async () => {
+    const source = server('{ content: [] }').replace(
+      'async (request): Promise<CallToolResult> => {',
+      "async (request: any): Promise<CallToolResult> => {\n  return { content: [{ type: 'text', text: request.params.arguments.count }] };",
+    );
+    const file = await scanSource('server.ts', source);
+    const [first] = file.handlers.flatMap((h) => h.returns);
+    expect(first).toMatchObject({ status: 'unresolved' });
+    expect(first?.reason).toContain('request.params.arguments.count');
+  });
+
   it('a value of a declared type the compiler checked is still proven by it', async () => {
     const { statuses, byDeclaration } = await judged(
       "{ content: [known, { type: 'text', text: known.text }] }",

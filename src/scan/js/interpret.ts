@@ -765,10 +765,15 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     });
   }
 
-  /** An argument the caller (the framework) supplies: unknown, named after the parameter. */
+  /**
+   * An argument the caller (the framework) supplies: unknown, named after the parameter; `any` to
+   * the compiler when the parameter is declared so (`async (request: any): Promise<CallToolResult>`).
+   */
   private parameterValue(pattern: Node): Value {
     const name = pattern.type === 'Identifier' ? pattern.name : sourceText(this.site(pattern));
-    return unknown(this.site(pattern), `the parameter "${name}"`);
+    const value = unknown(this.site(pattern), `the parameter "${name}"`);
+    const declared = (pattern as { typeAnnotation?: { typeAnnotation?: Node } | null }).typeAnnotation;
+    return declared?.typeAnnotation?.type === 'TSAnyKeyword' ? untyped(value) : value;
   }
 
   /** Interprets a function's body in the current run (parameters already bound). */
