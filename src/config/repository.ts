@@ -19,8 +19,13 @@ export function repositoryRoot(path: string): string | undefined {
   }
 }
 
-/** `file` (absolute, or relative to `cwd`) relative to `root` with `/` separators; `..` when outside. */
+/**
+ * `file` (absolute, or relative to `cwd`) relative to `root` with `/` separators; `..` when outside. A
+ * label that names no file (`<stdin>`, `-`) is kept as it is: made relative, it named a file in the
+ * working directory, so its fingerprints changed with the directory the command ran from.
+ */
 export function rootRelative(file: string, root: string, cwd: string): string {
+  if (file === '' || file === '-' || /^<.*>$/.test(file)) return file;
   const absolute = isAbsolute(file) ? file : resolve(cwd, file);
   return relative(root, absolute).split(sep).join('/');
 }

@@ -4,7 +4,7 @@
  * yet: it must record it, not stop at the missing file the configuration names.
  */
 
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,25 @@ describe('a baseline named by the configuration', () => {
       const hidden = await runCli(['check', 'result.json', '--format', 'json'], { cwd: dir });
       expect(hidden.code).toBe(0);
       expect(JSON.parse(hidden.stdout).summary.baseline).toEqual({ hidden: 1, stale: 0 });
+    },
+    CLI_TEST_TIMEOUT,
+  );
+
+  it(
+    'of standard input matches from any working directory',
+    async () => {
+      const input = JSON.stringify({ content: [{ type: 'text' }] });
+      // In a repository, whose root fingerprints are relative to, and one of its subdirectories.
+      mkdirSync(join(dir, '.git'), { recursive: true });
+      mkdirSync(join(dir, 'sub'), { recursive: true });
+      const baseline = join(dir, 'stdin.json');
+      const written = await runCli(['check', '-', '--write-baseline', baseline], { cwd: dir, input });
+      expect(written.code).toBe(0);
+      expect(JSON.parse(readFileSync(baseline, 'utf8')).findings).toMatchObject([{ file: '<stdin>' }]);
+      for (const cwd of [dir, join(dir, 'sub')]) {
+        const run = await runCli(['check', '-', '--baseline', baseline, '--format', 'json'], { cwd, input });
+        expect([run.code, JSON.parse(run.stdout).summary.baseline]).toEqual([0, { hidden: 1, stale: 0 }]);
+      }
     },
     CLI_TEST_TIMEOUT,
   );
