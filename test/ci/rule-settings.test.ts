@@ -4,11 +4,12 @@
  * and `details.rules` in the JSON report, as a baseline's hidden findings are said.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
+import { CLI_TEST_TIMEOUT, REPO_ROOT, runCli } from '../support/cli.js';
+import { expectValidReport } from '../support/report-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-shape-rule-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,6 +44,11 @@ describe('rule settings of the configuration', () => {
         `mcp-shape: rules set in ${config}: block-mime-type-mismatch info (1 finding), block-text-invalid off (2 findings)\n`,
       );
       const report = JSON.parse(run.stdout);
+      // docs/report-schema.json describes both members (its summary and details allow undescribed ones).
+      expectValidReport(report);
+      const schema = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/report-schema.json'), 'utf8'));
+      expect(schema.properties.summary.properties).toHaveProperty('rules');
+      expect(schema.properties.details.properties).toHaveProperty('rules');
       expect(report.summary).toMatchObject({
         errors: 0,
         warnings: 0,
