@@ -137,6 +137,28 @@ exec "${process.execPath}" "${cliBundle()}" "$@"
     if (HAS_SARIF_SCHEMA) expectValidSarif(sarif);
     expect(readFileSync(env.GITHUB_STEP_SUMMARY as string, 'utf8')).toContain('## mcp-shape scan: ❌');
 
+    // Without fail-on, the configuration file's failOn decides: no --fail-on overrides it.
+    const project = mkdtempSync(join(scratch, 'project-'));
+    writeFileSync(join(project, 'mcp-shape.config.json'), JSON.stringify({ failOn: 'never' }));
+    writeFileSync(join(project, 'result.json'), JSON.stringify({ content: [{ type: 'object' }] }));
+    writeFileSync(env.GITHUB_OUTPUT as string, '');
+    const configured = spawnSync('bash', ['-eo', 'pipefail', script], {
+      cwd: project,
+      env: {
+        ...env,
+        MCP_SHAPE_COMMAND: 'check',
+        MCP_SHAPE_ARGS: 'result.json',
+        MCP_SHAPE_FAIL_ON: '',
+        MCP_SHAPE_PROTOCOL: '',
+      },
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    expect(configured.status, configured.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'argv'), 'utf8')).not.toContain('--fail-on');
+    expect(readFileSync(env.GITHUB_OUTPUT as string, 'utf8')).toContain('exit-code=0\n');
+    expect(action.inputs['fail-on']?.default).toBe('');
+
     // An unknown command is refused before anything runs.
     const bad = spawnSync('bash', ['-eo', 'pipefail', script], {
       env: { ...env, MCP_SHAPE_COMMAND: 'rm' },
