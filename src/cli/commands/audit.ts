@@ -228,8 +228,9 @@ registers the tool (found as mcp-shape scan finds handlers); findings about the 
 their logical location only.
 
 Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or above it,
-            2 usage error, 3 the server could not be started (stdio) or reached (HTTP), or refused
-            every protocol version asked.`,
+            2 usage error (also, after the report, a tool --call or --args names that the server
+            lists in no version), 3 the server could not be started (stdio) or reached (HTTP), or
+            refused every protocol version asked.`,
     )
     .action(async (server: string[], flags: AuditFlags, self: Command) => {
       process.exitCode = await audit(server, flags, self);
