@@ -83,6 +83,13 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
    * returns, after its framework's conversion, not as payloads of their own.
    */
   readonly handlerIds = new Set<number>();
+  /** Ids of watched objects spread into another object (`{ ...base, result }`). */
+  readonly spreadIds = new Set<number>();
+
+  /** Whether a watched literal built the object `id`. */
+  protected allocatedByWatched(id: number): boolean {
+    return this.watchedIds.has(id);
+  }
   /** Returns and calls out of the project that carry watched objects, by source position. */
   private readonly outflows = new Map<string, Outflow<R>>();
   /** The positions of the outflows that carry each watched object. */

@@ -345,7 +345,7 @@ export class JsExtractor {
   extract(
     mod: JsModule,
     candidates: readonly Candidate[],
-    envelopes: readonly { node: ObjectExpression; owner: FunctionLike | Program }[],
+    envelopes: readonly { node: ObjectExpression; owner: FunctionLike | Program; derived?: true }[],
   ): Extracted {
     const handlers: HandlerSite[] = [];
     const documents: StandaloneDocument[] = [];
@@ -608,13 +608,14 @@ export class JsExtractor {
   /** Envelope literals: their final values (after later member assignments) as messages. */
   private envelopes(
     mod: JsModule,
-    literals: readonly { node: ObjectExpression; owner: FunctionLike | Program }[],
+    literals: readonly { node: ObjectExpression; owner: FunctionLike | Program; derived?: true }[],
     handlers: HandlerSite[],
   ): StandaloneDocument[] {
     const documents: StandaloneDocument[] = [];
     if (literals.length === 0) return documents;
     this.runRoutes();
-    for (const { node, owner } of literals) {
+    const heap = new Heap(this.project.frozen);
+    for (const { node, owner, derived } of literals) {
       if (isRequest(mod, node)) continue;
       if (!this.interp.allocations.has(node)) {
         this.isolated(() =>
@@ -624,6 +625,12 @@ export class JsExtractor {
       const ids = this.interp.allocations.get(node);
       const at = site(mod, node);
       if (!ids || ids.size === 0) continue;
+      const states = [...ids].map((id) => heap.get(id));
+      // `{ ...base, result }` is a response where the spread brought `jsonrpc`; `base` itself, a part
+      // of responses that answers nothing, is none.
+      if (derived && !states.every((s) => s?.props.has('jsonrpc'))) continue;
+      const answers = states.some((s) => s?.props.has('result') || s?.props.has('error'));
+      if (!derived && !answers && [...ids].every((id) => this.interp.spreadIds.has(id))) continue;
       gatewayEnvelope(
         this.project,
         {

@@ -950,6 +950,7 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     for (const p of node.properties) {
       if (p.type === 'SpreadElement') {
         const spread = this.ev(p.argument, scope);
+        for (const v of spread) if (v.k === 'ref' && this.allocatedByWatched(v.id)) this.spreadIds.add(v.id);
         open = spreadInto(props, spread, this.heap, this.site(p)) ?? open;
         continue;
       }

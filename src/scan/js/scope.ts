@@ -92,6 +92,11 @@ export interface EnvelopeLiteral {
   readonly node: ObjectExpression;
   readonly scope: Scope;
   readonly owner: FunctionLike | Program;
+  /**
+   * No `jsonrpc` key of its own, but a `result` or `error` beside a spread, which may bring it
+   * (`{ ...base, result }`): an envelope only where the spread object has `jsonrpc`.
+   */
+  readonly derived?: true;
 }
 
 export interface ProgramIndex {
@@ -109,6 +114,16 @@ export interface ProgramIndex {
 
 function hasJsonrpcKey(node: ObjectExpression): boolean {
   return node.properties.some((p) => p.type === 'Property' && staticKey(p.key, p.computed) === 'jsonrpc');
+}
+
+/** `{ ...base, result }`: a response whose `jsonrpc` may come from the spread. */
+function mayDeriveEnvelope(node: ObjectExpression): boolean {
+  return (
+    node.properties.some((p) => p.type === 'SpreadElement') &&
+    node.properties.some(
+      (p) => p.type === 'Property' && ['result', 'error'].includes(staticKey(p.key, p.computed) ?? ''),
+    )
+  );
 }
 
 export function indexProgram(program: Program): ProgramIndex {
@@ -294,6 +309,7 @@ export function indexProgram(program: Program): ProgramIndex {
         break;
       case 'ObjectExpression':
         if (hasJsonrpcKey(node)) envelopes.push({ node, scope, owner });
+        else if (mayDeriveEnvelope(node)) envelopes.push({ node, scope, owner, derived: true });
         break;
     }
     pushChildren(node, scope, owner);

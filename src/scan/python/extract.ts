@@ -179,7 +179,10 @@ export function discover(mod: PyModule): Discovery {
         break;
       }
       case 'dictionary':
-        if (node.children.some((pair) => pair.type === 'pair' && isPayloadKey(mod, field(pair, 'key'))))
+        if (
+          node.children.some((pair) => pair.type === 'pair' && isPayloadKey(mod, field(pair, 'key'))) ||
+          mayDeriveEnvelope(mod, node)
+        )
           payloads.push(node);
         break;
     }
@@ -237,6 +240,17 @@ function calledMethod(mod: PyModule, call: PyNode): string | undefined {
 function isPayloadKey(mod: PyModule, key: PyNode | undefined): boolean {
   const name = stringLiteral(mod, key);
   return name === 'jsonrpc' || name === 'content' || name === 'type';
+}
+
+/** `{**base, "result": result}`: a response whose `jsonrpc` may come from the splat. */
+function mayDeriveEnvelope(mod: PyModule, node: PyNode): boolean {
+  return (
+    node.children.some((c) => c.type === 'dictionary_splat') &&
+    node.children.some(
+      (pair) =>
+        pair.type === 'pair' && ['result', 'error'].includes(stringLiteral(mod, field(pair, 'key')) ?? ''),
+    )
+  );
 }
 
 /** `if name == "x":` in low-level handlers. */
@@ -690,7 +704,13 @@ export class PyExtractor {
       let value: Value = [...ids].map((id) => ref(at, id)[0] as Value[number]);
       let states = [...ids].map((id) => heap.get(id)).filter((s): s is ObjState => s !== undefined);
       const ownerName = owner ? functionName(mod, owner) : '(module)';
-      if (states.some((s) => s.props.has('jsonrpc'))) {
+      // `{**base, "result": …}` is a response where the splat brought `jsonrpc`; `base` itself, a part
+      // of responses that answers nothing, is none.
+      if (mayDeriveEnvelope(mod, node) && !states.every((s) => s.props.has('jsonrpc'))) continue;
+      const answers = states.some((s) => s.props.has('result') || s.props.has('error'));
+      const envelope = states.some((s) => s.props.has('jsonrpc'));
+      if (envelope && !answers && [...ids].every((id) => this.interp.spreadIds.has(id))) continue;
+      if (envelope) {
         if (isRequest(mod, node, states)) continue;
         claim(node, claimed);
         gatewayEnvelope(

@@ -1969,6 +1969,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       } else if (child.type === 'dictionary_splat') {
         const [inner] = child.children;
         const spread = inner ? this.ev(inner) : NOTHING;
+        for (const v of spread) if (v.k === 'ref' && this.allocatedByWatched(v.id)) this.spreadIds.add(v.id);
         open = spreadInto(props, spread, this.heap, this.site(child)) ?? open;
       }
     }
