@@ -78,9 +78,15 @@ function describe(value: UnknownValue): string {
   const at = value.site
     ? ` at ${value.site.file.path}:${value.site.file.lines.position(value.site.start).line}`
     : '';
+  // What TypeScript types `any` is not proven by a declared type: say why, where one may be.
+  const typescript = value.site !== undefined && /\.[cm]?tsx?$/.test(value.site.file.path);
+  const reason =
+    value.untyped && typescript
+      ? `${value.reason}; TypeScript types it any, which no declared type checks`
+      : value.reason;
   return value.source && value.source !== value.reason
-    ? `${code(value.source)}${at} (${value.reason})`
-    : `${value.reason}${at}`;
+    ? `${code(value.source)}${at} (${reason})`
+    : `${reason}${at}`;
 }
 
 /** Source text as Markdown code: a template literal's own backticks get a longer fence. */

@@ -48,6 +48,7 @@ describe('a value TypeScript types `any` under a declared result type', () => {
     expect(errors).toEqual([]);
     expect(statuses).toEqual(['unresolved']);
     expect(reasons[0]).toContain(named);
+    expect(reasons[0]).toContain('TypeScript types it any, which no declared type checks');
   });
 
   it.each([
