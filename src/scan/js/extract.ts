@@ -743,8 +743,10 @@ function carries(argument: Node, node: Node): boolean {
  * `post`/`send`/`request` or to `fetch` (a test posting `{ jsonrpc, id }` to a server).
  */
 function isRequest(mod: JsModule, node: ObjectExpression): boolean {
-  if (node.properties.some((p) => p.type === 'Property' && staticKey(p.key, p.computed) === 'method'))
-    return true;
+  const keys = node.properties.map((p) => (p.type === 'Property' ? staticKey(p.key, p.computed) : undefined));
+  if (keys.includes('method')) return true;
+  // A response sent on a socket named for the peer it serves (`client.send(…)` in a WebSocket server).
+  const answers = keys.includes('result') || keys.includes('error');
   const start = offsetOf(node);
   for (const { call } of mod.index.calls) {
     if (offsetOf(call) > start || endOf(call) < endOf(node)) continue;
@@ -754,6 +756,7 @@ function isRequest(mod: JsModule, node: ObjectExpression): boolean {
         ? callee.name === 'fetch' || callee.name === 'request'
         : callee.type === 'MemberExpression' &&
           REQUEST_METHODS.has(memberName(callee) ?? '') &&
+          !(answers && memberName(callee) === 'send') &&
           CLIENT_RECEIVER.test(textOf(mod, callee.object));
     if (sends && call.arguments.some((a) => carries(a, node))) return true;
   }
