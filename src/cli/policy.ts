@@ -212,14 +212,22 @@ export function finishReport(command: Command, report: Report, context: FinishCo
     },
     fingerprintReportUnits(report, { root, cwd }),
   );
+  const suppressed =
+    outcome.suppressed.length > 0 && flags.baseline
+      ? { suppressed: { findings: outcome.suppressed, baseline: flags.baseline } }
+      : {};
   const renderOptions = {
     root,
     cwd,
+    ...suppressed,
     ...(flags.format === 'text' && (flags.out === undefined || flags.out === '-') ? {} : { color: false }),
   };
   writeOutput(flags.out, renderReport(outcome.report, flags.format, renderOptions));
   for (const target of flags.report ?? []) {
-    writeOutput(target.file, renderReport(outcome.report, target.format, { root, cwd, color: false }));
+    writeOutput(
+      target.file,
+      renderReport(outcome.report, target.format, { root, cwd, ...suppressed, color: false }),
+    );
   }
   if (outcome.ruleSettings.length > 0) {
     // Findings a rule setting dropped or lowered are not in the report: said here, as CI logs show it.

@@ -32,6 +32,11 @@ export interface PolicyOutcome {
   readonly effective: readonly Finding[];
   /** What the rule settings did, as carried in `details.rules`: rules that dropped or changed findings. */
   readonly ruleSettings: readonly RuleSettingDetails[];
+  /**
+   * The places the baseline hid (fingerprinted units), for reports that show them as suppressed rather
+   * than leave them out: SARIF, where a result that vanishes reads as fixed to code scanning.
+   */
+  readonly suppressed: readonly Finding[];
 }
 
 /** One rule setting that acted on this run's findings. */
@@ -118,6 +123,7 @@ export function applyPolicy(
     failed,
     effective,
     ruleSettings,
+    suppressed: effective.filter((u) => hidden.has(u) && atLeast(u.severity, policy.minSeverity)),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Turns a Report into the requested output format. */
 
+import type { Finding } from '../core/finding.js';
 import { renderAuditText } from './audit-text.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
@@ -28,6 +29,11 @@ export interface RenderOptions {
   readonly root?: string;
   /** SARIF: directory relative finding paths are relative to (default: the process's). */
   readonly cwd?: string;
+  /**
+   * SARIF: findings a baseline hid, written as results with an external suppression; the other formats
+   * only count them (summary.baseline).
+   */
+  readonly suppressed?: { readonly findings: readonly Finding[]; readonly baseline: string };
 }
 
 const RENDERERS: Record<ReportFormat, Renderer> = {

@@ -40,6 +40,11 @@ export interface SarifOptions {
   readonly docsBaseUrl?: string;
   /** Rules to describe (default: the whole catalog). */
   readonly rules?: readonly Rule[];
+  /**
+   * Findings a baseline hid: results with an external suppression, which code scanning shows as
+   * dismissed; left out, their alerts would read as fixed.
+   */
+  readonly suppressed?: { readonly findings: readonly Finding[]; readonly baseline: string };
 }
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
@@ -262,7 +267,10 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
   const rules = catalog.map((r) => descriptor(r, docsBase));
   const indexById = new Map(rules.map((r, i) => [r.id, i]));
   const findings = fingerprintReport(report, paths).findings;
-  for (const finding of findings) {
+  const suppressed = options.suppressed
+    ? fingerprintReport({ ...report, findings: options.suppressed.findings }, paths).findings
+    : [];
+  for (const finding of [...findings, ...suppressed]) {
     // Findings outside the catalog (none today) still need a descriptor for their ruleIndex.
     if (!indexById.has(finding.rule)) {
       indexById.set(finding.rule, rules.length);
@@ -270,7 +278,8 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
     }
   }
   const kept = withinResultLimit(findings);
-  const results: Sarif.Result[] = kept.map((finding) => {
+  const keptSuppressed = withinResultLimit(suppressed, kept.length);
+  const resultOf = (finding: Finding): Sarif.Result => {
     const reach = reached(finding, paths);
     const places = unfold(finding);
     const more = places.length - MAX_LOCATIONS_PER_RESULT;
@@ -292,7 +301,15 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
         ...(finding.location?.call ? { call: finding.location.call } : {}),
       },
     };
-  });
+  };
+  const justification = `recorded in the baseline ${options.suppressed?.baseline ?? ''}`;
+  const results: Sarif.Result[] = [
+    ...kept.map(resultOf),
+    ...keptSuppressed.map((finding) => ({
+      ...resultOf(finding),
+      suppressions: [{ kind: 'external' as const, status: 'accepted' as const, justification }],
+    })),
+  ];
   // informationUri, like helpUri, only names a page anyone can open.
   const homepage = rulesDocsBase(pkg.homepage) ? pkg.homepage : undefined;
   return {
@@ -315,7 +332,11 @@ export function buildSarif(report: Report, options: SarifOptions = {}): Sarif.Lo
         invocations: [
           {
             executionSuccessful: true,
-            ...notificationsFor(report, paths, findings.length - kept.length),
+            ...notificationsFor(
+              report,
+              paths,
+              findings.length + suppressed.length - kept.length - keptSuppressed.length,
+            ),
             // summary carries check's versionVerdict line; the matrix behind it goes along as data.
             properties: {
               command: report.command,
@@ -378,13 +399,14 @@ const MAX_RESULTS_PER_RUN = 25_000;
 const MAX_LOCATIONS_PER_RESULT = 1_000;
 
 /** The findings a run keeps: all, or the most severe MAX_RESULTS_PER_RUN in report order within each severity. */
-function withinResultLimit<F extends Finding>(findings: readonly F[]): readonly F[] {
-  if (findings.length <= MAX_RESULTS_PER_RUN) return findings;
+function withinResultLimit<F extends Finding>(findings: readonly F[], taken = 0): readonly F[] {
+  const limit = Math.max(0, MAX_RESULTS_PER_RUN - taken);
+  if (findings.length <= limit) return findings;
   const rank = { error: 0, warning: 1, info: 2 } as const;
   return findings
     .map((finding, index) => ({ finding, index }))
     .sort((a, b) => rank[a.finding.severity] - rank[b.finding.severity] || a.index - b.index)
-    .slice(0, MAX_RESULTS_PER_RUN)
+    .slice(0, limit)
     .sort((a, b) => a.index - b.index)
     .map(({ finding }) => finding);
 }
