@@ -438,8 +438,9 @@ describe('the validators on hostile values', () => {
 });
 
 describe('envelope first', () => {
-  it('a notification with a stray result is one bounded repair, never treated as a result', async () => {
-    const started = performance.now();
+  it('a notification with a stray result is one bounded repair, never treated as a result', {
+    timeout: 5_000,
+  }, async () => {
     const { message, fixes, remaining } = await repairMessage({
       jsonrpc: '2.0',
       method: 'x',
@@ -450,7 +451,6 @@ describe('envelope first', () => {
       expect.objectContaining({ rule: 'envelope-result-and-error', pointer: '/result', lossy: true }),
     ]);
     expect(remaining).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('a request with a stray error keeps its id and method; nothing inside the member is repaired', async () => {

@@ -767,21 +767,24 @@ def d() -> list[schemas.Item]:
 });
 
 describe('scan: hostile annotations', () => {
-  it('a 200 KB parameter annotation is read in one pass (it held the scan for 30 s)', async () => {
+  // The test's own timeout is the bound: the annotation once held the scan for 30 s.
+  it('a 200 KB parameter annotation is read in one pass (it held the scan for 30 s)', {
+    timeout: 20_000,
+  }, async () => {
     const dir = mkdtempSync(join(scratch, 'hostile-'));
     const long = `Annotated[${'a'.repeat(200_000)}] | None`;
     writeFileSync(
       join(dir, 'server.py'),
       `from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("s")\n\n@mcp.tool()\ndef t(x: ${long} = None) -> str:\n    return "ok"\n`,
     );
-    const started = performance.now();
     const { verdict, report } = await scanPaths([dir], { cwd: dir });
-    expect(performance.now() - started).toBeLessThan(20_000);
     expect(report.findings).toEqual([]);
     expect(verdict).toMatchObject({ status: 'pass', typed: 1 });
   });
 
-  it('an annotation nested 30,000 deep, and a chain of 60 models, are scanned quickly and in one line', async () => {
+  it('an annotation nested 30,000 deep, and a chain of 60 models, are scanned quickly and in one line', {
+    timeout: 20_000,
+  }, async () => {
     const dir = mkdtempSync(join(scratch, 'hostile-'));
     const deep = `${'list['.repeat(30_000)}int${']'.repeat(30_000)}`;
     const chain = Array.from(
@@ -810,9 +813,7 @@ def models() -> M0:
     return {"n": "x"}
 `,
     );
-    const started = performance.now();
     const { unscanned, report } = await scanPaths([dir], { cwd: dir });
-    expect(performance.now() - started).toBeLessThan(20_000);
     expect(unscanned).toEqual([]);
     // Too deep to read is not checked; 30 levels is, and so is the head of a long chain of models
     // (its missing `next`).
