@@ -153,6 +153,9 @@ export type EmbeddedResourceInput = BlockOptions & {
 /** An embedded resource block holding text or a blob (bytes, base64 or a data URI). */
 export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource {
   const uri = checkUri(input.uri, 'embeddedResource()');
+  // A caller outside TypeScript may give both: one would be dropped without a word.
+  if (input.text !== undefined && input.blob !== undefined)
+    throw new TypeError('embeddedResource(): give exactly one of text or blob, not both');
   let resource: TextResourceContents | BlobResourceContents;
   if (typeof input.text === 'string') {
     resource = { uri, text: input.text };

@@ -212,6 +212,14 @@ describe('builders', () => {
       new TypeError('embeddedResource(): give exactly one of text or blob'),
     );
     expect(() => embeddedResource({ uri: 'nope', text: 'x' })).toThrow(/^embeddedResource\(\): uri must/);
+    // Both, from a caller TypeScript does not check: the blob was dropped without a word.
+    const both = { uri: 'file:///a', text: 'x', blob: new Uint8Array([1]) } as unknown as {
+      uri: string;
+      text: string;
+    };
+    expect(() => embeddedResource(both)).toThrow(
+      new TypeError('embeddedResource(): give exactly one of text or blob, not both'),
+    );
     expect(embeddedResource({ uri: 'file:///a', text: '', contentsMeta: { c: 1 }, _meta: { b: 1 } })).toEqual(
       {
         type: 'resource',
