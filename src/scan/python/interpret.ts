@@ -476,7 +476,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const run = new PyRun(node, closure.module, closure, false, new Heap(this.project.frozen));
     this.asFrameworkCalls(() =>
       this.within(run, () => {
-        this.bindParams(node, args, value.self, validated);
+        this.bindParams(node, args, value.self, validated, value.partial);
         this.functionBody(node);
         this.finish(run);
       }),
@@ -946,8 +946,24 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   }
 
   /** Binds parameters; `args` undefined: the framework supplies them (unknown). `self` binds the first. */
-  private bindParams(node: PyNode, args: Args | undefined, self?: Value, validated = false): void {
+  private bindParams(
+    node: PyNode,
+    given: Args | undefined,
+    self?: Value,
+    validated = false,
+    partial?: FunctionValue['partial'],
+  ): void {
     const params = field(node, 'parameters')?.children ?? [];
+    // A partial's arguments come first; run as a tool, they are bound and the rest are inputs.
+    const args: Args | undefined =
+      given && partial
+        ? {
+            ...given,
+            positional: [...partial.positional, ...given.positional],
+            keywords: new Map([...partial.keywords, ...given.keywords]),
+          }
+        : given;
+    let boundPosition = 0;
     const source = this.current.module.tree.source;
     const used = new Set<string>();
     let position = 0;
@@ -988,6 +1004,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       }
       if (p.type === 'keyword_separator' || p.type === 'positional_separator') return;
       if (!args) {
+        const preset =
+          partial?.keywords.get(name) ??
+          (boundPosition < (partial?.positional.length ?? 0)
+            ? partial?.positional[boundPosition++]
+            : undefined);
+        if (preset) {
+          this.assignName(name, preset);
+          return;
+        }
         const annotation = validated ? field(p, 'type') : undefined;
         const given = annotation
           ? this.validatedParameter(source.slice(annotation.start, annotation.end), name, at)
@@ -1081,7 +1106,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     if (guarded) this.guardedCalls++;
     try {
       this.within(run, () => {
-        this.bindParams(node, args, v.fn.self);
+        this.bindParams(node, args, v.fn.self, false, v.fn.partial);
         this.functionBody(node);
         this.finish(run);
       });
@@ -2230,6 +2255,11 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         }),
       );
     }
+    if (library && (name === 'partial' || name === 'functools.partial')) {
+      const args = this.args(argsNode);
+      this.record(node, args);
+      return this.partial(args, at) ?? this.call(this.ev(fnNode), args, at, name);
+    }
     if (fnNode.type === 'attribute') {
       const object = field(fnNode, 'object');
       const attribute = field(fnNode, 'attribute');
@@ -2275,6 +2305,25 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       return `\`${helper}(data=…)\` is given a str where FastMCP's ${helper} takes bytes, and converting it raises (${how} takes bytes)`;
     }
     return undefined;
+  }
+
+  /**
+   * `functools.partial(fn, *args, **kwargs)` of a function of the project: that function, with the
+   * arguments given here bound ahead of each call's (and, run as a tool, ahead of the inputs).
+   */
+  private partial(args: Args, at: Site): Value | undefined {
+    const [target, ...positional] = args.positional;
+    if (args.spread || !target?.length || target.some((v) => v.k !== 'fn')) return undefined;
+    return target.map((v) => {
+      if (v.k !== 'fn') return v;
+      const before = v.fn.partial;
+      const keywords = new Map([...(before?.keywords ?? []), ...args.keywords]);
+      return {
+        k: 'fn',
+        site: at,
+        fn: { ...v.fn, partial: { positional: [...(before?.positional ?? []), ...positional], keywords } },
+      };
+    });
   }
 
   private isProjectValue(name: string): boolean {
