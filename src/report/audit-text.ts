@@ -12,7 +12,9 @@ import { appendAll } from '../core/append.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { PROTOCOL_VERSIONS } from '../spec/versions.js';
 import { breaksLine } from './clients.js';
+import { runVerdict } from './run-verdict.js';
 import { oneLine, terminalSafe } from './terminal.js';
+import { headlineMark } from './text.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 
 export interface AuditTextOptions {
@@ -290,9 +292,8 @@ export function renderAuditText(report: Report, options: AuditTextOptions = {}):
 
   out.push('');
   const { errors, warnings, infos } = report.summary;
-  const line = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')} in ${plural(calls.length || report.summary.checked, 'call')} across ${plural(Number(report.summary.versionsAudited ?? 0), 'version')}`;
-  out.push(
-    errors > 0 ? c.red(c.bold(`✖ ${line}`)) : warnings > 0 ? c.yellow(`⚠ ${line}`) : c.green(`✔ ${line}`),
-  );
+  const run = runVerdict(report);
+  const line = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')} in ${plural(calls.length || report.summary.checked, 'call')} across ${plural(Number(report.summary.versionsAudited ?? 0), 'version')}${run.why ? `: ${run.why}` : ''}`;
+  out.push(headlineMark(run, errors + warnings, c, line));
   return `${out.join('\n')}\n`;
 }

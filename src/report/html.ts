@@ -26,6 +26,7 @@ import {
   rulesSummaryHtml,
 } from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { runVerdict } from './run-verdict.js';
 import { scanVerdictHtml } from './scan-verdict.js';
 import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
@@ -52,6 +53,7 @@ code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-si
 pre { background: var(--panel); padding: .75rem; overflow: auto; border-radius: 6px; }
 [hidden] { display: none !important; }
 .verdict { margin: 0 0 1rem; color: var(--muted); }
+.verdict.failed { color: var(--error); font-weight: 600; }
 .summary { display: flex; flex-wrap: wrap; gap: .75rem; margin-bottom: 1rem; }
 .count { border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem; min-width: 8rem; background: var(--panel); }
 .count .n { display: block; font-size: 1.75rem; font-weight: 600; }
@@ -148,7 +150,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <header>
 <h1>${esc(title)}</h1>
 ${auditHeaderHtml(report)}
-<p class="verdict">${esc(verdict(report))}</p>
+${verdictHtml(report)}
 ${scanVerdictHtml(report)}
 </header>
 ${summary(report)}
@@ -172,10 +174,14 @@ ${detailsHtml(report)}
 `;
 }
 
-function verdict(report: Report): string {
+/** The headline: the counts, and whether the run failed (exit 1), said in words as well as colour. */
+function verdictHtml(report: Report): string {
   const { errors, warnings, infos, checked } = report.summary;
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
-  return `${counts} in ${plural(checked, checkedNoun(report.command))} checked`;
+  const run = runVerdict(report);
+  const status = run.failed ? 'failed' : 'passed';
+  const line = `${run.failed ? 'Failed' : 'Passed'} (--fail-on ${run.failOn}): ${counts} in ${plural(checked, checkedNoun(report.command))} checked${run.why ? `; ${run.why}` : ''}`;
+  return `<p class="verdict ${status}" data-run="${status}">${esc(line)}</p>`;
 }
 
 function summary(report: Report): string {

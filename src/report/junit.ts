@@ -28,6 +28,7 @@ import { clientsText } from './clients.js';
 import { codeFrameText } from './code-frame.js';
 import { unfold } from './fold.js';
 import { checkedNoun, plural, ruleDocsHref } from './outline.js';
+import { runVerdict } from './run-verdict.js';
 import { inlineSafe, terminalSafe } from './terminal.js';
 import { groupLabel, sortFindings } from './text.js';
 import type { Report } from './types.js';
@@ -49,6 +50,8 @@ interface TestCase {
   readonly findings: Finding[];
   /** Why the unit was not checked (an audit's tool that was not called). */
   readonly skipped?: string;
+  /** The run's own failure, when no finding shown fails a test case but the run exits 1. */
+  readonly runFailure?: string;
 }
 
 interface TestSuite {
@@ -99,7 +102,7 @@ function versionOutput(report: Report): string[] {
 }
 
 function isFailing(testCase: TestCase): boolean {
-  return testCase.findings.some((f) => f.severity !== 'info');
+  return testCase.runFailure !== undefined || testCase.findings.some((f) => f.severity !== 'info');
 }
 
 function counts(cases: readonly TestCase[]): string {
@@ -151,6 +154,14 @@ function buildSuites(report: Report): TestSuite[] {
       findings: [],
       skipped: tool.reason,
     });
+  }
+  const all = [...suites.values()];
+  const run = runVerdict(report);
+  if (run.failed && !all.some((suite) => suite.cases.some(isFailing))) {
+    // The run exits 1 on what no test case fails: findings below --min-severity, or info under
+    // --fail-on info. A report of a failed run must not read as a pass.
+    const why = run.why ?? `fails --fail-on ${run.failOn} on ${plural(report.summary.infos, 'info finding')}`;
+    suiteFor(fallbackName).cases.push({ name: `--fail-on ${run.failOn}`, findings: [], runFailure: why });
   }
   return [...suites.values()];
 }
@@ -213,6 +224,13 @@ function renderCase(suite: TestSuite, testCase: TestCase, options: JunitOptions)
   }`;
   if (testCase.skipped !== undefined) {
     return [`${open}>`, `      <skipped message="${attr(testCase.skipped)}"/>`, '    </testcase>'];
+  }
+  if (testCase.runFailure !== undefined) {
+    return [
+      `${open}>`,
+      `      <failure type="run" message="${attr(testCase.runFailure)}"/>`,
+      '    </testcase>',
+    ];
   }
   if (testCase.findings.length === 0) return [`${open}/>`];
 

@@ -15,6 +15,7 @@ import { codeFrameMarkdown } from './code-frame.js';
 import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { runVerdict } from './run-verdict.js';
 import { verdictOf } from './scan-verdict.js';
 import { jsonTerminalSafe, longestRun, terminalSafe } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
@@ -68,8 +69,10 @@ function verdictSection(scan: Verdict): string[] {
 
 function verdict(report: Report): string {
   const { errors, warnings, checked } = report.summary;
-  const mark = errors > 0 ? '❌' : warnings > 0 ? '⚠️' : '✅';
-  return `${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(checked, checkedNoun(report.command))}`;
+  const run = runVerdict(report);
+  const mark = run.failed ? '❌' : errors + warnings > 0 ? '⚠️' : '✅';
+  const why = run.why ? `: ${escapeMarkdown(run.why)}` : '';
+  return `${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(checked, checkedNoun(report.command))}${why}`;
 }
 
 function summaryTable(report: Report): string[] {

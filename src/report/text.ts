@@ -4,6 +4,7 @@ import pc from 'picocolors';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { breaksLine } from './clients.js';
 import { codeFrameText } from './code-frame.js';
+import { type RunVerdict, runVerdict } from './run-verdict.js';
 import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-matrix.js';
@@ -87,8 +88,19 @@ function summaryLine(report: Report, color: ReturnType<typeof pc.createColors>):
   const { errors, warnings, infos, checked } = report.summary;
   const what = report.command === 'scan' ? 'file' : report.command === 'audit' ? 'call' : 'document';
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
-  const line = `${counts} in ${plural(checked, what)} checked`;
-  if (errors > 0) return color.red(color.bold(`✖ ${line}`));
-  if (warnings > 0) return color.yellow(`⚠ ${line}`);
+  const run = runVerdict(report);
+  const line = `${counts} in ${plural(checked, what)} checked${run.why ? `: ${run.why}` : ''}`;
+  return headlineMark(run, errors + warnings, color, line);
+}
+
+/** ✖ for a run that fails (exit 1), ⚠ for one that passes with findings, ✔ for none. */
+export function headlineMark(
+  run: RunVerdict,
+  findings: number,
+  color: ReturnType<typeof pc.createColors>,
+  line: string,
+): string {
+  if (run.failed) return color.red(color.bold(`✖ ${line}`));
+  if (findings > 0) return color.yellow(`⚠ ${line}`);
   return color.green(`✔ ${line}`);
 }

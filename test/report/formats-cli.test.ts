@@ -30,6 +30,23 @@ function junitTotals(xml: string): JunitTotals['testsuites'] {
 
 // Each test spawns the CLI (the bundle the global setup built): a second or more each on two loaded cores.
 describe('report formats on the command line', { timeout: 90_000 }, () => {
+  it('check exiting 1 on findings below --min-severity reads as failed in every format', async () => {
+    // One warning (structuredContent with no text mirror), hidden by --min-severity error.
+    const input = JSON.stringify({ content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } });
+    const policy = ['--min-severity', 'error', '--fail-on', 'warning', '--protocol', '2025-11-25'];
+    const why = 'fails --fail-on warning on 1 finding below --min-severity error, not shown';
+    const junit = await runCli(['check', '-', '--format', 'junit', ...policy], { input });
+    expect(junit.code).toBe(1);
+    expect(junitTotals(junit.stdout)).toMatchObject({ tests: '2', failures: '1' });
+    expect(junit.stdout).toContain(why);
+    for (const format of ['text', 'markdown', 'html']) {
+      const run = await runCli(['check', '-', '--format', format, ...policy], { input });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(why);
+      expect(run.stdout).not.toMatch(/^✔|^## .*✅|data-run="passed"/m);
+    }
+  });
+
   it('check --format junit fails the testcase of a broken response and exits 1', async () => {
     const run = await runCli(['check', '-', '--format', 'junit', '--protocol', '2025-06-18'], {
       input: BROKEN_RESPONSE,

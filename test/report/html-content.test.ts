@@ -46,13 +46,13 @@ const finding = (over: Partial<Finding> & Pick<Finding, 'rule' | 'message'>): Fi
 describe('HTML report: the verdict, counts and filter', () => {
   it('says what was checked, in the noun of the command, singular or plural', () => {
     expect(renderHtml(checkReport())).toContain(
-      '<p class="verdict">3 errors, 1 warning, 1 info in 8 documents checked</p>',
+      '<p class="verdict failed" data-run="failed">Failed (--fail-on error): 3 errors, 1 warning, 1 info in 8 documents checked</p>',
     );
     expect(renderHtml(auditReport())).toContain(
-      '<p class="verdict">2 errors, 2 warnings, 0 infos in 6 calls checked</p>',
+      '<p class="verdict failed" data-run="failed">Failed (--fail-on error): 2 errors, 2 warnings, 0 infos in 6 calls checked</p>',
     );
     expect(renderHtml(buildReport('scan', [], 1))).toContain(
-      '<p class="verdict">0 errors, 0 warnings, 0 infos in 1 file checked</p>',
+      '<p class="verdict passed" data-run="passed">Passed (--fail-on error): 0 errors, 0 warnings, 0 infos in 1 file checked</p>',
     );
   });
 
