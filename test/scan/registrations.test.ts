@@ -533,3 +533,47 @@ server.registerTool('rows', {}, async () => {
     expect(ret?.reason ?? '').not.toContain('analysis budget');
   });
 });
+
+/**
+ * A FastAPI gateway returning a pydantic response model (`RpcResponse(id=…, result=…)`): FastAPI sends
+ * the model's fields as JSON, its defaults included (a default of None as null), unless the route says
+ * `response_model_exclude_none=True`. The response is judged as an envelope literal is.
+ */
+describe('a FastAPI gateway returning a response model', () => {
+  const server = (route: string) => `from fastapi import FastAPI
+from pydantic import BaseModel
+
+app = FastAPI()
+
+
+class RpcResponse(BaseModel):
+    jsonrpc: str = "2.0"
+    id: int | None = None
+    result: dict | None = None
+    error: dict | None = None
+
+
+${route}
+async def mcp(body: dict):
+    return RpcResponse(id=body["id"], result={"content": [{"type": "text", "text": "hi"}]})
+`;
+  const summary = (file: Awaited<ReturnType<typeof scanSource>>) => ({
+    handlers: file.handlers.map(
+      (h) => `${h.tool} [${h.framework}] ${h.returns.map((r) => r.status).join(',')}`,
+    ),
+    findings: file.findings.map((f) => `${f.severity} ${f.rule} ${f.location?.line}`),
+  });
+
+  it('sends "error": null beside the result by default: both, an error at the construction', async () => {
+    expect(summary(await scanSource('app.py', server('@app.post("/mcp")')))).toEqual({
+      handlers: ['mcp [gateway] invalid'],
+      findings: ['error envelope-result-and-error 16'],
+    });
+  });
+
+  it('with response_model_exclude_none=True, the response is the result alone', async () => {
+    expect(
+      summary(await scanSource('app.py', server('@app.post("/mcp", response_model_exclude_none=True)'))),
+    ).toEqual({ handlers: ['mcp [gateway] typed'], findings: [] });
+  });
+});

@@ -176,6 +176,8 @@ export function discover(mod: PyModule): Discovery {
         if (called) registrations.push(called);
         if (callee?.type === 'identifier' && text(mod, callee) === 'dict' && keyword(mod, node, 'jsonrpc'))
           payloads.push(node);
+        // `RpcResponse(id=…, result=…)`: a response model's instance (see the interpreter's responseModel).
+        else if (callee && (keyword(mod, node, 'result') || keyword(mod, node, 'error'))) payloads.push(node);
         break;
       }
       case 'dictionary':

@@ -893,9 +893,11 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   }
 
   /** `Cls(…)`: an instance with the class's methods bound to it, after `__init__` runs. */
-  private instantiate(classId: number, args: Args, at: Site): Value {
+  private instantiate(classId: number, args: Args, at: Site, node?: PyNode): Value {
     const refused = this.refusedModel(classId, args, at);
     if (refused) return refused;
+    const response = node && this.responseModel(classId, args, node, at);
+    if (response) return response;
     const cls = this.heap.get(classId);
     const id = this.heap.alloc(newObject(at));
     const self = ref(at, id);
@@ -943,6 +945,36 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (f.type && literal !== NOT_LITERAL && judgeLax(f.type, literal).rejected.length > 0) refused = true;
     }
     return refused ? ref(at, this.heap.alloc({ ...newObject(at), props, refused: model })) : undefined;
+  }
+
+  /**
+   * `RpcResponse(id=…, result=…)` of a pydantic model with a `jsonrpc` field, given its `result` or
+   * `error`: a JSON-RPC response a gateway returns (FastAPI sends the model's fields as JSON, defaults
+   * included). It is the object of those fields, allocated at the call, so that it is judged as an
+   * envelope literal is (FastAPI sends a default of None as null: `"error": null` beside the result).
+   */
+  private responseModel(classId: number, args: Args, node: PyNode, at: Site): Value | undefined {
+    if (args.positional.length > 0 || args.spread) return undefined;
+    if (!args.keywords.has('result') && !args.keywords.has('error')) return undefined;
+    const cls = this.classes.get(classId);
+    const model =
+      cls && classModel(cls.node, cls.run.module, (name, scope) => this.classBoundTo(name, scope));
+    if (!model?.validatedWhenBuilt || !model.fields?.some((f) => f.name === 'jsonrpc')) return undefined;
+    // `@app.post(…, response_model_exclude_none=True)` leaves out the fields that are None;
+    // `response_model_exclude_unset` / `_defaults`, those given no value (`jsonrpc` among them).
+    const route = this.current.fn.parent;
+    const decorators = route?.type === 'decorated_definition' ? this.text(route).split(/\bdef\b/)[0] : '';
+    const excludes = (what: string) =>
+      new RegExp(`response_model_exclude_${what}\\s*=\\s*True`).test(decorators ?? '');
+    const defaults = excludes('(?:unset|defaults)') ? undefined : this.heap.get(classId)?.props;
+    const withoutNone = excludes('none');
+    const props = new Map<string, Member>();
+    for (const f of model.fields) {
+      const value = args.keywords.get(f.name);
+      const member = value ? { value, site: value[0]?.site ?? at } : defaults?.get(f.name);
+      if (member && !(withoutNone && member.value.every((v) => v.k === 'null'))) props.set(f.name, member);
+    }
+    return ref(at, this.allocate(node, { ...newObject(at), props }));
   }
 
   /** Binds parameters; `args` undefined: the framework supplies them (unknown). `self` binds the first. */
@@ -1074,18 +1106,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return false;
   }
 
-  private call(callee: Value, args: Args, at: Site, text: string): Value {
+  private call(callee: Value, args: Args, at: Site, text: string, node?: PyNode): Value {
     let result: Value = NOTHING;
     for (const v of callee) {
       if (!this.current.state) break;
-      result = join(result, this.callVariant(v, args, at, text));
+      result = join(result, this.callVariant(v, args, at, text, node));
     }
     return result.length > 0 ? result : nul(at);
   }
 
-  private callVariant(v: Variant, args: Args, at: Site, text: string): Value {
+  private callVariant(v: Variant, args: Args, at: Site, text: string, site?: PyNode): Value {
     if (v.k === 'ref') {
-      if (this.classes.has(v.id)) return this.instantiate(v.id, args, at);
+      if (this.classes.has(v.id)) return this.instantiate(v.id, args, at, site);
       const state = this.heap.get(v.id);
       const call = state?.props.get('__call__')?.value;
       if (call) return this.call(call, args, at, text);
@@ -2279,7 +2311,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const args = this.args(argsNode);
     this.record(node, args);
     if (fnNode.type === 'identifier' && !bound) return this.builtinCall(this.text(fnNode), args, at);
-    return this.call(this.ev(fnNode), args, at, name ?? sourceText(this.site(fnNode)));
+    return this.call(this.ev(fnNode), args, at, name ?? sourceText(this.site(fnNode)), node);
   }
 
   /**
