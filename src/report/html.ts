@@ -26,6 +26,7 @@ import {
   rulesSummaryHtml,
 } from './html-sections.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
+import { policyNotesHtml } from './policy-notes.js';
 import { runVerdict } from './run-verdict.js';
 import { scanVerdictHtml } from './scan-verdict.js';
 import { jsonTerminalSafe } from './terminal.js';
@@ -153,7 +154,7 @@ ${auditHeaderHtml(report)}
 ${verdictHtml(report)}
 ${scanVerdictHtml(report)}
 </header>
-${summary(report)}
+${summary(report)}${notesHtml(report)}
 ${versionsHtml(report)}
 ${rulesSummaryHtml(report.findings, options.docsBaseUrl)}
 ${auditSectionsHtml(report, options.docsBaseUrl)}
@@ -172,6 +173,12 @@ ${detailsHtml(report)}
 </body>
 </html>
 `;
+}
+
+/** What the baseline, --min-severity and rule settings left out or changed; nothing when none did. */
+function notesHtml(report: Report): string {
+  const notes = policyNotesHtml(report, esc);
+  return notes ? `\n${notes}` : '';
 }
 
 /** The headline: the counts, and whether the run failed (exit 1), said in words as well as colour. */

@@ -2,16 +2,17 @@
  * What the policy (src/policy/apply.ts) left out of a report, said where people read it: the count
  * of findings a baseline hid, the baseline entries that no longer occur (stale: fixed, or changed
  * beyond recognition, and worth removing with --write-baseline), and findings below --min-severity
- * that still count for --fail-on. JSON carries the same in `summary` and `details.baseline`; HTML
- * shows `details`.
+ * that still count for --fail-on, and the configuration's rule settings that dropped or changed
+ * findings (`details.rules`). JSON carries the same in `summary`, `details.rules` and `details.baseline`.
  */
 
-import type { BaselineDetails } from '../policy/apply.js';
+import type { BaselineDetails, RuleSettingDetails } from '../policy/apply.js';
 import type { BaselineEntry } from '../policy/baseline.js';
 import { oneLine } from './terminal.js';
 import type { Report } from './types.js';
 
 interface Notes {
+  readonly rules?: readonly RuleSettingDetails[];
   readonly baseline?: BaselineDetails;
   readonly belowMinSeverity?: {
     readonly count: number;
@@ -23,7 +24,9 @@ interface Notes {
 function notesOf(report: Report): Notes | undefined {
   const baseline = report.details?.baseline as BaselineDetails | undefined;
   const below = report.summary.belowMinSeverity;
+  const rules = report.details?.rules;
   const notes: Notes = {
+    ...(Array.isArray(rules) && rules.length > 0 ? { rules: rules as RuleSettingDetails[] } : {}),
     ...(baseline && typeof baseline.hidden === 'number' && Array.isArray(baseline.stale) ? { baseline } : {}),
     ...(typeof below === 'number' && below > 0
       ? {
@@ -35,7 +38,7 @@ function notesOf(report: Report): Notes | undefined {
         }
       : {}),
   };
-  return notes.baseline || notes.belowMinSeverity ? notes : undefined;
+  return notes.rules || notes.baseline || notes.belowMinSeverity ? notes : undefined;
 }
 
 function plural(n: number, word: string, many = `${word}s`): string {
@@ -57,6 +60,25 @@ function baselineHeadline(baseline: BaselineDetails): string {
   return `baseline ${baseline.file}: ${plural(baseline.hidden, 'known finding')} hidden${staleNote}`;
 }
 
+/** The configuration's rule settings that dropped or changed findings of this run. */
+function rulesLine(rules: readonly RuleSettingDetails[]): string {
+  const each = rules.map((r) =>
+    r.setting === 'off'
+      ? `${r.rule} off (${plural(r.findings, 'finding')} not shown or counted)`
+      : `${r.rule} set to ${r.setting} (${plural(r.findings, 'finding')})`,
+  );
+  return `rules set in the configuration: ${each.join(', ')}`;
+}
+
+/** Every note, one line each: what to say, and stale baseline entries under the baseline's line. */
+function noteLines(notes: Notes): { line: string; stale?: readonly BaselineEntry[] }[] {
+  return [
+    ...(notes.rules ? [{ line: rulesLine(notes.rules) }] : []),
+    ...(notes.baseline ? [{ line: baselineHeadline(notes.baseline), stale: notes.baseline.stale }] : []),
+    ...(notes.belowMinSeverity ? [{ line: belowLine(notes.belowMinSeverity) }] : []),
+  ];
+}
+
 function belowLine(below: NonNullable<Notes['belowMinSeverity']>): string {
   return `${plural(below.count, 'finding')} below --min-severity ${below.minSeverity} not shown (--fail-on ${below.failOn} still counts them)`;
 }
@@ -65,13 +87,12 @@ export function policyNotesText(report: Report): string {
   const notes = notesOf(report);
   if (!notes) return '';
   const lines: string[] = [];
-  if (notes.baseline) {
-    lines.push(oneLine(baselineHeadline(notes.baseline), { width: 400 }));
-    for (const entry of notes.baseline.stale) {
+  for (const note of noteLines(notes)) {
+    lines.push(oneLine(note.line, { width: 400 }));
+    for (const entry of note.stale ?? []) {
       lines.push(`  stale: ${oneLine(entry.rule)}  ${oneLine(entryWhere(entry))}: ${oneLine(entry.message)}`);
     }
   }
-  if (notes.belowMinSeverity) lines.push(belowLine(notes.belowMinSeverity));
   return `${lines.join('\n')}\n`;
 }
 
@@ -79,12 +100,24 @@ export function policyNotesMarkdown(report: Report, escapeText: (text: string) =
   const notes = notesOf(report);
   if (!notes) return '';
   const lines: string[] = ['', '### Baseline and filters', ''];
-  if (notes.baseline) {
-    lines.push(`- ${escapeText(baselineHeadline(notes.baseline))}`);
-    for (const entry of notes.baseline.stale) {
+  for (const note of noteLines(notes)) {
+    lines.push(`- ${escapeText(note.line)}`);
+    for (const entry of note.stale ?? []) {
       lines.push(`  - stale: ${escapeText(`${entry.rule} ${entryWhere(entry)}: ${entry.message}`)}`);
     }
   }
-  if (notes.belowMinSeverity) lines.push(`- ${escapeText(belowLine(notes.belowMinSeverity))}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The same notes as an HTML section; `escapeHtml` makes text safe for HTML. */
+export function policyNotesHtml(report: Report, escapeHtml: (text: string) => string): string {
+  const notes = notesOf(report);
+  if (!notes) return '';
+  const items = noteLines(notes).map((note) => {
+    const stale = (note.stale ?? []).map(
+      (entry) => `<li>stale: ${escapeHtml(`${entry.rule} ${entryWhere(entry)}: ${entry.message}`)}</li>`,
+    );
+    return `<li>${escapeHtml(note.line)}${stale.length > 0 ? `<ul>${stale.join('')}</ul>` : ''}</li>`;
+  });
+  return `<section class="policy-notes" aria-label="Baseline and filters">\n<h2>Baseline and filters</h2>\n<ul>\n${items.join('\n')}\n</ul>\n</section>`;
 }

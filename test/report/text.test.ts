@@ -469,7 +469,7 @@ describe('policy notes', () => {
     expect(policyNotesText(withPolicy(undefined, { belowMinSeverity: '2' }))).toBe('');
   });
 
-  it('follow the text and Markdown reports, and no other format', () => {
+  it('follow the text and Markdown reports, are a section of the HTML page, and in no other format', () => {
     const report = withPolicy({ file: 'b.json', hidden: 1, stale: [] });
     expect(
       renderReport(report, 'text', { color: false }).endsWith(
@@ -477,7 +477,8 @@ describe('policy notes', () => {
       ),
     ).toBe(true);
     expect(renderReport(report, 'markdown')).toContain('### Baseline and filters');
-    for (const format of ['json', 'junit', 'html', 'sarif'] as const) {
+    expect(renderReport(report, 'html')).toContain('<li>baseline b.json: 1 known finding hidden</li>');
+    for (const format of ['json', 'junit', 'sarif'] as const) {
       expect(renderReport(report, format)).not.toContain('known finding hidden');
     }
   });
