@@ -2214,6 +2214,9 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (node.type === 'NewExpression') {
       // The constructor throws unless its input parses as an absolute URL.
       if (name === 'URL') return yielding(at, 'a new URL', 'uri');
+      // An empty Map: what `set` stores in it is what `get` may give (see mapMethod).
+      if (name === 'Map' && args.length === 0)
+        return ref(at, this.heap.alloc({ ...newObject(at, 'Map'), open: 'the entries of a Map' }));
       // A constructor may call the functions it is given (a Promise's executor, at once).
       this.escapeCall(node, args, at, `new ${name}`, false);
       return unknown(
@@ -2400,6 +2403,36 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     return members.sort(([a], [b]) => index(a) - index(b) || 0);
   }
 
+  /**
+   * A Map built with `new Map()`: `set` adds its value to what the Map may hold (`rest`), and `get`
+   * gives one of those values (a registry of tools: `tools.set(t.name, t)`, `tools.get(name).run()`),
+   * or one stored where the analysis did not see it, so never a value proven whole.
+   */
+  private mapMethod(
+    v: Variant & { k: 'ref' },
+    state: ObjState,
+    name: string,
+    args: readonly Value[],
+    at: Site,
+    text: string,
+  ): Value | undefined {
+    const held = join(
+      state.rest ?? NOTHING,
+      unknown(at, `a value ${text}() gives that the analysis did not see stored`),
+    );
+    switch (name) {
+      case 'set':
+        this.heap.set(v.id, { ...state, rest: join(state.rest ?? NOTHING, args[1] ?? undef(at)) });
+        return [v];
+      case 'get':
+        return held;
+      case 'values':
+        return this.arrayOf(held, at);
+      default:
+        return undefined;
+    }
+  }
+
   private methodOn(
     v: Variant,
     receiver: Value,
@@ -2423,6 +2456,10 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       if (member?.value.some((m) => m.k === 'fn')) return this.call(member.value, args, [v], at, text);
       if (state.kind === 'array' && name) {
         const handled = this.arrayMethod(v, state, name, args, at, receiver);
+        if (handled) return handled;
+      }
+      if (state.model === 'Map' && name) {
+        const handled = this.mapMethod(v, state, name, args, at, text);
         if (handled) return handled;
       }
       if (state.promised) {
