@@ -14,7 +14,7 @@ import {
 } from '../validate/index.js';
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
-import { checkSession } from './session.js';
+import { checkSession, isClientMessage, type SessionResult } from './session.js';
 import { type VersionMatrix, versionVerdict, versionVerdictLine } from './versions.js';
 
 export { classifyDocument } from './classify.js';
@@ -52,6 +52,8 @@ export interface CheckOutcome {
   readonly checked: number;
   readonly kind: string;
   readonly protocolVersions: ProtocolVersion[];
+  /** Nothing checked was sent by a server: the input holds only a client's requests. */
+  readonly noServerMessage?: true;
 }
 
 export async function checkInput(input: ParsedInput, options: CheckOptions): Promise<CheckOutcome> {
@@ -74,7 +76,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
       file: options.file,
       tools: options.tools,
     });
-    return { ...session, kind: 'session' };
+    return { ...sessionOutcome(session), kind: 'session' };
   }
   const value = input.value;
   const kind = classifyDocument(value);
@@ -88,7 +90,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         file: options.file,
         tools: options.tools,
       });
-      return { ...session, checked: (value as unknown[]).length, kind: 'session' };
+      return { ...sessionOutcome(session), checked: (value as unknown[]).length, kind: 'session' };
     }
     case 'message': {
       const request =
@@ -100,7 +102,13 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         { protocolVersion: version, request, tools: options.tools ? [...options.tools.values()] : undefined },
         options.scope,
       );
-      return { findings: locate(findings), checked: 1, kind: 'response', protocolVersions: [version] };
+      return {
+        findings: locate(findings),
+        checked: 1,
+        kind: 'response',
+        protocolVersions: [version],
+        ...(isClientMessage(value) ? { noServerMessage: true as const } : {}),
+      };
     }
     case 'tools-list':
       return {
@@ -123,6 +131,13 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
         protocolVersions: [version],
       };
   }
+}
+
+function sessionOutcome({ fromServer, ...session }: SessionResult): Omit<CheckOutcome, 'kind'> {
+  return {
+    ...session,
+    ...(session.checked > 0 && fromServer === 0 ? { noServerMessage: true as const } : {}),
+  };
 }
 
 export interface MatrixCheckOutcome extends CheckOutcome {
@@ -174,7 +189,8 @@ export async function checkWithMatrix(
     });
   const first = outcomes[0] as CheckOutcome;
   const protocolVersions = ALL_VERSIONS.filter((v) => outcomes.some((o) => o.protocolVersions.includes(v)));
-  return { findings, checked: first.checked, kind: first.kind, protocolVersions, ...extra };
+  const noServer = first.noServerMessage ? { noServerMessage: first.noServerMessage } : {};
+  return { findings, checked: first.checked, kind: first.kind, protocolVersions, ...noServer, ...extra };
 }
 
 /** Tool definitions from a tools/list result or response (or a bare array of tools). */

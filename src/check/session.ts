@@ -42,6 +42,8 @@ export interface SessionResult {
   readonly checked: number;
   /** Versions used, in order of first use. */
   readonly protocolVersions: ProtocolVersion[];
+  /** Lines the server sent, or may have sent (not known to be the client's). */
+  readonly fromServer: number;
 }
 
 export interface SessionOptions {
@@ -157,11 +159,15 @@ export async function checkSession(
   // A recording written by mcp-shape has no blank frames; a blank line there is not the server's.
   const recording = lines.some((l) => l.json && isRecordedFrame(l.value));
   let checked = 0;
+  let fromServer = 0;
 
   for (const line of lines) {
     if (recording && !line.json && line.text.trim() === '') continue;
     const entry = entryOf(line);
     checked++;
+    if (entry.from === 'server' || (entry.from === undefined && !isClientMessage(entry.message?.value))) {
+      fromServer++;
+    }
     let connection = connections.get(entry.connection);
     if (!connection) {
       connection = new Connection(options);
@@ -189,7 +195,36 @@ export async function checkSession(
     }
     if (!versions.includes(connection.version)) versions.push(connection.version);
   }
-  return { findings, checked, protocolVersions: versions };
+  return { findings, checked, protocolVersions: versions, fromServer };
+}
+
+/** Methods only a client sends: a line of one, its direction not recorded, is the client's. */
+const CLIENT_METHODS = new Set([
+  'initialize',
+  'notifications/initialized',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'notifications/roots/list_changed',
+]);
+
+/**
+ * A message (or batch) that only a client sends: nothing of it is the server's to judge. A response,
+ * a method a server may send (ping, sampling, notifications) or a line that is no message may be the
+ * server's.
+ */
+export function isClientMessage(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every(isClientMessage);
+  return isObject(value) && typeof value.method === 'string' && CLIENT_METHODS.has(value.method);
 }
 
 function locationOf(

@@ -186,8 +186,9 @@ function verdictHtml(report: Report): string {
   const { errors, warnings, infos, checked } = report.summary;
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
   const run = runVerdict(report);
-  const status = run.failed ? 'failed' : 'passed';
-  const line = `${run.failed ? 'Failed' : 'Passed'} (--fail-on ${run.failOn}): ${counts} in ${plural(checked, checkedNoun(report.command))} checked${run.why ? `; ${run.why}` : ''}`;
+  const status = run.failed ? 'failed' : run.nothingChecked ? 'skipped' : 'passed';
+  const reason = run.why ?? run.nothingChecked;
+  const line = `${run.failed ? 'Failed' : run.nothingChecked ? 'Skipped' : 'Passed'} (--fail-on ${run.failOn}): ${counts} in ${plural(checked, checkedNoun(report.command))} checked${reason ? `; ${reason}` : ''}`;
   return `<p class="verdict ${status}" data-run="${status}">${esc(line)}</p>`;
 }
 

@@ -146,7 +146,9 @@ function buildSuites(report: Report): TestSuite[] {
       report.findings.length === 0
         ? `${plural(report.summary.checked, noun)}: no findings`
         : `${plural(clean, `other ${noun}`)}: no findings`;
-    suiteFor(fallbackName).cases.push({ name, findings: [] });
+    // Nothing a server sent was checked: the documents are skipped, not passed.
+    const nothing = runVerdict(report).nothingChecked;
+    suiteFor(fallbackName).cases.push({ name, findings: [], ...(nothing ? { skipped: nothing } : {}) });
   }
   for (const tool of toolsNotCalled(report)) {
     suiteFor(fallbackName).cases.push({

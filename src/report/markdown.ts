@@ -70,8 +70,9 @@ function verdictSection(scan: Verdict): string[] {
 function verdict(report: Report): string {
   const { errors, warnings, checked } = report.summary;
   const run = runVerdict(report);
-  const mark = run.failed ? '❌' : errors + warnings > 0 ? '⚠️' : '✅';
-  const why = run.why ? `: ${escapeMarkdown(run.why)}` : '';
+  const mark = run.failed ? '❌' : run.nothingChecked ? '➖' : errors + warnings > 0 ? '⚠️' : '✅';
+  const reason = run.why ?? run.nothingChecked;
+  const why = reason ? `: ${escapeMarkdown(reason)}` : '';
   return `${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(checked, checkedNoun(report.command))}${why}`;
 }
 

@@ -16,7 +16,12 @@ export interface RunVerdict {
   /** When the findings shown do not fail the run on their own: what does, in words. */
   readonly why?: string;
   readonly failOn: Severity | 'never';
+  /** Set when the run passed without checking anything it was meant to: what was not checked. */
+  readonly nothingChecked?: string;
 }
+
+/** check of a capture (or a document) holding only a client's requests: no server message at all. */
+export const NO_SERVER_MESSAGE = 'nothing a server sent was checked: the input holds only client requests';
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
@@ -26,7 +31,7 @@ function severityOf(value: unknown): Severity | undefined {
 
 export function runVerdict(report: Report): RunVerdict {
   const failOn = report.summary.failOn === 'never' ? 'never' : (severityOf(report.summary.failOn) ?? 'error');
-  if (failOn === 'never') return { failed: false, failOn };
+  if (failOn === 'never') return passed(report, failOn);
   const counts = (f: Finding) => RANK[f.severity] >= RANK[failOn];
   if (report.findings.some(counts)) return { failed: true, failOn };
   const below = report.summary.belowMinSeverity;
@@ -48,5 +53,11 @@ export function runVerdict(report: Report): RunVerdict {
       why: `fails --fail-on ${failOn}: ${plural(unscanned, 'file')} not scanned`,
     };
   }
-  return { failed: false, failOn };
+  return passed(report, failOn);
+}
+
+function passed(report: Report, failOn: RunVerdict['failOn']): RunVerdict {
+  return report.summary.noServerMessage === true
+    ? { failed: false, failOn, nothingChecked: NO_SERVER_MESSAGE }
+    : { failed: false, failOn };
 }

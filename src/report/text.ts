@@ -89,11 +89,15 @@ function summaryLine(report: Report, color: ReturnType<typeof pc.createColors>):
   const what = report.command === 'scan' ? 'file' : report.command === 'audit' ? 'call' : 'document';
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`;
   const run = runVerdict(report);
-  const line = `${counts} in ${plural(checked, what)} checked${run.why ? `: ${run.why}` : ''}`;
+  const reason = run.why ?? run.nothingChecked;
+  const line = `${counts} in ${plural(checked, what)} checked${reason ? `: ${reason}` : ''}`;
   return headlineMark(run, errors + warnings, color, line);
 }
 
-/** ✖ for a run that fails (exit 1), ⚠ for one that passes with findings, ✔ for none. */
+/**
+ * ✖ for a run that fails (exit 1), ➖ for one that checked nothing it was meant to, ⚠ for one that
+ * passes with findings, ✔ for none.
+ */
 export function headlineMark(
   run: RunVerdict,
   findings: number,
@@ -101,6 +105,7 @@ export function headlineMark(
   line: string,
 ): string {
   if (run.failed) return color.red(color.bold(`✖ ${line}`));
+  if (run.nothingChecked) return color.yellow(`➖ ${line}`);
   if (findings > 0) return color.yellow(`⚠ ${line}`);
   return color.green(`✔ ${line}`);
 }

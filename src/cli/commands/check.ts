@@ -97,6 +97,7 @@ export function checkReport(outcome: MatrixCheckOutcome): Report {
     summary: {
       kind: outcome.kind,
       protocolVersions: outcome.protocolVersions,
+      ...(outcome.noServerMessage ? { noServerMessage: true } : {}),
       ...(outcome.versionVerdict ? { versionVerdict: outcome.versionVerdict } : {}),
     },
     details: { versionMatrix: outcome.matrix },
