@@ -9,6 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { scanSource } from '../../src/scan/index.js';
 import { computeVerdict } from '../../src/scan/verdict.js';
 
+type Scanned = Awaited<ReturnType<typeof scanSource>>;
+const defects = (file: Scanned) =>
+  file.findings.map((f) => `${f.severity} ${f.rule} ${f.location?.file}:${f.location?.line}`);
+const tools = (file: Scanned) =>
+  file.handlers.map((h) => `${h.tool} ${h.returns.map((r) => r.status).join(',')}`);
+
 const server = (block: string) => `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -29,9 +35,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 describe('a Map of tools looked up by a low-level handler', () => {
   it("reports a stored tool's invalid block where it is written, and fails", async () => {
     const file = await scanSource('server.ts', server("{ type: 'image', data: 'iVBORw0KGgo=' }"));
-    expect(
-      file.findings.map((f) => `${f.severity} ${f.rule} ${f.location?.file}:${f.location?.line}`),
-    ).toEqual(['error block-mime-type-missing server.ts:10']);
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.ts:10']);
     expect(file.handlers.flatMap((h) => h.returns.map((r) => `${r.line} ${r.status}`))).toEqual([
       '14 invalid',
     ]);
@@ -48,5 +52,49 @@ describe('a Map of tools looked up by a low-level handler', () => {
     expect(returns.map((r) => `${r.line} ${r.status}`)).toEqual(['14 unresolved']);
     expect(returns[0]?.reason).toContain('tool.run(request.params.arguments)');
     expect(computeVerdict(file.handlers)).toMatchObject({ status: 'fail', typed: 0, unresolved: 1 });
+  });
+});
+
+/**
+ * A dict of tool functions filled under computed names (`TOOLS[fn.__name__] = fn`) and registered in a
+ * loop over its values: each stored function is judged as a tool, and the registration may also be a
+ * function stored where the analysis did not see it, so it stays unresolved too.
+ */
+describe('a dict of tools filled under computed names (Python)', () => {
+  const source = (image: string) => `from mcp.server.fastmcp import FastMCP
+from mcp.types import ImageContent
+
+mcp = FastMCP("s")
+TOOLS = {}
+
+
+def logo():
+    return ${image}
+
+
+def register(fn):
+    TOOLS[fn.__name__] = fn
+
+
+register(logo)
+for fn in TOOLS.values():
+    mcp.add_tool(fn)
+`;
+
+  it("judges each stored function: the bad one's error where it is written", async () => {
+    const file = await scanSource('server.py', source('ImageContent(type="image", data="iVBORw0KGgo=")'));
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.py:9']);
+    expect(tools(file)).toEqual(['(unnamed tool) unresolved', 'logo invalid']);
+    expect(computeVerdict(file.handlers).status).toBe('fail');
+  });
+
+  it('leaves the clean twin unresolved where a function may have been stored unseen', async () => {
+    const file = await scanSource(
+      'server.py',
+      source('ImageContent(type="image", data="iVBORw0KGgo=", mimeType="image/png")'),
+    );
+    expect(file.findings).toEqual([]);
+    expect(tools(file)).toEqual(['(unnamed tool) unresolved', 'logo typed']);
+    expect(computeVerdict(file.handlers)).toMatchObject({ status: 'fail', unresolved: 1 });
   });
 });

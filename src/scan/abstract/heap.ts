@@ -22,7 +22,10 @@ export interface ObjState {
   readonly site: Site;
   readonly props: ReadonlyMap<string, Member>;
   readonly items: readonly Member[];
-  /** Arrays: any number of further items, each one of these (`push` in a loop, `.map`). */
+  /**
+   * Arrays: any number of further items, each one of these (`push` in a loop, `.map`). Objects: the
+   * values of members set under computed names (`table[name] = fn`), and a JS Map's values.
+   */
   readonly rest?: Value;
   /** Why members or items the analysis cannot list may exist (`...spread`, a computed key). */
   readonly open?: string;

@@ -134,12 +134,14 @@ export function readState(state: ObjState, key: string | undefined, at: Site, ab
   }
   if (key === undefined) {
     let out: Value = state.open ? runtime(at, state.open) : NOTHING;
+    if (state.rest) out = join(out, state.rest);
     for (const m of state.props.values()) out = join(out, m.value);
     return join(out, absent);
   }
   const member = state.props.get(key);
   if (member) return member.value;
-  return state.open ? runtime(at, state.open) : absent;
+  // A member set under a computed name (`tools[fn.__name__] = fn`) may be this one.
+  return state.open ? join(state.rest ?? NOTHING, runtime(at, state.open)) : absent;
 }
 
 /** An object state with `key` set: replaced (a strong update) or joined with what was there. */
@@ -170,7 +172,13 @@ export function writeState(
     }
     return { ...state, rest: join(state.rest ?? NOTHING, value) };
   }
-  if (key === undefined) return { ...state, open: `a member with a computed name (${sourceText(at)})` };
+  // Under a computed name: one more member of unknown name, kept (`rest`) for reads of any member.
+  if (key === undefined)
+    return {
+      ...state,
+      open: `a member with a computed name (${sourceText(at)})`,
+      rest: join(state.rest ?? NOTHING, value),
+    };
   const props = new Map(state.props);
   const old = props.get(key);
   const next = strong ? value : old ? join(old.value, value) : join(value, undef(at));
