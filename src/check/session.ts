@@ -90,11 +90,13 @@ class Connection {
   /** Requests awaiting their response, by who sent them and their id. */
   readonly pending = new Map<string, JsonObject>();
   readonly tools: Map<string, JsonObject>;
+  /** Tools called before this connection listed them (their results judged without an outputSchema). */
+  readonly unlisted = new Set<string>();
 
-  constructor(options: SessionOptions) {
+  constructor(options: SessionOptions, later?: ReadonlyMap<string, JsonObject>) {
     this.version = options.fallbackVersion ?? DEFAULT_PROTOCOL_VERSION;
     this.settled = options.fallbackVersion !== undefined;
-    this.tools = new Map(options.tools ?? []);
+    this.tools = new Map([...(later ?? []), ...(options.tools ?? [])]);
   }
 }
 
@@ -153,6 +155,22 @@ export async function checkSession(
   lines: readonly SessionLine[],
   options: SessionOptions = {},
 ): Promise<SessionResult> {
+  const { result, connections } = judgeSession(lines, options);
+  // A tools/list answered after the calls of a tool: the server declared that tool's outputSchema in
+  // this session all the same, and its results must conform to it. The session is judged again with
+  // the tools each connection listed known from its start (a listing on the way still replaces them).
+  const later = new Map<string, ReadonlyMap<string, JsonObject>>();
+  for (const [key, connection] of connections) {
+    if ([...connection.unlisted].some((name) => connection.tools.has(name))) later.set(key, connection.tools);
+  }
+  return later.size > 0 ? judgeSession(lines, options, later).result : result;
+}
+
+function judgeSession(
+  lines: readonly SessionLine[],
+  options: SessionOptions,
+  later?: ReadonlyMap<string, ReadonlyMap<string, JsonObject>>,
+): { result: SessionResult; connections: Map<string, Connection> } {
   const findings: Finding[] = [];
   const connections = new Map<string, Connection>();
   const versions: ProtocolVersion[] = [];
@@ -170,7 +188,7 @@ export async function checkSession(
     }
     let connection = connections.get(entry.connection);
     if (!connection) {
-      connection = new Connection(options);
+      connection = new Connection(options, later?.get(entry.connection));
       connections.set(entry.connection, connection);
     }
     if (entry.refused) {
@@ -195,7 +213,7 @@ export async function checkSession(
     }
     if (!versions.includes(connection.version)) versions.push(connection.version);
   }
-  return { findings, checked, protocolVersions: versions, fromServer };
+  return { result: { findings, checked, protocolVersions: versions, fromServer }, connections };
 }
 
 /** Methods only a client sends: a line of one, its direction not recorded, is the client's. */
@@ -267,6 +285,7 @@ function judgeMessage(
     ...(toolName ? { tool: toolName } : {}),
     ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
   });
+  if (toolName && !connection.tools.has(toolName)) connection.unlisted.add(toolName);
   const findings = validateParsedMessageSync(message, {
     protocolVersion: connection.version,
     request,

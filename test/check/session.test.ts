@@ -273,3 +273,43 @@ describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(runs[1]?.stderr).toContain('is a directory');
   });
 });
+
+describe('a tools/list answered after the calls', () => {
+  const COUNT = {
+    name: 'count',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+  };
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'count' } });
+  const result = (id: number, structured: unknown) => ({
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured },
+  });
+  const list = (id: number, tools: unknown[]) => [
+    { jsonrpc: '2.0', id, method: 'tools/list' },
+    { jsonrpc: '2.0', id, result: { tools } },
+  ];
+
+  it('judges the earlier results against the outputSchema the server declared', async () => {
+    const { findings } = await check(jsonl([call(2), result(2, {}), ...list(3, [COUNT])]));
+    expect(where(findings)).toEqual(['structured-content-schema-mismatch@2/count']);
+  });
+
+  it('leaves a session whose results conform as it was, and a listing on the way still replaces it', async () => {
+    expect((await check(jsonl([call(2), result(2, { n: 1 }), ...list(3, [COUNT])]))).findings).toEqual([]);
+    // Listed first with no outputSchema, then with one: the first call is judged by the first listing.
+    const plain = { name: 'count', inputSchema: { type: 'object' } };
+    const session = [
+      ...list(1, [plain]),
+      call(2),
+      result(2, {}),
+      ...list(3, [COUNT]),
+      call(4),
+      result(4, {}),
+    ];
+    expect(where((await check(jsonl(session))).findings)).toEqual([
+      'structured-content-schema-mismatch@8/count',
+    ]);
+  });
+});
