@@ -98,3 +98,33 @@ for fn in TOOLS.values():
     expect(computeVerdict(file.handlers)).toMatchObject({ status: 'fail', unresolved: 1 });
   });
 });
+
+/**
+ * `functools.partial(fn, kind=…)`: FastMCP reads the partial's signature, where a keyword it binds is a
+ * parameter with that default, which a call may override; a positional one is bound for good.
+ */
+describe('a FastMCP tool registered as a partial with a keyword', () => {
+  it('judges the branches a caller reaches by overriding the keyword', async () => {
+    const file = await scanSource(
+      'server.py',
+      `from functools import partial
+
+from mcp.server.fastmcp import FastMCP
+from mcp.types import ImageContent
+
+mcp = FastMCP("shop")
+
+
+def _render(kind: str = "text"):
+    if kind == "image":
+        return ImageContent(type="image", data="iVBORw0KGgo=")
+    return "ok"
+
+
+mcp.add_tool(partial(_render, kind="text"), name="render")
+`,
+    );
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.py:11']);
+    expect(tools(file)).toEqual(['render invalid,typed']);
+  });
+});

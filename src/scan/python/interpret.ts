@@ -1036,11 +1036,11 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       }
       if (p.type === 'keyword_separator' || p.type === 'positional_separator') return;
       if (!args) {
+        // A partial's positional arguments are bound; its keywords are defaults a caller may override.
         const preset =
-          partial?.keywords.get(name) ??
-          (boundPosition < (partial?.positional.length ?? 0)
+          boundPosition < (partial?.positional.length ?? 0)
             ? partial?.positional[boundPosition++]
-            : undefined);
+            : undefined;
         if (preset) {
           this.assignName(name, preset);
           return;
@@ -1051,8 +1051,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
           : unknown(at, `the parameter "${name}"`);
         // A caller that leaves the argument out gets the default, which nothing validates
         // (`s: str = None` is None then, whatever the annotation says).
-        const fallback = field(p, 'value');
-        this.assignName(name, fallback ? join(given, this.ev(fallback)) : given);
+        const defaultNode = field(p, 'value');
+        const fallback = partial?.keywords.get(name) ?? (defaultNode ? this.ev(defaultNode) : undefined);
+        this.assignName(name, fallback ? join(given, fallback) : given);
         return;
       }
       let value =
