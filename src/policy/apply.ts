@@ -97,6 +97,11 @@ export function applyPolicy(
   if (belowMinSeverity > 0) {
     summary.minSeverity = policy.minSeverity;
     summary.belowMinSeverity = belowMinSeverity;
+    // Which of them fail the run, so that a report can say why it failed on findings it does not show
+    // (and not claim so when they are all below --fail-on too).
+    summary.belowMinSeverityFailing = current.filter(
+      (f) => !atLeast(f.severity, policy.minSeverity) && fails([f.severity], policy.failOn),
+    ).length;
   }
   const details: Record<string, unknown> = { ...report.details };
   if (ruleSettings.length > 0) {

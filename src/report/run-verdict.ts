@@ -34,10 +34,14 @@ export function runVerdict(report: Report): RunVerdict {
   if (failOn === 'never') return passed(report, failOn);
   const counts = (f: Finding) => RANK[f.severity] >= RANK[failOn];
   if (report.findings.some(counts)) return { failed: true, failOn };
-  const below = report.summary.belowMinSeverity;
   const minSeverity = severityOf(report.summary.minSeverity);
-  // Left-out findings are all below --min-severity: they can count only when --fail-on is lower.
-  if (typeof below === 'number' && below > 0 && minSeverity && RANK[failOn] < RANK[minSeverity]) {
+  // The policy counts the left-out findings that fail the run; a report without that count (made by
+  // an older version, or by hand) is judged by their number: they can count only when --fail-on is
+  // lower than --min-severity.
+  const failing = report.summary.belowMinSeverityFailing;
+  const below = typeof failing === 'number' ? failing : report.summary.belowMinSeverity;
+  const mayFail = typeof failing === 'number' || (minSeverity && RANK[failOn] < RANK[minSeverity]);
+  if (typeof below === 'number' && below > 0 && minSeverity && mayFail) {
     return {
       failed: true,
       failOn,
