@@ -1,7 +1,7 @@
 /**
  * Whether the run a report describes failed (exit 1) and why, so that no format's headline looks
  * green when the exit code is 1. The policy (src/policy/apply.ts) records `summary.failOn`, and, when
- * it left findings out of the report, `summary.minSeverity` and `summary.belowMinSeverity`: findings
+ * it left findings out of the report, `summary.minSeverity` and `summary.belowMinSeverityFailing`: findings
  * below --min-severity still count for --fail-on, so a run can fail on findings the report does not
  * show; and a scan's files that could not be scanned count as a warning. A report made without the policy (the library) fails on errors, as the command line does by
  * default.
@@ -34,14 +34,10 @@ export function runVerdict(report: Report): RunVerdict {
   if (failOn === 'never') return passed(report, failOn);
   const counts = (f: Finding) => RANK[f.severity] >= RANK[failOn];
   if (report.findings.some(counts)) return { failed: true, failOn };
+  // The policy counts the findings it left out below --min-severity that fail the run.
   const minSeverity = severityOf(report.summary.minSeverity);
-  // The policy counts the left-out findings that fail the run; a report without that count (made by
-  // an older version, or by hand) is judged by their number: they can count only when --fail-on is
-  // lower than --min-severity.
-  const failing = report.summary.belowMinSeverityFailing;
-  const below = typeof failing === 'number' ? failing : report.summary.belowMinSeverity;
-  const mayFail = typeof failing === 'number' || (minSeverity && RANK[failOn] < RANK[minSeverity]);
-  if (typeof below === 'number' && below > 0 && minSeverity && mayFail) {
+  const below = report.summary.belowMinSeverityFailing;
+  if (typeof below === 'number' && below > 0 && minSeverity) {
     return {
       failed: true,
       failOn,
