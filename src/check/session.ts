@@ -241,7 +241,12 @@ const CLIENT_METHODS = new Set([
  * server's.
  */
 export function isClientMessage(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0 && value.every(isClientMessage);
+  // A batch holds messages, not batches: one level only (an array nested 5,000 deep overflowed the stack).
+  if (Array.isArray(value)) return value.length > 0 && value.every(isClientRequest);
+  return isClientRequest(value);
+}
+
+function isClientRequest(value: unknown): boolean {
   return isObject(value) && typeof value.method === 'string' && CLIENT_METHODS.has(value.method);
 }
 

@@ -33,6 +33,12 @@ describe('check of an input with no server message', () => {
     expect((await outcome(JSON.stringify([INITIALIZE, CALL]), false)).noServerMessage).toBe(true);
   });
 
+  it('reads a batch one level deep: arrays nested thousands deep are no messages, and no stack overflow', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    expect((await outcome(deep, false)).noServerMessage).toBeUndefined();
+    expect((await outcome(JSON.stringify([[CALL]]), false)).noServerMessage).toBeUndefined();
+  });
+
   it('does not mark what a server sends or may have sent', async () => {
     const response = { jsonrpc: '2.0', id: 2, result: { content: [] } };
     expect((await outcome(lines(CALL, response))).noServerMessage).toBeUndefined();
