@@ -1,6 +1,8 @@
 /**
  * Builders for content blocks and error results. They produce blocks that are valid in every version
- * that has the block type; choosing blocks a version lacks is `toolResult()`/`repair()`'s job.
+ * that has the block type; choosing blocks a version lacks is `toolResult()`/`repair()`'s job. What the
+ * validator would report on a block is a mistake of the caller's, and they throw a TypeError saying
+ * what it is rather than build it: a declared mimeType the bytes contradict, a URI that is not one.
  *
  * `image()` and `audio()` are synchronous when given a mimeType and return a Promise when they must sniff
  * it from the bytes (sniffing uses file-type, which is asynchronous):
@@ -9,7 +11,16 @@
  *     await image(png)               // ImageContent, mimeType sniffed; throws if the bytes are no image
  */
 
-import { canonicalMimeType } from '../core/sniff.js';
+import { decodeBase64Prefix } from '../core/base64.js';
+import { SNIFF_HEADER_BYTES } from '../core/magic.js';
+import {
+  agreesWithBytes,
+  canonicalMimeType,
+  isWellFormedMimeType,
+  sniffedMediaType,
+  sniffSync,
+} from '../core/sniff.js';
+import { isAbsoluteUri } from '../core/uri.js';
 import {
   checkProtocolVersionOption,
   DEFAULT_PROTOCOL_VERSION,
@@ -17,6 +28,7 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
+import { isScriptUrl } from './script-url.js';
 import type {
   Annotations,
   AudioContent,
@@ -61,6 +73,35 @@ function checkFamily(kind: MediaKind, mimeType: string, who: string): void {
   }
 }
 
+/**
+ * Throws when the bytes contradict the declared type, as the validator's block-mime-type-mismatch
+ * would report (with the synchronous sniffer validateToolResultSync uses): PNG bytes declared
+ * `image/jpeg`, or bytes without the signature every file of the declared type begins with (text, an
+ * error page, no bytes at all). Bytes of no known type agree with a type that has no fixed signature.
+ */
+function checkBytes(base64: string, declared: string, who: string): void {
+  const header = decodeBase64Prefix(base64, SNIFF_HEADER_BYTES) ?? new Uint8Array(0);
+  const sniffed = sniffSync(header);
+  if (agreesWithBytes(declared, sniffed)) return;
+  const shown = sniffedMediaType(sniffed);
+  const what =
+    shown !== undefined
+      ? `are ${shown}, not ${declared}`
+      : header.length === 0
+        ? `are empty, no ${declared}`
+        : `are no ${declared}: they do not begin with its signature`;
+  throw new TypeError(`${who}: the bytes ${what}; pass the type they are, or no mimeType to have it sniffed`);
+}
+
+/** Throws unless `mimeType` is a well-formed media type, as block-mime-type-malformed checks it. */
+function checkMimeType(mimeType: unknown, who: string): void {
+  if (typeof mimeType !== 'string' || !isWellFormedMimeType(mimeType)) {
+    throw new TypeError(
+      `${who}: mimeType must be a media type such as image/png, got ${JSON.stringify(mimeType)}`,
+    );
+  }
+}
+
 function media<K extends MediaKind>(
   kind: K,
   data: BinaryInput,
@@ -71,7 +112,9 @@ function media<K extends MediaKind>(
   const { base64, declaredMimeType } = normalizeBinary(data, who);
   const declared = mimeType ?? declaredMimeType;
   if (declared !== undefined) {
+    checkMimeType(declared, who);
     checkFamily(kind, declared, who);
+    checkBytes(base64, declared, who);
     return mediaBlock(kind, base64, declared, options);
   }
   return sniffMediaType(base64).then((sniffed) => {
@@ -83,7 +126,13 @@ function media<K extends MediaKind>(
   });
 }
 
-/** An image block from bytes, base64 or a data URI. Sniffs the type (async) when `mimeType` is absent. */
+/**
+ * An image block from bytes, base64 or a data URI. Sniffs the type (async) when `mimeType` is absent.
+ * A `mimeType` given (or a data URI's) is kept as written, and must be an image type the bytes agree
+ * with: `image(pngBytes, 'image/jpeg')` throws a TypeError naming the type the bytes are, rather than
+ * build a block whose type clients would trust and decode the bytes with. Not base64, or not an image
+ * type, throws too; the Promise of the sniffing form rejects when the bytes are no image.
+ */
 export function image(data: BinaryInput, mimeType: string, options?: BlockOptions): ImageContent;
 export function image(data: BinaryInput, mimeType?: undefined, options?: BlockOptions): Promise<ImageContent>;
 export function image(
@@ -94,7 +143,10 @@ export function image(
   return media('image', data, mimeType, options);
 }
 
-/** An audio block (2025-03-26 on). Sniffs the type (async) when `mimeType` is absent. */
+/**
+ * An audio block (2025-03-26 on). Sniffs the type (async) when `mimeType` is absent. A `mimeType` the
+ * bytes contradict throws a TypeError, as for image(): `audio(wavBytes, 'audio/ogg')` does.
+ */
 export function audio(data: BinaryInput, mimeType: string, options?: BlockOptions): AudioContent;
 export function audio(data: BinaryInput, mimeType?: undefined, options?: BlockOptions): Promise<AudioContent>;
 export function audio(
@@ -105,11 +157,35 @@ export function audio(
   return media('audio', data, mimeType, options);
 }
 
+/**
+ * The URI, checked as the validator's block-uri-invalid checks it (the official schemas' `format:
+ * "uri"`, which the Python SDK and Zed enforce); throws a TypeError otherwise.
+ */
 function checkUri(uri: unknown, who: string): string {
   if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
     throw new TypeError(`${who}: uri must be an absolute URI with a scheme, got ${JSON.stringify(uri)}`);
   }
+  if (!isAbsoluteUri(uri)) {
+    throw new TypeError(
+      `${who}: uri ${JSON.stringify(uri.length > 200 ? `${uri.slice(0, 200)}…` : uri)} is not a valid URI; characters such as spaces must be percent-encoded (encodeURI does it)`,
+    );
+  }
   return uri;
+}
+
+/** The last path segment of a URI, percent-decoded where it decodes. */
+function decodedName(uri: string): string {
+  const segment =
+    uri
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '')
+      .split('/')
+      .pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 export interface ResourceLinkInput extends BlockOptions {
@@ -122,20 +198,22 @@ export interface ResourceLinkInput extends BlockOptions {
   size?: number;
 }
 
-/** A resource_link block (2025-06-18 on); `repair()` turns it into text for older versions. */
+/**
+ * A resource_link block (2025-06-18 on); `repair()` turns it into text for older versions. Throws a
+ * TypeError for a URI the validator rejects (not absolute, or not a valid URI), and for a `javascript:`,
+ * `vbscript:` or `data:text/html` URI: no resource a client can read, and script when a client renders
+ * the link (the library's WebMCP link conversion and HTML sanitizer refuse them too).
+ */
 export function resourceLink(input: ResourceLinkInput | string): ResourceLink {
   const spec = typeof input === 'string' ? { uri: input } : input;
   const uri = checkUri(spec.uri, 'resourceLink()');
-  const name =
-    spec.name ??
-    (decodeURIComponent(
-      uri
-        .replace(/[?#].*$/, '')
-        .replace(/\/+$/, '')
-        .split('/')
-        .pop() ?? '',
-    ) ||
-      uri);
+  if (isScriptUrl(uri)) {
+    throw new TypeError(
+      `resourceLink(): ${JSON.stringify(uri.slice(0, 60))} runs script where a client renders the link; a resource link must name a resource`,
+    );
+  }
+  if (spec.mimeType !== undefined) checkMimeType(spec.mimeType, 'resourceLink()');
+  const name = spec.name ?? (decodedName(uri) || uri);
   const block: ResourceLink = { type: 'resource_link', uri, name };
   for (const key of ['title', 'description', 'mimeType', 'size'] as const) {
     if (spec[key] !== undefined) Object.assign(block, { [key]: spec[key] });
@@ -150,7 +228,11 @@ export type EmbeddedResourceInput = BlockOptions & {
   contentsMeta?: Record<string, unknown>;
 } & ({ text: string; blob?: undefined } | { blob: BinaryInput; text?: undefined });
 
-/** An embedded resource block holding text or a blob (bytes, base64 or a data URI). */
+/**
+ * An embedded resource block holding text or a blob (bytes, base64 or a data URI). Throws a TypeError
+ * for a URI the validator rejects, for both or neither of text and blob, and for a blob whose bytes
+ * contradict its mimeType (as image() does).
+ */
 export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource {
   const uri = checkUri(input.uri, 'embeddedResource()');
   // A caller outside TypeScript may give both: one would be dropped without a word.
@@ -167,6 +249,9 @@ export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource
     throw new TypeError('embeddedResource(): give exactly one of text or blob');
   }
   if (input.mimeType !== undefined) resource.mimeType = input.mimeType;
+  if (resource.mimeType !== undefined) checkMimeType(resource.mimeType, 'embeddedResource()');
+  if ('blob' in resource && resource.mimeType !== undefined)
+    checkBytes(resource.blob, resource.mimeType, 'embeddedResource()');
   if (input.contentsMeta) resource._meta = input.contentsMeta;
   return withOptions({ type: 'resource', resource }, input);
 }

@@ -8,6 +8,7 @@ import {
   resourceLink,
   text,
 } from '../../src/library/builders.js';
+import { validateToolResultSync } from '../../src/validate/index.js';
 import { JPEG_HEADER, PDF, PNG_1X1, WAV, wavBytes } from './support/shapes.js';
 
 const pngBytes = Uint8Array.from(Buffer.from(PNG_1X1, 'base64'));
@@ -143,12 +144,13 @@ describe('builders', () => {
     const buffer = pngBytes.buffer.slice(pngBytes.byteOffset, pngBytes.byteOffset + pngBytes.byteLength);
     expect(image(buffer, 'image/png').data).toBe(PNG_1X1);
     await expect(image(buffer)).resolves.toMatchObject({ mimeType: 'image/png' });
-    // The URL alphabet and unpadded or non-canonical base64 come out canonical.
+    // The URL alphabet and unpadded or non-canonical base64 come out canonical. (AVIF has no signature
+    // of its own at the start, so these few bytes do not contradict it.)
     const url = Buffer.from([0xfb, 0xff, 0xbf]).toString('base64url');
     expect(url).toBe('-_-_');
-    expect(image(url, 'image/png').data).toBe('+/+/');
+    expect(image(url, 'image/avif').data).toBe('+/+/');
     expect(image(PNG_1X1.replace(/=+$/, ''), 'image/png').data).toBe(PNG_1X1);
-    expect(image('QQ', 'image/png').data).toBe('QQ==');
+    expect(image('QQ', 'image/avif').data).toBe('QQ==');
     expect(() => image(7 as unknown as string, 'image/png')).toThrow(
       new TypeError('image(): expected bytes, base64 or a data: URI, got number'),
     );
@@ -177,8 +179,12 @@ describe('builders', () => {
       resource: { uri: 'file:///a', blob: PDF },
     });
     expect(
-      embeddedResource({ uri: 'file:///a', blob: `data:application/pdf;base64,${PDF}`, mimeType: 'x/y' }),
-    ).toEqual({ type: 'resource', resource: { uri: 'file:///a', blob: PDF, mimeType: 'x/y' } });
+      embeddedResource({
+        uri: 'file:///a',
+        blob: `data:application/octet-stream;base64,${PDF}`,
+        mimeType: 'application/pdf',
+      }),
+    ).toEqual({ type: 'resource', resource: { uri: 'file:///a', blob: PDF, mimeType: 'application/pdf' } });
     expect(image(`data:image/gif;base64,${PNG_1X1}`, 'image/png').mimeType).toBe('image/png');
   });
 
@@ -280,5 +286,91 @@ describe('builders', () => {
     expect(() => embeddedResource({ uri: 'file:///a', blob: 'not base64!' })).toThrow(
       /^embeddedResource\(\): the string is not base64/,
     );
+  });
+
+  it('builds no block the validator rejects: bytes that contradict the declared type throw, naming what they are', () => {
+    // Each was built before, and the validator then reported block-mime-type-mismatch on it.
+    const mismatches: readonly [string, () => unknown, string][] = [
+      [
+        'PNG as JPEG',
+        () => image(pngBytes, 'image/jpeg'),
+        'image(): the bytes are image/png, not image/jpeg',
+      ],
+      [
+        'a data URI that lies',
+        () => image(`data:image/gif;base64,${PNG_1X1}`),
+        'the bytes are image/png, not image/gif',
+      ],
+      ['WAV as Ogg', () => audio(wavBytes(), 'audio/ogg'), 'audio(): the bytes are audio/wav, not audio/ogg'],
+      ['PNG as WAV', () => audio(pngBytes, 'audio/wav'), 'audio(): the bytes are image/png, not audio/wav'],
+      [
+        'text as PNG',
+        () => image(new TextEncoder().encode('<html>502 Bad Gateway</html>'), 'image/png'),
+        'the bytes are no image/png: they do not begin with its signature',
+      ],
+      ['no bytes as PNG', () => image(new Uint8Array(0), 'image/png'), 'the bytes are empty, no image/png'],
+      [
+        'a PNG blob as PDF',
+        () => embeddedResource({ uri: 'file:///a.pdf', blob: pngBytes, mimeType: 'application/pdf' }),
+        'embeddedResource(): the bytes are image/png, not application/pdf',
+      ],
+      ['a malformed type', () => image(pngBytes, 'image/png x'), 'image(): mimeType must be a media type'],
+      [
+        'a malformed blob type',
+        () => embeddedResource({ uri: 'file:///a', blob: pngBytes, mimeType: 'png' }),
+        'mimeType must be a media type such as image/png, got "png"',
+      ],
+      [
+        'a malformed link type',
+        () => resourceLink({ uri: 'file:///a', mimeType: 'text' }),
+        'resourceLink(): mimeType must be a media type',
+      ],
+    ];
+    for (const [, build, message] of mismatches) {
+      expect(build).toThrow(TypeError);
+      expect(build).toThrow(message);
+    }
+    // What agrees is built, and the validator has nothing to say of it.
+    const built = [
+      image(pngBytes, 'IMAGE/PNG; q=1'),
+      image(JPEG_HEADER, 'image/jpeg'),
+      audio(wavBytes(), 'audio/x-wav'),
+      embeddedResource({ uri: 'file:///a.pdf', blob: PDF, mimeType: 'application/pdf' }),
+    ];
+    expect(validateToolResultSync({ content: built })).toEqual([]);
+  });
+
+  it('resourceLink() refuses script URLs and URIs the validator rejects, and names a link with broken escapes', () => {
+    for (const uri of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'vbscript:msgbox(1)',
+      'data:text/html,%3Cb%3E',
+    ]) {
+      expect(() => resourceLink(uri)).toThrow(
+        new TypeError(
+          `resourceLink(): ${JSON.stringify(uri)} runs script where a client renders the link; a resource link must name a resource`,
+        ),
+      );
+    }
+    // block-uri-invalid reported each of these as an error.
+    for (const uri of [
+      'https://example.com/a b.txt',
+      'data:text/html,<script>alert(1)</script>',
+      'https://x.y/%E0%A4%A',
+    ]) {
+      expect(() => resourceLink(uri)).toThrow(
+        /is not a valid URI; characters such as spaces must be percent-encoded/,
+      );
+      expect(() => embeddedResource({ uri, text: 'x' })).toThrow(
+        /^embeddedResource\(\): uri .* is not a valid URI/,
+      );
+    }
+    // A last segment whose escapes do not decode threw decodeURIComponent's URIError ("URI malformed").
+    expect(resourceLink('https://example.com/%E0%A4').name).toBe('%E0%A4');
+    const links = ['file:///etc/hosts', 'data:text/plain,hi', 'urn:isbn:0451450523', 'ui://widget/1'].map(
+      (uri) => resourceLink(uri),
+    );
+    expect(validateToolResultSync({ content: links })).toEqual([]);
   });
 });

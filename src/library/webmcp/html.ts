@@ -10,6 +10,7 @@
  */
 
 import { type DefaultTreeAdapterMap, parse, parseFragment, serialize } from 'parse5';
+import { isScriptUrl, normalizedUrl } from '../script-url.js';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -54,8 +55,6 @@ const URL_ATTRIBUTES = new Set([
   'by',
 ]);
 
-const SCRIPT_URL = /^(javascript:|vbscript:|data:text\/html)/;
-
 export interface HtmlRemoval {
   /** What was removed, e.g. `<script>`, `img[onerror]`, `a[href=javascript:…]`. */
   readonly what: string;
@@ -73,12 +72,6 @@ function isElement(node: Node): node is Element {
 
 function attributeName(attr: { name: string; prefix?: string }): string {
   return attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name;
-}
-
-/** The value as a URL scheme check sees it: without C0 controls and spaces, in lower case. */
-function normalizedUrl(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  return value.replace(/[\u0000-\u0020\u007f]/g, '').toLowerCase();
 }
 
 /** `<svg><use href>` may load a whole SVG document; from a `data:` URL that document is the attacker's. */
@@ -102,10 +95,7 @@ function unsafeAttribute(element: Element, attr: { name: string; value: string; 
     // srcset and SVG `values` hold lists; any item with a script URL condemns the attribute.
     const items =
       name === 'values' ? attr.value.split(';') : name === 'srcset' ? attr.value.split(',') : [attr.value];
-    if (
-      items.some((item) => SCRIPT_URL.test(normalizedUrl(item))) ||
-      unsafeUseReference(element, name, attr.value)
-    ) {
+    if (items.some(isScriptUrl) || unsafeUseReference(element, name, attr.value)) {
       const shown = attr.value.length > 30 ? `${attr.value.slice(0, 30)}…` : attr.value;
       return { what: `${element.tagName}[${name}=${shown}]`, reason: 'script-url' } as const;
     }
