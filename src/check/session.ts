@@ -22,6 +22,7 @@ import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/r
 import { convertedId } from '../core/request-id.js';
 import { MAX_INPUT_BYTES } from '../io/read-text.js';
 import { stringifyJson } from '../library/repair/clone.js';
+import { affectedClients } from '../report/clients.js';
 import { getRule } from '../rules/catalog.js';
 import { isJsonRpcShaped } from '../rules/support/envelope.js';
 import type { Frame, Rule } from '../rules/types.js';
@@ -92,12 +93,58 @@ class Connection {
   readonly tools: Map<string, JsonObject>;
   /** Tools called before this connection listed them (their results judged without an outputSchema). */
   readonly unlisted = new Set<string>();
+  /**
+   * Tools known so far only from a listing that came later in the session (`later`): a client that
+   * lists tools before it calls them had not seen their outputSchema yet.
+   */
+  readonly listedLater: Set<string>;
 
   constructor(options: SessionOptions, later?: ReadonlyMap<string, JsonObject>) {
     this.version = options.fallbackVersion ?? DEFAULT_PROTOCOL_VERSION;
     this.settled = options.fallbackVersion !== undefined;
     this.tools = new Map([...(later ?? []), ...(options.tools ?? [])]);
+    this.listedLater = new Set([...(later?.keys() ?? [])].filter((name) => !options.tools?.has(name)));
   }
+}
+
+/**
+ * The clients that judge a tool's result by a tools/list answered after the call: a client that has
+ * not listed the tool lists the tools itself before it validates the result. The Python SDK does
+ * (python-sdk v1.29 src/mcp/client/session.py: call_tool validates non-error results only, and
+ * _validate_tool_result calls list_tools() first for a tool missing from its output-schema cache).
+ * The TypeScript SDK clients validate only against a listing they already hold (typescript-sdk v1
+ * src/client/index.ts callTool: getToolOutputValidator reads the cache listTools() fills;
+ * @modelcontextprotocol/client 2.4.0 callTool: outputValidator of the held tools/list), and so do the
+ * clients built on them (Gemini CLI, Claude Code): a session whose listing came after the call is not
+ * one of theirs, or they did not validate that result.
+ */
+const VALIDATE_AFTER_LATE_LISTING: ReadonlyMap<string, { readonly errorResults: boolean }> = new Map([
+  ['python-sdk', { errorResults: false }],
+]);
+
+/**
+ * The findings judged by an outputSchema the connection listed only after the call: those a judgment
+ * without the later listing does not have. Each names, in `data.affected`, only the clients of its
+ * rule that would have seen that schema when the result came (VALIDATE_AFTER_LATE_LISTING).
+ */
+function narrowLateListed(
+  findings: readonly Finding[],
+  without: readonly Finding[],
+  message: unknown,
+): Finding[] {
+  const key = (f: Finding) => `${f.rule}\u0000${f.pointer}\u0000${f.message}`;
+  const before = new Set(without.map(key));
+  const isError = isObject(message) && isObject(message.result) && message.result.isError === true;
+  return findings.map((finding) => {
+    if (before.has(key(finding))) return finding;
+    const clients = affectedClients(finding).filter((c) => {
+      const late = VALIDATE_AFTER_LATE_LISTING.get(c.client);
+      return late !== undefined && (late.errorResults || !isError);
+    });
+    const { data } = finding as Finding & { data?: unknown };
+    const affected = clients.map((c) => c.client).join(',');
+    return { ...finding, data: { ...(isObject(data) ? data : {}), affected } } as Finding;
+  });
 }
 
 /** `client:1`, `server:1`, or `?:1` when the direction was not recorded. */
@@ -291,11 +338,13 @@ function judgeMessage(
     ...(isObject(message) && Object.hasOwn(message, 'id') ? { call: String(message.id) } : {}),
   });
   if (toolName && !connection.tools.has(toolName)) connection.unlisted.add(toolName);
-  const findings = validateParsedMessageSync(message, {
-    protocolVersion: connection.version,
-    request,
-    tools: [...connection.tools.values()],
-  });
+  const judge = (tools: Iterable<JsonObject>) =>
+    validateParsedMessageSync(message, { protocolVersion: connection.version, request, tools: [...tools] });
+  let findings = judge(connection.tools.values());
+  if (toolName && connection.listedLater.has(toolName)) {
+    const listed = [...connection.tools].filter(([name]) => !connection.listedLater.has(name));
+    findings = narrowLateListed(findings, judge(listed.map(([, tool]) => tool)), message);
+  }
   if (converted && request && isObject(message)) {
     const event = {
       event: 'response-id-converted',
@@ -308,8 +357,11 @@ function judgeMessage(
   if (request?.method === 'tools/list' && isObject(message) && isObject(message.result)) {
     const listed = message.result.tools;
     if (Array.isArray(listed)) {
-      for (const tool of listed)
-        if (isObject(tool) && typeof tool.name === 'string') connection.tools.set(tool.name, tool);
+      for (const tool of listed) {
+        if (!isObject(tool) || typeof tool.name !== 'string') continue;
+        connection.tools.set(tool.name, tool);
+        connection.listedLater.delete(tool.name);
+      }
     }
   }
   return findings.map((f) => ({ ...f, location: at }));

@@ -17,7 +17,16 @@ export function pointerPattern(pointer: string): string {
 function foldKey(finding: Finding): string {
   const version = finding.location?.protocolVersion;
   const message = version ? finding.message.split(version).join('\u0000v') : finding.message;
-  return [finding.rule, finding.severity, pointerPattern(finding.pointer), message].join('\u0000');
+  // The clients a finding breaks are part of what it says: a result judged by a tools/list that came
+  // after the call breaks fewer clients than the same defect after a listing (check/session.ts).
+  const affected = (finding as Finding & { data?: { affected?: unknown } }).data?.affected;
+  return [
+    finding.rule,
+    finding.severity,
+    pointerPattern(finding.pointer),
+    message,
+    typeof affected === 'string' ? `=${affected}` : '',
+  ].join('\u0000');
 }
 
 /** Findings folded by defect, in first-seen order; a finding seen once is returned as it was. */

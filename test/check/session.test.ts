@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { checkInput, parseInput } from '../../src/check/index.js';
 import type { Finding } from '../../src/core/finding.js';
 import { type RecordedFrame, recordFrame, recordingLine } from '../../src/core/recording.js';
+import { affectedClients, breaksLine } from '../../src/report/clients.js';
+import { foldFindings } from '../../src/report/fold.js';
+import { getRule } from '../../src/rules/catalog.js';
 import { CLI_TEST_TIMEOUT, REPO_ROOT, runCli } from '../support/cli.js';
 import { expectValidReport } from '../support/report-schema.js';
 import { scratchDir } from '../support/scratch.js';
@@ -274,13 +277,15 @@ describe('checking a recording', { timeout: CLI_TEST_TIMEOUT }, () => {
   });
 });
 
+/** A tool with an outputSchema, and a call of it. */
+const COUNT = {
+  name: 'count',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+};
+const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'count' } });
+
 describe('a tools/list answered after the calls', () => {
-  const COUNT = {
-    name: 'count',
-    inputSchema: { type: 'object' },
-    outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-  };
-  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'count' } });
   const result = (id: number, structured: unknown) => ({
     jsonrpc: '2.0',
     id,
@@ -311,5 +316,66 @@ describe('a tools/list answered after the calls', () => {
     expect(where((await check(jsonl(session))).findings)).toEqual([
       'structured-content-schema-mismatch@8/count',
     ]);
+  });
+});
+
+describe('the clients a finding judged by a later tools/list breaks', () => {
+  const answer = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
+  const list = (id: number) => [
+    { jsonrpc: '2.0', id, method: 'tools/list' },
+    { jsonrpc: '2.0', id, result: { tools: [COUNT] } },
+  ];
+  const clients = (f: Finding | undefined) => (f ? affectedClients(f).map((c) => c.client) : undefined);
+
+  it('names only the clients that list the tools themselves to validate a result (the Python SDK)', async () => {
+    const { findings } = await check(
+      jsonl([
+        call(2),
+        answer(2, { content: [{ type: 'text', text: '{}' }], structuredContent: {} }),
+        ...list(3),
+      ]),
+    );
+    expect(where(findings)).toEqual(['structured-content-schema-mismatch@2/count']);
+    // The TypeScript SDK clients validate against a listing they hold, and held none at the call.
+    expect(clients(findings[0])).toEqual(['python-sdk']);
+    expect(breaksLine(findings[0] as Finding)).toBe('Python SDK client (rejects the call)');
+    const missing = await check(
+      jsonl([call(2), answer(2, { content: [{ type: 'text', text: 'hi' }] }), ...list(3)]),
+    );
+    expect(where(missing.findings)).toEqual(['structured-content-missing-for-output-schema@2/count']);
+    expect(clients(missing.findings[0])).toEqual(['python-sdk']);
+  });
+
+  it('names no client for an error result, which the Python SDK does not validate', async () => {
+    const { findings } = await check(
+      jsonl([
+        call(2),
+        answer(2, { content: [{ type: 'text', text: '{}' }], structuredContent: {}, isError: true }),
+        ...list(3),
+      ]),
+    );
+    expect(where(findings)).toEqual(['structured-content-schema-mismatch@2/count']);
+    expect(clients(findings[0])).toEqual([]);
+    expect(breaksLine(findings[0] as Finding)).toBeUndefined();
+  });
+
+  it('keeps every client of the rule for a call after the listing, and does not fold the two', async () => {
+    const session = [
+      call(2),
+      answer(2, { content: [{ type: 'text', text: '{}' }], structuredContent: {} }),
+      ...list(3),
+      call(4),
+      answer(4, { content: [{ type: 'text', text: '{}' }], structuredContent: {} }),
+    ];
+    const { findings } = await check(jsonl(session));
+    expect(where(findings)).toEqual([
+      'structured-content-schema-mismatch@2/count',
+      'structured-content-schema-mismatch@6/count',
+    ]);
+    expect(clients(findings[1])).toEqual(
+      getRule('structured-content-schema-mismatch')?.clients.map((c) => c.client),
+    );
+    const folded = foldFindings(findings);
+    expect(folded.map(clients)).toEqual([['python-sdk'], clients(findings[1])]);
   });
 });
