@@ -44,6 +44,7 @@ import { encodeBase64, isBytes, mediaTypeOfBytes } from './bytes.js';
 import { cloneJson, safeJson, stringifyJson, toWire } from './repair/clone.js';
 import type { Fix, KnownPayload } from './repair/engine.js';
 import { repair, repairBuilt } from './repair/index.js';
+import { RESULT_KEYS, withProtocolMembers } from './repair/members.js';
 import type { CallToolResult, DefaultProtocolVersion } from './types.js';
 
 export interface ToolResultOptions<V extends ProtocolVersion = ProtocolVersion> {
@@ -71,8 +72,6 @@ export class OutputSchemaMismatchError extends Error {
     this.schemaPath = first.schemaPath;
   }
 }
-
-const RESULT_KEYS = new Set(['content', 'structuredContent', 'isError', '_meta', 'resultType', 'toolResult']);
 
 /** An object whose members are all CallToolResult members (a domain object with a `content` field is not). */
 export function looksLikeCallToolResult(value: unknown): value is JsonObject {
@@ -423,7 +422,8 @@ async function shapeResolved<V extends ProtocolVersion>(
   } else {
     // From here on the value is judged as it would be sent: class instances, getters, toJSON, cycles
     // and BigInts become the plain JSON the wire would carry (or could not, which is noted).
-    const onWire = toWire(resolved);
+    // A class instance's protocol members on its prototype are read as the SDK reads them (members.ts).
+    const onWire = toWire(withProtocolMembers(resolved));
     const wire = onWire.value ?? null;
     fixes = onWire.fixes;
     owned = wire !== resolved;

@@ -36,6 +36,38 @@ class Point {
 
 const SYMBOL = Symbol('internal');
 
+/** A block kept in a class, its text behind a getter: JSON.stringify sends no `text` for it. */
+class TextBlock {
+  readonly type = 'text';
+  readonly #text: string;
+  constructor(text: string) {
+    this.#text = text;
+  }
+  get text(): string {
+    return this.#text;
+  }
+}
+
+/** A whole result of class instances, every protocol member a getter on a prototype. */
+class ImageResult {
+  get content(): unknown[] {
+    return [
+      new (class {
+        get type() {
+          return 'image';
+        }
+        get data() {
+          return PNG.toString('base64');
+        }
+        get mimeType() {
+          return 'image/png';
+        }
+      })(),
+      new TextBlock('a pixel'),
+    ];
+  }
+}
+
 /** A proxy whose getPrototypeOf trap throws: `instanceof` throws on it, JSON.stringify never asks. */
 function protoless(): object {
   return new Proxy(
@@ -143,6 +175,24 @@ const VALUES: readonly (readonly [string, () => unknown, unknown?])[] = [
     { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } },
   ],
   ['detached bytes', detached, { content: [{ type: 'text', text: DETACHED_TEXT }], isError: true }],
+  // The SDK's schema reads each member it names, a getter on the prototype too, and sends what it read
+  // (see 'a class instance's getters' below); judged as JSON, the block had no text and was dropped.
+  [
+    'a result whose block keeps its text behind a getter',
+    () => ({ content: [new TextBlock('hi')] }),
+    { content: [{ type: 'text', text: 'hi' }] },
+  ],
+  ['a block of a class, alone', () => new TextBlock('hi'), { content: [{ type: 'text', text: 'hi' }] }],
+  [
+    'a result of class instances with getters only',
+    () => new ImageResult(),
+    {
+      content: [
+        { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' },
+        { type: 'text', text: 'a pixel' },
+      ],
+    },
+  ],
   // JSON leaves symbol keys out, but the SDK server's schema reads structuredContent's keys with
   // Reflect.ownKeys and answered -32602 ("Invalid key in record").
   [
@@ -307,6 +357,31 @@ describe('shaped() on an SDK v2 McpServer, its web-standard HTTP handler, negoti
       (f) => f.severity === 'error',
     );
     expect(errors).toEqual([]);
+  });
+});
+
+describe("a class instance's getters", () => {
+  it('the SDK v1 McpServer sends the members its schema names, getters included; shaped() keeps them too', async () => {
+    const server = new McpServer({ name: 'raw', version: '1.0.0' });
+    const make = () => ({ content: [new TextBlock('hi')] });
+    server.registerTool('raw', {}, (async () => make()) as () => Promise<never>);
+    server.registerTool('shaped', {}, shaped(async () => make(), { server }) as () => Promise<never>);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const expected = { content: [{ type: 'text', text: 'hi' }] };
+      expect(await client.callTool({ name: 'raw', arguments: {} })).toEqual(expected);
+      expect(await client.callTool({ name: 'shaped', arguments: {} })).toEqual(expected);
+    } finally {
+      await client.close();
+    }
+    // What toolResult and repair answer is plain JSON that holds the text, so any transport sends it.
+    for (const answered of [(await toolResult(make())) as unknown, (await repair(make())).result]) {
+      expect(JSON.parse(JSON.stringify(answered))).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+      expect(validateToolResultSync(answered)).toEqual([]);
+    }
   });
 });
 

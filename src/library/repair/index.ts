@@ -42,6 +42,7 @@ import {
   runRepairSync,
   toolDefinition,
 } from './engine.js';
+import { withProtocolMembers } from './members.js';
 
 export type { Fix } from './engine.js';
 
@@ -115,7 +116,7 @@ function repairResult<V extends ProtocolVersion>(
   convert = true,
 ): RepairResult<V> {
   try {
-    const wire = convert ? toWire(result) : { value: result, fixes: [] };
+    const wire = convert ? toWire(withProtocolMembers(result)) : { value: result, fixes: [] };
     if (isQuietResult(wire.value, options))
       return { result: wire.value as CallToolResult<V>, fixes: wire.fixes };
     const repaired = run(wire.value, resultTarget(wire.value, options), wire.value !== result);
@@ -131,8 +132,8 @@ export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
   checkProtocolVersionOption(options);
-  // toWire never throws.
-  const wire = toWire(result);
+  // Neither throws. A class instance's protocol members on its prototype are read as the SDK reads them.
+  const wire = toWire(withProtocolMembers(result));
   const value = wire.value;
   let run: RepairRun;
   try {
