@@ -42,7 +42,7 @@ import { afterFrame } from './memory.js';
 import { OrderedQueue } from './ordered.js';
 import { AnswerReader, EventAnswerReader } from './passed-answers.js';
 import type { Recorder } from './record.js';
-import { ProxySession } from './session.js';
+import { idKey, ProxySession, type ServerOutcome } from './session.js';
 import { type PassedPiece, type SsePiece, SseSplitter } from './sse-split.js';
 
 export interface HttpProxyOptions extends ProxyEvents {
@@ -117,8 +117,8 @@ interface Exchange {
   readonly connection: string;
   /** Ids of the client requests in this exchange's body, to answer them if the upstream fails. */
   readonly requestIds: unknown[];
-  /** Requests among them that got their answer. */
-  readonly answered: Set<unknown>;
+  /** Requests among them that got their answer, by idKey (an answer may give the id another type). */
+  readonly answered: Set<string | undefined>;
 }
 
 export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpProxy> {
@@ -166,13 +166,13 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         session = newSession(declared);
       } else if (declared) session.declareVersion(declared);
       remember(id, session);
-      return { session, connection: id, requestIds: [], answered: new Set() };
+      return { session, connection: id, requestIds: [], answered: new Set<string | undefined>() };
     }
     return {
       session: newSession(declared),
       connection: `request-${++sessionless}`,
       requestIds: [],
-      answered: new Set(),
+      answered: new Set<string | undefined>(),
     };
   };
 
@@ -361,9 +361,30 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         return;
       }
       const json = decodeUtf8(received);
-      const repaired = json.trim() === '' ? undefined : await repairJson(json, exchange, connection);
+      const judged = json.trim() === '' ? undefined : await repairJson(json, exchange, connection);
+      const status = answer.statusCode ?? 200;
+      // A 2xx body is the answer to the requests: one that lacks a response leaves its request waiting
+      // for the client's own timeout, so the proxy answers it with what the server sent instead.
+      const missing = status >= 200 && status < 300 ? unansweredBy(judged?.outcome, exchange) : [];
+      if (missing.length > 0) {
+        const reason = `the server's HTTP ${status} answer held no response to the request, but ${sentWords(json, judged?.outcome)}`;
+        options.onLog?.(
+          `[${connection}] ${reason}: answered ${missing.length} request${missing.length === 1 ? '' : 's'} with an error`,
+        );
+        exchange.session.passedUnjudged(missing);
+        const body = Buffer.from(withErrors(judged, missing, exchange.requestIds.length, reason));
+        res.writeHead(200, {
+          ...responseHeaders,
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+        });
+        res.end(body);
+        afterFrame(json.length);
+        return;
+      }
+      const repaired = judged?.text;
       const out = repaired === undefined ? received : Buffer.from(repaired);
-      res.writeHead(answer.statusCode ?? 200, { ...responseHeaders, 'content-length': String(out.length) });
+      res.writeHead(status, { ...responseHeaders, 'content-length': String(out.length) });
       res.end(out);
       afterFrame(json.length);
       return;
@@ -372,24 +393,20 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     answer.pipe(res);
   }
 
-  /** A JSON body's repaired text, or undefined to send the body as it came. */
-  async function repairJson(
-    text: string,
-    exchange: Exchange,
-    connection: string,
-  ): Promise<string | undefined> {
+  /** A JSON body's outcome, and its repaired text (undefined to send the body as it came). */
+  async function repairJson(text: string, exchange: Exchange, connection: string): Promise<JudgedBody> {
     const outcome = await exchange.session.fromServer(text);
     options.recorder?.server(text, outcome, { connection, transport: 'http' });
     if (outcome.kind === 'drop') {
       // An HTTP body stands alone, and its status may be the point (401, 404): it goes through as sent.
       options.onLog?.(`[${connection}] server answered with ${outcome.reason}, passed on as it is: ${text}`);
-      return undefined;
+      return { outcome, text: undefined };
     }
     const line = outcomeLine(outcome, text, `[${connection}] `);
     if (line) options.onLog?.(line);
-    if (outcome.fixes.length === 0) return undefined;
+    if (outcome.fixes.length === 0) return { outcome, text: undefined };
     options.onRepaired?.(repairEvent(outcome, connection));
-    return outcome.text;
+    return { outcome, text: outcome.text };
   }
 
   /**
@@ -445,7 +462,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       }
       const ids = answers.answers();
       exchange.session.passedUnjudged(ids);
-      for (const id of ids) exchange.answered.add(id);
+      for (const id of ids) exchange.answered.add(idKey(id));
     };
     const queue = new OrderedQueue<EventSourceMessage | { retry: number } | PassedPiece>(
       answer,
@@ -467,7 +484,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
           );
           event = { ...event, event: 'message' };
         }
-        noteAnswers(outcome.message, exchange);
+        noteAnswers(sentMessage(outcome), exchange);
         if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
         if (outcome.split) {
           // A batch's messages as events of their own; the event's id (where a resumed stream starts
@@ -518,7 +535,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     queue.endOfSource();
     await queue.drained();
     clearInterval(keepAlive);
-    const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(id));
+    const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(idKey(id)));
     // A stream that ends without the response and without an event id leaves the client nothing to
     // resume: it would wait for its own timeout (60 s for the SDK clients) for an answer that cannot
     // come, as after a stream that breaks.
@@ -597,10 +614,74 @@ function errorMessage(id: unknown, reason: string): string {
 
 /** Marks the responses in a forwarded message as answers to this exchange's requests. */
 function noteAnswers(message: unknown, exchange: Exchange): void {
+  for (const id of responseIds(message)) exchange.answered.add(idKey(id));
+}
+
+/** The ids of the responses in a message (a batch's members too), as the client will read them. */
+function responseIds(message: unknown): unknown[] {
+  const ids: unknown[] = [];
   for (const item of Array.isArray(message) ? message : [message]) {
-    if (isObject(item) && !Object.hasOwn(item, 'method') && Object.hasOwn(item, 'id'))
-      exchange.answered.add(item.id);
+    if (isObject(item) && !Object.hasOwn(item, 'method') && Object.hasOwn(item, 'id')) ids.push(item.id);
   }
+  return ids;
+}
+
+/** The message a forwarded outcome sends: the repaired one, or the server's own. */
+function sentMessage(outcome: ServerOutcome & { kind: 'forward' }): unknown {
+  return outcome.fixes.length > 0 ? (outcome.split ?? outcome.repaired) : outcome.message;
+}
+
+/** A JSON body judged: its outcome, and the repaired text to send (undefined: the body as it came). */
+interface JudgedBody {
+  readonly outcome: ServerOutcome;
+  readonly text: string | undefined;
+}
+
+/** The requests of `exchange` that a JSON body (undefined: an empty one) does not answer. */
+function unansweredBy(outcome: ServerOutcome | undefined, exchange: Exchange): unknown[] {
+  const answered = new Set(
+    outcome?.kind === 'forward' ? responseIds(sentMessage(outcome)).map((id) => idKey(id)) : [],
+  );
+  return exchange.requestIds.filter((id) => !answered.has(idKey(id)));
+}
+
+/** The longest part of a server's body a message quotes. */
+const QUOTED_CHARACTERS = 200;
+
+/** What a JSON body that answers no request held, in words, with its start quoted. */
+function sentWords(text: string, outcome: ServerOutcome | undefined): string {
+  if (outcome === undefined) return 'an empty body';
+  const quoted = text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS)}…` : text;
+  if (outcome.kind === 'drop') return `${outcome.reason}: ${quoted}`;
+  const sent = sentMessage(outcome);
+  const words = (Array.isArray(sent) ? sent : [sent]).map((item) => {
+    if (!isObject(item)) return 'no message';
+    const method = typeof item.method === 'string' ? ` (${item.method})` : '';
+    if (Object.hasOwn(item, 'method'))
+      return Object.hasOwn(item, 'id') ? `a request${method}` : `a notification${method}`;
+    return Object.hasOwn(item, 'id') ? 'an answer to another request' : 'an answer without an id';
+  });
+  return `${words.join(', ')}: ${quoted}`;
+}
+
+/**
+ * The body that answers `missing` with errors: the errors alone when nothing in the server's body
+ * answered the exchange (one error for one request), else the body's messages and the errors, in a batch
+ * (the client sent one: it had several requests).
+ */
+function withErrors(
+  judged: JudgedBody | undefined,
+  missing: readonly unknown[],
+  requests: number,
+  reason: string,
+): string {
+  const errors = missing.map((id) => errorMessage(id, reason));
+  if (missing.length === requests) return requests === 1 ? (errors[0] as string) : `[${errors.join(',')}]`;
+  // Some were answered, so the body was forwarded: a message or a batch of them.
+  const outcome = judged?.outcome as ServerOutcome & { kind: 'forward' };
+  const sent = sentMessage(outcome);
+  const messages = (Array.isArray(sent) ? sent : [sent]).map((m) => stringifyJson(m));
+  return `[${[...messages, ...errors].join(',')}]`;
 }
 
 /**

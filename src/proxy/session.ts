@@ -100,8 +100,12 @@ const MARK_DROPPED: Fix = {
   description: 'byte order mark (U+FEFF) before the message dropped',
 };
 
-/** A map key for a request id: ids are strings or integers; anything else is never matched. */
-function idKey(id: unknown): string | undefined {
+/**
+ * A map key for a request id: ids are strings or integers; anything else is never matched. A number
+ * and its text (3 and "3") have different keys: a server's answer with the other type is matched by
+ * the session, which gives it the client's id back.
+ */
+export function idKey(id: unknown): string | undefined {
   if (typeof id === 'string') return `s${id}`;
   if (typeof id === 'number') return `n${id}`;
   return undefined;

@@ -13,8 +13,8 @@ import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyEvent } from '../../src/proxy/events.js';
 import { type RunningHttpProxy, startHttpProxy } from '../../src/proxy/http.js';
+import { loggingProxy } from './support/http-proxy.js';
 import { closeServer } from './support/session-server.js';
 
 interface Seen {
@@ -51,21 +51,8 @@ async function upstream(handle: (res: ServerResponse, request: Seen) => void) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/up?k=1`, seen };
 }
 
-async function proxyTo(url: string, headers?: Record<string, string>) {
-  const log: string[] = [];
-  const repaired: ProxyEvent[] = [];
-  const proxy = await startHttpProxy({
-    upstream: url,
-    host: '127.0.0.1',
-    port: 0,
-    protocolVersion: '2025-06-18',
-    onLog: (line) => log.push(line),
-    onRepaired: (event) => repaired.push(event),
-    ...(headers ? { headers } : {}),
-  });
-  proxies.push(proxy);
-  return { proxy, log, repaired };
-}
+const proxyTo = (url: string, headers?: Record<string, string>) =>
+  loggingProxy(url, proxies, headers ? { headers } : {});
 
 const json = (res: ServerResponse, body: string, status = 200, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
@@ -209,14 +196,16 @@ describe('HTTP relay: JSON answers', { timeout: TIMEOUT }, () => {
     const { proxy, log } = await proxyTo(url);
     await post(proxy.url, PING);
     await post(proxy.url, PING);
-    expect(log).toHaveLength(2);
+    // With no id the message answers no request: each ping gets an error (json-unanswered.test.ts).
+    expect(log).toHaveLength(4);
     expect(log[0]).toMatch(
       /^\[request-1\] \[2025-06-18\] message: left unchanged: no repair for envelope-id-invalid/,
     );
-    expect(log[1]).toMatch(/^\[request-2\] /);
+    expect(log[1]).toMatch(/^\[request-1\] the server's HTTP 200 answer held no response to the request/);
+    expect(log[2]).toMatch(/^\[request-2\] /);
   });
 
-  it('passes an empty JSON body and any other content on as they are', async () => {
+  it('answers a request an empty JSON body leaves unanswered, and passes any other content on as it is', async () => {
     let n = 0;
     const { url } = await upstream((res) => {
       if (n++ === 0) json(res, '');
@@ -228,7 +217,15 @@ describe('HTTP relay: JSON answers', { timeout: TIMEOUT }, () => {
     const { proxy } = await proxyTo(url);
     const empty = await post(proxy.url, PING);
     expect(empty.status).toBe(200);
-    expect(await empty.text()).toBe('');
+    expect(await empty.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32000,
+        message:
+          "mcp-shape proxy: the server's HTTP 200 answer held no response to the request, but an empty body",
+      },
+    });
     const html = await post(proxy.url, PING);
     expect(html.status).toBe(500);
     expect(html.headers.get('x-a')).toBe('b');
