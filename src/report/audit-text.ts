@@ -12,13 +12,16 @@ import { appendAll } from '../core/append.js';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { PROTOCOL_VERSIONS } from '../spec/versions.js';
 import { breaksLine } from './clients.js';
+import { type FindingLimit, shownFindings, TEXT_LIMIT } from './limit.js';
 import { runVerdict } from './run-verdict.js';
 import { oneLine, terminalSafe } from './terminal.js';
-import { headlineMark } from './text.js';
+import { headlineMark, leftOutText } from './text.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
 
 export interface AuditTextOptions {
   readonly color?: boolean;
+  /** How many findings to show (default TEXT_LIMIT); the rest are counted, rule by rule. */
+  readonly limit?: FindingLimit;
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -276,11 +279,15 @@ export function renderAuditText(report: Report, options: AuditTextOptions = {}):
   if (versions.length > 0) out.push(versionsLine(ctx));
   appendAll(out, toolLines(ctx, (details.unknownTools ?? []) as string[]));
 
-  const findings = [...report.findings].sort(
-    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule),
-  );
+  const shown = shownFindings(report.findings, options.limit ?? TEXT_LIMIT);
+  const isShown = new Set(shown);
+  const findings = report.findings
+    .filter((f) => isShown.has(f))
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.rule.localeCompare(b.rule));
   if (findings.length > 0) out.push('');
   for (const finding of findings) appendAll(out, findingLines(finding, ctx));
+  const cut = leftOutText(report.findings, shown);
+  if (cut.length > 0) out.push('', ...cut.slice(0, -1));
 
   const stderr = (details.stderrTail ?? []) as string[];
   if (stderr.length > 0 && wentWrong(report, versions)) {

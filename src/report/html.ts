@@ -25,6 +25,15 @@ import {
   rationaleHtml,
   rulesSummaryHtml,
 } from './html-sections.js';
+import {
+  type FindingLimit,
+  HTML_LIMIT,
+  type LeftOut,
+  leftOut,
+  leftOutHeadline,
+  leftOutLines,
+  shownFindings,
+} from './limit.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { policyNotesHtml } from './policy-notes.js';
 import { runVerdict } from './run-verdict.js';
@@ -36,6 +45,8 @@ import { failureReason, showMatrix, versionVerdictOf } from './version-matrix.js
 export interface HtmlOptions {
   /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
+  /** How many findings to show (default HTML_LIMIT); the rest are counted, rule by rule. */
+  readonly limit?: FindingLimit;
 }
 
 const SEVERITY_PLURAL: Record<Severity, string> = { error: 'errors', warning: 'warnings', info: 'info' };
@@ -137,6 +148,8 @@ const CSP = [
 
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const title = `mcp-shape ${report.command} report`;
+  const shown = shownFindings(report.findings, options.limit ?? HTML_LIMIT);
+  const cut = leftOut(report.findings, shown);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -160,19 +173,28 @@ ${rulesSummaryHtml(report.findings, options.docsBaseUrl)}
 ${auditSectionsHtml(report, options.docsBaseUrl)}
 ${report.findings.length > 0 ? toolbar(report) : '<p class="ok">No findings.</p>'}
 <main>
-${groupFindings(report.findings)
+${leftOutHtml(cut, false)}${groupFindings(shown)
   .map(
     (group) =>
       `<section class="group">\n<h2>${esc(group.label || '(document)')}</h2>\n${group.findings.map((f) => findingHtml(f, options, report)).join('\n')}\n</section>`,
   )
   .join('\n')}
 <p id="filtered-out" class="empty" hidden>No findings match the severity filter.</p>
-</main>
+${leftOutHtml(cut, true)}</main>
 ${detailsHtml(report)}
 <script>${SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** What the page does not show of the findings: said before them, and rule by rule after them. */
+function leftOutHtml(cut: LeftOut | undefined, byRule: boolean): string {
+  if (!cut) return '';
+  const headline = `<p class="left-out"><strong>${esc(leftOutHeadline(cut))}</strong></p>\n`;
+  if (!byRule) return headline;
+  const items = leftOutLines(cut).map((line) => `<li>${esc(line)}</li>`);
+  return `<section class="left-out" aria-label="Findings not shown">\n${headline}<ul>${items.join('')}</ul>\n</section>\n`;
 }
 
 /** What the baseline, --min-severity and rule settings left out or changed; nothing when none did. */

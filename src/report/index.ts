@@ -5,6 +5,7 @@ import { renderAuditText } from './audit-text.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
+import type { FindingLimit } from './limit.js';
 import { escapeMarkdown, renderMarkdown } from './markdown.js';
 import { policyNotesMarkdown, policyNotesText } from './policy-notes.js';
 import { renderSarif } from './sarif.js';
@@ -20,6 +21,11 @@ type Renderer = (report: Report, options: RenderOptions) => string;
 
 export interface RenderOptions {
   readonly color?: boolean;
+  /**
+   * Text, Markdown and HTML: how many findings to show (by default limit.ts's for each format); they
+   * say what they left out. JSON, SARIF and JUnit carry every finding.
+   */
+  readonly limit?: FindingLimit;
   /**
    * URL of the rule docs directory reports link rule ids to; default: from the package's homepage.
    * Without one, reports carry each rule's title, fix and clients inline instead of a link.

@@ -14,6 +14,14 @@ import { clientsText } from './clients.js';
 import { codeFrameMarkdown } from './code-frame.js';
 import { detailsForPeople } from './details.js';
 import { placesText } from './fold.js';
+import {
+  type FindingLimit,
+  leftOut,
+  leftOutHeadline,
+  leftOutLines,
+  MARKDOWN_LIMIT,
+  shownFindings,
+} from './limit.js';
 import { checkedNoun, groupFindings, plural, ruleDocsHref } from './outline.js';
 import { runVerdict } from './run-verdict.js';
 import { verdictOf } from './scan-verdict.js';
@@ -25,7 +33,17 @@ import { toXmlChars } from './xml.js';
 export interface MarkdownOptions {
   /** URL of the rule docs directory; default: from the package homepage, else no links. */
   readonly docsBaseUrl?: string;
+  /** How many findings to show (default MARKDOWN_LIMIT); the rest are counted, rule by rule. */
+  readonly limit?: FindingLimit;
 }
+
+/**
+ * GitHub refuses a job summary over 1 MiB. The findings stop once they fill this many characters
+ * (at most 4 bytes each in UTF-8) and the details once they would; the headline, counts and rules
+ * table are always there.
+ */
+const FINDINGS_BUDGET = 160 * 1024;
+const DETAILS_BUDGET = 48 * 1024;
 
 const SEVERITY_LABEL: Record<Severity, string> = { error: '❌ error', warning: '⚠️ warning', info: 'ℹ️ info' };
 
@@ -39,24 +57,51 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (matrix) out.push('', '### Protocol versions', '', ...matrixTable(matrix));
   if (report.findings.length > 0) {
     out.push('', '### Rules', '', ...rulesTable(report.findings, options), '', '### Findings');
-    for (const group of groupFindings(report.findings)) {
-      out.push('', `#### ${group.label ? escapeMarkdown(group.label) : '(document)'}`, '');
-      for (const finding of group.findings) out.push(...findingItem(finding, options));
-    }
+    out.push(...findingsSection(report.findings, options));
   }
   // The version matrix has its own table above; the rest of the details are shown as JSON.
   const { versionMatrix: _shown, ...details } = report.details ?? {};
   if (Object.keys(details).length > 0) {
+    const json = jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2));
     out.push(
       '',
       '<details><summary>Details</summary>',
       '',
-      ...codeBlock(jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2)), 'json'),
+      ...(json.length <= DETAILS_BUDGET
+        ? codeBlock(json, 'json')
+        : [`${json.length} characters of details are in the JSON report (--format json).`]),
       '',
       '</details>',
     );
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The findings by location, at most `limit` of them and FINDINGS_BUDGET characters, then what was
+ * left out, rule by rule.
+ */
+function findingsSection(findings: readonly Finding[], options: MarkdownOptions): string[] {
+  const out: string[] = [];
+  const shown: Finding[] = [];
+  let size = 0;
+  outer: for (const group of groupFindings(shownFindings(findings, options.limit ?? MARKDOWN_LIMIT))) {
+    const heading = ['', `#### ${group.label ? escapeMarkdown(group.label) : '(document)'}`, ''];
+    for (const [i, finding] of group.findings.entries()) {
+      const lines = [...(i === 0 ? heading : []), ...findingItem(finding, options)];
+      const length = lines.reduce((n, line) => n + line.length + 1, 0);
+      // The first finding is always shown, so the reader sees one of what the counts say.
+      if (shown.length > 0 && size + length > FINDINGS_BUDGET) break outer;
+      out.push(...lines);
+      shown.push(finding);
+      size += length;
+    }
+  }
+  const cut = leftOut(findings, shown);
+  if (!cut) return out;
+  // Said before the findings, and rule by rule after them.
+  const headline = `**${escapeMarkdown(leftOutHeadline(cut))}**`;
+  return ['', headline, ...out, '', headline, '', ...leftOutLines(cut).map((l) => `- ${escapeMarkdown(l)}`)];
 }
 
 /** The scan's return-content-types check, stated before the findings as a reviewer reads it first. */

@@ -4,6 +4,14 @@ import pc from 'picocolors';
 import type { Finding, Location, Severity } from '../core/finding.js';
 import { breaksLine } from './clients.js';
 import { codeFrameText } from './code-frame.js';
+import {
+  type FindingLimit,
+  leftOut,
+  leftOutHeadline,
+  leftOutLines,
+  shownFindings,
+  TEXT_LIMIT,
+} from './limit.js';
 import { type RunVerdict, runVerdict } from './run-verdict.js';
 import { oneLine } from './terminal.js';
 import { type Report, SEVERITY_ORDER } from './types.js';
@@ -12,6 +20,8 @@ import { matrixTextLines, versionMatrixOf, versionVerdictOf } from './version-ma
 export interface TextOptions {
   /** Use ANSI colours; default: picocolors' detection (TTY, NO_COLOR, FORCE_COLOR). */
   readonly color?: boolean;
+  /** How many findings to show (default TEXT_LIMIT); the rest are counted, rule by rule. */
+  readonly limit?: FindingLimit;
 }
 
 export function groupLabel(location: Location | undefined): string {
@@ -48,7 +58,8 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   };
   const out: string[] = [];
   let currentGroup: string | undefined;
-  for (const finding of sortFindings(report.findings)) {
+  const shown = shownFindings(report.findings, options.limit ?? TEXT_LIMIT);
+  for (const finding of shown) {
     const group = groupLabel(finding.location);
     if (group !== currentGroup) {
       if (currentGroup !== undefined) out.push('');
@@ -71,6 +82,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     );
   }
   if (out.length > 0) out.push('');
+  out.push(...leftOutText(report.findings, shown));
   // check: the verdict under every version (--protocol all), and where it differs.
   const matrix = versionMatrixOf(report);
   if (matrix?.all) out.push(...matrixTextLines(matrix), '');
@@ -78,6 +90,13 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   if (versionVerdict) out.push(oneLine(versionVerdict, { width: 1000 }));
   out.push(summaryLine(report, color));
   return `${out.join('\n')}\n`;
+}
+
+/** What a report that shows `shown` of `all` findings left out, as lines ending in a blank one; none when nothing. */
+export function leftOutText(all: readonly Finding[], shown: readonly Finding[]): string[] {
+  const cut = leftOut(all, shown);
+  if (!cut) return [];
+  return [leftOutHeadline(cut), ...leftOutLines(cut).map((line) => `  ${oneLine(line, { width: 200 })}`), ''];
 }
 
 function plural(n: number, word: string): string {
