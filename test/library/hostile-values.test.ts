@@ -102,7 +102,56 @@ function revokedProxy(): object {
   return proxy;
 }
 
+/**
+ * Values that reading makes without end: a getter, a proxy's `get` trap or a toJSON that answers a new
+ * object holding the same at each read. JSON.stringify throws a RangeError on each; the copy followed
+ * them until the process ran out of memory (4 GB, about 50 s), from toolResult, repair, and the error
+ * text of a promise rejected with one.
+ */
+function getterWithoutEnd(): object {
+  return Object.defineProperty({}, 'next', { get: getterWithoutEnd, enumerable: true });
+}
+
+function proxyWithoutEnd(): object {
+  return new Proxy(
+    { next: 1 },
+    { get: (target, key) => (key === 'next' ? proxyWithoutEnd() : Reflect.get(target, key)) },
+  );
+}
+
+function toJsonWithoutEnd(): object {
+  return { toJSON: () => ({ next: toJsonWithoutEnd() }) };
+}
+
+/** Two getters each answering a new one: a tree that doubles at each level, without end. */
+function gettersDoublingWithoutEnd(): object {
+  const value = {};
+  for (const key of ['a', 'b'])
+    Object.defineProperty(value, key, { get: gettersDoublingWithoutEnd, enumerable: true });
+  return value;
+}
+
+const WITHOUT_END: [string, () => unknown][] = [
+  ['a getter that makes a new one at each read', getterWithoutEnd],
+  ['a proxy whose get trap makes a new one at each read', proxyWithoutEnd],
+  ['a toJSON that makes a new one at each call', toJsonWithoutEnd],
+  ['two getters that each make two new ones', gettersDoublingWithoutEnd],
+];
+
 const HOSTILE: [string, () => unknown][] = [
+  ...WITHOUT_END,
+  ...WITHOUT_END.map(([name, make]): [string, () => unknown] => [
+    `a result whose structuredContent is ${name}`,
+    () => ({ content: [], structuredContent: make() }),
+  ]),
+  [
+    'a promise rejected with a getter that makes a new one at each read',
+    () => {
+      const promise = Promise.reject(getterWithoutEnd());
+      promise.catch(() => {}); // handled where it is awaited; this only keeps the runner quiet
+      return promise;
+    },
+  ],
   ['a cycle', cyclic],
   ['a throwing getter', throwingGetter],
   [
@@ -286,6 +335,26 @@ describe('cloneJson', () => {
     expect(fixes.map((f) => f.description)).toEqual([expect.stringContaining('shared references')]);
   });
 
+  it('stops copying what reading makes without end, and says so; what getters answer within bounds is copied', () => {
+    for (const [, make] of WITHOUT_END) {
+      const notes: { description: string }[] = [];
+      const copy = cloneJson(make(), notes as never);
+      expect(notes.map((n) => n.description)).toEqual([
+        expect.stringContaining('made more than 100000 objects as they were read'),
+      ]);
+      expect(() => stringifyJson(copy)).not.toThrow();
+    }
+    // A getter that answers a new object at each read, but ends, is copied whole.
+    const finite = (n: number): object =>
+      Object.defineProperty({ n }, 'next', { get: () => (n > 0 ? finite(n - 1) : null), enumerable: true });
+    const notes: unknown[] = [];
+    const text = stringifyJson(cloneJson(finite(5_000), notes as never));
+    let opening = '';
+    for (let n = 5_000; n >= 0; n--) opening += `{"n":${n},"next":`;
+    expect(text).toBe(`${opening}null${'}'.repeat(5_001)}`);
+    expect(notes).toEqual([]);
+  });
+
   it('stringifyJson writes what JSON.stringify writes, also in its iterative writer', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
@@ -383,7 +452,11 @@ const VALIDATED_DEPTH = 20_000;
 
 /** HOSTILE for the validators: shared parts apart (the last test runs them in a process of its own). */
 const VALIDATED: [string, () => unknown][] = [
-  ...HOSTILE.filter(([name, make]) => make !== exponential && !name.includes(DEEP_TEXT)),
+  // Values made without end are left out: the validators followed them until the process ran out of
+  // memory too (validate/, another module's to fix).
+  ...HOSTILE.filter(
+    ([name, make]) => make !== exponential && !name.includes(DEEP_TEXT) && !name.includes('new one'),
+  ),
   ['objects nested 20,000 deep', () => deepObject(VALIDATED_DEPTH)],
   ['arrays nested 20,000 deep', () => deepArray(VALIDATED_DEPTH)],
   [

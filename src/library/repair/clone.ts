@@ -34,6 +34,28 @@ export interface WireNote {
 const MAX_REVISITS = 100_000;
 
 /**
+ * Objects and arrays that reading made (a getter, a proxy's `get` trap or a `toJSON` that answers a new
+ * one at each read) before the copy gives up. Stored values end; made ones need not: a getter that
+ * answers `{ next: <an object with the same getter> }` stands for a value nested without end, which
+ * JSON.stringify answers with a RangeError and the copy followed until the process ran out of memory.
+ */
+const MAX_MADE = 100_000;
+
+/**
+ * Whether reading `key` of `source` ran code that may answer a new value at each read: the member is
+ * no data property holding `value` (an accessor, a proxy whose `get` trap answers something else, or
+ * one that cannot say). Asked only of members that are objects: no primitive can nest.
+ */
+function madeByReading(source: object, key: string | number, value: object): boolean {
+  try {
+    const descriptor = Reflect.getOwnPropertyDescriptor(source, key);
+    return descriptor === undefined || !('value' in descriptor) || descriptor.value !== value;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * Items of an array past which it is left out. V8 holds at most about 2^27 items in a dense array, so
  * a longer one is sparse (`new Array(2 ** 31)`): mostly holes, each written `null,`, five characters,
  * which is more text than a string holds (MAX_STRING_LENGTH). Copying it item by item took minutes and
@@ -188,6 +210,7 @@ function copyExactly(
   const stack: Frame[] = [];
   const visits = new Visits();
   let revisits = 0;
+  let made = 0;
   let gaveUp = false;
   let deepest = 0;
   let cut = false;
@@ -205,8 +228,9 @@ function copyExactly(
    * The wire form of one value: a primitive, a fresh container (pushed on the stack to be filled), or
    * `undefined` when JSON leaves it out.
    */
-  const convert = (input: unknown, key: string | number | undefined): unknown => {
+  const convert = (input: unknown, key: string | number | undefined, byReading = false): unknown => {
     let item = input;
+    let madeHere = byReading;
     if (typeof item === 'object' && item !== null) {
       let toJSON: unknown;
       try {
@@ -218,6 +242,7 @@ function copyExactly(
       if (typeof toJSON === 'function') {
         try {
           item = toJSON.call(item, key === undefined ? '' : String(key));
+          madeHere = true;
         } catch (error) {
           note(key, `left out a value whose toJSON() threw (${describeError(error)})`);
           return undefined;
@@ -268,6 +293,16 @@ function copyExactly(
       gaveUp = true;
       return undefined;
     }
+    if (madeHere && visit === FIRST && ++made > MAX_MADE) {
+      visits.leave(source);
+      if (!gaveUp)
+        note(
+          key,
+          `stopped copying: getters, proxies or toJSON methods made more than ${MAX_MADE} objects as they were read (JSON.stringify of a value that never ends throws)`,
+        );
+      gaveUp = true;
+      return undefined;
+    }
     try {
       const isArray = Array.isArray(source);
       const keys = isArray ? undefined : Object.keys(source);
@@ -306,7 +341,11 @@ function copyExactly(
       if (!frame.keys) define(frame.out, key, null);
       continue;
     }
-    const copy = convert(child, key);
+    const copy = convert(
+      child,
+      key,
+      typeof child === 'object' && child !== null && madeByReading(frame.source, key, child),
+    );
     if (copy !== undefined) define(frame.out, key, copy);
     else if (!frame.keys) define(frame.out, key, null); // arrays keep their length, as JSON does
   }
@@ -382,7 +421,10 @@ function plainDepthExactly(value: unknown): number {
         pending.push(new Exit(item));
         for (let i = 0; i < item.length; i++) {
           if (!Object.hasOwn(item, i)) return -1; // a hole is sent as null
-          pending.push(item[i]);
+          const member = item[i];
+          // A value made as it is read may never end (see MAX_MADE): the copy bounds it.
+          if (typeof member === 'object' && member !== null && madeByReading(item, i, member)) return -1;
+          pending.push(member);
         }
         continue;
       }
@@ -393,6 +435,7 @@ function plainDepthExactly(value: unknown): number {
       for (const key of Object.keys(item)) {
         const member = (item as Record<string, unknown>)[key];
         if (isRecordKey(key) && hasSymbolKeys(member)) return -1;
+        if (typeof member === 'object' && member !== null && madeByReading(item, key, member)) return -1;
         pending.push(member);
       }
     }
