@@ -36,8 +36,9 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { validateToolResult } from '../validate/index.js';
-import { safeJson } from './repair/clone.js';
+import { safeJson, toWire } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
+import { withProtocolMembers } from './repair/members.js';
 import { isInstance, looksLikeCallToolResult, shapeValue, toolResult } from './tool-result.js';
 import type { CallToolResult } from './types.js';
 
@@ -222,7 +223,13 @@ export function shaped<Args extends unknown[]>(
       value = thrownError(error);
     }
     if (development && looksLikeCallToolResult(value)) {
-      const findings = await validateToolResult(value, { protocolVersion, tool: options.tool });
+      // Judged as shaping sends it (toWire's copy, which the fixes below report on): a value that reading
+      // makes without end was followed by the validator until the process ran out of memory.
+      const sent = toWire(withProtocolMembers(value));
+      const findings = [
+        ...sent.fixes.map(fixAsFinding),
+        ...(await validateToolResult(sent.value, { protocolVersion, tool: options.tool })),
+      ];
       if (findings.some((f) => f.severity !== 'info'))
         throw new ShapedFindingsError(findings, protocolVersion);
     }

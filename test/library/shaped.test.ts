@@ -219,6 +219,32 @@ describe('development mode', () => {
     );
   });
 
+  it('judges a result the handler built as it is sent: one whose getter makes a new object at each read, without end, is a finding', async () => {
+    // The validator was given the handler's object and followed the getter until the process ran out of
+    // memory (4 GB).
+    const withoutEnd = (): object => Object.defineProperty({}, 'next', { get: withoutEnd, enumerable: true });
+    const handler = shaped(
+      () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: withoutEnd() }),
+      {
+        mode: 'development',
+      },
+    );
+    const error = await handler().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ShapedFindingsError);
+    const findings = (error as ShapedFindingsError).findings;
+    expect(findings[0]).toMatchObject({ rule: 'value-not-serializable', severity: 'error' });
+    expect(findings[0]?.message).toContain('made more than 100000 objects as they were read');
+    // In production it is sent, cut where JSON.stringify could write it.
+    const sent = await shaped(() => ({
+      content: [{ type: 'text', text: 'x' }],
+      structuredContent: withoutEnd(),
+    }))();
+    expect(validateToolResultSync(sent).filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
   it('lets through a result whose findings are all info, and values that are no result', async () => {
     // A text that carries an image as a data: URL is advice (info), no defect.
     const infoOnly = { content: [{ type: 'text', text: `data:image/png;base64,${'A'.repeat(80)}` }] };
