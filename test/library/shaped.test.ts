@@ -223,25 +223,15 @@ describe('development mode', () => {
     // The validator was given the handler's object and followed the getter until the process ran out of
     // memory (4 GB).
     const withoutEnd = (): object => Object.defineProperty({}, 'next', { get: withoutEnd, enumerable: true });
-    const handler = shaped(
-      () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: withoutEnd() }),
-      {
-        mode: 'development',
-      },
-    );
-    const error = await handler().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ShapedFindingsError);
-    const findings = (error as ShapedFindingsError).findings;
-    expect(findings[0]).toMatchObject({ rule: 'value-not-serializable', severity: 'error' });
-    expect(findings[0]?.message).toContain('made more than 100000 objects as they were read');
+    const make = () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: withoutEnd() });
+    const error = await shaped(make, { mode: 'development' })().catch((e: unknown) => e);
+    expect((error as ShapedFindingsError).findings[0]).toMatchObject({
+      rule: 'value-not-serializable',
+      severity: 'error',
+      message: expect.stringContaining('made more than 100000 objects as they were read'),
+    });
     // In production it is sent, cut where JSON.stringify could write it.
-    const sent = await shaped(() => ({
-      content: [{ type: 'text', text: 'x' }],
-      structuredContent: withoutEnd(),
-    }))();
+    const sent = await shaped(make)();
     expect(validateToolResultSync(sent).filter((f) => f.severity === 'error')).toEqual([]);
   });
 
