@@ -12,8 +12,11 @@
  *
  * No time limit is imposed unless `--timeout` asks for one: neither on the client's requests (Node's
  * own 300 s `requestTimeout` is turned off) nor on the upstream (plain node:http, no fetch defaults).
- * Idle SSE streams get keep-alive comments. When the upstream fails (unreachable, timed out, or its
- * stream breaks mid-way), every request of that exchange still unanswered gets a JSON-RPC error.
+ * Idle SSE streams get keep-alive comments. A stream that ends without the response after an event id
+ * is resumed by the proxy (GET with Last-Event-ID, after the server's retry hint) into the same client
+ * stream. When the upstream fails (unreachable, timed out, its stream breaks mid-way, ends without the
+ * response and cannot be resumed, or a 2xx JSON body holds no answer), every request of that exchange
+ * still unanswered gets a JSON-RPC error.
  */
 
 import {
@@ -85,6 +88,25 @@ export interface RunningHttpProxy {
 export const LISTEN_PATH = '/mcp';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The wait before resuming a stream that ended without the response, when the server sent no `retry:`
+ * hint: the SDK clients' first reconnection delay.
+ */
+export const DEFAULT_RESUME_DELAY_MS = 1000;
+
+/** Resolves after `ms`, or as soon as the client's response closes. */
+function delay(ms: number, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+  });
+}
 
 /** Client request headers the upstream needs; everything else (Host, Connection, cookies…) stays here. */
 const FORWARDED_REQUEST_HEADERS = [
@@ -259,10 +281,10 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let requestFailure: unknown;
     res.on('close', () => upstreamRequest?.destroy());
     let answer: IncomingMessage;
-    const sendTo = (target: URL) =>
+    const sendTo = (target: URL, method = req.method, sent = headers, payload = body) =>
       new Promise<IncomingMessage>((resolve, reject) => {
         const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-        upstreamRequest = send(target, { method: req.method, headers, agent }, resolve);
+        upstreamRequest = send(target, { method, headers: sent, agent }, resolve);
         upstreamRequest.on('error', (error) => {
           requestFailure = error;
           reject(error);
@@ -270,15 +292,16 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         watchSilence(upstreamRequest, options.timeoutMs, (reason) => {
           silence = reason;
         });
-        upstreamRequest.end(body.length > 0 ? body : undefined);
+        upstreamRequest.end(payload.length > 0 ? payload : undefined);
       });
+    // Where the request went, after the redirects followed.
+    let target = upstream;
     try {
       answer = await sendTo(upstream);
       // A redirect within the upstream's origin (Starlette's `/mcp` → `/mcp/`) is followed here: passed
       // on, its Location names the upstream, which the SDK client will not follow to another origin
       // (or, told to, reaches unrepaired). 307 and 308 keep the method and body; another origin is
       // the client's to decide on, so it is passed on.
-      let target = upstream;
       for (let hop = 0; hop < MAX_REDIRECTS; hop++) {
         const next = sameOriginRedirect(answer, target);
         if (!next) break;
@@ -319,7 +342,34 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     if (contentType.startsWith('text/event-stream')) {
       res.writeHead(answer.statusCode ?? 200, responseHeaders);
       res.flushHeaders();
-      await relayEventStream(answer, res, exchange, connection, brokenOff);
+      // The stream, resumed after its last event id as a client would (GET with Last-Event-ID), or why
+      // it could not be.
+      const resume = async (lastEventId: string): Promise<IncomingMessage | string> => {
+        const resuming: OutgoingHttpHeaders = {
+          ...headers,
+          accept: 'text/event-stream',
+          'last-event-id': lastEventId,
+        };
+        delete resuming['content-type'];
+        delete resuming['content-length'];
+        if (connection !== exchange.connection) resuming['mcp-session-id'] = connection;
+        Object.assign(resuming, options.headers);
+        silence = undefined;
+        requestFailure = undefined;
+        let resumed: IncomingMessage;
+        try {
+          resumed = await sendTo(target, 'GET', resuming, Buffer.alloc(0));
+        } catch (error) {
+          return silence ?? unreachable(options.upstream, error).message;
+        }
+        const status = resumed.statusCode ?? 0;
+        const type = String(resumed.headers['content-type'] ?? '');
+        if (status >= 200 && status < 300 && type.toLowerCase().startsWith('text/event-stream'))
+          return resumed;
+        resumed.resume();
+        return `the server answered it with HTTP ${status}${status >= 200 && status < 300 ? ` and ${type === '' ? 'no content type' : type}, not an event stream` : ''}`;
+      };
+      await relayEventStream(answer, res, exchange, connection, brokenOff, resume);
       return;
     }
     if (contentType.startsWith('application/json')) {
@@ -421,6 +471,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     exchange: Exchange,
     connection: string,
     brokenOff: (error: unknown) => string,
+    resume: (lastEventId: string) => Promise<IncomingMessage | string>,
   ): Promise<void> {
     const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     let lastWrite = Date.now();
@@ -439,14 +490,19 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     );
 
     let cut: string | undefined;
-    // An event id lets the client resume the stream (through the proxy) after it ends unanswered.
-    let resumable = false;
+    // The last event id: where the stream is resumed when it ends without the response.
+    let lastEventId: string | undefined;
+    // The server's `retry:` hint, the wait before resuming.
+    let retryMs: number | undefined;
+    // Whether the stream now read brought an event with an id or data.
+    let progressed = false;
     const passOn = async (piece: PassedPiece) => {
       if (piece.first) {
         passing = { answers: new EventAnswerReader(), bytes: 0 };
         options.onLog?.(`[${connection}] an event ${overLimit}: forwarded unchanged, unjudged`);
       }
       if (!passing) return;
+      progressed = true;
       passing.bytes += Buffer.byteLength(piece.passed);
       passing.answers.feed(piece.passed);
       if (piece.passed !== '') await write(piece.passed);
@@ -464,85 +520,123 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       exchange.session.passedUnjudged(ids);
       for (const id of ids) exchange.answered.add(idKey(id));
     };
-    const queue = new OrderedQueue<EventSourceMessage | { retry: number } | PassedPiece>(
-      answer,
-      async (event) => {
-        if ('passed' in event) return passOn(event);
-        if ('retry' in event) return write(`retry: ${event.retry}\n\n`);
-        if (event.id) resumable = true;
-        if (event.data === '') return write(formatEvent(event, ''));
-        const outcome = await exchange.session.fromServer(event.data, { canSplit: true });
-        options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
-        const line = outcomeLine(outcome, event.data, `[${connection}] `);
-        if (line) options.onLog?.(line);
-        if (outcome.kind === 'drop') return;
-        if (event.event !== undefined && event.event !== 'message') {
-          // The SDK clients read only events named `message` (or not named), as EventSource does: a
-          // message under another name never reached them, and its request waited for their timeout.
-          options.onLog?.(
-            `[${connection}] an SSE event named ${JSON.stringify(event.event)} carried a JSON-RPC message, which clients read only from "message" events: passed on as one`,
-          );
-          event = { ...event, event: 'message' };
-        }
-        noteAnswers(sentMessage(outcome), exchange);
-        if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
-        if (outcome.split) {
-          // A batch's messages as events of their own; the event's id (where a resumed stream starts
-          // after) goes on the last.
-          const { id, ...named } = event;
-          const last = outcome.split.length - 1;
-          for (const [i, message] of outcome.split.entries())
-            await write(formatEvent(i === last ? event : named, stringifyJson(message)));
-        } else await write(formatEvent(event, outcome.text));
-        afterFrame(event.data.length);
-      },
-      (event) => ('data' in event ? event.data.length : 'passed' in event ? event.passed.length : 0),
-    );
-    // An event is judged from its data, one string. The splitter hands the parser only events it holds,
-    // so the parser never holds more: growing one without end once ran the proxy out of memory (an
-    // abort, 3.6 GB in 13 s).
-    const splitter = new SseSplitter(maxMessageBytes);
-    const parser = createParser({
-      onEvent: (event) => queue.push([event]),
-      onRetry: (retry) => queue.push([{ retry }]),
-    });
-    const take = (pieces: readonly SsePiece[]) => {
-      for (const piece of pieces) {
-        // A bare CR ending the text could be half a CRLF to the parser, which would wait for the next
-        // event to dispatch this one: the splitter knows it is whole, and makes the CR a CRLF.
-        if ('event' in piece) parser.feed(piece.event.endsWith('\r') ? `${piece.event}\n` : piece.event);
-        else queue.push([piece]);
+    const relayEvent = async (event: EventSourceMessage | { retry: number } | PassedPiece) => {
+      if ('passed' in event) return passOn(event);
+      if ('retry' in event) {
+        retryMs = event.retry;
+        return write(`retry: ${event.retry}\n\n`);
       }
+      if (event.id) {
+        lastEventId = event.id;
+        progressed = true;
+      }
+      if (event.data === '') return write(formatEvent(event, ''));
+      progressed = true;
+      const outcome = await exchange.session.fromServer(event.data, { canSplit: true });
+      options.recorder?.server(event.data, outcome, { connection, transport: 'sse' });
+      const line = outcomeLine(outcome, event.data, `[${connection}] `);
+      if (line) options.onLog?.(line);
+      if (outcome.kind === 'drop') return;
+      if (event.event !== undefined && event.event !== 'message') {
+        // The SDK clients read only events named `message` (or not named), as EventSource does: a
+        // message under another name never reached them, and its request waited for their timeout.
+        options.onLog?.(
+          `[${connection}] an SSE event named ${JSON.stringify(event.event)} carried a JSON-RPC message, which clients read only from "message" events: passed on as one`,
+        );
+        event = { ...event, event: 'message' };
+      }
+      noteAnswers(sentMessage(outcome), exchange);
+      if (outcome.fixes.length > 0) options.onRepaired?.(repairEvent(outcome, connection));
+      if (outcome.split) {
+        // A batch's messages as events of their own; the event's id (where a resumed stream starts
+        // after) goes on the last.
+        const { id, ...named } = event;
+        const last = outcome.split.length - 1;
+        for (const [i, message] of outcome.split.entries())
+          await write(formatEvent(i === last ? event : named, stringifyJson(message)));
+      } else await write(formatEvent(event, outcome.text));
+      afterFrame(event.data.length);
     };
-    answer.setEncoding('utf8');
-    let first = true;
-    const ended = new Promise<string | undefined>((resolve) => {
-      answer.on('data', (chunk: string) => {
-        // A byte order mark may start the stream (the SSE format allows one). Clients decode with
-        // TextDecoder, which drops it; Node's decoder keeps it, and the parser, which looks for its
-        // bytes rather than its character, read the first line's field as "\uFEFFevent" or
-        // "\uFEFFdata": the first event lost its type, or its data and so itself.
-        const text = first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
-        first = false;
-        take(splitter.push(text));
+
+    /** Relays one upstream stream to its end; resolves with why it broke, if it did. */
+    const relayStream = async (source: IncomingMessage): Promise<string | undefined> => {
+      progressed = false;
+      const queue = new OrderedQueue<EventSourceMessage | { retry: number } | PassedPiece>(
+        source,
+        relayEvent,
+        (event) => ('data' in event ? event.data.length : 'passed' in event ? event.passed.length : 0),
+      );
+      // An event is judged from its data, one string. The splitter hands the parser only events it
+      // holds, so the parser never holds more: growing one without end once ran the proxy out of memory
+      // (an abort, 3.6 GB in 13 s).
+      const splitter = new SseSplitter(maxMessageBytes);
+      const parser = createParser({
+        onEvent: (event) => queue.push([event]),
+        onRetry: (retry) => queue.push([{ retry }]),
       });
-      answer.once('end', () => resolve(undefined));
-      answer.once('error', (error) => resolve(brokenOff(error)));
-      answer.once('close', () => resolve(answer.complete ? undefined : brokenOff(new Error('closed early'))));
-    });
-    const ending = await ended;
-    take(splitter.end());
-    queue.endOfSource();
-    await queue.drained();
+      const take = (pieces: readonly SsePiece[]) => {
+        for (const piece of pieces) {
+          // A bare CR ending the text could be half a CRLF to the parser, which would wait for the next
+          // event to dispatch this one: the splitter knows it is whole, and makes the CR a CRLF.
+          if ('event' in piece) parser.feed(piece.event.endsWith('\r') ? `${piece.event}\n` : piece.event);
+          else queue.push([piece]);
+        }
+      };
+      source.setEncoding('utf8');
+      let first = true;
+      const ended = new Promise<string | undefined>((resolve) => {
+        source.on('data', (chunk: string) => {
+          // A byte order mark may start the stream (the SSE format allows one). Clients decode with
+          // TextDecoder, which drops it; Node's decoder keeps it, and the parser, which looks for its
+          // bytes rather than its character, read the first line's field as "\uFEFFevent" or
+          // "\uFEFFdata": the first event lost its type, or its data and so itself.
+          const text = first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
+          first = false;
+          take(splitter.push(text));
+        });
+        source.once('end', () => resolve(undefined));
+        source.once('error', (error) => resolve(brokenOff(error)));
+        source.once('close', () =>
+          resolve(source.complete ? undefined : brokenOff(new Error('closed early'))),
+        );
+      });
+      const ending = await ended;
+      take(splitter.end());
+      queue.endOfSource();
+      await queue.drained();
+      return ending;
+    };
+
+    let broken = await relayStream(answer);
+    let resumedAfter: string | undefined;
+    for (;;) {
+      const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(idKey(id)));
+      if (broken || cut || unanswered.length === 0 || res.destroyed) break;
+      // A stream that ends without the response leaves the client waiting for its own timeout (60 s for
+      // the SDK clients) unless it can resume it; clients that can fail at it (a refused GET) wait as
+      // long. The proxy resumes it itself, after the server's retry hint, and answers the requests
+      // when that fails, or when a resumed stream brings nothing new.
+      if (lastEventId === undefined) {
+        broken = 'the server ended the stream without the response';
+        break;
+      }
+      if (resumedAfter !== undefined && !progressed) {
+        broken = `the server ended the stream without the response, and the stream resumed after event ${JSON.stringify(resumedAfter)} brought nothing new`;
+        break;
+      }
+      resumedAfter = lastEventId;
+      await delay(retryMs ?? DEFAULT_RESUME_DELAY_MS, res);
+      if (res.destroyed) break;
+      const resumed = await resume(lastEventId);
+      if (typeof resumed === 'string') {
+        broken = `the server ended the stream without the response, and resuming it after event ${JSON.stringify(lastEventId)} failed: ${resumed}`;
+        break;
+      }
+      broken = await relayStream(resumed);
+    }
     clearInterval(keepAlive);
+    broken ??= cut;
     const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(idKey(id)));
-    // A stream that ends without the response and without an event id leaves the client nothing to
-    // resume: it would wait for its own timeout (60 s for the SDK clients) for an answer that cannot
-    // come, as after a stream that breaks.
-    const broken =
-      ending ??
-      cut ??
-      (unanswered.length > 0 && !resumable ? 'the server ended the stream without the response' : undefined);
     if (broken && !res.destroyed) {
       options.onLog?.(`[${connection}] ${broken}`);
       for (const id of unanswered) await write(formatEvent({ event: 'message' }, errorMessage(id, broken)));

@@ -5,9 +5,12 @@
  * stream ends, as it does when a stream breaks; a stream that carries the answer ends as it is.
  */
 
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { minimalResult } from '../fixtures/minimal-answers.js';
 import { startSseServer, TOOL_TEXT } from '../fixtures/sse-line-endings.js';
 import { startUnansweringServer } from '../fixtures/sse-unanswered.js';
 import { CLI_TEST_TIMEOUT } from '../support/cli.js';
@@ -59,6 +62,95 @@ describe('proxy: an upstream SSE stream ended without the response', { timeout: 
     const { client, proxy } = await clientThroughProxy(await startSseServer('\n'));
     const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
     expect(result.content).toEqual([{ type: 'text', text: TOOL_TEXT }]);
+    expect(proxy.stderr()).not.toContain('without the response');
+  });
+});
+
+/**
+ * A server whose tools/call stream ends after an event with id `e1` and a `retry: 10` hint, without
+ * the response; `resumed` answers the GET that resumes it. `seen` lists each request's method and
+ * Last-Event-ID.
+ */
+async function resumingServer(
+  resumed: (res: import('node:http').ServerResponse) => void,
+): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server: Server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    seen.push(`${req.method} ${req.headers['last-event-id'] ?? '-'} ${req.headers['mcp-session-id'] ?? '-'}`);
+    // No stream of its own for the client (a GET without Last-Event-ID): only resumptions.
+    if (req.method === 'GET')
+      return req.headers['last-event-id'] ? resumed(res) : void res.writeHead(405).end();
+    const message = JSON.parse(body);
+    if (message.id === undefined) return void res.writeHead(202).end();
+    if (message.method === 'tools/call') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.end('retry: 10\nid: e1\ndata: \n\n');
+    }
+    const result = minimalResult(message, 'resuming', {});
+    res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"resumed"}]}}';
+
+describe('proxy: an upstream SSE stream ended without the response after an event id', {
+  timeout: CLI_TEST_TIMEOUT,
+}, () => {
+  it('resumes it, and fails the call with a JSON-RPC error when the server refuses the resumption', async () => {
+    // Straight to this server the SDK client's resuming GET gets a 405, after which it waits for its timeout.
+    const { client, proxy } = await clientThroughProxy(await startUnansweringServer({ eventId: true }));
+    const call = client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    const words =
+      'the server ended the stream without the response, and resuming it after event "e1" failed: the server answered it with HTTP 405';
+    await expect(call).rejects.toThrow(`MCP error -32000: mcp-shape proxy: ${words}`);
+    await until(() => proxy.stderr().includes(words));
+    expect(proxy.stderr()).toContain(words);
+  });
+
+  it('fails the call when the resumed stream ends with nothing new', async () => {
+    const upstream = await resumingServer((res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(': nothing\n\n'),
+    );
+    const { client } = await clientThroughProxy(upstream);
+    const call = client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    await expect(call).rejects.toThrow(
+      'MCP error -32000: mcp-shape proxy: the server ended the stream without the response, and the stream resumed after event "e1" brought nothing new',
+    );
+    expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
+  });
+
+  it('fails the call when the resumption is answered with JSON, not a stream', async () => {
+    const upstream = await resumingServer((res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER),
+    );
+    const { client } = await clientThroughProxy(upstream);
+    const call = client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    await expect(call).rejects.toThrow(
+      'resuming it after event "e1" failed: the server answered it with HTTP 200 and application/json, not an event stream',
+    );
+  });
+
+  it('passes on the answer the resumed stream brings, once', async () => {
+    const upstream = await resumingServer((res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e2\ndata: ${ANSWER}\n\n`),
+    );
+    const { client, proxy } = await clientThroughProxy(upstream);
+    const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
+    expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
     expect(proxy.stderr()).not.toContain('without the response');
   });
 });
