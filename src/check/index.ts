@@ -6,6 +6,7 @@
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { FactScope } from '../core/run-memo.js';
+import type { FailOn } from '../policy/severity.js';
 import { ALL_VERSIONS, assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
 import {
   validateParsedMessageSync,
@@ -140,6 +141,13 @@ function sessionOutcome({ fromServer, ...session }: SessionResult): Omit<CheckOu
   };
 }
 
+/** The run's policy, for the verdict of each version (src/cli/policy.ts matrixPolicy). */
+export interface MatrixPolicy {
+  /** The findings the run counts: after the configuration's rule settings and the baseline. */
+  readonly counted: (findings: readonly Finding[]) => readonly Finding[];
+  readonly failOn: FailOn;
+}
+
 export interface MatrixCheckOutcome extends CheckOutcome {
   readonly matrix: VersionMatrix;
   /** The one line saying which versions the input passes and fails, when they differ. */
@@ -153,7 +161,11 @@ export interface MatrixCheckOutcome extends CheckOutcome {
  */
 export async function checkWithMatrix(
   input: ParsedInput,
-  options: Omit<CheckOptions, 'protocolVersion'> & { readonly protocolVersion?: ProtocolVersion | 'all' },
+  options: Omit<CheckOptions, 'protocolVersion'> & {
+    readonly protocolVersion?: ProtocolVersion | 'all';
+    /** Without one, each version fails on its error findings (--fail-on error, no configuration). */
+    readonly policy?: MatrixPolicy;
+  },
 ): Promise<MatrixCheckOutcome> {
   const all = options.protocolVersion === 'all';
   // One document, judged once per version: the JSON text of its structuredContent, its payloads' facts
@@ -166,7 +178,13 @@ export async function checkWithMatrix(
   }
   const matrix: VersionMatrix = {
     all,
-    versions: ALL_VERSIONS.map((v) => versionVerdict(v, byVersion.get(v)?.findings ?? [])),
+    versions: ALL_VERSIONS.map((v) => {
+      const findings = byVersion.get(v)?.findings ?? [];
+      const policy = options.policy;
+      return policy
+        ? versionVerdict(v, policy.counted(findings), policy.failOn)
+        : versionVerdict(v, findings);
+    }),
   };
   const line = versionVerdictLine(matrix.versions);
   const extra = { matrix, ...(line ? { versionVerdict: line } : {}) };

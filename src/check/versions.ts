@@ -6,16 +6,22 @@
  */
 
 import type { Finding } from '../core/finding.js';
+import { type FailOn, fails } from '../policy/severity.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
 
 export interface VersionVerdict {
   readonly protocolVersion: ProtocolVersion;
-  /** `fail` when the input has an error-severity finding under this version (the exit code's rule). */
+  /**
+   * `fail` when a finding under this version fails the run (the exit code's rule: --fail-on, error by
+   * default), after the configuration's rule settings and the baseline.
+   */
   readonly verdict: 'pass' | 'fail';
+  /** How many of the findings fail the run. */
+  readonly failing: number;
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
-  /** The distinct messages of the error findings, at most MAX_REASONS of them. */
+  /** The distinct messages of the findings that fail it, at most MAX_REASONS of them. */
   readonly reasons: readonly string[];
 }
 
@@ -30,14 +36,16 @@ const MAX_REASONS = 3;
 export function versionVerdict(
   protocolVersion: ProtocolVersion,
   findings: readonly Finding[],
+  failOn: FailOn = 'error',
 ): VersionVerdict {
   const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
-  const errors = count('error');
-  const reasons = [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.message))];
+  const failing = findings.filter((f) => fails([f.severity], failOn));
+  const reasons = [...new Set(failing.map((f) => f.message))];
   return {
     protocolVersion,
-    verdict: errors > 0 ? 'fail' : 'pass',
-    errors,
+    verdict: failing.length > 0 ? 'fail' : 'pass',
+    failing: failing.length,
+    errors: count('error'),
     warnings: count('warning'),
     infos: count('info'),
     reasons: reasons.slice(0, MAX_REASONS),
@@ -47,7 +55,7 @@ export function versionVerdict(
 /**
  * `valid for 2024-11-05 … 2025-11-25; fails 2026-07-28: the result has no resultType; …`, or undefined
  * when every version gives the same verdict. Failing versions that fail for the same first reason are
- * named together; `(+N more)` counts the other error findings of that version.
+ * named together; `(+N more)` counts the other findings of that version that fail the run.
  */
 export function versionVerdictLine(matrix: readonly VersionVerdict[]): string | undefined {
   const passing = matrix.filter((v) => v.verdict === 'pass');
@@ -55,7 +63,7 @@ export function versionVerdictLine(matrix: readonly VersionVerdict[]): string | 
   const groups = new Map<string, ProtocolVersion[]>();
   for (const row of matrix) {
     if (row.verdict === 'pass') continue;
-    const reason = `${row.reasons[0] ?? 'error findings'}${row.errors > 1 ? ` (+${row.errors - 1} more)` : ''}`;
+    const reason = `${row.reasons[0] ?? 'error findings'}${row.failing > 1 ? ` (+${row.failing - 1} more)` : ''}`;
     groups.set(reason, [...(groups.get(reason) ?? []), row.protocolVersion]);
   }
   const fails = [...groups].map(([reason, versions]) => `fails ${versionList(versions)}: ${reason}`);

@@ -9,15 +9,17 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { MatrixPolicy } from '../check/index.js';
 import { ConfigError, commandConfig, type LoadedConfig, loadConfig } from '../config/load.js';
 import { repositoryRoot, rootRelative } from '../config/repository.js';
 import { SEVERITIES, type Severity } from '../core/finding.js';
 import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
 import { readTextFile } from '../io/read-text.js';
-import { applyPolicy } from '../policy/apply.js';
+import { applyPolicy, type Policy } from '../policy/apply.js';
 import { BaselineError, createBaseline, parseBaseline, serializeBaseline } from '../policy/baseline.js';
 import { fingerprintReportUnits } from '../policy/fingerprint-report.js';
 import { FAIL_ON_VALUES, type FailOn } from '../policy/severity.js';
+import { buildReport } from '../report/build.js';
 import { type Report, type ReportFormat, renderReport } from '../report/index.js';
 import { EXIT, errorLine, UserError } from './errors.js';
 import { formatOption } from './options.js';
@@ -194,22 +196,10 @@ export interface FinishContext {
 export function finishReport(command: Command, report: Report, context: FinishContext = {}): number {
   const flags = command.opts() as PolicyFlags;
   const loaded = configOf(command);
-  const cwd = process.cwd();
-  const root = rootFor(flags.root, context.anchor, cwd);
-  // The first --write-baseline of a project whose configuration already names the file has none to read.
-  const baseline =
-    flags.baseline && !(flags.writeBaseline && !existsSync(resolve(cwd, flags.baseline)))
-      ? readBaseline(flags.baseline, report.command)
-      : undefined;
+  const { policy, root, cwd } = runPolicy(command, report.command, context);
   const outcome = applyPolicy(
     report,
-    {
-      rules: loaded?.config.rules,
-      failOn: flags.failOn,
-      minSeverity: flags.minSeverity,
-      ...(baseline ? { baseline: { file: flags.baseline as string, baseline } } : {}),
-      incomplete: context.incomplete ?? 0,
-    },
+    { ...policy, incomplete: context.incomplete ?? 0 },
     fingerprintReportUnits(report, { root, cwd }),
   );
   const suppressed =
@@ -247,6 +237,46 @@ export function finishReport(command: Command, report: Report, context: FinishCo
     return EXIT.clean;
   }
   return outcome.failed ? EXIT.findings : EXIT.clean;
+}
+
+/** The policy a command's flags and configuration set, and the paths fingerprints are relative to. */
+function runPolicy(
+  command: Command,
+  reportCommand: Report['command'],
+  context: FinishContext,
+): { policy: Policy; root: string; cwd: string } {
+  const flags = command.opts() as PolicyFlags;
+  const cwd = process.cwd();
+  const root = rootFor(flags.root, context.anchor, cwd);
+  // The first --write-baseline of a project whose configuration already names the file has none to read.
+  const baseline =
+    flags.baseline && !(flags.writeBaseline && !existsSync(resolve(cwd, flags.baseline)))
+      ? readBaseline(flags.baseline, reportCommand)
+      : undefined;
+  const policy: Policy = {
+    rules: configOf(command)?.config.rules,
+    failOn: flags.failOn,
+    minSeverity: flags.minSeverity,
+    ...(baseline ? { baseline: { file: flags.baseline as string, baseline } } : {}),
+  };
+  return { policy, root, cwd };
+}
+
+/**
+ * check's version matrix under the run's policy: the findings of each version as the run counts
+ * them (the configuration's rule settings and the baseline applied), and what fails it, so that a
+ * version's verdict is the exit code the run would have had under that version.
+ */
+export function matrixPolicy(command: Command, context: FinishContext = {}): MatrixPolicy {
+  const { policy, root, cwd } = runPolicy(command, 'check', context);
+  return {
+    failOn: policy.failOn,
+    counted(findings) {
+      const report = buildReport('check', findings, 0);
+      const units = fingerprintReportUnits(report, { root, cwd });
+      return applyPolicy(report, { ...policy, minSeverity: 'info' }, units).report.findings;
+    },
+  };
 }
 
 function rootFor(flag: string | undefined, anchor: string | undefined, cwd: string): string {

@@ -32,7 +32,9 @@ export function showMatrix(report: Report): VersionMatrix | undefined {
 export function failureReason(row: VersionVerdict): string {
   if (row.verdict === 'pass') return '';
   const first = row.reasons[0] ?? 'error findings';
-  return row.errors > 1 ? `${first} (+${row.errors - 1} more)` : first;
+  // A report made before the matrix counted them (a saved JSON report): its errors were what failed.
+  const failing = (row as Partial<VersionVerdict>).failing ?? row.errors;
+  return failing > 1 ? `${first} (+${failing - 1} more)` : first;
 }
 
 /** The plain-text table of the matrix, one row per version, for the terminal. */

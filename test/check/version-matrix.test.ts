@@ -4,6 +4,7 @@
  * report (summary.versionVerdict, details.versionMatrix) and every format renders them.
  */
 
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +74,7 @@ describe('check and the version matrix', { timeout: CLI_TEST_TIMEOUT }, () => {
         ...['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'].map((protocolVersion) => ({
           protocolVersion,
           verdict: 'pass',
+          failing: 0,
           errors: 0,
           warnings: 0,
           infos: 0,
@@ -81,6 +83,7 @@ describe('check and the version matrix', { timeout: CLI_TEST_TIMEOUT }, () => {
         {
           protocolVersion: '2026-07-28',
           verdict: 'fail',
+          failing: 1,
           errors: 1,
           warnings: 0,
           infos: 0,
@@ -166,6 +169,66 @@ describe('check and the version matrix', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(outcome.findings.map((f) => [f.rule, f.location?.line, f.location?.protocolVersion])).toEqual([
       ['envelope-extra-member', 4, '2025-06-18'],
     ]);
+  });
+});
+
+describe("the version matrix under the run's policy", { timeout: CLI_TEST_TIMEOUT }, () => {
+  // An extra envelope member and an image without mimeType fail every version; resultType only 2026-07-28.
+  const BROKEN = {
+    jsonrpc: '2.0',
+    id: 1,
+    extra: true,
+    result: { content: [{ type: 'image', data: 'aGVsbG8=' }] },
+  };
+  const rows = (report: { details: { versionMatrix: { versions: { verdict: string }[] } } }) =>
+    report.details.versionMatrix.versions.map((v) => v.verdict);
+
+  it('judges each version after the rules the configuration turns off', async () => {
+    const scratch = scratchDir('matrix-rules');
+    const path = scratch.file('broken.json', BROKEN);
+    const config = scratch.file('mcp-shape.config.json', {
+      rules: { 'envelope-extra-member': 'off', 'block-mime-type-missing': 'off' },
+    });
+    const json = await runCli(['check', path, '--config', config, '--format', 'json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expectValidReport(report);
+    // Every version but 2026-07-28 passes once the two rules are off, as the run itself does.
+    expect(rows(report)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail']);
+    expect(report.summary.versionVerdict).toBe(LINE);
+    const junit = await runCli(['check', path, '--config', config, '--format', 'junit']);
+    expect(junit.stdout).toContain(
+      '<property name="protocol 2025-11-25" value="pass: 0 errors, 0 warnings, 0 infos"/>',
+    );
+  });
+
+  it('judges each version after the baseline', async () => {
+    const scratch = scratchDir('matrix-baseline');
+    const path = scratch.file('broken.json', BROKEN);
+    const baseline = join(scratch.dir, 'baseline.json');
+    expect((await runCli(['check', path, '--write-baseline', baseline])).code).toBe(0);
+    const json = await runCli(['check', path, '--baseline', baseline, '--format', 'json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    // The baseline knows the findings of 2025-11-25, which every version shares; not 2026-07-28's.
+    expect(rows(report)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail']);
+    expect(report.summary.versionVerdict).toBe(LINE);
+  });
+
+  it('fails a version on what --fail-on fails, and never says it is valid where the run fails', async () => {
+    const path = scratchDir('matrix-fail-on').file('warned.json', {
+      content: [],
+      structuredContent: { a: 1 },
+    });
+    const json = await runCli(['check', path, '--fail-on', 'warning', '--format', 'json']);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report.summary).toMatchObject({ errors: 0, warnings: 1 });
+    expect(rows(report)).toEqual(['fail', 'fail', 'fail', 'fail', 'fail']);
+    expect(report.details.versionMatrix.versions[4]).toMatchObject({ failing: 2, errors: 1, warnings: 1 });
+    expect(report.summary.versionVerdict).toBeUndefined();
+    const text = await runCli(['check', path, '--fail-on', 'warning', '--protocol', 'all']);
+    expect(text.stdout).toMatch(/^2026-07-28 {2}fail .*requires it \(\+1 more\)$/m);
   });
 });
 

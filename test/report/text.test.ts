@@ -264,16 +264,24 @@ describe('the version matrix read back from a report', () => {
 
   it('gives the first reason a version fails, with how many errors more', () => {
     const row = { protocolVersion: '2025-06-18', warnings: 0, infos: 0 } as const;
-    expect(failureReason({ ...row, verdict: 'pass', errors: 0, reasons: ['ignored'] })).toBe('');
-    expect(failureReason({ ...row, verdict: 'fail', errors: 1, reasons: ['a', 'b'] })).toBe('a');
-    expect(failureReason({ ...row, verdict: 'fail', errors: 3, reasons: ['a'] })).toBe('a (+2 more)');
-    expect(failureReason({ ...row, verdict: 'fail', errors: 2, reasons: [] })).toBe(
+    expect(failureReason({ ...row, verdict: 'pass', failing: 0, errors: 0, reasons: ['ignored'] })).toBe('');
+    expect(failureReason({ ...row, verdict: 'fail', failing: 1, errors: 1, reasons: ['a', 'b'] })).toBe('a');
+    expect(failureReason({ ...row, verdict: 'fail', failing: 3, errors: 3, reasons: ['a'] })).toBe(
+      'a (+2 more)',
+    );
+    expect(failureReason({ ...row, verdict: 'fail', failing: 2, errors: 2, reasons: [] })).toBe(
       'error findings (+1 more)',
+    );
+    // Under --fail-on warning the warnings that fail it are counted too.
+    expect(failureReason({ ...row, verdict: 'fail', failing: 3, errors: 0, reasons: ['w'] })).toBe(
+      'w (+2 more)',
     );
     expect(
       matrixTextLines({
         all: true,
-        versions: [{ ...row, verdict: 'fail', errors: 1, reasons: [`x\u001b${'y'.repeat(200)}`] }],
+        versions: [
+          { ...row, verdict: 'fail', failing: 1, errors: 1, reasons: [`x\u001b${'y'.repeat(200)}`] },
+        ],
       })[1],
     ).toMatch(/^2025-06-18 {2}fail {10}1 {9}0 {6}0 {2}x\\x1by+…$/);
   });
@@ -582,7 +590,7 @@ describe('how wide each value of the text report may be', () => {
     const row = { protocolVersion: '2025-06-18', warnings: 0, infos: 0 } as const;
     const [, line] = matrixTextLines({
       all: true,
-      versions: [{ ...row, verdict: 'fail', errors: 1, reasons: [long(150, 'r')] }],
+      versions: [{ ...row, verdict: 'fail', failing: 1, errors: 1, reasons: [long(150, 'r')] }],
     });
     expect(line).toBe(`2025-06-18  fail          1         0      0  ${long(119, 'r')}…`);
     const file = long(300, 'b');

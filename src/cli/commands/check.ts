@@ -14,7 +14,7 @@ import {
   PROTOCOL_HELP,
   protocolOrAllOption,
 } from '../options.js';
-import { addPolicyOptions, finishReport, type PolicyFlags } from '../policy.js';
+import { addPolicyOptions, finishReport, matrixPolicy, type PolicyFlags } from '../policy.js';
 import { ambiguousTool, loadTools, parseOrFail, readTextInput } from '../read-input.js';
 
 interface CheckFlags extends PolicyFlags {
@@ -86,9 +86,17 @@ async function runCheck(file: string | undefined, flags: CheckFlags, self: Comma
     const ambiguous = ambiguousTool(tools, flags.tools as string);
     if (ambiguous) throw new UsageError(ambiguous);
   }
-  const outcome = await checkWithMatrix(input, { protocolVersion: flags.protocol, file: label, tools, tool });
+  const context = file && file !== '-' ? { anchor: file } : {};
+  const policy = matrixPolicy(self, context);
+  const outcome = await checkWithMatrix(input, {
+    protocolVersion: flags.protocol,
+    file: label,
+    tools,
+    tool,
+    policy,
+  });
   const report = checkReport(outcome);
-  return finishReport(self, report, { ...(file && file !== '-' ? { anchor: file } : {}) });
+  return finishReport(self, report, context);
 }
 
 /** The Report of a check: the findings, what was checked, and the version matrix with its one line. */
