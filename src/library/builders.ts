@@ -12,6 +12,7 @@
  */
 
 import { decodeBase64Prefix } from '../core/base64.js';
+import type { JsonObject } from '../core/json.js';
 import { SNIFF_HEADER_BYTES } from '../core/magic.js';
 import {
   agreesWithBytes,
@@ -27,7 +28,9 @@ import {
   features,
   type ProtocolVersion,
 } from '../spec/versions.js';
+import { validateToolResultSync } from '../validate/index.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
+import { safeJson } from './repair/clone.js';
 import { isScriptUrl } from './script-url.js';
 import type {
   Annotations,
@@ -54,15 +57,43 @@ function withOptions<T extends object>(block: T, options: BlockOptions | undefin
   return block;
 }
 
+/**
+ * Throws a TypeError naming the first finding the validator makes on `probe`, a block as built but for
+ * its payload (text and bytes are checked apart, or need no check): an annotation out of range, a
+ * `_meta` that is no object or holds a BigInt, a link's `size` that is no integer. A caller outside
+ * TypeScript may give any of them, and the block would be built for the validator to reject.
+ */
+function checkWithRules(probe: object, who: string): void {
+  const finding = validateToolResultSync(
+    { content: [probe] },
+    { protocolVersion: DEFAULT_PROTOCOL_VERSION },
+  ).find(
+    // The block's own findings, and what JSON cannot carry; not the result's (a 10 MB URI is over
+    // client limits, as a 10 MB text() is, which is the caller's call).
+    (f) =>
+      f.severity !== 'info' && (f.pointer.startsWith('/content/0') || f.rule === 'result-not-serializable'),
+  );
+  if (finding === undefined) return;
+  const at = finding.pointer.replace(/^\/content\/0/, '') || '/';
+  throw new TypeError(`${who}: ${finding.message} (${finding.rule} at ${at})`);
+}
+
+/** withOptions() of the options checked with the rules, on a text block standing for the block. */
+function withCheckedOptions<T extends object>(block: T, options: BlockOptions | undefined, who: string): T {
+  const probe = withOptions({ type: 'text', text: '' }, options);
+  if (Object.keys(probe).length > 2) checkWithRules(probe, who);
+  return withOptions(block, options);
+}
+
 export function text(value: string, options?: BlockOptions): TextContent {
   if (typeof value !== 'string') throw new TypeError(`text(): expected a string, got ${typeof value}`);
-  return withOptions({ type: 'text', text: value }, options);
+  return withCheckedOptions({ type: 'text', text: value }, options, 'text()');
 }
 
 type MediaKind = 'image' | 'audio';
 
 function mediaBlock<K extends MediaKind>(kind: K, data: string, mimeType: string, options?: BlockOptions) {
-  return withOptions({ type: kind, data, mimeType }, options);
+  return withCheckedOptions({ type: kind, data, mimeType }, options, `${kind}()`);
 }
 
 function checkFamily(kind: MediaKind, mimeType: string, who: string): void {
@@ -173,6 +204,19 @@ function checkUri(uri: unknown, who: string): string {
   return uri;
 }
 
+/** A value as an error message shows it: a string quoted, anything else as String() writes it. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : errorText(value);
+}
+
+/** `input` when it is an object; a TypeError naming what it is otherwise (null, a number…). */
+function objectInput<T>(input: T, who: string): T {
+  if (typeof input !== 'object' || input === null) {
+    throw new TypeError(`${who}: expected an object, got ${input === null ? 'null' : typeof input}`);
+  }
+  return input;
+}
+
 /** The last path segment of a URI, percent-decoded where it decodes. */
 function decodedName(uri: string): string {
   const segment =
@@ -205,7 +249,7 @@ export interface ResourceLinkInput extends BlockOptions {
  * the link (the library's WebMCP link conversion and HTML sanitizer refuse them too).
  */
 export function resourceLink(input: ResourceLinkInput | string): ResourceLink {
-  const spec = typeof input === 'string' ? { uri: input } : input;
+  const spec = typeof input === 'string' ? { uri: input } : objectInput(input, 'resourceLink()');
   const uri = checkUri(spec.uri, 'resourceLink()');
   if (isScriptUrl(uri)) {
     throw new TypeError(
@@ -218,7 +262,9 @@ export function resourceLink(input: ResourceLinkInput | string): ResourceLink {
   for (const key of ['title', 'description', 'mimeType', 'size'] as const) {
     if (spec[key] !== undefined) Object.assign(block, { [key]: spec[key] });
   }
-  return withOptions(block, spec);
+  withOptions(block, spec);
+  checkWithRules(block, 'resourceLink()');
+  return block;
 }
 
 export type EmbeddedResourceInput = BlockOptions & {
@@ -234,6 +280,7 @@ export type EmbeddedResourceInput = BlockOptions & {
  * contradict its mimeType (as image() does).
  */
 export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource {
+  objectInput(input, 'embeddedResource()');
   const uri = checkUri(input.uri, 'embeddedResource()');
   // A caller outside TypeScript may give both: one would be dropped without a word.
   if (input.text !== undefined && input.blob !== undefined)
@@ -253,6 +300,12 @@ export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource
   if ('blob' in resource && resource.mimeType !== undefined)
     checkBytes(resource.blob, resource.mimeType, 'embeddedResource()');
   if (input.contentsMeta) resource._meta = input.contentsMeta;
+  // The payload and its type are checked above; the rest is held to the rules.
+  const { text: _text, blob: _blob, mimeType: _mimeType, ...rest } = resource as JsonObject;
+  checkWithRules(
+    withOptions({ type: 'resource', resource: { ...rest, text: '' } }, input),
+    'embeddedResource()',
+  );
   return withOptions({ type: 'resource', resource }, input);
 }
 
@@ -264,26 +317,33 @@ export interface AnnotationsInput {
 
 /** Annotations with their ranges checked: priority in 0–1, audience user/assistant, ISO 8601 dates. */
 export function annotations(input: AnnotationsInput): Annotations {
+  objectInput(input, 'annotations()');
   const out: Annotations = {};
   if (input.audience !== undefined) {
     const audience = Array.isArray(input.audience) ? input.audience : [input.audience];
     for (const role of audience) {
       if (role !== 'user' && role !== 'assistant') {
-        throw new RangeError(
-          `annotations(): audience must be "user" or "assistant", got ${JSON.stringify(role)}`,
-        );
+        throw new RangeError(`annotations(): audience must be "user" or "assistant", got ${shown(role)}`);
       }
     }
     out.audience = [...new Set(audience)];
   }
   if (input.priority !== undefined) {
     if (typeof input.priority !== 'number' || !(input.priority >= 0 && input.priority <= 1)) {
-      throw new RangeError(`annotations(): priority must be a number from 0 to 1, got ${input.priority}`);
+      throw new RangeError(
+        `annotations(): priority must be a number from 0 to 1, got ${shown(input.priority)}`,
+      );
     }
     out.priority = input.priority;
   }
   if (input.lastModified !== undefined) {
-    const date = input.lastModified instanceof Date ? input.lastModified : new Date(input.lastModified);
+    const given: unknown = input.lastModified;
+    if (!(given instanceof Date) && typeof given !== 'string') {
+      throw new TypeError(
+        `annotations(): lastModified must be a Date or an ISO 8601 string, got ${typeof given}`,
+      );
+    }
+    const date = given instanceof Date ? given : new Date(given);
     if (Number.isNaN(date.getTime())) {
       throw new RangeError(`annotations(): lastModified is not a date: ${String(input.lastModified)}`);
     }
@@ -294,24 +354,47 @@ export function annotations(input: AnnotationsInput): Annotations {
 
 /** The readable text of an error value: its message, with its name when that adds something. */
 export function errorText(error: unknown): string {
-  if (error instanceof Error) {
-    // Without a message, String() is the name alone ("TypeError", not "TypeError: TypeError").
-    if (!error.message) return String(error);
-    return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+  // Never throws, whatever was thrown: `instanceof` throws on a revoked proxy, a message getter may
+  // throw, String() of an object without a prototype throws. Empty when nothing readable is left.
+  let isError = false;
+  try {
+    isError = error instanceof Error;
+  } catch {
+    // a proxy whose prototype cannot be read: written as JSON writes it, below
+  }
+  if (isError) {
+    try {
+      const { name, message } = error as Error;
+      // Without a message, String() is the name alone ("TypeError", not "TypeError: TypeError").
+      if (!message) return String(error);
+      return name && name !== 'Error' ? `${String(name)}: ${String(message)}` : String(message);
+    } catch {
+      return '';
+    }
   }
   if (typeof error === 'string') return error;
   try {
     return JSON.stringify(error) ?? String(error);
   } catch {
+    // a cycle, a BigInt, a getter or toJSON that throws, a revoked proxy
+  }
+  try {
     return String(error);
+  } catch {
+    return safeJson(error);
   }
 }
 
-/** A tool execution error: `isError: true` and the message as text (what the model reads and can act on). */
+/**
+ * A tool execution error: `isError: true` and the message as text (what the model reads and can act on).
+ * Takes anything a handler may throw and never throws for it; throws a TypeError for options that are
+ * no object and a RangeError for an unknown protocolVersion.
+ */
 export function errorResult(
   error: unknown,
   options: { protocolVersion?: ProtocolVersion } = {},
 ): CallToolResult<ProtocolVersion> {
+  if (typeof options !== 'object' || options === null) objectInput(options, 'errorResult() options');
   checkProtocolVersionOption(options);
   // Built as the latest shape, then trimmed: resultType exists only where the version requires it.
   const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;

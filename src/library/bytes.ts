@@ -58,10 +58,21 @@ export interface NormalizedBinary {
  * base64: a builder given garbage is a programming error, and the message says what was wrong.
  */
 export function normalizeBinary(input: BinaryInput, who: string): NormalizedBinary {
-  if (input instanceof ArrayBuffer) return { base64: encodeBase64(new Uint8Array(input)) };
-  if (isBytes(input)) return { base64: encodeBase64(input) };
+  if (input instanceof ArrayBuffer || isBytes(input)) {
+    let bytes: Uint8Array;
+    try {
+      bytes = isBytes(input) ? input : new Uint8Array(input);
+      // A view of a detached buffer reads as empty; making a view of its buffer tells the two apart.
+      if (bytes.byteLength === 0) new Uint8Array(bytes.buffer);
+    } catch {
+      throw new TypeError(`${who}: the bytes' ArrayBuffer is detached (transferred), so they cannot be read`);
+    }
+    return { base64: encodeBase64(bytes) };
+  }
   if (typeof input !== 'string') {
-    throw new TypeError(`${who}: expected bytes, base64 or a data: URI, got ${typeof input}`);
+    throw new TypeError(
+      `${who}: expected a Uint8Array, an ArrayBuffer, base64 or a data: URI, got ${kindOf(input)}`,
+    );
   }
   const dataUri = parseDataUri(input);
   if (dataUri) {
@@ -71,6 +82,18 @@ export function normalizeBinary(input: BinaryInput, who: string): NormalizedBina
     return dataUri.mimeType ? { base64, declaredMimeType: dataUri.mimeType } : { base64 };
   }
   return { base64: canonicalBase64(input, who) };
+}
+
+/** What a value is, for an error message: its type, or the name of its class (Uint16Array, DataView…). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  try {
+    const name = Object.getPrototypeOf(value)?.constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? `a ${name}` : 'an object';
+  } catch {
+    return 'an object';
+  }
 }
 
 function canonicalBase64(value: string, who: string): string {

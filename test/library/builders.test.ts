@@ -4,6 +4,7 @@ import {
   audio,
   embeddedResource,
   errorResult,
+  errorText,
   image,
   resourceLink,
   text,
@@ -152,7 +153,7 @@ describe('builders', () => {
     expect(image(PNG_1X1.replace(/=+$/, ''), 'image/png').data).toBe(PNG_1X1);
     expect(image('QQ', 'image/avif').data).toBe('QQ==');
     expect(() => image(7 as unknown as string, 'image/png')).toThrow(
-      new TypeError('image(): expected bytes, base64 or a data: URI, got number'),
+      new TypeError('image(): expected a Uint8Array, an ArrayBuffer, base64 or a data: URI, got number'),
     );
     expect(() => audio('not base64!', 'audio/wav')).toThrow(/^audio\(\): the string is not base64 \(/);
     expect(() => audio(wavBytes(), 'image/png')).toThrow(
@@ -372,5 +373,122 @@ describe('builders', () => {
       (uri) => resourceLink(uri),
     );
     expect(validateToolResultSync({ content: links })).toEqual([]);
+  });
+
+  it('a caller outside TypeScript gets a TypeError saying what is wrong, never a block the validator rejects or an internal error', () => {
+    const bad: readonly [() => unknown, string][] = [
+      // Built before, and then reported by the validator as an error.
+      [
+        () => text('x', { annotations: { priority: 7 } }),
+        'text(): annotations.priority must be a number from 0 to 1, got 7',
+      ],
+      [
+        () => text('x', { _meta: [1] as never }),
+        'text(): _meta must be an object, got array (block-meta-not-object at /_meta)',
+      ],
+      [
+        () => image(pngBytes, 'image/png', { _meta: { n: 1n } }),
+        'image(): the result cannot be serialized: it holds a BigInt',
+      ],
+      [
+        () => resourceLink({ uri: 'file:///a', size: 1.5 }),
+        'resourceLink(): resource_link "size" must be an integer',
+      ],
+      [
+        () => resourceLink({ uri: 'file:///a', size: Number.NaN }),
+        'resourceLink(): resource_link "size" must be an integer',
+      ],
+      [
+        () => resourceLink({ uri: 'file:///a', name: 5 as never }),
+        'resourceLink(): resource_link "name" must be a string',
+      ],
+      [
+        () => resourceLink({ uri: 'file:///a', title: {} as never }),
+        'resourceLink(): resource_link "title" must be a string',
+      ],
+      [
+        () => embeddedResource({ uri: 'file:///a', text: 'x', contentsMeta: 'm' as never }),
+        'embeddedResource(): resource._meta must be an object, got string',
+      ],
+      // Each threw V8's own TypeError or RangeError.
+      [() => resourceLink(null as never), 'resourceLink(): expected an object, got null'],
+      [() => embeddedResource(null as never), 'embeddedResource(): expected an object, got null'],
+      [() => annotations(null as never), 'annotations(): expected an object, got null'],
+      [
+        () => annotations({ lastModified: Symbol('d') as never }),
+        'annotations(): lastModified must be a Date or an ISO 8601 string, got symbol',
+      ],
+      [() => annotations({ lastModified: 5n as never }), 'got bigint'],
+      [
+        () => annotations({ priority: Symbol('p') as never }),
+        'annotations(): priority must be a number from 0 to 1, got Symbol(p)',
+      ],
+      [() => errorResult('x', null as never), 'errorResult() options: expected an object, got null'],
+      [
+        () => image(new Uint16Array(4) as never, 'image/png'),
+        'image(): expected a Uint8Array, an ArrayBuffer, base64 or a data: URI, got a Uint16Array',
+      ],
+      [
+        () => {
+          const bytes = new Uint8Array(pngBytes);
+          structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+          return image(bytes, 'image/png');
+        },
+        "image(): the bytes' ArrayBuffer is detached (transferred), so they cannot be read",
+      ],
+    ];
+    for (const [build, message] of bad) {
+      expect(build).toThrow(message);
+      // A TypeError, or the RangeError annotations() throws for a value out of its range.
+      const thrown = (() => {
+        try {
+          build();
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect([TypeError, RangeError]).toContain((thrown as Error).constructor);
+    }
+    // What is within the rules is built as given; a URI past client limits is the caller's call, as a long text is.
+    const link = resourceLink({
+      uri: `https://example.com/${'a'.repeat(2_000_000)}`,
+      size: 0,
+      _meta: { d: 1 },
+    });
+    expect(link.size).toBe(0);
+    expect(text('x', { annotations: { priority: 1, audience: ['user'] }, _meta: {} })).toEqual({
+      type: 'text',
+      text: 'x',
+      annotations: { priority: 1, audience: ['user'] },
+      _meta: {},
+    });
+  });
+
+  it('errorText() and errorResult() take anything a handler may throw, and never throw themselves', () => {
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const protoThrows = new Proxy(
+      {},
+      {
+        getPrototypeOf: () => {
+          throw new Error('no prototype');
+        },
+      },
+    );
+    const messageThrows = Object.defineProperty(new Error('x'), 'message', {
+      get() {
+        throw new Error('no message');
+      },
+    });
+    const bareWithBigInt = Object.assign(Object.create(null), { n: 1n });
+    // Each threw: instanceof on a revoked proxy or one whose prototype throws, the message getter, String().
+    for (const thrown of [revoked, protoThrows, messageThrows, bareWithBigInt]) {
+      const result = errorResult(thrown);
+      expect(result.isError).toBe(true);
+      expect(validateToolResultSync(result)).toEqual([]);
+    }
+    expect(errorText(bareWithBigInt)).toBe('{"n":"1"}');
+    expect(errorText(protoThrows)).toBe('{}');
+    expect(errorResult(messageThrows).content).toEqual([{ type: 'text', text: 'The tool failed.' }]);
   });
 });
