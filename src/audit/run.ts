@@ -69,6 +69,9 @@ export const RESPONSE_KEEP_BYTES = 64 * 1024;
 /** How often a version's connection may be re-opened after a crash or hang before its calls stop. */
 const MAX_RECONNECTS = 5;
 
+/** tools/list pages the audit follows before it calls the listing endless. */
+export const MAX_TOOLS_LIST_PAGES = 1000;
+
 export type VersionStatus = 'audited' | 'same-as' | 'refused' | 'failed';
 
 export interface VersionDetail {
@@ -299,7 +302,14 @@ class Auditor {
     const report = (f: Finding) => run.findings.push(f);
     const cursors = new Set<string>();
     let cursor: string | undefined;
-    for (let page = 0; page < 1000; page++) {
+    for (let page = 0; ; page++) {
+      if (page === MAX_TOOLS_LIST_PAGES) {
+        // A new cursor on every page: a client that follows them all never gets its list (the SDK v2
+        // client throws after 64 pages; one that walks every page waits for ever). Not a pass.
+        const detail = `it did not end: ${MAX_TOOLS_LIST_PAGES} pages, each with a new nextCursor (the audit stopped paging)`;
+        for (const f of auditFindings({ event: 'tools-list-failed', detail }, session.location())) report(f);
+        break;
+      }
       this.progress(`${run.requested}: tools/list${page > 0 ? ` page ${page + 1}` : ''}`);
       const exchange = await session.request(
         'tools/list',

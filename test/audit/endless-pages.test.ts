@@ -1,0 +1,59 @@
+/**
+ * A server whose tools/list hands out a new cursor on every page never ends its list: the SDK v2
+ * client's listTools() throws after 64 pages and a client that walks every page waits for ever. The
+ * audit follows MAX_TOOLS_LIST_PAGES pages; it used to stop there without a word and pass the run.
+ */
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MAX_TOOLS_LIST_PAGES, runAudit } from '../../src/audit/run.js';
+import { fixture, places } from './support.js';
+
+function server(pages: 'endless' | number): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-pages-')), 'server.mjs');
+  writeFileSync(
+    file,
+    [
+      `import { serve } from ${JSON.stringify(pathToFileURL(fixture('stdio-loop.mjs')).href)};`,
+      `const PAGES = ${JSON.stringify(pages)};`,
+      'serve((m) => {',
+      "  if (m.method === 'initialize')",
+      "    return { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pages', version: '1' } };",
+      "  if (m.method === 'tools/list') {",
+      '    const page = Number(m.params?.cursor ?? 0) + 1;',
+      "    const more = PAGES === 'endless' || page < PAGES;",
+      '    return { tools: [], ...(more ? { nextCursor: String(page) } : {}) };',
+      '  }',
+      "  if (m.id !== undefined && m.method !== undefined) throw Object.assign(new Error('no'), { code: -32601 });",
+      '});',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+const audit = (file: string) =>
+  runAudit({
+    target: { kind: 'stdio', command: process.execPath, args: [file] },
+    versions: ['2025-06-18'],
+    timeoutMs: 20_000,
+  });
+
+describe('a tools/list that never ends', { timeout: 120_000 }, () => {
+  it('is an error, not a pass, once the audit stops paging', async () => {
+    const report = await audit(server('endless'));
+    const failed = places(report).filter((f) => f.rule === 'audit-tools-list-failed');
+    expect(failed.map((f) => f.message)).toEqual([
+      `tools/list failed: it did not end: ${MAX_TOOLS_LIST_PAGES} pages, each with a new nextCursor (the audit stopped paging)`,
+    ]);
+    expect(report.summary.errors).toBeGreaterThan(0);
+  });
+
+  it('is not reported for a list that ends on its last page', async () => {
+    const report = await audit(server(5));
+    expect(places(report).filter((f) => f.rule === 'audit-tools-list-failed')).toEqual([]);
+  });
+});
