@@ -41,6 +41,7 @@ import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js'
 import { decodeUtf8 } from './decode.js';
 import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
+import { idTexts } from './id-text.js';
 import { afterFrame } from './memory.js';
 import { OrderedQueue } from './ordered.js';
 import { AnswerReader, EventAnswerReader } from './passed-answers.js';
@@ -133,12 +134,18 @@ export const MAX_SESSIONS = 10_000;
 /** The upstream failed: unreachable, timed out, or its response broke off. */
 class UpstreamError extends Error {}
 
+/** A client request's id, and its JSON text as the client wrote it (id-text.ts). */
+interface RequestOfExchange {
+  readonly id: unknown;
+  readonly text: string;
+}
+
 interface Exchange {
   readonly session: ProxySession;
   /** The session id, or a label of this one request for a sessionless upstream. */
   readonly connection: string;
-  /** Ids of the client requests in this exchange's body, to answer them if the upstream fails. */
-  readonly requestIds: unknown[];
+  /** The client requests in this exchange's body, to answer them if the upstream fails. */
+  readonly requests: RequestOfExchange[];
   /** Requests among them that got their answer, by idKey (an answer may give the id another type). */
   readonly answered: Set<string | undefined>;
 }
@@ -188,12 +195,12 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         session = newSession(declared);
       } else if (declared) session.declareVersion(declared);
       remember(id, session);
-      return { session, connection: id, requestIds: [], answered: new Set<string | undefined>() };
+      return { session, connection: id, requests: [], answered: new Set<string | undefined>() };
     }
     return {
       session: newSession(declared),
       connection: `request-${++sessionless}`,
-      requestIds: [],
+      requests: [],
       answered: new Set<string | undefined>(),
     };
   };
@@ -259,9 +266,10 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       const parsed = exchange.session.fromClient(text);
       recordClient = (connection) =>
         options.recorder?.client(text, parsed, { connection, transport: 'http' });
-      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+      const texts = idTexts(text, parsed);
+      for (const [place, item] of (Array.isArray(parsed) ? parsed : [parsed]).entries()) {
         if (isObject(item) && typeof item.method === 'string' && Object.hasOwn(item, 'id')) {
-          exchange.requestIds.push(item.id);
+          exchange.requests.push({ id: item.id, text: texts[place] ?? 'null' });
         }
       }
     }
@@ -421,8 +429,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         options.onLog?.(
           `[${connection}] ${reason}: answered ${missing.length} request${missing.length === 1 ? '' : 's'} with an error`,
         );
-        exchange.session.passedUnjudged(missing);
-        const body = Buffer.from(withErrors(judged, missing, exchange.requestIds.length, reason));
+        exchange.session.passedUnjudged(missing.map((request) => request.id));
+        const body = Buffer.from(withErrors(judged, missing, exchange.requests.length, reason));
         res.writeHead(200, {
           ...responseHeaders,
           'content-type': 'application/json',
@@ -610,7 +618,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let broken = await relayStream(answer);
     let resumedAfter: string | undefined;
     for (;;) {
-      const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(idKey(id)));
+      const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(idKey(id)));
       if (broken || cut || unanswered.length === 0 || res.destroyed) break;
       // A stream that ends without the response leaves the client waiting for its own timeout (60 s for
       // the SDK clients) unless it can resume it; clients that can fail at it (a refused GET) wait as
@@ -636,10 +644,11 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     }
     clearInterval(keepAlive);
     broken ??= cut;
-    const unanswered = exchange.requestIds.filter((id) => !exchange.answered.has(idKey(id)));
+    const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(idKey(id)));
     if (broken && !res.destroyed) {
       options.onLog?.(`[${connection}] ${broken}`);
-      for (const id of unanswered) await write(formatEvent({ event: 'message' }, errorMessage(id, broken)));
+      for (const request of unanswered)
+        await write(formatEvent({ event: 'message' }, errorMessage(request.text, broken)));
     }
     res.end();
   }
@@ -698,12 +707,10 @@ function watchSilence(
   });
 }
 
-function errorMessage(id: unknown, reason: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    error: { code: -32000, message: `mcp-shape proxy: ${reason}` },
-  });
+/** A JSON-RPC error for the request whose id's JSON text is `idText`. */
+function errorMessage(idText: string, reason: string): string {
+  const error = JSON.stringify({ code: -32000, message: `mcp-shape proxy: ${reason}` });
+  return `{"jsonrpc":"2.0","id":${idText},"error":${error}}`;
 }
 
 /** Marks the responses in a forwarded message as answers to this exchange's requests. */
@@ -732,11 +739,11 @@ interface JudgedBody {
 }
 
 /** The requests of `exchange` that a JSON body (undefined: an empty one) does not answer. */
-function unansweredBy(outcome: ServerOutcome | undefined, exchange: Exchange): unknown[] {
+function unansweredBy(outcome: ServerOutcome | undefined, exchange: Exchange): RequestOfExchange[] {
   const answered = new Set(
     outcome?.kind === 'forward' ? responseIds(sentMessage(outcome)).map((id) => idKey(id)) : [],
   );
-  return exchange.requestIds.filter((id) => !answered.has(idKey(id)));
+  return exchange.requests.filter(({ id }) => !answered.has(idKey(id)));
 }
 
 /** The longest part of a server's body a message quotes. */
@@ -765,11 +772,11 @@ function sentWords(text: string, outcome: ServerOutcome | undefined): string {
  */
 function withErrors(
   judged: JudgedBody | undefined,
-  missing: readonly unknown[],
+  missing: readonly RequestOfExchange[],
   requests: number,
   reason: string,
 ): string {
-  const errors = missing.map((id) => errorMessage(id, reason));
+  const errors = missing.map((request) => errorMessage(request.text, reason));
   if (missing.length === requests) return requests === 1 ? (errors[0] as string) : `[${errors.join(',')}]`;
   // Some were answered, so the body was forwarded: a message or a batch of them.
   const outcome = judged?.outcome as ServerOutcome & { kind: 'forward' };
@@ -783,12 +790,12 @@ function withErrors(
  * exchange (the SDK clients report it on the call instead of waiting for a timeout).
  */
 function answerFailure(res: ServerResponse, exchange: Exchange, reason: string): void {
-  const ids = exchange.requestIds;
+  const ids = exchange.requests;
   if (ids.length === 0) {
     res.writeHead(502, { 'content-type': 'text/plain' }).end(`mcp-shape proxy: ${reason}\n`);
     return;
   }
-  const errors = ids.map((id) => errorMessage(id, reason));
+  const errors = ids.map((request) => errorMessage(request.text, reason));
   const body = ids.length === 1 ? (errors[0] as string) : `[${errors.join(',')}]`;
   res.writeHead(502, { 'content-type': 'application/json' }).end(body);
 }

@@ -23,6 +23,7 @@ import type { Fix } from '../library/repair/engine.js';
 import { repairParsedMessageSync } from '../library/repair/index.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
+import { idTexts, needsOwnText, numberIdTexts } from './id-text.js';
 import { NOT_JSON, parseFrame } from './parse.js';
 
 /**
@@ -160,26 +161,32 @@ export class ProxySession {
     return [...this.pending.values()].map(({ request }) => request.id);
   }
 
+  /** The same ids as JSON texts, each as the client wrote it (id-text.ts). */
+  pendingIdTexts(): string[] {
+    return [...this.pending.values()].map(({ idText }) => idText);
+  }
+
   /**
    * Learns from a client frame, which the caller forwards unchanged. Returns the frame parsed (or
    * NOT_JSON), for recordings.
    */
   fromClient(text: string): unknown {
     const message = parseFrame(text);
-    for (const item of Array.isArray(message) ? message : [message]) {
-      if (isObject(item)) this.observeClient(item);
+    const texts = idTexts(text, message);
+    for (const [place, item] of (Array.isArray(message) ? message : [message]).entries()) {
+      if (isObject(item)) this.observeClient(item, texts[place] ?? 'null');
     }
     return message;
   }
 
-  private observeClient(message: JsonObject): void {
+  private observeClient(message: JsonObject, idText: string): void {
     const method = message.method;
     if (typeof method !== 'string') return;
     const declared = requestedVersion(message);
     if (declared) this.use(declared);
     const key = idKey(message.id);
     if (key !== undefined)
-      this.pending.set(key, { request: message, answering: describe(method, message.params) });
+      this.pending.set(key, { request: message, idText, answering: describe(method, message.params) });
     else if (message.method === 'notifications/cancelled' && isObject(message.params)) {
       // A cancelled request may never be answered; the server's exit must not answer it either.
       const cancelled = idKey(message.params.requestId);
@@ -205,10 +212,15 @@ export class ProxySession {
       const invalid = notJsonRpc(message);
       if (invalid) return this.drop(`JSON but not a JSON-RPC message: ${invalid}`, message);
       const before: readonly Fix[] = marked ? [MARK_DROPPED] : [];
+      let written: Map<number, string> | undefined;
+      const idText = (place: number) => {
+        written ??= numberIdTexts(text);
+        return written.get(place);
+      };
       // notJsonRpc let through only message objects and batches of them.
       return Array.isArray(message)
-        ? this.batch(text, message as JsonObject[], before, frame.canSplit === true)
-        : this.single(text, message as JsonObject, before);
+        ? this.batch(text, message as JsonObject[], before, frame.canSplit === true, idText)
+        : this.single(text, message as JsonObject, before, idText);
     } catch (error) {
       return this.unchanged(text, message, `left unchanged: the proxy failed on it (${errorText(error)})`);
     }
@@ -236,8 +248,8 @@ export class ProxySession {
   }
 
   /** `before`: fixes to the frame itself (a byte order mark dropped), made before the message's own. */
-  private single(text: string, message: JsonObject, before: readonly Fix[]): ServerOutcome {
-    const outcome = this.repairOne(message);
+  private single(text: string, message: JsonObject, before: readonly Fix[], idText: IdTextAt): ServerOutcome {
+    const outcome = this.repairOne(message, () => idText(0));
     const fixes = [...before, ...outcome.fixes];
     // A repair that could not finish has no fixes of its own.
     if (fixes.length === 0) {
@@ -264,9 +276,11 @@ export class ProxySession {
     members: JsonObject[],
     before: readonly Fix[],
     canSplit: boolean,
+    idText: IdTextAt,
   ): ServerOutcome {
     const outcomes: RepairOutcome[] = [];
-    for (const member of members) outcomes.push(this.repairOne(member));
+    for (const [place, member] of members.entries())
+      outcomes.push(this.repairOne(member, () => idText(place)));
     // A member whose repair could not finish has no fixes, and its message is the member as sent.
     const fixes = [...before, ...outcomes.flatMap((o) => o.fixes)];
     const reason = outcomes.find((o) => o.reason !== undefined)?.reason;
@@ -323,7 +337,19 @@ export class ProxySession {
     };
   }
 
-  private repairOne(received: JsonObject): RepairOutcome {
+  /** `idText`: the message's id as the server wrote it, when it is a number. */
+  private repairOne(received: JsonObject, idText: () => string | undefined): RepairOutcome {
+    if (needsOwnText(received.id)) {
+      // Judged here: repair copies the message as JSON.stringify would send it, which writes 1e400
+      // (Infinity) as null, and the log said the server sent "id": null.
+      const match = Object.hasOwn(received, 'method') ? undefined : this.answered(received.id);
+      return {
+        message: received,
+        fixes: [],
+        reason: `left unchanged: no repair for envelope-id-invalid at /id: "id" is ${idText() ?? String(received.id)}, a number that is no safe integer; request ids must be a string or an integer`,
+        answering: match?.pending.answering,
+      };
+    }
     const stray = strayMethod(received, (key) => this.pending.has(key));
     const sent = stray?.response ?? received;
     // A response (no method) answers the pending request with its id.
@@ -415,9 +441,14 @@ export class ProxySession {
   }
 }
 
+/** The id of the message at a place in a frame (see numberIdTexts) as written, when it is a number. */
+type IdTextAt = (place: number) => string | undefined;
+
 /** A client request the server has not answered yet. */
 interface PendingRequest {
   readonly request: JsonObject;
+  /** Its id as the client wrote it. */
+  readonly idText: string;
   readonly answering: Answering;
 }
 

@@ -265,10 +265,14 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       clearTimeout(stdoutTimer);
       for (const [signal, handler] of handlers) process.off(signal, handler);
       const code = exitCode(exited.code, exited.signal);
-      const pending = session.pendingIds();
+      const pending = session.pendingIdTexts();
       const message = `server exited with code ${code}`;
       for (const id of pending) {
-        await writeText(clientOut, JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } }));
+        // The id's own text: the client's 1e400 parses to Infinity, which JSON.stringify writes null.
+        await writeText(
+          clientOut,
+          `{"jsonrpc":"2.0","id":${id},"error":{"code":-32000,"message":"${message}"}}`,
+        );
       }
       log(
         `${message}${exited.signal ? ` (${exited.signal})` : ''}${

@@ -378,6 +378,19 @@ describe('HTTP relay: an upstream that cannot be reached', { timeout: TIMEOUT },
     expect(batch.map((e: { id: number }) => e.id)).toEqual([1, 2]);
   });
 
+  it('answers each request under its id as the client wrote it, 1e400 and 12345678901234567890 too', async () => {
+    const { proxy } = await proxyTo(await unreachable());
+    const body = await (
+      await post(
+        proxy.url,
+        '[{"jsonrpc":"2.0","id":1e400,"method":"ping"},{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}]',
+      )
+    ).text();
+    expect(body).toMatch(
+      /^\[\{"jsonrpc":"2\.0","id":1e400,"error":\{.*\},\{"jsonrpc":"2\.0","id":12345678901234567890,"error":/,
+    );
+  });
+
   it('answers a request without ids with a plain 502', async () => {
     const { proxy, log } = await proxyTo(await unreachable());
     const response = await post(proxy.url, '{"jsonrpc":"2.0","method":"notifications/initialized"}');

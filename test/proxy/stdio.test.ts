@@ -280,6 +280,30 @@ describe('runStdioProxy: the end of the conversation', () => {
   );
 
   it(
+    'writes ids as they were sent: an answer with id 1e400 is logged so, and a pending 12345678901234567890 gets its error under that id',
+    async () => {
+      const big = '12345678901234567890';
+      const requests = [
+        '{"jsonrpc":"2.0","id":1e400,"method":"tools/call","params":{"name":"t"}}',
+        `{"jsonrpc":"2.0","id":${big},"method":"tools/call","params":{"name":"t"}}`,
+      ];
+      const answer = '{"jsonrpc":"2.0","id":1e400,"result":{"content":[{"type":"object"}]}}';
+      const run = await relay(`read a; read b; ${print(`${answer}\n`)}`, `${requests.join('\n')}\n`, {
+        ...SERVER_ENDS_ITSELF,
+      });
+      const lines = run.out.toString('utf8').split('\n');
+      expect(lines[0]).toBe(answer);
+      expect(lines[1]).toBe(
+        `{"jsonrpc":"2.0","id":${big},"error":{"code":-32000,"message":"server exited with code 0"}}`,
+      );
+      expect(run.log).toContain(
+        '[2025-06-18] tools/call t: left unchanged: no repair for envelope-id-invalid at /id: "id" is 1e400, a number that is no safe integer; request ids must be a string or an integer',
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'rejects with one line when the command cannot be started',
     async () => {
       const start = runStdioProxy({
