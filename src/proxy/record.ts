@@ -105,9 +105,11 @@ export class Recorder {
       return;
     }
     this.out.write(`,"message":`);
-    // The frame's own text is JSON already; a carriage return in it (JSON whitespace) would still
-    // split the line for readers that treat \r as a line end, so such a frame is written anew.
-    this.out.write(text.includes('\r') ? stringifyJson(parsed) : text.trim());
+    // The frame's own text is JSON already, and not written anew: that would write 1e400 as null and
+    // 1.0 as 1. A line end in it (a pretty-printed HTTP body, an SSE event of several data lines, a \r
+    // on stdio) would split the line, and is JSON whitespace: a string holds none unescaped.
+    const own = text.trim();
+    this.out.write(own.includes('\n') || own.includes('\r') ? own.replace(/[\r\n]/g, ' ') : own);
     this.out.write('}\n');
   }
 }

@@ -86,15 +86,23 @@ describe('Recorder', () => {
     expect(JSON.parse(lines()[0] ?? '').time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
-  it('writes a frame holding a raw carriage return anew, so that the line stays one line', async () => {
+  it('writes a frame holding raw line ends on one line, each a space, its numbers as they came', async () => {
     const { recorder: record, lines } = recorder();
     const session = new ProxySession({ protocolVersion: '2025-06-18' });
-    const text = '{"jsonrpc":"2.0",\r"method":"m"}';
+    // A pretty-printed HTTP body, or an SSE event of several data lines, holds line feeds.
+    const text = '{"jsonrpc":"2.0",\r"method":"m",\n"params":{"big":1e400,"n":1.0,"s":"a\\nb"}}';
     record.server(text, session.fromServer(text), WHERE);
     await new Promise((resolve) => setImmediate(resolve));
     expect(timeless(lines()[0])).toBe(
-      '{"from":"server","connection":"c1","transport":"sse","message":{"jsonrpc":"2.0","method":"m"}}',
+      '{"from":"server","connection":"c1","transport":"sse","message":{"jsonrpc":"2.0", "method":"m", "params":{"big":1e400,"n":1.0,"s":"a\\nb"}}}',
     );
+    const pretty = '{\n  "jsonrpc": "2.0",\n  "method": "m"\n}';
+    record.server(pretty, session.fromServer(pretty), WHERE);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timeless(lines()[1])).toBe(
+      '{"from":"server","connection":"c1","transport":"sse","message":{   "jsonrpc": "2.0",   "method": "m" }}',
+    );
+    expect(lines()[2]).toBe('');
   });
 
   it('opens a file, and says why it cannot', async () => {
