@@ -22,14 +22,10 @@ import {
   sniffSync,
 } from '../core/sniff.js';
 import { isAbsoluteUri } from '../core/uri.js';
-import {
-  checkProtocolVersionOption,
-  DEFAULT_PROTOCOL_VERSION,
-  features,
-  type ProtocolVersion,
-} from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
 import { validateToolResultSync } from '../validate/index.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
+import { checkedOptions } from './options.js';
 import { safeJson } from './repair/clone.js';
 import { isScriptUrl } from './script-url.js';
 import type {
@@ -394,8 +390,7 @@ export function errorResult(
   error: unknown,
   options: { protocolVersion?: ProtocolVersion } = {},
 ): CallToolResult<ProtocolVersion> {
-  if (typeof options !== 'object' || options === null) objectInput(options, 'errorResult() options');
-  checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'errorResult()');
   // Built as the latest shape, then trimmed: resultType exists only where the version requires it.
   const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const result: CallToolResult<'2026-07-28'> = {

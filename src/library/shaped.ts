@@ -29,13 +29,10 @@
 import type { Finding } from '../core/finding.js';
 import { isObject } from '../core/json.js';
 import { getRule } from '../rules/catalog.js';
-import {
-  checkProtocolVersionOption,
-  DEFAULT_PROTOCOL_VERSION,
-  PROTOCOL_VERSIONS,
-  type ProtocolVersion,
-} from '../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
 import { validateToolResult } from '../validate/index.js';
+import { errorText } from './builders.js';
+import { checkedOptions } from './options.js';
 import { safeJson, toWire } from './repair/clone.js';
 import type { Fix } from './repair/engine.js';
 import { withProtocolMembers } from './repair/members.js';
@@ -206,12 +203,17 @@ export function shaped<Args extends unknown[]>(
   options: ShapedOptions = {},
 ): (...args: Args) => Promise<CallToolResult<ProtocolVersion>> {
   // A version named in the code is checked now; one a client negotiates is read leniently per call.
-  if (typeof options.protocolVersion !== 'function') checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'shaped()', true);
   const server = lowLevel(options.server);
   if (server) trackV1(server);
   const development = options.mode === 'development';
-  const outputSchema =
-    options.outputSchema ?? (isObject(options.tool) ? options.tool.outputSchema : undefined);
+  let outputSchema: unknown;
+  try {
+    outputSchema = options.outputSchema ?? (isObject(options.tool) ? options.tool.outputSchema : undefined);
+  } catch (error) {
+    // A revoked proxy or a getter that throws: a mistake in the tool's registration, said there.
+    throw new TypeError(`shaped(): options.tool cannot be read (${errorText(error)})`);
+  }
 
   return async (...args: Args) => {
     const protocolVersion = negotiatedVersion(args[args.length - 1], options);

@@ -41,6 +41,7 @@ import {
 import { isQuietBuiltText } from '../validate/engine.js';
 import { errorResult } from './builders.js';
 import { encodeBase64, isBytes, mediaTypeOfBytes } from './bytes.js';
+import { checkedOptions } from './options.js';
 import { cloneJson, safeJson, stringifyJson, toWire } from './repair/clone.js';
 import type { Fix, KnownPayload } from './repair/engine.js';
 import { repair, repairBuilt } from './repair/index.js';
@@ -304,6 +305,7 @@ export function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
   options: ToolResultOptions<V> = {},
 ): Promise<CallToolResult<V>> {
   try {
+    options = checkedOptions(options, 'toolResult()');
     const quick = plainTextResult(value, options);
     if (quick !== undefined) return Promise.resolve(quick as CallToolResult<V>);
     return shapeValue(value, options).then((shaped) => shaped.result as CallToolResult<V>);

@@ -423,7 +423,7 @@ describe('builders', () => {
         () => annotations({ priority: Symbol('p') as never }),
         'annotations(): priority must be a number from 0 to 1, got Symbol(p)',
       ],
-      [() => errorResult('x', null as never), 'errorResult() options: expected an object, got null'],
+      [() => errorResult('x', '2025-06-18' as never), 'errorResult(): options must be an object'],
       [
         () => image(new Uint16Array(4) as never, 'image/png'),
         'image(): expected a Uint8Array, an ArrayBuffer, base64 or a data: URI, got a Uint16Array',

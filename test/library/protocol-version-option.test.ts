@@ -100,3 +100,53 @@ describe('an unknown protocolVersion option', () => {
     expect(() => shaped(() => 'hi', { protocolVersion: () => 'not a version' })).not.toThrow();
   });
 });
+
+describe('options that are no object', () => {
+  const LIBRARY_SYNC = ['repairSync', 'repairMessageSync', 'errorResult', 'shaped'] as const;
+  const LIBRARY_ASYNC = [
+    'repair',
+    'repairMessage',
+    'toolResult',
+    'toolResult (a value off the quick path)',
+    'convertWebMcp',
+  ] as const;
+
+  it('null is none, as undefined is (it threw "Cannot read properties of null" or abandoned the repair)', async () => {
+    for (const name of LIBRARY_SYNC) {
+      const answered = SYNC[name]?.(null as never);
+      expect(answered, name).not.toHaveProperty('abandoned');
+    }
+    for (const name of LIBRARY_ASYNC) {
+      const answered = await ASYNC[name]?.(null as never);
+      expect(answered, name).not.toHaveProperty('abandoned');
+      if (name.startsWith('toolResult')) expect(answered, name).not.toHaveProperty('isError');
+    }
+    await expect(shaped(() => 'hi', null as never)()).resolves.toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+  });
+
+  it('a version string where { protocolVersion } belongs is a TypeError, not the default version judged', async () => {
+    const message =
+      /options must be an object such as \{ protocolVersion: '2025-11-25' \}, got "2025-06-18"$/;
+    for (const name of LIBRARY_SYNC) expect(() => SYNC[name]?.('2025-06-18' as never), name).toThrow(message);
+    for (const name of LIBRARY_ASYNC) {
+      let returned: unknown;
+      expect(() => {
+        returned = ASYNC[name]?.('2025-06-18' as never);
+      }).not.toThrow();
+      await expect(returned, name).rejects.toThrow(message);
+      await expect(returned).rejects.toBeInstanceOf(TypeError);
+    }
+  });
+
+  it('shaped() says a tool option it cannot read is one, when the tool is registered', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(() => shaped(() => 'hi', { tool: proxy })).toThrow(
+      new TypeError(
+        "shaped(): options.tool cannot be read (TypeError: Cannot perform 'IsArray' on a proxy that has been revoked)",
+      ),
+    );
+  });
+});

@@ -29,6 +29,7 @@ import {
   runToolResult,
 } from '../../validate/engine.js';
 import { publicFinding, toolsByName } from '../../validate/index.js';
+import { checkedOptions } from '../options.js';
 import type { CallToolResult, DefaultProtocolVersion } from '../types.js';
 import { toWire } from './clone.js';
 import {
@@ -131,7 +132,7 @@ export async function repair<V extends ProtocolVersion = DefaultProtocolVersion>
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): Promise<RepairResult<V>> {
-  checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'repair()');
   // Neither throws. A class instance's protocol members on its prototype are read as the SDK reads them.
   const wire = toWire(withProtocolMembers(result));
   const value = wire.value;
@@ -152,7 +153,7 @@ export function repairSync<V extends ProtocolVersion = DefaultProtocolVersion>(
   result: unknown,
   options: RepairOptions & { protocolVersion?: V } = {},
 ): RepairResult<V> {
-  checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'repairSync()');
   // A copy toWire made is repair's own: it is repaired in place rather than copied again.
   return repairResult<V>(result, options, (wire, target, copied) =>
     runRepairSync(wire, target, { owned: copied }),
@@ -221,7 +222,7 @@ export async function repairMessage(
   message: unknown,
   options: RepairMessageOptions = {},
 ): Promise<RepairMessageResult> {
-  checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'repairMessage()');
   // toWire never throws.
   const wire = toWire(message);
   return withWireFixes(message, wire.fixes, await repairParsedMessage(wire.value, options));
@@ -229,7 +230,7 @@ export async function repairMessage(
 
 /** `repairMessage()` without waiting: payloads are sniffed by the synchronous sniffer only. */
 export function repairMessageSync(message: unknown, options: RepairMessageOptions = {}): RepairMessageResult {
-  checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'repairMessageSync()');
   // toWire never throws.
   const wire = toWire(message);
   const owned = wire.value !== message;

@@ -18,12 +18,8 @@
 import { appendAll } from '../../core/append.js';
 import { decodedLength } from '../../core/base64.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import {
-  checkProtocolVersionOption,
-  DEFAULT_PROTOCOL_VERSION,
-  features,
-  type ProtocolVersion,
-} from '../../spec/versions.js';
+import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../../spec/versions.js';
+import { checkedOptions } from '../options.js';
 import { cloneJson } from '../repair/clone.js';
 import type { Fix } from '../repair/engine.js';
 import { repair } from '../repair/index.js';
@@ -79,7 +75,7 @@ export async function convertWebMcp<V extends ProtocolVersion = ProtocolVersion>
   input: unknown,
   options: WebMcpOptions & { protocolVersion?: V } = {},
 ): Promise<WebMcpResult<V>> {
-  checkProtocolVersionOption(options);
+  options = checkedOptions(options, 'convertWebMcp()');
   const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const source = Array.isArray(input) ? { content: input } : isObject(input) ? input : { content: [input] };
   const result = cloneJson(source) as JsonObject;
