@@ -35,6 +35,7 @@ import { pipeline, Transform } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { httpFailureWords, unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
+import { convertedId } from '../core/request-id.js';
 import { whenWritable } from '../io/writable.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
@@ -146,7 +147,7 @@ interface Exchange {
   readonly connection: string;
   /** The client requests in this exchange's body, to answer them if the upstream fails. */
   readonly requests: RequestOfExchange[];
-  /** Requests among them that got their answer, by idKey (an answer may give the id another type). */
+  /** Requests among them that got their answer, by answerKey (an answer may give the id another type). */
   readonly answered: Set<string | undefined>;
 }
 
@@ -526,7 +527,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       }
       const ids = answers.answers();
       exchange.session.passedUnjudged(ids);
-      for (const id of ids) exchange.answered.add(idKey(id));
+      for (const id of ids) exchange.answered.add(answerKey(id));
     };
     const relayEvent = async (event: EventSourceMessage | { retry: number } | PassedPiece) => {
       if ('passed' in event) return passOn(event);
@@ -618,7 +619,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let broken = await relayStream(answer);
     let resumedAfter: string | undefined;
     for (;;) {
-      const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(idKey(id)));
+      const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(answerKey(id)));
       if (broken || cut || unanswered.length === 0 || res.destroyed) break;
       // A stream that ends without the response leaves the client waiting for its own timeout (60 s for
       // the SDK clients) unless it can resume it; clients that can fail at it (a refused GET) wait as
@@ -644,7 +645,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     }
     clearInterval(keepAlive);
     broken ??= cut;
-    const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(idKey(id)));
+    const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(answerKey(id)));
     if (broken && !res.destroyed) {
       options.onLog?.(`[${connection}] ${broken}`);
       for (const request of unanswered)
@@ -715,7 +716,17 @@ function errorMessage(idText: string, reason: string): string {
 
 /** Marks the responses in a forwarded message as answers to this exchange's requests. */
 function noteAnswers(message: unknown, exchange: Exchange): void {
-  for (const id of responseIds(message)) exchange.answered.add(idKey(id));
+  for (const id of responseIds(message)) exchange.answered.add(answerKey(id));
+}
+
+/**
+ * A key that a request's id and the id of its answer share, whatever type the server gave it back as:
+ * "3" answers 3 for the official SDK clients, which convert it (src/core/request-id.ts), even where
+ * the proxy forwards the answer unchanged.
+ */
+function answerKey(id: unknown): string | undefined {
+  const number = typeof id === 'string' ? convertedId(id) : undefined;
+  return idKey(number ?? id);
 }
 
 /** The ids of the responses in a message (a batch's members too), as the client will read them. */
@@ -741,9 +752,9 @@ interface JudgedBody {
 /** The requests of `exchange` that a JSON body (undefined: an empty one) does not answer. */
 function unansweredBy(outcome: ServerOutcome | undefined, exchange: Exchange): RequestOfExchange[] {
   const answered = new Set(
-    outcome?.kind === 'forward' ? responseIds(sentMessage(outcome)).map((id) => idKey(id)) : [],
+    outcome?.kind === 'forward' ? responseIds(sentMessage(outcome)).map((id) => answerKey(id)) : [],
   );
-  return exchange.requests.filter(({ id }) => !answered.has(idKey(id)));
+  return exchange.requests.filter(({ id }) => !answered.has(answerKey(id)));
 }
 
 /** The longest part of a server's body a message quotes. */

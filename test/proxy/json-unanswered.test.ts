@@ -128,6 +128,20 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
     expect(log.join('\n')).not.toContain('held no response');
   });
 
+  it('passes on, unchanged, an answer with the id turned into a string that no repair can fix: it is still the answer', async () => {
+    const broken = (id: unknown) =>
+      `{"jsonrpc":"2.0","id":"${id}","result":{"content":[]},"error":{"code":1,"message":"m"}}`;
+    const { proxy, log } = await proxyTo(await upstream(broken));
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
+    });
+    expect(await response.text()).toBe(broken(7));
+    expect(log.join('\n')).toContain('left unchanged: no repair for envelope-result-and-error');
+    expect(log.join('\n')).not.toContain('held no response');
+  });
+
   it('leaves an error status as it is: the client fails the call on it', async () => {
     const { proxy, log } = await proxyTo(await upstream(() => NOTE, 500));
     const response = await fetch(proxy.url, {
