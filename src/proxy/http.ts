@@ -619,7 +619,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let broken = await relayStream(answer);
     let resumedAfter: string | undefined;
     for (;;) {
-      const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(answerKey(id)));
+      const unanswered = unansweredOf(exchange);
       if (broken || cut || unanswered.length === 0 || res.destroyed) break;
       // A stream that ends without the response leaves the client waiting for its own timeout (60 s for
       // the SDK clients) unless it can resume it; clients that can fail at it (a refused GET) wait as
@@ -645,7 +645,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     }
     clearInterval(keepAlive);
     broken ??= cut;
-    const unanswered = exchange.requests.filter(({ id }) => !exchange.answered.has(answerKey(id)));
+    const unanswered = unansweredOf(exchange);
     if (broken && !res.destroyed) {
       options.onLog?.(`[${connection}] ${broken}`);
       for (const request of unanswered)
@@ -712,6 +712,17 @@ function watchSilence(
 function errorMessage(idText: string, reason: string): string {
   const error = JSON.stringify({ code: -32000, message: `mcp-shape proxy: ${reason}` });
   return `{"jsonrpc":"2.0","id":${idText},"error":${error}}`;
+}
+
+/**
+ * The requests of an exchange still waiting for their answer: not answered on its stream, nor on
+ * another (a server that answers a request on the stream of another is still answering it, and a
+ * second answer, the proxy's error, would only reach the client as an answer to no request).
+ */
+function unansweredOf(exchange: Exchange): RequestOfExchange[] {
+  return exchange.requests.filter(
+    ({ id }) => !exchange.answered.has(answerKey(id)) && !exchange.session.answeredAlready(id),
+  );
 }
 
 /** Marks the responses in a forwarded message as answers to this exchange's requests. */

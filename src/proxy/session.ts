@@ -156,6 +156,15 @@ export class ProxySession {
     }
   }
 
+  /**
+   * Whether a client request with this id was answered, on whatever stream: it is no longer pending
+   * (or was cancelled). An id the session cannot key (null, an object) never is.
+   */
+  answeredAlready(id: unknown): boolean {
+    const key = idKey(id);
+    return key !== undefined && !this.pending.has(key);
+  }
+
   /** Ids of the client requests the server has not answered yet. */
   pendingIds(): unknown[] {
     return [...this.pending.values()].map(({ request }) => request.id);

@@ -174,3 +174,46 @@ describe('proxy: an SSE answer whose id the server turned into a string', { time
     expect(log.join('\n')).not.toContain('without the response');
   });
 });
+
+describe('proxy: a server that answers a request on the stream of another', { timeout: 30_000 }, () => {
+  it('passes the answer on where it came, and adds no error for the request on its own stream', async () => {
+    // Two calls of one session: the second's stream carries both answers; the first's (no event id)
+    // ends later with none.
+    let first: import('node:http').ServerResponse | undefined;
+    const server = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      if (req.method === 'DELETE') {
+        // The test's signal that it has read the second stream: the first ends now.
+        first?.end();
+        return void res.writeHead(200).end();
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's' });
+      if (JSON.parse(body).id === 1) {
+        first = res;
+        return void res.flushHeaders();
+      }
+      res.end(`data: ${OK(2)}\n\ndata: ${OK(1)}\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const { proxy, log } = await proxyTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': 's',
+    };
+    const call = (id: number) =>
+      fetch(proxy.url, {
+        method: 'POST',
+        headers,
+        body: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t"}}`,
+      });
+    const one = await call(1);
+    const two = await (await call(2)).text();
+    expect(two).toBe(`data: ${OK(2)}\n\ndata: ${OK(1)}\n\n`);
+    await fetch(proxy.url, { method: 'DELETE', headers });
+    expect(await one.text()).toBe('');
+    expect(log.join('\n')).not.toContain('without the response');
+  });
+});
