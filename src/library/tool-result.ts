@@ -39,7 +39,7 @@ import {
   type ProtocolVersion,
 } from '../spec/versions.js';
 import { isQuietBuiltText } from '../validate/engine.js';
-import { errorResult } from './builders.js';
+import { errorResult, errorText } from './builders.js';
 import { encodeBase64, isBytes, mediaTypeOfBytes } from './bytes.js';
 import { checkedOptions } from './options.js';
 import { cloneJson, safeJson, stringifyJson, toWire } from './repair/clone.js';
@@ -137,16 +137,34 @@ function errorPayloadText(payload: JsonObject & { error: unknown }): string {
     : message;
 }
 
-/** The outputSchema given to toolResult() does not compile: a bug in the tool definition, so it is thrown. */
+/**
+ * The outputSchema given to toolResult() does not compile, or cannot be read (a revoked proxy): a bug
+ * in the tool definition, so it is thrown.
+ */
 export class OutputSchemaInvalidError extends TypeError {
   override readonly name = 'OutputSchemaInvalidError';
 }
 
 let schemas: OutputSchemaCompiler | undefined;
 
-function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVersion): void {
+/**
+ * The compiled schema. One that throws when read (a revoked proxy, a getter that throws) does not
+ * compile either: the compiler's own error was answered as a failure of toolResult itself.
+ */
+function compileSchema(
+  schema: unknown,
+  version: ProtocolVersion,
+): ReturnType<OutputSchemaCompiler['compile']> {
   schemas ??= createOutputSchemaCompiler();
-  const compiled = schemas.compile(schema, version);
+  try {
+    return schemas.compile(schema, version);
+  } catch (error) {
+    throw new OutputSchemaInvalidError(`toolResult(): the outputSchema cannot be read (${errorText(error)})`);
+  }
+}
+
+function checkOutputSchema(schema: unknown, value: unknown, version: ProtocolVersion): void {
+  const compiled = compileSchema(schema, version);
   if (!compiled.ok)
     throw new OutputSchemaInvalidError(
       `toolResult(): the outputSchema does not compile: ${compiled.message}`,
@@ -259,9 +277,12 @@ async function bytesResult(
  * would refuse it, and toolResult threw for a value it wraps and passes in 2025-06-18.
  */
 function wantsResultWrapper(schema: unknown, json: unknown, version: ProtocolVersion): boolean {
-  if (schema === undefined || !describesResultWrapper(schema)) return false;
-  schemas ??= createOutputSchemaCompiler();
-  const compiled = schemas.compile(schema, version);
+  try {
+    if (schema === undefined || !describesResultWrapper(schema)) return false;
+  } catch {
+    return false; // a schema that cannot be read: the check that follows throws for it
+  }
+  const compiled = compileSchema(schema, version);
   // A schema that does not compile is thrown by the check that follows.
   return compiled.ok && compiled.validate(json).length > 0;
 }
@@ -319,11 +340,21 @@ export function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
  * (no rule can report on it), made without its chain of awaits, which cost ten times the validation of
  * such a result. `undefined`: take the full path. A test holds the two together.
  */
+/**
+ * Whether a tool option is one without an outputSchema; false when reading it throws, so that a text
+ * takes the full path and is answered as any other value is (the quick path rejected with V8's error).
+ */
+function isToolWithoutSchema(tool: unknown): boolean {
+  try {
+    return isObject(tool) && tool.outputSchema === undefined;
+  } catch {
+    return false;
+  }
+}
+
 function plainTextResult(value: unknown, options: ToolResultOptions): JsonObject | undefined {
   if (typeof value !== 'string' || options.outputSchema !== undefined) return undefined;
-  if (options.tool !== undefined && (!isObject(options.tool) || options.tool.outputSchema !== undefined)) {
-    return undefined;
-  }
+  if (options.tool !== undefined && !isToolWithoutSchema(options.tool)) return undefined;
   const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   // An unknown version takes the full path, whose first step (shapeValue) rejects it.
   // The result is built here, so its members are known: only its text decides (isQuietBuiltText).

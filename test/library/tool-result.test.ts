@@ -420,6 +420,32 @@ describe('toolResult() on values at the edges of each row', () => {
     ).rejects.toMatchObject({ name: 'OutputSchemaMismatchError', schemaPath: '#' });
   });
 
+  it('a tool option that cannot be read is answered alike for a text and a value; an outputSchema that cannot be read does not compile', async () => {
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const getter = Object.defineProperty({}, 'outputSchema', {
+      enumerable: true,
+      get() {
+        throw new Error('schema getter');
+      },
+    });
+    // A text's quick path rejected with V8's TypeError (or the getter's error); a value got an error result.
+    for (const tool of [revoked, getter]) {
+      const [forText, forValue] = [
+        await toolResult('hi', { ...V, tool }),
+        await toolResult({ a: 1 }, { ...V, tool }),
+      ];
+      expect(forText).toEqual(forValue);
+      expect(forText.isError).toBe(true);
+    }
+    // The schema compiler's own TypeError was answered as a failure of toolResult itself.
+    await expect(toolResult({ a: 1 }, { ...V, outputSchema: revoked })).rejects.toThrow(
+      new OutputSchemaInvalidError(
+        "toolResult(): the outputSchema cannot be read (TypeError: Cannot perform 'get' on a proxy that has been revoked)",
+      ),
+    );
+  });
+
   it('an outputSchema that does not compile is thrown with what went wrong; a value too deep to send is cut before it is checked', async () => {
     await expect(toolResult({ a: 1 }, { ...V, outputSchema: { type: 'nope' } })).rejects.toThrow(
       /^toolResult\(\): the outputSchema does not compile: /,
