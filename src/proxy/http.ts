@@ -485,6 +485,9 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     let lastWrite = Date.now();
     const write = async (text: string) => {
+      // A client gone, its response closed: 'close' will not come again, and waiting for it once
+      // stalled the relay for good, its keep-alive timer ticking and the stream held, per client.
+      if (res.destroyed) return;
       lastWrite = Date.now();
       if (!res.write(text)) await whenWritable(res);
     };
@@ -646,7 +649,12 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     clearInterval(keepAlive);
     broken ??= cut;
     const unanswered = unansweredOf(exchange);
-    if (broken && !res.destroyed) {
+    if (res.destroyed) {
+      if (unanswered.length > 0)
+        options.onLog?.(
+          `[${connection}] the client left before the response: the server's stream was let go`,
+        );
+    } else if (broken) {
       options.onLog?.(`[${connection}] ${broken}`);
       for (const request of unanswered)
         await write(formatEvent({ event: 'message' }, errorMessage(request.text, broken)));
