@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/finding.js';
@@ -5,6 +9,7 @@ import { buildReport } from '../../src/report/build.js';
 import { renderJunit } from '../../src/report/junit.js';
 import type { Report } from '../../src/report/types.js';
 import { escapeHtml, escapeXmlAttribute, escapeXmlText, toXmlChars } from '../../src/report/xml.js';
+import { REPO_ROOT, runNode } from '../support/cli.js';
 import {
   auditReport,
   checkReport,
@@ -405,5 +410,37 @@ describe('escapeHtml', () => {
       '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;\uFFFD',
     );
     expect(escapeHtml('plain text')).toBe('plain text');
+  });
+});
+
+describe('JUnit report of a very large run', () => {
+  // Each line's test case was looked up in a list of the cases before it: 60,000 findings took 24 s,
+  // 100,000 over a minute. Rendered in a child process, so that a render that never ends is killed;
+  // the limit is a stall guard, not a measure: the render takes seconds.
+  it('has a test case for each of 100,000 failing lines', { timeout: 150_000 }, async () => {
+    const script = join(mkdtempSync(join(tmpdir(), 'mcp-shape-junit-')), 'render.ts');
+    const source = (path: string) => JSON.stringify(pathToFileURL(join(REPO_ROOT, path)).href);
+    writeFileSync(
+      script,
+      [
+        `import { buildReport } from ${source('src/report/build.ts')};`,
+        `import { renderJunit } from ${source('src/report/junit.ts')};`,
+        'const count = 100_000;',
+        'const findings = Array.from({ length: count }, (_, i) => ({',
+        "  rule: 'block-type-unknown', severity: 'error' as const, message: 'unknown type kind' + i,",
+        "  pointer: '/result/content/0/type',",
+        "  location: { file: 'many.ndjson', line: i + 1, protocolVersion: '2025-11-25', call: String(i) },",
+        '}));',
+        "const xml = renderJunit(buildReport('check', findings, count));",
+        "const cases = xml.split('<testcase ').length - 1;",
+        "process.stdout.write([xml.split('\\n', 2)[1], cases, ''].join('\\n'));",
+        '',
+      ].join('\n'),
+    );
+    const run = await runNode(['--import', 'tsx', script], { timeoutMs: 120_000 });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(
+      '<testsuites name="mcp-shape check" tests="100000" failures="100000" errors="0" skipped="0">\n100000\n',
+    );
   });
 });
