@@ -378,7 +378,15 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         resumed.resume();
         return `the server answered it with HTTP ${status}${status >= 200 && status < 300 ? ` and ${type === '' ? 'no content type' : type}, not an event stream` : ''}`;
       };
-      await relayEventStream(answer, res, exchange, connection, brokenOff, resume);
+      await relayEventStream(
+        answer,
+        res,
+        exchange,
+        connection,
+        brokenOff,
+        resume,
+        () => silence !== undefined,
+      );
       return;
     }
     if (contentType.startsWith('application/json')) {
@@ -481,6 +489,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     connection: string,
     brokenOff: (error: unknown) => string,
     resume: (lastEventId: string) => Promise<IncomingMessage | string>,
+    timedOut: () => boolean,
   ): Promise<void> {
     const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     let lastWrite = Date.now();
@@ -619,21 +628,27 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       return ending;
     };
 
-    let broken = await relayStream(answer);
+    let ended = await relayStream(answer);
+    let broken: string | undefined;
     let resumedAfter: string | undefined;
     for (;;) {
-      const unanswered = unansweredOf(exchange);
-      if (broken || cut || unanswered.length === 0 || res.destroyed) break;
-      // A stream that ends without the response leaves the client waiting for its own timeout (60 s for
-      // the SDK clients) unless it can resume it; clients that can fail at it (a refused GET) wait as
-      // long. The proxy resumes it itself, after the server's retry hint, and answers the requests
-      // when that fails, or when a resumed stream brings nothing new.
-      if (lastEventId === undefined) {
-        broken = 'the server ended the stream without the response';
+      if (unansweredOf(exchange).length === 0 || res.destroyed) {
+        broken = ended ?? cut;
+        break;
+      }
+      // A stream that ends or breaks without the response leaves the client waiting for its own timeout
+      // (60 s for the SDK clients) unless it can resume it; clients that can fail at it (a refused GET)
+      // wait as long. The proxy resumes it itself, after the server's retry hint, and answers the
+      // requests when it cannot, when that fails, or when a resumed stream brings nothing new. A time
+      // limit the user set (--timeout) is final.
+      const how = ended ?? cut ?? 'the server ended the stream without the response';
+      cut = undefined;
+      if (lastEventId === undefined || timedOut()) {
+        broken = how;
         break;
       }
       if (resumedAfter !== undefined && !progressed) {
-        broken = `the server ended the stream without the response, and the stream resumed after event ${JSON.stringify(resumedAfter)} brought nothing new`;
+        broken = `${how}, and the stream resumed after event ${JSON.stringify(resumedAfter)} brought nothing new`;
         break;
       }
       resumedAfter = lastEventId;
@@ -641,13 +656,12 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       if (res.destroyed) break;
       const resumed = await resume(lastEventId);
       if (typeof resumed === 'string') {
-        broken = `the server ended the stream without the response, and resuming it after event ${JSON.stringify(lastEventId)} failed: ${resumed}`;
+        broken = `${how}, and resuming it after event ${JSON.stringify(lastEventId)} failed: ${resumed}`;
         break;
       }
-      broken = await relayStream(resumed);
+      ended = await relayStream(resumed);
     }
     clearInterval(keepAlive);
-    broken ??= cut;
     const unanswered = unansweredOf(exchange);
     if (res.destroyed) {
       if (unanswered.length > 0)

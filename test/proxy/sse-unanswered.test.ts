@@ -73,6 +73,7 @@ describe('proxy: an upstream SSE stream ended without the response', { timeout: 
  */
 async function resumingServer(
   resumed: (res: import('node:http').ServerResponse) => void,
+  breakOff = false,
 ): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
   const seen: string[] = [];
   const server: Server = createServer(async (req, res) => {
@@ -86,7 +87,10 @@ async function resumingServer(
     if (message.id === undefined) return void res.writeHead(202).end();
     if (message.method === 'tools/call') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      return void res.end('retry: 10\nid: e1\ndata: \n\n');
+      const priming = 'retry: 10\nid: e1\ndata: \n\n';
+      // Broken off: the connection goes down in the middle of the chunked body.
+      if (breakOff) return void res.write(priming, () => res.socket?.destroy());
+      return void res.end(priming);
     }
     const result = minimalResult(message, 'resuming', {});
     res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' });
@@ -152,5 +156,26 @@ describe('proxy: an upstream SSE stream ended without the response after an even
     expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
     expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
     expect(proxy.stderr()).not.toContain('without the response');
+  });
+
+  it('resumes a stream that broke off after an event id too, as the SDK client would, and passes the answer on', async () => {
+    const upstream = await resumingServer(
+      (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e2\ndata: ${ANSWER}\n\n`),
+      true,
+    );
+    const { client, proxy } = await clientThroughProxy(upstream);
+    const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
+    expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
+    expect(proxy.stderr()).not.toContain('broke off');
+  });
+
+  it('says the stream broke off when its resumption fails', async () => {
+    const upstream = await resumingServer((res) => res.writeHead(404).end(), true);
+    const { client } = await clientThroughProxy(upstream);
+    const call = client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+    await expect(call).rejects.toThrow(
+      /mcp-shape proxy: the server's response broke off: .*, and resuming it after event "e1" failed: the server answered it with HTTP 404$/,
+    );
   });
 });
