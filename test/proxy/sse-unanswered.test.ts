@@ -147,28 +147,25 @@ describe('proxy: an upstream SSE stream ended without the response after an even
     );
   });
 
-  it('passes on the answer the resumed stream brings, once', async () => {
-    const upstream = await resumingServer((res) =>
-      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e2\ndata: ${ANSWER}\n\n`),
-    );
-    const { client, proxy } = await clientThroughProxy(upstream);
-    const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
-    expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
-    expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
-    expect(proxy.stderr()).not.toContain('without the response');
-  });
-
-  it('resumes a stream that broke off after an event id too, as the SDK client would, and passes the answer on', async () => {
-    const upstream = await resumingServer(
-      (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e2\ndata: ${ANSWER}\n\n`),
-      true,
-    );
-    const { client, proxy } = await clientThroughProxy(upstream);
-    const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
-    expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
-    expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
-    expect(proxy.stderr()).not.toContain('broke off');
-  });
+  it.each([
+    ['ended', false, 'without the response'],
+    ['broke off', true, 'broke off'],
+  ])(
+    'passes on the answer the resumed stream brings, once, after the stream %s',
+    async (_, breakOff, words) => {
+      // The SDK client straight to the server resumes a stream that broke off after an event id as well.
+      const upstream = await resumingServer(
+        (res) =>
+          res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e2\ndata: ${ANSWER}\n\n`),
+        breakOff,
+      );
+      const { client, proxy } = await clientThroughProxy(upstream);
+      const result = await client.callTool({ name: 't', arguments: {} }, undefined, CLIENT_WAIT);
+      expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
+      expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 sess-1']);
+      expect(proxy.stderr()).not.toContain(words);
+    },
+  );
 
   it('says the stream broke off when its resumption fails', async () => {
     const upstream = await resumingServer((res) => res.writeHead(404).end(), true);
