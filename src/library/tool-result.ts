@@ -28,6 +28,7 @@ import { isObject, type JsonObject } from '../core/json.js';
 import { payloadFactsOfBytes } from '../core/payload.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler, type SchemaError } from '../core/schema.js';
 import { canonicalMimeType } from '../core/sniff.js';
+import { MAX_STRING_LENGTH } from '../core/unwritable.js';
 import { describesResultWrapper } from '../rules/support/call-tool-result.js';
 import {
   BLOCK_TYPES,
@@ -327,7 +328,7 @@ export function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
 ): Promise<CallToolResult<V>> {
   try {
     options = checkedOptions(options, 'toolResult()');
-    const quick = plainTextResult(value, options);
+    const quick = quickTextResult(value, options);
     if (quick !== undefined) return Promise.resolve(quick as CallToolResult<V>);
     return shapeValue(value, options).then((shaped) => shaped.result as CallToolResult<V>);
   } catch (error) {
@@ -340,6 +341,18 @@ export function toolResult<V extends ProtocolVersion = DefaultProtocolVersion>(
  * (no rule can report on it), made without its chain of awaits, which cost ten times the validation of
  * such a result. `undefined`: take the full path. A test holds the two together.
  */
+/**
+ * plainTextResult, or undefined where it throws: a text of the longest string V8 makes fails to be
+ * measured, and rejected toolResult with V8's RangeError; the full path says what it is.
+ */
+function quickTextResult(value: unknown, options: ToolResultOptions): JsonObject | undefined {
+  try {
+    return plainTextResult(value, options);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Whether a tool option is one without an outputSchema; false when reading it throws, so that a text
  * takes the full path and is answered as any other value is (the quick path rejected with V8's error).
@@ -359,6 +372,8 @@ function plainTextResult(value: unknown, options: ToolResultOptions): JsonObject
   // An unknown version takes the full path, whose first step (shapeValue) rejects it.
   // The result is built here, so its members are known: only its text decides (isQuietBuiltText).
   if (!isProtocolVersion(version) || !isQuietBuiltText(value, version)) return undefined;
+  // A text that leaves no room for the result around it is too large to send (the full path says so).
+  if (value.length > MAX_STRING_LENGTH - 64) return undefined;
   return withResultType({ content: [{ type: 'text', text: value }] }, version);
 }
 
@@ -366,6 +381,38 @@ function plainTextResult(value: unknown, options: ToolResultOptions): JsonObject
  * What toolResult() answers when shaping itself failed: an error result the model can read. Only a bug
  * in mcp-shape gets here; a handler's value, however hostile, is shaped.
  */
+/** Members of a block (and of its resource) that hold its strings. */
+const STRING_MEMBERS = ['text', 'data', 'uri', 'name', 'blob'] as const;
+
+/**
+ * Whether the strings of the result's blocks alone are longer than the longest string there is, so
+ * that no transport can write its JSON (a text of that length, two texts of half of it): such a result
+ * was returned, and JSON.stringify threw where the SDK sent it. Counting lengths writes nothing.
+ */
+function contentTooLong(result: unknown): boolean {
+  const content = isObject(result) ? result.content : undefined;
+  if (!Array.isArray(content)) return false;
+  // `{"content":[]}`, and `{"type":"text","text":""}` per block, the shortest there is: a lower bound.
+  let length = 14;
+  for (const block of content) {
+    length += 25;
+    for (const holder of [block, isObject(block) ? block.resource : undefined]) {
+      if (!isObject(holder)) continue;
+      for (const key of STRING_MEMBERS) {
+        const member = holder[key];
+        if (typeof member === 'string') length += member.length;
+      }
+    }
+  }
+  return length > MAX_STRING_LENGTH;
+}
+
+/** The answer for a value whose JSON text would be longer than the longest string V8 makes. */
+function tooLarge(version: ProtocolVersion): JsonObject {
+  const text = `The tool result is too large to send: its JSON text would be longer than the longest string JavaScript can hold (${MAX_STRING_LENGTH} characters).`;
+  return withResultType({ content: [{ type: 'text', text }], isError: true }, version);
+}
+
 function shapingFailed(error: unknown, version: ProtocolVersion): JsonObject {
   let detail: string;
   try {
@@ -373,6 +420,9 @@ function shapingFailed(error: unknown, version: ProtocolVersion): JsonObject {
   } catch {
     detail = 'unknown error';
   }
+  // V8's words for a string past the longest it makes: the value's JSON text (its mirror, or the
+  // result's) would be that long, and no transport could send it. Said so, not in V8's words.
+  if (isInstance(error, RangeError) && detail === 'Invalid string length') return tooLarge(version);
   return withResultType(
     { content: [{ type: 'text', text: `The tool result could not be shaped (${detail}).` }], isError: true },
     version,
@@ -396,7 +446,9 @@ export async function shapeValue<V extends ProtocolVersion = DefaultProtocolVers
   checkProtocolVersionOption(options);
   const version = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   try {
-    return await shapeResolved(value, options, version);
+    const shaped = await shapeResolved(value, options, version);
+    if (!contentTooLong(shaped.result)) return shaped;
+    return { result: tooLarge(version) as CallToolResult<V>, fixes: shaped.fixes };
   } catch (error) {
     // Documented throws: the tool's output breaks its outputSchema, or the schema itself is broken.
     if (isInstance(error, OutputSchemaMismatchError) || isInstance(error, OutputSchemaInvalidError))

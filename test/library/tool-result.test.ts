@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { DEPTH_TO_ASK } from '../../src/core/unwritable.js';
+import { DEPTH_TO_ASK, MAX_STRING_LENGTH } from '../../src/core/unwritable.js';
 import {
   OutputSchemaInvalidError,
   OutputSchemaMismatchError,
@@ -418,6 +418,41 @@ describe('toolResult() on values at the edges of each row', () => {
     await expect(
       toolResult('hi', { ...V, tool: { name: 't', outputSchema: { type: 'object' } } }),
     ).rejects.toMatchObject({ name: 'OutputSchemaMismatchError', schemaPath: '#' });
+  });
+
+  // Strings of hundreds of megabytes, and one attempt at writing a JSON text past the longest string:
+  // seconds on a loaded machine.
+  it('a value whose JSON no transport can write is answered as too large to send, in plain words', {
+    timeout: 120_000,
+  }, async () => {
+    const tooLarge = {
+      content: [
+        {
+          type: 'text',
+          text: `The tool result is too large to send: its JSON text would be longer than the longest string JavaScript can hold (${MAX_STRING_LENGTH} characters).`,
+        },
+      ],
+      isError: true,
+    };
+    const half = 'z'.repeat(2 ** 28);
+    // The first three were returned as they were, and JSON.stringify threw where the SDK sent them; the
+    // last answered "The tool result could not be shaped (Invalid string length)".
+    for (const value of [
+      'y'.repeat(MAX_STRING_LENGTH),
+      {
+        content: [
+          { type: 'text', text: half },
+          { type: 'text', text: half },
+        ],
+      },
+      [
+        { type: 'text', text: half },
+        { type: 'text', text: half },
+      ],
+      { a: half, b: half },
+    ]) {
+      expect(await toolResult(value, V)).toEqual(tooLarge);
+    }
   });
 
   it('a tool option that cannot be read is answered alike for a text and a value; an outputSchema that cannot be read does not compile', async () => {
