@@ -8,6 +8,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -140,6 +141,29 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
     expect(await response.text()).toBe(broken(7));
     expect(log.join('\n')).toContain('left unchanged: no repair for envelope-result-and-error');
     expect(log.join('\n')).not.toContain('held no response');
+  });
+
+  it('passes a gzip-encoded body on unread, for the client to decode', async () => {
+    const server = createServer(async (req, res) => {
+      for await (const _ of req);
+      const body = gzipSync(OK(7));
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const { proxy, log } = await proxyTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
+    });
+    expect(await response.json()).toEqual(JSON.parse(OK(7)));
+    expect(log).toEqual([]);
   });
 
   it('leaves an error status as it is: the client fails the call on it', async () => {
