@@ -52,6 +52,14 @@ async function upstream(callBody: (id: unknown) => string, status = 200): Promis
 
 const proxyTo = (url: string) => loggingProxy(url, proxies);
 
+/** POSTs `body` (a call with id 7 unless told) to the proxy as a client would. */
+const post = (url: string, body = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}') =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body,
+  });
+
 const NOTE = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}';
 const OK = (id: unknown) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[]}}`;
 
@@ -82,11 +90,10 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
   it('quotes the start of a long body only', async () => {
     const long = `{"jsonrpc":"2.0","method":"n","params":{"text":"${'x'.repeat(5000)}"}}`;
     const { proxy } = await proxyTo(await upstream(() => long));
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t"}}',
-    });
+    const response = await post(
+      proxy.url,
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t"}}',
+    );
     const answer = await response.json();
     expect(answer.id).toBe(5);
     expect(answer.error.message).toBe(
@@ -96,11 +103,10 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
 
   it('keeps the answers a batch got and adds an error for each request it did not, with the upstream status 2xx', async () => {
     const { proxy, log } = await proxyTo(await upstream(() => `[${OK(1)},${NOTE}]`, 202));
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}},{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"t"}}]',
-    });
+    const response = await post(
+      proxy.url,
+      '[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}},{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"t"}}]',
+    );
     expect(response.status).toBe(200);
     const answer = await response.json();
     expect(answer).toEqual([
@@ -120,11 +126,7 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
 
   it('passes an answer whose id the server turned into a string on, with the id as the client sent it, and nothing added', async () => {
     const { proxy, log } = await proxyTo(await upstream((id) => OK(String(id))));
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
-    });
+    const response = await post(proxy.url);
     expect(await response.json()).toEqual(JSON.parse(OK(7)));
     expect(log.join('\n')).not.toContain('held no response');
   });
@@ -133,11 +135,7 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
     const broken = (id: unknown) =>
       `{"jsonrpc":"2.0","id":"${id}","result":{"content":[]},"error":{"code":1,"message":"m"}}`;
     const { proxy, log } = await proxyTo(await upstream(broken));
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
-    });
+    const response = await post(proxy.url);
     expect(await response.text()).toBe(broken(7));
     expect(log.join('\n')).toContain('left unchanged: no repair for envelope-result-and-error');
     expect(log.join('\n')).not.toContain('held no response');
@@ -157,22 +155,14 @@ describe('proxy: a JSON body that does not answer the request', { timeout: 30_00
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
     const { proxy, log } = await proxyTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
-    });
+    const response = await post(proxy.url);
     expect(await response.json()).toEqual(JSON.parse(OK(7)));
     expect(log).toEqual([]);
   });
 
   it('leaves an error status as it is: the client fails the call on it', async () => {
     const { proxy, log } = await proxyTo(await upstream(() => NOTE, 500));
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
-    });
+    const response = await post(proxy.url);
     expect(response.status).toBe(500);
     expect(await response.text()).toBe(NOTE);
     expect(log.join('\n')).not.toContain('held no response');
@@ -189,11 +179,7 @@ describe('proxy: an SSE answer whose id the server turned into a string', { time
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
     const { proxy, log } = await proxyTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-    const response = await fetch(proxy.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}',
-    });
+    const response = await post(proxy.url);
     expect(await response.text()).toBe(`data: ${OK(7)}\n\n`);
     expect(log.join('\n')).not.toContain('without the response');
   });
