@@ -143,7 +143,9 @@ function envelopeVersion(context: unknown): string | undefined {
 }
 
 /** The negotiated protocol version for one call (see the module comment for the order). */
-export function negotiatedVersion(context: unknown, options: ShapedOptions = {}): ProtocolVersion {
+export function negotiatedVersion(context: unknown, given: ShapedOptions | null = {}): ProtocolVersion {
+  // Read leniently, as the versions a client sends are: null options are none.
+  const options = given ?? {};
   const explicit =
     typeof options.protocolVersion === 'function'
       ? options.protocolVersion(context)

@@ -79,6 +79,8 @@ describe('negotiatedVersion', () => {
     }
     expect(negotiatedVersion({ http: { req: { headers: {} } } })).toBe('2025-11-25');
     expect(negotiatedVersion({ http: { req: { headers: { get: () => null } } } })).toBe('2025-11-25');
+    // Null options are none ("Cannot read properties of null" before).
+    expect(negotiatedVersion(header, null)).toBe('2024-11-05');
   });
 });
 
