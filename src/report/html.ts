@@ -49,6 +49,9 @@ export interface HtmlOptions {
   readonly limit?: FindingLimit;
 }
 
+/** The most characters of details the page shows as JSON. */
+const DETAILS_BUDGET = 256 * 1024;
+
 const SEVERITY_PLURAL: Record<Severity, string> = { error: 'errors', warning: 'warnings', info: 'info' };
 
 const STYLE = `
@@ -305,5 +308,11 @@ function detailsHtml(report: Report): string {
   // The version matrix is shown as a table above; the rest of the details as JSON.
   const { versionMatrix: _shown, ...details } = report.details ?? {};
   if (Object.keys(details).length === 0) return '';
-  return `<details class="report-details"><summary>Details</summary><pre>${esc(jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2)))}</pre></details>`;
+  const json = jsonTerminalSafe(JSON.stringify(detailsForPeople(details), null, 2));
+  // A baseline's 20,000 stale entries made a 7 MB page: past this size they are the JSON report's.
+  const shown =
+    json.length <= DETAILS_BUDGET
+      ? `<pre>${esc(json)}</pre>`
+      : `<p>${json.length} characters of details are in the JSON report (--format json).</p>`;
+  return `<details class="report-details"><summary>Details</summary>${shown}</details>`;
 }

@@ -70,11 +70,34 @@ function rulesLine(rules: readonly RuleSettingDetails[]): string {
   return `rules set in the configuration: ${each.join(', ')}`;
 }
 
-/** Every note, one line each: what to say, and stale baseline entries under the baseline's line. */
-function noteLines(notes: Notes): { line: string; stale?: readonly BaselineEntry[] }[] {
+/**
+ * Stale baseline entries listed under the baseline's line: a baseline of 20,000 fixed findings made a
+ * 3 MB Markdown summary (GitHub takes 1 MiB) and a 10 MB HTML page. The rest are counted.
+ */
+export const MAX_STALE_SHOWN = 20;
+
+/**
+ * Every note, one line each: what to say, and stale baseline entries under the baseline's line (at
+ * most MAX_STALE_SHOWN, then a line saying how many more the JSON report lists).
+ */
+function noteLines(notes: Notes): { line: string; stale?: readonly BaselineEntry[]; more?: string }[] {
+  const stale = notes.baseline?.stale ?? [];
+  const more =
+    stale.length > MAX_STALE_SHOWN
+      ? `and ${stale.length - MAX_STALE_SHOWN} more stale entries; the JSON report lists every one (details.baseline.stale)`
+      : undefined;
+  const baseline = notes.baseline
+    ? [
+        {
+          line: baselineHeadline(notes.baseline),
+          stale: stale.slice(0, MAX_STALE_SHOWN),
+          ...(more ? { more } : {}),
+        },
+      ]
+    : [];
   return [
     ...(notes.rules ? [{ line: rulesLine(notes.rules) }] : []),
-    ...(notes.baseline ? [{ line: baselineHeadline(notes.baseline), stale: notes.baseline.stale }] : []),
+    ...baseline,
     ...(notes.belowMinSeverity ? [{ line: belowLine(notes.belowMinSeverity) }] : []),
   ];
 }
@@ -92,6 +115,7 @@ export function policyNotesText(report: Report): string {
     for (const entry of note.stale ?? []) {
       lines.push(`  stale: ${oneLine(entry.rule)}  ${oneLine(entryWhere(entry))}: ${oneLine(entry.message)}`);
     }
+    if (note.more) lines.push(`  ${note.more}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -105,6 +129,7 @@ export function policyNotesMarkdown(report: Report, escapeText: (text: string) =
     for (const entry of note.stale ?? []) {
       lines.push(`  - stale: ${escapeText(`${entry.rule} ${entryWhere(entry)}: ${entry.message}`)}`);
     }
+    if (note.more) lines.push(`  - ${escapeText(note.more)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -117,6 +142,7 @@ export function policyNotesHtml(report: Report, escapeHtml: (text: string) => st
     const stale = (note.stale ?? []).map(
       (entry) => `<li>stale: ${escapeHtml(`${entry.rule} ${entryWhere(entry)}: ${entry.message}`)}</li>`,
     );
+    if (note.more) stale.push(`<li>${escapeHtml(note.more)}</li>`);
     return `<li>${escapeHtml(note.line)}${stale.length > 0 ? `<ul>${stale.join('')}</ul>` : ''}</li>`;
   });
   return `<section class="policy-notes" aria-label="Baseline and filters">\n<h2>Baseline and filters</h2>\n<ul>\n${items.join('\n')}\n</ul>\n</section>`;

@@ -138,6 +138,32 @@ describe('a report of very many findings', () => {
   });
 });
 
+describe('a baseline of very many stale entries', () => {
+  it('lists 20 of them in text, Markdown and HTML, says how many more, and keeps the page small', () => {
+    const stale = Array.from({ length: 20_000 }, (_, i) => ({
+      fingerprint: `f${i}:1`,
+      rule: 'block-type-unknown',
+      file: 'many.ndjson',
+      message: `unknown content block type "kind${i}"`,
+    }));
+    const report = buildReport('check', [], 1, {
+      summary: { failOn: 'error', baseline: { hidden: 0, stale: stale.length } },
+      details: { baseline: { file: 'baseline.json', hidden: 0, stale } },
+    });
+    for (const format of PEOPLE) {
+      const out = renderReport(report, format, { color: false });
+      expect(out, format).toContain('20000 entries no longer occur');
+      expect(out, format).toContain(
+        'and 19980 more stale entries; the JSON report lists every one (details.baseline.stale)',
+      );
+      expect(out.match(/stale: block-type-unknown/g), format).toHaveLength(20);
+      expect(Buffer.byteLength(out), format).toBeLessThan(64 * 1024);
+    }
+    expect(renderReport(report, 'html')).toMatch(/\d+ characters of details are in the JSON report/);
+    expect(JSON.parse(renderReport(report, 'json')).details.baseline.stale).toHaveLength(20_000);
+  });
+});
+
 describe('shownFindings', () => {
   it('gives every rule the same share within the total, and each rule one at least', () => {
     const findings = [
