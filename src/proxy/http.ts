@@ -14,7 +14,8 @@
  * own 300 s `requestTimeout` is turned off) nor on the upstream (plain node:http, no fetch defaults).
  * Idle SSE streams get keep-alive comments. A stream that ends without the response after an event id
  * is resumed by the proxy (GET with Last-Event-ID, after the server's retry hint) into the same client
- * stream. When the upstream fails (unreachable, timed out, its stream breaks mid-way, ends without the
+ * stream; a client that left a stream before its answer and resumes it later gets, where the server
+ * will not resume it, the errors for its requests. When the upstream fails (unreachable, timed out, its stream breaks mid-way, ends without the
  * response and cannot be resumed, or a 2xx JSON body holds no answer), every request of that exchange
  * still unanswered gets a JSON-RPC error.
  */
@@ -169,6 +170,9 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     forgetting = true;
   };
   let sessionless = 0;
+  // Requests whose client left their stream before the answer, by the event ids that stream carried,
+  // per conversation: a client that resumes after one of them gets their answers or their errors.
+  const orphans = new WeakMap<ProxySession, Map<string, RequestOfExchange[]>>();
   const upstream = new URL(options.upstream);
   const maxMessageBytes = Math.min(options.maxMessageBytes ?? MAX_HELD_FRAME_BYTES, MAX_HELD_FRAME_BYTES);
   const overLimit = tooLongWords(maxMessageBytes);
@@ -260,6 +264,14 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       return;
     }
     const exchange = exchangeFor(req);
+    const lastEventId = req.headers['last-event-id'];
+    const left = typeof lastEventId === 'string' ? orphans.get(exchange.session) : undefined;
+    const orphaned = left?.get(lastEventId as string);
+    if (left && orphaned) {
+      // The stream resumed is theirs: its answers or its failure are theirs.
+      for (const [id, requests] of left) if (requests === orphaned) left.delete(id);
+      exchange.requests.push(...orphaned.filter(({ id }) => !exchange.session.answeredAlready(id)));
+    }
     const text = decodeUtf8(body);
     // Recorded once the connection is known: an initialize request belongs to the session it starts.
     let recordClient: ((connection: string) => void) | undefined;
@@ -326,7 +338,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       if (res.destroyed) return;
       const reason = silence ?? unreachable(options.upstream, error).message;
       options.onLog?.(reason);
-      answerFailure(res, exchange, reason);
+      if (orphaned) answerInStream(res, exchange, `resuming the stream failed: ${reason}`);
+      else answerFailure(res, exchange, reason);
       return;
     }
     const brokenOff = (error: unknown) =>
@@ -348,7 +361,18 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     }
 
     const contentType = String(answer.headers['content-type'] ?? '').toLowerCase();
-    if (contentType.startsWith('text/event-stream')) {
+    const status = answer.statusCode ?? 0;
+    const isStream = contentType.startsWith('text/event-stream');
+    if (orphaned && exchange.requests.length > 0 && !(isStream && status >= 200 && status < 300)) {
+      // A client resuming a stream it left gets, where the server will not resume it, the errors that
+      // stream would have ended with: a refused GET (405) leaves the SDK clients waiting for ever.
+      answer.resume();
+      const reason = `resuming the stream failed: the server answered it with HTTP ${status}`;
+      options.onLog?.(`[${connection}] ${reason}`);
+      answerInStream(res, exchange, reason);
+      return;
+    }
+    if (isStream) {
       res.writeHead(answer.statusCode ?? 200, responseHeaders);
       res.flushHeaders();
       // The stream, resumed after its last event id as a client would (GET with Last-Event-ID), or why
@@ -479,6 +503,21 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     return { outcome, text: outcome.text };
   }
 
+  /** Keeps `requests` for a client that resumes after one of `ids` (see orphans). */
+  function keepOrphans(session: ProxySession, ids: readonly string[], requests: RequestOfExchange[]): void {
+    let left = orphans.get(session);
+    if (!left) {
+      left = new Map();
+      orphans.set(session, left);
+    }
+    for (const id of ids) left.set(id, requests);
+    // Bounded: a conversation whose client keeps leaving keeps only the latest.
+    for (const id of left.keys()) {
+      if (left.size <= MAX_ORPHAN_IDS) break;
+      left.delete(id);
+    }
+  }
+
   /**
    * Re-emits the upstream's SSE events as they arrive, each message repaired, in order. Ids and event
    * names are kept, since clients resume streams with Last-Event-ID. Events whose data is no JSON-RPC
@@ -516,6 +555,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     let cut: string | undefined;
     // The last event id: where the stream is resumed when it ends without the response.
     let lastEventId: string | undefined;
+    // The event ids the client was sent (the latest ones), where it may resume if it leaves.
+    const writtenIds: string[] = [];
     // The server's `retry:` hint, the wait before resuming.
     let retryMs: number | undefined;
     // Whether the stream now read brought an event with an id or data.
@@ -553,6 +594,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
       if (event.id) {
         lastEventId = event.id;
         progressed = true;
+        if (!res.destroyed) noteWrittenId(writtenIds, event.id);
       }
       if (event.data === '') return write(formatEvent(event, ''));
       progressed = true;
@@ -667,6 +709,7 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     clearInterval(keepAlive);
     const unanswered = unansweredOf(exchange);
     if (res.destroyed) {
+      if (unanswered.length > 0) keepOrphans(exchange.session, writtenIds, unanswered);
       if (unanswered.length > 0)
         options.onLog?.(
           `[${connection}] the client left before the response: the server's stream was let go`,
@@ -845,6 +888,22 @@ function answerFailure(res: ServerResponse, exchange: Exchange, reason: string):
   const errors = ids.map((request) => errorMessage(request.text, reason));
   const body = ids.length === 1 ? (errors[0] as string) : `[${errors.join(',')}]`;
   res.writeHead(502, { 'content-type': 'application/json' }).end(body);
+}
+
+/** The event ids of a stream kept for a client that left it, and of a conversation's such streams. */
+const MAX_ORPHAN_IDS = 1000;
+
+function noteWrittenId(ids: string[], id: string): void {
+  ids.push(id);
+  if (ids.length > MAX_ORPHAN_IDS) ids.shift();
+}
+
+/** Answers the exchange's requests with errors on an event stream (200), for a client resuming one. */
+function answerInStream(res: ServerResponse, exchange: Exchange, reason: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const request of exchange.requests)
+    res.write(formatEvent({ event: 'message' }, errorMessage(request.text, reason)));
+  res.end();
 }
 
 function formatEvent(event: Pick<EventSourceMessage, 'id' | 'event'>, data: string): string {

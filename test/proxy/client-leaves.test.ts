@@ -58,4 +58,47 @@ describe('proxy: a client that leaves a stream it stopped reading', { timeout: 3
     await until(() => log.some((line) => line.startsWith(said)));
     expect(log.filter((line) => line.startsWith(said))).toHaveLength(1);
   });
+
+  it('answers a client that resumes the stream it left with the errors the server will not resume it with', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      // The stream of the call stays open, after an event id; resuming it is refused.
+      if (req.method === 'GET') return void res.writeHead(405).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's' });
+      res.write('id: e1\ndata: \n\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const { proxy, log } = await loggingProxy(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+      proxies,
+    );
+    const headers = { accept: 'application/json, text/event-stream', 'mcp-session-id': 's' };
+    const client = request(proxy.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
+    client.on('error', () => {});
+    const primed = new Promise<void>((resolve) =>
+      client.on('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('id: e1')) resolve();
+        });
+      }),
+    );
+    client.end('{"jsonrpc":"2.0","id":1e400,"method":"tools/call","params":{"name":"t"}}');
+    await primed;
+    client.destroy();
+    await until(() => log.some((line) => line.includes('the client left before the response')));
+    const resumed = await fetch(proxy.url, { headers: { ...headers, 'last-event-id': 'e1' } });
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get('content-type')).toBe('text/event-stream');
+    expect(await resumed.text()).toBe(
+      'event: message\ndata: {"jsonrpc":"2.0","id":1e400,"error":{"code":-32000,"message":"mcp-shape proxy: resuming the stream failed: the server answered it with HTTP 405"}}\n\n',
+    );
+    // Answered once: a second resumption is the server's alone.
+    expect((await fetch(proxy.url, { headers: { ...headers, 'last-event-id': 'e1' } })).status).toBe(405);
+  });
 });
