@@ -12,12 +12,12 @@
  *
  * No time limit is imposed unless `--timeout` asks for one: neither on the client's requests (Node's
  * own 300 s `requestTimeout` is turned off) nor on the upstream (plain node:http, no fetch defaults).
- * Idle SSE streams get keep-alive comments. A stream that ends without the response after an event id
- * is resumed by the proxy (GET with Last-Event-ID, after the server's retry hint) into the same client
- * stream; a client that left a stream before its answer and resumes it later gets, where the server
- * will not resume it, the errors for its requests. When the upstream fails (unreachable, timed out, its stream breaks mid-way, ends without the
- * response and cannot be resumed, or a 2xx JSON body holds no answer), every request of that exchange
- * still unanswered gets a JSON-RPC error.
+ * Idle SSE streams get keep-alive comments. A stream that ends or breaks without the response after an
+ * event id is resumed by the proxy (GET with Last-Event-ID, after the server's retry hint) into the same
+ * client stream; a client that left a stream before its answer and resumes it later gets, where the
+ * server will not resume it, the errors for its requests. When the upstream fails (unreachable, timed
+ * out, its stream breaks or ends without the response and cannot be resumed, or a 2xx JSON body holds
+ * no answer), every request of that exchange still unanswered gets a JSON-RPC error.
  */
 
 import {
