@@ -2,6 +2,7 @@
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
+import { type DecodedFrame, withProblem } from '../io/utf8.js';
 import { oneLine } from '../report/terminal.js';
 import { OversizeError, StartError } from './channel.js';
 
@@ -32,18 +33,18 @@ async function pump(response: Response, onChunk: (chunk: Uint8Array) => void): P
 }
 
 /**
- * Reads a whole body as UTF-8, aborting once it passes `limit` bytes. `activity` hears of every
- * chunk, so a slow body still counts as a server that is answering.
+ * Reads a whole body, aborting once it passes `limit` bytes. `activity` hears of every chunk, so a
+ * slow body still counts as a server that is answering. The text is decoded as `fetch` decodes it (a
+ * byte order mark dropped, U+FFFD for each bad sequence), with where the bytes stop being UTF-8.
  */
-export async function readCapped(
+export async function readCappedFrame(
   response: Response,
   limit: number,
   abort: () => void,
   activity: () => void = () => {},
-): Promise<string> {
-  const decoder = new TextDecoder();
+): Promise<DecodedFrame> {
+  const chunks: Uint8Array[] = [];
   let bytes = 0;
-  let text = '';
   await pump(response, (chunk) => {
     activity();
     bytes += chunk.byteLength;
@@ -51,9 +52,10 @@ export async function readCapped(
       abort();
       throw new OversizeError(bytes, limit);
     }
-    text += decoder.decode(chunk, { stream: true });
+    chunks.push(chunk);
   });
-  return text + decoder.decode();
+  const body = Buffer.concat(chunks, bytes);
+  return withProblem(new TextDecoder().decode(body), body);
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from './channel.js';
 import {
   type HeaderMap,
-  readCapped,
+  readCappedFrame,
   readEventStream,
   UnansweredStreamError,
   unreachable,
@@ -97,7 +97,12 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
         await this.readStream(response, controller, hints, expectsAnswer(message));
         return;
       }
-      const body = await readCapped(response, this.maxFrameBytes, abort, this.activity);
+      const { text: body, invalidUtf8 } = await readCappedFrame(
+        response,
+        this.maxFrameBytes,
+        abort,
+        this.activity,
+      );
       if (body.trim() === '') {
         if (!response.ok) throw new HttpStatusError(response.status, '');
         return; // 202 Accepted for notifications and responses
@@ -106,7 +111,10 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
       // its message. A JSON-RPC error there fails it as well, and is judged as the answer; anything else
       // (a result under a 500) answers nothing, whatever it says.
       if (!response.ok && !isErrorAnswer(body)) throw new HttpStatusError(response.status, excerpt(body));
-      this.emit({ kind: 'frame', frame: { transport: 'http', text: body, contentType } });
+      this.emit({
+        kind: 'frame',
+        frame: { transport: 'http', text: body, contentType, ...(invalidUtf8 ? { invalidUtf8 } : {}) },
+      });
       // An error body often has `id: null` (the server could not tell which request failed); the
       // status still fails the request this POST carried, unless the frame already answered it.
       if (!response.ok) throw new HttpStatusError(response.status, excerpt(body));

@@ -6,7 +6,7 @@
 
 import type { JsonObject } from '../core/json.js';
 import { BaseChannel, type Channel, excerpt, HttpStatusError, StartError } from './channel.js';
-import { type HeaderMap, readCapped, readEventStream, unreachable } from './http-body.js';
+import { type HeaderMap, readCappedFrame, readEventStream, unreachable } from './http-body.js';
 
 export class LegacySseChannel extends BaseChannel implements Channel {
   readonly kind = 'http+sse' as const;
@@ -103,7 +103,10 @@ export class LegacySseChannel extends BaseChannel implements Channel {
       if (this.closed) return;
       throw unreachable(this.endpoint, error);
     }
-    const body = await readCapped(response, 64 * 1024, () => {}).catch(() => '');
+    const body = await readCappedFrame(response, 64 * 1024, () => {}).then(
+      (frame) => frame.text,
+      () => '',
+    );
     if (!response.ok) throw new HttpStatusError(response.status, excerpt(body));
   }
 

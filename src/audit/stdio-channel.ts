@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { JsonObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
+import { type DecodedFrame, decodeFrame } from '../io/utf8.js';
 import { whenWritable } from '../io/writable.js';
 import { BaseChannel, type Channel, StartError } from './channel.js';
 import { killGroup, register } from './children.js';
@@ -25,7 +26,7 @@ export class LineSplitter {
 
   constructor(
     private readonly limit: number,
-    private readonly onLine: (line: string) => void,
+    private readonly onLine: (line: DecodedFrame) => void,
     private readonly onOversize: (bytes: number) => void,
   ) {}
 
@@ -61,7 +62,7 @@ export class LineSplitter {
   }
 
   private finishLine(): void {
-    if (!this.discarding) this.onLine(Buffer.concat(this.chunks, this.size).toString('utf8'));
+    if (!this.discarding) this.onLine(decodeFrame(Buffer.concat(this.chunks, this.size)));
     this.chunks = [];
     this.size = 0;
     this.discarding = false;
@@ -113,7 +114,7 @@ export class StdioChannel extends BaseChannel implements Channel {
 
     const lines = new LineSplitter(
       this.maxFrameBytes,
-      (text) => this.emit({ kind: 'frame', frame: { transport: 'stdio', text } }),
+      (line) => this.emit({ kind: 'frame', frame: { transport: 'stdio', ...line } }),
       (bytes) => this.emit({ kind: 'oversize', bytes, limit: this.maxFrameBytes }),
     );
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -91,6 +91,7 @@ import toolsListNotArray from './tools/tools-list-not-array.js';
 import toolsListNotSerializable from './tools/tools-list-not-serializable.js';
 import frameNotJson from './transport/frame-not-json.js';
 import frameNotJsonrpc from './transport/frame-not-jsonrpc.js';
+import frameNotUtf8 from './transport/frame-not-utf8.js';
 import httpContentType from './transport/http-content-type.js';
 import type { Rule } from './types.js';
 
@@ -186,5 +187,6 @@ export const RULES: readonly Rule[] = [
   toolsListNotSerializable,
   frameNotJson,
   frameNotJsonrpc,
+  frameNotUtf8,
   httpContentType,
 ];

@@ -31,6 +31,17 @@ export interface Frame {
   readonly text: string;
   /** The HTTP Content-Type, for HTTP bodies. */
   readonly contentType?: string;
+  /**
+   * The first byte that is not UTF-8, when the frame's bytes are not: `text` is then their decoding
+   * with U+FFFD in its place, as a lenient client reads it.
+   */
+  readonly invalidUtf8?: InvalidUtf8;
+}
+
+/** Where a byte sequence stops being UTF-8: the offset of the first bad byte, and its value. */
+export interface InvalidUtf8 {
+  readonly offset: number;
+  readonly byte: number;
 }
 
 /**

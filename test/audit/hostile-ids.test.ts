@@ -49,3 +49,18 @@ describe('a response id past the largest double', { timeout: 60_000 }, () => {
     ]);
   });
 });
+
+describe('a server that writes its answer in Latin-1', { timeout: 60_000 }, () => {
+  it('is reported by frame-not-utf8 at the bad byte, and its answer is still judged', async () => {
+    const report = await audit('latin1');
+    const bad = places(report).filter((f) => f.rule === 'frame-not-utf8');
+    expect(bad).toHaveLength(1);
+    expect(bad[0]?.severity).toBe('error');
+    expect(bad[0]?.message).toMatch(
+      /^stdout line is not valid UTF-8: byte \d+ \(0xE9\) begins no valid UTF-8 sequence$/,
+    );
+    // The answer itself, decoded as the TypeScript SDK decodes it, is judged and valid.
+    expect(((report.details?.calls ?? []) as CallRecord[]).map((c) => c.outcome)).toEqual(['result']);
+    expect(places(report).map((f) => f.rule)).toEqual(['frame-not-utf8']);
+  });
+});

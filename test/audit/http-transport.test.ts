@@ -92,7 +92,9 @@ describe('Streamable HTTP transport defects', () => {
  * A server that answers initialize and tools/list in JSON, and tools/call as `mode` says: each a way
  * the official SDK client (1.32.2) fails the call that the audit once passed.
  */
-function callServer(mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix' | 'accepted'): Server {
+function callServer(
+  mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix' | 'accepted' | 'latin1',
+): Server {
   return requestServer('go', (message, result, res) => {
     const answer = { jsonrpc: '2.0', id: message.id, result };
     const json = (status: number, body: object) =>
@@ -100,6 +102,10 @@ function callServer(mode: 'status-500' | 'error-500' | 'event-name' | 'type-suff
     if (message.method !== 'tools/call') return json(200, answer);
     if (mode === 'status-500') return json(500, answer);
     if (mode === 'accepted') return json(202, answer);
+    if (mode === 'latin1') {
+      const body = JSON.stringify({ ...answer, result: { content: [{ type: 'text', text: 'Café' }] } });
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from(body, 'latin1'));
+    }
     if (mode === 'error-500')
       return json(500, { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'broke' } });
     const type = mode === 'type-suffix' ? 'text/event-streamx' : 'text/event-stream';
@@ -148,6 +154,21 @@ describe('Streamable HTTP answers the SDK client does not take', () => {
     expect(report.findings[0]?.message).toBe(
       'HTTP request failed for tools/call go: the server sent the response as an SSE event named "result", which the clients do not read (only "message" or unnamed events), and ended the stream, and with no event id the clients cannot resume it: they wait for the response until their own timeout',
     );
+  });
+
+  it('a JSON body that is not UTF-8 is reported at its bad byte, and the answer still taken', async () => {
+    const report = await audit('latin1');
+    expect(report.findings.map((f) => [f.rule, f.severity, f.message])).toEqual([
+      [
+        'frame-not-utf8',
+        'error',
+        // The é of "Café" is byte 71 (counting from 0) of {"jsonrpc":"2.0","id":N,"result":{"content":[{"type":"text","text":"Café"}]}}.
+        expect.stringMatching(
+          /^HTTP response body is not valid UTF-8: byte 7\d \(0xE9\) begins no valid UTF-8 sequence$/,
+        ),
+      ],
+    ]);
+    expect(toolsOf(report)).toMatchObject([{ name: 'go', called: true, calls: 1 }]);
   });
 
   it('a Content-Type that only begins like text/event-stream is not an event stream', async () => {

@@ -1,6 +1,7 @@
 import { tryParseJson } from '../../core/json.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
 import { SDK_DROPS_ENVELOPE } from '../support/envelope.js';
+import { FRAME_WORDS } from '../support/frame.js';
 import { defineRule } from '../types.js';
 
 /** The first characters of a frame, for the message: enough to recognise a log line or an HTML page. */
@@ -8,13 +9,6 @@ function excerpt(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > 60 ? `${oneLine.slice(0, 57)}…` : oneLine;
 }
-
-/** What each transport calls a frame, in the message about a byte order mark. */
-const FRAME_WORDS: Readonly<Record<string, string>> = {
-  stdio: 'stdout line',
-  http: 'HTTP response body',
-  sse: 'SSE event data',
-};
 
 function parses(text: string): boolean {
   return tryParseJson(text) !== undefined;

@@ -1,0 +1,64 @@
+/**
+ * Bytes a server sent, decoded as a lenient client decodes them, with where they stop being UTF-8.
+ * Node says whether bytes are UTF-8 (`isUtf8`, native) but not where they stop; the scan below runs
+ * only on bytes that are not, to name the first bad byte in the finding.
+ */
+
+import { isUtf8 } from 'node:buffer';
+import type { InvalidUtf8 } from '../rules/types.js';
+
+export interface DecodedFrame {
+  /** The UTF-8 decoding, with U+FFFD for each bad sequence (what `Buffer#toString('utf8')` gives). */
+  readonly text: string;
+  readonly invalidUtf8?: InvalidUtf8;
+}
+
+/** A stdio line: decoded as the TypeScript SDK's stdio client decodes it. */
+export function decodeFrame(bytes: Buffer): DecodedFrame {
+  return withProblem(bytes.toString('utf8'), bytes);
+}
+
+/** The decoded `text` of `bytes`, with the first bad byte of `bytes` when they are not UTF-8. */
+export function withProblem(text: string, bytes: Uint8Array): DecodedFrame {
+  // isUtf8 is native and answers for almost every frame; the scan runs only to say where.
+  const invalidUtf8 = isUtf8(bytes) ? undefined : firstInvalidUtf8(bytes);
+  return invalidUtf8 === undefined ? { text } : { text, invalidUtf8 };
+}
+
+/**
+ * The first byte where `bytes` stop being UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+ * past U+10FFFF), or `undefined` when they are UTF-8 throughout. A sequence cut short is reported at
+ * its lead byte.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 | undefined {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const lead = bytes[i] as number;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const length =
+      lead >= 0xc2 && lead <= 0xdf
+        ? 2
+        : lead >= 0xe0 && lead <= 0xef
+          ? 3
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 4
+            : 0;
+    if (length === 0) return { offset: i, byte: lead };
+    // The second byte's range excludes overlong forms (E0, F0), surrogates (ED) and values past
+    // U+10FFFF (F4); every later byte is a plain continuation byte.
+    let low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    let high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < low || next > high) return { offset: i, byte: lead };
+      low = 0x80;
+      high = 0xbf;
+    }
+    i += length;
+  }
+  return undefined;
+}
