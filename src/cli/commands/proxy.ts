@@ -132,11 +132,12 @@ Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID and Au
 DELETE ends it (past 10,000, the one used least recently is forgotten). A request without a session
 id is handled on its own, for the version in its MCP-Protocol-Version header. JSON responses are
 repaired whole, SSE streams event by event as they arrive, with keep-alive comments while idle;
-other responses pass through unchanged, and so does a JSON body that is no JSON-RPC message
-(logged). If the server cannot be reached, times out (--timeout), breaks off a stream or ends one
-without the response and without an event id to resume it, each unanswered request gets a JSON-RPC
-error (a 502 when no response was started). Runs until
-interrupted; exit code 0.`,
+other responses pass through unchanged, and so does a JSON body that is no JSON-RPC message under a
+status that is not 2xx (logged). A 2xx JSON body that leaves a request unanswered is replaced by a
+JSON-RPC error for that request, quoting what the server sent. An SSE stream that ends or breaks off
+before the response after an event id is resumed by the proxy (GET with Last-Event-ID). If the server
+cannot be reached, times out (--timeout), or a stream cannot be resumed, each unanswered request gets a
+JSON-RPC error (a 502 when no response was started). Runs until interrupted; exit code 0.`,
     )
     .action(async (server: string[], flags: ProxyFlags) => {
       process.exitCode = await runProxy(server, flags);
