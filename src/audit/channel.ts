@@ -6,14 +6,14 @@
  */
 
 import type { JsonObject } from '../core/json.js';
-import type { Frame } from '../rules/types.js';
+import type { Frame, WireTransport } from '../rules/types.js';
 
 export type ChannelKind = 'stdio' | 'streamable-http' | 'http+sse';
 
 export type ChannelEvent =
   /** Bytes arrived (a chunk, not necessarily a whole frame): the server is alive and sending. */
   | { readonly kind: 'activity' }
-  | { readonly kind: 'frame'; readonly frame: Frame }
+  | { readonly kind: 'frame'; readonly frame: Frame & { readonly transport: WireTransport } }
   /** A frame longer than the size cap; its bytes were discarded without being parsed. */
   | { readonly kind: 'oversize'; readonly bytes: number; readonly limit: number }
   /** The connection is gone (process exit, stream end); no more frames will come. */

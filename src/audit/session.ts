@@ -8,7 +8,7 @@
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { convertedId } from '../core/request-id.js';
-import type { Frame } from '../rules/types.js';
+import type { Frame, WireTransport } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { runFrame } from '../validate/engine.js';
 import { publicFinding, validateParsedMessageSync } from '../validate/index.js';
@@ -44,7 +44,7 @@ export interface Waiting {
 export type FrameTap = (
   from: 'client' | 'server',
   text: string,
-  transport: Frame['transport'] | undefined,
+  transport: WireTransport | undefined,
 ) => void;
 
 /** Where findings of the current activity belong (tool and call are set while calling a tool). */
@@ -217,7 +217,7 @@ export class Session {
     pending.resolve({ ...exchange, latencyMs });
   }
 
-  private onFrame(frame: Frame): void {
+  private onFrame(frame: Frame & { readonly transport: WireTransport }): void {
     this.tap?.('server', frame.text, frame.transport);
     this.lastActivity = Date.now();
     for (const f of runFrame(frame, { version: this.version })) {

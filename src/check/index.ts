@@ -7,7 +7,13 @@ import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { FactScope } from '../core/run-memo.js';
 import type { FailOn } from '../policy/severity.js';
-import { ALL_VERSIONS, assumedProtocolVersion, type ProtocolVersion } from '../spec/versions.js';
+import type { InvalidUtf8 } from '../rules/types.js';
+import {
+  ALL_VERSIONS,
+  assumedProtocolVersion,
+  DEFAULT_PROTOCOL_VERSION,
+  type ProtocolVersion,
+} from '../spec/versions.js';
 import {
   validateParsedMessageSync,
   validateParsedToolResultSync,
@@ -15,7 +21,7 @@ import {
 } from '../validate/index.js';
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
-import { checkSession, isClientMessage, type SessionResult } from './session.js';
+import { checkSession, isClientMessage, notUtf8, type SessionResult } from './session.js';
 import { type VersionMatrix, versionVerdict, versionVerdictLine } from './versions.js';
 
 export { classifyDocument } from './classify.js';
@@ -46,6 +52,8 @@ export interface CheckOptions {
    * an unchanged scope (core/run-memo.ts). Default: each check makes its own.
    */
   readonly scope?: FactScope;
+  /** The first bad byte of each line whose bytes are not UTF-8 (src/io/utf8.ts invalidUtf8Lines). */
+  readonly invalidUtf8?: readonly (InvalidUtf8 & { readonly line: number })[];
 }
 
 export interface CheckOutcome {
@@ -58,6 +66,28 @@ export interface CheckOutcome {
 }
 
 export async function checkInput(input: ParsedInput, options: CheckOptions): Promise<CheckOutcome> {
+  const bad = options.invalidUtf8 ?? [];
+  if (bad.length === 0 || input.kind === 'jsonl') {
+    const invalidUtf8 = new Map(bad.map(({ line, ...at }) => [line, at]));
+    return checkParsed(
+      input,
+      invalidUtf8.size > 0 ? { ...options, invalidUtf8: undefined, byLine: invalidUtf8 } : options,
+    );
+  }
+  // One document: its lines whose bytes are not UTF-8 are reported where they are.
+  const outcome = await checkParsed(input, options);
+  const version = outcome.protocolVersions[0] ?? DEFAULT_PROTOCOL_VERSION;
+  const file = options.file ? { file: options.file } : {};
+  const found = bad.flatMap(({ line, ...at }) =>
+    notUtf8('', at, version, { ...file, line, protocolVersion: version }),
+  );
+  return { ...outcome, findings: [...found, ...outcome.findings] };
+}
+
+async function checkParsed(
+  input: ParsedInput,
+  options: CheckOptions & { readonly byLine?: ReadonlyMap<number, InvalidUtf8> },
+): Promise<CheckOutcome> {
   const version =
     options.protocolVersion ?? assumedProtocolVersion(input.kind === 'json' ? input.value : undefined);
   const locate = (findings: Finding[], line?: number): Finding[] =>
@@ -76,6 +106,7 @@ export async function checkInput(input: ParsedInput, options: CheckOptions): Pro
       fallbackVersion: options.protocolVersion,
       file: options.file,
       tools: options.tools,
+      ...(options.byLine ? { invalidUtf8: options.byLine } : {}),
     });
     return { ...sessionOutcome(session), kind: 'session' };
   }

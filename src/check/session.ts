@@ -25,7 +25,7 @@ import { stringifyJson } from '../library/repair/clone.js';
 import { affectedClients } from '../report/clients.js';
 import { getRule } from '../rules/catalog.js';
 import { isJsonRpcShaped } from '../rules/support/envelope.js';
-import type { Frame, Rule } from '../rules/types.js';
+import type { Frame, InvalidUtf8, Rule } from '../rules/types.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import {
   assumedProtocolVersion,
@@ -54,6 +54,8 @@ export interface SessionOptions {
   readonly file?: string;
   /** Tool definitions by name, from `--tools`, for every connection. */
   readonly tools?: ReadonlyMap<string, JsonObject>;
+  /** The first bad byte of each line whose bytes are not UTF-8, by line number. */
+  readonly invalidUtf8?: ReadonlyMap<number, InvalidUtf8>;
 }
 
 /**
@@ -65,6 +67,22 @@ const FRAME_RULES: readonly Rule[] = ['frame-not-json', 'frame-not-jsonrpc'].map
   if (!rule) throw new Error(`rule ${id} is missing from the catalog`);
   return rule;
 });
+
+const NOT_UTF8: readonly Rule[] = [getRule('frame-not-utf8') as Rule];
+
+/**
+ * A line of the input whose bytes are not UTF-8: judged on the bytes, before and whatever its text
+ * (decoded with U+FFFD) turns out to be.
+ */
+export function notUtf8(
+  text: string,
+  invalidUtf8: InvalidUtf8,
+  version: ProtocolVersion,
+  location: Finding['location'],
+): Finding[] {
+  const frame: Frame = { transport: 'file', text, invalidUtf8 };
+  return runFrame(frame, { version, rules: NOT_UTF8 }).map((f) => ({ ...publicFinding(f), location }));
+}
 
 /** One line, whichever way it was written down. */
 interface Entry {
@@ -237,6 +255,12 @@ function judgeSession(
     if (!connection) {
       connection = new Connection(options, later?.get(entry.connection));
       connections.set(entry.connection, connection);
+    }
+    const invalidUtf8 = options.invalidUtf8?.get(line.line);
+    if (invalidUtf8) {
+      findings.push(
+        ...notUtf8(line.text, invalidUtf8, connection.version, locationOf(options, entry, connection)),
+      );
     }
     if (entry.refused) {
       // Nothing of it reached the server, which has nothing to answer.

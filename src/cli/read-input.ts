@@ -9,20 +9,33 @@ import {
 } from '../check/index.js';
 import type { JsonObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
-import { readTextFile, readTextStream } from '../io/read-text.js';
+import { readBytesFile, readBytesStream } from '../io/read-text.js';
+import { type InvalidUtf8Line, invalidUtf8Lines } from '../io/utf8.js';
 import { UsageError, UserError } from './errors.js';
 
-export async function readTextInput(file: string | undefined): Promise<{ text: string; label: string }> {
+export interface TextInput {
+  readonly text: string;
+  readonly label: string;
+  /** The lines whose bytes are not UTF-8 (the text holds U+FFFD there), for frame-not-utf8. */
+  readonly invalidUtf8: readonly InvalidUtf8Line[];
+}
+
+export async function readTextInput(file: string | undefined): Promise<TextInput> {
+  const read = (bytes: Buffer, label: string): TextInput => ({
+    text: bytes.toString('utf8'),
+    label,
+    invalidUtf8: invalidUtf8Lines(bytes),
+  });
   if (file === undefined || file === '-') {
     if (process.stdin.isTTY) throw new UsageError('no input: give a FILE, or pipe JSON to standard input');
     try {
-      return { text: await readTextStream(process.stdin), label: '<stdin>' };
+      return read(await readBytesStream(process.stdin), '<stdin>');
     } catch (error) {
       throw new UserError(`${systemErrorWords(error)}: <stdin>`);
     }
   }
   try {
-    return { text: readTextFile(file), label: file };
+    return read(readBytesFile(file), file);
   } catch (error) {
     throw new UserError(`${systemErrorWords(error)}: ${file}`);
   }

@@ -26,16 +26,23 @@ const PIECE_BYTES = 1 << 20;
 
 /**
  * A file's text as UTF-8; throws Node's system errors (ENOENT, EISDIR…) as readFileSync does, and
- * InputTooLargeError. A regular file's size is known before a byte is read; any other file is read a
- * piece at a time, counting.
+ * InputTooLargeError.
  */
 export function readTextFile(path: string, limit = MAX_INPUT_BYTES): string {
+  return readBytesFile(path, limit).toString('utf8');
+}
+
+/**
+ * A file's bytes, for readTextFile and for a reader that must see bytes that are not UTF-8. A regular
+ * file's size is known before a byte is read; any other file is read a piece at a time, counting.
+ */
+export function readBytesFile(path: string, limit = MAX_INPUT_BYTES): Buffer {
   const fd = openSync(path, 'r');
   try {
     const info = fstatSync(fd);
     if (info.isFile()) {
       if (info.size > limit) throw new InputTooLargeError(limit);
-      return readFileSync(fd, 'utf8');
+      return readFileSync(fd);
     }
     const pieces: Buffer[] = [];
     let total = 0;
@@ -47,7 +54,7 @@ export function readTextFile(path: string, limit = MAX_INPUT_BYTES): string {
       if (total > limit) throw new InputTooLargeError(limit);
       pieces.push(read === PIECE_BYTES ? piece : piece.subarray(0, read));
     }
-    return Buffer.concat(pieces, total).toString('utf8');
+    return Buffer.concat(pieces, total);
   } finally {
     closeSync(fd);
   }
@@ -58,6 +65,14 @@ export async function readTextStream(
   stream: AsyncIterable<unknown> & { destroy(): unknown },
   limit = MAX_INPUT_BYTES,
 ): Promise<string> {
+  return (await readBytesStream(stream, limit)).toString('utf8');
+}
+
+/** A stream's bytes, as readBytesFile reads a file's. */
+export async function readBytesStream(
+  stream: AsyncIterable<unknown> & { destroy(): unknown },
+  limit = MAX_INPUT_BYTES,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
@@ -69,5 +84,5 @@ export async function readTextStream(
     }
     chunks.push(bytes);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
 }

@@ -62,3 +62,40 @@ export function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 | undefined {
   }
   return undefined;
 }
+
+/** Where one line of an input stops being UTF-8: its 1-based number, and the bad byte in it. */
+export interface InvalidUtf8Line extends InvalidUtf8 {
+  readonly line: number;
+}
+
+/**
+ * The first bad byte of each line of `bytes` that is not UTF-8, at most `limit` lines: a capture of a
+ * server's stdout is judged line by line, as its client reads it. Offsets count from the line's start.
+ */
+export function invalidUtf8Lines(bytes: Uint8Array, limit = 100): InvalidUtf8Line[] {
+  if (isUtf8(bytes)) return [];
+  const found: InvalidUtf8Line[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let from = 0;
+  while (found.length < limit) {
+    const bad = firstInvalidUtf8(bytes.subarray(from));
+    if (bad === undefined) break;
+    const at = from + bad.offset;
+    for (
+      let nl = bytes.indexOf(NEWLINE, lineStart);
+      nl !== -1 && nl < at;
+      nl = bytes.indexOf(NEWLINE, lineStart)
+    ) {
+      line++;
+      lineStart = nl + 1;
+    }
+    found.push({ line, offset: at - lineStart, byte: bad.byte });
+    const next = bytes.indexOf(NEWLINE, at);
+    if (next === -1) break;
+    from = next + 1;
+  }
+  return found;
+}
+
+const NEWLINE = 0x0a;

@@ -25,9 +25,13 @@ import type { ProtocolVersion, VersionFeatures } from '../spec/versions.js';
  */
 export type Subject = 'frame' | 'message' | 'result' | 'block' | 'tools-list' | 'tool' | 'session';
 
+/** The transports a live connection carries frames over. */
+export type WireTransport = 'stdio' | 'http' | 'sse';
+
 /** A raw transport frame, for `frame` rules. */
 export interface Frame {
-  readonly transport: 'stdio' | 'http' | 'sse';
+  /** `file`: a line of a saved input `check` reads, whose transport is not known. */
+  readonly transport: WireTransport | 'file';
   readonly text: string;
   /** The HTTP Content-Type, for HTTP bodies. */
   readonly contentType?: string;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ambiguousTool } from '../../src/cli/read-input.js';
@@ -109,6 +109,41 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  });
+
+  it('reports the lines whose bytes are not UTF-8 (a Latin-1 é) by frame-not-utf8, in a document and a session', async () => {
+    const latin1 = (text: string) => {
+      const path = join(dir, `latin1-${text.length}.${text.includes('\n{') ? 'jsonl' : 'json'}`);
+      writeFileSync(path, Buffer.from(text, 'latin1'));
+      return path;
+    };
+    const document = latin1('{"content":[{"type":"text","text":"Café"}]}');
+    const one = await runCli(['check', document, '--format', 'json']);
+    expect(one.code).toBe(1);
+    expect(JSON.parse(one.stdout).findings.map((f: JsonObject) => [f.rule, f.message, f.location])).toEqual([
+      [
+        'frame-not-utf8',
+        'the input line is not valid UTF-8: byte 38 (0xE9) begins no valid UTF-8 sequence',
+        { file: document, line: 1, protocolVersion: '2025-11-25' },
+      ],
+    ]);
+    const ok = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}';
+    const bad = '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Café ÿ"}]}}';
+    const session = latin1(`${ok}\n${bad}\n${ok}\n${bad}\n`);
+    const run = await runCli(['check', session, '--format', 'json']);
+    expect(run.code).toBe(1);
+    const findings = JSON.parse(run.stdout).findings as JsonObject[];
+    // One finding a line, at the line's first bad byte; the text around it is judged as decoded.
+    expect(
+      findings.map((f) => [f.rule, (f.location as JsonObject).line, (f.data as JsonObject).offset]),
+    ).toEqual([
+      ['frame-not-utf8', 2, '71'],
+      ['frame-not-utf8', 4, '71'],
+    ]);
+    // The same bytes as UTF-8 pass.
+    const clean = join(dir, 'utf8.json');
+    writeFileSync(clean, '{"content":[{"type":"text","text":"Café"}]}');
+    expect((await runCli(['check', clean])).code).toBe(0);
   });
 
   it('asks for --tool only where a listed tool has an outputSchema, and names at most ten tools', () => {

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeFrame, firstInvalidUtf8 } from '../../src/io/utf8.js';
+import { decodeFrame, firstInvalidUtf8, invalidUtf8Lines } from '../../src/io/utf8.js';
 
 /** Bytes near UTF-8: valid text with bytes changed, cut or inserted, so every kind of break occurs. */
 const nearUtf8 = fc
@@ -52,5 +52,22 @@ describe('decodeFrame', () => {
       text: 'Caf\uFFFD',
       invalidUtf8: { offset: 3, byte: 0xe9 },
     });
+  });
+});
+
+describe('invalidUtf8Lines', () => {
+  it('names the first bad byte of each line, counting from the line, and none for UTF-8', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('ok\n'),
+      Buffer.from('Café \xff\n', 'latin1'),
+      Buffer.from('Café\n'),
+      Buffer.from('\x80', 'latin1'),
+    ]);
+    expect(invalidUtf8Lines(bytes)).toEqual([
+      { line: 2, offset: 3, byte: 0xe9 },
+      { line: 4, offset: 0, byte: 0x80 },
+    ]);
+    expect(invalidUtf8Lines(Buffer.from('Café\nok'))).toEqual([]);
+    expect(invalidUtf8Lines(Buffer.from('\xff\n\xff\n\xff', 'latin1'), 2)).toHaveLength(2);
   });
 });

@@ -64,7 +64,7 @@ Exit codes: 0 nothing at or above --fail-on (default: error), 1 findings at or a
 }
 
 async function runCheck(file: string | undefined, flags: CheckFlags, self: Command): Promise<number> {
-  const { text, label } = await readTextInput(file);
+  const { text, label, invalidUtf8 } = await readTextInput(file);
   const input = parseOrFail(text, label);
   const tools = flags.tools ? await loadTools(flags.tools) : undefined;
   let tool: JsonObject | undefined;
@@ -94,6 +94,7 @@ async function runCheck(file: string | undefined, flags: CheckFlags, self: Comma
     tools,
     tool,
     policy,
+    invalidUtf8,
   });
   const report = checkReport(outcome);
   return finishReport(self, report, context);

@@ -3,4 +3,5 @@ export const FRAME_WORDS: Readonly<Record<string, string>> = {
   stdio: 'stdout line',
   http: 'HTTP response body',
   sse: 'SSE event data',
+  file: 'the input line',
 };
