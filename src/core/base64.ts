@@ -81,6 +81,18 @@ export function readBase64(value: string): Base64Reading {
 }
 
 /**
+ * readBase64's `binary` for a value it finds canonical (no problem), else `undefined`: the same answer
+ * without the reading it returns or the data-URI test (a data URI holds a `:`, which `atob` refuses).
+ * For a walk that decodes many small payloads and needs to know only that much.
+ */
+export function canonicalBinary(value: string): string | undefined {
+  if (value.length % 4 !== 0) return undefined;
+  if (value.length > CHUNK) return readBase64(value).binary;
+  const binary = tryAtob(value);
+  return binary !== undefined && binary.length === decodedLength(value) ? binary : undefined;
+}
+
+/**
  * The decoded first chunk of a long value that is canonical base64, decoded a chunk at a time; else
  * `undefined`, and the caller decodes the whole value to say what is wrong. Decoding a megabyte image in
  * one call allocates a megabyte string that outlives the young generation; 48 KB pieces die young, which

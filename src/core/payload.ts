@@ -39,9 +39,15 @@ export const payloadFactsAt = memoByHolder(readPayload);
 export function readPayload(value: string): PayloadFacts {
   const { problem, binary } = readBase64(value);
   if (binary === undefined) return { problem, sniffed: undefined };
-  if (binary === '') return { problem, sniffed: EMPTY };
   const pngSize = pngHeaderSize(binary);
-  return pngSize ? { problem, sniffed: sniffSync(binary), pngSize } : { problem, sniffed: sniffSync(binary) };
+  return pngSize
+    ? { problem, sniffed: sniffDecoded(binary), pngSize }
+    : { problem, sniffed: sniffDecoded(binary) };
+}
+
+/** What the decoded bytes of a payload are (PayloadFacts.sniffed): EMPTY for none. */
+export function sniffDecoded(binary: string): Sniffed {
+  return binary === '' ? EMPTY : sniffSync(binary);
 }
 
 /**
@@ -70,17 +76,55 @@ export function rememberPayloadFacts(
   payloadFactsAt.remember(scope, holder, key, facts);
 }
 
-const PNG_SIGNATURE = '\x89PNG\r\n\x1a\n';
-
 /**
  * The size the IHDR chunk states, which a PNG must start with right after its signature. Bytes that
  * only start like a PNG state no size: read at the same offsets, they once made a result "117901063×
  * 117901063 px", over every client's limit, out of a signature followed by filler.
  */
 function pngHeaderSize(binary: string): { width: number; height: number } | undefined {
-  if (binary.length < 24 || !binary.startsWith(PNG_SIGNATURE) || !binary.startsWith('IHDR', 12))
-    return undefined;
+  if (!hasPngHeader(binary)) return undefined;
   return { width: uint32(binary, 16), height: uint32(binary, 20) };
+}
+
+/**
+ * The longer side of a PNG image as its header states it (pngHeaderSize), for bytes that start with the
+ * PNG signature (startsLikePng); -1 where the header is not there.
+ */
+export function pngLongestSide(binary: string): number {
+  return hasHeaderChunk(binary) ? Math.max(uint32(binary, 16), uint32(binary, 20)) : -1;
+}
+
+/**
+ * Whether the bytes start with the PNG signature, `\x89PNG\r\n\x1a\n`. Compared code by code: on the
+ * strings `atob` returns, `startsWith` took three times as long.
+ */
+export function startsLikePng(binary: string): boolean {
+  return (
+    binary.charCodeAt(0) === 0x89 &&
+    binary.charCodeAt(1) === 0x50 &&
+    binary.charCodeAt(2) === 0x4e &&
+    binary.charCodeAt(3) === 0x47 &&
+    binary.charCodeAt(4) === 0x0d &&
+    binary.charCodeAt(5) === 0x0a &&
+    binary.charCodeAt(6) === 0x1a &&
+    binary.charCodeAt(7) === 0x0a
+  );
+}
+
+/** The PNG signature, then `IHDR` where the first chunk's type is: 24 bytes at least. */
+function hasPngHeader(binary: string): boolean {
+  return startsLikePng(binary) && hasHeaderChunk(binary);
+}
+
+/** `IHDR` where the first chunk's type is, after a PNG signature: 24 bytes at least. */
+function hasHeaderChunk(binary: string): boolean {
+  return (
+    binary.length >= 24 &&
+    binary.charCodeAt(12) === 0x49 &&
+    binary.charCodeAt(13) === 0x48 &&
+    binary.charCodeAt(14) === 0x44 &&
+    binary.charCodeAt(15) === 0x52
+  );
 }
 
 function uint32(binary: string, at: number): number {

@@ -232,6 +232,16 @@ export function mediaFamily(mimeType: string): string | undefined {
 }
 
 /**
+ * mediaFamily of a well-formed media type (isWellFormedMimeType), `undefined` for a malformed one: one
+ * lookup for the types servers declare most, where asking the two took two.
+ */
+export function wellFormedFamily(mimeType: string): string | undefined {
+  const known = CANONICAL_FAMILY.get(mimeType);
+  if (known !== undefined) return known;
+  return matchesMimeTypeSyntax(mimeType) ? mediaFamily(mimeType) : undefined;
+}
+
+/**
  * SVG is XML text, so file-type finds no signature in it (or only `application/xml`); bytes that start
  * like an SVG document are consistent with a declared `image/svg+xml`.
  */

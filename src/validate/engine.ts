@@ -27,8 +27,11 @@ import {
   COVERED_MEDIA_RESULT_RULES,
   COVERED_RESOURCE_BLOCK_RULES,
   COVERED_RESULT_RULES,
+  COVERED_SMALL_MEDIA_RESULT_RULES,
   isPlainMediaResult,
+  isSmallPlainMediaResult,
   PlainBlock,
+  PlainKind,
   plainBlockKind,
   resultShape,
   Shape,
@@ -159,6 +162,12 @@ interface Plan {
   readonly plainByType?: Readonly<Record<string, readonly CompiledRule[]>>;
   /** For results: those that still run on a plain media result (./fast-path.ts). */
   readonly plainMediaResult?: readonly CompiledRule[];
+  /** For results: those that still run on a small plain media result (./fast-path.ts). */
+  readonly smallMediaResult?: readonly CompiledRule[];
+  /** For blocks: by PlainKind, those that still run on a plain block of that kind. */
+  readonly byPlainKind?: readonly (readonly CompiledRule[])[];
+  /** For blocks: the bits (1 << PlainKind) of the kinds with rules in byPlainKind. */
+  readonly plainKindsAsked?: number;
 }
 
 type Plans = ReadonlyMap<Subject, Plan>;
@@ -179,6 +188,24 @@ const COVERED_BY_PLAIN_TYPE: Readonly<Record<string, ReadonlySet<string>>> = {
   resource_link: COVERED_LINK_BLOCK_RULES,
   resource: COVERED_RESOURCE_BLOCK_RULES,
 };
+
+/** A block plan with the rules still to run on each type and kind of plain block. */
+function withBlockPlans(plan: Plan): Plan {
+  const byType = byBlockType(plan.all);
+  const plain = plainByType(byType);
+  const byPlainKind: (readonly CompiledRule[])[] = [];
+  byPlainKind[PlainKind.ShortText] = plan.shortPlainText;
+  byPlainKind[PlainKind.Text] = plan.plainText;
+  byPlainKind[PlainKind.Image] = plain.image as readonly CompiledRule[];
+  byPlainKind[PlainKind.Audio] = plain.audio as readonly CompiledRule[];
+  byPlainKind[PlainKind.Link] = plain.resource_link as readonly CompiledRule[];
+  byPlainKind[PlainKind.Resource] = plain.resource as readonly CompiledRule[];
+  let asked = 0;
+  byPlainKind.forEach((rules, kind) => {
+    if (rules.length > 0) asked |= 1 << kind;
+  });
+  return { ...plan, byBlockType: byType, plainByType: plain, byPlainKind, plainKindsAsked: asked };
+}
 
 function plainByType(
   byType: Readonly<Record<string, readonly CompiledRule[]>>,
@@ -262,14 +289,14 @@ function compilePlans(rules: readonly Rule[], version: ProtocolVersion): Plans {
           shortPlainText: all.filter(
             ({ rule }) => !covered?.has(rule.id) && !COVERED_FOR_SHORT_TEXT.has(rule.id),
           ),
-          ...(subject === 'block'
-            ? { byBlockType: byBlockType(all), plainByType: plainByType(byBlockType(all)) }
-            : {}),
           ...(subject === 'result'
-            ? { plainMediaResult: all.filter(({ rule }) => !COVERED_MEDIA_RESULT_RULES.has(rule.id)) }
+            ? {
+                plainMediaResult: all.filter(({ rule }) => !COVERED_MEDIA_RESULT_RULES.has(rule.id)),
+                smallMediaResult: all.filter(({ rule }) => !COVERED_SMALL_MEDIA_RESULT_RULES.has(rule.id)),
+              }
             : {}),
         };
-        return [subject, plan];
+        return [subject, subject === 'block' ? withBlockPlans(plan) : plan];
       }),
     );
     byVersion.set(version, plans);
@@ -626,37 +653,25 @@ function quietPlainText(
 const NO_RULES: readonly CompiledRule[] = [];
 
 /**
- * Whether `result` is a plain media result (./fast-path.ts) on which the rules that still run there all
- * stay silent, checked with a Probe as quietPlainText checks a plain-text result: the same rules, on
- * the same blocks, as Run.toolResult runs on it, without setting up a run: that set-up was about a tenth
- * of validating a clean result of one small image. Any report, and the caller runs the engine in the
- * same scope.
+ * Whether `result` is a small plain media result (./fast-path.ts, isSmallPlainMediaResult) on which the
+ * rules that still run there all stay silent, checked with a Probe as quietPlainText checks a plain-text
+ * result: the same rules, on the same blocks, as Run.toolResult runs on it, without setting up a run.
+ * The walk sniffs payloads itself, as the synchronous sniffer does: a run with another sniffer (file-type's
+ * answers) gets no quick answer. Any report, and the caller runs the engine.
  */
-function quietPlainMedia(
-  result: unknown,
-  options: EngineOptions,
-  tool: JsonObject | undefined,
-  scope: FactScope,
-): boolean {
-  const sniff = options.sniff;
+function quietPlainMedia(result: unknown, options: EngineOptions, tool: JsonObject | undefined): boolean {
+  if (options.sniff !== sniffSync) return false;
   const plans = plansFor(options.rules ?? RULES, options.version);
-  const resultRules = plans.get('result')?.plainMediaResult;
+  const resultRules = plans.get('result')?.smallMediaResult;
   const blockPlan = plans.get('block');
-  if (!sniff || !resultRules || !blockPlan) return false;
-  return inFactScope(scope, options, () => {
-    if (!isPlainMediaResult(result, features(options.version), tool, sniff)) return false;
-    const probe = new Probe(options, tool);
-    if (resultRules.length > 0 && !probe.quiet(resultRules, result)) return false;
-    const content = (result as JsonObject).content as unknown[];
-    for (let i = 0; i < content.length; i++) {
-      const block = content[i];
-      const text = textBlockShape(block);
-      const rules =
-        text === Shape.Other ? plainBlockRules(blockPlan, block) : planRules(blockPlan, text, false);
-      if (rules === undefined || (rules.length > 0 && !probe.quiet(rules, block))) return false;
-    }
-    return true;
-  });
+  const byKind = blockPlan?.byPlainKind;
+  if (!resultRules || !byKind) return false;
+  const asked = blockPlan.plainKindsAsked ?? 0;
+  const probe = new Probe(options, tool);
+  const quiet = (block: object, kind: PlainKind) =>
+    probe.quiet(byKind[kind] as readonly CompiledRule[], block);
+  if (!isSmallPlainMediaResult(result, probe.features, tool, asked, quiet)) return false;
+  return resultRules.length === 0 || probe.quiet(resultRules, result);
 }
 
 /** A check context that only notes whether anything was reported. */
@@ -735,21 +750,19 @@ export function runToolResult(result: unknown, options: EngineOptions): EngineFi
   if (!options.partial && !options.rules && isQuietPlainText(result, options.version, tool)) return [];
   const shape = options.partial ? Shape.Other : resultShape(result, features(options.version), tool);
   if (shape !== Shape.Other && quietPlainText(result as JsonObject, options, tool, shape)) return [];
-  // One scope for the quick answer and the run: the payloads decoded for the one serve the other.
-  const scope = options.scope ?? new FactScope();
-  if (shape === Shape.Other && !options.partial && quietPlainMedia(result, options, tool, scope)) return [];
-  return inRun(result, options, (run) => run.toolResult(result, [], tool), scope);
+  if (shape === Shape.Other && !options.partial && quietPlainMedia(result, options, tool)) return [];
+  return inRun(result, options, (run) => run.toolResult(result, [], tool));
 }
 
 /**
  * runToolResult's quick answer for a plain media result (quietPlainMedia), asked before anything else is
  * set up: for validateToolResultSync given a version and neither tool nor request. True only where the
- * run would find nothing; else the caller runs in `scope`, which holds what was decoded. A handler's value is taken as it is, without the copy of it as sent: a result
+ * run would find nothing. A handler's value is taken as it is, without the copy of it as sent: a result
  * the media shape admits holds only strings, booleans and plain objects and arrays of them, and JSON
  * leaves such a value as it is, except for a member that is `undefined`, which every check of the shape
  * reads as absent and the size rule leaves out as JSON does.
  */
-export function isQuietMediaCall(result: unknown, version: ProtocolVersion, scope: FactScope): boolean {
+export function isQuietMediaCall(result: unknown, version: ProtocolVersion): boolean {
   let options = quietMediaOptions[version];
   if (options === undefined) {
     // Bounded, though it is a handler's value (see FactScope.unbounded): the shape is four levels deep
@@ -757,7 +770,7 @@ export function isQuietMediaCall(result: unknown, version: ProtocolVersion, scop
     options = { version, sniff: sniffSync, unbounded: false };
     quietMediaOptions[version] = options;
   }
-  return quietPlainMedia(result, options, undefined, scope);
+  return quietPlainMedia(result, options, undefined);
 }
 
 const quietMediaOptions: Partial<Record<ProtocolVersion, EngineOptions>> = {};
@@ -853,13 +866,14 @@ export function runMessage(message: unknown, options: EngineOptions): EngineFind
 
 /**
  * Whether `runMessage(message, options)` would find nothing, answered without setting up a run for
- * the commonest messages, responses carrying a plain-text tools/call result or (given a scope, where
- * the payloads it decodes are kept for the run that may follow) a plain media one (./fast-path.ts):
- * the message rules are probed (they run, but no finding is built), then the result as runToolResult
- * would. `false` means "run it and see", never "it has findings". The repairing proxy asks this of
- * every message before it sets up a repair.
+ * the commonest messages, responses carrying a plain-text tools/call result or a small plain media one
+ * (./fast-path.ts): the message rules are probed (they run, but no finding is built), then the result
+ * as runToolResult would. `false` means "run it and see", never "it has findings". The repairing proxy
+ * asks this of every message before it sets up a repair. `_scope`: no longer used (the media walk keeps
+ * nothing it decoded: it decodes a payload only while the result is small enough to be quiet, so a run
+ * that follows a "no" decodes at most that much again).
  */
-export function isQuietMessage(message: unknown, options: EngineOptions, scope?: FactScope): boolean {
+export function isQuietMessage(message: unknown, options: EngineOptions, _scope?: FactScope): boolean {
   // An unbounded message may not be writable at all, which only a run finds out (its rules ask then).
   if (
     options.partial ||
@@ -874,18 +888,10 @@ export function isQuietMessage(message: unknown, options: EngineOptions, scope?:
   if (responseKind(result, options.request) !== 'tools/call') return false;
   const tool = toolOf(options);
   const shape = resultShape(result, features(options.version), tool);
-  // Without a scope to leave what it decoded in, a media result is not worth a quick answer: the run
-  // that follows a "no" would decode every payload again.
-  if (shape === Shape.Other && scope === undefined) return false;
   const messagePlan = plansFor(RULES, options.version).get('message');
   if (messagePlan && !new Probe(options, undefined).quiet(messagePlan.all, message)) return false;
   if (shape === Shape.Other) {
-    return quietPlainMedia(
-      result,
-      { ...options, sniff: options.sniff ?? sniffSync },
-      tool,
-      scope as FactScope,
-    );
+    return quietPlainMedia(result, { ...options, sniff: options.sniff ?? sniffSync }, tool);
   }
   return (
     isQuietPlainText(result, options.version, tool) ||

@@ -11,9 +11,16 @@
  * is checked again.
  */
 
+import { canonicalBinary } from '../core/base64.js';
 import type { JsonObject } from '../core/json.js';
-import { payloadFactsAt } from '../core/payload.js';
-import { agreesWithBytes, isWellFormedMimeType, mediaFamily, type Sniffed } from '../core/sniff.js';
+import { payloadFactsAt, pngLongestSide, sniffDecoded, startsLikePng } from '../core/payload.js';
+import {
+  agreesWithBytes,
+  canonicalMimeType,
+  isWellFormedMimeType,
+  type Sniffed,
+  wellFormedFamily,
+} from '../core/sniff.js';
 import { isAbsoluteUri } from '../core/uri.js';
 import type { BlockType, VersionFeatures } from '../spec/versions.js';
 
@@ -120,46 +127,6 @@ export const COVERED_MEDIA_BLOCK_RULES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether `block` is a plain media block on which the rules of COVERED_MEDIA_BLOCK_RULES are silent:
- * the commonest non-text block, found by reading the facts those rules read (the payload's base64
- * check, computed once per validation, and the sniffed type from `sniffed`, the run's own sniffer) and
- * nothing else. Anything unusual, and the rules run as usual.
- */
-export function isPlainMediaBlock(
-  block: unknown,
-  features: VersionFeatures,
-  sniffed: (holder: object, key: string) => Sniffed | undefined,
-): boolean {
-  if (typeof block !== 'object' || block === null) return false;
-  let type: unknown;
-  let data: unknown;
-  let mimeType: unknown;
-  // Enumerated first, then read by name (see resultShape). No other member passes, and the checks of
-  // type, data and mimeType below need all three.
-  for (const key in block) {
-    const value = (block as JsonObject)[key];
-    if (key === 'type') type = value;
-    else if (key === 'data') data = value;
-    else if (key === 'mimeType') mimeType = value;
-    else return false;
-  }
-  if ((type !== 'image' && type !== 'audio') || !features.blockTypes.includes(type)) return false;
-  if (
-    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for media blocks
-    (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
-    (block as JsonObject).annotations !== undefined ||
-    (block as JsonObject)._meta !== undefined
-  ) {
-    return false;
-  }
-  if (typeof data !== 'string' || typeof mimeType !== 'string') return false;
-  if (!isWellFormedMimeType(mimeType) || mediaFamily(mimeType) !== type) return false;
-  if (payloadFactsAt(block, 'data')?.problem !== undefined) return false;
-  const bytes = sniffed(block, 'data');
-  return bytes === undefined || agreesWithBytes(mimeType, bytes);
-}
-
-/**
  * Block rules that report nothing on a plain resource link (see `isPlainLinkBlock`): every block rule
  * listed for resource_link blocks in BLOCK_RULE_TYPES, plus the unlisted ones, which read only members
  * such a block does not have.
@@ -192,27 +159,176 @@ export const COVERED_RESOURCE_BLOCK_RULES: ReadonlySet<string> = new Set([
   'block-uri-invalid',
 ]);
 
-/** Link members a plain resource link may have besides `type`, each a string. */
-const LINK_STRINGS: ReadonlySet<string> = new Set(['uri', 'name', 'title', 'description', 'mimeType']);
+/**
+ * Which plain block a block is (see plainBlock); each is also a bit of the mask that says which kinds
+ * of block the caller of isSmallPlainMediaResult asks about.
+ */
+export enum PlainKind {
+  /** `{ type: "text", text }`, the text shorter than SHORT_TEXT. */
+  ShortText = 0,
+  /** `{ type: "text", text }`, a longer text. */
+  Text = 1,
+  /** A plain media block, of type image: on it the rules of COVERED_MEDIA_BLOCK_RULES are silent. */
+  Image = 2,
+  /** A plain media block, of type audio. */
+  Audio = 3,
+  /** A plain resource link: on it the rules of COVERED_LINK_BLOCK_RULES are silent. */
+  Link = 4,
+  /** A plain embedded resource: on it the rules of COVERED_RESOURCE_BLOCK_RULES are silent. */
+  Resource = 5,
+}
 
 /**
- * Whether `block` is a plain resource link on which the rules of COVERED_LINK_BLOCK_RULES are silent:
- * `{ type: "resource_link", uri, name }` with an absolute `uri`, optionally a string `title` and
- * `description` and a well-formed `mimeType`, and nothing else (no `size`, `icons`, annotations or
- * `_meta`), in a version that has resource links. Members are enumerated first and then read by name,
- * as in isPlainMediaBlock.
+ * Whether the base64 payload `value`, found at `holder[key]`, is canonical and its bytes do not
+ * contradict `mimeType` (when one is declared): the facts the covered base64 and type rules read.
+ * `image`: the payload is an image block's `data`.
  */
-export function isPlainLinkBlock(block: unknown, features: VersionFeatures): boolean {
-  if (typeof block !== 'object' || block === null) return false;
+export type PayloadCheck = (
+  holder: object,
+  key: string,
+  value: string,
+  mimeType: string | undefined,
+  image: boolean,
+) => boolean;
+
+/** plainBlock's answer for a block that is none of the plain ones. */
+const NOT_PLAIN = -1;
+/** plainBlock answers `units * KINDS + kind`. */
+const KINDS = 8;
+
+// The members a block was enumerated with, as bits.
+const TYPE = 1;
+const TEXT = 2;
+const DATA = 4;
+const MIME_TYPE = 8;
+const URI = 16;
+const NAME = 32;
+const TITLE = 64;
+const DESCRIPTION = 128;
+const RESOURCE = 256;
+const LINK_MEMBERS = TYPE | URI | NAME | TITLE | DESCRIPTION | MIME_TYPE;
+
+/**
+ * Which plain block `block` is, and the UTF-16 units of its JSON text (escapes not counted, as
+ * result-over-client-limits counts them): `units * KINDS + kind`, or NOT_PLAIN. One enumeration of
+ * its members for every kind; then only the members of that kind are read by name (see resultShape),
+ * also those a rule reads though JSON would leave them out (not enumerable). `budget`: the most units
+ * the block may have; a longer one is NOT_PLAIN before its payload is decoded.
+ *
+ * - Text: `{ type: "text", text }` and nothing else.
+ * - Media: exactly `{ type, data, mimeType }`, its type known to the version, its `data` canonical
+ *   base64, its mimeType well formed, of the block's family and not contradicted by the bytes
+ *   (payloadOk).
+ * - Link: `{ type: "resource_link", uri, name }` with an absolute `uri`, optionally a string `title`
+ *   and `description` and a well-formed `mimeType`, and nothing else (no `size`, `icons`, annotations
+ *   or `_meta`), in a version that has resource links.
+ * - Resource: `{ type: "resource", resource }` and nothing else, its `resource` a plain object of an
+ *   absolute `uri`, either a string `text` or a canonical base64 `blob` (not both), and optionally a
+ *   well-formed `mimeType` that the blob's bytes do not contradict (plainContents).
+ */
+function plainBlock(
+  block: unknown,
+  features: VersionFeatures,
+  budget: number,
+  payloadOk: PayloadCheck,
+): number {
+  if (typeof block !== 'object' || block === null) return NOT_PLAIN;
+  let seen = 0;
+  let members = 0;
+  let units = 2;
   let type: unknown;
+  let text: unknown;
+  let data: unknown;
+  let mimeType: unknown;
+  let resource: unknown;
   for (const key in block) {
     const value = (block as JsonObject)[key];
-    if (key === 'type') type = value;
-    else if (!LINK_STRINGS.has(key) || typeof value !== 'string') return false;
+    members++;
+    if (key === 'resource') {
+      seen |= RESOURCE;
+      resource = value;
+      units += key.length + 3;
+      continue;
+    }
+    if (key === 'type') {
+      seen |= TYPE;
+      type = value;
+    } else if (key === 'text') {
+      seen |= TEXT;
+      text = value;
+    } else if (key === 'data') {
+      seen |= DATA;
+      data = value;
+    } else if (key === 'mimeType') {
+      seen |= MIME_TYPE;
+      mimeType = value;
+    } else if (key === 'uri') seen |= URI;
+    else if (key === 'name') seen |= NAME;
+    else if (key === 'title') seen |= TITLE;
+    else if (key === 'description') seen |= DESCRIPTION;
+    else return NOT_PLAIN;
+    // Every member of a plain block but `resource` is a string.
+    if (typeof value !== 'string') return NOT_PLAIN;
+    units += key.length + value.length + 5;
   }
-  if (type !== 'resource_link' || !features.blockTypes.includes(type)) return false;
-  const link = block as JsonObject;
+  // The commas between members.
+  if (members > 1) units += members - 1;
+  if (units > budget) return NOT_PLAIN;
+  if (type === 'text') {
+    if (
+      seen !== (TYPE | TEXT) ||
+      // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for text blocks
+      (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+      (block as JsonObject).annotations !== undefined ||
+      (block as JsonObject)._meta !== undefined ||
+      (block as JsonObject).structuredContent !== undefined
+    ) {
+      return NOT_PLAIN;
+    }
+    return units * KINDS + ((text as string).length < SHORT_TEXT ? PlainKind.ShortText : PlainKind.Text);
+  }
+  if (type === 'image' || type === 'audio') {
+    if (
+      seen !== (TYPE | DATA | MIME_TYPE) ||
+      !features.blockTypes.includes(type) ||
+      // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for media blocks
+      (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+      (block as JsonObject).annotations !== undefined ||
+      (block as JsonObject)._meta !== undefined
+    ) {
+      return NOT_PLAIN;
+    }
+    const declared = mimeType as string;
+    if (wellFormedFamily(declared) !== type) return NOT_PLAIN;
+    if (!payloadOk(block, 'data', data as string, declared, type === 'image')) return NOT_PLAIN;
+    return units * KINDS + (type === 'image' ? PlainKind.Image : PlainKind.Audio);
+  }
+  if (type === 'resource_link') {
+    return (seen & ~LINK_MEMBERS) === 0 && isPlainLink(block as JsonObject, features)
+      ? units * KINDS + PlainKind.Link
+      : NOT_PLAIN;
+  }
+  if (type !== 'resource' || seen !== (TYPE | RESOURCE) || !features.blockTypes.includes(type)) {
+    return NOT_PLAIN;
+  }
   if (
+    typeof resource !== 'object' ||
+    resource === null ||
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for resource blocks
+    (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    (block as JsonObject).annotations !== undefined ||
+    (block as JsonObject)._meta !== undefined
+  ) {
+    return NOT_PLAIN;
+  }
+  const inner = plainContents(resource, budget - units, payloadOk);
+  return inner === NOT_PLAIN ? NOT_PLAIN : (units + inner) * KINDS + PlainKind.Resource;
+}
+
+/** The checks of a plain resource link after its members were enumerated (plainBlock). */
+function isPlainLink(link: JsonObject, features: VersionFeatures): boolean {
+  if (
+    !features.blockTypes.includes('resource_link') ||
     // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for links
     (link as { __proto__?: unknown }).__proto__ !== Object.prototype ||
     link.annotations !== undefined ||
@@ -234,58 +350,85 @@ export function isPlainLinkBlock(block: unknown, features: VersionFeatures): boo
 }
 
 /**
- * Whether `block` is a plain embedded resource on which the rules of COVERED_RESOURCE_BLOCK_RULES are
- * silent: `{ type: "resource", resource }` and nothing else, its `resource` a plain object of an
- * absolute `uri`, either a string `text` or a canonical base64 `blob` (not both), and optionally a
- * well-formed `mimeType` that the blob's sniffed bytes do not contradict.
+ * The units of the JSON text of an embedded resource's contents (see plainBlock), or NOT_PLAIN. A
+ * member JSON leaves out (`text: undefined`) is not counted.
  */
+function plainContents(contents: object, budget: number, payloadOk: PayloadCheck): number {
+  let members = 0;
+  let units = 2;
+  for (const key in contents) {
+    if (key !== 'uri' && key !== 'mimeType' && key !== 'text' && key !== 'blob') return NOT_PLAIN;
+    const value = (contents as JsonObject)[key];
+    // A member of plain contents is a string, or absent (the checks below read each one by name).
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return NOT_PLAIN;
+    members++;
+    units += key.length + value.length + 5;
+  }
+  if (members > 1) units += members - 1;
+  const resource = contents as JsonObject;
+  if (
+    units > budget ||
+    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for resource contents
+    (resource as { __proto__?: unknown }).__proto__ !== Object.prototype ||
+    Object.hasOwn(resource, 'annotations') ||
+    resource._meta !== undefined
+  ) {
+    return NOT_PLAIN;
+  }
+  const { uri, mimeType, text, blob } = resource;
+  if (typeof uri !== 'string' || !isAbsoluteUri(uri)) return NOT_PLAIN;
+  if (mimeType !== undefined && (typeof mimeType !== 'string' || !isWellFormedMimeType(mimeType)))
+    return NOT_PLAIN;
+  if (blob === undefined) return typeof text === 'string' ? units : NOT_PLAIN;
+  if (text !== undefined || typeof blob !== 'string') return NOT_PLAIN;
+  return payloadOk(resource, 'blob', blob, mimeType as string | undefined, false) ? units : NOT_PLAIN;
+}
+
+/** The payload check of a run: the run's payload facts (payloadFactsAt) and sniffer. */
+function checkedBy(sniffed: (holder: object, key: string) => Sniffed | undefined): PayloadCheck {
+  return (holder, key, _value, mimeType) => {
+    if (payloadFactsAt(holder, key)?.problem !== undefined) return false;
+    const bytes = mimeType === undefined ? undefined : sniffed(holder, key);
+    return bytes === undefined || agreesWithBytes(mimeType as string, bytes);
+  };
+}
+
+/** The kind of plain block `block` is by plainBlock; `undefined` for none. */
+function plainKind(
+  block: unknown,
+  features: VersionFeatures,
+  sniffed: (holder: object, key: string) => Sniffed | undefined,
+): PlainKind | undefined {
+  const found = plainBlock(block, features, Number.POSITIVE_INFINITY, checkedBy(sniffed));
+  return found === NOT_PLAIN ? undefined : found % KINDS;
+}
+
+/** Whether `block` is a plain media block (image or audio) by the run's payload facts and sniffer. */
+export function isPlainMediaBlock(
+  block: unknown,
+  features: VersionFeatures,
+  sniffed: (holder: object, key: string) => Sniffed | undefined,
+): boolean {
+  const kind = plainKind(block, features, sniffed);
+  return kind === PlainKind.Image || kind === PlainKind.Audio;
+}
+
+/** Whether `block` is a plain resource link. */
+export function isPlainLinkBlock(block: unknown, features: VersionFeatures): boolean {
+  return plainKind(block, features, NO_SNIFFER) === PlainKind.Link;
+}
+
+/** Whether `block` is a plain embedded resource by the run's payload facts and sniffer. */
 export function isPlainResourceBlock(
   block: unknown,
   features: VersionFeatures,
   sniffed: (holder: object, key: string) => Sniffed | undefined,
 ): boolean {
-  if (typeof block !== 'object' || block === null) return false;
-  let type: unknown;
-  let resource: unknown;
-  for (const key in block) {
-    const value = (block as JsonObject)[key];
-    if (key === 'type') type = value;
-    else if (key === 'resource') resource = value;
-    else return false;
-  }
-  if (type !== 'resource' || !features.blockTypes.includes(type)) return false;
-  if (typeof resource !== 'object' || resource === null) return false;
-  if (
-    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for resource blocks
-    (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
-    (block as JsonObject).annotations !== undefined ||
-    (block as JsonObject)._meta !== undefined
-  ) {
-    return false;
-  }
-  for (const key in resource) {
-    if (key !== 'uri' && key !== 'mimeType' && key !== 'text' && key !== 'blob') return false;
-  }
-  const contents = resource as JsonObject;
-  if (
-    // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for resource contents
-    (contents as { __proto__?: unknown }).__proto__ !== Object.prototype ||
-    Object.hasOwn(contents, 'annotations') ||
-    contents._meta !== undefined
-  ) {
-    return false;
-  }
-  const { uri, mimeType, text, blob } = contents;
-  if (typeof uri !== 'string' || !isAbsoluteUri(uri)) return false;
-  if (mimeType !== undefined && (typeof mimeType !== 'string' || !isWellFormedMimeType(mimeType)))
-    return false;
-  if (blob === undefined) return typeof text === 'string';
-  if (text !== undefined || typeof blob !== 'string') return false;
-  if (payloadFactsAt(contents, 'blob')?.problem !== undefined) return false;
-  if (mimeType === undefined) return true;
-  const bytes = sniffed(contents, 'blob');
-  return bytes === undefined || agreesWithBytes(mimeType as string, bytes);
+  return plainKind(block, features, sniffed) === PlainKind.Resource;
 }
+
+const NO_SNIFFER = (): undefined => undefined;
 
 /** Which plain non-text block `block` is, if any. */
 export enum PlainBlock {
@@ -300,9 +443,17 @@ export function plainBlockKind(
   features: VersionFeatures,
   sniffed: (holder: object, key: string) => Sniffed | undefined,
 ): PlainBlock {
-  if (isPlainMediaBlock(block, features, sniffed)) return PlainBlock.Media;
-  if (isPlainLinkBlock(block, features)) return PlainBlock.Link;
-  return isPlainResourceBlock(block, features, sniffed) ? PlainBlock.Resource : PlainBlock.None;
+  switch (plainKind(block, features, sniffed)) {
+    case PlainKind.Image:
+    case PlainKind.Audio:
+      return PlainBlock.Media;
+    case PlainKind.Link:
+      return PlainBlock.Link;
+    case PlainKind.Resource:
+      return PlainBlock.Resource;
+    default:
+      return PlainBlock.None;
+  }
 }
 
 /**
@@ -425,11 +576,21 @@ export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
 );
 
 /**
+ * Result rules that report nothing on a small plain media result (isSmallPlainMediaResult): those of
+ * COVERED_MEDIA_RESULT_RULES, and result-over-client-limits, which its size and its images' size leave
+ * silent (see MAX_QUIET_UNITS and MAX_IMAGE_PIXELS).
+ */
+export const COVERED_SMALL_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set([
+  ...COVERED_MEDIA_RESULT_RULES,
+  'result-over-client-limits',
+]);
+
+/**
  * Whether `result` has the members of the plain shapes and every block is a plain text block or a
- * plain media block, resource link or embedded resource (plainBlockKind), of any size: the commonest
- * result that carries an image or a file. On it
- * the rules of COVERED_MEDIA_RESULT_RULES are silent, and their checks cost about as much as checking
- * a 10 KB image's base64.
+ * plain media block, resource link or embedded resource (plainBlock), of any size: the commonest
+ * result that carries an image or a file. On it the rules of COVERED_MEDIA_RESULT_RULES are silent,
+ * and their checks cost about as much as checking a 10 KB image's base64. Payloads are judged by the
+ * run's payload facts and sniffer.
  */
 export function isPlainMediaResult(
   result: unknown,
@@ -437,16 +598,116 @@ export function isPlainMediaResult(
   tool: JsonObject | undefined,
   sniffed: (holder: object, key: string) => Sniffed | undefined,
 ): boolean {
+  return (
+    plainMediaUnits(result, features, tool, Number.POSITIVE_INFINITY, checkedBy(sniffed), 0, NEVER_ASKED) !==
+    NOT_PLAIN
+  );
+}
+
+/**
+ * result-over-client-limits reports a result over 25,000 tokens, estimated at 4 UTF-16 units each (as
+ * it counts them: escapes not counted), so over 100,000 units; and over 1 MiB of UTF-8, which a text of
+ * at most 100,000 units cannot be: it counts at most 6 bytes a unit, 600,000 in all. Nor can it hold an
+ * image of over 5 MB.
+ */
+const MAX_QUIET_UNITS = 100_000;
+/** result-over-client-limits: a PNG image over 8000 pixels a side (as its header says). */
+const MAX_IMAGE_PIXELS = 8000;
+
+/** Whether the rules still to run on a plain block of a small plain media result find nothing. */
+export type QuietBlock = (block: object, kind: PlainKind) => boolean;
+
+const NEVER_ASKED: QuietBlock = () => true;
+
+/**
+ * Whether `result` is a plain media result (see isPlainMediaResult) on which the rules of
+ * COVERED_SMALL_MEDIA_RESULT_RULES are silent: of at most MAX_QUIET_UNITS, with no PNG image over
+ * MAX_IMAGE_PIXELS a side. One walk of the result, computing each fact once and keeping none: each
+ * payload is decoded once, by the validation's own `atob` (smallPayloadOk), and sniffed from the
+ * decoded string. For every block of a kind whose bit is set in `ask`, `quiet` says whether the rules
+ * still to run on it find nothing; the first that does not ends the walk.
+ */
+export function isSmallPlainMediaResult(
+  result: unknown,
+  features: VersionFeatures,
+  tool: JsonObject | undefined,
+  ask: number,
+  quiet: QuietBlock,
+): boolean {
+  return plainMediaUnits(result, features, tool, MAX_QUIET_UNITS, smallPayloadOk, ask, quiet) !== NOT_PLAIN;
+}
+
+/**
+ * The units of the JSON text of a plain media result (see plainBlock), or NOT_PLAIN: also when it has
+ * more than `budget`, found before the payload that takes it past the budget is decoded.
+ */
+export function plainMediaUnits(
+  result: unknown,
+  features: VersionFeatures,
+  tool: JsonObject | undefined,
+  budget: number,
+  payloadOk: PayloadCheck,
+  ask: number,
+  quiet: QuietBlock,
+): number {
   const content = plainResultContent(result, features, tool);
-  if (content === undefined) return false;
+  if (content === undefined) return NOT_PLAIN;
+  // The content array's brackets and commas, and the result's members.
+  let units = (content.length === 0 ? 2 : content.length + 1) + resultMemberUnits(result as object);
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
-    if (plainTextBlock(block) < 0 && plainBlockKind(block, features, sniffed) === PlainBlock.None)
-      return false;
+    const found = plainBlock(block, features, budget - units, payloadOk);
+    if (found === NOT_PLAIN) return NOT_PLAIN;
+    const kind = found % KINDS;
+    units += (found - kind) / KINDS;
+    if (((ask >> kind) & 1) === 1 && !quiet(block as object, kind)) return NOT_PLAIN;
   }
   // Its blocks are of known types and it has no structuredContent or `error` member, so the only error
   // payload result-error-without-is-error could find is in a lone text block.
-  return !mayCarryErrorPayload(content as JsonObject[]);
+  return mayCarryErrorPayload(content as JsonObject[]) ? NOT_PLAIN : units;
+}
+
+/**
+ * The units of a plain result's members (plainResultContent) but for the value of `content`: each
+ * member's name, quotes and colon, the commas between them, the braces, and the value of `isError` (a
+ * boolean) and of `resultType` (a string).
+ */
+function resultMemberUnits(result: object): number {
+  let units = 1;
+  for (const key in result) {
+    const value = (result as JsonObject)[key];
+    units += key.length + 4;
+    if (typeof value === 'string') units += value.length + 2;
+    else if (typeof value === 'boolean') units += value ? 4 : 5;
+  }
+  return units;
+}
+
+/**
+ * The payload check of isSmallPlainMediaResult: one `atob` of the payload (canonicalBinary), nothing
+ * remembered. A PNG image's header must state no side over MAX_IMAGE_PIXELS. The bytes are sniffed as
+ * the payload facts sniff them (sniffDecoded), except that bytes starting with the PNG signature agree
+ * with a declared PNG whatever follows (test/core/payload.test.ts holds the sniffer to it): that is the
+ * commonest payload, and sniffing it was a tenth of validating a result of small images.
+ */
+function smallPayloadOk(
+  _holder: object,
+  _key: string,
+  value: string,
+  mimeType: string | undefined,
+  image: boolean,
+): boolean {
+  const binary = canonicalBinary(value);
+  if (binary === undefined) return false;
+  if (!startsLikePng(binary))
+    return mimeType === undefined || agreesWithBytes(mimeType, sniffDecoded(binary));
+  if (image && pngLongestSide(binary) > MAX_IMAGE_PIXELS) return false;
+  return (
+    mimeType === undefined ||
+    mimeType === 'image/png' ||
+    canonicalMimeType(mimeType) === 'image/png' ||
+    agreesWithBytes(mimeType, sniffDecoded(binary))
+  );
 }
 
 /**

@@ -269,32 +269,29 @@ function messagePayloads(message: unknown, options: ValidateMessageOptions): Pay
 
 /** Validates a tools/call result synchronously; see the module comment for how it differs from the async one. */
 export function validateToolResultSync(result: unknown, options: ValidateResultOptions = {}): Finding[] {
-  const quick = quickAnswer(result, options);
-  if (quick === true) return [];
+  if (quickAnswer(result, options)) return [];
   checkProtocolVersionOption(options);
-  return toolResultFindings(result, options, false, quick === false ? undefined : quick);
+  return toolResultFindings(result, options, false);
 }
 
 /**
  * The commonest calls answered before anything is set up: a version named, no tool, and a plain-text
- * result on which no rule can report (isQuietPlainText), or, with no request either, a clean plain media
- * result (isQuietMediaCall). The entry point's own calls (the option check, two nested try blocks, the
- * version's features looked up twice, the check of a handler's value as sent) cost a fifth of the one
- * and a quarter of the other (one small image).
+ * result on which no rule can report (isQuietPlainText), or, with no request either, a clean small plain
+ * media result (isQuietMediaCall). The entry point's own calls (the option check, two nested try blocks,
+ * the version's features looked up twice, the check of a handler's value as sent) cost a fifth of the
+ * one and a quarter of the other (one small image).
  *
- * `true`: nothing to find. A FactScope: the media answer was tried and found something may be wrong; the
- * general path runs in that scope, so that what it decoded is not decoded again (a 1 MB image over a
- * client's limit was decoded twice). `false`: anything else, or a result whose members throw when read
- * (or options that do): the general path answers it in full.
+ * `true`: nothing to find. `false`: anything else, or a result whose members throw when read (or options
+ * that do): the general path answers it in full. The media walk decodes a payload only while the result
+ * is small enough to be quiet, so a large one (a 1 MB image over a client's limit) is decoded once, by
+ * the general path.
  */
-function quickAnswer(result: unknown, options: ValidateResultOptions): boolean | FactScope {
+function quickAnswer(result: unknown, options: ValidateResultOptions): boolean {
   try {
     const version = options.protocolVersion;
     if (version === undefined || options.tool !== undefined || !isProtocolVersion(version)) return false;
     if (isQuietPlainText(result, version, undefined)) return true;
-    if (options.request !== undefined) return false;
-    const scope = new FactScope();
-    return isQuietMediaCall(result, version, scope) || scope;
+    return options.request === undefined && isQuietMediaCall(result, version);
   } catch {
     return false;
   }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   base64Problem,
   canonicalBase64,
+  canonicalBinary,
   decodeBase64Prefix,
   decodedLength,
   encodeBase64,
@@ -62,6 +63,23 @@ const edited = fc
     if (edit === 'drop') return value.slice(0, i) + value.slice(i + 1);
     return value.slice(0, i) + edit + value.slice(i + 1);
   });
+
+describe('canonicalBinary', () => {
+  it("is readBase64's bytes where it finds no problem, else undefined", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(edited, fc.string({ maxLength: 40 }), fc.base64String({ maxLength: 40 })),
+        (value) => {
+          const reading = readBase64(value);
+          expect(canonicalBinary(value)).toBe(reading.problem === undefined ? reading.binary : undefined);
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+    expect(canonicalBinary('data:image/png;base64,AAAA')).toBeUndefined();
+    expect(canonicalBinary('')).toBe('');
+  });
+});
 
 describe('readBase64 on long values', () => {
   it('says what one atob of the whole value says', () => {

@@ -4,8 +4,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EMPTY, payloadFactsAt, payloadFactsOfBytes, readPayload } from '../../src/core/payload.js';
+import {
+  EMPTY,
+  payloadFactsAt,
+  payloadFactsOfBytes,
+  pngLongestSide,
+  readPayload,
+  sniffDecoded,
+  startsLikePng,
+} from '../../src/core/payload.js';
 import { FactScope, runInScope } from '../../src/core/run-memo.js';
+import { agreesWithBytes } from '../../src/core/sniff.js';
 import { runs } from '../support/runs.js';
 
 const png = readFileSync(join(import.meta.dirname, '../../fixtures/media/image.png'));
@@ -119,6 +128,73 @@ describe('payloadFactsOfBytes()', () => {
         expect(payloadFactsOfBytes(b)).toEqual(readPayload(Buffer.from(b).toString('base64')));
       }),
       { numRuns: runs(1500) },
+    );
+  });
+});
+
+describe('the PNG facts read from decoded bytes (startsLikePng, pngLongestSide)', () => {
+  /** Bytes at and around a PNG header: the signature whole or broken, IHDR or not, any size. */
+  const bytes = fc
+    .record({
+      width: fc.oneof(fc.nat(), fc.constantFrom(0, 8000, 8001, 0xffffffff)),
+      height: fc.oneof(fc.nat(), fc.constantFrom(0, 8000, 8001, 0xffffffff)),
+      cut: fc.nat({ max: 40 }),
+      flip: fc.option(fc.record({ at: fc.nat({ max: 24 }), byte: fc.nat({ max: 255 }) })),
+      tail: fc.uint8Array({ maxLength: 20 }),
+    })
+    .map(({ width, height, cut, flip, tail }) => {
+      const b = Buffer.concat([pngHeader(width, height), tail]).subarray(0, cut);
+      if (flip && flip.at < b.length) b[flip.at] = flip.byte;
+      return b;
+    });
+
+  it('say what readPayload reads of the same bytes', () => {
+    fc.assert(
+      fc.property(bytes, (b) => {
+        const binary = b.toString('latin1');
+        const facts = readPayload(b.toString('base64'));
+        expect(startsLikePng(binary)).toBe(binary.startsWith('\x89PNG\r\n\x1a\n'));
+        const side = startsLikePng(binary) ? pngLongestSide(binary) : -1;
+        const size = facts.pngSize;
+        expect(side).toBe(size === undefined ? -1 : Math.max(size.width, size.height));
+      }),
+      { numRuns: runs(3000) },
+    );
+  });
+
+  it('bytes that start with the PNG signature agree with a declared PNG, whatever follows', () => {
+    // The media walk's shortcut (src/validate/fast-path.ts, smallPayloadOk): the sniffer finds PNG or
+    // APNG in them, or nothing, and then the signature is there, as a declared PNG requires.
+    const chunk = fc
+      .record({
+        length: fc.oneof(fc.nat({ max: 64 }), fc.constantFrom(13, 0x7fffffff, 0xffffffff)),
+        type: fc.constantFrom('IHDR', 'IDAT', 'acTL', 'CgBI', 'IEND', 'tEXt', '\0\0\0\0'),
+        data: fc.uint8Array({ maxLength: 30 }),
+      })
+      .map(({ length, type, data }) => {
+        const head = Buffer.alloc(8);
+        head.writeUInt32BE(length);
+        head.write(type, 4, 'latin1');
+        return Buffer.concat([head, data]);
+      });
+    const png = fc
+      .tuple(fc.array(chunk, { maxLength: 4 }), fc.uint8Array({ maxLength: 40 }))
+      .map(([chunks, tail]) =>
+        Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks, tail]),
+      );
+    const declared = fc.constantFrom('image/png', 'IMAGE/PNG', 'image/png; x=y', 'image/x-png', 'image/apng');
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          png,
+          bytes.filter((b) => startsLikePng(b.toString('latin1'))),
+        ),
+        declared,
+        (b, mime) => {
+          expect(agreesWithBytes(mime, sniffDecoded(b.toString('latin1')))).toBe(true);
+        },
+      ),
+      { numRuns: runs(3000) },
     );
   });
 });

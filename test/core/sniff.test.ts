@@ -24,6 +24,7 @@ import {
   sniffBytes,
   sniffedMediaType,
   sniffSync,
+  wellFormedFamily,
 } from '../../src/core/sniff.js';
 import { runs } from '../support/runs.js';
 
@@ -319,6 +320,8 @@ describe('isWellFormedMimeType', () => {
     fc.assert(
       fc.property(candidates, (value) => {
         expect(isWellFormedMimeType(value)).toBe(matchesMimeTypeSyntax(value));
+        // wellFormedFamily answers both questions at once.
+        expect(wellFormedFamily(value)).toBe(isWellFormedMimeType(value) ? mediaFamily(value) : undefined);
       }),
       { numRuns: runs(2000) },
     );

@@ -628,18 +628,31 @@ describe('which checks run (the fast paths skip what provably reports nothing)',
     });
   });
 
-  it('a plain media result meets only the result rules that read its size, and its image block only the unlisted rules', () => {
+  it('a plain media result meets only the result rules that read its size (none when it is small), and its image block only the unlisted rules', () => {
     const { rules, calls } = counting(ids);
     const image = { type: 'image', data: png, mimeType: 'image/png' };
     runToolResult({ content: [image] }, { version: V, rules, sniff: sniffSync });
     expect(calls()).toEqual({
       'result-content-missing': 0,
-      'result-over-client-limits': 1,
+      'result-over-client-limits': 0,
       'block-type-unknown': 0,
       'block-text-base64-image': 0,
       'block-resource-invalid': 0,
       'block-mime-type-missing': 0,
       'test-unlisted': 1,
+    });
+    // Past 100,000 units of JSON (25,000 tokens as the size rule estimates them), the size rule runs.
+    const large = counting(ids);
+    const text = { type: 'text', text: 'x'.repeat(100_000) };
+    runToolResult({ content: [text, image] }, { version: V, rules: large.rules, sniff: sniffSync });
+    expect(large.calls()).toEqual({
+      'result-content-missing': 0,
+      'result-over-client-limits': 1,
+      'block-type-unknown': 0,
+      'block-text-base64-image': 1,
+      'block-resource-invalid': 0,
+      'block-mime-type-missing': 0,
+      'test-unlisted': 2,
     });
   });
 
