@@ -20,9 +20,14 @@ export function decodeFrame(bytes: Buffer): DecodedFrame {
 
 /** The decoded `text` of `bytes`, with the first bad byte of `bytes` when they are not UTF-8. */
 export function withProblem(text: string, bytes: Uint8Array): DecodedFrame {
-  // isUtf8 is native and answers for almost every frame; the scan runs only to say where.
-  const invalidUtf8 = isUtf8(bytes) ? undefined : firstInvalidUtf8(bytes);
+  const invalidUtf8 = utf8Problem(bytes);
   return invalidUtf8 === undefined ? { text } : { text, invalidUtf8 };
+}
+
+/** The first bad byte of `bytes`, or `undefined` when they are UTF-8. */
+export function utf8Problem(bytes: Uint8Array): InvalidUtf8 | undefined {
+  // isUtf8 is native and answers for almost every frame; the scan runs only to say where.
+  return isUtf8(bytes) ? undefined : firstInvalidUtf8(bytes);
 }
 
 /**

@@ -1,6 +1,7 @@
 /** What the proxy tells its caller (the CLI's log and --report), the same for both transports. */
 
 import type { Fix } from '../library/repair/index.js';
+import type { InvalidUtf8 } from '../rules/types.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import type { Answering, ServerOutcome } from './session.js';
 
@@ -45,4 +46,10 @@ export function outcomeLine(outcome: ServerOutcome, text: string, prefix = ''): 
     ? `${outcome.answering.method}${outcome.answering.tool ? ` ${outcome.answering.tool}` : ''}`
     : 'message';
   return `${prefix}[${outcome.protocolVersion}] ${what}: ${outcome.reason}`;
+}
+
+/** The log line for a server line whose bytes are not UTF-8, passed on as UTF-8. */
+export function notUtf8Line(bad: InvalidUtf8, prefix = ''): string {
+  const byte = bad.byte.toString(16).toUpperCase().padStart(2, '0');
+  return `${prefix}server sent a line that is not UTF-8 (byte ${bad.offset} is 0x${byte}): passed on as UTF-8, with U+FFFD for each bad sequence`;
 }

@@ -17,9 +17,10 @@
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { systemErrorWords } from '../core/system-error.js';
+import { utf8Problem } from '../io/utf8.js';
 import { whenWritable } from '../io/writable.js';
 import type { ProtocolVersion } from '../spec/versions.js';
-import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
+import { notUtf8Line, outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { afterFrame, releasedBytes } from './memory.js';
 import { OrderedQueue } from './ordered.js';
@@ -207,8 +208,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
           : writeJson(clientOut, outcome.repaired, text.length);
         options.onRepaired?.(repairEvent(outcome));
       } else if (outcome.kind === 'forward') {
-        // The bytes as they came (frames.ts): only a repaired message let go of them.
-        waiting = writeBytes(clientOut, frame.bytes as Buffer);
+        // The bytes as they came (frames.ts): only a repaired message let go of them. Bytes that are not
+        // UTF-8 end the Python SDK's stdio session (frame-not-utf8): the text, which has U+FFFD in their
+        // place as the TypeScript SDK would read it, goes instead.
+        const bytes = frame.bytes as Buffer;
+        const bad = utf8Problem(bytes);
+        if (bad) log(notUtf8Line(bad));
+        waiting = bad ? writeText(clientOut, text) : writeBytes(clientOut, bytes);
       }
       frame.bytes = undefined;
       if (!waiting) {
