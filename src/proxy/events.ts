@@ -48,8 +48,8 @@ export function outcomeLine(outcome: ServerOutcome, text: string, prefix = ''): 
   return `${prefix}[${outcome.protocolVersion}] ${what}: ${outcome.reason}`;
 }
 
-/** The log line for a server line whose bytes are not UTF-8, passed on as UTF-8. */
-export function notUtf8Line(bad: InvalidUtf8, prefix = ''): string {
+/** The log line for a server frame (`a line`, `a body`) whose bytes are not UTF-8, passed on as UTF-8. */
+export function notUtf8Line(bad: InvalidUtf8, frame: string, prefix = ''): string {
   const byte = bad.byte.toString(16).toUpperCase().padStart(2, '0');
-  return `${prefix}server sent a line that is not UTF-8 (byte ${bad.offset} is 0x${byte}): passed on as UTF-8, with U+FFFD for each bad sequence`;
+  return `${prefix}server sent ${frame} that is not UTF-8 (byte ${bad.offset} is 0x${byte}): passed on as UTF-8, with U+FFFD for each bad sequence`;
 }

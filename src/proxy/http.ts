@@ -37,11 +37,12 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { httpFailureWords, unreachable } from '../audit/http-body.js';
 import { isObject } from '../core/json.js';
 import { convertedId } from '../core/request-id.js';
+import { utf8Problem } from '../io/utf8.js';
 import { whenWritable } from '../io/writable.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { decodeUtf8 } from './decode.js';
-import { outcomeLine, type ProxyEvents, repairEvent } from './events.js';
+import { notUtf8Line, outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { idTexts } from './id-text.js';
 import { afterFrame } from './memory.js';
@@ -477,7 +478,11 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         return;
       }
       const repaired = judged?.text;
-      const out = repaired === undefined ? received : Buffer.from(repaired);
+      // Bytes that are not UTF-8 break the transports' MUST (frame-not-utf8): a body that needs nothing
+      // else goes on as its text, with U+FFFD for each bad sequence as fetch decodes it.
+      const bad = repaired === undefined ? utf8Problem(received) : undefined;
+      if (bad) options.onLog?.(notUtf8Line(bad, 'a body', `[${connection}] `));
+      const out = repaired === undefined && !bad ? received : Buffer.from(repaired ?? json);
       res.writeHead(status, { ...responseHeaders, 'content-length': String(out.length) });
       res.end(out);
       afterFrame(json.length);

@@ -213,7 +213,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         // place as the TypeScript SDK would read it, goes instead.
         const bytes = frame.bytes as Buffer;
         const bad = utf8Problem(bytes);
-        if (bad) log(notUtf8Line(bad));
+        if (bad) log(notUtf8Line(bad, 'a line'));
         waiting = bad ? writeText(clientOut, text) : writeBytes(clientOut, bytes);
       }
       frame.bytes = undefined;

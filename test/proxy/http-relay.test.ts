@@ -5,6 +5,7 @@
  * session table (created by the upstream's Mcp-Session-Id, ended by a successful DELETE).
  */
 
+import { isUtf8 } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -178,6 +179,20 @@ describe('HTTP relay: JSON answers', { timeout: TIMEOUT }, () => {
     const { proxy, log } = await proxyTo(url);
     expect(await (await post(proxy.url, PING)).text()).toBe(text);
     expect(log).toEqual([]);
+  });
+
+  it('passes a body that is not UTF-8 on as UTF-8, with U+FFFD for the bad byte, and logs it', async () => {
+    const text = '{"jsonrpc":"2.0","id":1,"result":{"n":"Café"}}';
+    const { url } = await upstream((res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from(text, 'latin1')),
+    );
+    const { proxy, log } = await proxyTo(url);
+    const body = Buffer.from(await (await post(proxy.url, PING)).arrayBuffer());
+    expect(isUtf8(body)).toBe(true);
+    expect(body.toString('utf8')).toBe('{"jsonrpc":"2.0","id":1,"result":{"n":"Caf\uFFFD"}}');
+    expect(log).toEqual([
+      '[request-1] server sent a body that is not UTF-8 (byte 42 is 0xE9): passed on as UTF-8, with U+FFFD for each bad sequence',
+    ]);
   });
 
   it('passes a JSON body that is no JSON-RPC message on as it is, with its status, and logs it', async () => {
