@@ -4,6 +4,7 @@ import { AjvJsonSchemaValidator as V1Validator } from '@modelcontextprotocol/sdk
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import { Opaque } from '../../src/core/opaque.js';
+import { affectedClients } from '../../src/report/clients.js';
 import { runToolResult } from '../../src/validate/engine.js';
 import { validateToolResultSync } from '../../src/validate/index.js';
 import { toolsCall2026 } from '../support/requests.js';
@@ -947,6 +948,9 @@ describe("the SDK v2 client's reading of an outputSchema without $schema", () =>
       expect(errors, label).toContain('structured-content-schema-mismatch');
       const said = findings.find((f) => f.rule === 'structured-content-schema-mismatch')?.message ?? '';
       expect(said, label).toContain('TypeScript SDK v2 client');
+      // Only that client refuses it: the breaks line names no other.
+      const finding = findings.find((f) => f.rule === 'structured-content-schema-mismatch');
+      expect(finding && affectedClients(finding).map((c) => c.client), label).toEqual(['ts-sdk-v2']);
       // With the draft-07 dialect declared, both clients read it as draft-07, which accepts it.
       const declared = { ...outputSchema, $schema: 'http://json-schema.org/draft-07/schema#' };
       expect(accepts(v2, declared, structuredContent), label).toBe(true);

@@ -90,7 +90,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'structured-content-missing-for-output-schema': '944e8942b51f061f',
   'structured-content-not-object': 'a05f5df8884dba3a',
   'structured-content-not-object-old-clients': '9e56330b72e33a18',
-  'structured-content-schema-mismatch': '35000339f29e8bfd',
+  'structured-content-schema-mismatch': '94becb1d1d6bfd0d',
   'structured-content-text-mirror-missing': 'b3d3404f519251df',
   'structured-content-text-mismatch': '20037258c4c4a6b6',
   'structured-content-unsupported-version': '70b1fcd166c21554',

@@ -169,7 +169,13 @@ export default defineRule({
       ctx.report({
         messageId: id,
         path: ['structuredContent', ...parsePointer(error.instancePath)],
-        data: { instancePath: error.instancePath, message: error.message, schemaPath: error.schemaPath },
+        data: {
+          instancePath: error.instancePath,
+          message: error.message,
+          schemaPath: error.schemaPath,
+          // Only the SDK v2 client reads the schema so: the others accept what it alone refuses.
+          ...(id === 'v2Reading' ? { affected: 'ts-sdk-v2' } : {}),
+        },
       });
     for (const error of errors) report(error, messageId);
     // The SDK v2 client's own reading, where it differs from the version's (sdkV2Reading).
@@ -182,7 +188,7 @@ export default defineRule({
       ctx.report({
         messageId: 'v2Uncompilable',
         path: ['structuredContent'],
-        data: { message: v2.message },
+        data: { message: v2.message, affected: 'ts-sdk-v2' },
         manual: true,
       });
       return;
