@@ -222,6 +222,8 @@ export function isWellFormedMimeType(value: string): boolean {
   return CANONICAL_FAMILY.has(value) || matchesMimeTypeSyntax(value);
 }
 
+const OCTET_STREAM = 'application/octet-stream';
+
 /** `image`, `audio`, `text`… of a media type (lower case), or `undefined` for a malformed one. */
 export function mediaFamily(mimeType: string): string | undefined {
   const known = CANONICAL_FAMILY.get(mimeType);
@@ -261,8 +263,11 @@ export function sniffedMediaType(sniffed: Sniffed): string | undefined {
 /**
  * Whether a declared media type agrees with the sniffed bytes. Bytes of no known type agree with
  * anything, except with a type whose every file begins with a signature they lack (lacksSignature).
+ * `application/octet-stream` is "arbitrary binary data" (RFC 2046): it agrees with any bytes, and says
+ * only that the sender does not name their type (on an image or audio block, that is the wrong family).
  */
 export function agreesWithBytes(declared: string, sniffed: Sniffed): boolean {
+  if (declared === OCTET_STREAM || canonicalMimeType(declared) === OCTET_STREAM) return true;
   const shown = sniffedMediaType(sniffed);
   if (shown === undefined) return lacksSignature(declared, sniffed) === undefined;
   if (sameMediaType(declared, shown)) return true;

@@ -210,6 +210,16 @@ describe('block-mime-type-mismatch', () => {
       // No sniffer knows these bytes, and a TIFF or an MP3 has no one fixed signature to miss.
       { type: 'image', data: 'AAAAAAAA', mimeType: 'image/tiff' },
       { type: 'audio', data: 'AAAAAAAA', mimeType: 'audio/mpeg' },
+      // Arbitrary binary data (RFC 2046) is what any bytes are; on an image block it is the wrong family.
+      {
+        type: 'resource',
+        resource: { uri: 'file:///a.bin', blob: PNG, mimeType: 'application/octet-stream' },
+      },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///a.bin', blob: PNG, mimeType: 'Application/Octet-Stream' },
+      },
+      { type: 'image', data: PNG, mimeType: 'application/octet-stream' },
     ];
     expect(await ruleFindings('block-mime-type-mismatch', resultOf(ok))).toEqual([]);
   });
