@@ -521,6 +521,18 @@ export const FRAME_FAMILIES: readonly Family<Frame>[] = [
     })),
   ),
   family(
+    'bytes not UTF-8',
+    fc.constantFrom(0xe9, 0xff, 0x80, 0xc0).map((byte) => ({
+      name: `byte 0x${byte.toString(16)}`,
+      apply: (frame: Frame): Frame => ({
+        ...frame,
+        // What a lenient decoder makes of the byte, and where it stood.
+        text: `${frame.text.slice(0, -2)}\uFFFD${frame.text.slice(-2)}`,
+        invalidUtf8: { offset: frame.text.length - 2, byte },
+      }),
+    })),
+  ),
+  family(
     'HTTP Content-Type',
     fc
       .constantFrom<string | undefined>(undefined, 'text/html', 'text/plain; charset=utf-8')
