@@ -74,10 +74,11 @@ export interface InvalidUtf8Line extends InvalidUtf8 {
 }
 
 /**
- * The first bad byte of each line of `bytes` that is not UTF-8, at most `limit` lines: a capture of a
- * server's stdout is judged line by line, as its client reads it. Offsets count from the line's start.
+ * The first bad byte of each line of `bytes` that is not UTF-8 (of the first `limit` such lines): a
+ * capture of a server's stdout is judged line by line, as its client reads it. Offsets count from the
+ * line's start. One pass over the bytes, however many lines are bad.
  */
-export function invalidUtf8Lines(bytes: Uint8Array, limit = 100): InvalidUtf8Line[] {
+export function invalidUtf8Lines(bytes: Uint8Array, limit = Number.POSITIVE_INFINITY): InvalidUtf8Line[] {
   if (isUtf8(bytes)) return [];
   const found: InvalidUtf8Line[] = [];
   let line = 1;
