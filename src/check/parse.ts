@@ -63,15 +63,33 @@ function locateError(text: string): JsonSyntaxError {
   );
 }
 
+/**
+ * A browser's HAR capture holds the HTTP exchanges, not the messages: judged as one document it read as
+ * a tool result without content, a verdict about nothing the server sent.
+ */
+function isHar(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const log = (value as { log?: unknown }).log;
+  return typeof log === 'object' && log !== null && Array.isArray((log as { entries?: unknown }).entries);
+}
+
+const HAR_WORDS =
+  'a HAR capture (log.entries), which check does not read: give it the messages themselves, one JSON document or a JSONL session (audit --record and proxy --record write one)';
+
 export function parseInput(text: string, options: ParseOptions = {}): ParsedInput {
   const marked = text.startsWith('\uFEFF');
   const content = marked ? text.slice(1) : text;
   if (content.trim() === '') throw new InputError('input is empty');
   if (!options.session) {
+    let value: unknown;
     try {
-      return { kind: 'json', value: JSON.parse(content) };
+      value = JSON.parse(content);
     } catch {
       // Not one JSON document: a session, or a mistake to locate.
+    }
+    if (value !== undefined) {
+      if (isHar(value)) throw new InputError(HAR_WORDS);
+      return { kind: 'json', value };
     }
   }
   const lines = sessionLines(content);

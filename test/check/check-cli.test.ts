@@ -86,6 +86,15 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect(run.stderr).not.toMatch(/\bat .*\.(js|ts):\d+/);
   });
 
+  it('refuses a HAR capture in one line and exit 2, instead of judging it as a result without content', async () => {
+    const har = { log: { version: '1.2', creator: { name: 'browser' }, entries: [{ request: {} }] } };
+    const run = await runCli(['check', file('session.har', har)]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('a HAR capture (log.entries), which check does not read');
+  });
+
   it('reports a cut-off JSONL line as a frame-not-json finding at its line, not an input error', async () => {
     const path = file(
       'cut.jsonl',
