@@ -52,8 +52,8 @@ export interface CheckOptions {
    * an unchanged scope (core/run-memo.ts). Default: each check makes its own.
    */
   readonly scope?: FactScope;
-  /** The first bad byte of each line whose bytes are not UTF-8 (src/io/utf8.ts invalidUtf8Lines). */
-  readonly invalidUtf8?: readonly (InvalidUtf8 & { readonly line: number })[];
+  /** The first bad byte of each line whose bytes are not UTF-8, by line number (src/io/utf8.ts). */
+  readonly invalidUtf8?: ReadonlyMap<number, InvalidUtf8>;
 }
 
 export interface CheckOutcome {
@@ -66,28 +66,20 @@ export interface CheckOutcome {
 }
 
 export async function checkInput(input: ParsedInput, options: CheckOptions): Promise<CheckOutcome> {
-  const bad = options.invalidUtf8 ?? [];
-  if (bad.length === 0 || input.kind === 'jsonl') {
-    const invalidUtf8 = new Map(bad.map(({ line, ...at }) => [line, at]));
-    return checkParsed(
-      input,
-      invalidUtf8.size > 0 ? { ...options, invalidUtf8: undefined, byLine: invalidUtf8 } : options,
-    );
-  }
-  // One document: its lines whose bytes are not UTF-8 are reported where they are.
   const outcome = await checkParsed(input, options);
+  // A session judges each line's bytes as it reads the line (session.ts); a document's are judged here,
+  // each bad line where it is.
+  const bad = options.invalidUtf8;
+  if (input.kind === 'jsonl' || bad === undefined || bad.size === 0) return outcome;
   const version = outcome.protocolVersions[0] ?? DEFAULT_PROTOCOL_VERSION;
   const file = options.file ? { file: options.file } : {};
-  const found = bad.flatMap(({ line, ...at }) =>
+  const found = [...bad].flatMap(([line, at]) =>
     notUtf8('', at, version, { ...file, line, protocolVersion: version }),
   );
   return { ...outcome, findings: [...found, ...outcome.findings] };
 }
 
-async function checkParsed(
-  input: ParsedInput,
-  options: CheckOptions & { readonly byLine?: ReadonlyMap<number, InvalidUtf8> },
-): Promise<CheckOutcome> {
+async function checkParsed(input: ParsedInput, options: CheckOptions): Promise<CheckOutcome> {
   const version =
     options.protocolVersion ?? assumedProtocolVersion(input.kind === 'json' ? input.value : undefined);
   const locate = (findings: Finding[], line?: number): Finding[] =>
@@ -106,7 +98,7 @@ async function checkParsed(
       fallbackVersion: options.protocolVersion,
       file: options.file,
       tools: options.tools,
-      ...(options.byLine ? { invalidUtf8: options.byLine } : {}),
+      ...(options.invalidUtf8 ? { invalidUtf8: options.invalidUtf8 } : {}),
     });
     return { ...sessionOutcome(session), kind: 'session' };
   }

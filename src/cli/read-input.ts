@@ -10,21 +10,22 @@ import {
 import type { JsonObject } from '../core/json.js';
 import { systemErrorWords } from '../core/system-error.js';
 import { readBytesFile, readBytesStream } from '../io/read-text.js';
-import { type InvalidUtf8Line, invalidUtf8Lines } from '../io/utf8.js';
+import { invalidUtf8Lines } from '../io/utf8.js';
+import type { InvalidUtf8 } from '../rules/types.js';
 import { UsageError, UserError } from './errors.js';
 
 export interface TextInput {
   readonly text: string;
   readonly label: string;
-  /** The lines whose bytes are not UTF-8 (the text holds U+FFFD there), for frame-not-utf8. */
-  readonly invalidUtf8: readonly InvalidUtf8Line[];
+  /** The first bad byte of each line whose bytes are not UTF-8, by line (the text holds U+FFFD there). */
+  readonly invalidUtf8: ReadonlyMap<number, InvalidUtf8>;
 }
 
 export async function readTextInput(file: string | undefined): Promise<TextInput> {
   const read = (bytes: Buffer, label: string): TextInput => ({
     text: bytes.toString('utf8'),
     label,
-    invalidUtf8: invalidUtf8Lines(bytes),
+    invalidUtf8: new Map(invalidUtf8Lines(bytes).map(({ line, ...at }) => [line, at])),
   });
   if (file === undefined || file === '-') {
     if (process.stdin.isTTY) throw new UsageError('no input: give a FILE, or pipe JSON to standard input');
