@@ -2,8 +2,9 @@
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { systemErrorCode, systemErrorWords } from '../core/system-error.js';
-import { type DecodedFrame, withProblem } from '../io/utf8.js';
+import { type DecodedFrame, EscapingUtf8Decoder, unescapeBytes, withProblem } from '../io/utf8.js';
 import { oneLine } from '../report/terminal.js';
+import type { Frame, InvalidUtf8 } from '../rules/types.js';
 import { OversizeError, StartError } from './channel.js';
 
 export type HeaderMap = Readonly<Record<string, string>>;
@@ -58,20 +59,27 @@ export async function readCappedFrame(
   return withProblem(new TextDecoder().decode(body), body);
 }
 
+/** An SSE event as the SDK clients read it, with where its data's bytes stop being UTF-8. */
+export interface SseEvent extends EventSourceMessage {
+  readonly invalidUtf8?: InvalidUtf8;
+}
+
 /**
  * Feeds an SSE body through eventsource-parser, calling `onEvent` for each event. `limit` caps the
- * bytes of any single event (a stream may legitimately run long; one event may not be huge).
+ * bytes of any single event (a stream may legitimately run long; one event may not be huge). The SDK
+ * clients decode the stream leniently before parsing it (U+FFFD for each bad sequence); the bytes
+ * that are not UTF-8 are kept through the parser, so that an event's data says where its first is.
  */
 export async function readEventStream(
   response: Response,
   limit: number,
-  onEvent: (event: EventSourceMessage) => void,
+  onEvent: (event: SseEvent) => void,
   abort: () => void,
   activity: () => void = () => {},
   /** Hears each `retry:` field, the milliseconds the server asks a client to wait before resuming. */
   onRetry?: (ms: number) => void,
 ): Promise<void> {
-  const decoder = new TextDecoder();
+  const decoder = new EscapingUtf8Decoder();
   let sinceLastEvent = 0;
   let stranded: EventSourceMessage | undefined;
   let ended = false;
@@ -82,7 +90,7 @@ export async function readEventStream(
         return;
       }
       sinceLastEvent = 0;
-      onEvent(event);
+      onEvent(decoder.escaped ? asRead(event) : event);
     },
     onRetry,
   });
@@ -93,8 +101,9 @@ export async function readEventStream(
       abort();
       throw new OversizeError(sinceLastEvent, limit);
     }
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    parser.feed(decoder.decode(chunk));
   });
+  parser.feed(decoder.end());
   // A stream that ends on a CR leaves the parser waiting for the byte after it (an LF would make
   // the two one CRLF), as it leaves the SDK clients', which read with the same parser and nothing at
   // the end: an event whose blank line is that CR never reaches them. An LF fed here tells whether one
@@ -102,6 +111,24 @@ export async function readEventStream(
   ended = true;
   parser.feed('\n');
   if (stranded !== undefined && stranded.data !== '') throw new StrandedEventError();
+}
+
+/** An event's data as the frame the transport rules judge. */
+export function sseFrame(event: SseEvent): Frame & { readonly transport: 'sse' } {
+  const { data: text, invalidUtf8 } = event;
+  return { transport: 'sse', text, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
+}
+
+/** An event parsed from escaped text, as the clients read it: each bad sequence a U+FFFD. */
+function asRead(event: EventSourceMessage): SseEvent {
+  const { text: data, invalidUtf8 } = unescapeBytes(event.data);
+  return {
+    ...event,
+    data,
+    ...(event.event !== undefined ? { event: unescapeBytes(event.event).text } : {}),
+    ...(event.id !== undefined ? { id: unescapeBytes(event.id).text } : {}),
+    ...(invalidUtf8 ? { invalidUtf8 } : {}),
+  };
 }
 
 /** An SSE stream's last event ended on a CR that closed the stream: no client reads it. */

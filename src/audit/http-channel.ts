@@ -18,6 +18,7 @@ import {
   type HeaderMap,
   readCappedFrame,
   readEventStream,
+  sseFrame,
   UnansweredStreamError,
   unreachable,
 } from './http-body.js';
@@ -162,7 +163,7 @@ export class StreamableHttpChannel extends BaseChannel implements Channel {
               return;
             }
             answered ||= isResponse(event.data);
-            this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
+            this.emit({ kind: 'frame', frame: sseFrame(event) });
           },
           () => controller.abort(),
           this.activity,

@@ -6,7 +6,7 @@
 
 import type { JsonObject } from '../core/json.js';
 import { BaseChannel, type Channel, excerpt, HttpStatusError, StartError } from './channel.js';
-import { type HeaderMap, readCappedFrame, readEventStream, unreachable } from './http-body.js';
+import { type HeaderMap, readCappedFrame, readEventStream, sseFrame, unreachable } from './http-body.js';
 
 export class LegacySseChannel extends BaseChannel implements Channel {
   readonly kind = 'http+sse' as const;
@@ -59,7 +59,7 @@ export class LegacySseChannel extends BaseChannel implements Channel {
           else foreign = event.data;
           resolveEndpoint();
         } else if (event.event === undefined || event.event === 'message') {
-          this.emit({ kind: 'frame', frame: { transport: 'sse', text: event.data } });
+          this.emit({ kind: 'frame', frame: sseFrame(event) });
         }
       },
       () => this.stream.abort(),

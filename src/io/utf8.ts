@@ -105,3 +105,108 @@ export function invalidUtf8Lines(bytes: Uint8Array, limit = Number.POSITIVE_INFI
 }
 
 const NEWLINE = 0x0a;
+
+/**
+ * A stream's bytes as text that keeps every byte that is not UTF-8, so that where each one fell can
+ * be told after the text has been cut up (into SSE events): valid UTF-8 decodes as usual, and each
+ * byte of a bad sequence becomes the lone surrogate U+DC00 + byte (as Python's surrogateescape),
+ * which no valid UTF-8 decodes to. A character split across chunks is decoded whole; a leading byte
+ * order mark is dropped, as `fetch`'s decoder drops it. {@link unescapeBytes} turns a piece of the
+ * text into what a lenient client reads, with its first bad byte.
+ */
+export class EscapingUtf8Decoder {
+  /** The bytes at the end of the last chunk that begin a character the next chunk may complete. */
+  private carry: Uint8Array = new Uint8Array(0);
+  private atStart = true;
+  /** Whether any byte has been escaped: until then, no text needs {@link unescapeBytes}. */
+  escaped = false;
+
+  decode(chunk: Uint8Array): string {
+    const bytes = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
+    const kept = incompleteTail(bytes);
+    this.carry = bytes.slice(bytes.length - kept);
+    return this.text(bytes.subarray(0, bytes.length - kept));
+  }
+
+  /** What is left at the end of the stream: a character cut short is bad bytes. */
+  end(): string {
+    const bytes = this.carry;
+    this.carry = new Uint8Array(0);
+    return this.text(bytes);
+  }
+
+  private text(bytes: Uint8Array): string {
+    if (bytes.length === 0) return '';
+    if (this.atStart) {
+      this.atStart = false;
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    }
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (isUtf8(buffer)) return buffer.toString('utf8');
+    this.escaped = true;
+    let text = '';
+    let from = 0;
+    for (
+      let bad = firstInvalidUtf8(buffer);
+      bad !== undefined;
+      bad = firstInvalidUtf8(buffer.subarray(from))
+    ) {
+      const at = from + bad.offset;
+      text += buffer.toString('utf8', from, at) + String.fromCharCode(ESCAPE + bad.byte);
+      from = at + 1;
+    }
+    return text + buffer.toString('utf8', from);
+  }
+}
+
+/** The surrogate a bad byte is kept as is ESCAPE + byte (only bytes 0x80–0xFF are ever bad). */
+const ESCAPE = 0xdc00;
+
+/** An escaped byte: a low surrogate of the escapes' range that no high surrogate precedes. */
+const ESCAPED = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g;
+
+/** Decodes as `fetch`'s decoder does within a stream: U+FFFD for each bad sequence, a U+FEFF kept. */
+const LENIENT = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * A piece of an {@link EscapingUtf8Decoder}'s text as a lenient client reads it (U+FFFD for each bad
+ * sequence, as `fetch` decodes the stream), with the first bad byte, counted in the piece's bytes.
+ */
+export function unescapeBytes(text: string): DecodedFrame {
+  ESCAPED.lastIndex = 0;
+  const first = ESCAPED.exec(text);
+  if (first === null) return { text };
+  const invalidUtf8 = {
+    offset: Buffer.byteLength(text.slice(0, first.index)),
+    byte: escapedByte(text, first.index),
+  };
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let found: RegExpExecArray | null = first; found !== null; found = ESCAPED.exec(text)) {
+    parts.push(Buffer.from(text.slice(from, found.index)), Buffer.of(escapedByte(text, found.index)));
+    from = found.index + 1;
+  }
+  parts.push(Buffer.from(text.slice(from)));
+  return { text: LENIENT.decode(Buffer.concat(parts)), invalidUtf8 };
+}
+
+function escapedByte(text: string, at: number): number {
+  return text.charCodeAt(at) - ESCAPE;
+}
+
+/**
+ * The number of bytes at the end of `bytes` that begin a character longer than they are (0 to 3), for
+ * the next chunk to complete. Bytes that could never begin one are kept as well: decoded with the
+ * next chunk they are escaped all the same.
+ */
+function incompleteTail(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let back = 1; back <= Math.min(3, n); back++) {
+    const byte = bytes[n - back] as number;
+    if (byte < 0x80) return 0;
+    if (byte < 0xc0) continue; // a continuation byte: its lead is further back
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    return length > back ? back : 0;
+  }
+  return 0;
+}

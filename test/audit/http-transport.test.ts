@@ -93,7 +93,7 @@ describe('Streamable HTTP transport defects', () => {
  * the official SDK client (1.32.2) fails the call that the audit once passed.
  */
 function callServer(
-  mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix' | 'accepted' | 'latin1',
+  mode: 'status-500' | 'error-500' | 'event-name' | 'type-suffix' | 'accepted' | 'latin1' | 'sse-latin1',
 ): Server {
   return requestServer('go', (message, result, res) => {
     const answer = { jsonrpc: '2.0', id: message.id, result };
@@ -106,6 +106,21 @@ function callServer(
       const body = JSON.stringify({ ...answer, result: { content: [{ type: 'text', text: 'Café' }] } });
       return res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from(body, 'latin1'));
     }
+    if (mode === 'sse-latin1') {
+      // "𝄞 Café" with a Latin-1 é, the event's bytes sent a few at a time (one write ends inside the 𝄞).
+      const data = JSON.stringify({ ...answer, result: { content: [{ type: 'text', text: '𝄞 Café' }] } });
+      const [before, after] = data.split('Café') as [string, string];
+      const bytes = Buffer.concat([
+        Buffer.from(`event: message\ndata: ${before}Caf`),
+        Buffer.from([0xe9]),
+        Buffer.from(`${after}\n\n`),
+      ]);
+      badSseByte = bytes.indexOf(0xe9) - 'event: message\ndata: '.length;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const cut = bytes.indexOf(Buffer.from('𝄞')) + 2;
+      res.write(bytes.subarray(0, cut));
+      return void setTimeout(() => res.end(bytes.subarray(cut)), 20);
+    }
     if (mode === 'error-500')
       return json(500, { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'broke' } });
     const type = mode === 'type-suffix' ? 'text/event-streamx' : 'text/event-stream';
@@ -113,6 +128,9 @@ function callServer(
     res.writeHead(200, { 'content-type': type }).end(`event: ${name}\ndata: ${JSON.stringify(answer)}\n\n`);
   });
 }
+
+/** Where the é of the last sse-latin1 answer is in its event's data, counting bytes from 0. */
+let badSseByte = -1;
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -167,6 +185,51 @@ describe('Streamable HTTP answers the SDK client does not take', () => {
           /^HTTP response body is not valid UTF-8: byte 7\d \(0xE9\) begins no valid UTF-8 sequence$/,
         ),
       ],
+    ]);
+    expect(toolsOf(report)).toMatchObject([{ name: 'go', called: true, calls: 1 }]);
+  });
+
+  it('SSE event data that is not UTF-8 is reported at its bad byte, and the answer still taken', async () => {
+    const report = await audit('sse-latin1');
+    expect(report.findings.map((f) => [f.rule, f.severity, f.message])).toEqual([
+      [
+        'frame-not-utf8',
+        'error',
+        `SSE event data is not valid UTF-8: byte ${badSseByte} (0xE9) begins no valid UTF-8 sequence`,
+      ],
+    ]);
+    expect(badSseByte).toBeGreaterThan(70);
+    expect(toolsOf(report)).toMatchObject([{ name: 'go', called: true, calls: 1 }]);
+  });
+
+  it('so is a message event of the 2024-11-05 HTTP+SSE transport that is not UTF-8', async () => {
+    let stream: ServerResponse | undefined;
+    const posts = requestServer('go', (message, result, res) => {
+      res.writeHead(202).end();
+      const text = message.method === 'tools/call' ? { content: [{ type: 'text', text: 'Café' }] } : result;
+      const answer = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: text });
+      stream?.write(Buffer.from(`data: ${answer}\n\n`, 'latin1'));
+    });
+    const legacy = createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/messages') return void posts.emit('request', req, res);
+      if (req.method === 'POST') return void res.writeHead(405).end();
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .write('event: endpoint\ndata: /messages\n\n');
+      stream = res;
+    });
+    servers.push(legacy);
+    const url = (await listening(legacy)).replace(/\/mcp$/, '/sse');
+    const report = await runAudit({
+      target: { kind: 'http', url },
+      versions: ['2024-11-05'],
+      timeoutMs: 2_000,
+    });
+    legacy.closeAllConnections();
+    expect(report.findings.map((f) => f.message)).toEqual([
+      expect.stringMatching(
+        /^SSE event data is not valid UTF-8: byte \d+ \(0xE9\) begins no valid UTF-8 sequence$/,
+      ),
     ]);
     expect(toolsOf(report)).toMatchObject([{ name: 'go', called: true, calls: 1 }]);
   });

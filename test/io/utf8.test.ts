@@ -1,7 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeFrame, firstInvalidUtf8, invalidUtf8Lines } from '../../src/io/utf8.js';
+import {
+  decodeFrame,
+  EscapingUtf8Decoder,
+  firstInvalidUtf8,
+  invalidUtf8Lines,
+  unescapeBytes,
+  utf8Problem,
+} from '../../src/io/utf8.js';
 
 /** Bytes near UTF-8: valid text with bytes changed, cut or inserted, so every kind of break occurs. */
 const nearUtf8 = fc
@@ -69,5 +76,50 @@ describe('invalidUtf8Lines', () => {
     ]);
     expect(invalidUtf8Lines(Buffer.from('Café\nok'))).toEqual([]);
     expect(invalidUtf8Lines(Buffer.from('\xff\n\xff\n\xff', 'latin1'), 2)).toHaveLength(2);
+  });
+});
+
+describe('EscapingUtf8Decoder', () => {
+  /** The bytes cut into chunks at `cuts`, decoded, and the text read back as a lenient client reads it. */
+  function roundTrip(bytes: Uint8Array, cuts: readonly number[]) {
+    const decoder = new EscapingUtf8Decoder();
+    let text = '';
+    let from = 0;
+    for (const cut of [...cuts].map((c) => c % (bytes.length + 1)).sort((a, b) => a - b)) {
+      text += decoder.decode(bytes.subarray(from, Math.max(from, cut)));
+      from = Math.max(from, cut);
+    }
+    text += decoder.decode(bytes.subarray(from)) + decoder.end();
+    return { read: unescapeBytes(text), escaped: decoder.escaped };
+  }
+
+  it('reads, however the bytes are cut, what fetch reads, and the first bad byte after a byte order mark', () => {
+    const withBom = fc
+      .tuple(fc.boolean(), nearUtf8)
+      .map(([bom, bytes]) => (bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes));
+    fc.assert(
+      fc.property(
+        fc.oneof(withBom, fc.uint8Array({ maxLength: 12 })),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        (raw, cuts) => {
+          const bytes = Buffer.from(raw);
+          const { read, escaped } = roundTrip(bytes, cuts);
+          expect(read.text).toBe(new TextDecoder().decode(bytes));
+          const body =
+            bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+          expect(read.invalidUtf8).toEqual(utf8Problem(body));
+          expect(escaped).toBe(!isUtf8(body));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('keeps a character split across chunks, and a U+FFFD or surrogate pair the server sent is not a bad byte', () => {
+    const bytes = Buffer.from('\uFFFD 𝄞 \uDBFF\uDFFF é');
+    for (let cut = 0; cut <= bytes.length; cut++)
+      expect(roundTrip(bytes, [cut]).read).toEqual({ text: '\uFFFD 𝄞 \uDBFF\uDFFF é' });
+    const bad = Buffer.concat([Buffer.from('𝄞'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    expect(roundTrip(bad, [2]).read).toEqual({ text: '𝄞\uFFFD\n', invalidUtf8: { offset: 4, byte: 0xe9 } });
   });
 });
