@@ -10,6 +10,8 @@
  *   proxy. The proxy never writes to it after the group id, so the pipe closes only when the proxy's
  *   process ends, however it ends. Then the watchdog sends the group SIGTERM, and SIGKILL after the
  *   grace period if anything is left. When the group is already gone it exits at once.
+ * - Processes that leave the group (`setsid`, `detached`) are tracked on Linux (descendants.ts) and
+ *   ended by the relay once the server has exited.
  *
  * Platforms: Linux and macOS (any POSIX system with /bin/sh) get all of this. On Windows there are no
  * process groups or POSIX signals: the server is started normally, signals are sent to it alone, and
@@ -19,6 +21,7 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { Descendants } from './descendants.js';
 
 const POSIX = process.platform !== 'win32';
 
@@ -51,6 +54,11 @@ export interface ServerProcess {
   readonly watchdog?: ChildProcess;
   /** Sends a signal to the server's whole process group (to the server alone on Windows). */
   signal(signal: NodeJS.Signals): void;
+  /**
+   * The processes the server started, wherever they went (descendants.ts; Linux only): ended once the
+   * server has exited.
+   */
+  readonly descendants: Descendants;
 }
 
 export interface ServerProcessOptions {
@@ -65,10 +73,13 @@ export interface ServerProcessOptions {
 /** Starts the server (and its watchdog); the caller waits for 'spawn' or 'error' on `child`. */
 export function startServerProcess(options: ServerProcessOptions): ServerProcess {
   const watchdog = POSIX && options.watchdog !== false ? startWatchdog(options.graceMs) : undefined;
+  const descendants = new Descendants();
   const child = spawn(options.command, [...options.args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: POSIX,
+    ...(Descendants.supported ? { env: descendants.environment() } : {}),
   });
+  if (child.pid !== undefined) descendants.watch(child.pid);
   const guarded = watchdog && child.pid !== undefined;
   if (guarded) {
     // Written at once, in this tick: the group id is in the pipe before anything can kill the proxy.
@@ -80,8 +91,12 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
   return {
     child,
     ...(guarded ? { watchdog } : {}),
+    descendants,
     signal(signal) {
       if (pid === undefined) return;
+      // While the server still holds its tree together: a process it started is then known before
+      // the signal ends the server and the process is reparented.
+      descendants.walk();
       try {
         if (POSIX) process.kill(-pid, signal);
         else child.kill(signal);

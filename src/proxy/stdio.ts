@@ -164,6 +164,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       log(
         `client closed its input: closing the server's, then SIGTERM and SIGKILL ${graceMs / 1000} s apart`,
       );
+      // The server may exit as soon as its input ends: what it started is known while it runs.
+      server.descendants.walk();
       child.stdin.end();
       if (!ladder) escalate(['SIGTERM', 'SIGKILL']);
     };
@@ -257,6 +259,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     child.once('exit', (code, signal) => {
       exited = { code, signal };
       if (ladder) clearTimeout(ladder.timer);
+      // Its pid is free for another process now: the processes it started are known by their own.
+      server.descendants.stop();
       // A process the server started may hold its stdout open; do not wait for it forever.
       stdoutTimer = setTimeout(() => {
         child.stdout.destroy();
@@ -287,6 +291,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
             : ''
         }`,
       );
+      // What the server started and left running, inside its process group or not, goes with it.
+      await server.descendants.end(graceMs, log);
       clientIn.off('data', onClientData);
       clientIn.pause();
       if (clientIn === process.stdin) process.stdin.destroy();

@@ -124,7 +124,11 @@ unanswered gets a JSON-RPC error (-32000, "server exited with code N"), and the 
 server's code (3 when it cannot be started). When the client closes its input, the proxy closes the
 server's, then sends SIGTERM and SIGKILL --grace seconds apart. SIGINT, SIGTERM and SIGHUP are
 forwarded to the server's process group and escalated the same way. A watchdog kills the group if the
-proxy itself is killed, even with SIGKILL (Linux and macOS; not on Windows).
+proxy itself is killed, even with SIGKILL (Linux and macOS; not on Windows). On Linux, processes the
+server started that outlive it, even outside its group (setsid, detached), get SIGTERM, then SIGKILL
+--grace seconds later, before the proxy exits: found in /proc by their parents, or by the token in
+the MCP_SHAPE_PROXY variable the server's environment gets (not one that clears its environment and
+loses its parent within a second, nor one left when the proxy itself is killed).
 
 With --url, the proxy listens on --listen and prints "listening on http://HOST:PORT/mcp" on standard
 error; point the client there. Requests (POST, GET, DELETE) go upstream with their body and the
