@@ -272,7 +272,8 @@ export type EmbeddedResourceInput = BlockOptions & {
 
 /**
  * An embedded resource block holding text or a blob (bytes, base64 or a data URI). Throws a TypeError
- * for a URI the validator rejects, for both or neither of text and blob, and for a blob whose bytes
+ * for a URI the validator rejects or reports as running script (`javascript:`, `vbscript:`,
+ * `data:text/html`: block-uri-script), for both or neither of text and blob, and for a blob whose bytes
  * contradict its mimeType (as image() does).
  */
 export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource {

@@ -21,6 +21,7 @@ import blockTextInvalid from './block/block-text-invalid.js';
 import blockTypeUnknown from './block/block-type-unknown.js';
 import blockTypeUnsupportedInVersion from './block/block-type-unsupported-in-version.js';
 import blockUriInvalid from './block/block-uri-invalid.js';
+import blockUriScript from './block/block-uri-script.js';
 import envelopeBatch from './envelope/envelope-batch.js';
 import envelopeErrorInvalid from './envelope/envelope-error-invalid.js';
 import envelopeExtraMember from './envelope/envelope-extra-member.js';
@@ -117,6 +118,7 @@ export const RULES: readonly Rule[] = [
   blockTypeUnknown,
   blockTypeUnsupportedInVersion,
   blockUriInvalid,
+  blockUriScript,
   envelopeBatch,
   envelopeErrorInvalid,
   envelopeExtraMember,

@@ -375,6 +375,39 @@ describe('builders', () => {
     expect(validateToolResultSync({ content: links })).toEqual([]);
   });
 
+  it('embeddedResource() refuses script URLs as block-uri-script reports them, and resourceLink() agrees with the rule', () => {
+    for (const [uri, kind] of [
+      ['javascript:alert(1)', 'javascript:'],
+      ['JavaScript:alert(1)', 'javascript:'],
+      ['vbscript:msgbox(1)', 'vbscript:'],
+      ['data:text/html,%3Cb%3E', 'data:text/html'],
+    ] as const) {
+      // Built before: the rule (a warning) reported it on the block, and repair() replaced it.
+      expect(() => embeddedResource({ uri, text: 'x' })).toThrow(
+        new TypeError(
+          `embeddedResource(): resource.uri ${JSON.stringify(uri)} is a ${kind} URL, which runs script where a client renders it (block-uri-script at /resource/uri)`,
+        ),
+      );
+    }
+    for (const uri of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'data:text/plain,x',
+      'https://javascript.example/',
+    ]) {
+      const ruleReports = validateToolResultSync({
+        content: [{ type: 'resource_link', uri, name: 'x' }],
+      }).some((f) => f.rule === 'block-uri-script');
+      let built = true;
+      try {
+        resourceLink(uri);
+      } catch {
+        built = false;
+      }
+      expect(built, uri).toBe(!ruleReports);
+    }
+  });
+
   it('a caller outside TypeScript gets a TypeError saying what is wrong, never a block the validator rejects or an internal error', () => {
     const bad: readonly [() => unknown, string][] = [
       // Built before, and then reported by the validator as an error.

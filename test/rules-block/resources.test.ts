@@ -172,6 +172,89 @@ describe('block-uri-invalid', () => {
   });
 });
 
+describe('block-uri-script', () => {
+  it('reports script URLs on links, resources and icons (2025-11-25 on) as a browser reads them', async () => {
+    const blocks = [
+      { type: 'resource_link', uri: 'javascript:alert(1)', name: 'r' },
+      { type: 'resource', resource: { uri: 'data:text/html,%3Cscript%3Ealert(1)%3C/script%3E', text: 'x' } },
+      { type: 'resource_link', uri: 'file:///a', name: 'a', icons: [{ src: 'VBScript:msgbox(1)' }] },
+      { type: 'resource_link', uri: 'JaVa\tScript:alert(1)', name: 'r' },
+    ];
+    const findings = await ruleFindings('block-uri-script', resultOf(blocks));
+    expect(findings.map((f) => [f.pointer, f.severity, f.data?.kind])).toEqual([
+      ['/content/0/uri', 'warning', 'javascript:'],
+      ['/content/1/resource/uri', 'warning', 'data:text/html'],
+      ['/content/2/icons/0/src', 'warning', 'vbscript:'],
+      ['/content/3/uri', 'warning', 'javascript:'],
+    ]);
+    expect(findings[0]?.message).toBe(
+      'uri "javascript:alert(1)" is a javascript: URL, which runs script where a client renders it',
+    );
+    // Icons exist from 2025-11-25; the link itself is reported wherever the block is.
+    const old = await ruleFindings('block-uri-script', resultOf([blocks[2]], '2025-06-18'), '2025-06-18');
+    expect(old).toEqual([]);
+  });
+
+  it('accepts URLs that run no script, whatever their words', async () => {
+    const uris = [
+      'https://javascript.example/vbscript:',
+      'file:///tmp/javascript:x',
+      'data:text/plain,javascript:alert(1)',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'urn:javascript:x',
+    ];
+    const blocks = uris.map((uri) => ({ type: 'resource_link', uri, name: 'x' }));
+    expect(await ruleFindings('block-uri-script', resultOf(blocks))).toEqual([]);
+  });
+
+  it('replaces a link by text naming it, renames embedded contents, and drops an icon', async () => {
+    const link = await repairOnce(
+      'block-uri-script',
+      resultOf([
+        { type: 'resource_link', uri: 'javascript:alert(1)', name: 'report', annotations: { priority: 1 } },
+      ]),
+    );
+    expect(blockOf(link.document)).toEqual({
+      type: 'text',
+      text: 'Link "report" removed: its javascript: URL runs script.',
+      annotations: { priority: 1 },
+    });
+    expect(link.outcome).toEqual({
+      description:
+        'replaced the resource_link, whose javascript: URL runs script, with a text block naming it',
+      lossy: true,
+    });
+    const resource = await repairOnce(
+      'block-uri-script',
+      resultOf([{ type: 'resource', resource: { uri: 'data:text/html,hi', text: 'hello' } }]),
+    );
+    expect(blockOf(resource.document)).toEqual({
+      type: 'resource',
+      resource: { uri: 'urn:mcp-shape:resource:0', text: 'hello' },
+    });
+    const icon = await repairOnce(
+      'block-uri-script',
+      resultOf([{ type: 'resource_link', uri: 'file:///a', name: 'a', icons: [{ src: 'javascript:x' }] }]),
+    );
+    expect(blockOf(icon.document)).toEqual({ type: 'resource_link', uri: 'file:///a', name: 'a' });
+  });
+
+  it('repair() leaves no script URL in a result of any version, nor a Markdown autolink to one', async () => {
+    const result = {
+      content: [
+        { type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' },
+        { type: 'resource', resource: { uri: 'javascript:alert(2)', text: 'y' } },
+        { type: 'url', url: 'javascript:alert(3)' },
+      ],
+    };
+    for (const protocolVersion of ['2024-11-05', '2025-03-26', '2025-11-25'] as const) {
+      const { result: repaired } = await repair(result, { protocolVersion });
+      expect(JSON.stringify(repaired), protocolVersion).not.toMatch(/javascript:alert/);
+      expect((await check(repaired, protocolVersion)).filter((f) => f.severity !== 'info')).toEqual([]);
+    }
+  });
+});
+
 describe('block-annotations-invalid', () => {
   it.each([
     [[], 'default', '/content/0/annotations'],

@@ -423,6 +423,24 @@ export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
     fc.constant(messageEdit('method and result', (m) => Object.assign(m, { method: 'tools/call' }))),
   ),
   family(
+    'a script URL in a link, an embedded resource or an icon',
+    fc
+      .constantFrom<[string, JsonObject]>(
+        ['link javascript:', { type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }],
+        ['resource data:text/html', { type: 'resource', resource: { uri: 'data:text/html,hi', text: 'x' } }],
+        [
+          'icon vbscript:',
+          { type: 'resource_link', uri: 'file:///a', name: 'a', icons: [{ src: 'VBScript:msgbox(1)' }] },
+        ],
+      )
+      .map(([name, block]) =>
+        messageEdit(name, (m) => {
+          if (isObject(m.result) && Array.isArray(m.result.content)) m.result.content.push(block);
+          return m;
+        }),
+      ),
+  ),
+  family(
     "the server's own SDK rejected the handler's result",
     fc
       .constantFrom(

@@ -113,7 +113,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-text-invalid': '05675feaf62d709c',
   'block-type-unknown': 'a8edbd37338fcb19',
   'block-type-unsupported-in-version': '006ff0a1fe9b4146',
-  'block-uri-invalid': '220b7cd057189faf',
+  'block-uri-invalid': '27508dad73192aa5',
   'block-text-base64-image': '32047cff67bcbf5c',
 };
 

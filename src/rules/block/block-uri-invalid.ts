@@ -1,31 +1,9 @@
-import { isObject } from '../../core/json.js';
-import { getIn, type PathSegment, setIn } from '../../core/pointer.js';
+import { getIn, setIn } from '../../core/pointer.js';
 import { isAbsoluteUri } from '../../core/uri.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { type CheckContext, defineRule } from '../types.js';
-import { preview } from './support/block.js';
+import { defineRule } from '../types.js';
+import { preview, uriFields } from './support/block.js';
 import { PYTHON_SDK_REJECTS } from './support/clients.js';
-
-/** The URI-valued strings of a block: link and resource `uri`, and icon `src` where icons exist. */
-function uriFields(
-  block: unknown,
-  ctx: Pick<CheckContext, 'features'>,
-): { path: PathSegment[]; value: string }[] {
-  if (!isObject(block)) return [];
-  const fields: { path: PathSegment[]; value: string }[] = [];
-  if (block.type === 'resource_link' && typeof block.uri === 'string')
-    fields.push({ path: ['uri'], value: block.uri });
-  if (block.type === 'resource' && isObject(block.resource) && typeof block.resource.uri === 'string') {
-    fields.push({ path: ['resource', 'uri'], value: block.resource.uri });
-  }
-  if (block.type === 'resource_link' && ctx.features.icons && Array.isArray(block.icons)) {
-    block.icons.forEach((icon, i) => {
-      if (isObject(icon) && typeof icon.src === 'string')
-        fields.push({ path: ['icons', i, 'src'], value: icon.src });
-    });
-  }
-  return fields;
-}
 
 export default defineRule({
   id: 'block-uri-invalid',

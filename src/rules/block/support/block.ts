@@ -7,7 +7,7 @@ import { canonicalBase64 } from '../../../core/base64.js';
 import { isObject, type JsonObject } from '../../../core/json.js';
 import { type PayloadFacts, payloadFactsAt } from '../../../core/payload.js';
 import { getIn, type PathSegment, setIn } from '../../../core/pointer.js';
-import type { RepairContext } from '../../types.js';
+import type { CheckContext, RepairContext } from '../../types.js';
 
 /** The block a repair acts on, when it still is an object. */
 export function blockAt(ctx: RepairContext): JsonObject | undefined {
@@ -118,4 +118,25 @@ export function canonicalizeBase64At(ctx: RepairContext, what: string): { descri
   if (canonical === undefined || canonical === value) return undefined;
   setIn(ctx.root, ctx.findingPath, canonical);
   return { description: `${what} ${ctx.findingPath.slice(ctx.subjectPath.length).join('.')}` };
+}
+
+/** The URI-valued strings of a block: link and resource `uri`, and icon `src` where icons exist. */
+export function uriFields(
+  block: unknown,
+  ctx: Pick<CheckContext, 'features'>,
+): { path: PathSegment[]; value: string }[] {
+  if (!isObject(block)) return [];
+  const fields: { path: PathSegment[]; value: string }[] = [];
+  if (block.type === 'resource_link' && typeof block.uri === 'string')
+    fields.push({ path: ['uri'], value: block.uri });
+  if (block.type === 'resource' && isObject(block.resource) && typeof block.resource.uri === 'string') {
+    fields.push({ path: ['resource', 'uri'], value: block.resource.uri });
+  }
+  if (block.type === 'resource_link' && ctx.features.icons && Array.isArray(block.icons)) {
+    block.icons.forEach((icon, i) => {
+      if (isObject(icon) && typeof icon.src === 'string')
+        fields.push({ path: ['icons', i, 'src'], value: icon.src });
+    });
+  }
+  return fields;
 }

@@ -7,6 +7,7 @@ import { canonicalBase64, parseDataUri } from '../../../core/base64.js';
 import { isObject, type JsonObject } from '../../../core/json.js';
 import { canonicalMimeType, mediaFamily } from '../../../core/sniff.js';
 import { isAbsoluteUri, lastPathSegment } from '../../../core/uri.js';
+import { scriptUrlKind } from '../../../library/script-url.js';
 import type { RepairContext } from '../../types.js';
 import { replaceBlock, syntheticUri, textBlock } from './block.js';
 
@@ -32,13 +33,27 @@ export function firstString(block: JsonObject, keys: readonly string[]): [string
   return undefined;
 }
 
-/** A link as a resource_link where the version has it, else a text block naming it. */
+/**
+ * The text block that stands for a link whose URL runs script (see block-uri-script): it names the link
+ * but not the URL, which a Markdown renderer would make a link again (`<javascript:…>` is an autolink).
+ */
+export function scriptLinkText(name: string | undefined, kind: string): JsonObject {
+  const label = name ? ` ${JSON.stringify(name)}` : '';
+  return textBlock(`Link${label} removed: its ${kind} URL runs script.`);
+}
+
+/**
+ * A link as a resource_link where the version has it, else a text block naming it; a link whose URL
+ * runs script becomes the text that says so.
+ */
 export function linkBlock(
   uri: string,
   name: string | undefined,
   description: string | undefined,
   ctx: RepairContext,
 ): JsonObject {
+  const kind = scriptUrlKind(uri);
+  if (kind !== undefined) return scriptLinkText(name, kind);
   const label = name ?? lastPathSegment(uri) ?? uri;
   if (ctx.features.blockTypes.includes('resource_link') && isAbsoluteUri(uri)) {
     const link: JsonObject = { type: 'resource_link', uri, name: label };
