@@ -67,6 +67,8 @@ export interface HttpProxyOptions extends ProxyEvents {
   readonly timeoutMs?: number;
   /** Interval of SSE keep-alive comments on an idle stream, in milliseconds; default 15000. */
   readonly keepAliveMs?: number;
+  /** The longest wait before resuming a stream, and `retry:` hint passed on; default MAX_RESUME_DELAY_MS. */
+  readonly maxResumeDelayMs?: number;
   /**
    * The longest message held and judged, in bytes (default and maximum: MAX_HELD_FRAME_BYTES; an SSE
    * event's in characters): a longer JSON answer or SSE event is forwarded unchanged and unjudged as it
@@ -98,6 +100,15 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * hint: the SDK clients' first reconnection delay.
  */
 export const DEFAULT_RESUME_DELAY_MS = 1000;
+
+/**
+ * The longest the proxy waits before resuming a stream, whatever `retry:` the server sent, and the
+ * longest hint it passes on: the SDK clients' default request timeout. A longer wait would outlast the
+ * call it is for (resuming sooner at worst finds nothing new, which the call is answered for), and a
+ * hint over 2^31 − 1 ms overflowed Node's timers: they fired at once, with a TimeoutOverflowWarning on
+ * the proxy's standard error (and on a JavaScript client's, from the hint passed on).
+ */
+export const MAX_RESUME_DELAY_MS = 60_000;
 
 /** Resolves after `ms`, or as soon as the client's response closes. */
 function delay(ms: number, res: ServerResponse): Promise<void> {
@@ -593,8 +604,13 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
     const relayEvent = async (event: EventSourceMessage | { retry: number } | PassedPiece) => {
       if ('passed' in event) return passOn(event);
       if ('retry' in event) {
-        retryMs = event.retry;
-        return write(`retry: ${event.retry}\n\n`);
+        const most = options.maxResumeDelayMs ?? MAX_RESUME_DELAY_MS;
+        retryMs = Math.min(event.retry, most);
+        if (event.retry > most)
+          options.onLog?.(
+            `[${connection}] the server's retry hint of ${Number.isSafeInteger(event.retry) ? event.retry : 'more than 2^53'} ms is longer than the ${most / 1000} s the proxy waits before resuming a stream: passed on as ${most}`,
+          );
+        return write(`retry: ${retryMs}\n\n`);
       }
       if (event.id) {
         lastEventId = event.id;

@@ -10,10 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_RESUME_DELAY_MS, type RunningHttpProxy } from '../../src/proxy/http.js';
 import { minimalResult } from '../fixtures/minimal-answers.js';
 import { startSseServer, TOOL_TEXT } from '../fixtures/sse-line-endings.js';
 import { startUnansweringServer } from '../fixtures/sse-unanswered.js';
 import { CLI_TEST_TIMEOUT } from '../support/cli.js';
+import { loggingProxy } from './support/http-proxy.js';
 import { startUrlProxy, until } from './support/processes.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -21,13 +23,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function clientThroughProxy(upstream: { url: string; close(): Promise<void> }) {
-  cleanups.push(() => upstream.close());
-  const { child, started } = startUrlProxy(upstream.url);
+/** `mcp-shape proxy --url` in front of `url`, killed after the test. */
+function proxyProcess(url: string) {
+  const { child, started } = startUrlProxy(url);
   cleanups.push(() => {
     child.kill('SIGKILL');
   });
-  const proxy = await started;
+  return started;
+}
+
+async function clientThroughProxy(upstream: { url: string; close(): Promise<void> }) {
+  cleanups.push(() => upstream.close());
+  const proxy = await proxyProcess(upstream.url);
   const client = new Client({ name: 'behind-proxy', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
   cleanups.push(() => client.close());
@@ -67,13 +74,14 @@ describe('proxy: an upstream SSE stream ended without the response', { timeout: 
 });
 
 /**
- * A server whose tools/call stream ends after an event with id `e1` and a `retry: 10` hint, without
- * the response; `resumed` answers the GET that resumes it. `seen` lists each request's method and
- * Last-Event-ID.
+ * A server whose tools/call stream ends after an event with id `e1` and a `retry` hint (10 ms unless
+ * told), without the response; `resumed` answers the GET that resumes it. `seen` lists each request's
+ * method and Last-Event-ID.
  */
 async function resumingServer(
   resumed: (res: import('node:http').ServerResponse) => void,
   breakOff = false,
+  retry = '10',
 ): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
   const seen: string[] = [];
   const server: Server = createServer(async (req, res) => {
@@ -87,7 +95,7 @@ async function resumingServer(
     if (message.id === undefined) return void res.writeHead(202).end();
     if (message.method === 'tools/call') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const priming = 'retry: 10\nid: e1\ndata: \n\n';
+      const priming = `retry: ${retry}\nid: e1\ndata: \n\n`;
       // Broken off: the connection goes down in the middle of the chunked body.
       if (breakOff) return void res.write(priming, () => res.socket?.destroy());
       return void res.end(priming);
@@ -176,3 +184,87 @@ describe('proxy: an upstream SSE stream ended without the response after an even
     );
   });
 });
+
+/** Past 2^31 − 1 ms, the longest wait a Node timer holds. */
+const OVERFLOWING_RETRY = '99999999999';
+
+/** resumingServer with OVERFLOWING_RETRY, whose resumption brings the answer; closed after the test. */
+async function overflowingServer() {
+  const upstream = await resumingServer(
+    (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e2\ndata: ${ANSWER}\n\n`),
+    false,
+    OVERFLOWING_RETRY,
+  );
+  cleanups.push(() => upstream.close());
+  return upstream;
+}
+
+describe('proxy: a retry hint longer than a timer holds', { timeout: CLI_TEST_TIMEOUT }, () => {
+  it('waits at most its longest wait before resuming, with no TimeoutOverflowWarning, and passes that on', async () => {
+    const upstream = await overflowingServer();
+    const proxies: RunningHttpProxy[] = [];
+    cleanups.push(async () => {
+      for (const proxy of proxies) await proxy.close();
+    });
+    const { proxy, log } = await loggingProxy(upstream.url, proxies, { maxResumeDelayMs: 50 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    cleanups.push(() => {
+      process.off('warning', onWarning);
+    });
+    const body = await (await postCall(proxy.url)).text();
+    // A warning is emitted on the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.filter((warning) => warning.startsWith('TimeoutOverflowWarning'))).toEqual([]);
+    expect(body).toContain('retry: 50\n');
+    expect(body).not.toContain(OVERFLOWING_RETRY);
+    expect(body).toContain(ANSWER);
+    expect(upstream.seen.filter((line) => line.startsWith('GET e'))).toEqual(['GET e1 -']);
+    expect(log).toContainEqual(
+      expect.stringContaining(
+        `the server's retry hint of ${OVERFLOWING_RETRY} ms is longer than the 0.05 s the proxy waits before resuming a stream: passed on as 50`,
+      ),
+    );
+  });
+
+  it('does not resume at once, and prints no TimeoutOverflowWarning on the terminal (the command line)', async () => {
+    const upstream = await overflowingServer();
+    const proxy = await proxyProcess(upstream.url);
+    const abort = new AbortController();
+    const response = await postCall(proxy.url, abort.signal);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let body = '';
+    while (!body.includes('id: e1')) body += decoder.decode((await reader.read()).value, { stream: true });
+    // Before the fix the timer fired at once: the resumption and the warning came within milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    abort.abort();
+    await reader.cancel().catch(() => {});
+    const logged = `retry hint of ${OVERFLOWING_RETRY} ms is longer than the 60 s the proxy waits`;
+    await until(() => proxy.stderr().includes(logged));
+    expect(proxy.stderr()).not.toContain('TimeoutOverflowWarning');
+    expect(upstream.seen.filter((line) => line.startsWith('GET'))).toEqual([]);
+    expect(proxy.stderr()).toContain(logged);
+    expect(body).toContain(`retry: ${MAX_RESUME_DELAY_MS}\n`);
+  });
+});
+
+/** POSTs a tools/call (id 1) to the proxy, with no session, as a client that takes JSON or a stream. */
+function postCall(url: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 't', arguments: {} },
+    }),
+    ...(signal ? { signal } : {}),
+  });
+}

@@ -140,7 +140,8 @@ repaired whole, SSE streams event by event as they arrive, with keep-alive comme
 other responses pass through unchanged, and so does a JSON body that is no JSON-RPC message under a
 status that is not 2xx (logged). A 2xx JSON body that leaves a request unanswered is replaced by a
 JSON-RPC error for that request, quoting what the server sent. An SSE stream that ends or breaks off
-before the response after an event id is resumed by the proxy (GET with Last-Event-ID). If the server
+before the response after an event id is resumed by the proxy (GET with Last-Event-ID), after the
+server's retry hint (at most 60 s, the hint passed on as that too). If the server
 cannot be reached, times out (--timeout), or a stream cannot be resumed, each unanswered request gets a
 JSON-RPC error (a 502 when no response was started). Runs until interrupted; exit code 0.`,
     )
