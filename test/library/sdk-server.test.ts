@@ -423,3 +423,89 @@ describe('values that instanceof cannot ask about, and bytes that are gone', () 
     expect(await toolResult(new Uint8Array(0))).toMatchObject({ content: [{ type: 'resource' }] });
   });
 });
+
+/** `value` with `key` defined on it as a member JSON.stringify does not send (not enumerable). */
+function hidden<T extends object>(value: T, key: string, member: unknown): T {
+  return Object.defineProperty(value, key, { value: member, enumerable: false });
+}
+
+/**
+ * Values whose JSON is not what reading their members gives: members that are not enumerable (the SDK
+ * servers read each member their schema names, JSON.stringify sends only enumerable ones) and an array
+ * of its own toJSON (JSON.stringify sends what it answers, the SDK servers read the items). With the
+ * content the client must get from shaped(), toolResult() and repair() alike.
+ */
+const HIDDEN: readonly (readonly [string, () => unknown, unknown])[] = [
+  [
+    'a block whose text is not enumerable',
+    () => ({ content: [hidden({ type: 'text' }, 'text', 'hi')] }),
+    [{ type: 'text', text: 'hi' }],
+  ],
+  [
+    'a block whose type is not enumerable',
+    () => ({ content: [hidden({ text: 'hi' }, 'type', 'text')] }),
+    [{ type: 'text', text: 'hi' }],
+  ],
+  [
+    'a result whose content is not enumerable',
+    () => hidden({}, 'content', [{ type: 'text', text: 'hi' }]),
+    [{ type: 'text', text: 'hi' }],
+  ],
+  [
+    'embedded contents whose text is not enumerable',
+    () => ({ content: [{ type: 'resource', resource: hidden({ uri: 'file:///a.txt' }, 'text', 'hi') }] }),
+    [{ type: 'resource', resource: { uri: 'file:///a.txt', text: 'hi' } }],
+  ],
+  [
+    'content of its own toJSON',
+    () => ({
+      content: Object.assign([{ type: 'text', text: 'items' }], {
+        toJSON: () => [{ type: 'text', text: 'json' }],
+      }),
+    }),
+    [{ type: 'text', text: 'json' }],
+  ],
+];
+
+describe('members JSON does not send as they are read', () => {
+  it('shaped(), and the results of toolResult() and repair(), reach the client as their JSON says, over an SDK v1 McpServer that writes JSON', async () => {
+    const server = new McpServer({ name: 'hidden', version: '1.0.0' });
+    const answered = new Map<string, unknown>();
+    HIDDEN.forEach(([, make], i) => {
+      server.registerTool(`shaped${i}`, {}, shaped(async () => make(), { server }) as () => Promise<never>);
+      server.registerTool(`toolResult${i}`, {}, (async () => {
+        const result = await toolResult(make());
+        answered.set(`toolResult${i}`, result);
+        return result;
+      }) as () => Promise<never>);
+      server.registerTool(`repair${i}`, {}, (async () => {
+        const { result } = await repair(make());
+        answered.set(`repair${i}`, result);
+        return result;
+      }) as () => Promise<never>);
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // Written as JSON, as stdio and HTTP write it: the in-memory pair hands the object itself over.
+    const send = serverSide.send.bind(serverSide);
+    serverSide.send = (message, options) => send(JSON.parse(JSON.stringify(message)), options);
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      for (const [i, [name, , content]] of HIDDEN.entries()) {
+        for (const via of ['shaped', 'toolResult', 'repair']) {
+          const received = await client.callTool({ name: `${via}${i}`, arguments: {} });
+          expect(received, `${via}: ${name}`).toEqual({ content });
+          // What the library answered is plain JSON: written as it is, it says what the server sent.
+          if (via !== 'shaped') {
+            expect(JSON.parse(JSON.stringify(answered.get(`${via}${i}`))), `${via}: ${name}`).toEqual({
+              content,
+            });
+          }
+        }
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});

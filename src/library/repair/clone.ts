@@ -145,7 +145,10 @@ function plainWalk(item: unknown, copy: boolean, depth: number, budget: { contai
   if (depth > FAST_DEPTH || ++budget.containers > MAX_REVISITS) throw UNUSUAL;
   const proto = Object.getPrototypeOf(item);
   if (Array.isArray(item)) {
-    if (proto !== Array.prototype) throw NOT_PLAIN;
+    // An array of its own toJSON is sent as what that answers, as an object of one is.
+    if (proto !== Array.prototype || typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+      throw NOT_PLAIN;
+    }
     const out: unknown[] | undefined = copy ? new Array(item.length) : undefined;
     for (let i = 0; i < item.length; i++) {
       if (!Object.hasOwn(item, i)) throw NOT_PLAIN; // a hole is sent as null
@@ -418,6 +421,7 @@ function plainDepthExactly(value: unknown): number {
       if (++depth > deepest) deepest = depth;
       if (Array.isArray(item)) {
         if (proto !== Array.prototype) return -1;
+        if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return -1;
         pending.push(new Exit(item));
         for (let i = 0; i < item.length; i++) {
           if (!Object.hasOwn(item, i)) return -1; // a hole is sent as null

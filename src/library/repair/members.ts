@@ -1,11 +1,13 @@
 /**
- * The protocol's own members of a result and of its blocks, where a class instance keeps them as
- * accessors on its prototype (`class TextBlock { get text() { … } }`). JSON.stringify sends only own
- * members, so judged as JSON the block had no `text` and was dropped. The official SDK v1 McpServer
- * does not send the handler's object as it is: it parses it with its CallToolResultSchema first, which
- * reads each member the schema names (a getter on the prototype included) and sends what it read, so
- * without mcp-shape the client got the text. Each such member is read here, once, and the block becomes
- * a plain object holding it, which every transport sends whole. Anything else of the value (what
+ * The protocol's own members of a result and of its blocks, where JSON.stringify would not send them:
+ * a class instance that keeps them as accessors on its prototype (`class TextBlock { get text() { … } }`),
+ * or any object that holds them as non-enumerable members (`Object.defineProperty(block, 'text', {
+ * value })`). JSON.stringify sends only own enumerable members, so judged as JSON the block had no
+ * `text` and was dropped. The official SDK McpServers (v1 and v2) do not send the handler's object as it
+ * is: they parse it with their CallToolResultSchema first, which reads each member the schema names (a
+ * getter on the prototype or a non-enumerable member included) and sends what it read, so without
+ * mcp-shape the client got the text. Each such member is read here, once, and the block becomes a plain
+ * object holding it, which every transport sends whole. Anything else of the value (what
  * structuredContent holds, members the protocol does not name) is still read as JSON reads it.
  */
 
@@ -22,17 +24,19 @@ export const RESULT_KEYS: ReadonlySet<string> = new Set([
 /** Members every block may have, and those of each block type (as the SDK's schemas name them). */
 const COMMON_MEMBERS = ['type', 'annotations', '_meta'];
 const BLOCK_MEMBERS: Readonly<Record<string, readonly string[]>> = {
-  text: ['text'],
-  image: ['data', 'mimeType'],
-  audio: ['data', 'mimeType'],
-  resource_link: ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'icons'],
-  resource: ['resource'],
+  text: [...COMMON_MEMBERS, 'text'],
+  image: [...COMMON_MEMBERS, 'data', 'mimeType'],
+  audio: [...COMMON_MEMBERS, 'data', 'mimeType'],
+  resource_link: [...COMMON_MEMBERS, 'uri', 'name', 'title', 'description', 'mimeType', 'size', 'icons'],
+  resource: [...COMMON_MEMBERS, 'resource'],
 };
+const RESULT_MEMBERS: readonly string[] = [...RESULT_KEYS];
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 const RESOURCE_MEMBERS = ['uri', 'mimeType', 'text', 'blob', '_meta'];
 
 /**
  * An instance of a class (an object whose prototype is neither Object's nor null) without toJSON,
- * whose members JSON may not send all of. Plain objects and arrays are sent as they are.
+ * whose members JSON may not send all of.
  */
 function isInstance(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -44,11 +48,26 @@ function isInstance(value: unknown): value is Record<string, unknown> {
   );
 }
 
+/**
+ * An object (no array) without toJSON that may hold members JSON does not send: a class instance (its
+ * prototype's), or a plain object with members that are not enumerable. JSON sends what a toJSON
+ * answers, so such an object is left to it. Counting the names is the quick test: a plain object of
+ * enumerable members only, which nearly all are, is then done with in two small lists.
+ */
+function mayHideMembers(value: unknown): value is Record<string, unknown> {
+  if (isInstance(value)) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  return Object.getOwnPropertyNames(value).length !== Object.keys(value).length;
+}
+
 /** `value` with each of `names` it has but JSON would not send made an own member; itself when none. */
 function withMembers(value: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
-  for (const name of names) {
-    if (Object.prototype.propertyIsEnumerable.call(value, name) || !(name in value)) continue;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    // Absent first: most blocks have few of the names, and `in` answers that faster.
+    if (!(name in value) || isEnumerable.call(value, name)) continue;
     const member = value[name];
     // JSON leaves these out, as the SDK's schemas read them (absent).
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
@@ -59,16 +78,21 @@ function withMembers(value: Record<string, unknown>, names: readonly string[]): 
 }
 
 function blockWithMembers(block: unknown): unknown {
-  if (!isInstance(block)) return block;
-  const type = block.type;
-  const own =
-    typeof type === 'string' && Object.hasOwn(BLOCK_MEMBERS, type) ? BLOCK_MEMBERS[type] : undefined;
-  if (own === undefined) return block;
-  const copy = withMembers(block, [...COMMON_MEMBERS, ...own]);
-  if (type !== 'resource' || !isInstance(copy.resource)) return copy;
+  if (typeof block !== 'object' || block === null || Array.isArray(block)) return block;
+  if (typeof (block as { toJSON?: unknown }).toJSON === 'function') return block;
+  let copy = block as Record<string, unknown>;
+  if (mayHideMembers(copy)) {
+    const type = copy.type;
+    const own =
+      typeof type === 'string' && Object.hasOwn(BLOCK_MEMBERS, type) ? BLOCK_MEMBERS[type] : undefined;
+    if (own === undefined) return block;
+    copy = withMembers(copy, own);
+  }
+  // A plain block may hold contents that hide theirs.
+  if (copy.type !== 'resource' || !mayHideMembers(copy.resource)) return copy;
   const resource = withMembers(copy.resource, RESOURCE_MEMBERS);
   if (resource === copy.resource) return copy;
-  return copy === block ? { ...block, resource } : Object.assign(copy, { resource });
+  return copy === block ? { ...copy, resource } : Object.assign(copy, { resource });
 }
 
 /** The blocks of `content` with their members made own, or `content` itself when none changed. */
@@ -85,9 +109,9 @@ function blocksWithMembers(content: readonly unknown[]): readonly unknown[] {
 }
 
 /**
- * What a handler returned (a result, a block or an array of blocks), with the protocol members its
- * class instances keep as prototype accessors made own members (see the module comment); the value
- * itself when there are none. Never throws: a member that throws when read leaves the value as it was,
+ * What a handler returned (a result, a block or an array of blocks), with the protocol members JSON
+ * would not send (a class instance's prototype accessors, members that are not enumerable) made own,
+ * enumerable members (see the module comment); the value itself when there are none. Never throws: a member that throws when read leaves the value as it was,
  * for the JSON walk to say what it could not read.
  */
 export function withProtocolMembers(value: unknown): unknown {
@@ -95,11 +119,13 @@ export function withProtocolMembers(value: unknown): unknown {
     if (Array.isArray(value)) return blocksWithMembers(value);
     if (typeof value !== 'object' || value === null) return value;
     let result = value as Record<string, unknown>;
-    if (isInstance(result)) {
-      const made = withMembers(result, [...RESULT_KEYS]);
-      // A domain object that merely has a `content` getter stays data: only a value whose every member
-      // is a result's is a result.
-      const isResult = Array.isArray(made.content) && Object.keys(made).every((key) => RESULT_KEYS.has(key));
+    if (mayHideMembers(result)) {
+      const made = withMembers(result, RESULT_MEMBERS);
+      // A domain object that merely has a `content` getter stays data: only an instance whose every
+      // member is a result's is a result. A plain object with a content array is one, as JSON reads it.
+      const isResult =
+        Array.isArray(made.content) &&
+        (!isInstance(result) || Object.keys(made).every((key) => RESULT_KEYS.has(key)));
       if (!isResult) return blockWithMembers(value);
       result = made;
     }
