@@ -22,6 +22,7 @@ import {
   wellFormedFamily,
 } from '../core/sniff.js';
 import { isAbsoluteUri } from '../core/uri.js';
+import { isScriptUrl } from '../library/script-url.js';
 import type { BlockType, VersionFeatures } from '../spec/versions.js';
 
 /**
@@ -50,6 +51,7 @@ export const BLOCK_RULE_TYPES: Readonly<Record<string, readonly BlockType[]>> = 
   'block-type-unknown': [],
   'block-type-unsupported-in-version': ['audio', 'resource_link'],
   'block-uri-invalid': ['resource_link', 'resource'],
+  'block-uri-script': ['resource_link', 'resource'],
 };
 
 /** Result rules that report nothing on the shape. */
@@ -100,6 +102,7 @@ export const COVERED_BLOCK_RULES: ReadonlySet<string> = new Set([
   'block-type-unknown',
   'block-type-unsupported-in-version',
   'block-uri-invalid',
+  'block-uri-script',
 ]);
 
 /**
@@ -138,6 +141,7 @@ export const COVERED_LINK_BLOCK_RULES: ReadonlySet<string> = new Set([
   'block-resource-link-invalid',
   'block-type-unsupported-in-version',
   'block-uri-invalid',
+  'block-uri-script',
 ]);
 
 /**
@@ -157,6 +161,7 @@ export const COVERED_RESOURCE_BLOCK_RULES: ReadonlySet<string> = new Set([
   'block-resource-invalid',
   'block-resource-text-and-blob',
   'block-uri-invalid',
+  'block-uri-script',
 ]);
 
 /**
@@ -219,11 +224,13 @@ const LINK_MEMBERS = TYPE | URI | NAME | TITLE | DESCRIPTION | MIME_TYPE;
  * - Media: exactly `{ type, data, mimeType }`, its type known to the version, its `data` canonical
  *   base64, its mimeType well formed, of the block's family and not contradicted by the bytes
  *   (payloadOk).
- * - Link: `{ type: "resource_link", uri, name }` with an absolute `uri`, optionally a string `title`
+ * - Link: `{ type: "resource_link", uri, name }` with an absolute `uri` that runs no script
+ *   (runsScript), optionally a string `title`
  *   and `description` and a well-formed `mimeType`, and nothing else (no `size`, `icons`, annotations
  *   or `_meta`), in a version that has resource links.
  * - Resource: `{ type: "resource", resource }` and nothing else, its `resource` a plain object of an
- *   absolute `uri`, either a string `text` or a canonical base64 `blob` (not both), and optionally a
+ *   absolute `uri` that runs no script, either a string `text` or a canonical base64 `blob` (not both),
+ *   and optionally a
  *   well-formed `mimeType` that the blob's bytes do not contradict (plainContents).
  */
 function plainBlock(
@@ -339,7 +346,8 @@ function isPlainLink(link: JsonObject, features: VersionFeatures): boolean {
     return false;
   }
   const { uri, name, title, description, mimeType } = link;
-  if (typeof uri !== 'string' || typeof name !== 'string' || !isAbsoluteUri(uri)) return false;
+  if (typeof uri !== 'string' || typeof name !== 'string' || !isAbsoluteUri(uri) || runsScript(uri))
+    return false;
   if (
     (title !== undefined && typeof title !== 'string') ||
     (description !== undefined && typeof description !== 'string')
@@ -377,12 +385,25 @@ function plainContents(contents: object, budget: number, payloadOk: PayloadCheck
     return NOT_PLAIN;
   }
   const { uri, mimeType, text, blob } = resource;
-  if (typeof uri !== 'string' || !isAbsoluteUri(uri)) return NOT_PLAIN;
+  if (typeof uri !== 'string' || !isAbsoluteUri(uri) || runsScript(uri)) return NOT_PLAIN;
   if (mimeType !== undefined && (typeof mimeType !== 'string' || !isWellFormedMimeType(mimeType)))
     return NOT_PLAIN;
   if (blob === undefined) return typeof text === 'string' ? units : NOT_PLAIN;
   if (text !== undefined || typeof blob !== 'string') return NOT_PLAIN;
   return payloadOk(resource, 'blob', blob, mimeType as string | undefined, false) ? units : NOT_PLAIN;
+}
+
+/**
+ * Whether block-uri-script finds that `uri` runs script (isScriptUrl), asked only of a URI that could:
+ * that test drops C0 controls and spaces and ignores case before it looks for `javascript:`,
+ * `vbscript:` or `data:text/html`, so a URI whose first character is none of those and no j, v or d
+ * of either case (no other character lowers to one) runs none, found without copying it twice.
+ */
+function runsScript(uri: string): boolean {
+  const first = uri.charCodeAt(0);
+  const lower = first | 0x20;
+  if (first > 0x20 && first !== 0x7f && lower !== 0x6a && lower !== 0x76 && lower !== 0x64) return false;
+  return isScriptUrl(uri);
 }
 
 /** The payload check of a run: the run's payload facts (payloadFactsAt) and sniffer. */

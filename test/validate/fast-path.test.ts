@@ -114,6 +114,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'block-type-unknown': 'a8edbd37338fcb19',
   'block-type-unsupported-in-version': '006ff0a1fe9b4146',
   'block-uri-invalid': '27508dad73192aa5',
+  'block-uri-script': '347f94803568871c',
   'block-text-base64-image': '32047cff67bcbf5c',
 };
 
@@ -430,6 +431,7 @@ const strings = fc.oneof(
     'file:///a.txt',
     'https://example.com/a.png',
     'not a uri',
+    'javascript:alert(1)',
     `data:image/x;base64,${'A'.repeat(64)}`,
     `iVBORw0KGgo${'A'.repeat(300)}`,
   ),
@@ -588,6 +590,19 @@ const linkUri = fc.constantFrom<unknown>(
   'https://exa mple.com/',
   '',
   3,
+  // URLs that run script (block-uri-script), in the forms a browser reads as one, and near them.
+  'javascript:alert(1)',
+  'javascript://example.com/a',
+  'JaVa\tScript:alert(1)',
+  ' javascript:alert(1)',
+  '\u0000vbscript:msgbox',
+  'VBScript:msgbox(1)',
+  'data:text/html,<b>x</b>',
+  'Data:Text/HTML;base64,AAAA',
+  'data:text/plain,x',
+  'jar:file:///a.jar!/x',
+  'vnd://x',
+  '\u212aey://x',
 );
 const linkMime = fc.constantFrom<unknown>(
   'text/csv',
