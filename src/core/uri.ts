@@ -18,8 +18,11 @@ const matchesUriFormat = memoByString((value: string): boolean => uriFormat(valu
  * format's first alternative (a scheme, `//`, a reg-name host of unreserved characters, no port, then
  * `/`-separated segments of unreserved characters), so it passes without the long regex or the memo's
  * hashing of the string. A sufficient test, not a necessary one: anything else asks the format.
+ * Both cases are spelled out rather than asked with the `i` flag, which made each test about a third
+ * slower; the two match the same strings (without the `u` flag, `i` folds no character beyond ASCII
+ * into an ASCII letter).
  */
-const PLAIN_URI = /^[a-z][a-z0-9+.-]*:\/\/[a-z0-9._~/-]*$/i;
+const PLAIN_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9._~/-]*$/;
 
 export function isAbsoluteUri(value: string): boolean {
   return PLAIN_URI.test(value) || matchesUriFormat(value);

@@ -16,7 +16,13 @@ import { createOutputSchemaCompiler, type OutputSchemaCompiler } from '../core/s
 import type { Sniffed } from '../core/sniff.js';
 import { RULES } from '../rules/index.js';
 import type { CheckContext, Frame, Report, Rule, SessionEvent, Subject } from '../rules/types.js';
-import { BLOCK_TYPES, features, type ProtocolVersion, type VersionFeatures } from '../spec/versions.js';
+import {
+  BLOCK_TYPES,
+  features,
+  PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+  type VersionFeatures,
+} from '../spec/versions.js';
 import {
   BLOCK_RULE_TYPES,
   builtTextShape,
@@ -809,6 +815,36 @@ export function isQuietPlainText(
   const shape = resultShape(result, features(version), tool);
   return shape !== Shape.Other && shape >= silentShape(version);
 }
+
+/**
+ * isQuietPlainText of a result for a tool without outputSchema, in the version a caller's option names;
+ * `false` where it names none (the caller then says what is wrong with it). One lookup of the option
+ * both checks it and finds the version's facts: on a small text result, the Set lookup of the check
+ * and the two lookups of features and silentShape were a fifth of validateToolResultSync.
+ */
+export function isQuietPlainTextIn(result: unknown, version: unknown): boolean {
+  if (typeof version !== 'string') return false;
+  const facts = VERSION_FACTS[version];
+  // A member every object inherits ('toString', '__proto__') holds no facts of a version of that name.
+  if (facts === undefined || facts.version !== version) return false;
+  const shape = resultShape(result, facts.features, undefined);
+  if (shape === Shape.Other) return false;
+  if (facts.silent === UNKNOWN) facts.silent = silentShape(facts.version);
+  return shape >= facts.silent;
+}
+
+/** Of each version, by its name: its features, and (once asked) silentShape. */
+interface VersionFacts {
+  readonly version: ProtocolVersion;
+  readonly features: VersionFeatures;
+  silent: number;
+}
+
+const UNKNOWN = -1;
+
+const VERSION_FACTS: Readonly<Record<string, VersionFacts | undefined>> = Object.fromEntries(
+  PROTOCOL_VERSIONS.map((version) => [version, { version, features: features(version), silent: UNKNOWN }]),
+);
 
 /**
  * isQuietPlainText of the result `{ content: [{ type: "text", text }] }`, with `resultType: "complete"`

@@ -37,6 +37,7 @@ import {
   isQuietMediaCall,
   isQuietMessage,
   isQuietPlainText,
+  isQuietPlainTextIn,
   MAX_QUOTED,
   type PayloadSniffer,
   quoted,
@@ -289,9 +290,9 @@ export function validateToolResultSync(result: unknown, options: ValidateResultO
 function quickAnswer(result: unknown, options: ValidateResultOptions): boolean {
   try {
     const version = options.protocolVersion;
-    if (version === undefined || options.tool !== undefined || !isProtocolVersion(version)) return false;
-    if (isQuietPlainText(result, version, undefined)) return true;
-    return options.request === undefined && isQuietMediaCall(result, version);
+    if (options.tool !== undefined) return false;
+    if (isQuietPlainTextIn(result, version)) return true;
+    return options.request === undefined && isProtocolVersion(version) && isQuietMediaCall(result, version);
   } catch {
     return false;
   }

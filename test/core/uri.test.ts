@@ -41,9 +41,28 @@ describe('isAbsoluteUri()', () => {
       ' ',
       'é',
       '\n',
+      // Letters whose case folds to an ASCII one (the Kelvin sign, the long s, the dotless i): the
+      // shortcut spells out both cases without the `i` flag, and must still refuse them as the format does.
+      '\u212a',
+      '\u017f',
+      '\u0131',
+      'A',
     );
     const uri = fc.tuple(
-      fc.constantFrom('https://', 'file:///', 'ui://', 'urn:', 'a+b.c-d://', '1http://', 'h_t://', '', '//'),
+      fc.constantFrom(
+        'https://',
+        'HTTPS://',
+        'file:///',
+        'ui://',
+        'urn:',
+        'a+b.c-d://',
+        '1http://',
+        'h_t://',
+        '\u212aey://',
+        '\u017fsh://',
+        '',
+        '//',
+      ),
       fc.array(part, { maxLength: 12 }),
     );
     fc.assert(

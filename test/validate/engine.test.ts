@@ -11,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { OPEN, Opaque } from '../../src/core/opaque.js';
 import { getRule, RULES } from '../../src/rules/catalog.js';
 import { defineRule, type Rule, type RuleDefinition } from '../../src/rules/types.js';
-import { ALL_VERSIONS, PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
+import { ALL_VERSIONS, DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS } from '../../src/spec/versions.js';
 import {
   BlockFindings,
   type EngineFinding,
   firstSilentShape,
   isQuietMessage,
   isQuietPlainText,
+  isQuietPlainTextIn,
   MAX_QUOTED,
   NEVER,
   payloadAt,
@@ -523,6 +524,24 @@ describe('the quiet answers', () => {
     expect(isQuietPlainText(plain, V, { name: 't', inputSchema: {}, outputSchema: { type: 'object' } })).toBe(
       false,
     );
+  });
+
+  it('isQuietPlainTextIn: isQuietPlainText in the version an option names, and false for an option naming none', () => {
+    const plain = { content: [{ type: 'text', text: 'sunny' }] };
+    for (const version of ALL_VERSIONS) {
+      for (const result of [plain, { ...plain, resultType: 'complete' }, { content: 'sunny' }]) {
+        expect(isQuietPlainTextIn(result, version), version).toBe(
+          isQuietPlainText(result, version, undefined),
+        );
+      }
+    }
+    // Names every object has, and what is no name at all.
+    for (const named of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'draft', 'latest', '']) {
+      expect(isQuietPlainTextIn(plain, named), named).toBe(false);
+    }
+    for (const other of [undefined, null, 20251125, { toString: () => DEFAULT_PROTOCOL_VERSION }]) {
+      expect(isQuietPlainTextIn(plain, other)).toBe(false);
+    }
   });
 
   it('firstSilentShape: the first plain-text shape no result or block rule of a rule set runs on', () => {
