@@ -39,7 +39,6 @@ import { isObject } from '../core/json.js';
 import { convertedId } from '../core/request-id.js';
 import { utf8Problem } from '../io/utf8.js';
 import { whenWritable } from '../io/writable.js';
-import { stringifyJson } from '../library/repair/clone.js';
 import { type ProtocolVersion, parseProtocolVersion } from '../spec/versions.js';
 import { decodeUtf8 } from './decode.js';
 import { notUtf8Line, outcomeLine, type ProxyEvents, repairEvent } from './events.js';
@@ -639,8 +638,8 @@ export function startHttpProxy(options: HttpProxyOptions): Promise<RunningHttpPr
         // after) goes on the last.
         const { id, ...named } = event;
         const last = outcome.split.length - 1;
-        for (const [i, message] of outcome.split.entries())
-          await write(formatEvent(i === last ? event : named, stringifyJson(message)));
+        for (const [i, message] of (outcome.splitTexts ?? []).entries())
+          await write(formatEvent(i === last ? event : named, message));
       } else await write(formatEvent(event, outcome.text));
       afterFrame(event.data.length);
     };
@@ -891,8 +890,14 @@ function withErrors(
   if (missing.length === requests) return requests === 1 ? (errors[0] as string) : `[${errors.join(',')}]`;
   // Some were answered, so the body was forwarded: a message or a batch of them.
   const outcome = judged?.outcome as ServerOutcome & { kind: 'forward' };
+  // As they are sent, not written anew from their values: the server's own text, or the repaired one
+  // with the server's own numbers (number-text.ts). A batch's text without its brackets.
   const sent = sentMessage(outcome);
-  const messages = (Array.isArray(sent) ? sent : [sent]).map((m) => stringifyJson(m));
+  const messages = !Array.isArray(sent)
+    ? [outcome.text]
+    : sent.length === 0
+      ? []
+      : [outcome.text.trim().slice(1, -1)];
   return `[${[...messages, ...errors].join(',')}]`;
 }
 

@@ -15,7 +15,7 @@ export function needsOwnText(id: unknown): boolean {
 }
 
 /** The index just past the string literal that opens at `open`. */
-function stringEnd(text: string, open: number): number {
+export function stringEnd(text: string, open: number): number {
   let close = text.indexOf('"', open + 1);
   for (;;) {
     if (close === -1) return text.length;

@@ -10,7 +10,6 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { FrameSource, RecordedFix, RecordedFrame } from '../core/recording.js';
-import { stringifyJson } from '../library/repair/clone.js';
 import { MAX_HELD_FRAME_BYTES } from './frames.js';
 import { NOT_JSON } from './parse.js';
 import type { ServerOutcome } from './session.js';
@@ -58,7 +57,7 @@ export class Recorder {
     const fixes: RecordedFix[] = outcome.fixes.map((f) => ({ rule: f.rule, description: f.description }));
     if (outcome.split) {
       // Sent one message a line: recorded as their array, marked as split.
-      const forwarded = `[${outcome.split.map((m) => stringifyJson(m)).join(',')}]`;
+      const forwarded = `[${(outcome.splitTexts ?? []).join(',')}]`;
       this.write({ ...head, split: true, fixes }, text, outcome.message, forwarded);
       return;
     }

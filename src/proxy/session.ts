@@ -24,6 +24,13 @@ import { repairParsedMessageSync } from '../library/repair/index.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { idTexts, needsOwnText, numberIdTexts } from './id-text.js';
+import {
+  type MarkedNumbers,
+  markNumbers,
+  type RepairedPair,
+  sourceNumbers,
+  stringifyMarked,
+} from './number-text.js';
 import { NOT_JSON, parseFrame } from './parse.js';
 
 /**
@@ -59,6 +66,17 @@ export type ServerOutcome =
        * of the frame (`text` then holds them one per line).
        */
       readonly split?: readonly unknown[];
+      /**
+       * A split's messages as texts, one each, built when first asked for (`text` joins them). Numbers
+       * the repair left in place are written as the server wrote them (number-text.ts).
+       */
+      readonly splitTexts?: readonly string[];
+      /**
+       * When a repaired message has numbers JSON.stringify would write otherwise (1e400, -0, 1.0, digits
+       * past a double's): `repaired`, or `split`, with marks in their places, and the texts the marks
+       * stand for (write.ts writes it so; number-text.ts).
+       */
+      readonly numbers?: MarkedNumbers;
       readonly fixes: readonly Fix[];
       /** Why a message with problems was forwarded unchanged. */
       readonly reason?: string;
@@ -266,7 +284,8 @@ export class ProxySession {
       return this.unchanged(text, message, outcome.reason, outcome.answering);
     }
     // A message that repair left unchanged still goes out without the mark.
-    return this.repaired(outcome.message, message, fixes, {
+    const pair = { value: outcome.message, original: message, prefix: [] };
+    return this.repaired(text, [pair], fixes, 'one', {
       answering: outcome.answering,
       ...(outcome.reason ? { reason: outcome.reason } : {}),
     });
@@ -293,7 +312,12 @@ export class ProxySession {
     // A member whose repair could not finish has no fixes, and its message is the member as sent.
     const fixes = [...before, ...outcomes.flatMap((o) => o.fixes)];
     const reason = outcomes.find((o) => o.reason !== undefined)?.reason;
-    const repaired = outcomes.map((o) => o.message);
+    // Each member with what it was made from, where the frame had it.
+    const pairs = outcomes.map((o, place) => ({
+      value: o.message,
+      original: members[place],
+      prefix: [place],
+    }));
     if (members.length === 0 || (!canSplit && members.length > 1)) {
       // In an HTTP JSON body the TypeScript SDK clients read a batch, the Python SDK client does not.
       const left =
@@ -303,7 +327,7 @@ export class ProxySession {
       const why = reason ? `${reason}; ${left}` : left;
       return fixes.length === 0
         ? this.unchanged(text, members, why)
-        : this.repaired(repaired, members, fixes, { reason: why });
+        : this.repaired(text, pairs, fixes, 'batch', { reason: why, message: members });
     }
     const split: Fix = {
       rule: 'envelope-batch',
@@ -313,32 +337,53 @@ export class ProxySession {
           ? 'sent the message of a batch of one as itself: the official SDK clients drop a batch'
           : `sent the ${members.length} messages of the batch one by one: the official SDK clients drop a batch`,
     };
-    if (members.length === 1) return this.repaired(repaired[0], members, [...fixes, split], { reason });
-    return this.repaired(repaired, members, [...fixes, split], { reason, split: repaired });
+    if (members.length === 1)
+      return this.repaired(text, pairs, [...fixes, split], 'one', { reason, message: members });
+    return this.repaired(text, pairs, [...fixes, split], 'split', { reason, message: members });
   }
 
-  /** A repaired message's outcome; its text is built on first use, if the transport asks for it. */
+  /**
+   * A repaired message's outcome; its text is built on first use, if the transport asks for it. `pairs`
+   * are the repaired messages, each with what it was made from, sent as `one` message (there is one pair),
+   * as a `batch` of them, or `split`, one by one.
+   */
   private repaired(
-    value: unknown,
-    message: unknown,
+    text: string,
+    pairs: readonly RepairedPair[],
     fixes: readonly Fix[],
+    sent: 'one' | 'batch' | 'split',
     about: {
       readonly reason?: string | undefined;
       readonly answering?: Answering | undefined;
-      readonly split?: readonly unknown[];
+      /** The frame parsed, when it was a batch (a single message is its pair's original). */
+      readonly message?: unknown;
     },
   ): ServerOutcome {
-    let text: string | undefined;
-    const { split } = about;
+    const values = pairs.map((pair) => pair.value);
+    const found = markedNumbers(text, pairs);
+    const texts = found?.texts ?? [];
+    const marked = found?.marked ?? values;
+    const messages = sent === 'split' ? marked : [sent === 'batch' ? marked : marked[0]];
+    let written: string[] | undefined;
+    const messageTexts = () => {
+      written ??= messages.map((value) => stringifyMarked(value, texts));
+      return written;
+    };
+    let joined: string | undefined;
     return {
       kind: 'forward',
       get text() {
-        text ??= split ? split.map((m) => stringifyJson(m)).join('\n') : stringifyJson(value);
-        return text;
+        joined ??= messageTexts().join('\n');
+        return joined;
       },
-      repaired: value,
-      ...(split ? { split } : {}),
-      message,
+      // A getter in the literal itself: spread from another object, it would be called at once.
+      get splitTexts() {
+        return sent === 'split' ? messageTexts() : undefined;
+      },
+      ...(sent === 'split' ? { split: values } : {}),
+      repaired: sent === 'one' ? values[0] : values,
+      ...(found ? { numbers: { marked: sent === 'one' ? marked[0] : marked, texts } } : {}),
+      message: about.message ?? pairs[0]?.original,
       fixes,
       ...(about.reason ? { reason: about.reason } : {}),
       ...(about.answering ? { answering: about.answering } : {}),
@@ -459,6 +504,21 @@ interface PendingRequest {
   /** Its id as the client wrote it. */
   readonly idText: string;
   readonly answering: Answering;
+}
+
+/**
+ * The messages of `pairs` with marks for the numbers to be written as the server wrote them, when there
+ * are any: undefined when there are none.
+ */
+function markedNumbers(
+  text: string,
+  pairs: readonly RepairedPair[],
+): { marked: unknown[]; texts: string[] } | undefined {
+  const numbers = sourceNumbers(text);
+  if (numbers.length === 0) return undefined;
+  const texts: string[] = [];
+  const marked = pairs.map((pair) => markNumbers(pair, numbers, texts) ?? pair.value);
+  return texts.length === 0 ? undefined : { marked, texts };
 }
 
 interface RepairOutcome {

@@ -205,9 +205,11 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
         // A large message is not held as its bytes beside its text while the repaired one is written.
         frame.bytes = undefined;
         releasedBytes(text.length);
+        // With the numbers the repair left in place as the server wrote them (number-text.ts).
+        const { marked, texts } = outcome.numbers ?? { marked: outcome.split ?? outcome.repaired, texts: [] };
         waiting = outcome.split
-          ? writeJsonFrames(clientOut, outcome.split, text.length)
-          : writeJson(clientOut, outcome.repaired, text.length);
+          ? writeJsonFrames(clientOut, marked as unknown[], text.length, texts)
+          : writeJson(clientOut, marked, text.length, texts);
         options.onRepaired?.(repairEvent(outcome));
       } else if (outcome.kind === 'forward') {
         // The bytes as they came (frames.ts): only a repaired message let go of them. Bytes that are not

@@ -13,6 +13,7 @@
 import type { Writable } from 'node:stream';
 import { whenWritable } from '../io/writable.js';
 import { stringifyJson } from '../library/repair/clone.js';
+import { restoreNumbers, stringifyMarked } from './number-text.js';
 
 /** Texts up to this many characters are written in one piece; longer ones in slices of this size. */
 const SLICE = 1 << 20;
@@ -54,15 +55,17 @@ export function writeText(stream: Writable, text: string): Promise<void> | undef
 /**
  * Writes a JSON value as one frame. A value whose text is short is written as that text; otherwise its
  * skeleton is built with its long strings left out, and the strings are written into it slice by slice.
+ * `numbers`: the texts of the numbers marked in the value (number-text.ts), written in their places.
  */
 export function writeJson(
   stream: Writable,
   value: unknown,
   expectedLength: number,
+  numbers: readonly string[] = [],
 ): Promise<void> | undefined {
-  if (expectedLength <= SLICE) return writeText(stream, stringifyJson(value));
+  if (expectedLength <= SLICE) return writeText(stream, stringifyMarked(value, numbers));
   if (stream.destroyed) return undefined;
-  return writePieces(stream, jsonPieces(value));
+  return writePieces(stream, jsonPieces(value, numbers));
 }
 
 /**
@@ -73,12 +76,13 @@ export function writeJsonFrames(
   stream: Writable,
   values: readonly unknown[],
   expectedLength: number,
+  numbers: readonly string[] = [],
 ): Promise<void> | undefined {
   let waiting: Promise<void> | undefined;
   for (const value of values) {
     waiting = waiting
-      ? waiting.then(() => writeJson(stream, value, expectedLength))
-      : writeJson(stream, value, expectedLength);
+      ? waiting.then(() => writeJson(stream, value, expectedLength, numbers))
+      : writeJson(stream, value, expectedLength, numbers);
   }
   return waiting;
 }
@@ -95,13 +99,17 @@ function* slices(text: string): Generator<string> {
 }
 
 /** The JSON text of `value` in pieces of at most SLICE characters (and a few). */
-function* jsonPieces(value: unknown): Generator<string> {
+function* jsonPieces(value: unknown, numbers: readonly string[]): Generator<string> {
   const long: string[] = [];
-  const skeleton = stringifyJson(value, (text) => {
-    if (text.length < LONG_STRING) return text;
-    long.push(text);
-    return `${MARK}${long.length - 1}`;
-  });
+  // Number marks are short strings: they stay in the skeleton, where their texts replace them.
+  const skeleton = restoreNumbers(
+    stringifyJson(value, (text) => {
+      if (text.length < LONG_STRING) return text;
+      long.push(text);
+      return `${MARK}${long.length - 1}`;
+    }),
+    numbers,
+  );
   let copied = 0;
   for (let index = 0; index < long.length; index++) {
     // The marks come in the order they were made; the nonce keeps server text from posing as one.
