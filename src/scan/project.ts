@@ -51,6 +51,7 @@ export class Project {
     if (absolute) this.enter(absolute);
     // A new file can be the answer to an import that found nothing before.
     this.resolutions.clear();
+    this.resolutionsByFile.clear();
     return file;
   }
 
@@ -74,17 +75,32 @@ export class Project {
     return this.memoryEntries.get(dir)?.has(name) === true || this.listing(dir).has(name);
   }
 
-  private readonly resolutions = new Map<string, string | undefined>();
+  /** Resolutions of imports by the importing directory, then by the import (see `resolution`). */
+  private readonly resolutions = new Map<string, Map<string, string | null>>();
+  /** The map of `resolutions` for each importing file's directory, by the file's absolute path. */
+  private readonly resolutionsByFile = new Map<string, Map<string, string | null>>();
 
   /**
-   * An import's resolution, computed once per key (the importing directory and the import): every
-   * file of a package imports the same few modules, and each miss tries names in every ancestor.
+   * An import's resolution, computed once per importing directory and import (`key`): every file of
+   * a package imports the same few modules, and each miss tries names in every ancestor. Found by the
+   * importing file's path, a string the project holds (its hash computed once), then by the import.
    */
-  resolution(key: string, resolve: () => string | undefined): string | undefined {
-    if (this.resolutions.has(key)) return this.resolutions.get(key);
-    const found = resolve();
-    this.resolutions.set(key, found);
-    return found;
+  resolution(from: string, key: string, resolve: (dir: string) => string | undefined): string | undefined {
+    let known = this.resolutionsByFile.get(from);
+    if (!known) {
+      const dir = dirname(from);
+      known = this.resolutions.get(dir);
+      if (!known) {
+        known = new Map();
+        this.resolutions.set(dir, known);
+      }
+      this.resolutionsByFile.set(from, known);
+    }
+    const found = known.get(key);
+    if (found !== undefined) return found ?? undefined;
+    const resolved = resolve(dirname(from));
+    known.set(key, resolved ?? null);
+    return resolved;
   }
 
   /** A project file by absolute path, read from disk the first time; undefined when unreadable. */

@@ -110,6 +110,22 @@ describe('parsePython', () => {
     expect(shape(parsePython(python, source).root)).toEqual(first);
     expect(shape(parsePython(python, source, { direct: false }).root)).toEqual(first);
   });
+
+  it('gives leaves and inner nodes children arrays of one kind: plain arrays, none frozen, leaves sharing one', async () => {
+    const python = await pythonParser();
+    const { root } = parsePython(python, 'x = f(1)\ny = "a"\n');
+    const nodes: PyNode[] = [];
+    const stack = [root];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      nodes.push(node);
+      stack.push(...node.children);
+    }
+    const leaves = nodes.filter((n) => n.children.length === 0);
+    expect(leaves.length).toBeGreaterThan(2);
+    expect(new Set(leaves.map((n) => n.children)).size).toBe(1);
+    // A frozen empty array for the leaves made every loop over children see two hidden classes.
+    expect(nodes.filter((n) => Object.isFrozen(n.children))).toEqual([]);
+  });
 });
 
 /** A low-level server's call_tool handler, up to its body. */

@@ -58,11 +58,15 @@ export interface ObjState {
 const NO_PROPS: ReadonlyMap<string, Member> = new Map();
 
 export function newObject(site: Site, model?: string): ObjState {
-  return { kind: 'object', site, props: NO_PROPS, items: [], ...(model ? { model } : {}) };
+  return model
+    ? { kind: 'object', site, props: NO_PROPS, items: [], model }
+    : { kind: 'object', site, props: NO_PROPS, items: [] };
 }
 
 export function newArray(site: Site, model?: string): ObjState {
-  return { kind: 'array', site, props: NO_PROPS, items: [], ...(model ? { model } : {}) };
+  return model
+    ? { kind: 'array', site, props: NO_PROPS, items: [], model }
+    : { kind: 'array', site, props: NO_PROPS, items: [] };
 }
 
 /** Objects of finished interpretations, shared read-only by every later one; also hands out ids. */

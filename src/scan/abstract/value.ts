@@ -152,7 +152,9 @@ const MAX_CONSTANT_STRING = 64 * 1024;
 
 export function str(site: Site, value?: string): Value {
   if (value !== undefined && value.length > MAX_CONSTANT_STRING) return [{ k: 'str', site, nonEmpty: true }];
-  return [{ k: 'str', site, ...(value === undefined ? {} : { value }) }];
+  // Literals of their exact members, no spreads: a spread copies through a temporary object and
+  // stores the copied members outside the object, where reading them costs an indirection.
+  return [value === undefined ? { k: 'str', site } : { k: 'str', site, value }];
 }
 
 /**
@@ -160,7 +162,8 @@ export function str(site: Site, value?: string): Value {
  * (`f"no {x}"`), `format` when how it was made says what it holds.
  */
 export function someString(site: Site, nonEmpty: boolean, format?: StringFormat): Value {
-  return [{ k: 'str', site, ...(nonEmpty ? { nonEmpty } : {}), ...(format ? { format } : {}) }];
+  if (format) return [nonEmpty ? { k: 'str', site, nonEmpty, format } : { k: 'str', site, format }];
+  return [nonEmpty ? { k: 'str', site, nonEmpty } : { k: 'str', site }];
 }
 
 export function num(site: Site, value?: number, integral = false): Value {
@@ -190,7 +193,7 @@ export function isIntegral(value: Value): boolean {
 }
 
 export function bool(site: Site, value?: boolean): Value {
-  return [{ k: 'bool', site, ...(value === undefined ? {} : { value }) }];
+  return [value === undefined ? { k: 'bool', site } : { k: 'bool', site, value }];
 }
 
 export function nul(site: Site): Value {
@@ -253,15 +256,9 @@ export function assembledFormat(parts: readonly (string | null)[]): StringFormat
 }
 
 export function unknown(site: Site, reason: string, kind?: JsonKind, declared?: Declared): Value {
-  return [
-    {
-      k: 'unknown',
-      site,
-      reason,
-      ...(kind ? { kind } : {}),
-      ...(declared ? { declared } : {}),
-    },
-  ];
+  if (declared)
+    return [kind ? { k: 'unknown', site, reason, kind, declared } : { k: 'unknown', site, reason, declared }];
+  return [kind ? { k: 'unknown', site, reason, kind } : { k: 'unknown', site, reason }];
 }
 
 /** The variants of `value`, its unknowns marked as typed `any` by TypeScript (see `untyped`). */

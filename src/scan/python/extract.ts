@@ -87,12 +87,23 @@ function text(mod: PyModule, node: PyNode): string {
 }
 
 function stringLiteral(mod: PyModule, node: PyNode | undefined): string | undefined {
-  if (node?.type !== 'string' || node.children.some((c) => c.type === 'interpolation')) return undefined;
-  const raw = /[rR]/.test(text(mod, node).slice(0, 3).split(/['"]/)[0] ?? '');
-  return node.children
-    .filter((c) => c.type === 'string_content')
-    .map((c) => stringContent(mod.tree.source, c, raw))
-    .join('');
+  if (node?.type !== 'string') return undefined;
+  const { source } = mod.tree;
+  // A raw string: an `r` in the prefix before the opening quote (at most two letters).
+  let raw = false;
+  for (let i = node.start; i < Math.min(node.start + 3, node.end); i++) {
+    const c = source[i];
+    if (c === '"' || c === "'") break;
+    if (c === 'r' || c === 'R') raw = true;
+  }
+  let out = '';
+  const { children } = node;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as PyNode;
+    if (child.type === 'interpolation') return undefined;
+    if (child.type === 'string_content') out += stringContent(source, child, raw);
+  }
+  return out;
 }
 
 /** The dotted name of a decorator's callee: `mcp.tool`, `server.call_tool`. */

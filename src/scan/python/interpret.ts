@@ -348,6 +348,35 @@ const PURE_METHODS = new Set([
 ]);
 
 /** Nodes that open a scope of their own: their bodies are not the enclosing function's code. */
+/** Targets that bind each of their parts (`a, b = …`, `[a, *rest] = …`). */
+const TARGET_LISTS = new Set([
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'tuple',
+  'list',
+  'expression_list',
+  'parenthesized_expression',
+  'list_splat_pattern',
+  'as_pattern_target',
+]);
+
+/** The names a function assigns (its locals), and those it declares `global` and `nonlocal`. */
+interface ScopeInfo {
+  readonly locals: ReadonlySet<string>;
+  readonly globals: ReadonlySet<string>;
+  readonly nonlocals: ReadonlySet<string>;
+}
+
+/** The keyword arguments of a call that passes none, shared (see args). */
+const NO_KEYWORDS: ReadonlyMap<string, Value> = new Map();
+
+/** No names changed elsewhere, shared (see changedElsewhere). */
+const NO_CHANGES: ReadonlyMap<string, 'value' | 'members'> = new Map();
+
+/** An empty set of names, shared (see scopeInfo). */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 const SCOPES = new Set(['function_definition', 'class_definition', 'lambda', 'decorated_definition']);
 
 export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
@@ -356,10 +385,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   private readonly classes = new Map<number, { node: PyNode; run: PyRun }>();
   /** Calls under way that were made inside a `try` block: an exception they raise may be caught. */
   private guardedCalls = 0;
-  private readonly locals = new WeakMap<
-    PyNode,
-    { locals: Set<string>; globals: Set<string>; nonlocals: Set<string> }
-  >();
+  private readonly locals = new WeakMap<PyNode, ScopeInfo>();
   /** Comprehension variables in scope, innermost last. */
   private readonly comprehensions: Map<string, Value>[] = [];
   readonly recorded = new Map<PyNode, RecordedCall>();
@@ -504,7 +530,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   // ── names ───────────────────────────────────────────────────────────────────────────────────
 
   /** Names a function assigns (its locals), and its `global`/`nonlocal` declarations. */
-  private scopeInfo(fnNode: PyNode): { locals: Set<string>; globals: Set<string>; nonlocals: Set<string> } {
+  private scopeInfo(fnNode: PyNode): ScopeInfo {
     const known = this.locals.get(fnNode);
     if (known) return known;
     const info = { locals: new Set<string>(), globals: new Set<string>(), nonlocals: new Set<string>() };
@@ -513,21 +539,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const targets = (t: PyNode | undefined): void => {
       if (!t) return;
       if (t.type === 'identifier') info.locals.add(name(t));
-      else if (
-        [
-          'pattern_list',
-          'tuple_pattern',
-          'list_pattern',
-          'tuple',
-          'list',
-          'expression_list',
-          'parenthesized_expression',
-          'list_splat_pattern',
-          'as_pattern_target',
-        ].includes(t.type)
-      ) {
-        for (const c of t.children) targets(c);
-      }
+      else if (TARGET_LISTS.has(t.type)) for (const c of t.children) targets(c);
     };
     const params = field(fnNode, 'parameters');
     for (const p of params?.children ?? []) {
@@ -535,8 +547,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         p.type === 'identifier' ? p : (field(p, 'name') ?? p.children.find((c) => c.type === 'identifier'));
       if (id) info.locals.add(name(id));
     }
-    const stack: PyNode[] =
-      fnNode.type === 'module' ? [...fnNode.children] : [...(field(fnNode, 'body')?.children ?? [])];
+    const stack: PyNode[] = [];
+    const top = fnNode.type === 'module' ? fnNode : field(fnNode, 'body');
+    if (top) pushChildren(stack, top);
     for (let node = stack.pop(); node; node = stack.pop()) {
       switch (node.type) {
         case 'function_definition':
@@ -591,8 +604,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     }
     for (const g of info.globals) info.locals.delete(g);
     for (const g of info.nonlocals) info.locals.delete(g);
-    this.locals.set(fnNode, info);
-    return info;
+    // Most functions declare no global or nonlocal: one shared empty set each (they are only read
+    // from now on) instead of two sets per function kept as long as the project.
+    const scope: ScopeInfo = {
+      locals: info.locals,
+      globals: info.globals.size === 0 ? NO_NAMES : info.globals,
+      nonlocals: info.nonlocals.size === 0 ? NO_NAMES : info.nonlocals,
+    };
+    this.locals.set(fnNode, scope);
+    return scope;
   }
 
   private lookup(name: string, at: Site): Value {
@@ -638,10 +658,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     return value;
   }
 
-  private readonly changed = new WeakMap<PyNode, Map<string, 'value' | 'members'>>();
+  private readonly changed = new WeakMap<PyNode, ReadonlyMap<string, 'value' | 'members'>>();
 
   /** Names of `fn`'s scope that functions nested in it reassign or change the members of. */
-  private changedElsewhere(fn: PyNode): Map<string, 'value' | 'members'> {
+  private changedElsewhere(fn: PyNode): ReadonlyMap<string, 'value' | 'members'> {
     const known = this.changed.get(fn);
     if (known) return known;
     const out = new Map<string, 'value' | 'members'>();
@@ -649,7 +669,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     const source = this.current.module.tree.source;
     const text = (n: PyNode) => source.slice(n.start, n.end);
     const nested: PyNode[] = [];
-    const stack = [...fn.children];
+    const stack: PyNode[] = [];
+    pushChildren(stack, fn);
     for (let n = stack.pop(); n; n = stack.pop()) {
       if (n.type === 'function_definition' || n.type === 'lambda') nested.push(n);
       pushChildren(stack, n);
@@ -698,6 +719,8 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         pushChildren(body, n);
       }
     }
+    // Most scopes have no such names: one shared empty map, kept as long as the project, for them all.
+    if (out.size === 0) this.changed.set(fn, NO_CHANGES);
     return out;
   }
 
@@ -1098,13 +1121,25 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     this.block(body.children);
   }
 
+  /** Whether each function body run so far holds a `yield`: a body runs once per call, read once. */
+  private readonly generators = new Map<PyNode, boolean>();
+
   private isGenerator(body: PyNode): boolean {
-    const stack = [...body.children];
-    for (let n = stack.pop(); n; n = stack.pop()) {
-      if (n.type === 'yield') return true;
-      if (!SCOPES.has(n.type)) pushChildren(stack, n);
+    let known = this.generators.get(body);
+    if (known === undefined) {
+      known = false;
+      const stack: PyNode[] = [];
+      pushChildren(stack, body);
+      for (let n = stack.pop(); n; n = stack.pop()) {
+        if (n.type === 'yield') {
+          known = true;
+          break;
+        }
+        if (!SCOPES.has(n.type)) pushChildren(stack, n);
+      }
+      this.generators.set(body, known);
     }
-    return false;
+    return known;
   }
 
   private call(callee: Value, args: Args, at: Site, text: string, node?: PyNode): Value {
@@ -1956,18 +1991,22 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     // The prefix (`f`, `rb`, …) before the opening quote: the compact tree has no string_start.
     let quote = node.start;
     while (quote < node.end && source[quote] !== '"' && source[quote] !== "'") quote++;
-    const prefix = source.slice(node.start, quote);
-    if (/[bB]/.test(prefix)) return unknown(at, 'a bytes value');
-    const raw = /[rR]/.test(prefix);
+    const prefix = quote === node.start ? '' : source.slice(node.start, quote);
+    if (prefix !== '' && /[bB]/.test(prefix)) return unknown(at, 'a bytes value');
+    const raw = prefix !== '' && /[rR]/.test(prefix);
     let out = '';
     let constant = true;
     // Constant text, and `null` for each number known only at run time, to tell whether the string is
-    // a URI whatever they are; `other` once a part is anything else.
-    const parts: (string | null)[] = [];
+    // a URI whatever they are; `other` once a part is anything else. Made at the first interpolation
+    // (most strings have none), from the text before it: only the parts joined are ever read.
+    let parts: (string | null)[] | undefined;
     let other = false;
-    for (const child of node.children) {
+    const { children } = node;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as PyNode;
       switch (child.type) {
         case 'interpolation': {
+          parts ??= [out];
           const expression = field(child, 'expression') ?? child.children[0];
           const value = expression ? this.ev(expression) : NOTHING;
           const [only] = value;
@@ -1993,18 +2032,18 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         case 'string_content': {
           const content = stringContent(source, child, raw);
           out += content;
-          parts.push(content);
+          parts?.push(content);
           break;
         }
         case 'escape_sequence': {
           const sequence = source.slice(child.start, child.end);
           out += raw ? sequence : decodeEscape(sequence);
-          parts.push(raw ? sequence : decodeEscape(sequence));
+          parts?.push(raw ? sequence : decodeEscape(sequence));
           break;
         }
       }
     }
-    if (!constant) return someString(at, out !== '', other ? undefined : assembledFormat(parts));
+    if (!constant) return someString(at, out !== '', other ? undefined : assembledFormat(parts ?? []));
     return str(at, out);
   }
 
@@ -2217,18 +2256,24 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
 
   private args(node: PyNode | undefined): Args {
     const positional: Value[] = [];
-    const keywords = new Map<string, Value>();
-    if (!node) return { positional, keywords };
+    // Most calls pass no keyword: they share one empty map (arguments are only read).
+    let keywords: Map<string, Value> | undefined;
+    if (!node) return { positional, keywords: NO_KEYWORDS };
     if (node.type === 'generator_expression') {
       positional.push(this.ev(node));
-      return { positional, keywords };
+      return { positional, keywords: NO_KEYWORDS };
     }
     let spread = false;
-    for (const a of node.children) {
+    const { children } = node;
+    for (let i = 0; i < children.length; i++) {
+      const a = children[i] as PyNode;
       if (a.type === 'keyword_argument') {
         const name = field(a, 'name');
         const value = field(a, 'value');
-        if (name && value) keywords.set(this.text(name), this.ev(value));
+        if (name && value) {
+          keywords ??= new Map();
+          keywords.set(this.text(name), this.ev(value));
+        }
       } else if (a.type === 'list_splat') {
         spread = true;
         const [inner] = a.children;
@@ -2237,11 +2282,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         spread = true;
         const [inner] = a.children;
         const spreadValue = inner ? this.ev(inner) : NOTHING;
-        for (const { state } of objectsOf(this.heap, spreadValue))
+        for (const { state } of objectsOf(this.heap, spreadValue)) {
+          keywords ??= new Map();
           for (const [k, m] of state.props) keywords.set(k, m.value);
+        }
       } else positional.push(this.ev(a));
     }
-    return spread ? { positional, keywords, spread } : { positional, keywords };
+    return spread
+      ? { positional, keywords: keywords ?? NO_KEYWORDS, spread }
+      : { positional, keywords: keywords ?? NO_KEYWORDS };
   }
 
   private dottedName(node: PyNode): string | undefined {

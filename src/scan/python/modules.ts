@@ -29,8 +29,7 @@ export function resolvePythonImport(
   dotted: string,
   level: number,
 ): string | undefined {
-  const dir = dirname(from);
-  return project.resolution(`py\u0000${dir}\u0000${level}\u0000${dotted}`, () =>
+  return project.resolution(from, level === 0 ? dotted : `${level}\u0000${dotted}`, (dir) =>
     resolveFrom(project, dir, dotted, level),
   );
 }

@@ -283,8 +283,14 @@ export function parsePython(
   }
 }
 
-/** The children of a node without named children: one shared array instead of one per leaf. */
-const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
+/**
+ * The children of a node without named children: one shared array instead of one per leaf. Not
+ * frozen, and of the elements kind of every other children array (a slice of an array of nodes), so
+ * that every children array has one hidden class: a frozen one made each `for…of` over children and
+ * each `children.length` see two, and the optimizer then kept an iterator object per step. Nothing
+ * writes to a node's children.
+ */
+const NO_CHILDREN: PyNode[] = [undefined as unknown as PyNode].slice(0, 0);
 
 /** A node while the walk builds it: its children are set when the walk leaves it. */
 type Building = { -readonly [K in keyof PyNode]: PyNode[K] };
