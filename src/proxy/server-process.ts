@@ -11,7 +11,8 @@
  *   process ends, however it ends. Then the watchdog sends the group SIGTERM, and SIGKILL after the
  *   grace period if anything is left. When the group is already gone it exits at once.
  * - Processes that leave the group (`setsid`, `detached`) are tracked on Linux (descendants.ts) and
- *   ended by the relay once the server has exited.
+ *   ended by the relay once the server has exited; if the proxy dies first, the watchdog ends those it
+ *   finds by the token in their environment along with the group.
  *
  * Platforms: Linux and macOS (any POSIX system with /bin/sh) get all of this. On Windows there are no
  * process groups or POSIX signals: the server is started normally, signals are sent to it alone, and
@@ -26,18 +27,20 @@ import { Descendants } from './descendants.js';
 const POSIX = process.platform !== 'win32';
 
 /**
- * The watchdog, in POSIX sh. $1 is the grace period in tenths of a second; $2, the proxy's pid, is
- * there to be seen in `ps`.
+ * The watchdog, in POSIX sh. $1 is the grace period in tenths of a second; $2 the token in the
+ * environment of the server's processes (descendants.ts), empty without /proc; $3, the proxy's pid, is
+ * there to be seen in `ps`. Its own environment has no token: `grep` finds the server's processes only.
  */
 const WATCHDOG = `
 trap '' INT TERM HUP PIPE
 read pgid || exit 0
 case "$pgid" in ''|*[!0-9]*) exit 0 ;; esac
 while read -r _; do :; done
-kill -TERM "-$pgid" 2>/dev/null || exit 0
+ours() { [ -n "$2" ] && grep -l -F -e "$2" /proc/[0-9]*/environ 2>/dev/null | sed -e 's#^/proc/##' -e 's#/environ$##'; }
+kill -TERM "-$pgid" $(ours "$@") 2>/dev/null
 n=0
-while kill -0 "-$pgid" 2>/dev/null; do
-  if [ "$n" -ge "$1" ]; then kill -KILL "-$pgid" 2>/dev/null; exit 0; fi
+while kill -0 "-$pgid" 2>/dev/null || [ -n "$(ours "$@")" ]; do
+  if [ "$n" -ge "$1" ]; then kill -KILL "-$pgid" $(ours "$@") 2>/dev/null; exit 0; fi
   sleep 0.1
   n=$((n + 1))
 done
@@ -72,8 +75,11 @@ export interface ServerProcessOptions {
 
 /** Starts the server (and its watchdog); the caller waits for 'spawn' or 'error' on `child`. */
 export function startServerProcess(options: ServerProcessOptions): ServerProcess {
-  const watchdog = POSIX && options.watchdog !== false ? startWatchdog(options.graceMs) : undefined;
   const descendants = new Descendants();
+  const watchdog =
+    POSIX && options.watchdog !== false
+      ? startWatchdog(options.graceMs, Descendants.supported ? descendants.token : '')
+      : undefined;
   const child = spawn(options.command, [...options.args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: POSIX,
@@ -107,13 +113,20 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
   };
 }
 
-function startWatchdog(graceMs: number): ChildProcessByStdio<Writable, null, null> | undefined {
+function startWatchdog(
+  graceMs: number,
+  token: string,
+): ChildProcessByStdio<Writable, null, null> | undefined {
   const tenths = String(Math.max(1, Math.ceil(graceMs / 100)));
   try {
-    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'mcp-shape-watchdog', tenths, String(process.pid)], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-      detached: true,
-    });
+    const watchdog = spawn(
+      '/bin/sh',
+      ['-c', WATCHDOG, 'mcp-shape-watchdog', tenths, token, String(process.pid)],
+      {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        detached: true,
+      },
+    );
     watchdog.on('error', () => {}); // no /bin/sh: the proxy still runs, unguarded
     watchdog.stdin.on('error', () => {});
     // The watchdog must not keep the proxy alive; its pipe closes when the proxy's process ends.

@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Descendants, readStat } from '../../src/proxy/descendants.js';
 import { REPO_ROOT } from '../support/cli.js';
-import { type RunningProxy, startProxy } from './support/processes.js';
+import { processesLeft, type RunningProxy, startProxy } from './support/processes.js';
 
 const ESCAPING_SERVER = join(REPO_ROOT, 'test/proxy/support/escaping-server.mjs');
 const KEEPALIVE = 'process.stdout.write(process.pid + "\\n"); setTimeout(() => {}, 60000)';
@@ -105,6 +105,15 @@ describe.runIf(LINUX)('proxy: no process the server started is left behind', () 
     proxy.child.kill('SIGINT');
     expect(await proxy.exited).toEqual({ code: 130, signal: null });
     expect(alive(pid)).toBe(false);
+  }, 120_000);
+
+  it('leaves none behind when the proxy itself is killed with SIGKILL: the watchdog finds them by their token', async () => {
+    const { proxy, pids } = await proxyFor(['--setsid', '--double-fork', '--deaf']);
+    proxy.child.kill('SIGKILL');
+    expect(await proxy.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    // The watchdog acts once the proxy is gone: SIGTERM (ignored), then SIGKILL after --grace.
+    const left = await processesLeft((row) => Object.values(pids).includes(row.pid));
+    expect(left).toEqual([]);
   }, 120_000);
 
   it('ends a detached child started with an empty environment (found by its parent)', async () => {

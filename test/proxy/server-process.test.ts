@@ -7,6 +7,7 @@
 
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { Descendants } from '../../src/proxy/descendants.js';
 import { type ServerProcess, startServerProcess } from '../../src/proxy/server-process.js';
 
 /** Sleeps in a loop for at most 10 s: a server that outlives a failed test still ends. */
@@ -124,6 +125,10 @@ describe('startServerProcess: the watchdog and the grace period', () => {
       .filter((m) => (m[4] as string).includes(text))
       .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4] as string }));
 
+  /** The watchdog's arguments: its name, the grace period in tenths, the token (Linux), this pid. */
+  const named = (server: ServerProcess, tenths: number) =>
+    `mcp-shape-watchdog ${tenths} ${Descendants.supported ? server.descendants.token : ''} ${process.pid}`;
+
   it(
     'runs the watchdog as a group of its own, named, and waits the whole grace period before SIGKILL',
     async () => {
@@ -135,7 +140,7 @@ describe('startServerProcess: the watchdog and the grace period', () => {
       expect(server.child.stderr).toBeNull();
       await ready(server);
       const watchdog = server.watchdog as ChildProcess;
-      expect(rows(`mcp-shape-watchdog 15 ${process.pid}`)).toEqual([
+      expect(rows(named(server, 15))).toEqual([
         expect.objectContaining({ pid: watchdog.pid, pgid: watchdog.pid }),
       ]);
       const serverEnded = ended(server.child);
@@ -158,10 +163,10 @@ describe('startServerProcess: the watchdog and the grace period', () => {
     async () => {
       const server = startServerProcess({ command: 'mcp-shape-no-such-command', args: [], graceMs: 4200 });
       await new Promise((resolve) => server.child.once('error', resolve));
-      let left = rows(`mcp-shape-watchdog 42 ${process.pid}`);
+      let left = rows(named(server, 42));
       for (let i = 0; i < 100 && left.length > 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        left = rows(`mcp-shape-watchdog 42 ${process.pid}`);
+        left = rows(named(server, 42));
       }
       expect(left).toEqual([]);
     },

@@ -129,7 +129,7 @@ proxy itself is killed, even with SIGKILL (Linux and macOS; not on Windows). On 
 server started that outlive it, even outside its group (setsid, detached), get SIGTERM, then SIGKILL
 --grace seconds later, before the proxy exits: found in /proc by their parents, or by the token in
 the MCP_SHAPE_PROXY variable the server's environment gets (not one that clears its environment and
-loses its parent within a second, nor one left when the proxy itself is killed).
+loses its parent within a second); if the proxy is killed, the watchdog ends those with the token.
 
 With --url, the proxy listens on --listen and prints "listening on http://HOST:PORT/mcp" on standard
 error; point the client there. Requests (POST, GET, DELETE) go upstream with their body and the
