@@ -22,7 +22,13 @@ import {
 import { classifyDocument } from './classify.js';
 import type { ParsedInput } from './parse.js';
 import { checkSession, isClientMessage, notUtf8, type SessionResult } from './session.js';
-import { type VersionMatrix, versionVerdict, versionVerdictLine } from './versions.js';
+import {
+  VerdictTally,
+  type VersionMatrix,
+  type VersionVerdict,
+  versionVerdict,
+  versionVerdictLine,
+} from './versions.js';
 
 export { classifyDocument } from './classify.js';
 export {
@@ -54,6 +60,10 @@ export interface CheckOptions {
   readonly scope?: FactScope;
   /** The first bad byte of each line whose bytes are not UTF-8, by line number (src/io/utf8.ts). */
   readonly invalidUtf8?: ReadonlyMap<number, InvalidUtf8>;
+  /** A session's findings, each as it is found, instead of in the outcome's (SessionOptions.emit). */
+  readonly emit?: (finding: Finding, frame: boolean) => void;
+  /** A session's frame findings left out (SessionOptions.skipFrames). */
+  readonly skipFrames?: boolean;
 }
 
 export interface CheckOutcome {
@@ -99,6 +109,8 @@ async function checkParsed(input: ParsedInput, options: CheckOptions): Promise<C
       file: options.file,
       tools: options.tools,
       ...(options.invalidUtf8 ? { invalidUtf8: options.invalidUtf8 } : {}),
+      ...(options.emit ? { emit: options.emit } : {}),
+      ...(options.skipFrames ? { skipFrames: true } : {}),
     });
     return { ...sessionOutcome(session), kind: 'session' };
   }
@@ -166,8 +178,11 @@ function sessionOutcome({ fromServer, ...session }: SessionResult): Omit<CheckOu
 
 /** The run's policy, for the verdict of each version (src/cli/policy.ts matrixPolicy). */
 export interface MatrixPolicy {
-  /** The findings the run counts: after the configuration's rule settings and the baseline. */
-  readonly counted: (findings: readonly Finding[]) => readonly Finding[];
+  /**
+   * The findings the run counts: after the configuration's rule settings and the baseline. Absent when
+   * there are none to apply: every finding counts as it is.
+   */
+  readonly counted?: (findings: readonly Finding[]) => readonly Finding[];
   readonly failOn: FailOn;
 }
 
@@ -191,28 +206,33 @@ export async function checkWithMatrix(
   },
 ): Promise<MatrixCheckOutcome> {
   const all = options.protocolVersion === 'all';
+  const chosen = all ? undefined : (options.protocolVersion as ProtocolVersion | undefined);
   // One document, judged once per version: the JSON text of its structuredContent, its payloads' facts
   // and its size are made once. A session's lines are each judged once already.
   const scope = input.kind === 'json' ? new FactScope(true) : undefined;
   const shared = { ...options, ...(scope ? { scope } : {}) };
+  const policy = options.policy;
+  if (input.kind === 'jsonl' && !all && policy?.counted === undefined) {
+    const { primary, verdicts } = await sessionMatrix(input, shared, chosen, policy?.failOn);
+    const matrix: VersionMatrix = { all, versions: verdicts };
+    const line = versionVerdictLine(verdicts);
+    return { ...primary, matrix, ...(line ? { versionVerdict: line } : {}) };
+  }
   const byVersion = new Map<ProtocolVersion, CheckOutcome>();
+  const verdicts = new Map<ProtocolVersion, VersionVerdict>();
   for (const protocolVersion of ALL_VERSIONS) {
-    byVersion.set(protocolVersion, await checkInput(input, { ...shared, protocolVersion }));
+    const outcome = await checkInput(input, { ...shared, protocolVersion });
+    // Held only when reported: every version's findings of a large capture would not fit.
+    if (all || protocolVersion === chosen) byVersion.set(protocolVersion, outcome);
+    verdicts.set(protocolVersion, verdictOf(protocolVersion, outcome.findings, policy));
   }
   const matrix: VersionMatrix = {
     all,
-    versions: ALL_VERSIONS.map((v) => {
-      const findings = byVersion.get(v)?.findings ?? [];
-      const policy = options.policy;
-      return policy
-        ? versionVerdict(v, policy.counted(findings), policy.failOn)
-        : versionVerdict(v, findings);
-    }),
+    versions: ALL_VERSIONS.map((v) => verdicts.get(v) as VersionVerdict),
   };
   const line = versionVerdictLine(matrix.versions);
   const extra = { matrix, ...(line ? { versionVerdict: line } : {}) };
   if (!all) {
-    const chosen = options.protocolVersion as ProtocolVersion | undefined;
     const primary = chosen
       ? byVersion.get(chosen)
       : await checkInput(input, { ...shared, protocolVersion: undefined });
@@ -232,6 +252,52 @@ export async function checkWithMatrix(
   const protocolVersions = ALL_VERSIONS.filter((v) => outcomes.some((o) => o.protocolVersions.includes(v)));
   const noServer = first.noServerMessage ? { noServerMessage: first.noServerMessage } : {};
   return { findings, checked: first.checked, kind: first.kind, protocolVersions, ...noServer, ...extra };
+}
+
+/**
+ * A session's matrix when only one reading's findings are reported (no --protocol all, no rule settings
+ * or baseline to apply): that reading is held, and each other version's verdict is counted as its
+ * findings come, so a capture of a million bad lines is not held once for each version. The frame
+ * findings (of a line's bytes, of a line that is no message) are the same under every version: judged
+ * in the reported reading, they are counted into each other version's verdict, not judged again.
+ */
+async function sessionMatrix(
+  input: ParsedInput,
+  options: Omit<CheckOptions, 'protocolVersion'>,
+  chosen: ProtocolVersion | undefined,
+  failOn: FailOn | undefined,
+): Promise<{ primary: CheckOutcome; verdicts: VersionVerdict[] }> {
+  const findings: Finding[] = [];
+  const frames = new VerdictTally(chosen ?? DEFAULT_PROTOCOL_VERSION, failOn);
+  const read = await checkInput(input, {
+    ...options,
+    protocolVersion: chosen,
+    emit: (finding, frame) => {
+      findings.push(finding);
+      if (frame) frames.add(finding);
+    },
+  });
+  const verdicts: VersionVerdict[] = [];
+  for (const protocolVersion of ALL_VERSIONS) {
+    if (protocolVersion === chosen) {
+      verdicts.push(versionVerdict(protocolVersion, findings, failOn));
+      continue;
+    }
+    const tally = new VerdictTally(protocolVersion, failOn);
+    await checkInput(input, { ...options, protocolVersion, emit: tally.add, skipFrames: true });
+    verdicts.push(tally.verdict(frames));
+  }
+  return { primary: { ...read, findings }, verdicts };
+}
+
+/** A version's verdict on `findings`, after the policy's rule settings and baseline when it has any. */
+function verdictOf(
+  protocolVersion: ProtocolVersion,
+  findings: readonly Finding[],
+  policy: MatrixPolicy | undefined,
+): VersionVerdict {
+  const counted = policy?.counted ? policy.counted(findings) : findings;
+  return versionVerdict(protocolVersion, counted, policy?.failOn);
 }
 
 /** Tool definitions from a tools/list result or response (or a bare array of tools). */

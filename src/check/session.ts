@@ -56,6 +56,15 @@ export interface SessionOptions {
   readonly tools?: ReadonlyMap<string, JsonObject>;
   /** The first bad byte of each line whose bytes are not UTF-8, by line number. */
   readonly invalidUtf8?: ReadonlyMap<number, InvalidUtf8>;
+  /**
+   * Hears each finding as it is found, in order, instead of its being kept in `findings` (left empty):
+   * a verdict that only counts them need not hold a flood of them. `frame`: a finding of the line's
+   * bytes or of a line that is no message (frame-not-utf8, frame-not-json, frame-not-jsonrpc), which
+   * is the same under every version but for its location's version; it comes before the line's others.
+   */
+  readonly emit?: (finding: Finding, frame: boolean) => void;
+  /** Leaves out the `frame` findings: the caller has them from a reading under another version. */
+  readonly skipFrames?: boolean;
 }
 
 /**
@@ -220,25 +229,36 @@ export async function checkSession(
   lines: readonly SessionLine[],
   options: SessionOptions = {},
 ): Promise<SessionResult> {
-  const { result, connections } = judgeSession(lines, options);
   // A tools/list answered after the calls of a tool: the server declared that tool's outputSchema in
-  // this session all the same, and its results must conform to it. The session is judged again with
-  // the tools each connection listed known from its start (a listing on the way still replaces them).
+  // this session all the same, and its results must conform to it. The session is judged with the
+  // tools each connection lists anywhere known from its start (a listing on the way still replaces
+  // them). Which those are, a first reading tells: it follows the session without judging it.
   const later = new Map<string, ReadonlyMap<string, JsonObject>>();
-  for (const [key, connection] of connections) {
+  for (const [key, connection] of readSession(lines, options, undefined, undefined).connections) {
     if ([...connection.unlisted].some((name) => connection.tools.has(name))) later.set(key, connection.tools);
   }
-  return later.size > 0 ? judgeSession(lines, options, later).result : result;
+  const findings: Finding[] = [];
+  const report = options.emit ?? ((finding: Finding) => void findings.push(finding));
+  const { result } = readSession(lines, options, later.size > 0 ? later : undefined, report);
+  return { ...result, findings };
 }
 
-function judgeSession(
+/**
+ * Reads the session line by line, keeping each connection's state (version, pending requests, tools),
+ * and judges each line into `report`; without one, only the state is kept.
+ */
+function readSession(
   lines: readonly SessionLine[],
   options: SessionOptions,
-  later?: ReadonlyMap<string, ReadonlyMap<string, JsonObject>>,
-): { result: SessionResult; connections: Map<string, Connection> } {
-  const findings: Finding[] = [];
+  later: ReadonlyMap<string, ReadonlyMap<string, JsonObject>> | undefined,
+  report: ((finding: Finding, frame: boolean) => void) | undefined,
+): { result: Omit<SessionResult, 'findings'>; connections: Map<string, Connection> } {
   const connections = new Map<string, Connection>();
   const versions: ProtocolVersion[] = [];
+  const reportAll = (found: readonly Finding[], frame = false) => {
+    if (report) for (const finding of found) report(finding, frame);
+  };
+  const frames = report !== undefined && !options.skipFrames;
   // A recording written by mcp-shape has no blank frames; a blank line there is not the server's.
   const recording = lines.some((l) => l.json && isRecordedFrame(l.value));
   let checked = 0;
@@ -256,35 +276,36 @@ function judgeSession(
       connection = new Connection(options, later?.get(entry.connection));
       connections.set(entry.connection, connection);
     }
-    const invalidUtf8 = options.invalidUtf8?.get(line.line);
+    const invalidUtf8 = frames ? options.invalidUtf8?.get(line.line) : undefined;
     if (invalidUtf8) {
-      findings.push(
-        ...notUtf8(line.text, invalidUtf8, connection.version, locationOf(options, entry, connection)),
-      );
+      const at = locationOf(options, entry, connection);
+      reportAll(notUtf8(line.text, invalidUtf8, connection.version, at), true);
     }
     if (entry.refused) {
       // Nothing of it reached the server, which has nothing to answer.
     } else if (entry.passed !== undefined) {
       // Not recorded, and over the proxy's cap (by default one no reader could hold): a server's is a
       // response over that cap, unjudged; a client's request is the server's to refuse.
-      if (entry.from !== 'client') {
+      if (entry.from !== 'client' && report) {
         const limit = entry.limit ?? MAX_INPUT_BYTES;
         const event = { event: 'response-too-large', bytes: entry.passed, limit } as const;
-        findings.push(...auditFindings(event, locationOf(options, entry, connection)));
+        reportAll(auditFindings(event, locationOf(options, entry, connection)));
       }
     } else if (!entry.message || !isJsonRpcShaped(entry.message.value)) {
       // Not JSON, or JSON that is no message: the frame rules say which, and the line is done.
-      const frame: Frame = { transport: entry.transport, text: entry.text };
-      const at = locationOf(options, entry, connection);
-      for (const f of runFrame(frame, { version: connection.version, rules: FRAME_RULES })) {
-        findings.push({ ...publicFinding(f), location: at });
+      if (frames) {
+        const frame: Frame = { transport: entry.transport, text: entry.text };
+        const at = locationOf(options, entry, connection);
+        for (const f of runFrame(frame, { version: connection.version, rules: FRAME_RULES })) {
+          report?.({ ...publicFinding(f), location: at }, true);
+        }
       }
     } else {
-      findings.push(...judgeMessage(entry.message.value, entry, connection, options));
+      reportAll(judgeMessage(entry.message.value, entry, connection, options, report !== undefined));
     }
     if (!versions.includes(connection.version)) versions.push(connection.version);
   }
-  return { result: { findings, checked, protocolVersions: versions, fromServer }, connections };
+  return { result: { checked, protocolVersions: versions, fromServer }, connections };
 }
 
 /** Methods only a client sends: a line of one, its direction not recorded, is the client's. */
@@ -327,12 +348,12 @@ function locationOf(
   connection: Connection,
   extra: Partial<Location> = {},
 ): Location {
-  return {
-    ...(options.file ? { file: options.file } : {}),
-    line: entry.line,
-    protocolVersion: connection.version,
-    ...extra,
-  };
+  // Written out, not spread: a flood of bad lines makes one for each finding.
+  const location: { -readonly [K in keyof Location]: Location[K] } = {};
+  if (options.file) location.file = options.file;
+  location.line = entry.line;
+  location.protocolVersion = connection.version;
+  return extra.tool === undefined && extra.call === undefined ? location : { ...location, ...extra };
 }
 
 /** Validates a message (each member of a batch on its own, after the batch rules judge the array). */
@@ -341,17 +362,19 @@ function judgeMessage(
   entry: Entry,
   connection: Connection,
   options: SessionOptions,
+  /** Whether to judge it: without, only the connection's state follows it. */
+  judging = true,
 ): Finding[] {
   if (Array.isArray(message)) {
     const at = locationOf(options, entry, connection);
-    const findings: Finding[] = validateParsedMessageSync(message, {
-      protocolVersion: connection.version,
-    }).map((f) => ({
-      ...f,
-      location: at,
-    }));
+    const findings: Finding[] = judging
+      ? validateParsedMessageSync(message, { protocolVersion: connection.version }).map((f) => ({
+          ...f,
+          location: at,
+        }))
+      : [];
     for (const member of message) {
-      if (isObject(member)) findings.push(...judgeMessage(member, entry, connection, options));
+      if (isObject(member)) findings.push(...judgeMessage(member, entry, connection, options, judging));
     }
     return findings;
   }
@@ -364,12 +387,12 @@ function judgeMessage(
   if (toolName && !connection.tools.has(toolName)) connection.unlisted.add(toolName);
   const judge = (tools: Iterable<JsonObject>) =>
     validateParsedMessageSync(message, { protocolVersion: connection.version, request, tools: [...tools] });
-  let findings = judge(connection.tools.values());
-  if (toolName && connection.listedLater.has(toolName)) {
+  let findings = judging ? judge(connection.tools.values()) : [];
+  if (judging && toolName && connection.listedLater.has(toolName)) {
     const listed = [...connection.tools].filter(([name]) => !connection.listedLater.has(name));
     findings = narrowLateListed(findings, judge(listed.map(([, tool]) => tool)), message);
   }
-  if (converted && request && isObject(message)) {
+  if (judging && converted && request && isObject(message)) {
     const event = {
       event: 'response-id-converted',
       id: JSON.stringify(message.id),

@@ -5,7 +5,7 @@
  * is how the report says so without the user having to ask. Pure data; reporters render it.
  */
 
-import type { Finding } from '../core/finding.js';
+import type { Finding, Severity } from '../core/finding.js';
 import { type FailOn, fails } from '../policy/severity.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../spec/versions.js';
 
@@ -38,18 +38,60 @@ export function versionVerdict(
   findings: readonly Finding[],
   failOn: FailOn = 'error',
 ): VersionVerdict {
-  const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
-  const failing = findings.filter((f) => fails([f.severity], failOn));
-  const reasons = [...new Set(failing.map((f) => f.message))];
-  return {
-    protocolVersion,
-    verdict: failing.length > 0 ? 'fail' : 'pass',
-    failing: failing.length,
-    errors: count('error'),
-    warnings: count('warning'),
-    infos: count('info'),
-    reasons: reasons.slice(0, MAX_REASONS),
+  const tally = new VerdictTally(protocolVersion, failOn);
+  for (const finding of findings) tally.add(finding);
+  return tally.verdict();
+}
+
+/** A version's verdict made as its findings come, one at a time, without holding them. */
+export class VerdictTally {
+  private readonly counts = { error: 0, warning: 0, info: 0 };
+  private failing = 0;
+  /** The first MAX_REASONS distinct messages of findings that fail the run, with their lines. */
+  private readonly reasons: { readonly message: string; readonly line: number }[] = [];
+  /** Whether a finding of each severity fails the run. */
+  private readonly failsRun: Readonly<Record<Severity, boolean>>;
+
+  constructor(
+    private readonly protocolVersion: ProtocolVersion,
+    failOn: FailOn = 'error',
+  ) {
+    this.failsRun = {
+      error: fails(['error'], failOn),
+      warning: fails(['warning'], failOn),
+      info: fails(['info'], failOn),
+    };
+  }
+
+  readonly add = (finding: Finding): void => {
+    this.counts[finding.severity]++;
+    if (!this.failsRun[finding.severity]) return;
+    this.failing++;
+    if (this.reasons.length < MAX_REASONS && !this.reasons.some((r) => r.message === finding.message))
+      this.reasons.push({ message: finding.message, line: finding.location?.line ?? 0 });
   };
+
+  /**
+   * The verdict; with `earlier`, on its findings and these together, each of its findings coming before
+   * these at the same line (both tallies in line order, as a session's findings are).
+   */
+  verdict(earlier?: VerdictTally): VersionVerdict {
+    const counts = (severity: Severity) => this.counts[severity] + (earlier?.counts[severity] ?? 0);
+    const failing = this.failing + (earlier?.failing ?? 0);
+    // The first MAX_REASONS distinct messages of the two in order lie among the first MAX_REASONS
+    // distinct ones of each: a later one of either comes after that many distinct ones of its own.
+    const ordered = earlier ? [...earlier.reasons, ...this.reasons] : this.reasons;
+    const byLine = earlier ? [...ordered].sort((a, b) => a.line - b.line) : ordered;
+    return {
+      protocolVersion: this.protocolVersion,
+      verdict: failing > 0 ? 'fail' : 'pass',
+      failing,
+      errors: counts('error'),
+      warnings: counts('warning'),
+      infos: counts('info'),
+      reasons: [...new Set(byLine.map((r) => r.message))].slice(0, MAX_REASONS),
+    };
+  }
 }
 
 /**

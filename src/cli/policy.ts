@@ -270,12 +270,12 @@ function runPolicy(
 export function matrixPolicy(command: Command, context: FinishContext = {}): MatrixPolicy {
   const { policy, root, cwd } = runPolicy(command, 'check', context);
   const rules = policy.rules !== undefined && Object.keys(policy.rules).length > 0;
+  // Nothing to apply but --fail-on: each version's findings count as they are (fingerprinting every
+  // version's findings costs seconds on a large capture, and a tally need not hold them).
+  if (!rules && !policy.baseline) return { failOn: policy.failOn };
   return {
     failOn: policy.failOn,
     counted(findings) {
-      // Nothing to apply but --fail-on: each version's findings as they are (fingerprinting every
-      // version's findings costs seconds on a large capture).
-      if (!rules && !policy.baseline) return findings;
       const report = buildReport('check', findings, 0);
       // Only a baseline matches findings by fingerprint.
       const units = policy.baseline ? fingerprintReportUnits(report, { root, cwd }) : undefined;

@@ -30,9 +30,18 @@ export function fingerprintReportUnits(report: Report, paths: RepositoryPaths): 
 
 function context(report: Report, paths: RepositoryPaths): FingerprintContext {
   const lines = new Map<string, readonly string[] | undefined>();
+  // Every finding of a checked file names it: its path is made relative once.
+  const repoPaths = new Map<string, string>();
   return {
     kind: report.command === 'scan' ? 'source' : report.command === 'audit' ? 'live' : 'document',
-    repoPath: (file) => rootRelative(file, paths.root, paths.cwd),
+    repoPath(file) {
+      let path = repoPaths.get(file);
+      if (path === undefined) {
+        path = rootRelative(file, paths.root, paths.cwd);
+        repoPaths.set(file, path);
+      }
+      return path;
+    },
     sourceLines(file) {
       const full = isAbsolute(file) ? file : resolve(paths.cwd, file);
       if (!lines.has(full)) lines.set(full, readLines(full));

@@ -120,9 +120,9 @@ function snippetLine(where: Location, line: number): string | undefined {
   return snippet.lines[line - snippet.startLine];
 }
 
-function hash(parts: readonly string[]): string {
-  // JSON keeps the parts apart: ["a","bc"] and ["ab","c"] hash differently.
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+/** The hash of an identity's parts, written as JSON: ["a","bc"] and ["ab","c"] hash differently. */
+function hashJson(json: string): string {
+  return createHash('sha256').update(json).digest('hex').slice(0, 32);
 }
 
 /** Orders findings that share an identity: by file position, then version and call (audits). */
@@ -147,10 +147,21 @@ function occurrenceOrder(a: Finding, b: Finding): number {
  * before units were counted, so baselines written then still match.
  */
 export function fingerprintUnits(findings: readonly Finding[], context: FingerprintContext): Finding[][] {
+  // A flood of findings shares few identities (300,000 bad lines of one file, two): each hashed once.
+  const hashes = new Map<string, string>();
+  const hashOf = (parts: readonly string[]) => {
+    const key = JSON.stringify(parts);
+    let h = hashes.get(key);
+    if (h === undefined) {
+      h = hashJson(key);
+      hashes.set(key, h);
+    }
+    return h;
+  };
   const units = findings.map((finding) => {
     const byHash = new Map<string, Finding[]>();
     for (const place of unfold(finding)) {
-      const h = hash(identityOf(place, context));
+      const h = hashOf(identityOf(place, context));
       const group = byHash.get(h);
       if (group) group.push(place);
       else byHash.set(h, [place]);

@@ -40,13 +40,20 @@ export function groupLabel(location: Location | undefined): string {
   return parts.join(' · ');
 }
 
+/** Compares as `a.localeCompare(b, 'en', { numeric: true })` does, without resolving the locale each time. */
+const byLabel = new Intl.Collator('en', { numeric: true }).compare;
+const byPointer = new Intl.Collator().compare;
+
 export function sortFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort(
+  // Each label made once, not twice for each of the n log n comparisons: 600,000 findings took seconds.
+  const keyed = findings.map((finding) => ({ finding, label: groupLabel(finding.location) }));
+  keyed.sort(
     (a, b) =>
-      groupLabel(a.location).localeCompare(groupLabel(b.location), 'en', { numeric: true }) ||
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      a.pointer.localeCompare(b.pointer),
+      byLabel(a.label, b.label) ||
+      SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
+      byPointer(a.finding.pointer, b.finding.pointer),
   );
+  return keyed.map((k) => k.finding);
 }
 
 export function renderText(report: Report, options: TextOptions = {}): string {

@@ -12,8 +12,9 @@ import { checkInput, checkWithMatrix, parseInput } from '../../src/check/index.j
 import { versionList, versionVerdict, versionVerdictLine } from '../../src/check/versions.js';
 import { checkReport } from '../../src/cli/commands/check.js';
 import type { Finding } from '../../src/core/finding.js';
+import { invalidUtf8Lines } from '../../src/io/utf8.js';
 import { renderReport } from '../../src/report/index.js';
-import { ALL_VERSIONS } from '../../src/spec/versions.js';
+import { ALL_VERSIONS, type ProtocolVersion } from '../../src/spec/versions.js';
 import { anyResult } from '../spec/arbitraries.js';
 import { anyMessage, anyToolsList } from '../spec/documents.js';
 import { CLI_TEST_TIMEOUT, runCli } from '../support/cli.js';
@@ -262,5 +263,78 @@ describe('checkWithMatrix shares the facts of one document across its versions',
       }),
       { numRuns: runs(150) },
     );
+  });
+});
+
+describe('checkWithMatrix on a session counts the versions it does not report without holding them', () => {
+  /** A line of a capture: text, bytes that are not UTF-8, a message, or a handshake that settles a version. */
+  const anyLine = fc.oneof(
+    fc.constantFrom('server starting...', '', '{"cut": ', '{"jsonrpc":"2.0"}', '[1,2]'),
+    fc.constantFrom(
+      Buffer.from('Caf\xe9', 'latin1'),
+      Buffer.from([0xff]),
+      Buffer.from('{"a":"\xe9"}', 'latin1'),
+    ),
+    fc
+      .constantFrom(...ALL_VERSIONS)
+      .chain((v) => anyMessage(v))
+      .map(({ document }) => JSON.stringify(document.message) ?? 'null'),
+    fc.constantFrom(...ALL_VERSIONS).map((v) => {
+      const request = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: v } };
+      const result = { protocolVersion: v, capabilities: {}, serverInfo: { name: 's', version: '1' } };
+      return `${JSON.stringify(request)}\n${JSON.stringify({ jsonrpc: '2.0', id: 'init', result })}`;
+    }),
+  );
+
+  it('gives each version the verdict, and the reported one the findings, that a check of it alone gives', async () => {
+    const sessions = fc.tuple(
+      fc.array(anyLine, { minLength: 1, maxLength: 8 }),
+      fc.constantFrom(undefined, ...ALL_VERSIONS),
+      fc.constantFrom('error', 'warning', 'info' as const),
+    );
+    await fc.assert(
+      fc.asyncProperty(sessions, async ([lines, chosen, failOn]) => {
+        const all = ['banner', ...lines];
+        const bytes = Buffer.concat(all.map((l) => Buffer.concat([Buffer.from(l), Buffer.from('\n')])));
+        const input = parseInput(bytes.toString('utf8'), { session: true });
+        const invalidUtf8 = new Map(invalidUtf8Lines(bytes).map(({ line, ...at }) => [line, at]));
+        const options = { file: 'capture.jsonl', invalidUtf8 };
+        const matrix = await checkWithMatrix(input, {
+          ...options,
+          protocolVersion: chosen,
+          policy: { failOn },
+        });
+        const alone = (protocolVersion: ProtocolVersion | undefined) =>
+          checkInput(input, { ...options, protocolVersion });
+        expect(matrix.findings).toEqual((await alone(chosen)).findings);
+        const verdicts = [];
+        for (const v of ALL_VERSIONS) verdicts.push(versionVerdict(v, (await alone(v)).findings, failOn));
+        expect(matrix.matrix.versions).toEqual(verdicts);
+      }),
+      { numRuns: runs(150) },
+    );
+  });
+
+  it('hears a session’s findings one by one when asked, each frame finding marked, and can leave those out', async () => {
+    const bytes = Buffer.from(
+      'banner\n{"jsonrpc":"2.0","id":1,"result":{"content":"x"}}\nCaf\xe9\n',
+      'latin1',
+    );
+    const input = parseInput(bytes.toString('utf8'), { session: true });
+    const invalidUtf8 = new Map(invalidUtf8Lines(bytes).map(({ line, ...at }) => [line, at]));
+    const held = await checkInput(input, { invalidUtf8 });
+    const heard: [string, boolean][] = [];
+    const emitted = await checkInput(input, { invalidUtf8, emit: (f, frame) => heard.push([f.rule, frame]) });
+    expect(emitted.findings).toEqual([]);
+    expect(heard.map(([rule]) => rule)).toEqual(held.findings.map((f) => f.rule));
+    expect(heard).toEqual([
+      ['frame-not-json', true],
+      ...held.findings.filter((f) => f.location?.line === 2).map((f) => [f.rule, false]),
+      ['frame-not-utf8', true],
+      ['frame-not-json', true],
+    ]);
+    const rest: string[] = [];
+    await checkInput(input, { invalidUtf8, emit: (f) => rest.push(f.rule), skipFrames: true });
+    expect(rest).toEqual(heard.filter(([, frame]) => !frame).map(([rule]) => rule));
   });
 });
