@@ -69,6 +69,18 @@ export const RESPONSE_KEEP_BYTES = 64 * 1024;
 /** How often a version's connection may be re-opened after a crash or hang before its calls stop. */
 const MAX_RECONNECTS = 5;
 
+/**
+ * Whether a tools/list page asked for with `cursor` gives that cursor back with the tools of the page
+ * before: what ends the SDK v2 client's walk of the pages, which takes nothing of that page.
+ */
+function repeatsPage(result: unknown, cursor: string, previous: unknown): boolean {
+  return (
+    isObject(result) &&
+    result.nextCursor === cursor &&
+    JSON.stringify(result.tools) === JSON.stringify(previous)
+  );
+}
+
 /** tools/list pages the audit follows before it calls the listing endless. */
 export const MAX_TOOLS_LIST_PAGES = 1000;
 
@@ -302,6 +314,8 @@ class Auditor {
     const report = (f: Finding) => run.findings.push(f);
     const cursors = new Set<string>();
     let cursor: string | undefined;
+    /** The tools of the last page taken. */
+    let previous: unknown;
     for (let page = 0; ; page++) {
       if (page === MAX_TOOLS_LIST_PAGES) {
         // A new cursor on every page: a client that follows them all never gets its list (the SDK v2
@@ -319,8 +333,16 @@ class Auditor {
         for (const f of failureFindings(exchange.failure, 'tools/list', session.location())) report(f);
         return;
       }
-      for (const f of await validateExchange(exchange, session)) report(f);
       const response = exchange.response as JsonObject;
+      if (cursor !== undefined && repeatsPage(response.result, cursor, previous)) {
+        // The page the cursor was for, again, with that cursor again: the SDK v2 client ends its walk
+        // there and takes nothing of it (Client._walkPages). Its tools are not listed a second time,
+        // nor judged again; a client that follows every cursor goes round for ever.
+        const loop = { event: 'pagination-loop', cursor: JSON.stringify(cursor) } as const;
+        for (const f of auditFindings(loop, session.location())) report(f);
+        break;
+      }
+      for (const f of await validateExchange(exchange, session)) report(f);
       if (!isObject(response.result)) {
         // No tools capability and no tools/list: a server without tools, which is fine.
         if (isObject(capabilities.tools) || run.tools.length > 0) {
@@ -333,6 +355,7 @@ class Auditor {
         break;
       }
       const { tools, nextCursor } = response.result;
+      previous = tools;
       if (Array.isArray(tools)) appendAll(run.tools, tools.filter(isObject));
       if (typeof nextCursor !== 'string') break;
       if (cursors.has(nextCursor)) {

@@ -8,11 +8,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { MAX_TOOLS_LIST_PAGES, runAudit } from '../../src/audit/run.js';
 import { fixture, places } from './support.js';
 
-function server(pages: 'endless' | number): string {
+/**
+ * `stuck`: the page asked for with a cursor gives that cursor back with the tools of the page before
+ * (one read-only tool, `t`, whose inputSchema does not compile).
+ */
+function server(pages: 'endless' | number | 'stuck'): string {
   const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-pages-')), 'server.mjs');
   writeFileSync(
     file,
@@ -23,10 +29,12 @@ function server(pages: 'endless' | number): string {
       "  if (m.method === 'initialize')",
       "    return { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pages', version: '1' } };",
       "  if (m.method === 'tools/list') {",
+      "    if (PAGES === 'stuck') return { tools: [{ name: 't', inputSchema: { type: 'object', properties: { q: { type: 'strin' } } }, annotations: { readOnlyHint: true } }], nextCursor: '1' };",
       '    const page = Number(m.params?.cursor ?? 0) + 1;',
       "    const more = PAGES === 'endless' || page < PAGES;",
       '    return { tools: [], ...(more ? { nextCursor: String(page) } : {}) };',
       '  }',
+      "  if (m.method === 'tools/call') return { content: [{ type: 'text', text: 'ok' }] };",
       "  if (m.id !== undefined && m.method !== undefined) throw Object.assign(new Error('no'), { code: -32601 });",
       '});',
       '',
@@ -55,5 +63,21 @@ describe('a tools/list that never ends', { timeout: 120_000 }, () => {
   it('is not reported for a list that ends on its last page', async () => {
     const report = await audit(server(5));
     expect(places(report).filter((f) => f.rule === 'audit-tools-list-failed')).toEqual([]);
+  });
+
+  it('takes a page that repeats its cursor and the page before as the SDK v2 client does: nothing of it', async () => {
+    const file = server('stuck');
+    const client = new Client({ name: 'pages', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [file] }));
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(tools.map((t) => t.name)).toEqual(['t']);
+    const report = await audit(file);
+    // The tool's defect once, not again for the repeated page; the loop said; the tool called once.
+    expect(places(report).map((f) => f.rule)).toEqual([
+      'tool-schema-not-compilable',
+      'audit-pagination-loop',
+    ]);
+    expect(report.details?.versions).toMatchObject([{ tools: 1, calls: 1 }]);
   });
 });
