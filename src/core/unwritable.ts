@@ -36,6 +36,33 @@ const UNDECIDED = Symbol('undecided');
  * first answer.
  */
 export function unwritable(value: unknown): Unwritable | undefined {
+  const answer = writability(value);
+  if (answer !== ENDLESS) return answer;
+  // Reading it made more objects than the count follows (see writability): a value that goes on
+  // without end goes on in depth (it has finitely many members at each level), where JSON.stringify
+  // runs out of stack, the commonest case; its rules have no word for "too large to judge".
+  return 'too deep';
+}
+
+/**
+ * What reading a value made, past MAX_MADE: unwritable's answer for it, when asked of writability.
+ */
+export const ENDLESS = 'endless';
+
+/**
+ * Objects that reading a value made (a getter, a proxy's trap or a toJSON answering a new object), past
+ * which the count by parts gives up, as the library's copy does (src/library/repair/clone.ts). Stored
+ * values end; made ones need not: a getter answering `{ next: <an object with the same getter> }` stands
+ * for a value nested without end, which JSON.stringify answers with a RangeError and the count followed
+ * until the process ran out of memory.
+ */
+export const MAX_MADE = 100_000;
+
+/**
+ * unwritable, except that a value whose reading made more than MAX_MADE objects is ENDLESS: whether
+ * it ends at all is not known, and it is too large to judge.
+ */
+export function writability(value: unknown): Unwritable | typeof ENDLESS | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   let deep = false;
   try {
@@ -47,8 +74,9 @@ export function unwritable(value: unknown): Unwritable | undefined {
     // by parts.
     deep = error === DEEP || error instanceof RangeError;
     try {
-      if (deep && walksPlainlyWithStack(value))
-        return stringifyThrows(value) ? tooDeepOrLong(value) : undefined;
+      const walked = deep && walksPlainlyWithStack(value);
+      if (walked === ENDLESS) return ENDLESS;
+      if (walked === true) return stringifyThrows(value) ? tooDeepOrLong(value) : undefined;
     } catch {
       // Reading threw: by parts, which says so.
     }
@@ -57,6 +85,7 @@ export function unwritable(value: unknown): Unwritable | undefined {
   try {
     length = textLengthOfParts(value);
   } catch (error) {
+    if (error === MADE_TOO_MANY) return ENDLESS;
     return error === TO_JSON_THREW ? 'toJSON throws' : 'unreadable';
   }
   if (length === CIRCULAR) return 'circular';
@@ -99,6 +128,9 @@ function tooDeepOrLong(value: object): Unwritable {
   return textLengthOfParts(value) > MAX_STRING_LENGTH ? 'too long' : 'too deep';
 }
 
+/** Thrown by the count past MAX_MADE objects made by reading. */
+const MADE_TOO_MANY = Symbol('made too many');
+
 /** Thrown by the count when a toJSON throws (what else throws is a getter's or a proxy trap's). */
 const TO_JSON_THREW = Symbol('toJSON threw');
 
@@ -140,9 +172,15 @@ function walkPlainly(value: object, budget: { left: number }, depth: number): vo
  * keeps every CYCLE_STRIDE-th container it is inside, and gives up on meeting one again: a walk going
  * round a loop of p containers meets the same one at two depths that are multiples of the stride, at
  * most CYCLE_STRIDE·(p + 1) levels into the loop. The count by parts then says exactly what it is.
+ *
+ * A value that reading makes as it goes (a getter answering a new object at each read) may be deep
+ * without end: past MAX_MADE such objects the walk answers ENDLESS. It counts them here, on a deep
+ * value only, rather than leave them to the count by parts: a million of them, each made with getters
+ * of its own, took this walk 17 seconds.
  */
-function walksPlainlyWithStack(root: object): boolean {
+function walksPlainlyWithStack(root: object): boolean | typeof ENDLESS {
   let left = PLAIN_WALK_CONTAINERS;
+  let made = 0;
   // Parallel stacks: a container and its depth, or a container being left and -1.
   const stack: object[] = [root];
   const depths: number[] = [0];
@@ -169,6 +207,7 @@ function walksPlainlyWithStack(root: object): boolean {
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         if (typeof item === 'object' && item !== null) {
+          if (madeByReading(value, i, item) && ++made > MAX_MADE) return ENDLESS;
           stack.push(item);
           depths.push(depth + 1);
         }
@@ -178,6 +217,7 @@ function walksPlainlyWithStack(root: object): boolean {
     for (const key in value) {
       const member = (value as Record<string, unknown>)[key];
       if (typeof member === 'object' && member !== null) {
+        if (madeByReading(value, key, member) && ++made > MAX_MADE) return ENDLESS;
         stack.push(member);
         depths.push(depth + 1);
       }
@@ -233,8 +273,17 @@ export function textLengthOfParts(root: object): number {
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
     if (carried !== NOTHING || frame.next < frame.members.length) {
-      const raw = carried !== NOTHING ? carried : frame.members[frame.next++];
-      carried = NOTHING;
+      let raw: unknown;
+      if (carried !== NOTHING) {
+        raw = carried;
+        carried = NOTHING;
+      } else {
+        const at = frame.next++;
+        raw = frame.members[at];
+        // An array's items are read here; an object's members were read by parts.frame, which noted
+        // those that reading made.
+        if (frame.members === frame.container) parts.noteItem(frame.container, at, raw);
+      }
       const member = parts.written(raw);
       if (typeof member !== 'object' || member === null) {
         frame.length += scalarLength(member);
@@ -253,6 +302,7 @@ export function textLengthOfParts(root: object): number {
           for (; i < member.length; i++) {
             const item: unknown = member[i];
             if (typeof item === 'object' && item !== null) {
+              parts.noteItem(member, i, item);
               carried = item;
               break;
             }
@@ -296,9 +346,23 @@ function isSmallArray(value: object): value is unknown[] {
   return Array.isArray(value) && value.length <= SMALL_ARRAY && !isWrittenOtherwise(value);
 }
 
-/** The parts of one count: what each toJSON returned, asked once per object (a shared one is shared). */
+/**
+ * The parts of one count: what each toJSON returned, asked once per object (a shared one is shared), and
+ * how many objects reading made (MAX_MADE).
+ */
 class Parts {
   private readonly byToJSON = new Map<object, unknown>();
+  private made = 0;
+
+  /** Counts an object that reading made; past MAX_MADE, the count gives up. */
+  private noteMade(): void {
+    if (++this.made > MAX_MADE) throw MADE_TOO_MANY;
+  }
+
+  /** Notes the item read at `array[index]` when reading made it (an accessor, a proxy's trap). */
+  noteItem(array: object, index: number, item: unknown): void {
+    if (typeof item === 'object' && item !== null && madeByReading(array, index, item)) this.noteMade();
+  }
 
   /** What JSON writes in place of `value`: what its toJSON returns, else itself. */
   written(value: unknown): unknown {
@@ -312,6 +376,7 @@ class Parts {
     } catch {
       throw TO_JSON_THREW;
     }
+    if (typeof returned === 'object' && returned !== null && returned !== value) this.noteMade();
     this.byToJSON.set(value, returned);
     return returned;
   }
@@ -330,6 +395,8 @@ class Parts {
     let length = 2;
     for (const key of Object.keys(container)) {
       const member = (container as Record<string, unknown>)[key];
+      if (typeof member === 'object' && member !== null && madeByReading(container, key, member))
+        this.noteMade();
       const written = this.written(member);
       // JSON leaves out a member it cannot write, name and all.
       if (written === undefined || typeof written === 'function' || typeof written === 'symbol') continue;
@@ -338,6 +405,20 @@ class Parts {
       members.push(member);
     }
     return { container, members, length, next: 0 };
+  }
+}
+
+/**
+ * Whether reading `source[key]` ran code that may answer a new object at each read: the member is no
+ * data property holding `value` (an accessor, or a proxy whose trap answers something else). Asked only
+ * of members that are objects: no primitive nests. (src/library/repair/clone.ts has a copy of its own.)
+ */
+export function madeByReading(source: object, key: string | number, value: object): boolean {
+  try {
+    const descriptor = Reflect.getOwnPropertyDescriptor(source, key);
+    return descriptor === undefined || !('value' in descriptor) || descriptor.value !== value;
+  } catch {
+    return true;
   }
 }
 

@@ -16,7 +16,7 @@
  */
 
 import { isObject } from '../core/json.js';
-import { unwritable } from '../core/unwritable.js';
+import { ENDLESS, MAX_MADE, writability } from '../core/unwritable.js';
 
 /**
  * Nesting within which the walk recurses. A deeper document is taken for not plain and copied through
@@ -48,7 +48,16 @@ export interface Sent {
    * any part of it (FactScope.unbounded): JSON.stringify of a part may never end.
    */
   readonly bounded: boolean;
+  /**
+   * True when reading it made more than MAX_MADE objects (getters, proxies or toJSON methods answering
+   * a new object at each read): a value that may go on without end, too large to judge, which no rule
+   * may walk.
+   */
+  readonly endless?: boolean;
 }
+
+/** Why a value that `Sent.endless` says of cannot be sent, as the sendability rules word a reason. */
+export const ENDLESS_REASON = `reading it made more than ${MAX_MADE.toLocaleString('en-US')} objects (getters, proxies or toJSON methods that answer a new one at each read), a value that may never end and is too large to judge`;
 
 /**
  * `document` as `JSON.parse(JSON.stringify(document))` would give it: `document` itself when it is plain
@@ -69,9 +78,16 @@ export function asSent(document: unknown, structuredShallow = false): Sent {
   }
   // Walked whole within the budget, each place of a shared part counted: bounded. A shallow
   // structuredContent's members were not walked.
-  if (plain)
-    return { document, bounded: !structuredShallow || unwritable(structuredOf(document)) === undefined };
-  if (unwritable(document) !== undefined) return { document, bounded: false };
+  if (plain) {
+    if (!structuredShallow) return { document, bounded: true };
+    const structured = writability(structuredOf(document));
+    return structured === ENDLESS
+      ? { document, bounded: false, endless: true }
+      : { document, bounded: structured === undefined };
+  }
+  const why = writability(document);
+  if (why === ENDLESS) return { document, bounded: false, endless: true };
+  if (why !== undefined) return { document, bounded: false };
   let text: string | undefined;
   try {
     text = JSON.stringify(document);

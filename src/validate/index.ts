@@ -30,7 +30,7 @@ import {
   type ProtocolVersion,
   protocolVersionOptionError,
 } from '../spec/versions.js';
-import { asSent, readingThrows, type Sent } from './as-sent.js';
+import { asSent, ENDLESS_REASON, readingThrows, type Sent } from './as-sent.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -360,7 +360,7 @@ function judgedAsSent(
   scope: FactScope | undefined,
 ): Finding[] {
   const sent = guardedAsSent(() => resultAsSent(result, options), result);
-  return judged(sent.document, resultOptions(options, version, !sent.bounded, scope), RESULT);
+  return judgedSent(sent, resultOptions(options, version, !sent.bounded, scope), RESULT);
 }
 
 /** The version asked for, else the one the document speaks; the default where reading it throws. */
@@ -380,17 +380,34 @@ function versionFor(options: ValidateOptions, document: unknown): ProtocolVersio
 interface Judge {
   run(document: unknown, options: EngineOptions): EngineFinding[];
   sendability(document: unknown, options: EngineOptions): EngineFinding[];
+  /** The sendability rule's finding that the document is endless (Sent.endless), and nothing else. */
+  endless(document: unknown, options: EngineOptions): EngineFinding[];
 }
 
 const RESULT_SENDABILITY: readonly Rule[] = [resultNotSerializable];
+
+/**
+ * A sendability rule that reports, as it words a reason, that the document is endless: what it would
+ * find cannot be asked of such a document, whose every walk would go on as long as its reading makes
+ * new objects.
+ */
+function sayingEndless(rule: Rule): readonly Rule[] {
+  return [{ ...rule, check: (_node, ctx) => ctx.report({ data: { reason: ENDLESS_REASON } }) }];
+}
+
+const RESULT_ENDLESS = sayingEndless(resultNotSerializable);
+const MESSAGE_ENDLESS = sayingEndless(envelopeNotSerializable);
+const TOOLS_LIST_ENDLESS = sayingEndless(toolsListNotSerializable);
 
 const RESULT: Judge = {
   run: runToolResult,
   sendability: (result, engine) =>
     runResultRules(result, [], result, { ...engine, rules: RESULT_SENDABILITY }),
+  endless: (result, engine) => runResultRules(result, [], result, { ...engine, rules: RESULT_ENDLESS }),
 };
 
 const MESSAGE: Judge = {
+  endless: (message, engine) => runMessageRules(message, { ...engine, rules: MESSAGE_ENDLESS }),
   run: runMessage,
   sendability(message, engine) {
     const envelope = runMessageRules(message, { ...engine, rules: [envelopeNotSerializable] });
@@ -405,6 +422,7 @@ const MESSAGE: Judge = {
 };
 
 const TOOLS_LIST: Judge = {
+  endless: (list, engine) => runToolsListRules(list, { ...engine, rules: TOOLS_LIST_ENDLESS }),
   run: runToolsList,
   sendability: (list, engine) => runToolsListRules(list, { ...engine, rules: [toolsListNotSerializable] }),
 };
@@ -439,6 +457,16 @@ function judged(document: unknown, engine: EngineOptions, judge: Judge, thrown?:
     }
   }
   return findings ? publicFindings(findings) : internalError(failure);
+}
+
+/** judged of a handler's value as sent: an endless one only by the judge's `endless`. */
+function judgedSent(sent: Sent, engine: EngineOptions, judge: Judge): Finding[] {
+  if (!sent.endless) return judged(sent.document, engine, judge);
+  try {
+    return publicFindings(judge.endless(sent.document, engine));
+  } catch (error) {
+    return internalError(error);
+  }
 }
 
 /**
@@ -509,6 +537,7 @@ function messageFindings(
     const sent = parsed ? undefined : guardedAsSent(() => asSent(message), message);
     const document = sent === undefined ? message : sent.document;
     const engine = messageOptions(options, versionFor(options, message), sent?.bounded === false, scope);
+    if (sent?.endless) return judgedSent(sent, engine, MESSAGE);
     try {
       if (isQuietMessage(document, engine)) return [];
     } catch (error) {
@@ -544,7 +573,8 @@ function toolsListFindings(
     const sent = parsed ? undefined : guardedAsSent(() => asSent(list), list);
     const document = sent === undefined ? list : sent.document;
     const engine = { version: versionFor(options, list), unbounded: sent?.bounded === false };
-    return judged(document, scope ? { ...engine, scope } : engine, TOOLS_LIST);
+    const withScope = scope ? { ...engine, scope } : engine;
+    return sent ? judgedSent(sent, withScope, TOOLS_LIST) : judged(document, withScope, TOOLS_LIST);
   });
 }
 
@@ -557,12 +587,14 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   const sent = guardedAsSent(() => resultAsSent(result, options), result);
+  const engine = resultOptions(options, versionFor(options, result), !sent.bounded);
+  // Found endless once is enough: its reading takes the longest of any value's.
+  if (sent.endless) return Promise.resolve(judgedSent(sent, engine, RESULT));
   const payloads = guardedPayloads(() => mediaPayloads(sent.document));
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
-  const engine = resultOptions(options, versionFor(options, result), !sent.bounded);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, RESULT),
+    (scope, sniff) => judgedSent(sent, { ...engine, scope, sniff }, RESULT),
   );
 }
 
@@ -608,11 +640,12 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
   const sent = guardedAsSent(() => asSent(message), message);
+  const engine = messageOptions(options, versionFor(options, message), !sent.bounded);
+  if (sent.endless) return Promise.resolve(judgedSent(sent, engine, MESSAGE));
   const payloads = guardedPayloads(() => messagePayloads(sent.document, options));
   if (payloads?.length === 0) return Promise.resolve(validateMessageSync(message, options));
-  const engine = messageOptions(options, versionFor(options, message), !sent.bounded);
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) => judged(sent.document, { ...engine, scope, sniff }, MESSAGE),
+    (scope, sniff) => judgedSent(sent, { ...engine, scope, sniff }, MESSAGE),
   );
 }

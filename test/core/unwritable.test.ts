@@ -3,9 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   CIRCULAR,
   DEPTH_TO_ASK,
+  ENDLESS,
+  MAX_MADE,
   MAX_STRING_LENGTH,
   textLengthOfParts,
   unwritable,
+  writability,
 } from '../../src/core/unwritable.js';
 import { runs } from '../support/runs.js';
 
@@ -245,5 +248,52 @@ describe('unwritable', () => {
 
   it('answers scalars at once', () => {
     for (const scalar of [1, 'x', null, undefined, true, 10n]) expect(unwritable(scalar)).toBeUndefined();
+  });
+});
+
+describe('a value that reading makes as it goes (MAX_MADE)', () => {
+  /** An object whose `next` getter answers a new one of its kind at every read: nested without end. */
+  const endless = (): object => ({
+    get next() {
+      return endless();
+    },
+  });
+  /** Two such getters: a tree without end, wide as well as deep. */
+  const endlessTree = (): object => ({
+    get a() {
+      return endlessTree();
+    },
+    get b() {
+      return endlessTree();
+    },
+  });
+  /** Items made by a proxy's trap at every read. */
+  const endlessItems = (): object =>
+    new Proxy([0], { get: (target, key) => (key === '0' ? endlessItems() : Reflect.get(target, key)) });
+  /** A toJSON answering a new object that has one too. */
+  const endlessToJSON = (): object => ({ toJSON: () => ({ next: endlessToJSON() }) });
+
+  it('is endless, found within MAX_MADE made objects: JSON.stringify throws on it, and the count ran out of memory', () => {
+    for (const value of [endless(), endlessTree(), endlessItems(), endlessToJSON(), { a: [endless()] }]) {
+      expect(() => JSON.stringify(value)).toThrow(RangeError);
+      expect(writability(value)).toBe(ENDLESS);
+      // Asked without that word (the rules' reasons have none), the closest JSON.stringify gives.
+      expect(unwritable(value)).toBe('too deep');
+    }
+    expect(MAX_MADE).toBe(100_000);
+  });
+
+  it('is not what a value of stored parts or made few times is', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ id: i }));
+    const once = {
+      get rows() {
+        return rows.map((row) => ({ ...row }));
+      },
+    };
+    expect(writability(once)).toBeUndefined();
+    expect(writability(doubled({ a: 1 }, 40))).toBe('too long');
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(writability(cycle)).toBe('circular');
   });
 });
