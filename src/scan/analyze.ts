@@ -335,18 +335,18 @@ function engineOptions(options: AnalyzeOptions): {
 
 export function analyze(extracted: Extracted, options: AnalyzeOptions): StaticAnalysis {
   const findings = new FindingSet();
-  const positions = new ValuePositions();
   const engine = engineOptions(options);
+  // A table of positions per return and per document: each describes only the documents built for it.
   const handlers: HandlerSummary[] = extracted.handlers.map((handler) => ({
     tool: handler.tool,
     framework: handler.framework,
     site: handler.site,
     returns: handler.returns.map((ret) =>
-      judgeReturn(handler, ret, positions, engine, findings, options.version),
+      judgeReturn(handler, ret, new ValuePositions(), engine, findings, options.version),
     ),
   }));
   for (const doc of extracted.documents) {
-    for (const f of checkDocument(doc, positions, engine)) findings.add(f, undefined);
+    for (const f of checkDocument(doc, new ValuePositions(), engine)) findings.add(f, undefined);
   }
   return { findings: findings.list(), handlers };
 }

@@ -198,14 +198,16 @@ const NO_GUARDS: readonly Guard[] = [];
 
 /**
  * Where each concrete container and member came from, keyed by object identity, so one table serves
- * every document built from the same abstract values.
+ * every document built from the same abstract values. A table lives as long as the judgement of one
+ * return or document (analyze.ts), with the documents it describes: plain maps, which cost less to
+ * fill than weak ones and nothing to the garbage collector while they live.
  */
 export class ValuePositions {
-  private readonly table = new WeakMap<object, Placed>();
+  private readonly table = new Map<object, Placed>();
   /** The abstract identity of containers, for the structuredContent mirror. */
-  private readonly keys = new WeakMap<object, string>();
+  private readonly keys = new Map<object, string>();
   /** Containers built from an input by its type (`node.map(…)`), which are what the input is. */
-  private readonly derived = new WeakSet<object>();
+  private readonly derived = new Set<object>();
 
   container<T extends object>(value: T, site: Site, guards: readonly Guard[] = NO_GUARDS, key?: string): T {
     this.table.set(value, { self: { site, guards }, keys: new Map() });
