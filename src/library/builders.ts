@@ -22,6 +22,7 @@ import {
   sniffSync,
 } from '../core/sniff.js';
 import { isAbsoluteUri } from '../core/uri.js';
+import { isWellFormed } from '../rules/support/serialization.js';
 import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
 import { validateToolResultSync } from '../validate/index.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
@@ -81,8 +82,22 @@ function withCheckedOptions<T extends object>(block: T, options: BlockOptions | 
   return withOptions(block, options);
 }
 
+/**
+ * Throws a TypeError for text holding a lone surrogate (half of a pair, as `text.slice()` leaves when
+ * it cuts through an emoji), which result-lone-surrogate reports: strict JSON readers refuse it.
+ */
+function checkWellFormed(value: string, who: string): void {
+  if (isWellFormed(value)) return;
+  const at = value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  throw new TypeError(
+    `${who}: the text holds a lone surrogate at index ${at} (half of a character, as cutting through an emoji leaves); cut text at whole characters or call text.toWellFormed()`,
+  );
+}
+
+/** A text block. Throws a TypeError for text that is no string, or holds a lone surrogate. */
 export function text(value: string, options?: BlockOptions): TextContent {
   if (typeof value !== 'string') throw new TypeError(`text(): expected a string, got ${typeof value}`);
+  checkWellFormed(value, 'text()');
   return withCheckedOptions({ type: 'text', text: value }, options, 'text()');
 }
 
@@ -284,6 +299,7 @@ export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource
     throw new TypeError('embeddedResource(): give exactly one of text or blob, not both');
   let resource: TextResourceContents | BlobResourceContents;
   if (typeof input.text === 'string') {
+    checkWellFormed(input.text, 'embeddedResource()');
     resource = { uri, text: input.text };
   } else if (input.blob !== undefined) {
     const { base64, declaredMimeType } = normalizeBinary(input.blob, 'embeddedResource()');

@@ -39,6 +39,7 @@ import resultErrorWithoutIsError from './result/result-error-without-is-error.js
 import resultInputRequiredInvalid from './result/result-input-required-invalid.js';
 import resultIsErrorNotBoolean from './result/result-is-error-not-boolean.js';
 import resultLegacyToolResult from './result/result-legacy-tool-result.js';
+import resultLoneSurrogate from './result/result-lone-surrogate.js';
 import resultMediaWithStructuredContent from './result/result-media-with-structured-content.js';
 import resultMetaKeyInvalid from './result/result-meta-key-invalid.js';
 import resultMetaNotObject from './result/result-meta-not-object.js';
@@ -136,6 +137,7 @@ export const RULES: readonly Rule[] = [
   resultInputRequiredInvalid,
   resultIsErrorNotBoolean,
   resultLegacyToolResult,
+  resultLoneSurrogate,
   resultMediaWithStructuredContent,
   resultMetaKeyInvalid,
   resultMetaNotObject,

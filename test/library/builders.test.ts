@@ -375,6 +375,20 @@ describe('builders', () => {
     expect(validateToolResultSync({ content: links })).toEqual([]);
   });
 
+  it('text(), embeddedResource() and resourceLink() refuse text with a lone surrogate, as result-lone-surrogate reports it', () => {
+    const cut = 'Launch day \ud83d';
+    const message =
+      'the text holds a lone surrogate at index 11 (half of a character, as cutting through an emoji leaves); cut text at whole characters or call text.toWellFormed()';
+    expect(() => text(cut)).toThrow(new TypeError(`text(): ${message}`));
+    expect(() => embeddedResource({ uri: 'file:///a.txt', text: cut })).toThrow(
+      new TypeError(`embeddedResource(): ${message}`),
+    );
+    expect(() => resourceLink({ uri: 'file:///a.txt', name: cut })).toThrow(
+      /result-lone-surrogate at \/name/,
+    );
+    expect(text('Launch day \ud83d\ude80').text).toBe('Launch day \ud83d\ude80');
+  });
+
   it('embeddedResource() refuses script URLs as block-uri-script reports them, and resourceLink() agrees with the rule', () => {
     for (const [uri, kind] of [
       ['javascript:alert(1)', 'javascript:'],

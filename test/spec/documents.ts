@@ -441,6 +441,16 @@ export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
       ),
   ),
   family(
+    'a lone surrogate in a string of the result',
+    fc.constantFrom('Launch day \ud83d', '\udc00 trailing').map((text) =>
+      messageEdit(`text ${JSON.stringify(text)}`, (m) => {
+        if (isObject(m.result) && Array.isArray(m.result.content))
+          m.result.content.push({ type: 'text', text });
+        return m;
+      }),
+    ),
+  ),
+  family(
     "the server's own SDK rejected the handler's result",
     fc
       .constantFrom(

@@ -44,6 +44,11 @@ export interface SerializedSize {
    * below it, `units` (which is then surely under the limit too).
    */
   readonly bytes: number;
+  /**
+   * A string of the result (a member name included) holds a lone surrogate, which JSON.stringify
+   * writes as an escape (`\ud83d`) that strict JSON readers refuse (see result-lone-surrogate).
+   */
+  readonly loneSurrogate: boolean;
 }
 
 /** The size of the serialized result, or why JSON.stringify throws on it. */
@@ -80,11 +85,16 @@ function serialize(result: JsonObject): Serialization {
     plainOwn: enumeratesNothing(Object.prototype),
     json,
     mirrorChars: 0,
+    loneSurrogate: false,
   };
   try {
     measure(result, size, json);
     return {
-      size: { units: size.units, bytes: serializedBytes(result, size, json, SMALLEST_CLIENT_LIMIT_BYTES) },
+      size: {
+        units: size.units,
+        bytes: serializedBytes(result, size, json, SMALLEST_CLIENT_LIMIT_BYTES),
+        loneSurrogate: size.loneSurrogate || (json !== undefined && jsonTextHasLoneSurrogate(json)),
+      },
     };
   } catch (error) {
     if (error instanceof Unserializable) return { unserializable: error.reason };
@@ -201,6 +211,8 @@ interface Size {
   /** structuredContent's JSON text, and the characters of strings equal to it (its text mirrors). */
   readonly json: string | undefined;
   mirrorChars: number;
+  /** A string met (a value or a member name) holds a lone surrogate. */
+  loneSurrogate: boolean;
 }
 
 function enumeratesNothing(object: object): boolean {
@@ -377,6 +389,7 @@ function measureRecursively(
 function countString(size: Size, value: string, holder: object | undefined, key: string | undefined): void {
   if (value.length === size.json?.length && value === size.json) size.mirrorChars += value.length;
   size.units += value.length + 2;
+  if (!size.loneSurrogate && !isWellFormed(value)) size.loneSurrogate = true;
   size.atMostBytes += isCanonicalPayload(holder, key)
     ? value.length + 2
     : value.length * MAX_BYTES_PER_UNIT + 2;
@@ -405,8 +418,31 @@ function checkLength(size: Size): void {
 /** A member's name, quotes and colon. */
 function countMember(size: Size, member: string): void {
   size.units += member.length + 3;
+  if (!size.loneSurrogate && !isWellFormed(member)) size.loneSurrogate = true;
   size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
   checkLength(size);
+}
+
+const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether a string holds no lone surrogate (it can be written as UTF-8). The native test answers a
+ * string of one-byte characters at once, which nearly all are; older engines get the regular expression.
+ */
+export function isWellFormed(value: string): boolean {
+  return nativeWellFormed ? nativeWellFormed.call(value) : !LONE_SURROGATE.test(value);
+}
+
+/**
+ * Whether JSON text as JSON.stringify writes it holds a lone surrogate: it writes one as a `\udXXX`
+ * escape and a pair as the characters themselves, so an escape of that range (a backslash before it
+ * that is not itself escaped) is one. Text written otherwise may escape a pair too, which this counts
+ * as well: a caller that must be sure reads the strings themselves.
+ */
+export function jsonTextHasLoneSurrogate(json: string): boolean {
+  if (!json.includes('\\ud') && !json.includes('\\uD')) return false;
+  return /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(json);
 }
 
 /** The result's structuredContent, counted by its JSON text. */
