@@ -28,8 +28,13 @@ export const TOKEN_VARIABLE = 'MCP_SHAPE_PROXY';
 const WALK_MS = 1000;
 /** How many processes the periodic walk reads per turn of the event loop. */
 const WALK_STEP = 64;
+/** How long processes the server left running get to exit on their own before they are signalled. */
+const SETTLE_MS = 1000;
 /** How long, at least, processes sent SIGKILL are waited for (and signalled again, with any they started). */
 const KILL_WAIT_MS = 5000;
+
+/** The kernel's flag (field 9 of /proc/<pid>/stat) of a process that has begun to exit. */
+const PF_EXITING = 0x4;
 
 /** A stat line is at most a few hundred bytes (a 16-byte name and 52 numbers). */
 const STAT_BUFFER = Buffer.alloc(4096);
@@ -38,6 +43,8 @@ interface ProcStat {
   readonly pid: number;
   readonly ppid: number;
   readonly state: string;
+  /** Its exit is under way (PF_EXITING): it has closed its files, but is no zombie yet. */
+  readonly exiting: boolean;
   /** Clock ticks after boot: with the pid, names one process for the life of the system. */
   readonly start: number;
 }
@@ -59,9 +66,11 @@ export function readStat(pid: number): ProcStat | undefined {
   // The command name, in parentheses, may hold spaces and parentheses itself: the fields follow the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const ppid = Number(fields[1]);
+  const flags = Number(fields[6]);
   const start = Number(fields[19]);
   if (!Number.isInteger(ppid) || !Number.isInteger(start)) return undefined;
-  return { pid, ppid, state: fields[0] ?? '', start };
+  const exiting = Number.isInteger(flags) && (flags & PF_EXITING) !== 0;
+  return { pid, ppid, state: fields[0] ?? '', exiting, start };
 }
 
 function allPids(): number[] {
@@ -217,8 +226,16 @@ export class Descendants {
    */
   async end(graceMs: number, log: (line: string) => void): Promise<void> {
     this.stop();
+    // The end of the server's output may come a moment before the exit of the last process that held
+    // it: a coreutils program closes its standard output before it exits, and one whose exit is under
+    // way (PF_EXITING) has closed its files but is no zombie yet. Those are given a moment to go.
     let left = this.left();
     if (left.length === 0) return;
+    left = await this.waitGone(Math.min(graceMs, SETTLE_MS));
+    if (left.every((p) => p.exiting)) {
+      await this.waitGone(Math.max(graceMs, KILL_WAIT_MS));
+      return;
+    }
     log(
       `${counted(left.length)} the server started outlived it (${pids(left)}): sending SIGTERM, then SIGKILL ${graceMs / 1000} s later`,
     );
