@@ -269,11 +269,12 @@ async function sessionMatrix(
 ): Promise<{ primary: CheckOutcome; verdicts: VersionVerdict[] }> {
   const findings: Finding[] = [];
   const frames = new VerdictTally(chosen ?? DEFAULT_PROTOCOL_VERSION, failOn);
+  const held = heldOnce();
   const read = await checkInput(input, {
     ...options,
     protocolVersion: chosen,
     emit: (finding, frame) => {
-      findings.push(finding);
+      findings.push(held(finding));
       if (frame) frames.add(finding);
     },
   });
@@ -289,6 +290,36 @@ async function sessionMatrix(
   }
   return { primary: { ...read, findings }, verdicts };
 }
+
+/**
+ * Makes each finding it is given hold its message, fix and data as the first finding that said the same
+ * held them: a flood of findings says the same thing many times (each of 300,000 bad lines its own copy
+ * of one message, fix and data), and they are held until the report is written. Each is a finding of
+ * its own, made for the caller, so it is changed in place.
+ */
+function heldOnce(): (finding: Finding) => Finding {
+  // Findings that each say something else gain nothing: past this many distinct ones, no more are kept.
+  const messages = new Map<string, string>();
+  const values = new Map<string, unknown>();
+  const same = <T>(value: T): T => {
+    const key = JSON.stringify(value);
+    const held = values.get(key);
+    if (held !== undefined) return held as T;
+    if (values.size < HELD_ONCE) values.set(key, value);
+    return value;
+  };
+  return (finding) => {
+    const mutable = finding as { -readonly [K in keyof Finding]: Finding[K] } & { data?: unknown };
+    const message = messages.get(finding.message);
+    if (message !== undefined) mutable.message = message;
+    else if (messages.size < HELD_ONCE) messages.set(finding.message, finding.message);
+    if (mutable.fix) mutable.fix = same(mutable.fix);
+    if (mutable.data) mutable.data = same(mutable.data);
+    return finding;
+  };
+}
+
+const HELD_ONCE = 4096;
 
 /** A version's verdict on `findings`, after the policy's rule settings and baseline when it has any. */
 function verdictOf(

@@ -338,3 +338,19 @@ describe('checkWithMatrix on a session counts the versions it does not report wi
     expect(rest).toEqual(heard.filter(([, frame]) => !frame).map(([rule]) => rule));
   });
 });
+
+describe('checkWithMatrix holds what a flood of findings repeats once', () => {
+  it('gives findings that say the same the same message, fix and data, not a copy each', async () => {
+    const bytes = Buffer.from('\xff\n\xff\n\xff\n', 'latin1');
+    const input = parseInput(bytes.toString('utf8'), { session: true });
+    const invalidUtf8 = new Map(invalidUtf8Lines(bytes).map(({ line, ...at }) => [line, at]));
+    const { findings } = await checkWithMatrix(input, { invalidUtf8 });
+    const utf8 = findings.filter((f) => f.rule === 'frame-not-utf8') as (Finding & { data?: unknown })[];
+    expect(utf8.map((f) => f.location?.line)).toEqual([1, 2, 3]);
+    const [first, ...rest] = utf8 as [Finding & { data?: unknown }, ...(Finding & { data?: unknown })[]];
+    for (const f of rest) {
+      expect(f.fix).toBe(first.fix);
+      expect(f.data).toBe(first.data);
+    }
+  });
+});
