@@ -9,7 +9,8 @@
  *   read the client. Memory is bounded by the largest message, not by the traffic.
  * - Lifecycle (server-process.ts): when the server exits, every client request it had not answered
  *   gets a JSON-RPC error before the proxy exits with the server's code. When the client closes its
- *   input, so does the proxy to the server, then SIGTERM and SIGKILL follow a grace period apart.
+ *   input, so does the proxy to the server, then SIGTERM and SIGKILL follow a grace period apart; a
+ *   server that closed its output and runs on a grace period later gets the same.
  *   SIGINT, SIGTERM and SIGHUP are forwarded to the server's process group and escalated the same way.
  * The server's standard error passes straight through.
  */
@@ -20,6 +21,7 @@ import { systemErrorWords } from '../core/system-error.js';
 import { utf8Problem } from '../io/utf8.js';
 import { whenWritable } from '../io/writable.js';
 import type { ProtocolVersion } from '../spec/versions.js';
+import { Descendants, readStat } from './descendants.js';
 import { notUtf8Line, outcomeLine, type ProxyEvents, repairEvent } from './events.js';
 import { type Frame, FrameSplitter, frameSize, MAX_HELD_FRAME_BYTES, tooLongWords } from './frames.js';
 import { afterFrame, releasedBytes } from './memory.js';
@@ -246,13 +248,28 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     };
     const relay = new OrderedQueue<Frame>(child.stdout, relayFrame, frameSize);
     child.stdout.on('data', (chunk: Buffer) => relay.push(serverFrames.push(chunk)));
+    // A server that closed its output and runs on can answer nothing more: its pending requests, and
+    // every one after, waited for the client's own timeout. A grace period after, it is stopped as on a
+    // signal, and its requests get the error of its exit.
+    let closedOutputTimer: NodeJS.Timeout | undefined;
+    const afterClosedOutput = () => {
+      if (exited || ladder || !runningStill(child.pid)) return;
+      log(
+        `server closed its output and still runs ${graceMs / 1000} s later, so no answer can come: sending SIGTERM to its process group`,
+      );
+      server.signal('SIGTERM');
+      escalate(['SIGKILL']);
+    };
     const endOfOutput = () => {
       if (outputEnded) return;
       outputEnded = true;
       relay.endOfSource();
       const rest = serverFrames.end();
       relay.push(rest === undefined ? [] : [rest]);
-      void relay.drained().then(finish);
+      void relay.drained().then(() => {
+        if (!exited) closedOutputTimer = setTimeout(afterClosedOutput, graceMs);
+        return finish();
+      });
     };
     child.stdout.on('end', endOfOutput);
 
@@ -261,6 +278,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     child.once('exit', (code, signal) => {
       exited = { code, signal };
       if (ladder) clearTimeout(ladder.timer);
+      clearTimeout(closedOutputTimer);
       // Its pid is free for another process now: the processes it started are known by their own.
       server.descendants.stop();
       // A process the server started may hold its stdout open; do not wait for it forever.
@@ -301,6 +319,17 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       resolve(code);
     };
   });
+}
+
+/**
+ * Whether the server's process is still running: on Linux, its /proc entry says it is no zombie (its
+ * exit, whose event may come after the end of its output, has not happened); elsewhere it is assumed.
+ */
+function runningStill(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  if (!Descendants.supported) return true;
+  const state = readStat(pid)?.state;
+  return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
 /** Counts the bytes of a frame passed on in pieces (frames.ts): its length once its last piece came. */

@@ -227,6 +227,26 @@ describe('runStdioProxy: the end of the conversation', () => {
   );
 
   it(
+    'stops a server that closed its output and runs on, so that its requests are answered',
+    async () => {
+      // Nothing it could still write reaches the client: before, the call waited for the client's timeout.
+      const run = await relay(
+        `exec >&-; ${LOOP}`,
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}\n',
+        { keepOpen: true },
+      );
+      expect(run.code).toBe(143);
+      expect(run.out.toString('utf8')).toBe(
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"server exited with code 143"}}\n',
+      );
+      expect(run.log).toContain(
+        'server closed its output and still runs 0.2 s later, so no answer can come: sending SIGTERM to its process group',
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 128 + the signal number when a signal ended the server, and names it',
     async () => {
       const run = await relay('kill -TERM $$', '', { keepOpen: true });

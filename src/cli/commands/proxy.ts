@@ -123,7 +123,8 @@ Lines that are not JSON, and JSON that is not a JSON-RPC message (null, 42, [], 
 Lifecycle (stdio): the server runs in its own process group. When it exits, every request it left
 unanswered gets a JSON-RPC error (-32000, "server exited with code N"), and the proxy exits with the
 server's code (3 when it cannot be started). When the client closes its input, the proxy closes the
-server's, then sends SIGTERM and SIGKILL --grace seconds apart. SIGINT, SIGTERM and SIGHUP are
+server's, then sends SIGTERM and SIGKILL --grace seconds apart; a server that closed its output
+but still runs --grace seconds later (no answer can come) gets the same SIGTERM and SIGKILL. SIGINT, SIGTERM and SIGHUP are
 forwarded to the server's process group and escalated the same way. A watchdog kills the group if the
 proxy itself is killed, even with SIGKILL (Linux and macOS; not on Windows). On Linux, processes the
 server started that outlive it, even outside its group (setsid, detached), get SIGTERM, then SIGKILL
