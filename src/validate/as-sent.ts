@@ -222,3 +222,107 @@ export function readingThrows(document: unknown): boolean {
   }
   return false;
 }
+
+/*
+ * What the official TypeScript SDK sends of a tool result. Its server (v1 `Server`, under `McpServer`)
+ * parses a handler's result with CallToolResultSchema and sends the parse's output, not the value: the
+ * schema's object parsers read each member they name as a property, so a class instance whose `text` is
+ * a getter on its prototype is sent whole, `{"type":"text","text":"hi"}`, where JSON.stringify of the
+ * value writes `{}` (tested with a real McpServer and Client over an in-memory transport). Members the
+ * schema does not name pass through as JSON writes them: the object's own enumerable ones.
+ */
+
+/** The members CallToolResultSchema names on a result, a content block, a resource's contents… */
+const RESULT_MEMBERS = ['content', 'structuredContent', 'isError', '_meta'];
+const BLOCK_MEMBERS = [
+  'type',
+  'text',
+  'data',
+  'mimeType',
+  'uri',
+  'name',
+  'title',
+  'description',
+  'size',
+  'icons',
+  'resource',
+  'annotations',
+  '_meta',
+];
+const CONTENTS_MEMBERS = ['uri', 'mimeType', 'text', 'blob', '_meta'];
+const ANNOTATIONS_MEMBERS = ['audience', 'priority', 'lastModified'];
+const ICON_MEMBERS = ['src', 'mimeType', 'sizes', 'theme'];
+
+/**
+ * A tool result as the SDK's server sends it (see above): `result` itself when no object where the
+ * schema names members is a class instance, else a copy in which each such instance is a plain object
+ * of its own enumerable members and the named members it has (read as properties, getters included).
+ * Only an instance the schema can take is read so: a result whose `content` reads as an array, a block
+ * whose `type` reads as a string, contents whose `uri` does, annotations or an icon with a named member.
+ * Any other (a Map in place of a block, a boxed string) the SDK refuses, and it is judged as JSON writes
+ * it, as before. Where reading throws, the SDK's parse throws too and nothing is sent: `result` is
+ * returned, and judged as JSON would write it.
+ */
+export function asParsedResult(result: unknown): unknown {
+  try {
+    const read = asParsed(result, RESULT_MEMBERS, 'content');
+    if (!isObject(read) || !Array.isArray(read.content)) return read;
+    const content = read.content;
+    let blocks: unknown[] | undefined;
+    for (let i = 0; i < content.length; i++) {
+      const block = asParsedBlock(content[i]);
+      if (block !== content[i]) {
+        blocks ??= content.slice();
+        blocks[i] = block;
+      }
+    }
+    return blocks === undefined ? read : { ...read, content: blocks };
+  } catch {
+    return result;
+  }
+}
+
+function asParsedBlock(value: unknown): unknown {
+  const block = asParsed(value, BLOCK_MEMBERS, 'type');
+  if (!isObject(block)) return block;
+  let changed: Record<string, unknown> | undefined;
+  const set = (key: string, member: unknown) => {
+    if (member === block[key]) return;
+    changed ??= { ...block };
+    changed[key] = member;
+  };
+  set('resource', asParsed(block.resource, CONTENTS_MEMBERS, 'uri'));
+  set('annotations', asParsed(block.annotations, ANNOTATIONS_MEMBERS));
+  if (Array.isArray(block.icons)) {
+    const icons = block.icons.map((icon) => asParsed(icon, ICON_MEMBERS));
+    if (icons.some((icon, i) => icon !== (block.icons as unknown[])[i])) set('icons', icons);
+  }
+  return changed ?? block;
+}
+
+/**
+ * `value` when it is no class instance (or JSON writes it by its toJSON), else a plain object of its own
+ * enumerable members and of the `named` ones it has, read as properties. `gate`: the member that must
+ * read as what the schema asks (`content` an array, `type` or `uri` a string); without one, some named
+ * member must read as anything but undefined. Otherwise `value` itself.
+ */
+function asParsed(value: unknown, named: readonly string[], gate?: 'content' | 'type' | 'uri'): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  const object = value as Record<string, unknown>;
+  if (gate === 'content' ? !Array.isArray(object.content) : gate && typeof object[gate] !== 'string')
+    return value;
+  const read: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) read[key] = object[key];
+  let found = false;
+  for (const key of named) {
+    if (Object.hasOwn(read, key)) continue;
+    const member = object[key];
+    if (member === undefined) continue;
+    read[key] = member;
+    found = true;
+  }
+  return found || gate !== undefined ? read : value;
+}

@@ -8,7 +8,8 @@
  * file-type, so a mimeType that contradicts such bytes is reported by them alone, unless it names a
  * format with a fixed signature the bytes lack (core/sniff.ts, lacksSignature), which both report.
  *
- * A handler's JS value is judged as JSON carries it (./as-sent.ts): a Date as its string, NaN as null.
+ * A handler's JS value is judged as JSON carries it (./as-sent.ts): a Date as its string, NaN as null;
+ * a tool result's class instances as the official SDK's server sends them, their getters read.
  */
 
 import { decodeBase64Prefix } from '../core/base64.js';
@@ -30,7 +31,7 @@ import {
   type ProtocolVersion,
   protocolVersionOptionError,
 } from '../spec/versions.js';
-import { asSent, ENDLESS_REASON, readingThrows, type Sent } from './as-sent.js';
+import { asParsedResult, asSent, ENDLESS_REASON, readingThrows, type Sent } from './as-sent.js';
 import {
   type EngineFinding,
   type EngineOptions,
@@ -605,7 +606,7 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
  */
 function resultAsSent(result: unknown, options: ValidateResultOptions): Sent {
   const tool = options.tool;
-  return asSent(result, !(isObject(tool) && tool.outputSchema !== undefined));
+  return asSent(asParsedResult(result), !(isObject(tool) && tool.outputSchema !== undefined));
 }
 
 /**
