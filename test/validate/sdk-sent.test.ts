@@ -23,33 +23,22 @@ class TextBlock {
   }
 }
 
+/** An object of `own` members whose prototype has a getter for each of `getters`. */
+function withGetters(getters: Record<string, unknown>, own: Record<string, unknown> = {}): object {
+  const proto = {};
+  for (const [key, value] of Object.entries(getters)) Object.defineProperty(proto, key, { get: () => value });
+  return Object.assign(Object.create(proto) as object, own);
+}
+
 /** An image block of getters, its mimeType of another family. */
-class WrongImage {
-  readonly type = 'image';
-  get data() {
-    return 'iVBORw0KGgo=';
-  }
-  get mimeType() {
-    return 'text/plain';
-  }
-}
+const wrongImage = () => withGetters({ data: 'iVBORw0KGgo=', mimeType: 'text/plain' }, { type: 'image' });
 
-class Link {
-  readonly type = 'resource_link';
-  readonly name = 'report';
-  get uri() {
-    return 'https://example.com/r.pdf';
-  }
-  get annotations() {
-    return new Priority();
-  }
-}
-
-class Priority {
-  get priority() {
-    return 0.5;
-  }
-}
+/** A link whose uri and annotations are getters, and the annotations' priority too. */
+const link = () =>
+  withGetters(
+    { uri: 'https://example.com/r.pdf', annotations: withGetters({ priority: 0.5 }) },
+    { type: 'resource_link', name: 'report' },
+  );
 
 class Result {
   get content() {
@@ -59,19 +48,14 @@ class Result {
 
 const RESULTS: Record<string, () => unknown> = {
   text: () => ({ content: [new TextBlock()] }),
-  image: () => ({ content: [new WrongImage()] }),
-  link: () => ({ content: [new Link()] }),
+  image: () => ({ content: [wrongImage()] }),
+  link: () => ({ content: [link()] }),
   result: () => new Result(),
   resource: () => ({
     content: [
       {
         type: 'resource',
-        resource: new (class {
-          readonly uri = 'file:///a.md';
-          get text() {
-            return '# A';
-          }
-        })(),
+        resource: withGetters({ text: '# A' }, { uri: 'file:///a.md' }),
       },
     ],
   }),
