@@ -23,6 +23,7 @@ import {
 } from '../core/sniff.js';
 import { isAbsoluteUri } from '../core/uri.js';
 import { isScriptUrl } from '../library/script-url.js';
+import { isWellFormed } from '../rules/support/serialization.js';
 import type { BlockType, VersionFeatures } from '../spec/versions.js';
 
 /**
@@ -62,6 +63,7 @@ export const COVERED_RESULT_RULES: ReadonlySet<string> = new Set([
   'result-input-required-invalid',
   'result-is-error-not-boolean',
   'result-legacy-tool-result',
+  'result-lone-surrogate',
   'result-media-with-structured-content',
   'result-meta-key-invalid',
   'result-meta-not-object',
@@ -284,6 +286,7 @@ function plainBlock(
   if (type === 'text') {
     if (
       seen !== (TYPE | TEXT) ||
+      !isWellFormed(text as string) ||
       // biome-ignore lint/suspicious/noProto: the cheap exact test (see PLAIN_OBJECTS), its own site for text blocks
       (block as { __proto__?: unknown }).__proto__ !== Object.prototype ||
       (block as JsonObject).annotations !== undefined ||
@@ -349,8 +352,9 @@ function isPlainLink(link: JsonObject, features: VersionFeatures): boolean {
   if (typeof uri !== 'string' || typeof name !== 'string' || !isAbsoluteUri(uri) || runsScript(uri))
     return false;
   if (
-    (title !== undefined && typeof title !== 'string') ||
-    (description !== undefined && typeof description !== 'string')
+    (title !== undefined && (typeof title !== 'string' || !isWellFormed(title))) ||
+    (description !== undefined && (typeof description !== 'string' || !isWellFormed(description))) ||
+    !isWellFormed(name)
   ) {
     return false;
   }
@@ -388,7 +392,7 @@ function plainContents(contents: object, budget: number, payloadOk: PayloadCheck
   if (typeof uri !== 'string' || !isAbsoluteUri(uri) || runsScript(uri)) return NOT_PLAIN;
   if (mimeType !== undefined && (typeof mimeType !== 'string' || !isWellFormedMimeType(mimeType)))
     return NOT_PLAIN;
-  if (blob === undefined) return typeof text === 'string' ? units : NOT_PLAIN;
+  if (blob === undefined) return typeof text === 'string' && isWellFormed(text) ? units : NOT_PLAIN;
   if (text !== undefined || typeof blob !== 'string') return NOT_PLAIN;
   return payloadOk(resource, 'blob', blob, mimeType as string | undefined, false) ? units : NOT_PLAIN;
 }
@@ -541,7 +545,8 @@ export function resultShape(result: unknown, features: VersionFeatures, tool: Js
  */
 export function builtTextShape(text: string): Shape {
   const length = text.length;
-  if (length + BLOCK_ALLOWANCE > MAX_SIZE || mayCarryErrorText(text)) return Shape.Other;
+  if (length + BLOCK_ALLOWANCE > MAX_SIZE || mayCarryErrorText(text) || !isWellFormed(text))
+    return Shape.Other;
   return length < SHORT_TEXT ? Shape.ShortPlainText : Shape.PlainText;
 }
 
@@ -785,7 +790,8 @@ function plainText(block: unknown): string | undefined {
       if (value !== 'text') return undefined;
       typed = true;
     } else if (key === 'text') {
-      if (typeof value !== 'string') return undefined;
+      // result-lone-surrogate reports a text with a lone surrogate.
+      if (typeof value !== 'string' || !isWellFormed(value)) return undefined;
       text = value;
     } else return undefined;
   }

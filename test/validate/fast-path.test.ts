@@ -78,6 +78,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-input-required-invalid': 'be1a23902521cfa9',
   'result-is-error-not-boolean': 'c85b007c332b1d6a',
   'result-legacy-tool-result': '80fb06c37a157530',
+  'result-lone-surrogate': 'ef0aa25fd8e6c3e0',
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-key-invalid': 'addaa4df478a2a6c',
   'result-meta-not-object': '6be0aaafd507d571',
@@ -157,6 +158,10 @@ const texts = fc.oneof(
     `iVBORw0KGgo${'A'.repeat(300)}`,
     'x'.repeat(9_000),
     'y'.repeat(20_000),
+    // Lone surrogates (result-lone-surrogate), and a whole pair.
+    'Launch day \ud83d',
+    '\ude80 at the start',
+    'Launch day \ud83d\ude80',
   ),
 );
 
@@ -619,9 +624,9 @@ const plainLink = fc
     {
       type: fc.constant('resource_link'),
       uri: fc.constantFrom('file:///a.txt', 'https://example.com/f/1.csv'),
-      name: fc.constantFrom('a.txt', ''),
+      name: fc.constantFrom('a.txt', '', 'cut \ud83d'),
       title: fc.constantFrom<unknown>('A', undefined),
-      description: fc.constantFrom<unknown>('about a', undefined),
+      description: fc.constantFrom<unknown>('about a', 'a \udfff', undefined),
       mimeType: fc.constantFrom<unknown>('text/csv', 'text/plain; charset=utf-8', undefined),
     },
     { requiredKeys: ['type', 'uri', 'name'] },
@@ -671,7 +676,7 @@ const resourceContents = fc
     {
       uri: linkUri,
       mimeType: fc.oneof(mediaMimeOrNone(), linkMime),
-      text: fc.constantFrom<unknown>('# Note', '', 5, undefined, undefined),
+      text: fc.constantFrom<unknown>('# Note', '', 5, '# \udc00', undefined, undefined),
       blob: fc.oneof({ weight: 2, arbitrary: mediaPayload }, fc.constant<unknown>(undefined)),
       annotations: fc.constantFrom<unknown>(undefined, undefined, undefined, { priority: 1 }),
       _meta: fc.constantFrom<unknown>(undefined, undefined, undefined, 'm'),
