@@ -522,6 +522,9 @@ async function shapeResolved<V extends ProtocolVersion>(
       // Its top level is copied first, and the copy judged and answered: the promise toolResult returns
       // reads the `then` of what it resolves with, and the handler's own object may throw there (a
       // Proxy), which would reject the promise. The members stay the handler's; no promise reads them.
+      // Too long to write is said before repair, which would make the validator's unsendable result
+      // into an error result of its own words.
+      if (contentTooLong(wire)) return { result: tooLarge(version) as CallToolResult<V>, fixes };
       const top = owned ? wire : { ...(wire as JsonObject) };
       const repaired = await repair(top, { protocolVersion: version });
       appendAll(fixes, repaired.fixes);
@@ -552,6 +555,7 @@ async function shapeResolved<V extends ProtocolVersion>(
       }
     }
   }
+  if (contentTooLong(result)) return { result: tooLarge(version) as CallToolResult<V>, fixes };
   // Blocks the version lacks, sizes and the like are the validator's business: repair settles them, in
   // place where everything in the result was made here. What it changes is told (shaped's onFixes), as
   // for a result the handler built: those were the handler's blocks too, repaired without a word.

@@ -21,6 +21,7 @@ import {
   type Sniffed,
   wellFormedFamily,
 } from '../core/sniff.js';
+import { MAX_STRING_LENGTH } from '../core/unwritable.js';
 import { isAbsoluteUri } from '../core/uri.js';
 import { isScriptUrl } from '../library/script-url.js';
 import { isWellFormed } from '../rules/support/serialization.js';
@@ -595,7 +596,8 @@ function plainResultContent(
  * the plain-text shape, except the one that reads what a media result may hold, its size (and images'
  * size). result-error-without-is-error stays covered because a result whose lone text block may carry
  * an error payload is no plain media result; result-not-serializable, because every member of such a
- * result is a string, a boolean, or a plain object or array of them, which JSON always writes.
+ * result is a string, a boolean, or a plain object or array of them, which JSON writes whenever its text
+ * fits in a string, as it does in a plain media result (MAX_PLAIN_MEDIA_UNITS).
  */
 export const COVERED_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set(
   [...COVERED_RESULT_RULES].filter((id) => id !== 'result-over-client-limits'),
@@ -612,11 +614,19 @@ export const COVERED_SMALL_MEDIA_RESULT_RULES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The most UTF-16 units (escapes not counted) a plain media result has: a unit JSON escapes is at most
+ * six characters (`\u001f`), so its text is then at most MAX_STRING_LENGTH long, and JSON.stringify
+ * writes it. Two texts of 2^28 units each passed as a plain media result, and result-not-serializable
+ * was skipped on a result JSON.stringify throws on.
+ */
+const MAX_PLAIN_MEDIA_UNITS = Math.floor(MAX_STRING_LENGTH / 6);
+
+/**
  * Whether `result` has the members of the plain shapes and every block is a plain text block or a
- * plain media block, resource link or embedded resource (plainBlock), of any size: the commonest
- * result that carries an image or a file. On it the rules of COVERED_MEDIA_RESULT_RULES are silent,
- * and their checks cost about as much as checking a 10 KB image's base64. Payloads are judged by the
- * run's payload facts and sniffer.
+ * plain media block, resource link or embedded resource (plainBlock), of at most MAX_PLAIN_MEDIA_UNITS
+ * in all (some 89 million): the commonest result that carries an image or a file. On it the rules of
+ * COVERED_MEDIA_RESULT_RULES are silent, and their checks cost about as much as checking a 10 KB
+ * image's base64. Payloads are judged by the run's payload facts and sniffer.
  */
 export function isPlainMediaResult(
   result: unknown,
@@ -625,7 +635,7 @@ export function isPlainMediaResult(
   sniffed: (holder: object, key: string) => Sniffed | undefined,
 ): boolean {
   return (
-    plainMediaUnits(result, features, tool, Number.POSITIVE_INFINITY, checkedBy(sniffed), 0, NEVER_ASKED) !==
+    plainMediaUnits(result, features, tool, MAX_PLAIN_MEDIA_UNITS, checkedBy(sniffed), 0, NEVER_ASKED) !==
     NOT_PLAIN
   );
 }

@@ -1400,3 +1400,24 @@ describe('the quiet-message shortcut (isQuietMessage)', () => {
     expect(loud).toBeGreaterThan(RESULT_RUNS / 60);
   });
 });
+
+describe('a plain media result too long to write', () => {
+  it('is no plain media result: two texts of 2^28 units each, which JSON.stringify cannot write, are reported', async () => {
+    const text = 'x'.repeat(2 ** 28);
+    const result = {
+      content: [
+        { type: 'text', text },
+        { type: 'text', text },
+      ],
+    };
+    expect(() => JSON.stringify(result)).toThrow(RangeError);
+    const options = { protocolVersion: '2025-11-25' } as const;
+    for (const findings of [
+      validateToolResultSync(result, options),
+      await validateToolResult(result, options),
+    ]) {
+      expect(findings.map((f) => `${f.rule} ${f.severity}`)).toContain('result-not-serializable error');
+    }
+    expect(isPlainMediaResult(result, features('2025-11-25'), undefined, () => undefined)).toBe(false);
+  });
+});
