@@ -204,7 +204,8 @@ describe('asSent', () => {
     expect(sentForm({ small })).toEqual({ small: JSON.parse(JSON.stringify(small)) });
   });
 
-  it('says the size is bounded only of what it walked whole (Sent.bounded)', () => {
+  // A million rows copied and written twice: 3 s alone, over 30 s once with a loaded machine.
+  it('says the size is bounded only of what it walked whole (Sent.bounded)', { timeout: 120_000 }, () => {
     const parsed = JSON.parse('{"content":[],"structuredContent":{"a":[1]},"_meta":{"b":{}}}');
     expect(asSent(parsed)).toEqual({ document: parsed, bounded: true });
     const copied = asSent({ structuredContent: { at: new Date(0) } });
