@@ -33,6 +33,35 @@ export function jsonStringBytes(value: string): number {
   return bytes;
 }
 
+/**
+ * UTF-16 units of `JSON.stringify(value)` for a string, quotes included: its length, plus what each
+ * escape adds. Asked only of results long enough that their escapes could take the JSON text past the
+ * longest string there is (a text of 2^28 quotes is written as 2^29 characters). Its loop is written
+ * out apart from jsonStringBytes's, which runs on every large result: a shared one taking the weights as
+ * arguments would slow that one down for this rare count.
+ */
+export function jsonStringUnits(value: string): number {
+  if (value.length >= SHORT && PLAIN.test(value)) return value.length + 2;
+  let units = 2;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20) units += c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : 6;
+    else if (c === 0x22 || c === 0x5c) units += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(value.charCodeAt(i + 1))) {
+      units += 2;
+      i++;
+    } else if (c >= 0xd800 && c <= 0xdfff)
+      units += 6; // a lone surrogate is escaped as \uDXXX
+    else units += 1;
+  }
+  return units;
+}
+
+/** UTF-16 units of `JSON.stringify(json)`, where `json` is JSON.stringify output (see jsonOfJsonTextBytes). */
+export function jsonOfJsonTextUnits(json: string, jsonUnits: number): number {
+  return jsonUnits + 2 + escapesInJsonText(json);
+}
+
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }

@@ -5,7 +5,13 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../src/core/json-size.js';
+import {
+  jsonOfJsonTextBytes,
+  jsonOfJsonTextUnits,
+  jsonStringBytes,
+  jsonStringUnits,
+  jsonTextBytes,
+} from '../../src/core/json-size.js';
 import { runs } from '../support/runs.js';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
@@ -21,6 +27,19 @@ const tricky = fc
     { maxLength: 60 },
   )
   .map((parts) => parts.join(''));
+
+describe('jsonStringUnits', () => {
+  it('is the length of what JSON.stringify writes, for every class of character', () => {
+    fc.assert(
+      fc.property(tricky, (value) => {
+        expect(jsonStringUnits(value)).toBe(JSON.stringify(value).length);
+        const json = JSON.stringify({ value });
+        expect(jsonOfJsonTextUnits(json, json.length)).toBe(JSON.stringify(json).length);
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+});
 
 describe('jsonStringBytes', () => {
   it('counts what JSON.stringify writes, character class by character class', () => {

@@ -244,6 +244,27 @@ describe('result-not-serializable', () => {
     }
   });
 
+  // Strings of a quarter gigabyte, and one JSON.stringify that throws: seconds on a loaded machine.
+  it('reports a text whose escapes alone take its JSON past the longest string (2^28 quotes)', {
+    timeout: 120_000,
+  }, () => {
+    // 2^28 units, under the longest string, so the count without escapes passed it; each quote is
+    // written as two characters, so JSON.stringify throws.
+    const quotes = '"'.repeat(2 ** 28);
+    expect(() => JSON.stringify(quotes)).toThrow(RangeError);
+    const result = { content: [{ type: 'text', text: quotes }] };
+    const findings = validateToolResultSync(result, { protocolVersion: '2025-06-18' });
+    expect(findings.filter((f) => f.severity === 'error').map((f) => f.rule)).toEqual([
+      'result-not-serializable',
+    ]);
+    // As many letters are written as they are: no unserializable finding.
+    const letters = validateToolResultSync(
+      { content: [{ type: 'text', text: 'q'.repeat(2 ** 28) }] },
+      { protocolVersion: '2025-06-18' },
+    );
+    expect(letters.map((f) => f.rule)).not.toContain('result-not-serializable');
+  });
+
   it('leaves the size to result-over-client-limits, which says nothing of a result it cannot measure', () => {
     const cycle: Record<string, unknown> = { text: 'x'.repeat(200_000) };
     cycle.self = cycle;

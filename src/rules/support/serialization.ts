@@ -6,7 +6,14 @@
  */
 
 import { isObject, type JsonObject } from '../../core/json.js';
-import { isAscii, jsonOfJsonTextBytes, jsonStringBytes, jsonTextBytes } from '../../core/json-size.js';
+import {
+  isAscii,
+  jsonOfJsonTextBytes,
+  jsonOfJsonTextUnits,
+  jsonStringBytes,
+  jsonStringUnits,
+  jsonTextBytes,
+} from '../../core/json-size.js';
 import { payloadFactsAt } from '../../core/payload.js';
 import { mayBeUnwritable, memoPerRun } from '../../core/run-memo.js';
 import { MAX_STRING_LENGTH, stringifyThrows, type Unwritable, unwritable } from '../../core/unwritable.js';
@@ -89,6 +96,10 @@ function serialize(result: JsonObject): Serialization {
   };
   try {
     measure(result, size, json);
+    // The walk counts units without escapes; a unit escapes to at most six, so only a result past a
+    // sixth of the longest string can be too long to write for its escapes alone: counted exactly then.
+    if (size.units > MAX_STRING_LENGTH / 6 && exactLength(result, json, UNITS) > MAX_STRING_LENGTH)
+      return { unserializable: TOO_LONG };
     return {
       size: {
         units: size.units,
@@ -543,29 +554,53 @@ function isCanonicalPayload(holder: object | undefined, key: string | undefined)
   return facts !== undefined && facts.problem === undefined;
 }
 
+/** How exactLength counts a string, and the JSON of a text holding structuredContent's JSON. */
+interface LengthOf {
+  readonly string: (value: string) => number;
+  /** Of structuredContent's JSON text, as it stands in the result's. */
+  readonly jsonText: (json: string) => number;
+  /** Of that JSON text written as a string (a text block that mirrors it), from the length before. */
+  readonly jsonOfJsonText: (json: string, jsonLength: number) => number;
+}
+
+/** UTF-8 bytes, for the client limits. */
+const BYTES: LengthOf = {
+  string: jsonStringBytes,
+  jsonText: jsonTextBytes,
+  jsonOfJsonText: jsonOfJsonTextBytes,
+};
+
+/** UTF-16 units, for the longest string JSON.stringify can write. */
+const UNITS: LengthOf = {
+  string: jsonStringUnits,
+  jsonText: (json) => json.length,
+  jsonOfJsonText: jsonOfJsonTextUnits,
+};
+
 /**
- * The exact UTF-8 bytes of `JSON.stringify(result)`, for the rare result whose bounds straddle the
- * limit: strings are counted with an ASCII fast path, and the text that mirrors structuredContent from
- * structuredContent's JSON, by its quotes and backslashes.
+ * The exact length of `JSON.stringify(result)` in UTF-8 bytes or UTF-16 units, for the rare result
+ * whose bounds straddle a limit: strings are counted with an ASCII fast path, and the text that mirrors
+ * structuredContent from structuredContent's JSON, by its quotes and backslashes.
  */
-function exactBytes(result: JsonObject, mirror: { json: string; bytes: number } | undefined): number {
-  let bytes = 0;
+function exactLength(result: JsonObject, json: string | undefined, of: LengthOf): number {
+  const mirror = json === undefined ? undefined : { json, length: of.jsonText(json) };
+  let length = 0;
   walkJson(
     result,
     (value, holder, key, fromToJSON, push) => {
       if (typeof value === 'string') {
-        if (mirror && value === mirror.json) bytes += jsonOfJsonTextBytes(value, mirror.bytes);
-        else bytes += isCanonicalPayload(holder, key) ? value.length + 2 : jsonStringBytes(value);
+        if (mirror && value === mirror.json) length += of.jsonOfJsonText(value, mirror.length);
+        else length += isCanonicalPayload(holder, key) ? value.length + 2 : of.string(value);
       } else if (typeof value === 'number') {
-        bytes += Number.isFinite(value) ? String(value).length : 'null'.length;
+        length += Number.isFinite(value) ? String(value).length : 'null'.length;
       } else if (typeof value === 'bigint') {
-        bytes += bigIntJson(value).length;
+        length += bigIntJson(value).length;
       } else if (typeof value !== 'object' || value === null) {
-        bytes += String(value).length;
+        length += String(value).length;
       } else if (callsToJSON(value, fromToJSON)) {
         push(serializedByToJSON(value, key), undefined, undefined, true);
       } else if (Array.isArray(value)) {
-        bytes += 2 + Math.max(0, value.length - 1);
+        length += 2 + Math.max(0, value.length - 1);
         for (const element of value) push(omitted(element) ? null : element);
       } else {
         let members = 0;
@@ -573,18 +608,18 @@ function exactBytes(result: JsonObject, mirror: { json: string; bytes: number } 
           const v = (value as JsonObject)[member];
           if (omitted(v) || !Object.hasOwn(value, member)) continue;
           members++;
-          bytes += jsonStringBytes(member) + 1;
-          if (mirror && value === result && member === 'structuredContent') bytes += mirror.bytes;
+          length += of.string(member) + 1;
+          if (mirror && value === result && member === 'structuredContent') length += mirror.length;
           else push(v, value, member);
         }
-        bytes += 2 + Math.max(0, members - 1);
+        length += 2 + Math.max(0, members - 1);
       }
     },
     () => {
-      bytes = 0;
+      length = 0;
     },
   );
-  return bytes;
+  return length;
 }
 
 /** What JSON.stringify leaves out of objects (and writes as null in arrays). */
@@ -606,7 +641,7 @@ function serializedBytes(result: JsonObject, size: Size, json: string | undefine
       json.length * (STRUCTURED_BYTES_PER_UNIT - 1);
     if (tighter <= limit) return size.units;
   }
-  return exactBytes(result, json === undefined ? undefined : { json, bytes: jsonTextBytes(json) });
+  return exactLength(result, json, BYTES);
 }
 
 /**
