@@ -25,6 +25,7 @@
 
 import { appendAll } from '../core/append.js';
 import { isObject, type JsonObject } from '../core/json.js';
+import { jsonStringUnits } from '../core/json-size.js';
 import { payloadFactsOfBytes } from '../core/payload.js';
 import { createOutputSchemaCompiler, type OutputSchemaCompiler, type SchemaError } from '../core/schema.js';
 import { canonicalMimeType } from '../core/sniff.js';
@@ -392,19 +393,28 @@ const STRING_MEMBERS = ['text', 'data', 'uri', 'name', 'blob'] as const;
 function contentTooLong(result: unknown): boolean {
   const content = isObject(result) ? result.content : undefined;
   if (!Array.isArray(content)) return false;
+  // Lengths without escapes first; a character is written as at most six (`\u001f`), so only past a
+  // sixth of the longest string can escapes (2^28 quotes are written as 2^29 characters) decide it.
+  const unescaped = contentLength(content, (text) => text.length);
+  if (unescaped > MAX_STRING_LENGTH) return true;
+  return unescaped > MAX_STRING_LENGTH / 6 && contentLength(content, jsonStringUnits) > MAX_STRING_LENGTH;
+}
+
+/** A lower bound of the JSON text's length of a result with this content, its strings counted by `length`. */
+function contentLength(content: readonly unknown[], length: (text: string) => number): number {
   // `{"content":[]}`, and `{"type":"text","text":""}` per block, the shortest there is: a lower bound.
-  let length = 14;
+  let total = 14;
   for (const block of content) {
-    length += 25;
+    total += 25;
     for (const holder of [block, isObject(block) ? block.resource : undefined]) {
       if (!isObject(holder)) continue;
       for (const key of STRING_MEMBERS) {
         const member = holder[key];
-        if (typeof member === 'string') length += member.length;
+        if (typeof member === 'string') total += length(member);
       }
     }
   }
-  return length > MAX_STRING_LENGTH;
+  return total;
 }
 
 /** The answer for a value whose JSON text would be longer than the longest string V8 makes. */

@@ -450,6 +450,10 @@ describe('toolResult() on values at the edges of each row', () => {
         { type: 'text', text: half },
       ],
       { a: half, b: half },
+      // Under the longest string, but each quote is written as two characters: this was repaired into
+      // a text "null" once the validator reported it.
+      '"'.repeat(2 ** 28),
+      { content: [{ type: 'text', text: '"'.repeat(2 ** 28) }] },
     ]) {
       expect(await toolResult(value, V)).toEqual(tooLarge);
     }
