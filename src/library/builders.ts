@@ -22,7 +22,7 @@ import {
   sniffSync,
 } from '../core/sniff.js';
 import { isAbsoluteUri } from '../core/uri.js';
-import { isWellFormed } from '../rules/support/serialization.js';
+import { isWellFormed, LONE_SURROGATE } from '../core/well-formed.js';
 import { DEFAULT_PROTOCOL_VERSION, features, type ProtocolVersion } from '../spec/versions.js';
 import { validateToolResultSync } from '../validate/index.js';
 import { type BinaryInput, normalizeBinary, sniffMediaType } from './bytes.js';
@@ -88,7 +88,7 @@ function withCheckedOptions<T extends object>(block: T, options: BlockOptions | 
  */
 function checkWellFormed(value: string, who: string): void {
   if (isWellFormed(value)) return;
-  const at = value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  const at = value.search(LONE_SURROGATE);
   throw new TypeError(
     `${who}: the text holds a lone surrogate at index ${at} (half of a character, as cutting through an emoji leaves); cut text at whole characters or call text.toWellFormed()`,
   );

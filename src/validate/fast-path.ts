@@ -23,8 +23,8 @@ import {
 } from '../core/sniff.js';
 import { MAX_STRING_LENGTH } from '../core/unwritable.js';
 import { isAbsoluteUri } from '../core/uri.js';
+import { isWellFormed } from '../core/well-formed.js';
 import { isScriptUrl } from '../library/script-url.js';
-import { isWellFormed } from '../rules/support/serialization.js';
 import type { BlockType, VersionFeatures } from '../spec/versions.js';
 
 /**

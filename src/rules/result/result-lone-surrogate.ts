@@ -1,21 +1,13 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { stringifyJson } from '../../core/json-write.js';
 import { getIn, type PathSegment } from '../../core/pointer.js';
+import { isWellFormed, LONE_SURROGATE, toWellFormed } from '../../core/well-formed.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { isWellFormed, serialization } from '../support/serialization.js';
+import { serialization } from '../support/serialization.js';
 import { defineRule } from '../types.js';
 
 /** Places reported at most; a repair mends them all at once. */
 const MAX_REPORTED = 20;
-
-const nativeToWellFormed = (String.prototype as { toWellFormed?: () => string }).toWellFormed;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
-
-/** The string with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder writes it. */
-function wellFormed(value: string): string {
-  return nativeToWellFormed ? nativeToWellFormed.call(value) : value.replace(LONE_SURROGATES, '\ufffd');
-}
 
 interface Place {
   readonly path: PathSegment[];
@@ -59,7 +51,7 @@ function mendAll(root: unknown): number {
       for (let i = 0; i < value.length; i++) {
         const item = value[i];
         if (typeof item === 'string' && !isWellFormed(item)) {
-          value[i] = wellFormed(item);
+          value[i] = toWellFormed(item);
           mended++;
         } else if (typeof item === 'object' && item !== null) stack.push(item);
       }
@@ -67,7 +59,7 @@ function mendAll(root: unknown): number {
       for (const key of Object.keys(value)) {
         let name = key;
         if (!isWellFormed(key)) {
-          name = wellFormed(key);
+          name = toWellFormed(key);
           const member = value[key];
           delete value[key];
           // A name that is taken already keeps its member: the one renamed is left out.
@@ -76,7 +68,7 @@ function mendAll(root: unknown): number {
         }
         const member = value[name];
         if (typeof member === 'string' && !isWellFormed(member)) {
-          value[name] = wellFormed(member);
+          value[name] = toWellFormed(member);
           mended++;
         } else if (typeof member === 'object' && member !== null) stack.push(member);
       }

@@ -17,6 +17,7 @@ import {
 import { payloadFactsAt } from '../../core/payload.js';
 import { mayBeUnwritable, memoPerRun } from '../../core/run-memo.js';
 import { MAX_STRING_LENGTH, stringifyThrows, type Unwritable, unwritable } from '../../core/unwritable.js';
+import { isWellFormed } from '../../core/well-formed.js';
 import { compactJson, isCompactJsonOf, textBlocks } from './call-tool-result.js';
 
 /**
@@ -432,17 +433,6 @@ function countMember(size: Size, member: string): void {
   if (!size.loneSurrogate && !isWellFormed(member)) size.loneSurrogate = true;
   size.atMostBytes += member.length * MAX_BYTES_PER_UNIT + 3;
   checkLength(size);
-}
-
-const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * Whether a string holds no lone surrogate (it can be written as UTF-8). The native test answers a
- * string of one-byte characters at once, which nearly all are; older engines get the regular expression.
- */
-export function isWellFormed(value: string): boolean {
-  return nativeWellFormed ? nativeWellFormed.call(value) : !LONE_SURROGATE.test(value);
 }
 
 /**
