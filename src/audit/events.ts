@@ -48,8 +48,27 @@ export type AuditEvent =
   | { readonly event: 'discover-unsupported'; readonly detail: string }
   | { readonly event: 'discover-invalid'; readonly problem: string }
   | { readonly event: 'tools-capability-missing'; readonly count: number }
-  | { readonly event: 'tools-list-failed'; readonly detail: string }
-  | { readonly event: 'pagination-loop'; readonly cursor: string }
+  /** `endless`: every page had a new cursor, up to MAX_TOOLS_LIST_PAGES. */
+  | { readonly event: 'tools-list-failed'; readonly detail: string; readonly endless?: boolean }
+  /**
+   * A cursor given again: `earlier` leads back to a page before the one just taken, `same` is the one
+   * the page was asked with, `page-repeated` that cursor with the tools of the page before.
+   */
+  | {
+      readonly event: 'pagination-loop';
+      readonly cursor: string;
+      readonly loop: 'earlier' | 'same' | 'page-repeated';
+    }
+  /** A name listed again on a later page of one listing (1-based pages), and which definition clients use. */
+  | {
+      readonly event: 'tool-name-duplicate';
+      readonly name: string;
+      readonly page: number;
+      readonly index: number;
+      readonly firstPage: number;
+      readonly firstIndex: number;
+      readonly uses: string;
+    }
   | { readonly event: 'call-error'; readonly tool: string; readonly code: string; readonly detail: string }
   /** The server refused the arguments of a call: a JSON-RPC -32602 about the input, or an SDK's input check. */
   | {

@@ -25,6 +25,7 @@ import { type Connection, type HandshakeOutcome, handshake, paramsFor, validateE
 import { type AuditEvent, auditFindings } from './events.js';
 import { parseHeaders } from './http-body.js';
 import { StreamableHttpChannel } from './http-channel.js';
+import { splitByPageCache, ToolPages, withoutOutputSchema } from './pages.js';
 import { type CallPolicy, decideCalls, type ToolDecision, unknownCallNames } from './selection.js';
 import { type Exchange, failureFindings, Session } from './session.js';
 import { LegacySseChannel } from './sse-channel.js';
@@ -148,6 +149,8 @@ interface VersionRun {
   handshake?: HandshakeOutcome;
   findings: Finding[];
   tools: JsonObject[];
+  /** The pages the tools came on. */
+  pages: ToolPages;
   calls: CallRecord[];
   /** Connections opened for this version; labels them in the recording. */
   connections: number;
@@ -321,7 +324,8 @@ class Auditor {
         // A new cursor on every page: a client that follows them all never gets its list (the SDK v2
         // client throws after 64 pages; one that walks every page waits for ever). Not a pass.
         const detail = `it did not end: ${MAX_TOOLS_LIST_PAGES} pages, each with a new nextCursor (the audit stopped paging)`;
-        for (const f of auditFindings({ event: 'tools-list-failed', detail }, session.location())) report(f);
+        const endless = { event: 'tools-list-failed', detail, endless: true } as const;
+        for (const f of auditFindings(endless, session.location())) report(f);
         break;
       }
       this.progress(`${run.requested}: tools/list${page > 0 ? ` page ${page + 1}` : ''}`);
@@ -338,11 +342,19 @@ class Auditor {
         // The page the cursor was for, again, with that cursor again: the SDK v2 client ends its walk
         // there and takes nothing of it (Client._walkPages). Its tools are not listed a second time,
         // nor judged again; a client that follows every cursor goes round for ever.
-        const loop = { event: 'pagination-loop', cursor: JSON.stringify(cursor) } as const;
+        const loop = {
+          event: 'pagination-loop',
+          cursor: JSON.stringify(cursor),
+          loop: 'page-repeated',
+        } as const;
         for (const f of auditFindings(loop, session.location())) report(f);
         break;
       }
-      for (const f of await validateExchange(exchange, session)) report(f);
+      // A tool listed again as it was on an earlier page: its findings are that listing's, said already.
+      const repeats = isObject(response.result) ? run.pages.take(response.result.tools) : new Set<number>();
+      for (const f of await validateExchange(exchange, session)) {
+        if (repeats.size === 0 || !repeats.has(toolIndexOf(f.pointer) ?? -1)) report(f);
+      }
       if (!isObject(response.result)) {
         // No tools capability and no tools/list: a server without tools, which is fine.
         if (isObject(capabilities.tools) || run.tools.length > 0) {
@@ -359,12 +371,19 @@ class Auditor {
       if (Array.isArray(tools)) appendAll(run.tools, tools.filter(isObject));
       if (typeof nextCursor !== 'string') break;
       if (cursors.has(nextCursor)) {
-        const loop = { event: 'pagination-loop', cursor: JSON.stringify(nextCursor) } as const;
+        const loop = {
+          event: 'pagination-loop',
+          cursor: JSON.stringify(nextCursor),
+          loop: nextCursor === cursor ? 'same' : 'earlier',
+        } as const;
         for (const f of auditFindings(loop, session.location())) report(f);
         break;
       }
       cursors.add(nextCursor);
       cursor = nextCursor;
+    }
+    for (const { event, tool, pointer } of run.pages.events()) {
+      for (const f of auditFindings(event, { ...session.location(), tool }, pointer)) report(f);
     }
     if (run.tools.length > 0 && !isObject(capabilities.tools)) {
       const missing = { event: 'tools-capability-missing', count: run.tools.length } as const;
@@ -460,7 +479,12 @@ class Auditor {
       // A server that hung or crashed is not trusted with the next call: start a fresh one.
       await this.close(run);
     } else {
-      const findings = await validateExchange(exchange, session, definitions);
+      let findings = await validateExchange(exchange, session, definitions);
+      if (run.pages.v1LacksSchema(tool, definitions)) {
+        // Declared on an earlier page only: the v1 client, which keeps the last page's, checks nothing.
+        const v1 = await validateExchange(exchange, session, withoutOutputSchema(definitions, tool));
+        findings = splitByPageCache(findings, v1);
+      }
       appendAll(run.findings, findings);
       // The server's SDK refusing the result is reported by result-rejected-by-server; the error that
       // carried the refusal is no separate finding.
@@ -531,6 +555,7 @@ class Auditor {
       requested,
       findings: [],
       tools: [],
+      pages: new ToolPages(),
       calls: [],
       connections: 0,
       reconnects: 0,
@@ -639,7 +664,8 @@ class Auditor {
       ...(r.handshake?.status === 'ok' ? { answered: r.handshake.answered } : {}),
       ...(r.sameAs ? { sameAs: r.sameAs } : {}),
       ...(r.detail ? { detail: r.detail } : {}),
-      ...(r.status === 'audited' ? { tools: r.tools.length, calls: r.calls.length } : {}),
+      // A name listed on two pages is one tool.
+      ...(r.status === 'audited' ? { tools: distinctTools(r.tools), calls: r.calls.length } : {}),
     }));
     // Counted once and looked up per tool: scanning every call and every version's tools for each tool
     // grew with the square of their number (a server listing 200,000 tools: 46 s).
@@ -692,6 +718,17 @@ class Auditor {
       },
     });
   }
+}
+
+/** Tools listed, a name counted once. */
+function distinctTools(tools: readonly JsonObject[]): number {
+  return new Set(tools.map((tool) => (typeof tool.name === 'string' ? tool.name : tool))).size;
+}
+
+/** The index of the tool a tools/list finding's pointer lands in. */
+function toolIndexOf(pointer: string): number | undefined {
+  const match = /^\/result\/tools\/(\d+)(\/|$)/.exec(pointer);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Runs an audit. Throws StartError when the server cannot be started or reached at all. */

@@ -69,6 +69,7 @@ import auditResponseTooLarge from './session/audit-response-too-large.js';
 import auditResponseUnmatched from './session/audit-response-unmatched.js';
 import auditServerExited from './session/audit-server-exited.js';
 import auditTimeout from './session/audit-timeout.js';
+import auditToolNameDuplicate from './session/audit-tool-name-duplicate.js';
 import auditToolsCapabilityMissing from './session/audit-tools-capability-missing.js';
 import auditToolsListFailed from './session/audit-tools-list-failed.js';
 import auditVersionRefused from './session/audit-version-refused.js';
@@ -167,6 +168,7 @@ export const RULES: readonly Rule[] = [
   auditResponseUnmatched,
   auditServerExited,
   auditTimeout,
+  auditToolNameDuplicate,
   auditToolsCapabilityMissing,
   auditToolsListFailed,
   auditVersionRefused,

@@ -4,30 +4,20 @@
  * audit follows MAX_TOOLS_LIST_PAGES pages; it used to stop there without a word and pass the run.
  */
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { MAX_TOOLS_LIST_PAGES, runAudit } from '../../src/audit/run.js';
-import { fixture, places } from './support.js';
+import { loopServer, places } from './support.js';
 
 /**
  * `stuck`: the page asked for with a cursor gives that cursor back with the tools of the page before
  * (one read-only tool, `t`, whose inputSchema does not compile).
  */
 function server(pages: 'endless' | number | 'stuck'): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-pages-')), 'server.mjs');
-  writeFileSync(
-    file,
+  return loopServer(
+    [`const PAGES = ${JSON.stringify(pages)};`],
     [
-      `import { serve } from ${JSON.stringify(pathToFileURL(fixture('stdio-loop.mjs')).href)};`,
-      `const PAGES = ${JSON.stringify(pages)};`,
-      'serve((m) => {',
-      "  if (m.method === 'initialize')",
-      "    return { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pages', version: '1' } };",
       "  if (m.method === 'tools/list') {",
       "    if (PAGES === 'stuck') return { tools: [{ name: 't', inputSchema: { type: 'object', properties: { q: { type: 'strin' } } }, annotations: { readOnlyHint: true } }], nextCursor: '1' };",
       '    const page = Number(m.params?.cursor ?? 0) + 1;',
@@ -35,12 +25,8 @@ function server(pages: 'endless' | number | 'stuck'): string {
       '    return { tools: [], ...(more ? { nextCursor: String(page) } : {}) };',
       '  }',
       "  if (m.method === 'tools/call') return { content: [{ type: 'text', text: 'ok' }] };",
-      "  if (m.id !== undefined && m.method !== undefined) throw Object.assign(new Error('no'), { code: -32601 });",
-      '});',
-      '',
-    ].join('\n'),
+    ],
   );
-  return file;
 }
 
 const audit = (file: string) =>

@@ -46,7 +46,19 @@ const SAMPLES: { readonly [K in AuditEvent['event']]: [Extract<AuditEvent, { eve
     'audit-tools-capability-missing',
   ],
   'tools-list-failed': [{ event: 'tools-list-failed', detail: '-32603 boom' }, 'audit-tools-list-failed'],
-  'pagination-loop': [{ event: 'pagination-loop', cursor: '"2"' }, 'audit-pagination-loop'],
+  'pagination-loop': [{ event: 'pagination-loop', cursor: '"2"', loop: 'earlier' }, 'audit-pagination-loop'],
+  'tool-name-duplicate': [
+    {
+      event: 'tool-name-duplicate',
+      name: '"get"',
+      page: 2,
+      index: 0,
+      firstPage: 1,
+      firstIndex: 3,
+      uses: 'no definition of it has an outputSchema',
+    },
+    'audit-tool-name-duplicate',
+  ],
   'call-error': [
     { event: 'call-error', tool: 'get', code: '-32603', detail: 'backend down' },
     'audit-call-error',

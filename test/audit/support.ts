@@ -1,7 +1,10 @@
 /** Helpers for the audit tests: real servers on loopback ports, and report queries. */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ToolDetail, VersionDetail } from '../../src/audit/run.js';
 import type { Finding } from '../../src/core/finding.js';
 import { unfold } from '../../src/report/fold.js';
@@ -83,4 +86,29 @@ export function errors(report: Report): Finding[] {
 /** Every place of every finding, as one finding each. */
 export function places(report: Report): Finding[] {
   return report.findings.flatMap(unfold);
+}
+
+/**
+ * A stdio server module on the fixtures' JSON-RPC loop, written to a temporary file: it answers
+ * initialize with the version asked for and the tools capability, then runs `body` (statements on the
+ * request `m` that return a result), and refuses any other request with -32601. `head`: statements
+ * before the loop (constants).
+ */
+export function loopServer(head: readonly string[], body: readonly string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-loop-')), 'server.mjs');
+  writeFileSync(
+    file,
+    [
+      `import { serve } from ${JSON.stringify(pathToFileURL(fixture('stdio-loop.mjs')).href)};`,
+      ...head,
+      'serve((m) => {',
+      "  if (m.method === 'initialize')",
+      "    return { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'loop', version: '1' } };",
+      ...body,
+      "  if (m.id !== undefined && m.method !== undefined) throw Object.assign(new Error('no'), { code: -32601 });",
+      '});',
+      '',
+    ].join('\n'),
+  );
+  return file;
 }

@@ -630,6 +630,18 @@ export const SESSION_FAMILIES: readonly Family<SessionEvent>[] = [
       ['tools capability missing', { event: 'tools-capability-missing', count: 3 }],
       ['tools/list failed', { event: 'tools-list-failed', detail: '-32603 Internal error' }],
       ['pagination loop', { event: 'pagination-loop', cursor: '"page-2"' }],
+      [
+        'tool on two pages',
+        {
+          event: 'tool-name-duplicate',
+          name: '"search"',
+          page: 2,
+          index: 0,
+          firstPage: 1,
+          firstIndex: 4,
+          uses: 'no definition of it has an outputSchema',
+        },
+      ],
       ['call error', { event: 'call-error', tool: 'get_weather', code: '-32603', detail: 'boom' }],
       ['answered late', { event: 'answered', method: 'tools/call slow', ms: 75_000 }],
       [
