@@ -16,6 +16,8 @@
  */
 
 import { auditFindings } from '../audit/events.js';
+import { splitByPageCache, withoutOutputSchema } from '../audit/pages.js';
+import { inClientOrder } from '../core/client-tools.js';
 import type { Finding, Location } from '../core/finding.js';
 import { isObject, type JsonObject, tryParseJson } from '../core/json.js';
 import { type FrameSource, isRecordedFrame, type RecordedFrame } from '../core/recording.js';
@@ -125,6 +127,15 @@ class Connection {
    * lists tools before it calls them had not seen their outputSchema yet.
    */
   readonly listedLater: Set<string>;
+  /** The page of the current tools/list listing last answered (1 for one asked without a cursor). */
+  listingPage = 0;
+  /**
+   * The page of the current listing whose definition of a tool, with an outputSchema, results are
+   * judged by: a later page listing it without one does not take it away, as the SDK v2 client's walk
+   * of the pages does not (src/core/client-tools.ts), but the v1 client keeps only the page it listed
+   * last (src/audit/pages.ts).
+   */
+  readonly schemaPages = new Map<string, number>();
 
   constructor(options: SessionOptions, later?: ReadonlyMap<string, JsonObject>) {
     this.version = options.fallbackVersion ?? DEFAULT_PROTOCOL_VERSION;
@@ -392,6 +403,14 @@ function judgeMessage(
     const listed = [...connection.tools].filter(([name]) => !connection.listedLater.has(name));
     findings = narrowLateListed(findings, judge(listed.map(([, tool]) => tool)), message);
   }
+  const schemaPage = toolName === undefined ? undefined : connection.schemaPages.get(toolName);
+  if (judging && toolName && schemaPage !== undefined && schemaPage < connection.listingPage) {
+    // Its outputSchema is on a page before the last listed: the SDK v1 client does not hold it.
+    findings = splitByPageCache(
+      findings,
+      judge(withoutOutputSchema([...connection.tools.values()], toolName)),
+    );
+  }
   if (judging && converted && request && isObject(message)) {
     const event = {
       event: 'response-id-converted',
@@ -403,15 +422,28 @@ function judgeMessage(
   }
   if (request?.method === 'tools/list' && isObject(message) && isObject(message.result)) {
     const listed = message.result.tools;
-    if (Array.isArray(listed)) {
-      for (const tool of listed) {
-        if (!isObject(tool) || typeof tool.name !== 'string') continue;
-        connection.tools.set(tool.name, tool);
-        connection.listedLater.delete(tool.name);
-      }
-    }
+    if (Array.isArray(listed)) takePage(connection, request, listed);
   }
   return findings.map((f) => ({ ...f, location: at }));
+}
+
+/**
+ * A tools/list page: a request without a cursor starts a listing. A tool listed twice is judged by the
+ * definition whose outputSchema the SDK clients check (src/core/client-tools.ts): the last with one, on
+ * this page or an earlier one of the listing.
+ */
+function takePage(connection: Connection, request: JsonObject, tools: readonly unknown[]): void {
+  const cursor = isObject(request.params) ? request.params.cursor : undefined;
+  const page = cursor === undefined ? 1 : connection.listingPage + 1;
+  if (page === 1) connection.schemaPages.clear();
+  connection.listingPage = page;
+  for (const tool of inClientOrder(tools.filter(isObject))) {
+    if (typeof tool.name !== 'string') continue;
+    connection.listedLater.delete(tool.name);
+    if (tool.outputSchema) connection.schemaPages.set(tool.name, page);
+    else if (connection.schemaPages.has(tool.name)) continue;
+    connection.tools.set(tool.name, tool);
+  }
 }
 
 /**

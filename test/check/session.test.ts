@@ -379,3 +379,52 @@ describe('the clients a finding judged by a later tools/list breaks', () => {
     expect(folded.map(clients)).toEqual([['python-sdk'], clients(findings[1])]);
   });
 });
+
+describe('a tool listed twice, on one page or two', () => {
+  const answer = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
+  const plain = { name: 'count', inputSchema: { type: 'object' } };
+  const other = { name: 'other', inputSchema: { type: 'object' } };
+  /** A listing of these pages, the first asked for without a cursor, the next with the one before. */
+  const listing = (pages: readonly (readonly object[])[]) =>
+    pages.flatMap((tools, i) => [
+      {
+        jsonrpc: '2.0',
+        id: 10 + i,
+        method: 'tools/list',
+        ...(i > 0 ? { params: { cursor: String(i) } } : {}),
+      },
+      answer(10 + i, { tools, ...(i + 1 < pages.length ? { nextCursor: String(i + 1) } : {}) }),
+    ]);
+  const clients = (f: Finding | undefined) => (f ? affectedClients(f).map((c) => c.client) : undefined);
+  const noStructured = { content: [{ type: 'text', text: 'hi' }] };
+  const wrong = { content: [{ type: 'text', text: '{}' }], structuredContent: {} };
+
+  it('judges a result by the definition with an outputSchema, as the SDK clients check it', async () => {
+    // The SDK clients keep the outputSchema of [count with one, count without] and reject the result.
+    const { findings } = await check(jsonl([...listing([[COUNT, plain]]), call(2), answer(2, noStructured)]));
+    expect(where(findings)).toEqual([
+      'tool-name-duplicate@2',
+      'structured-content-missing-for-output-schema@4/count',
+    ]);
+  });
+
+  it('keeps an outputSchema of an earlier page, and does not name the SDK v1 client, which keeps only the last page', async () => {
+    for (const pages of [
+      [[COUNT], [plain]],
+      [[COUNT], [other]],
+    ]) {
+      const { findings } = await check(jsonl([...listing(pages), call(2), answer(2, wrong)]));
+      expect(where(findings)).toEqual(['structured-content-schema-mismatch@6/count']);
+      expect(clients(findings[0])).toContain('ts-sdk-v2');
+      expect(clients(findings[0])).not.toContain('ts-sdk-v1');
+    }
+    // On the last page, the v1 client holds it too.
+    const { findings } = await check(jsonl([...listing([[other], [COUNT]]), call(2), answer(2, wrong)]));
+    expect(clients(findings[0])).toContain('ts-sdk-v1');
+    // A new listing without the outputSchema replaces it, as both clients replace what they held.
+    const relisted = await check(
+      jsonl([...listing([[COUNT]]), ...listing([[plain]]), call(2), answer(2, wrong)]),
+    );
+    expect(where(relisted.findings)).toEqual([]);
+  });
+});
