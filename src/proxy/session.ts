@@ -20,16 +20,19 @@ import { isObject, type JsonObject, jsonTypeOf } from '../core/json.js';
 import { convertedId } from '../core/request-id.js';
 import { stringifyJson } from '../library/repair/clone.js';
 import type { Fix } from '../library/repair/engine.js';
-import { repairParsedMessageSync } from '../library/repair/index.js';
+import { type RepairMessageOptions, repairParsedMessageSync } from '../library/repair/index.js';
 import { negotiatedVersion, requestedVersion } from '../spec/negotiation.js';
 import type { ProtocolVersion } from '../spec/versions.js';
 import { idTexts, needsOwnText, numberIdTexts } from './id-text.js';
 import {
   type MarkedNumbers,
   markNumbers,
+  type PathSegment,
   type RepairedPair,
+  type SourceNumber,
   sourceNumbers,
   stringifyMarked,
+  trackedCopy,
 } from './number-text.js';
 import { NOT_JSON, parseFrame } from './parse.js';
 
@@ -284,7 +287,7 @@ export class ProxySession {
       return this.unchanged(text, message, outcome.reason, outcome.answering);
     }
     // A message that repair left unchanged still goes out without the mark.
-    const pair = { value: outcome.message, original: message, prefix: [] };
+    const pair = { value: outcome.message, original: message, prefix: [], again: outcome.again };
     return this.repaired(text, [pair], fixes, 'one', {
       answering: outcome.answering,
       ...(outcome.reason ? { reason: outcome.reason } : {}),
@@ -317,6 +320,7 @@ export class ProxySession {
       value: o.message,
       original: members[place],
       prefix: [place],
+      again: o.again,
     }));
     if (members.length === 0 || (!canSplit && members.length > 1)) {
       // In an HTTP JSON body the TypeScript SDK clients read a batch, the Python SDK client does not.
@@ -349,7 +353,7 @@ export class ProxySession {
    */
   private repaired(
     text: string,
-    pairs: readonly RepairedPair[],
+    given: readonly AgainPair[],
     fixes: readonly Fix[],
     sent: 'one' | 'batch' | 'split',
     about: {
@@ -359,8 +363,9 @@ export class ProxySession {
       readonly message?: unknown;
     },
   ): ServerOutcome {
+    const found = markedNumbers(text, given, this.budget);
+    const pairs = found?.pairs ?? given;
     const values = pairs.map((pair) => pair.value);
-    const found = markedNumbers(text, pairs);
     const texts = found?.texts ?? [];
     const marked = found?.marked ?? values;
     const messages = sent === 'split' ? marked : [sent === 'batch' ? marked : marked[0]];
@@ -427,11 +432,8 @@ export class ProxySession {
     const negotiated = negotiatedVersion(request, message.result);
     if (negotiated) this.use(negotiated);
     // Not repaired in place: `message` is what the server sent, and recordings keep it.
-    const run = repairParsedMessageSync(
-      message,
-      { protocolVersion: this.version, request, tools: this.toolList },
-      { budget: this.budget },
-    );
+    const context = { protocolVersion: this.version, request, tools: this.toolList };
+    const run = repairParsedMessageSync(message, context, { budget: this.budget });
     if (run.abandoned !== undefined) {
       return { message: received, fixes: [], reason: `left unchanged: ${run.abandoned}`, answering };
     }
@@ -447,7 +449,8 @@ export class ProxySession {
       };
     }
     if (request?.method === 'tools/list') this.learnTools(run.message as JsonObject);
-    return { message: run.message, fixes: [...idFixes, ...run.fixes], answering };
+    const again = { message, context, fixes: run.fixes };
+    return { message: run.message, fixes: [...idFixes, ...run.fixes], answering, again };
   }
 
   /**
@@ -506,19 +509,65 @@ interface PendingRequest {
   readonly answering: Answering;
 }
 
+/** How a message was repaired, so that it can be repaired again the same way on a tracked copy. */
+interface Again {
+  /** What the repair was given. */
+  readonly message: JsonObject;
+  readonly context: RepairMessageOptions;
+  readonly fixes: readonly Fix[];
+}
+
+/** A repaired pair, with how its message was repaired when it was. */
+type AgainPair = RepairedPair & { readonly again?: Again | undefined };
+
 /**
  * The messages of `pairs` with marks for the numbers to be written as the server wrote them, when there
- * are any: undefined when there are none.
+ * are any: undefined when there are none. A message with such numbers is repaired again, the same way,
+ * on a copy whose containers are known (trackedCopy), so that its numbers are found wherever the repair
+ * left them: `pairs` are then those repairs. Only a repaired message whose frame has a number that
+ * JSON.stringify would write otherwise pays for it.
  */
 function markedNumbers(
   text: string,
-  pairs: readonly RepairedPair[],
-): { marked: unknown[]; texts: string[] } | undefined {
+  given: readonly AgainPair[],
+  budget: number,
+): { marked: unknown[]; texts: string[]; pairs: readonly RepairedPair[] } | undefined {
   const numbers = sourceNumbers(text);
   if (numbers.length === 0) return undefined;
+  // Each member of a batch is given its own numbers: all of them for each would cost members × numbers.
+  const byMember = new Map<PathSegment | undefined, SourceNumber[]>();
+  for (const number of numbers) {
+    const head = number.path[0];
+    const held = byMember.get(head);
+    if (held) held.push(number);
+    else byMember.set(head, [number]);
+  }
+  const numbersOf = (pair: RepairedPair) =>
+    pair.prefix.length === 0 ? numbers : (byMember.get(pair.prefix[0]) ?? []);
+  const pairs = given.map((pair) =>
+    pair.again?.fixes.length && numbersOf(pair).length > 0 ? tracked(pair, budget) : pair,
+  );
   const texts: string[] = [];
-  const marked = pairs.map((pair) => markNumbers(pair, numbers, texts) ?? pair.value);
-  return texts.length === 0 ? undefined : { marked, texts };
+  const marked = pairs.map((pair) => markNumbers(pair, numbersOf(pair), texts) ?? pair.value);
+  return texts.length === 0 ? undefined : { marked, texts, pairs };
+}
+
+/**
+ * The pair's message repaired again in place of a tracked copy of what the repair was given: the same
+ * repair (it depends on nothing else), whose containers are those of the copy wherever it put them. The
+ * pair as it was when the second repair does not make the same fixes.
+ */
+function tracked(pair: AgainPair, budget: number): RepairedPair {
+  const again = pair.again as Again;
+  const { copy, copies } = trackedCopy(again.message);
+  const run = repairParsedMessageSync(copy, again.context, { budget, owned: true });
+  const same =
+    run.abandoned === undefined &&
+    run.fixes.length === again.fixes.length &&
+    run.fixes.every(
+      (fix, i) => fix.description === again.fixes[i]?.description && fix.pointer === again.fixes[i]?.pointer,
+    );
+  return same ? { value: run.message, original: pair.original, prefix: pair.prefix, copies } : pair;
 }
 
 interface RepairOutcome {
@@ -529,6 +578,8 @@ interface RepairOutcome {
   /** Why a message with problems is left unchanged. */
   readonly reason?: string;
   readonly answering?: Answering | undefined;
+  /** How the message was repaired, when it was by repairParsedMessageSync. */
+  readonly again?: Again;
 }
 
 /**

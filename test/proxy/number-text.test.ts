@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningHttpProxy } from '../../src/proxy/http.js';
-import { markNumbers, sourceNumbers, stringifyMarked } from '../../src/proxy/number-text.js';
+import { markNumbers, sourceNumbers, stringifyMarked, trackedCopy } from '../../src/proxy/number-text.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { loggingProxy } from './support/http-proxy.js';
 import { startProxy } from './support/processes.js';
@@ -53,6 +53,44 @@ describe('proxy: a repaired message keeps the numbers the repair left as the ser
           `{"jsonrpc":"2.0","id":1,"result":{"content":[${padding}${DROPPED}],${NUMBERS},"deep":{"a":[{"b":12345678901234567891}]}}}`,
       ).toBe(true);
       expect(proxy.stderr()).toContain(`block-text-invalid at /result/content/${pad > 0 ? 1 : 0}/text`);
+    },
+    120_000,
+  );
+
+  it.each([
+    [
+      'beside a block the repair added (the mirror), and in the mirror, as structuredContent says them',
+      'tools/call',
+      '{"content":[{"type":"text","text":"a","annotations":{"priority":1.0}}],"structuredContent":{"n":1e400,"big":12345678901234567890,"z":-0,"list":[1.0,2]}}',
+      '{"content":[{"type":"text","text":"a","annotations":{"priority":1.0}},{"type":"text","text":"{\\"n\\":1e400,\\"big\\":12345678901234567890,\\"z\\":-0,\\"list\\":[1.0,2]}"}],"structuredContent":{"n":1e400,"big":12345678901234567890,"z":-0,"list":[1.0,2]}}',
+    ],
+    [
+      'in a structuredContent the repair wrapped, and in a block whose neighbour it replaced',
+      'tools/call',
+      `{"content":[${BAD_BLOCK},{"type":"text","text":"b","annotations":{"priority":0.50}}],"structuredContent":[1e400,1.0]}`,
+      `{"content":[${DROPPED},{"type":"text","text":"b","annotations":{"priority":0.50}},{"type":"text","text":"{\\"result\\":[1e400,1.0]}"}],"structuredContent":{"result":[1e400,1.0]}}`,
+    ],
+    [
+      'in a block whose annotations the repair mended',
+      'tools/call',
+      '{"content":[{"type":"text","text":"x","annotations":{"priority":1.0,"audience":["User"]}}],"structuredContent":{"a":1.0}}',
+      '{"content":[{"type":"text","text":"x","annotations":{"priority":1.0,"audience":["user"]}},{"type":"text","text":"{\\"a\\":1.0}"}],"structuredContent":{"a":1.0}}',
+    ],
+    [
+      'in a tool after one the repair dropped from the list',
+      'tools/list',
+      '{"tools":[42,{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"number","maximum":1.0,"default":1e400,"enum":[1.0,-0]}}}}]}',
+      '{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"number","maximum":1.0,"default":1e400,"enum":[1.0,-0]}}}}]}',
+    ],
+  ])(
+    'over stdio, %s',
+    async (_, method, result, repaired) => {
+      const proxy = startProxy(['--protocol', '2025-06-18', '--', process.execPath, NUMBER_SERVER, result]);
+      proxy.child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"${method}","params":{"name":"t"}}\n`);
+      const [line] = await proxy.linesArrived(1);
+      proxy.child.stdin.end();
+      await proxy.exited;
+      expect(line).toBe(`{"jsonrpc":"2.0","id":1,"result":${repaired}}`);
     },
     120_000,
   );
@@ -123,6 +161,41 @@ describe('markNumbers', () => {
     expect(mark(text, [second])).toBeUndefined();
     expect(mark(text, [{ added: true }, ...JSON.parse(text)])).toBeUndefined();
     expect(mark(text, JSON.parse(text))).toBe(text);
+  });
+});
+
+describe('markNumbers, on a copy the repair changed in place (trackedCopy)', () => {
+  /** The text `repair` makes of the tracked copy of `text`, with the numbers markNumbers finds. */
+  const mark = (text: string, repair: (copy: unknown[]) => void) => {
+    const original = JSON.parse(text) as unknown;
+    const { copy, copies } = trackedCopy(original);
+    repair(copy as unknown[]);
+    const texts: string[] = [];
+    const marked = markNumbers({ value: copy, original, prefix: [], copies }, sourceNumbers(text), texts);
+    return marked === undefined ? JSON.stringify(copy) : stringifyMarked(marked, texts);
+  };
+
+  it("finds an item's numbers where the items dropped before it moved it", () => {
+    const text = '[{"v":12345678901234567890},{"v":12345678901234567891,"w":[1.0,-0]}]';
+    expect(mark(text, (copy) => copy.splice(0, 1))).toBe('[{"v":12345678901234567891,"w":[1.0,-0]}]');
+    expect(mark(text, (copy) => copy.unshift({ added: 1 }))).toBe(`[{"added":1},${text.slice(1)}`);
+  });
+
+  it('finds a number in an array of numbers only where its place is sure', () => {
+    // 1e400 and null look alike in the copy: with one of them dropped, the one left may be either.
+    expect(mark('[1e400,null]', (copy) => copy.splice(0, 1))).toBe('[null]');
+    expect(mark('[1e400,null]', (copy) => copy.splice(1, 1))).toBe('[null]');
+    expect(mark('[1e400,null,1.0]', (copy) => copy.splice(1, 1))).toBe('[null,1.0]');
+    // Numbers written alike are the same whichever is left; as many as there were keep their order.
+    expect(mark('[1.0,"x",1.0]', (copy) => copy.splice(1, 1))).toBe('[1.0,1.0]');
+    expect(mark('[1e400,null,"x"]', (copy) => copy.push('y'))).toBe('[1e400,null,"x","y"]');
+  });
+
+  it('leaves out a number the repair changed or made', () => {
+    expect(mark('[{"a":1.0},{"b":-0}]', (copy) => Object.assign(copy[0] as object, { a: 2 }))).toBe(
+      '[{"a":2},{"b":-0}]',
+    );
+    expect(mark('[1.0,2.0]', (copy) => copy.splice(0, 1, 3))).toBe('[3,2.0]');
   });
 });
 

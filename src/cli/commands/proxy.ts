@@ -114,8 +114,9 @@ Point the client at mcp-shape instead of the server, e.g. in a client's configur
 Client messages pass through unchanged. Each server message is judged by its envelope first
 (request, notification, response) and repaired for the negotiated protocol version. A message that
 needs nothing is forwarded byte for byte; so is one that repair cannot make acceptable (it is logged
-with the reason). A repaired message keeps each number the repair left in place as the server wrote it
-(1e400, 1.0, -0, 12345678901234567890), not as JSON.parse reads it. A stdio line or JSON body that is not UTF-8 is written as UTF-8, with U+FFFD
+with the reason). A repaired message keeps each number the repair did not make or change as the server
+wrote it (1e400, 1.0, -0, 12345678901234567890), not as JSON.parse reads it, wherever the repair left it,
+and a text block the repair adds as structuredContent's JSON writes those numbers so too. A stdio line or JSON body that is not UTF-8 is written as UTF-8, with U+FFFD
 for each bad sequence (logged). Only a newline ends a stdio message. A byte order mark before a message is dropped.
 Lines that are not JSON, and JSON that is not a JSON-RPC message (null, 42, [], {}), are not forwarded
 (they would break the client) but logged on standard error. The server's standard error passes through.
