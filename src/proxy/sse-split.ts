@@ -15,8 +15,8 @@
 export type SsePiece = { readonly event: string } | PassedPiece;
 
 /**
- * A piece of an event longer than the limit, in order: the `first` holds what was held of it, the
- * `last` ends it (its text may be empty). `cut`, on the last: the stream ended before the event did.
+ * A piece of an event longer than the limit, in order: the `first` begins it (what was held of it
+ * follows in pieces as it was held), the `last` ends it (its text may be empty). `cut`, on the last: the stream ended before the event did.
  */
 export interface PassedPiece {
   readonly passed: string;
@@ -132,8 +132,10 @@ export class SseSplitter {
       this.heldLength += bytes;
       return;
     }
+    // Handed over as the texts it was held in: joined, what was held and the text that outgrew the
+    // limit can be longer than a string holds (at the default limit, a RangeError that ended the proxy).
     this.held.push(text);
-    pieces.push({ passed: this.held.join(''), first: true, last: false });
+    for (const [i, passed] of this.held.entries()) pieces.push({ passed, first: i === 0, last: false });
     this.held = [];
     this.heldLength = 0;
     this.passing = true;

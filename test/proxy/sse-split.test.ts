@@ -8,7 +8,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type SsePiece, SseSplitter } from '../../src/proxy/sse-split.js';
+import { MAX_HELD_FRAME_BYTES } from '../../src/proxy/frames.js';
+import { type PassedPiece, type SsePiece, SseSplitter } from '../../src/proxy/sse-split.js';
 import { runs } from '../support/runs.js';
 
 /** Every event eventsource-parser gives for `chunks` fed one after the other. */
@@ -170,7 +171,10 @@ describe('SseSplitter', () => {
   it('passes on a long event as it comes: what was held first, then each chunk, then its end', () => {
     const splitter = new SseSplitter(10);
     expect(splitter.push('data: 12')).toEqual([]);
-    expect(splitter.push('345')).toEqual([{ passed: 'data: 12345', first: true, last: false }]);
+    expect(splitter.push('345')).toEqual([
+      { passed: 'data: 12', first: true, last: false },
+      { passed: '345', first: false, last: false },
+    ]);
     expect(splitter.push('67')).toEqual([{ passed: '67', first: false, last: false }]);
     expect(splitter.push('8\n\ndata: ok\n\n')).toEqual([
       { passed: '8\n\n', first: false, last: false },
@@ -181,6 +185,22 @@ describe('SseSplitter', () => {
       { passed: 'data: 1234567890', first: true, last: false },
     ]);
     expect(splitter.end()).toEqual([{ passed: '', first: false, last: true, cut: true }]);
+  });
+
+  it('passes on an event longer than a string holds, at the default limit, without joining what it held', () => {
+    // Joined, the megabytes held and the one past the limit made a string longer than V8 holds: a
+    // RangeError that ended the proxy (a 1 GB event from an upstream, at the default limit).
+    const splitter = new SseSplitter(MAX_HELD_FRAME_BYTES);
+    const megabyte = 'x'.repeat(2 ** 20);
+    const megabytes = Math.ceil(MAX_HELD_FRAME_BYTES / 2 ** 20) + 1;
+    const out = [...splitter.push('data: ')];
+    for (let i = 0; i < megabytes; i++) out.push(...splitter.push(megabyte));
+    out.push(...splitter.push('\n\n'));
+    const passed = out as PassedPiece[];
+    expect(passed.every((piece) => 'passed' in piece)).toBe(true);
+    expect(passed.filter((piece) => piece.first)).toEqual([passed[0]]);
+    expect(passed.at(-1)).toEqual({ passed: '', first: false, last: true });
+    expect(passed.reduce((sum, piece) => sum + piece.passed.length, 0)).toBe(8 + megabytes * 2 ** 20);
   });
 
   it('counts the limit in bytes of UTF-8, as a stdio line is counted', () => {
