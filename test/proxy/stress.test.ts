@@ -9,10 +9,10 @@
 
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type JSONRPCMessage, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { cliArgs, REPO_ROOT } from '../support/cli.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { proxiedStdio } from './support/processes.js';
 
 const SERVER = join(REPO_ROOT, 'test/proxy/support/stress-server.mjs');
 const CALLS = 500;
@@ -45,16 +45,7 @@ function seqOf(message: JSONRPCMessage): number | undefined {
 
 describe('proxy stress', () => {
   it(`relays ${CALLS} calls' worth of mixed traffic to the SDK client: each message once, in order`, async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: cliArgs(['proxy', '--', process.execPath, SERVER]),
-      cwd: REPO_ROOT,
-      stderr: 'pipe',
-    });
-    let log = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-    });
+    const { transport, log: stderr } = proxiedStdio(['--', process.execPath, SERVER]);
     const client = new Client({ name: 'stress', version: '1.0.0' });
     const errors: Error[] = [];
     client.onerror = (error) => errors.push(error);
@@ -159,10 +150,10 @@ describe('proxy stress', () => {
     expect(answeredPings).toBe(serverRequests);
     expect(logged.filter((data) => String(data).startsWith('confused'))).toHaveLength(Math.floor(CALLS / 7));
     // The lines that are not JSON-RPC were dropped, each with one log line.
-    expect(log.match(/server sent not JSON, not forwarded: server log line/g)).toHaveLength(
+    expect(stderr().match(/server sent not JSON, not forwarded: server log line/g)).toHaveLength(
       Math.floor(CALLS / 11),
     );
-    expect(log.match(/server sent JSON but not a JSON-RPC message: a bare integer/g)).toHaveLength(
+    expect(stderr().match(/server sent JSON but not a JSON-RPC message: a bare integer/g)).toHaveLength(
       Math.floor(CALLS / 13),
     );
 

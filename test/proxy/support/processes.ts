@@ -11,6 +11,7 @@ import {
   spawn,
 } from 'node:child_process';
 import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliArgs, REPO_ROOT } from '../../support/cli.js';
 
 export const LIFECYCLE_SERVER = join(REPO_ROOT, 'test/proxy/support/lifecycle-server.mjs');
@@ -172,4 +173,22 @@ export function startUrlProxy(
 export async function until(done: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * An SDK client transport that starts `mcp-shape proxy …args` (the CLI bundle of this run), as a client
+ * configured to use the proxy would, and the proxy's standard error so far.
+ */
+export function proxiedStdio(args: readonly string[]): { transport: StdioClientTransport; log(): string } {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: cliArgs(['proxy', ...args]),
+    cwd: REPO_ROOT,
+    stderr: 'pipe',
+  });
+  let log = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  return { transport, log: () => log };
 }
