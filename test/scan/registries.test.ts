@@ -128,3 +128,116 @@ mcp.add_tool(partial(_render, kind="text"), name="render")
     expect(tools(file)).toEqual(['render invalid,typed']);
   });
 });
+
+/**
+ * A registry filled by a decorator of the project (`@tool def stock(…)`, where `tool` stores the
+ * function in TOOLS and returns it): the decorator runs when the `def` does, so each decorated
+ * function is in the table, and judged as a tool wherever the table's functions are registered
+ * (FastMCP's `mcp.add_tool(fn)` in a loop) or called (a low-level handler's `TOOLS[name](**args)`).
+ */
+describe('a dict of tools filled by a project decorator (Python)', () => {
+  const decorated = (image: string) => `TOOLS = {}
+
+
+def tool(fn):
+    TOOLS[fn.__name__] = fn
+    return fn
+
+
+@tool
+async def stock(sku: str):
+    return [${image}]
+
+
+@tool
+async def price(sku: str):
+    return [TextContent(type="text", text=sku)]
+`;
+  const fastmcp = (image: string) => `from mcp.server.fastmcp import FastMCP
+from mcp.types import ImageContent, TextContent
+
+mcp = FastMCP("s")
+${decorated(image)}
+
+for name, fn in TOOLS.items():
+    mcp.add_tool(fn)
+`;
+  const lowLevel = (image: string) => `from mcp.server.lowlevel import Server
+from mcp.types import ImageContent, TextContent
+
+server = Server("s")
+${decorated(image)}
+
+@server.call_tool()
+async def call(name: str, args: dict):
+    return await TOOLS[name](**args)
+`;
+  const bad = 'ImageContent(type="image", data="iVBORw0KGgo=")';
+  const good = 'ImageContent(type="image", data="iVBORw0KGgo=", mimeType="image/png")';
+
+  it('FastMCP: judges each decorated function as a tool, the defect where it is written', async () => {
+    const file = await scanSource('server.py', fastmcp(bad));
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.py:15']);
+    expect(tools(file)).toEqual(['(unnamed tool) unresolved', 'stock invalid', 'price typed']);
+    expect(computeVerdict(file.handlers).status).toBe('fail');
+  });
+
+  it('FastMCP, the clean twin: both tools typed, the loop unresolved for a function stored unseen', async () => {
+    const file = await scanSource('server.py', fastmcp(good));
+    expect(file.findings).toEqual([]);
+    expect(tools(file)).toEqual(['(unnamed tool) unresolved', 'stock typed', 'price typed']);
+    expect(file.handlers[0]?.returns[0]?.reason).toContain('TOOLS.items()');
+  });
+
+  it("low-level: the handler's TOOLS[name](**args) is each decorated function's return", async () => {
+    const file = await scanSource('server.py', lowLevel(bad));
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.py:15']);
+    expect(tools(file)).toEqual(['(call_tool handler) invalid']);
+    expect(computeVerdict(file.handlers).status).toBe('fail');
+  });
+
+  it('low-level, the clean twin: unresolved, as a function stored unseen, not as a library call', async () => {
+    const file = await scanSource('server.py', lowLevel(good));
+    expect(file.findings).toEqual([]);
+    const [entry] = file.handlers.flatMap((h) => h.returns);
+    expect(entry?.status).toBe('unresolved');
+    expect(entry?.reason).toContain('may also be a function the analysis does not know');
+    expect(entry?.reason).not.toContain('not part of the scanned project');
+  });
+});
+
+/** `new Map([["hello", {run}], …])`: a table of the entries' values, looked up as one filled by set. */
+describe('a Map of tools built from literal entries (TS)', () => {
+  const server = (block: string) => `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+const tools = new Map([
+  ['hello', { run: async (_args: unknown) => ({ content: [{ type: 'text', text: 'hi' }] }) }],
+  ['logo', { run: async (_args: unknown) => ({ content: [${block}] }) }],
+]);
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = tools.get(request.params.name);
+  if (!tool) throw new Error('unknown tool');
+  return tool.run(request.params.arguments);
+});
+`;
+
+  it("reports an entry's invalid block where it is written", async () => {
+    const file = await scanSource('server.ts', server("{ type: 'image', data: 'iVBORw0KGgo=' }"));
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.ts:7']);
+    expect(tools(file)).toEqual(['(tools/call handler) invalid']);
+  });
+
+  it('gives the clean twin the true reason: a value stored unseen, not a function outside the project', async () => {
+    const file = await scanSource(
+      'server.ts',
+      server("{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }"),
+    );
+    expect(file.findings).toEqual([]);
+    const [entry] = file.handlers.flatMap((h) => h.returns);
+    expect(entry?.status).toBe('unresolved');
+    expect(entry?.reason).toContain('tools.get() gives that the analysis did not see stored');
+    expect(entry?.reason).not.toContain('not part of the scanned project');
+  });
+});

@@ -2217,6 +2217,13 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       // An empty Map: what `set` stores in it is what `get` may give (see mapMethod).
       if (name === 'Map' && args.length === 0)
         return ref(at, this.heap.alloc({ ...newObject(at, 'Map'), open: 'the entries of a Map' }));
+      // `new Map([["a", toolA], …])`: a table of the entries' values, as `set` fills one.
+      const entries = name === 'Map' && args.length === 1 && first ? this.mapEntries(first) : undefined;
+      if (entries)
+        return ref(
+          at,
+          this.heap.alloc({ ...newObject(at, 'Map'), open: 'the entries of a Map', rest: entries }),
+        );
       // A constructor may call the functions it is given (a Promise's executor, at once).
       this.escapeCall(node, args, at, `new ${name}`, false);
       return unknown(
@@ -2249,11 +2256,24 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
       if (handled) return handled;
     }
     let out: Value = NOTHING;
+    // `tools.get(name).run(…)`: a receiver that is a project object or one stored unseen; the unknown
+    // one is no library object, and its result says why it is unknown.
+    const mixed = receiver.length > 1 && receiver.some((v) => v.k === 'ref' || v.k === 'fn');
     for (const v of receiver) {
       if (!this.current.state) break;
-      out = join(out, this.methodOn(v, receiver, name, args, node, at, text));
+      const result = this.methodOn(v, receiver, name, args, node, at, text);
+      out = join(out, mixed && v.k === 'unknown' ? this.unseenReceiver(result, v.reason, text) : result);
     }
     return out.length > 0 ? out : undef(at);
+  }
+
+  private unseenReceiver(result: Value, reason: string, text: string): Value {
+    const library = `the result of ${text}(), which is not part of the scanned project`;
+    return result.map((r) =>
+      r.k === 'unknown' && r.reason === library
+        ? { ...r, reason: `the result of ${text}(), its receiver being ${reason}` }
+        : r,
+    );
   }
 
   /**
@@ -2408,6 +2428,26 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
    * gives one of those values (a registry of tools: `tools.set(t.name, t)`, `tools.get(name).run()`),
    * or one stored where the analysis did not see it, so never a value proven whole.
    */
+  /** The values of a Map's entries given as a list of `[key, value]` lists the analysis sees whole. */
+  private mapEntries(list: Value): Value | undefined {
+    const lists = this.objects(list);
+    if (lists.length === 0 || lists.length < list.length) return undefined;
+    let values: Value = NOTHING;
+    for (const { state } of lists) {
+      if (state.kind !== 'array' || state.open || state.rest) return undefined;
+      for (const item of state.items) {
+        const pairs = this.objects(item.value);
+        if (pairs.length === 0 || pairs.length < item.value.length) return undefined;
+        for (const pair of pairs) {
+          const value = pair.state.kind === 'array' && !pair.state.rest ? pair.state.items[1] : undefined;
+          if (!value) return undefined;
+          values = join(values, value.value);
+        }
+      }
+    }
+    return values;
+  }
+
   private mapMethod(
     v: Variant & { k: 'ref' },
     state: ObjState,

@@ -891,6 +891,39 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
     });
   }
 
+  /**
+   * `@tool def f(…)` is `f = tool(f)`: a decorator the project defines (a function, or a call of one
+   * giving the decorator) is run on the function, as Python runs it when the `def` is executed, so a
+   * registry it fills (`TOOLS[fn.__name__] = fn`) holds the function, and the name is bound to what the
+   * decorator returns. Decorators applied bottom-up; one the project does not define (`@mcp.tool()`,
+   * `@functools.wraps(fn)`) is left as it was: the name keeps the function, and costs one lookup.
+   */
+  private decorate(node: PyNode, definition: PyNode): void {
+    const decorators = node.children;
+    let value: Value | undefined;
+    for (let i = decorators.length - 1; i >= 0; i--) {
+      const decorator = decorators[i] as PyNode;
+      if (decorator.type !== 'decorator') continue;
+      const [expression] = decorator.children;
+      const callee = expression?.type === 'call' ? field(expression, 'function') : expression;
+      if (callee?.type !== 'identifier' || !this.current.state) break;
+      const name = this.text(callee);
+      if (!this.isBound(name)) break;
+      const bound = this.lookup(name, this.site(callee));
+      if (bound.length === 0 || !bound.every((v) => v.k === 'fn')) break;
+      const at = this.site(decorator);
+      const applied = expression?.type === 'call' ? this.ev(expression) : bound;
+      value ??= this.lookup(this.nameOf(definition, this.current.module), at);
+      value = this.call(
+        applied,
+        { positional: [value], keywords: NO_KEYWORDS },
+        at,
+        this.text(expression as PyNode),
+      );
+    }
+    if (value) this.assignName(this.nameOf(definition, this.current.module), value);
+  }
+
   private classDefinition(node: PyNode): Value {
     const at = this.site(node);
     const run = new PyRun(node, this.current.module, this.current, true, this.heap);
@@ -1144,8 +1177,22 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
 
   private call(callee: Value, args: Args, at: Site, text: string, node?: PyNode): Value {
     let result: Value = NOTHING;
+    // `TOOLS[name](…)` of a table holding project functions and some stored unseen: an unknown callee
+    // beside known ones is no library function but one the analysis did not see stored.
+    const mixed = callee.length > 1 && callee.some((v) => v.k === 'fn');
     for (const v of callee) {
       if (!this.current.state) break;
+      if (mixed && v.k === 'unknown') {
+        this.escapeArgs(args, text, at);
+        result = join(
+          result,
+          unknown(
+            at,
+            `the result of ${text}(), which may also be a function the analysis does not know (${v.reason})`,
+          ),
+        );
+        continue;
+      }
       result = join(result, this.callVariant(v, args, at, text, node));
     }
     return result.length > 0 ? result : nul(at);
@@ -1307,6 +1354,7 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       case 'decorated_definition': {
         const definition = field(node, 'definition');
         if (definition) this.exec(definition);
+        if (definition?.type === 'function_definition') this.decorate(node, definition);
         return;
       }
       case 'import_statement':
