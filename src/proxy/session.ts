@@ -143,6 +143,13 @@ function errorText(error: unknown): string {
 
 export class ProxySession {
   private readonly pending = new Map<string, PendingRequest>();
+  /**
+   * Ids the client used again while a request with the id was pending (a client that reuses ids, two
+   * clients on one HTTP session), with how many answers are still due under each: which request an
+   * answer with the id is for cannot be told, so it is judged without one (by its shape), rather than
+   * as an answer to whichever came last (a tools/call result was given `"tools": []`).
+   */
+  private readonly reused = new Map<string, number>();
   private readonly tools = new Map<string, JsonObject>();
   /** The tools' definitions as repair takes them, rebuilt only when a tools/list answer teaches new ones. */
   private toolList: JsonObject[] = [];
@@ -173,7 +180,7 @@ export class ProxySession {
   passedUnjudged(ids: readonly unknown[]): void {
     for (const id of ids) {
       const key = idKey(id);
-      if (key !== undefined) this.pending.delete(key);
+      if (key !== undefined && this.pending.has(key)) this.settle(key);
     }
   }
 
@@ -215,12 +222,13 @@ export class ProxySession {
     const declared = requestedVersion(message);
     if (declared) this.use(declared);
     const key = idKey(message.id);
-    if (key !== undefined)
+    if (key !== undefined) {
+      if (this.pending.has(key)) this.reused.set(key, (this.reused.get(key) ?? 1) + 1);
       this.pending.set(key, { request: message, idText, answering: describe(method, message.params) });
-    else if (message.method === 'notifications/cancelled' && isObject(message.params)) {
+    } else if (message.method === 'notifications/cancelled' && isObject(message.params)) {
       // A cancelled request may never be answered; the server's exit must not answer it either.
       const cancelled = idKey(message.params.requestId);
-      if (cancelled !== undefined) this.pending.delete(cancelled);
+      if (cancelled !== undefined && this.pending.has(cancelled)) this.settle(cancelled);
     }
   }
 
@@ -413,7 +421,8 @@ export class ProxySession {
     const sent = stray?.response ?? received;
     // A response (no method) answers the pending request with its id.
     const match = Object.hasOwn(sent, 'method') ? undefined : this.answered(sent.id);
-    const pending = match?.pending;
+    // An answer under a reused id: which request it answers is not known.
+    const pending = match?.reused ? undefined : match?.pending;
     // An id the server changed the type of is given back as the client sent it: the official SDK
     // clients convert it themselves, but a client that compares ids as JSON-RPC says would drop it.
     const idFixes: Fix[] = match?.converted
@@ -459,7 +468,9 @@ export class ProxySession {
    * match it (src/core/request-id.ts); `3` for `"3"` too, which those clients never see (they send
    * number ids), so that a client with string ids gets its own id back as well.
    */
-  private answered(id: unknown): { pending: PendingRequest; converted: boolean } | undefined {
+  private answered(
+    id: unknown,
+  ): { pending: PendingRequest; converted: boolean; reused: boolean } | undefined {
     const key = idKey(id);
     if (key === undefined) return undefined;
     let pending = this.pending.get(key);
@@ -477,8 +488,23 @@ export class ProxySession {
       found = other;
       converted = true;
     }
-    this.pending.delete(found);
-    return { pending, converted };
+    const reused = this.reused.has(found);
+    this.settle(found);
+    return { pending, converted, reused };
+  }
+
+  /**
+   * One request under `key` is answered (or cancelled). Under a reused id the one left stays
+   * unknown: the id stays in `reused` until the last answer due.
+   */
+  private settle(key: string): void {
+    const due = this.reused.get(key);
+    if (due !== undefined && due > 1) {
+      this.reused.set(key, due - 1);
+      return;
+    }
+    this.reused.delete(key);
+    this.pending.delete(key);
   }
 
   /**

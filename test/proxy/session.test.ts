@@ -290,6 +290,31 @@ describe('ProxySession', () => {
     });
   });
 
+  it('judges answers under an id the client used again while it was pending by their shape, not as the last request', () => {
+    const proxy = session();
+    proxy.fromClient('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}');
+    proxy.fromClient('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const call = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"called"}]}}';
+    const list = '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}';
+    // Once judged as the answer to tools/list: it was given "tools": [].
+    const first = forwarded(proxy.fromServer(call));
+    expect(first).toMatchObject({ text: call, fixes: [] });
+    expect(first.answering).toBeUndefined();
+    expect(proxy.pendingIds()).toEqual([1]);
+    expect(forwarded(proxy.fromServer(list))).toMatchObject({ text: list, fixes: [] });
+    expect(proxy.pendingIds()).toEqual([]);
+    // The id answered, the next request with it is known again.
+    proxy.fromClient('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}');
+    expect(forwarded(proxy.fromServer(call)).answering).toEqual({ method: 'tools/call', tool: 't' });
+    // A cancellation settles one of them, as an answer does.
+    proxy.fromClient('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}');
+    proxy.fromClient('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}');
+    proxy.fromClient('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}');
+    expect(proxy.pendingIds()).toEqual([2]);
+    expect(forwarded(proxy.fromServer(call.replace('"id":1', '"id":2'))).answering).toBeUndefined();
+    expect(proxy.pendingIds()).toEqual([]);
+  });
+
   it('names the request an answer is for: the tool of a call, the method of anything else', () => {
     const proxy = session();
     const answering = (request: string, id: number) => {
