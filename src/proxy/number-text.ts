@@ -285,13 +285,20 @@ function markMirrors(
   const marked = isObject(root) ? root.result : undefined;
   if (!isObject(repaired) || !isObject(marked) || !Array.isArray(repaired.content)) return;
   if (marked.structuredContent === repaired.structuredContent) return; // no number marked in it
-  const plain = stringifyJson(repaired.structuredContent);
-  const sent = stringifyMarked(marked.structuredContent, texts);
-  if (sent === plain) return;
   const original = isObject(pair.original) ? pair.original.result : undefined;
   const ownTexts = new Set<unknown>();
   if (isObject(original) && Array.isArray(original.content))
     for (const block of original.content) if (isObject(block)) ownTexts.add(block.text);
+  // Only a text the repair wrote can be its mirror: structuredContent is written only when there is one.
+  const written = repaired.content.filter(
+    (block) =>
+      isObject(block) && block.type === 'text' && typeof block.text === 'string' && !ownTexts.has(block.text),
+  );
+  if (written.length === 0) return;
+  const plain = stringifyJson(repaired.structuredContent);
+  if (!written.some((block) => (block as Record<string, unknown>).text === plain)) return;
+  const sent = stringifyMarked(marked.structuredContent, texts);
+  if (sent === plain) return;
   repaired.content.forEach((block, index) => {
     if (!isObject(block) || block.type !== 'text' || block.text !== plain || ownTexts.has(plain)) return;
     const result = copy(marked) as Record<string, unknown>;
