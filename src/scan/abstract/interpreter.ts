@@ -85,6 +85,8 @@ export abstract class Interpreter<K, R extends Run<K>, N extends object> {
   readonly handlerIds = new Set<number>();
   /** Ids of watched objects spread into another object (`{ ...base, result }`). */
   readonly spreadIds = new Set<number>();
+  /** Responses a web framework builds from a response model (FastAPI's `response_model`), `jsonrpc` or not. */
+  readonly modelResponses = new Set<number>();
 
   /** Whether a watched literal built the object `id`. */
   protected allocatedByWatched(id: number): boolean {

@@ -44,7 +44,7 @@ import type { Project } from '../project.js';
 import { parseAnnotation, type ReturnAnnotation } from '../pydantic-lax.js';
 import { isFullyKnown, ValuePositions } from '../values.js';
 import type { PyInterpreter, PyModule, PyRun } from './interpret.js';
-import { type ClassLocator, moduleClasses } from './models.js';
+import { type ClassLocator, moduleClasses, routeResponseModel } from './models.js';
 import { field, fields, type PyNode, pushChildren } from './parser.js';
 import { stringContent } from './strings.js';
 
@@ -194,7 +194,8 @@ export function discover(mod: PyModule): Discovery {
       case 'dictionary':
         if (
           node.children.some((pair) => pair.type === 'pair' && isPayloadKey(mod, field(pair, 'key'))) ||
-          mayDeriveEnvelope(mod, node)
+          mayDeriveEnvelope(mod, node) ||
+          sentByResponseModel(mod, node)
         )
           payloads.push(node);
         break;
@@ -253,6 +254,17 @@ function calledMethod(mod: PyModule, call: PyNode): string | undefined {
 function isPayloadKey(mod: PyModule, key: PyNode | undefined): boolean {
   const name = stringLiteral(mod, key);
   return name === 'jsonrpc' || name === 'content' || name === 'type';
+}
+
+/** `return {"id": …, "result": …}` in a FastAPI route whose response model gives `jsonrpc`. */
+function sentByResponseModel(mod: PyModule, node: PyNode): boolean {
+  if (node.parent?.type !== 'return_statement') return false;
+  const answers = node.children.some(
+    (pair) =>
+      pair.type === 'pair' && ['result', 'error'].includes(stringLiteral(mod, field(pair, 'key')) ?? ''),
+  );
+  const route = answers ? enclosingDef(node) : undefined;
+  return route !== undefined && routeResponseModel(mod.tree.source, route) !== undefined;
 }
 
 /** `{**base, "result": result}`: a response whose `jsonrpc` may come from the splat. */
@@ -721,7 +733,10 @@ export class PyExtractor {
       // of responses that answers nothing, is none.
       if (mayDeriveEnvelope(mod, node) && !states.every((s) => s.props.has('jsonrpc'))) continue;
       const answers = states.some((s) => s.props.has('result') || s.props.has('error'));
-      const envelope = states.some((s) => s.props.has('jsonrpc'));
+      // A response model's instance is the response FastAPI sends, with `jsonrpc` or (excluded unset) without.
+      const envelope =
+        states.some((s) => s.props.has('jsonrpc')) ||
+        [...ids].some((id) => this.interp.modelResponses.has(id));
       if (envelope && !answers && [...ids].every((id) => this.interp.spreadIds.has(id))) continue;
       if (envelope) {
         if (isRequest(mod, node, states)) continue;

@@ -67,7 +67,7 @@ import {
 import type { Project } from '../project.js';
 import { judgeLax } from '../pydantic-lax.js';
 import { type Given, type Helper, helperMime } from './fastmcp-helpers.js';
-import { classModel } from './models.js';
+import { classModel, routeResponseModel } from './models.js';
 import { resolvePythonImport } from './modules.js';
 import { field, fields, type PyNode, type PyTree, pushChildren } from './parser.js';
 import { decodeEscape, stringContent } from './strings.js';
@@ -1030,7 +1030,9 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       const member = value ? { value, site: value[0]?.site ?? at } : defaults?.get(f.name);
       if (member && !(withoutNone && member.value.every((v) => v.k === 'null'))) props.set(f.name, member);
     }
-    return ref(at, this.allocate(node, { ...newObject(at), props }));
+    const id = this.allocate(node, { ...newObject(at), props });
+    this.modelResponses.add(id);
+    return ref(at, id);
   }
 
   /** Binds parameters; `args` undefined: the framework supplies them (unknown). `self` binds the first. */
@@ -2118,7 +2120,30 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         open = spreadInto(props, spread, this.heap, this.site(child)) ?? open;
       }
     }
+    if (!open && node.parent?.type === 'return_statement' && (props.has('result') || props.has('error'))) {
+      const sent = this.sentByResponseModel(node, props, at);
+      if (sent) return sent;
+    }
     return ref(at, this.allocate(node, { ...newObject(at), props, ...(open ? { open } : {}) }));
+  }
+
+  /**
+   * `return {"id": …, "result": …}` in a FastAPI route with a response model (`response_model=Rpc`, or
+   * `-> Rpc`): FastAPI validates the dict into the model and sends the model's fields, so the response
+   * is as `Rpc(id=…, result=…)` is sent (see responseModel): defaults added, or, under
+   * `response_model_exclude_unset`, only the keys the dict set, and keys the model lacks dropped.
+   */
+  private sentByResponseModel(node: PyNode, props: ReadonlyMap<string, Member>, at: Site): Value | undefined {
+    const route = this.current.fn;
+    if (route.type !== 'function_definition') return undefined;
+    const name = routeResponseModel(this.current.module.tree.source, route);
+    if (!name) return undefined;
+    const model = this.lookup(name, at);
+    const [only] = model;
+    if (model.length !== 1 || only?.k !== 'ref' || !this.classes.has(only.id)) return undefined;
+    const keywords = new Map<string, Value>();
+    for (const [key, member] of props) keywords.set(key, member.value);
+    return this.responseModel(only.id, { positional: [], keywords }, node, at);
   }
 
   private sequence(node: PyNode): Value {

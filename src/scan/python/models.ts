@@ -142,3 +142,32 @@ export function classModel(node: PyNode, mod: PyModule, locate: ClassLocator): M
     wanted === name && scope === mod ? { node, module: mod } : locate(wanted, scope);
   return moduleClasses(mod, own)(name);
 }
+
+const ROUTE = /\.(?:get|post|put|patch|delete|api_route)\(/;
+const RESPONSE_MODEL = /\bresponse_model\s*=\s*([A-Za-z_][\w.]*)/;
+
+/**
+ * The response model of the FastAPI route `fn` (a `def` under `@app.post(…)`), by name: its decorator's
+ * `response_model=Model`, else its return annotation (`-> Model`), which FastAPI takes for one when
+ * the decorator names none. FastAPI validates what the route returns into the model and sends the
+ * model's fields (fastapi/routing.py, serialize_response), so a dict returned is not sent as written.
+ */
+export function routeResponseModel(source: string, fn: PyNode): string | undefined {
+  const decorated = fn.parent;
+  if (decorated?.type !== 'decorated_definition') return undefined;
+  for (const decorator of decorated.children) {
+    if (decorator.type !== 'decorator') continue;
+    const text = source.slice(decorator.start, decorator.end);
+    if (!ROUTE.test(text)) continue;
+    const named = RESPONSE_MODEL.exec(text)?.[1];
+    if (named) return named === 'None' ? undefined : named;
+    const annotation = field(fn, 'return_type');
+    return annotation?.type === 'type' &&
+      /^[A-Za-z_]\w*$/.test(source.slice(annotation.start, annotation.end))
+      ? source.slice(annotation.start, annotation.end)
+      : annotation?.type === 'identifier'
+        ? source.slice(annotation.start, annotation.end)
+        : undefined;
+  }
+  return undefined;
+}
