@@ -29,7 +29,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningHttpProxy } from '../../src/proxy/http.js';
 import { REPO_ROOT } from '../support/cli.js';
 import { loggingProxy } from './support/http-proxy.js';
-import { proxiedStdio } from './support/processes.js';
+import { proxiedStdio, until } from './support/processes.js';
 import { closeServer } from './support/session-server.js';
 
 const SERVER = join(REPO_ROOT, 'test/proxy/support/interleave-server.mjs');
@@ -147,6 +147,8 @@ describe('proxy: messages interleaved around a call', () => {
     // The broken second block was repaired, and the call's answer is the call's.
     expect(content).toHaveLength(2);
     expect(content[1]?.text).toContain('was dropped from this tool result');
+    // The proxy's log comes on its standard error, which may arrive after the answer.
+    await until(() => log().includes('block-text-invalid'), 30_000);
     expect(log()).toContain('block-text-invalid');
     expect(asked).toEqual(['sampling/createMessage', 'elicitation/create', 'roots/list']);
     expect(progress).toEqual([1, 2]);
