@@ -49,6 +49,7 @@ import resultOverClientLimits from './result/result-over-client-limits.js';
 import resultRejectedByServer from './result/result-rejected-by-server.js';
 import resultServerInfoInvalid from './result/result-server-info-invalid.js';
 import resultTypeInvalid from './result/result-type-invalid.js';
+import resultValueRefusedBySdk from './result/result-value-refused-by-sdk.js';
 import structuredContentInBlock from './result/structured-content-in-block.js';
 import structuredContentMissingForOutputSchema from './result/structured-content-missing-for-output-schema.js';
 import structuredContentNotObjectOldClients from './result/structured-content-not-object-old-clients.js';
@@ -148,6 +149,7 @@ export const RULES: readonly Rule[] = [
   resultRejectedByServer,
   resultServerInfoInvalid,
   resultTypeInvalid,
+  resultValueRefusedBySdk,
   structuredContentInBlock,
   structuredContentMissingForOutputSchema,
   structuredContentNotObjectOldClients,

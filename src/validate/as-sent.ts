@@ -259,8 +259,9 @@ const ICON_MEMBERS = ['src', 'mimeType', 'sizes', 'theme'];
  * of its own enumerable members and the named members it has (read as properties, getters included).
  * Only an instance the schema can take is read so: a result whose `content` reads as an array, a block
  * whose `type` reads as a string, contents whose `uri` does, annotations or an icon with a named member.
- * Any other (a Map in place of a block, a boxed string) the SDK refuses, and it is judged as JSON writes
- * it, as before. Where reading throws, the SDK's parse throws too and nothing is sent: `result` is
+ * Any other (a Map in place of a block) the SDK refuses, and it is judged as JSON writes it, as before;
+ * what the parse refuses that JSON writes as valid (a boxed string as `text`) is found by
+ * rules/support/sdk-server-parse.ts on this view. Where reading throws, the SDK's parse throws too and nothing is sent: `result` is
  * returned, and judged as JSON would write it.
  */
 export function asParsedResult(result: unknown): unknown {
@@ -301,21 +302,32 @@ function asParsedBlock(value: unknown): unknown {
 }
 
 /**
- * `value` when it is no class instance (or JSON writes it by its toJSON), else a plain object of its own
- * enumerable members and of the `named` ones it has, read as properties. `gate`: the member that must
- * read as what the schema asks (`content` an array, `type` or `uri` a string); without one, some named
- * member must read as anything but undefined. Otherwise `value` itself.
+ * `value` when it is no class instance (or is a result JSON writes by its toJSON), else a plain object
+ * of its own enumerable members (toJSON left out) and of the `named` ones it has, read as properties.
+ * `gate`: the member that must read as what the schema asks (`content` an array, `type` or `uri` a
+ * string); without one, some named member must read as anything but undefined. Otherwise `value`
+ * itself, unless its class has a toJSON, which the parse does not call.
  */
 function asParsed(value: unknown, named: readonly string[], gate?: 'content' | 'type' | 'uri'): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const proto = Object.getPrototypeOf(value);
+  // A plain object is judged as JSON writes it, a toJSON of its own called: the SDK's parse leaves out
+  // a block's own toJSON, but a server without the SDK sends what it answers.
   if (proto === Object.prototype || proto === null) return value;
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  const toJSON = typeof (value as { toJSON?: unknown }).toJSON === 'function';
+  // Below the result (a loose object, whose parse output JSON writes as the value), the schema's
+  // object parsers read a class instance's members and never call a toJSON of its class: a block of
+  // a class whose toJSON answers a valid block is refused when its members are not one.
+  // One whose toJSON answers no object (a Date in place of a block) is refused by both readings.
+  if (toJSON && (gate === 'content' || !answersObject(value))) return value;
   const object = value as Record<string, unknown>;
-  if (gate === 'content' ? !Array.isArray(object.content) : gate && typeof object[gate] !== 'string')
+  if (
+    !toJSON &&
+    (gate === 'content' ? !Array.isArray(object.content) : gate && typeof object[gate] !== 'string')
+  )
     return value;
   const read: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) read[key] = object[key];
+  for (const key of Object.keys(value)) if (key !== 'toJSON') read[key] = object[key];
   let found = false;
   for (const key of named) {
     if (Object.hasOwn(read, key)) continue;
@@ -324,5 +336,15 @@ function asParsed(value: unknown, named: readonly string[], gate?: 'content' | '
     read[key] = member;
     found = true;
   }
-  return found || gate !== undefined ? read : value;
+  return found || gate !== undefined || toJSON ? read : value;
+}
+
+/** Whether `value.toJSON()` answers an object (not an array); false where it throws. */
+function answersObject(value: object): boolean {
+  try {
+    const answer = (value as { toJSON: () => unknown }).toJSON();
+    return typeof answer === 'object' && answer !== null && !Array.isArray(answer);
+  } catch {
+    return false;
+  }
 }

@@ -73,6 +73,7 @@ export const COVERED_RESULT_RULES: ReadonlySet<string> = new Set([
   'result-over-client-limits',
   'result-server-info-invalid',
   'result-type-invalid',
+  'result-value-refused-by-sdk',
   'structured-content-in-block',
   'structured-content-missing-for-output-schema',
   'structured-content-not-object',

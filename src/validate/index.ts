@@ -21,6 +21,8 @@ import { FactScope, runInScope } from '../core/run-memo.js';
 import { fileTypeMime, type Sniffed } from '../core/sniff.js';
 import envelopeNotSerializable from '../rules/envelope/envelope-not-serializable.js';
 import resultNotSerializable from '../rules/result/result-not-serializable.js';
+import resultValueRefusedBySdk from '../rules/result/result-value-refused-by-sdk.js';
+import { type Refusal, sdkRefusals, withRefusals } from '../rules/support/sdk-server-parse.js';
 import toolsListNotSerializable from '../rules/tools/tools-list-not-serializable.js';
 import type { Rule } from '../rules/types.js';
 import {
@@ -360,9 +362,29 @@ function judgedAsSent(
   version: ProtocolVersion,
   scope: FactScope | undefined,
 ): Finding[] {
-  const sent = guardedAsSent(() => resultAsSent(result, options), result);
-  return judgedSent(sent, resultOptions(options, version, !sent.bounded, scope), RESULT);
+  const { sent, refusals } = resultAsSent(result, options);
+  return judgedResultSent(sent, refusals, resultOptions(options, version, !sent.bounded, scope));
 }
+
+/**
+ * judgedSent of a handler's result, with what SDK v1's server refuses of its live value (`refusals`),
+ * which its sent form no longer shows: result-value-refused-by-sdk is run on its own with them, as the
+ * sent form may be of a shape the engine answers without that rule (a plain text result).
+ */
+function judgedResultSent(sent: Sent, refusals: readonly Refusal[], engine: EngineOptions): Finding[] {
+  const findings = judgedSent(sent, engine, RESULT);
+  if (refusals.length === 0 || sent.endless) return findings;
+  try {
+    const refused = withRefusals(sent.document, refusals, () =>
+      runResultRules(sent.document, [], sent.document, { ...engine, rules: REFUSED }),
+    );
+    return [...findings.filter((f) => f.rule !== resultValueRefusedBySdk.id), ...publicFindings(refused)];
+  } catch (error) {
+    return [...findings, ...internalError(error)];
+  }
+}
+
+const REFUSED: readonly Rule[] = [resultValueRefusedBySdk];
 
 /** The version asked for, else the one the document speaks; the default where reading it throws. */
 function versionFor(options: ValidateOptions, document: unknown): ProtocolVersion {
@@ -587,7 +609,7 @@ function toolsListFindings(
 export function validateToolResult(result: unknown, options: ValidateResultOptions = {}): Promise<Finding[]> {
   const wrongVersion = protocolVersionOptionError(options);
   if (wrongVersion !== undefined) return Promise.reject(wrongVersion);
-  const sent = guardedAsSent(() => resultAsSent(result, options), result);
+  const { sent, refusals } = resultAsSent(result, options);
   const engine = resultOptions(options, versionFor(options, result), !sent.bounded);
   // Found endless once is enough: its reading takes the longest of any value's.
   if (sent.endless) return Promise.resolve(judgedSent(sent, engine, RESULT));
@@ -595,18 +617,29 @@ export function validateToolResult(result: unknown, options: ValidateResultOptio
   if (payloads?.length === 0) return Promise.resolve(validateToolResultSync(result, options));
   return afterFileType(
     () => payloads ?? [],
-    (scope, sniff) => judgedSent(sent, { ...engine, scope, sniff }, RESULT),
+    (scope, sniff) => judgedResultSent(sent, refusals, { ...engine, scope, sniff }),
   );
 }
 
 /**
- * The result as the wire carries it (./as-sent.ts). Without an outputSchema no rule judges the members
- * of structuredContent by value, so they are not walked: the structured results servers send most are
- * large, and the walk would cost a third of their validation.
+ * The result as the wire carries it (./as-sent.ts), and where the SDK v1 server's parse of it refuses
+ * the live value (rules/support/sdk-server-parse.ts), which the sent form no longer shows. Without an
+ * outputSchema no rule judges the members of structuredContent by value, so they are not walked: the
+ * structured results servers send most are large, and the walk would cost a third of their validation.
  */
-function resultAsSent(result: unknown, options: ValidateResultOptions): Sent {
+function resultAsSent(
+  result: unknown,
+  options: ValidateResultOptions,
+): { sent: Sent; refusals: readonly Refusal[] } {
   const tool = options.tool;
-  return asSent(asParsedResult(result), !(isObject(tool) && tool.outputSchema !== undefined));
+  const withSchema = isObject(tool) && tool.outputSchema !== undefined;
+  let refusals: readonly Refusal[] = [];
+  const sent = guardedAsSent(() => {
+    const parsed = asParsedResult(result);
+    refusals = sdkRefusals(parsed, withSchema);
+    return asSent(parsed, !withSchema);
+  }, result);
+  return { sent, refusals };
 }
 
 /**

@@ -451,6 +451,28 @@ export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
     ),
   ),
   family(
+    "a live value in the result that SDK v1's server refuses",
+    fc
+      .constantFrom<[string, () => JsonObject]>(
+        ['text new String', () => ({ type: 'text', text: new String('hi') as unknown as string })],
+        [
+          'lastModified a Date',
+          () => ({
+            type: 'text',
+            text: 'hi',
+            annotations: { lastModified: new Date(0) as unknown as string },
+          }),
+        ],
+        ['_meta a Map', () => ({ type: 'text', text: 'hi', _meta: new Map() as unknown as JsonObject })],
+      )
+      .map(([name, block]) =>
+        messageEdit(`live: ${name}`, (m) => {
+          if (isObject(m.result) && Array.isArray(m.result.content)) m.result.content.push(block());
+          return m;
+        }),
+      ),
+  ),
+  family(
     "the server's own SDK rejected the handler's result",
     fc
       .constantFrom(

@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { validateToolResult, validateToolResultSync } from '../../src/validate/index.js';
 
 class TextBlock {
@@ -63,9 +64,10 @@ const RESULTS: Record<string, () => unknown> = {
 
 const V = { protocolVersion: '2025-11-25' } as const;
 
-async function received(): Promise<Record<string, unknown>> {
-  const server = new McpServer({ name: 'getters', version: '1.0.0' });
-  for (const [name, make] of Object.entries(RESULTS)) {
+/** What a real McpServer's client receives of each tool's result: the result as JSON carries it, or `{ refused }`. */
+async function called(cases: Record<string, () => unknown>): Promise<Record<string, unknown>> {
+  const server = new McpServer({ name: 'live', version: '1.0.0' });
+  for (const [name, make] of Object.entries(cases)) {
     server.registerTool(name, { description: name }, async () => make() as never);
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -74,7 +76,13 @@ async function received(): Promise<Record<string, unknown>> {
   await client.connect(clientSide);
   const out: Record<string, unknown> = {};
   try {
-    for (const name of Object.keys(RESULTS)) out[name] = await client.callTool({ name, arguments: {} });
+    for (const name of Object.keys(cases)) {
+      out[name] = await client.callTool({ name, arguments: {} }).then(
+        // As the wire carries it: the in-memory transport hands over the parse's output as it is.
+        (result) => JSON.parse(JSON.stringify(result)),
+        (error: Error) => ({ refused: error.message }),
+      );
+    }
   } finally {
     await client.close();
   }
@@ -86,7 +94,7 @@ const rules = (findings: readonly { rule: string; pointer: string }[]) =>
 
 describe('a class instance in a tool result', () => {
   it('is judged as the SDK server sends it, its getters read: the findings of what the client receives', async () => {
-    const arrived = await received();
+    const arrived = await called(RESULTS);
     expect(arrived.text).toEqual({ content: [{ type: 'text', text: 'hi' }] });
     for (const [name, make] of Object.entries(RESULTS)) {
       const expected = rules(validateToolResultSync(arrived[name], V));
@@ -96,5 +104,166 @@ describe('a class instance in a tool result', () => {
     expect(rules(validateToolResultSync(RESULTS.image?.(), V))).toEqual([
       'block-mime-type-wrong-family /content/0/mimeType',
     ]);
+  });
+});
+
+/**
+ * Live values SDK v1's server refuses though JSON.stringify writes them as the schema asks: its
+ * CallToolResultSchema parse reads the live value, and a result that fails it is answered with error
+ * -32602 in its place. Each is held to a real McpServer: the call fails, and the validators report an
+ * error; the values the server sends are judged as what the client receives.
+ */
+const sym = Symbol('id');
+class Row {
+  a = 1;
+}
+class Rendered {
+  toJSON() {
+    return { type: 'text', text: 'rendered' };
+  }
+}
+const text = (extra: Record<string, unknown>) => ({ content: [{ type: 'text', text: 'hi', ...extra }] });
+const LIVE: Record<string, () => unknown> = {
+  boxedText: () => ({ content: [{ type: 'text', text: new String('hi') }] }),
+  dateText: () => ({ content: [{ type: 'text', text: new Date(0) }] }),
+  boxedType: () => ({ content: [{ type: new String('text'), text: 'hi' }] }),
+  dateLastModified: () => text({ annotations: { lastModified: new Date(0) } }),
+  boxedPriority: () => text({ annotations: { priority: new Number(0.5) } }),
+  boxedAudience: () => text({ annotations: { audience: [new String('user')] } }),
+  boxedIsError: () => ({ ...text({}), isError: new Boolean(false) }),
+  toJSONBlock: () => ({ content: [new Rendered()] }),
+  toJSONContent: () => ({ content: { toJSON: () => [{ type: 'text', text: 'x' }] } }),
+  mapStructured: () => ({ ...text({}), structuredContent: new Map([['a', 1]]) }),
+  classStructured: () => ({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: new Row() }),
+  symbolStructured: () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: { [sym]: 1 } }),
+  mapBlockMeta: () => text({ _meta: new Map() }),
+  symbolBlockMeta: () => text({ _meta: { [sym]: 1 } }),
+  boxedUri: () => ({ content: [{ type: 'resource_link', uri: new String('file:///a'), name: 'a' }] }),
+  boxedSize: () => ({
+    content: [{ type: 'resource_link', uri: 'file:///a', name: 'a', size: new Number(3) }],
+  }),
+  boxedIconSize: () => ({
+    content: [
+      {
+        type: 'resource_link',
+        uri: 'file:///a',
+        name: 'a',
+        icons: [{ src: 'https://x/a.png', sizes: [new String('48x48')] }],
+      },
+    ],
+  }),
+  boxedBlob: () => ({
+    content: [{ type: 'resource', resource: { uri: 'file:///a', blob: new String('aGk=') } }],
+  }),
+  mapResourceMeta: () => ({
+    content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'a', _meta: new Map() } }],
+  }),
+  boxedData: () => ({
+    content: [{ type: 'image', data: new String('iVBORw0KGgo='), mimeType: 'image/png' }],
+  }),
+};
+/** Live values the server sends: symbols, functions and a Map where JSON's `{}` is taken, a nested Date. */
+const SENT: Record<string, () => unknown> = {
+  symbolInBlock: () => text({ [sym]: 1 }),
+  symbolInResult: () => ({ ...text({}), [sym]: 1 }),
+  mapLinkMeta: () => ({
+    content: [{ type: 'resource_link', uri: 'file:///a', name: 'a', _meta: new Map() }],
+  }),
+  mapAnnotations: () => text({ annotations: new Map() }),
+  nestedDate: () => ({
+    content: [{ type: 'text', text: '{"d":"1970-01-01T00:00:00.000Z"}' }],
+    structuredContent: { d: new Date(0) },
+  }),
+  nullPrototype: () => ({ ...text({}), structuredContent: Object.assign(Object.create(null), { a: 1 }) }),
+};
+
+describe('a live value the SDK v1 server refuses', () => {
+  it('fails the call, and the validators report an error where JSON alone would pass', async () => {
+    const arrived = await called(LIVE);
+    for (const [name, make] of Object.entries(LIVE)) {
+      expect(arrived[name], name).toEqual({ refused: expect.stringContaining('Invalid tools/call result') });
+      const findings = validateToolResultSync(make(), V);
+      expect(findings.filter((f) => f.severity === 'error').length, name).toBeGreaterThan(0);
+      expect(rules(await validateToolResult(make(), V)), name).toEqual(rules(findings));
+    }
+    expect(rules(validateToolResultSync(LIVE.dateLastModified?.(), V))).toEqual([
+      'result-value-refused-by-sdk /content/0/annotations/lastModified',
+    ]);
+    expect(validateToolResultSync(LIVE.boxedText?.(), V)[0]?.message).toContain(
+      'a String object (new String)',
+    );
+    expect(rules(validateToolResultSync(LIVE.toJSONBlock?.(), V))).toEqual([
+      'block-type-unknown /content/0/type',
+    ]);
+  });
+
+  it('that the server sends is judged as what the client receives', async () => {
+    const arrived = await called(SENT);
+    for (const [name, make] of Object.entries(SENT)) {
+      expect(arrived[name], name).not.toHaveProperty('refused');
+      expect(rules(validateToolResultSync(make(), V)), name).toEqual(
+        rules(validateToolResultSync(arrived[name], V)),
+      );
+    }
+  });
+});
+
+/**
+ * McpServer checks structuredContent against a tool's outputSchema before sending, as the live value:
+ * a Date where the schema asks for a string is refused (an isError result `Output validation error`),
+ * though JSON writes its ISO string, which the schema accepts. Where the schema asks for nothing there,
+ * the Date passes and is sent as its string.
+ */
+describe('a live value in structuredContent, against the outputSchema', () => {
+  const when = () => new Date(0);
+  const iso = '1970-01-01T00:00:00.000Z';
+  const CASES = {
+    stringDate: { schema: { d: z.string() }, value: () => ({ d: when() }), refused: true },
+    nestedBoxed: {
+      schema: { rows: z.array(z.object({ name: z.string() })) },
+      value: () => ({ rows: [{ name: 'a' }, { name: new String('b') }] }),
+      refused: true,
+    },
+    anyDate: { schema: { d: z.any() }, value: () => ({ d: when() }), refused: false },
+    plain: { schema: { d: z.string() }, value: () => ({ d: iso }), refused: false },
+  } as const;
+
+  it('is refused where the schema refuses an object, and reported there; passes where it does not', async () => {
+    const server = new McpServer({ name: 'structured', version: '1.0.0' });
+    for (const [name, { schema, value }] of Object.entries(CASES)) {
+      server.registerTool(name, { description: name, outputSchema: schema }, async () => {
+        const structuredContent = value();
+        return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+      });
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const { tools } = await client.listTools();
+      for (const [name, { value, refused }] of Object.entries(CASES)) {
+        const got = await client.callTool({ name, arguments: {} });
+        const tool = tools.find((t) => t.name === name);
+        const result = {
+          content: [{ type: 'text', text: JSON.stringify(value()) }],
+          structuredContent: value(),
+        };
+        const findings = rules(validateToolResultSync(result, { ...V, tool }));
+        expect(findings, name).toEqual(rules(await validateToolResult(result, { ...V, tool })));
+        if (refused) {
+          expect(got.isError, name).toBe(true);
+          expect(JSON.stringify(got.content), name).toContain('Output validation error');
+          expect(findings, name).toEqual([
+            `result-value-refused-by-sdk /structuredContent/${name === 'stringDate' ? 'd' : 'rows/1/name'}`,
+          ]);
+        } else {
+          expect(got.isError, name).toBeUndefined();
+          expect(findings, name).toEqual([]);
+        }
+      }
+    } finally {
+      await client.close();
+    }
   });
 });
