@@ -59,7 +59,10 @@ export type AuditEvent =
       readonly cursor: string;
       readonly loop: 'earlier' | 'same' | 'page-repeated';
     }
-  /** A name listed again on a later page of one listing (1-based pages), and which definition clients use. */
+  /**
+   * A name listed again on a later page of one listing (1-based pages; the first such), and which
+   * definition clients use.
+   */
   | {
       readonly event: 'tool-name-duplicate';
       readonly name: string;
@@ -67,6 +70,8 @@ export type AuditEvent =
       readonly index: number;
       readonly firstPage: number;
       readonly firstIndex: number;
+      /** Pages after `page` that list it too. */
+      readonly more: number;
       readonly uses: string;
     }
   | { readonly event: 'call-error'; readonly tool: string; readonly code: string; readonly detail: string }

@@ -34,8 +34,11 @@ export class ToolPages {
   private pages: unknown[][] = [];
   /** Where each name was first listed. */
   private readonly first = new Map<string, Place>();
-  /** The first listing of a name on a later page than its first, once per page. */
-  private readonly duplicates: (Place & { readonly name: string; readonly first: Place })[] = [];
+  /**
+   * The first listing of a name on a later page than its first, by name, and on how many more pages
+   * after that it is listed: a server that lists its tools on every page is one finding a tool.
+   */
+  private readonly duplicates = new Map<string, Place & { readonly first: Place; more: number }>();
   /** Names the last page gives an outputSchema (what the v1 client keeps); built when first asked. */
   private lastPageSchemas: Set<string> | undefined;
 
@@ -61,7 +64,9 @@ export class ToolPages {
       // A name twice on one page is tool-name-duplicate's, which judges the page.
       if (first.page === page || onThisPage.has(name)) return;
       onThisPage.add(name);
-      this.duplicates.push({ name, page, index, first });
+      const seen = this.duplicates.get(name);
+      if (seen) seen.more++;
+      else this.duplicates.set(name, { page, index, first, more: 0 });
       if (JSON.stringify(tool) === JSON.stringify(this.pages[first.page - 1]?.[first.index]))
         repeats.add(index);
     });
@@ -73,8 +78,8 @@ export class ToolPages {
    * with the tool and the pointer (into its page) it is reported at.
    */
   events(): { event: AuditEvent; tool: string; pointer: string }[] {
-    if (this.duplicates.length === 0) return [];
-    const names = new Set(this.duplicates.map((d) => d.name));
+    if (this.duplicates.size === 0) return [];
+    const names = this.duplicates;
     // The last definition of each duplicated name with an outputSchema (truthy, as the clients test it).
     const checked = new Map<string, Place>();
     this.pages.forEach((tools, p) => {
@@ -84,8 +89,8 @@ export class ToolPages {
       });
     });
     const last = this.pages.length;
-    return this.duplicates.map((d) => {
-      const place = checked.get(d.name);
+    return [...this.duplicates].map(([name, d]) => {
+      const place = checked.get(name);
       const at = place && `the one on page ${place.page} (tool ${place.index})`;
       const uses = !place
         ? 'no definition of it has an outputSchema'
@@ -94,14 +99,15 @@ export class ToolPages {
           : `the TypeScript SDK v2 client checks its results against the outputSchema of ${at}; the v1 client, which keeps the outputSchemas of the last page it lists (page ${last}), checks none`;
       const event: AuditEvent = {
         event: 'tool-name-duplicate',
-        name: JSON.stringify(d.name),
+        name: JSON.stringify(name),
         page: d.page,
         index: d.index,
         firstPage: d.first.page,
         firstIndex: d.first.index,
+        more: d.more,
         uses,
       };
-      return { event, tool: d.name, pointer: `/result/tools/${d.index}/name` };
+      return { event, tool: name, pointer: `/result/tools/${d.index}/name` };
     });
   }
 

@@ -55,6 +55,7 @@ const SAMPLES: { readonly [K in AuditEvent['event']]: [Extract<AuditEvent, { eve
       index: 0,
       firstPage: 1,
       firstIndex: 3,
+      more: 0,
       uses: 'no definition of it has an outputSchema',
     },
     'audit-tool-name-duplicate',

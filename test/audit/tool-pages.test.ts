@@ -125,6 +125,23 @@ describe('a tool listed on two pages', { timeout: 120_000 }, () => {
     expect(versionsOf(report)).toMatchObject([{ tools: 3, calls: 1 }]);
   });
 
+  it('is one finding a tool when every page lists the same tools, counting the pages', async () => {
+    const tools = ['x', 'y', 'z'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+    const pages = Array.from({ length: 50 }, (_, i) => ({ tools, ...(i < 49 ? { next: i + 1 } : {}) }));
+    const report = await audit(server(pages, { content: [] }));
+    expect(
+      places(report)
+        .filter((f) => f.rule === 'audit-tool-name-duplicate')
+        .map((f) => f.message),
+    ).toEqual(
+      ['x', 'y', 'z'].map(
+        (name, i) =>
+          `tool name "${name}" on tools/list page 2 (tool ${i}) and 48 more pages is already listed on page 1 (tool ${i}); no definition of it has an outputSchema`,
+      ),
+    );
+    expect(versionsOf(report)).toMatchObject([{ tools: 3 }]);
+  });
+
   it('says which definition each SDK client checks results by, as the clients do', async () => {
     // Page 1 gives "a" an outputSchema, page 2 lists it again without: the v2 client checks results
     // against page 1's, the v1 client (its cache holding page 2) checks none.

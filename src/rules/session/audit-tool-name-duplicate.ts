@@ -1,6 +1,5 @@
 import { ALL_VERSIONS } from '../../spec/versions.js';
-import { reportEvent } from '../support/session.js';
-import { defineRule } from '../types.js';
+import { defineRule, type SessionEvent } from '../types.js';
 
 export default defineRule({
   id: 'audit-tool-name-duplicate',
@@ -19,13 +18,15 @@ export default defineRule({
     'keeps the outputSchemas of that page only (`Client.cacheToolMetadata` clears its cache first), so',
     'a caller that walks every page keeps those of the last page only: an outputSchema declared on an',
     'earlier page is checked by the v2 client and not by the v1 client. The message says, for the name,',
-    'which definition each of the two clients checks results against.',
+    'which definition each of the two clients checks results against. A name on many pages is one',
+    'finding, at the first page that repeats it, counting the others.',
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [],
   messages: {
     default:
       'tool name {{name}} on tools/list page {{page}} (tool {{index}}) is already listed on page {{firstPage}} (tool {{firstIndex}}); {{uses}}',
+    more: 'tool name {{name}} on tools/list page {{page}} (tool {{index}}) and {{more}} more pages is already listed on page {{firstPage}} (tool {{firstIndex}}); {{uses}}',
   },
   fix: 'List each tool on one page only; rename one of the tools if they differ.',
   examples: {
@@ -37,10 +38,22 @@ export default defineRule({
         index: 0,
         firstPage: 1,
         firstIndex: 0,
-        uses: 'neither definition has an outputSchema',
+        more: 0,
+        uses: 'no definition of it has an outputSchema',
       },
     },
     right: { value: { event: 'tools-listed', pages: 3 } },
   },
-  check: reportEvent('tool-name-duplicate', ['name', 'page', 'index', 'firstPage', 'firstIndex', 'uses']),
+  check(node, ctx) {
+    const observed = node as SessionEvent;
+    if (observed.event !== 'tool-name-duplicate') return;
+    const data: Record<string, string | number> = {};
+    for (const fact of ['name', 'page', 'index', 'firstPage', 'firstIndex', 'uses']) {
+      const value = observed[fact];
+      data[fact] = typeof value === 'number' ? value : String(value ?? '');
+    }
+    const more = Number(observed.more ?? 0);
+    if (more > 0) ctx.report({ messageId: 'more', data: { ...data, more } });
+    else ctx.report({ data });
+  },
 });
