@@ -27,6 +27,7 @@ import envelopeErrorInvalid from './envelope/envelope-error-invalid.js';
 import envelopeExtraMember from './envelope/envelope-extra-member.js';
 import envelopeIdInvalid from './envelope/envelope-id-invalid.js';
 import envelopeJsonrpcVersion from './envelope/envelope-jsonrpc-version.js';
+import envelopeLoneSurrogate from './envelope/envelope-lone-surrogate.js';
 import envelopeNotObject from './envelope/envelope-not-object.js';
 import envelopeNotSerializable from './envelope/envelope-not-serializable.js';
 import envelopeRequestInvalid from './envelope/envelope-request-invalid.js';
@@ -127,6 +128,7 @@ export const RULES: readonly Rule[] = [
   envelopeExtraMember,
   envelopeIdInvalid,
   envelopeJsonrpcVersion,
+  envelopeLoneSurrogate,
   envelopeNotObject,
   envelopeNotSerializable,
   envelopeRequestInvalid,

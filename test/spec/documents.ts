@@ -451,6 +451,19 @@ export const MESSAGE_FAMILIES: readonly Family<MessageCase>[] = [
     ),
   ),
   family(
+    'a lone surrogate outside a tool result',
+    fc.constantFrom('error message', 'member name').map((where) =>
+      messageEdit(`lone surrogate in the ${where}`, (m) => {
+        delete m.result;
+        m.error =
+          where === 'error message'
+            ? { code: -32603, message: 'failed: \ud83d' }
+            : { code: -32603, message: 'failed', data: { '\udc00': 1 } };
+        return m;
+      }),
+    ),
+  ),
+  family(
     "a live value in the result that SDK v1's server refuses",
     fc
       .constantFrom<[string, () => JsonObject]>(

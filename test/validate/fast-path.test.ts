@@ -78,7 +78,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-input-required-invalid': 'be1a23902521cfa9',
   'result-is-error-not-boolean': 'c85b007c332b1d6a',
   'result-legacy-tool-result': '80fb06c37a157530',
-  'result-lone-surrogate': '128f8b8b1f16c601',
+  'result-lone-surrogate': 'fe4d9240e0cf43b2',
   'result-media-with-structured-content': '2f323ea0cacdcbc3',
   'result-meta-key-invalid': 'addaa4df478a2a6c',
   'result-meta-not-object': '6be0aaafd507d571',

@@ -1,81 +1,15 @@
 import { isObject, type JsonObject } from '../../core/json.js';
 import { stringifyJson } from '../../core/json-write.js';
-import { getIn, type PathSegment } from '../../core/pointer.js';
-import { isWellFormed, LONE_SURROGATE, toWellFormed } from '../../core/well-formed.js';
+import { getIn } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
+import {
+  LONE_MESSAGES,
+  mendAll,
+  RMCP_DROPS_LONE_SURROGATE,
+  reportLonePlaces,
+} from '../support/lone-surrogates.js';
 import { serialization } from '../support/serialization.js';
 import { defineRule } from '../types.js';
-
-/** Places reported at most; a repair mends them all at once. */
-const MAX_REPORTED = 20;
-
-interface Place {
-  readonly path: PathSegment[];
-  /** The member's name holds it, not its value. */
-  readonly key: boolean;
-}
-
-/**
- * Where the strings of plain JSON hold a lone surrogate: values, and member names. Iterative, as deep
- * as the value goes; at most `max` places.
- */
-function lonePlaces(root: unknown, max: number): Place[] {
-  const places: Place[] = [];
-  // Each member with whether its name holds one: reported where the member is, in document order.
-  const stack: [unknown, PathSegment[], boolean][] = [[root, [], false]];
-  while (stack.length > 0 && places.length < max) {
-    const [value, path, badName] = stack.pop() as [unknown, PathSegment[], boolean];
-    if (badName) places.push({ path, key: true });
-    if (typeof value === 'string') {
-      if (!isWellFormed(value)) places.push({ path, key: false });
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], [...path, i], false]);
-    } else if (isObject(value)) {
-      const keys = Object.keys(value);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i] as string;
-        stack.push([value[key], [...path, key], !isWellFormed(key)]);
-      }
-    }
-  }
-  return places.slice(0, max);
-}
-
-/** Replaces every lone surrogate in the strings and member names of plain JSON, in place; how many strings changed. */
-function mendAll(root: unknown): number {
-  let mended = 0;
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item = value[i];
-        if (typeof item === 'string' && !isWellFormed(item)) {
-          value[i] = toWellFormed(item);
-          mended++;
-        } else if (typeof item === 'object' && item !== null) stack.push(item);
-      }
-    } else if (isObject(value)) {
-      for (const key of Object.keys(value)) {
-        let name = key;
-        if (!isWellFormed(key)) {
-          name = toWellFormed(key);
-          const member = value[key];
-          delete value[key];
-          // A name that is taken already keeps its member: the one renamed is left out.
-          if (!Object.hasOwn(value, name)) value[name] = member;
-          mended++;
-        }
-        const member = value[name];
-        if (typeof member === 'string' && !isWellFormed(member)) {
-          value[name] = toWellFormed(member);
-          mended++;
-        } else if (typeof member === 'object' && member !== null) stack.push(member);
-      }
-    }
-  }
-  return mended;
-}
 
 /** The result as plain JSON (what JSON.stringify sends of a handler's value), when it can be read so. */
 function asSent(result: JsonObject): unknown {
@@ -111,24 +45,9 @@ export default defineRule({
       source:
         'python-sdk src/mcp/client/stdio/__init__.py (`types.JSONRPCMessage.model_validate_json(line)`); reproduced with mcp 2.3.0 and pydantic 2.13.5 against a TypeScript SDK 1.32.2 stdio server',
     },
-    {
-      client: 'codex',
-      effect: 'drops-message',
-      detail: 'serde_json: "lone leading surrogate in hex escape"; the message is ignored (inferred)',
-      source: 'modelcontextprotocol/rust-sdk crates/rmcp/src/transport/async_rw.rs (syntax errors ignored)',
-    },
-    {
-      client: 'goose',
-      effect: 'drops-message',
-      detail: 'serde_json: "lone leading surrogate in hex escape"; the message is ignored (inferred)',
-      source: 'modelcontextprotocol/rust-sdk crates/rmcp/src/transport/async_rw.rs (syntax errors ignored)',
-    },
+    ...RMCP_DROPS_LONE_SURROGATE,
   ],
-  messages: {
-    default: 'the string holds a lone surrogate ({{code}}), which strict JSON readers refuse',
-    key: 'the member name holds a lone surrogate ({{code}}), which strict JSON readers refuse',
-    more: 'and {{count}} more strings after these hold lone surrogates',
-  },
+  messages: LONE_MESSAGES,
   fix: 'Cut text at whole characters (`Array.from(text).slice(0, n).join("")`, or `text.toWellFormed()`), never between the halves of a surrogate pair.',
   examples: {
     wrong: {
@@ -147,17 +66,7 @@ export default defineRule({
     if (!('size' in serialized) || !serialized.size.loneSurrogate) return;
     const sent = asSent(result);
     if (sent === undefined) return;
-    const places = lonePlaces(sent, MAX_REPORTED + 1);
-    for (const { path, key } of places.slice(0, MAX_REPORTED)) {
-      const text = key ? String(path[path.length - 1]) : String(getIn(sent, path));
-      const lone = LONE_SURROGATE.exec(text)?.[0] ?? '';
-      const code = `U+${lone.charCodeAt(0).toString(16).toUpperCase()}`;
-      ctx.report({ messageId: key ? 'key' : 'default', path, data: { code } });
-    }
-    if (places.length > MAX_REPORTED) {
-      const all = lonePlaces(sent, Number.POSITIVE_INFINITY).length;
-      ctx.report({ messageId: 'more', data: { count: all - MAX_REPORTED } });
-    }
+    reportLonePlaces(sent, (r) => ctx.report(r));
   },
   repair(ctx) {
     const result = getIn(ctx.root, ctx.subjectPath);
