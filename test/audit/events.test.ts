@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AuditEvent, auditFindings } from '../../src/audit/events.js';
+import type { Finding } from '../../src/core/finding.js';
 import { buildReport } from '../../src/report/build.js';
+import { affectedClients, breaksLine } from '../../src/report/clients.js';
 import { renderReport } from '../../src/report/index.js';
 import { getRule } from '../../src/rules/catalog.js';
 import { root } from './support.js';
@@ -109,6 +111,9 @@ describe('audit events', () => {
       expect(unjudged?.message).toMatch(
         /^no response to tools\/call slow in the 15 s the audit waited .*rerun with a longer --timeout/,
       );
+      // No client gave up in 15 s: the report's "breaks:" line names none.
+      expect(affectedClients(unjudged as Finding)).toEqual([]);
+      expect(breaksLine(unjudged as Finding)).toBeUndefined();
       // Clients other than the official SDKs alone would make it a warning too; today every client
       // with a known default waits at least as long as the SDKs, so that degree is declared, not met.
       expect(getRule('audit-timeout')?.messageSeverity).toEqual({ clients: 'warning', unjudged: 'warning' });

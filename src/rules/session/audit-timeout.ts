@@ -77,7 +77,10 @@ export default defineRule({
     const late = clientsGivingUp(ms, answered);
     const method = String(observed.method ?? 'a request');
     if (late.length === 0) {
-      if (!answered) ctx.report({ messageId: 'unjudged', data: { method, seconds: seconds(ms) } });
+      // No client is known to have given up: the finding names none (a rule's clients are all named
+      // when a finding does not narrow them).
+      if (!answered)
+        ctx.report({ messageId: 'unjudged', data: { method, seconds: seconds(ms), affected: '' } });
       return;
     }
     const official = late.some((c) => OFFICIAL_SDK_CLIENTS.includes(c.id));
