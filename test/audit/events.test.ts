@@ -105,6 +105,16 @@ describe('audit events', () => {
       );
     });
 
+    it('names Claude Desktop for a response too large only when it is known to be past its 1 MiB cap', () => {
+      const clients = (bytes: number, limit: number) => {
+        const [finding] = auditFindings({ event: 'response-too-large', bytes, limit }, {});
+        return affectedClients(finding as Finding).map((c) => c.client);
+      };
+      // Over a cap of 1,000 bytes (--max-response-size), 2,000 bytes are within Claude Desktop's.
+      expect(clients(2000, 1000)).toEqual([]);
+      expect(clients(16 * 1024 * 1024 + 1, 16 * 1024 * 1024)).toEqual(['claude-desktop']);
+    });
+
     it('is a warning, naming no client, when nothing answered within a --timeout shorter than every default', () => {
       const [unjudged] = judge({ event: 'timeout', method: 'tools/call slow', ms: 15_000 });
       expect(unjudged).toMatchObject({ severity: 'warning' });
