@@ -13,6 +13,14 @@ export interface ErrorContext {
   command?: Command;
 }
 
+/** The name of the command whose action has started (not one that only printed its help), if any. */
+let started: string | undefined;
+
+/** The command that is running: `bin.ts` says why it stops when standard output closes under the proxy. */
+export function startedCommand(): string | undefined {
+  return started;
+}
+
 /**
  * The commands, in the order `--help` lists them, each imported only when it is built: `check` then
  * loads neither the TS/JS and Python parsers of `scan` nor the proxy's and the audit's transports,
@@ -42,6 +50,7 @@ export async function buildProgram(context: ErrorContext = {}, only?: string): P
   }
   program.hook('preAction', (_program, action) => {
     context.command = action;
+    started = action.name();
   });
   // addCommand() does not pass settings down, so every command gets the same error handling here:
   // commander throws instead of exiting, and prints nothing itself; main() writes the one line.
