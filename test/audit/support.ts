@@ -90,11 +90,15 @@ export function places(report: Report): Finding[] {
 
 /**
  * A stdio server module on the fixtures' JSON-RPC loop, written to a temporary file: it answers
- * initialize with the version asked for and the tools capability, then runs `body` (statements on the
+ * initialize with the version asked for and `capabilities` (the tools capability), then runs `body` (statements on the
  * request `m` that return a result), and refuses any other request with -32601. `head`: statements
  * before the loop (constants).
  */
-export function loopServer(head: readonly string[], body: readonly string[]): string {
+export function loopServer(
+  head: readonly string[],
+  body: readonly string[],
+  capabilities = '{ tools: {} }',
+): string {
   const file = join(mkdtempSync(join(tmpdir(), 'mcp-shape-loop-')), 'server.mjs');
   writeFileSync(
     file,
@@ -103,7 +107,7 @@ export function loopServer(head: readonly string[], body: readonly string[]): st
       ...head,
       'serve((m) => {',
       "  if (m.method === 'initialize')",
-      "    return { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'loop', version: '1' } };",
+      `    return { protocolVersion: m.params.protocolVersion, capabilities: ${capabilities}, serverInfo: { name: 'loop', version: '1' } };`,
       ...body,
       "  if (m.id !== undefined && m.method !== undefined) throw Object.assign(new Error('no'), { code: -32601 });",
       '});',

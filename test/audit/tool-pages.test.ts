@@ -235,3 +235,22 @@ describe('a cursor given a second time', { timeout: 120_000 }, () => {
     expect(versionsOf(report)).toMatchObject([{ tools: 2 }]);
   });
 });
+
+describe('tools listed without the tools capability', { timeout: 120_000 }, () => {
+  it('names the SDK v2 client, whose listTools() then asks for none and answers an empty list', async () => {
+    const file = loopServer(
+      [],
+      [
+        "  if (m.method === 'tools/list') return { tools: [{ name: 'a', inputSchema: { type: 'object' } }] };",
+      ],
+      '{}',
+    );
+    const client = new ClientV2({ name: 'pages', version: '1' });
+    await client.connect(new StdioV2({ command: process.execPath, args: [file] }));
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(tools).toEqual([]);
+    const missing = places(await audit(file)).find((f) => f.rule === 'audit-tools-capability-missing');
+    expect(clientsOf(missing)).toContain('ts-sdk-v2');
+  });
+});

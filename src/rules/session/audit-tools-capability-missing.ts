@@ -10,7 +10,8 @@ export default defineRule({
   rationale: [
     'Tools: "Servers that support tools MUST declare the `tools` capability." Clients decide from the',
     'capabilities whether to ask for tools at all, so a server that lists tools without declaring it may',
-    'show none: the TypeScript SDK client with `enforceStrictCapabilities` refuses to send tools/list.',
+    'show none: the TypeScript SDK v1 client with `enforceStrictCapabilities` refuses to send tools/list,',
+    "and the v2 client's `listTools()` does not ask at all by default: it answers an empty list.",
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: [
@@ -19,6 +20,13 @@ export default defineRule({
       effect: 'rejects-call',
       detail: 'with enforceStrictCapabilities: "Server does not support tools (required for tools/list)"',
       source: '@modelcontextprotocol/sdk 1.32.2 dist/esm/client/index.js',
+    },
+    {
+      client: 'ts-sdk-v2',
+      effect: 'drops-content',
+      detail:
+        'listTools() sends no tools/list and answers `{ tools: [] }` ("server does not advertise tools capability - returning empty list"): the server shows no tools',
+      source: '@modelcontextprotocol/client 2.4.0 dist/public-CvV4ZHkX.mjs Client.listTools; reproduced',
     },
   ],
   messages: {
