@@ -20,6 +20,7 @@ import type { JsModule } from './js/interpret.js';
 import type { PathFilter } from './path-filter.js';
 import { displayPath, Project } from './project.js';
 import { PyFrontEnd, type PyModule } from './python/index.js';
+import { loadUnicodeNames } from './python/unicode-names.js';
 import { decodeSource, mentionsMcp, SyntaxErrorInSource } from './source.js';
 import { computeVerdict, type ScannedHandler, type Verdict } from './verdict.js';
 
@@ -139,6 +140,8 @@ export async function scanSources(
   const js = new JsFrontEnd(project);
   const needsPython = inputs.some((i) => languageOf(i.path) === 'python' && mentionsMcp(i.text));
   const py = needsPython ? await PyFrontEnd.create(project) : undefined;
+  // Unicode's name table, for `\N{name}` escapes, only when a Python source holds one.
+  if (py) await loadUnicodeNames(inputs.filter((i) => languageOf(i.path) === 'python').map((i) => i.text));
   const states: {
     input: ScanInput;
     file: SourceFile;

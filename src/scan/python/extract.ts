@@ -101,7 +101,10 @@ function stringLiteral(mod: PyModule, node: PyNode | undefined): string | undefi
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as PyNode;
     if (child.type === 'interpolation') return undefined;
-    if (child.type === 'string_content') out += stringContent(source, child, raw);
+    if (child.type !== 'string_content') continue;
+    const content = stringContent(source, child, raw);
+    if (content === undefined) return undefined;
+    out += content;
   }
   return out;
 }

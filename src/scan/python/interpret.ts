@@ -2081,20 +2081,32 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
         }
         case 'string_content': {
           const content = stringContent(source, child, raw);
+          if (content === undefined) return this.unnamed(at);
           out += content;
           parts?.push(content);
           break;
         }
         case 'escape_sequence': {
           const sequence = source.slice(child.start, child.end);
-          out += raw ? sequence : decodeEscape(sequence);
-          parts?.push(raw ? sequence : decodeEscape(sequence));
+          const decoded = raw ? sequence : decodeEscape(sequence);
+          if (decoded === undefined) return this.unnamed(at);
+          out += decoded;
+          parts?.push(decoded);
           break;
         }
       }
     }
     if (!constant) return someString(at, out !== '', other ? undefined : assembledFormat(parts ?? []));
     return str(at, out);
+  }
+
+  /** A str literal holding a `\N{…}` the scan cannot read: a string, its text unknown. */
+  private unnamed(at: Site): Value {
+    return unknown(
+      at,
+      `the text of ${sourceText(at)}, whose \\N{…} names a character by Unicode's name table, which the scan could not read it by`,
+      'string',
+    );
   }
 
   private dictionary(node: PyNode): Value {
