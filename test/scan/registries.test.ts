@@ -241,3 +241,54 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     expect(entry?.reason).not.toContain('not part of the scanned project');
   });
 });
+
+/** `@registry.register("logo")`: a decorator that is a method of a project object fills its table. */
+describe('a registry object filled by its method as a decorator (Python)', () => {
+  const source = (image: string) => `from mcp.server.lowlevel import Server
+from mcp.types import ImageContent
+
+server = Server("s")
+
+
+class Registry:
+    def __init__(self):
+        self.tools = {}
+
+    def register(self, name):
+        def wrap(fn):
+            self.tools[name] = fn
+            return fn
+
+        return wrap
+
+
+registry = Registry()
+
+
+@registry.register("logo")
+async def logo(**kw):
+    return [${image}]
+
+
+@server.call_tool()
+async def call(name: str, args: dict):
+    return await registry.tools[name](**args)
+`;
+
+  it("judges the stored function's return: the defect where it is written", async () => {
+    const file = await scanSource('server.py', source('ImageContent(type="image", data="iVBORw0KGgo=")'));
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.py:24']);
+    expect(tools(file)).toEqual(['(call_tool handler) invalid']);
+  });
+
+  it('leaves the clean twin unresolved, as a function stored unseen', async () => {
+    const file = await scanSource(
+      'server.py',
+      source('ImageContent(type="image", data="iVBORw0KGgo=", mimeType="image/png")'),
+    );
+    expect(file.findings).toEqual([]);
+    const [entry] = file.handlers.flatMap((h) => h.returns);
+    expect(entry?.status).toBe('unresolved');
+    expect(entry?.reason).toContain('may also be a function the analysis does not know');
+  });
+});

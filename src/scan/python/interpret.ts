@@ -892,10 +892,10 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
   }
 
   /**
-   * `@tool def f(…)` is `f = tool(f)`: a decorator the project defines (a function, or a call of one
-   * giving the decorator) is run on the function, as Python runs it when the `def` is executed, so a
-   * registry it fills (`TOOLS[fn.__name__] = fn`) holds the function, and the name is bound to what the
-   * decorator returns. Decorators applied bottom-up; one the project does not define (`@mcp.tool()`,
+   * `@tool def f(…)` is `f = tool(f)`: a decorator the project defines (a function, a method of a
+   * project object as in `@registry.register("name")`, or a call of one giving the decorator) is run on
+   * the function, as Python runs it when the `def` is executed, so a registry it fills
+   * (`TOOLS[fn.__name__] = fn`) holds the function, and the name is bound to what the decorator returns. Decorators applied bottom-up; one the project does not define (`@mcp.tool()`,
    * `@functools.wraps(fn)`) is left as it was: the name keeps the function, and costs one lookup.
    */
   private decorate(node: PyNode, definition: PyNode): void {
@@ -906,10 +906,15 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       if (decorator.type !== 'decorator') continue;
       const [expression] = decorator.children;
       const callee = expression?.type === 'call' ? field(expression, 'function') : expression;
-      if (callee?.type !== 'identifier' || !this.current.state) break;
-      const name = this.text(callee);
+      // `tool`, or `registry.tool` of an object or module of the project.
+      let root = callee;
+      while (root?.type === 'attribute') root = field(root, 'object');
+      if (!callee || root?.type !== 'identifier' || !this.current.state) break;
+      const name = this.text(root);
       if (!this.isBound(name)) break;
-      const bound = this.lookup(name, this.site(callee));
+      let bound = this.lookup(name, this.site(root));
+      if (bound.length === 0 || !bound.every((v) => v.k === 'fn' || v.k === 'ref')) break;
+      if (callee !== root) bound = this.ev(callee);
       if (bound.length === 0 || !bound.every((v) => v.k === 'fn')) break;
       const at = this.site(decorator);
       const applied = expression?.type === 'call' ? this.ev(expression) : bound;
