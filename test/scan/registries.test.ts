@@ -14,6 +14,14 @@ const defects = (file: Scanned) =>
   file.findings.map((f) => `${f.severity} ${f.rule} ${f.location?.file}:${f.location?.line}`);
 const tools = (file: Scanned) =>
   file.handlers.map((h) => `${h.tool} ${h.returns.map((r) => r.status).join(',')}`);
+/** The one return of a clean twin, unresolved with a reason holding `why`: no finding. */
+const unresolvedFor = (file: Scanned, why: string) => {
+  expect(file.findings).toEqual([]);
+  const [entry] = file.handlers.flatMap((h) => h.returns);
+  expect(entry?.status).toBe('unresolved');
+  expect(entry?.reason).toContain(why);
+  expect(entry?.reason).not.toContain('not part of the scanned project');
+};
 
 const server = (block: string) => `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -198,11 +206,7 @@ async def call(name: str, args: dict):
 
   it('low-level, the clean twin: unresolved, as a function stored unseen, not as a library call', async () => {
     const file = await scanSource('server.py', lowLevel(good));
-    expect(file.findings).toEqual([]);
-    const [entry] = file.handlers.flatMap((h) => h.returns);
-    expect(entry?.status).toBe('unresolved');
-    expect(entry?.reason).toContain('may also be a function the analysis does not know');
-    expect(entry?.reason).not.toContain('not part of the scanned project');
+    unresolvedFor(file, 'may also be a function the analysis does not know');
   });
 });
 
@@ -234,11 +238,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       'server.ts',
       server("{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }"),
     );
-    expect(file.findings).toEqual([]);
-    const [entry] = file.handlers.flatMap((h) => h.returns);
-    expect(entry?.status).toBe('unresolved');
-    expect(entry?.reason).toContain('tools.get() gives that the analysis did not see stored');
-    expect(entry?.reason).not.toContain('not part of the scanned project');
+    unresolvedFor(file, 'tools.get() gives that the analysis did not see stored');
   });
 });
 
@@ -286,9 +286,6 @@ async def call(name: str, args: dict):
       'server.py',
       source('ImageContent(type="image", data="iVBORw0KGgo=", mimeType="image/png")'),
     );
-    expect(file.findings).toEqual([]);
-    const [entry] = file.handlers.flatMap((h) => h.returns);
-    expect(entry?.status).toBe('unresolved');
-    expect(entry?.reason).toContain('may also be a function the analysis does not know');
+    unresolvedFor(file, 'may also be a function the analysis does not know');
   });
 });
