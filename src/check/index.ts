@@ -3,6 +3,7 @@
  * logic can run in a browser or another tool.
  */
 
+import { inClientOrder } from '../core/client-tools.js';
 import type { Finding } from '../core/finding.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { FactScope } from '../core/run-memo.js';
@@ -361,12 +362,18 @@ function verdictOf(
   return versionVerdict(protocolVersion, counted, policy?.failOn);
 }
 
-/** Tool definitions from a tools/list result or response (or a bare array of tools). */
+/**
+ * Tool definitions from a tools/list result or response (or a bare array of tools). A name listed twice
+ * is the definition whose outputSchema the SDK clients check results by (src/core/client-tools.ts).
+ */
 export function toolsFromDocument(value: unknown): Map<string, JsonObject> | undefined {
   const result = isObject(value) && isObject(value.result) ? value.result : value;
   const list = isObject(result) ? result.tools : result;
   if (!Array.isArray(list)) return undefined;
+  const tools = list.filter(isObject);
   const map = new Map<string, JsonObject>();
-  for (const tool of list) if (isObject(tool) && typeof tool.name === 'string') map.set(tool.name, tool);
+  // Named in the order listed; each name's definition then set in the clients' order.
+  for (const tool of tools) if (typeof tool.name === 'string') map.set(tool.name, tool);
+  for (const tool of inClientOrder(tools)) if (typeof tool.name === 'string') map.set(tool.name, tool);
   return map;
 }

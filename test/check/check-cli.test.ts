@@ -328,6 +328,20 @@ describe('mcp-shape check', { timeout: CLI_TEST_TIMEOUT }, () => {
     expect((await runCli(['check', bare, '--protocol', '2025-06-18', '--tools', plain])).code).toBe(0);
   });
 
+  it('takes a tool --tools lists twice as the definition whose outputSchema the SDK clients check', async () => {
+    // count with an outputSchema, then without: the SDK clients keep the outputSchema and reject a
+    // result without structuredContent (test/audit/client-parity.test.ts holds the audit to them).
+    const tools = file('tools-twice.json', {
+      tools: [COUNTER, { name: 'count', inputSchema: { type: 'object' } }],
+    });
+    const bare = file('no-structured.json', { content: [{ type: 'text', text: 'hi' }] });
+    for (const named of [['--tool', 'count'], []]) {
+      const run = await runCli(['check', bare, '--protocol', '2025-06-18', '--tools', tools, ...named]);
+      expect(run.stdout).toContain('structured-content-missing-for-output-schema');
+      expect(run.code).toBe(1);
+    }
+  });
+
   it('judges a file as it was parsed: 1e400 is the Infinity a client parses, not the null of a handler', async () => {
     const tools = file('tools-counter.json', [COUNTER]);
     // Written by hand: JSON.stringify would write Infinity as null.
