@@ -233,6 +233,17 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     expect(tools(file)).toEqual(['(tools/call handler) invalid']);
   });
 
+  it('reads entries a map() of a list of tools gives (new Map(list.map((t) => [t.name, t])))', async () => {
+    const source = server("{ type: 'image', data: 'iVBORw0KGgo=' }").replace(
+      /\[\s*\['hello', (\{[^\n]*\})\],\n\s*\['logo', (\{[^\n]*\})\],\n\]/,
+      '[\n  $1,\n  $2,\n].map((run) => [run.toString(), run])',
+    );
+    expect(source).toContain('.map((run) => [run.toString(), run])');
+    const file = await scanSource('server.ts', source);
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.ts:7']);
+    expect(tools(file)).toEqual(['(tools/call handler) invalid']);
+  });
+
   it('gives the clean twin the true reason: a value stored unseen, not a function outside the project', async () => {
     const file = await scanSource(
       'server.ts',

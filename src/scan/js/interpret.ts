@@ -2434,10 +2434,14 @@ export class JsInterpreter extends Interpreter<Binding, JsRun, Node> {
     if (lists.length === 0 || lists.length < list.length) return undefined;
     let values: Value = NOTHING;
     for (const { state } of lists) {
-      if (state.kind !== 'array' || state.open || state.rest) return undefined;
-      for (const item of state.items) {
-        const pairs = this.objects(item.value);
-        if (pairs.length === 0 || pairs.length < item.value.length) return undefined;
+      if (state.kind !== 'array' || state.open) return undefined;
+      // `[["a", toolA], …]`, or `list.map((t) => [t.name, t])`, whose entries are its `rest`.
+      const entries = state.rest
+        ? [...state.items.map((m) => m.value), state.rest]
+        : state.items.map((m) => m.value);
+      for (const entry of entries) {
+        const pairs = this.objects(entry);
+        if (pairs.length === 0 || pairs.length < entry.length) return undefined;
         for (const pair of pairs) {
           const value = pair.state.kind === 'array' && !pair.state.rest ? pair.state.items[1] : undefined;
           if (!value) return undefined;
