@@ -1,6 +1,7 @@
 /** The `mcp-shape` command line. Each command lives in commands/<name>.ts and is registered here. */
 
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { detailLines, EXIT, errorLine, UsageError, UserError } from './errors.js';
 
@@ -50,6 +51,7 @@ export async function buildProgram(context: ErrorContext = {}, only?: string): P
   }
   program.hook('preAction', (_program, action) => {
     context.command = action;
+    outputsApart(action);
     started = action.name();
   });
   // addCommand() does not pass settings down, so every command gets the same error handling here:
@@ -64,6 +66,48 @@ export async function buildProgram(context: ErrorContext = {}, only?: string): P
     });
   }
   return program;
+}
+
+/**
+ * Two outputs of one run written to one place: the one written last replaced the other without a word
+ * (`--out r.json --write-baseline r.json`), or both went to standard output, one after the other, as
+ * one document no reader parses (`--report json:-` beside the text report, `repair --report -` beside
+ * the repaired document). Refused before the run: an audit may take minutes to get there.
+ */
+function outputsApart(command: Command): void {
+  const name = command.name();
+  const opts = command.opts() as Record<string, unknown>;
+  const outputs: { option: string; file: string }[] = [];
+  // `-` is standard output for these; `--record -` and the proxy's `--report -` are refused by the
+  // command itself, with the reason (standard output carries the report or the client's messages).
+  const add = (option: string, file: unknown, dashIsStdout: boolean) => {
+    if (typeof file === 'string' && (file !== '-' || dashIsStdout)) outputs.push({ option, file });
+  };
+  if (name !== 'proxy') {
+    add(
+      opts.out === undefined ? (name === 'repair' ? 'the repaired document' : 'the report') : '--out',
+      opts.out ?? '-',
+      true,
+    );
+  }
+  if (Array.isArray(opts.report)) {
+    for (const target of opts.report as { format: string; file: string }[]) {
+      add(`--report ${target.format}:${target.file}`, target.file, true);
+    }
+  } else add('--report', opts.report, name !== 'proxy');
+  add('--write-baseline', opts.writeBaseline, true);
+  add('--record', opts.record, false);
+  const seen = new Map<string, string>();
+  for (const { option, file } of outputs) {
+    const where = file === '-' ? 'standard output' : resolve(file);
+    const first = seen.get(where);
+    if (first !== undefined) {
+      throw new UsageError(
+        `${first} and ${option} both write ${file === '-' ? 'standard output' : file}: give each its own file`,
+      );
+    }
+    seen.set(where, option);
+  }
 }
 
 function commandPath(command: Command | undefined): string {
