@@ -2,8 +2,8 @@
  * Which tools an audit may call. Calling a tool can change the world, so by default only tools that
  * say they do not (`readOnlyHint: true`, and `destructiveHint` not `true`) are called; the user opts
  * others in by name (--call), with --call-all, or by giving arguments for them in --args. A tool that
- * claims both read-only and destructive contradicts itself, so it is called only when named (--call or
- * --args), never by --call-all. Annotations are looked up across every version's listing, because
+ * claims both read-only and destructive contradicts itself, or read-only in one version's listing and
+ * not in another's, so it is called only when named (--call or --args), never by --call-all. Annotations are looked up across every version's listing, because
  * 2024-11-05 has no annotations at all and the tools are the same.
  */
 
@@ -46,6 +46,9 @@ export function decideCalls(
   for (const [name, versions] of byName) {
     const readOnly = versions.some((t) => hint(t, 'readOnlyHint') === true);
     const destructive = versions.some((t) => hint(t, 'destructiveHint') === true);
+    // One version's listing says read-only, another's says not: the lie is the server's, and the call
+    // may change the world.
+    const denied = readOnly && versions.some((t) => hint(t, 'readOnlyHint') === false);
     if (policy.args.has(name)) decisions.push({ name, called: true, because: '--args' });
     else if (policy.call.includes(name)) decisions.push({ name, called: true, because: '--call' });
     else if (readOnly && destructive)
@@ -53,6 +56,12 @@ export function decideCalls(
         name,
         called: false,
         reason: `annotated readOnlyHint: true and destructiveHint: true, which contradict each other; use --call ${name} or --args to call it`,
+      });
+    else if (denied)
+      decisions.push({
+        name,
+        called: false,
+        reason: `annotated readOnlyHint: true in one version's listing and false in another's, which contradict each other; use --call ${name} or --args to call it`,
       });
     else if (policy.callAll) decisions.push({ name, called: true, because: '--call-all' });
     else if (readOnly) decisions.push({ name, called: true, because: 'readOnlyHint' });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { type AuditOptions, runAudit } from '../../src/audit/run.js';
 import type { JsonObject } from '../../src/core/json.js';
 import { runCli } from '../support/cli.js';
-import { fixture, keys, toolsOf } from './support.js';
+import { fixture, keys, loopServer, toolsOf } from './support.js';
 
 interface LoggedCall {
   readonly name: string;
@@ -157,5 +157,54 @@ describe('the call policy, from the server’s own log', { timeout: 90_000 }, ()
     // Explored as with --explore: the dry-run tool gets its other safe enum value too.
     expect(await kubeCalls({ explore: true })).toHaveLength(2);
     expect(await kubeCalls({ explore: false })).toHaveLength(1);
+  });
+});
+
+describe('a tool read-only in one version’s listing and not in another’s', { timeout: 90_000 }, () => {
+  it('is not called unless named, as a tool whose annotations contradict each other', async () => {
+    const log = logFile();
+    // Each version is audited on a process of its own: the first protocolVersion it reads is its own.
+    const file = loopServer(
+      [
+        "import { appendFileSync } from 'node:fs';",
+        'let version;',
+        'process.stdin.on(\'data\', (d) => { version ??= /"protocolVersion":"([^"]+)"/.exec(String(d))?.[1]; });',
+        `const LOG = ${JSON.stringify(log)};`,
+      ],
+      [
+        "  if (m.method === 'tools/list') {",
+        "    const annotations = { readOnlyHint: version === '2025-03-26' };",
+        "    return { tools: [{ name: 'purge', inputSchema: { type: 'object' }, annotations }] };",
+        '  }',
+        "  if (m.method === 'tools/call') {",
+        "    appendFileSync(LOG, JSON.stringify({ name: m.params.name, arguments: m.params.arguments }) + '\\n');",
+        "    return { content: [{ type: 'text', text: 'purged' }] };",
+        '  }',
+      ],
+    );
+    const versions = ['2025-03-26', '2025-06-18'] as const;
+    for (const callAll of [false, true]) {
+      const report = await runAudit({
+        target: { kind: 'stdio', command: process.execPath, args: [file] },
+        versions,
+        callAll,
+      });
+      expect(toolsOf(report)).toMatchObject([
+        {
+          name: 'purge',
+          called: false,
+          reason: expect.stringMatching(
+            /^annotated readOnlyHint: true in one version's listing and false in another's/,
+          ),
+        },
+      ]);
+    }
+    expect(logged(log)).toEqual([]);
+    await runAudit({
+      target: { kind: 'stdio', command: process.execPath, args: [file] },
+      versions,
+      call: ['purge'],
+    });
+    expect(logged(log).map((c) => c.name)).toEqual(['purge', 'purge']);
   });
 });
