@@ -300,3 +300,44 @@ async def call(name: str, args: dict):
     unresolvedFor(file, 'may also be a function the analysis does not know');
   });
 });
+
+/**
+ * A project decorator returning a wrapper (`@functools.wraps(fn) def wrapper(*args, **kwargs)`): the
+ * tool is the wrapper, which returns what the function does, and FastMCP names it by the `__name__`
+ * functools.wraps copied, the function's.
+ */
+describe('a FastMCP tool wrapped by a project decorator (Python)', () => {
+  it.each([
+    ['import functools', '@functools.wraps(fn)'],
+    ['from functools import wraps', '@wraps(fn)'],
+  ])('judges the function through the wrapper, under its own name (%s)', async (imported, decorator) => {
+    const file = await scanSource(
+      'server.py',
+      `${imported}
+
+from mcp.server.fastmcp import FastMCP
+from mcp.types import ImageContent
+
+mcp = FastMCP("demo")
+
+
+def logged(fn):
+    ${decorator}
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@logged
+def logo():
+    return ImageContent(type="image", data="iVBORw0KGgo=")
+
+
+mcp.add_tool(logo)
+`,
+    );
+    expect(defects(file)).toEqual(['error block-mime-type-missing server.py:19']);
+    expect(tools(file)).toEqual(['logo invalid']);
+  });
+});

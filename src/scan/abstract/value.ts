@@ -65,6 +65,8 @@ export interface FunctionValue {
   readonly self?: Value;
   /** A name for messages: `lookup`, `Tools.render`. */
   readonly name: string;
+  /** The `__name__` `functools.wraps(fn)` gave a wrapper: `fn`'s (a tool registered by it is named so). */
+  readonly wraps?: string;
   /** `functools.partial(fn, …)`: the arguments bound ahead of those of each call. */
   readonly partial?: { readonly positional: readonly Value[]; readonly keywords: ReadonlyMap<string, Value> };
 }

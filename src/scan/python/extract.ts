@@ -578,7 +578,7 @@ export class PyExtractor {
     const fallback =
       registration.framework === 'mcp-python-lowlevel'
         ? PY_LOW_LEVEL_LABEL
-        : (registration.tool ?? functionName(fnModule, node));
+        : (registration.tool ?? fnValue.wraps ?? functionName(fnModule, node));
     const tools =
       registration.framework === 'mcp-python-lowlevel'
         ? dispatchTools(fnModule, node)

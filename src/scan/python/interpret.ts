@@ -911,9 +911,13 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       while (root?.type === 'attribute') root = field(root, 'object');
       if (!callee || root?.type !== 'identifier' || !this.current.state) break;
       const name = this.text(root);
-      if (!this.isBound(name)) break;
-      let bound = this.lookup(name, this.site(root));
-      if (bound.length === 0 || !bound.every((v) => v.k === 'fn' || v.k === 'ref')) break;
+      let bound = this.isBound(name) ? this.lookup(name, this.site(root)) : NOTHING;
+      if (bound.length === 0 || !bound.every((v) => v.k === 'fn' || v.k === 'ref')) {
+        // A library decorator leaves the function as it was, but for the name `functools.wraps` gives.
+        if (expression?.type === 'call' && /^(?:functools\.)?wraps$/.test(this.text(callee)))
+          value = this.wrapped(definition, expression, value);
+        break;
+      }
       if (callee !== root) bound = this.ev(callee);
       if (bound.length === 0 || !bound.every((v) => v.k === 'fn')) break;
       const at = this.site(decorator);
@@ -927,6 +931,17 @@ export class PyInterpreter extends Interpreter<string, PyRun, PyNode> {
       );
     }
     if (value) this.assignName(this.nameOf(definition, this.current.module), value);
+  }
+
+  /** `@functools.wraps(fn) def wrapper(…)`: the wrapper, named as `fn` (FastMCP names a tool by `__name__`). */
+  private wrapped(definition: PyNode, call: PyNode, value: Value | undefined): Value | undefined {
+    const [first] = field(call, 'arguments')?.children ?? [];
+    if (!first || first.type === 'keyword_argument') return value;
+    const names = this.ev(first).flatMap((v) => (v.k === 'fn' ? [v.fn.wraps ?? v.fn.name] : []));
+    const [wraps] = names;
+    if (wraps === undefined || names.some((n) => n !== wraps)) return value;
+    const wrapper = value ?? this.lookup(this.nameOf(definition, this.current.module), this.site(call));
+    return wrapper.map((v) => (v.k === 'fn' ? { ...v, fn: { ...v.fn, wraps } } : v));
   }
 
   private classDefinition(node: PyNode): Value {
