@@ -51,6 +51,7 @@ export async function buildProgram(context: ErrorContext = {}, only?: string): P
   }
   program.hook('preAction', (_program, action) => {
     context.command = action;
+    noEmptyValues(action);
     outputsApart(action);
     started = action.name();
   });
@@ -66,6 +67,22 @@ export async function buildProgram(context: ErrorContext = {}, only?: string): P
     });
   }
   return program;
+}
+
+/**
+ * An option given an empty string (`--write-baseline ""`, as an unset shell variable leaves it): most
+ * were taken for unset (no baseline written, no --tools read, exit 0), the others named the working
+ * directory or a file called nothing.
+ */
+function noEmptyValues(command: Command): void {
+  for (const option of command.options) {
+    const key = option.attributeName();
+    if (command.getOptionValueSource(key) !== 'cli') continue;
+    const value: unknown = command.getOptionValue(key);
+    if (value === '' || (Array.isArray(value) && value.includes(''))) {
+      throw new UsageError(`${option.long ?? option.flags} takes a value, not an empty string`);
+    }
+  }
 }
 
 /**
