@@ -79,6 +79,9 @@ export default defineRule({
   ].join('\n'),
   versions: ALL_VERSIONS,
   clients: EVERY_CLIENT,
+  // It judges a handler's live value; scan's partial documents stand for source, not for such a value
+  // (and mark themselves with symbol members no server sends), as for result-not-serializable.
+  needsCompleteDocument: true,
   messages: {
     default:
       "the TypeScript SDK v1's server refuses {{what}} here, where its CallToolResult schema asks for {{expected}}, and answers error -32602 instead of the result",
