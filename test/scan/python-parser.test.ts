@@ -4,7 +4,6 @@
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
@@ -199,22 +198,14 @@ describe("escape sequences, which the grammar nests inside a string's content", 
 
 /**
  * `\N{name}`: a character by its Unicode name, read by the name table of the npm package unicode-name
- * where it is installed; elsewhere, and for a name the table lacks, the text is unknown, never the
- * escape as written (`"\N{LATIN SMALL LETTER T}ext"` is `text`, not an unknown block type).
+ * (a dependency); for a name the table lacks, the text is unknown, never the escape as written
+ * (`"\N{LATIN SMALL LETTER T}ext"` is `text`, not an unknown block type).
  */
 describe('\\N{name} escapes', () => {
-  const tableInstalled = (() => {
-    try {
-      createRequire(import.meta.url).resolve('unicode-name');
-      return true;
-    } catch {
-      return false;
-    }
-  })();
   const scanned = (type: string) =>
     scanSource('u.py', [...LOW_LEVEL_CALL, `    return [{"type": "${type}", "text": "hi"}]`, ''].join('\n'));
 
-  it(`reads a name, an alias and any case ${tableInstalled ? 'by the installed table' : 'as unknown: no table installed'}`, async () => {
+  it('reads a name, an alias and any case by the name table', async () => {
     for (const type of [
       '\\N{LATIN SMALL LETTER T}ext',
       '\\N{latin small letter t}ext',
@@ -226,11 +217,7 @@ describe('\\N{name} escapes', () => {
       );
       const [entry] = handlers.flatMap((h) => h.returns);
       expect(findings, type).toEqual([]);
-      if (tableInstalled) expect(entry?.status, type).toBe('typed');
-      else {
-        expect(entry?.status, type).toBe('unresolved');
-        expect(entry?.reason).toContain("Unicode's name table");
-      }
+      expect(entry?.status, type).toBe('typed');
     }
   });
 
@@ -242,13 +229,11 @@ describe('\\N{name} escapes', () => {
     expect(entry?.reason).toContain("Unicode's name table");
   });
 
-  it(`judges the block a name spells ${tableInstalled ? '(an image without data)' : '(unknown: no table)'}`, async () => {
+  it('judges the block a name spells (an image without data)', async () => {
     const { handlers, findings } = await scanned('\\N{LATIN SMALL LETTER I}mage');
     const [entry] = handlers.flatMap((h) => h.returns);
-    expect(findings.map((f) => f.rule)).toEqual(
-      tableInstalled ? ['block-data-invalid', 'block-mime-type-missing'] : [],
-    );
-    expect(entry?.status).toBe(tableInstalled ? 'invalid' : 'unresolved');
+    expect(findings.map((f) => f.rule)).toEqual(['block-data-invalid', 'block-mime-type-missing']);
+    expect(entry?.status).toBe('invalid');
   });
 });
 
