@@ -20,7 +20,7 @@ import { BaselineError, createBaseline, parseBaseline, serializeBaseline } from 
 import { fingerprintReportUnits } from '../policy/fingerprint-report.js';
 import { FAIL_ON_VALUES, type FailOn } from '../policy/severity.js';
 import { buildReport } from '../report/build.js';
-import { type Report, type ReportFormat, renderReport } from '../report/index.js';
+import { type Report, type ReportFormat, renderReportPieces } from '../report/index.js';
 import { EXIT, errorLine, UserError } from './errors.js';
 import { formatOption } from './options.js';
 import { writeOutput } from './output.js';
@@ -212,11 +212,11 @@ export function finishReport(command: Command, report: Report, context: FinishCo
     ...suppressed,
     ...(flags.format === 'text' && (flags.out === undefined || flags.out === '-') ? {} : { color: false }),
   };
-  writeOutput(flags.out, renderReport(outcome.report, flags.format, renderOptions));
+  writeOutput(flags.out, renderReportPieces(outcome.report, flags.format, renderOptions));
   for (const target of flags.report ?? []) {
     writeOutput(
       target.file,
-      renderReport(outcome.report, target.format, { root, cwd, ...suppressed, color: false }),
+      renderReportPieces(outcome.report, target.format, { root, cwd, ...suppressed, color: false }),
     );
   }
   if (outcome.ruleSettings.length > 0) {

@@ -3,12 +3,12 @@
 import type { Finding } from '../core/finding.js';
 import { renderAuditText } from './audit-text.js';
 import { renderHtml } from './html.js';
-import { renderJson } from './json.js';
-import { renderJunit } from './junit.js';
+import { renderJson, renderJsonPieces } from './json.js';
+import { renderJunit, renderJunitPieces } from './junit.js';
 import type { FindingLimit } from './limit.js';
 import { escapeMarkdown, renderMarkdown } from './markdown.js';
 import { policyNotesMarkdown, policyNotesText } from './policy-notes.js';
-import { renderSarif } from './sarif.js';
+import { renderSarif, renderSarifPieces } from './sarif.js';
 import { renderVerdict, verdictOf } from './scan-verdict.js';
 import { renderText } from './text.js';
 import type { Report, ReportFormat } from './types.js';
@@ -74,4 +74,20 @@ export function renderReport(report: Report, format: ReportFormat, options: Rend
   if (!renderer) throw new Error(`no renderer for format ${format}`);
   const notes = NOTES[format]?.(report) ?? '';
   return `${renderer(report, options)}${notes}`;
+}
+
+/**
+ * What renderReport writes, in pieces that join to it. JSON, SARIF and JUnit carry every finding, and a
+ * run of millions of findings writes more text than a string can hold (a RangeError in the one string);
+ * these three come in pieces, the others (which show a limited number of findings) whole.
+ */
+export function renderReportPieces(
+  report: Report,
+  format: ReportFormat,
+  options: RenderOptions = {},
+): Iterable<string> {
+  if (format === 'json') return renderJsonPieces(report);
+  if (format === 'sarif') return renderSarifPieces(report, options);
+  if (format === 'junit') return renderJunitPieces(report, options);
+  return [renderReport(report, format, options)];
 }

@@ -1,3 +1,4 @@
+import { jsonPieces } from './json-chunks.js';
 import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
 
@@ -7,4 +8,11 @@ import type { Report } from './types.js';
  */
 export function renderJson(report: Report): string {
   return `${jsonTerminalSafe(JSON.stringify(report, null, 2))}\n`;
+}
+
+/** renderJson's text in pieces, for a report whose text may be longer than a string can be. */
+export function* renderJsonPieces(report: Report): Generator<string> {
+  // Two levels split (report, findings): each finding is written whole.
+  for (const piece of jsonPieces(report, 2)) yield jsonTerminalSafe(piece);
+  yield '\n';
 }

@@ -62,6 +62,16 @@ interface TestSuite {
 }
 
 export function renderJunit(report: Report, options: JunitOptions = {}): string {
+  return `${junitLines(report, options).join('\n')}\n`;
+}
+
+/** renderJunit's text in pieces (a line each), for a report whose text may be longer than a string can be. */
+export function* renderJunitPieces(report: Report, options: JunitOptions = {}): Generator<string> {
+  for (const line of junitLines(report, options)) yield `${line}\n`;
+}
+
+/** The lines of the JUnit document. */
+function junitLines(report: Report, options: JunitOptions): string[] {
   const suites = buildSuites(report);
   const cases = suites.flatMap((s) => s.cases);
   const lines = [
@@ -78,7 +88,7 @@ export function renderJunit(report: Report, options: JunitOptions = {}): string 
     lines.push('  </testsuite>');
   });
   lines.push('</testsuites>');
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 function versionProperties(report: Report): string[] {
@@ -250,15 +260,34 @@ function renderCase(suite: TestSuite, testCase: TestCase, options: JunitOptions)
       .map(([s, n]) => plural(n, s))
       .join(', ');
     const message = `${counts}: ${first.message}${failing.length > 1 ? ' …' : ''}`;
+    const bodies = failing.map((f) => text(describe(f, options)));
     lines.push(
-      `      <failure type="${worst}" message="${attr(message)}">${text(failing.map((f) => describe(f, options)).join('\n\n'))}</failure>`,
+      ...elementLines(`      <failure type="${worst}" message="${attr(message)}">`, bodies, '</failure>'),
     );
   }
   const infos = testCase.findings.filter((f) => f.severity === 'info');
   if (infos.length > 0) {
-    lines.push(`      <system-out>${text(infos.map((f) => describe(f, options)).join('\n\n'))}</system-out>`);
+    lines.push(
+      ...elementLines(
+        '      <system-out>',
+        infos.map((f) => text(describe(f, options))),
+        '</system-out>',
+      ),
+    );
   }
   lines.push('    </testcase>');
+  return lines;
+}
+
+/**
+ * An element whose text is `bodies` (escaped, at least one) apart by blank lines, as lines of the
+ * document: the text of one line holding them all (escaping goes character by character), which for a
+ * testcase of millions of findings would be longer than a string can be.
+ */
+function elementLines(open: string, bodies: readonly string[], close: string): string[] {
+  const lines = bodies.flatMap((body, index) => (index === 0 ? [body] : ['', body]));
+  lines[0] = `${open}${lines[0]}`;
+  lines[lines.length - 1] = `${lines[lines.length - 1]}${close}`;
   return lines;
 }
 

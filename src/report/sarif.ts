@@ -24,6 +24,7 @@ import { fingerprintReport } from '../policy/fingerprint-report.js';
 import { RULES } from '../rules/catalog.js';
 import type { Rule } from '../rules/types.js';
 import { unfold } from './fold.js';
+import { jsonPieces } from './json-chunks.js';
 import { readPackage, ruleDocsUrl, rulesDocsBase } from './rule-links.js';
 import { jsonTerminalSafe } from './terminal.js';
 import type { Report } from './types.js';
@@ -413,4 +414,11 @@ function withinResultLimit<F extends Finding>(findings: readonly F[], taken = 0)
 
 export function renderSarif(report: Report, options: SarifOptions = {}): string {
   return `${jsonTerminalSafe(JSON.stringify(buildSarif(report, options), null, 2))}\n`;
+}
+
+/** renderSarif's text in pieces, for a log whose text may be longer than a string can be. */
+export function* renderSarifPieces(report: Report, options: SarifOptions = {}): Generator<string> {
+  // Four levels split (log, runs, run, results): each result is written whole.
+  for (const piece of jsonPieces(buildSarif(report, options), 4)) yield jsonTerminalSafe(piece);
+  yield '\n';
 }
