@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import { REPORT_FORMATS, type ReportFormat, supportedFormats } from '../report/index.js';
 import {
   DEFAULT_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
   PROTOCOL_VERSIONS,
   type ProtocolVersion,
   parseProtocolVersion,
@@ -12,7 +13,7 @@ import {
 export function protocolOption(value: string): ProtocolVersion {
   const version = parseProtocolVersion(value);
   if (!version) {
-    throw new InvalidArgumentError(`expected one of ${PROTOCOL_VERSIONS.join(', ')} (or "latest")`);
+    throw new InvalidArgumentError(`expected one of ${PROTOCOL_VERSIONS.join(', ')}, "latest" or "draft"`);
   }
   return version;
 }
@@ -22,7 +23,9 @@ export function protocolOrAllOption(value: string): ProtocolVersion | 'all' {
   if (value === 'all') return 'all';
   const version = parseProtocolVersion(value);
   if (!version) {
-    throw new InvalidArgumentError(`expected one of ${PROTOCOL_VERSIONS.join(', ')}, "latest" or "all"`);
+    throw new InvalidArgumentError(
+      `expected one of ${PROTOCOL_VERSIONS.join(', ')}, "latest", "draft" or "all"`,
+    );
   }
   return version;
 }
@@ -37,7 +40,7 @@ export function formatOption(value: string): ReportFormat {
   return value as ReportFormat;
 }
 
-export const PROTOCOL_HELP = `protocol version: ${PROTOCOL_VERSIONS.join(', ')}`;
+export const PROTOCOL_HELP = `protocol version: ${PROTOCOL_VERSIONS.join(', ')} ("latest" or "draft": ${LATEST_PROTOCOL_VERSION})`;
 
 /** How every command picks its version when --protocol is not given (the README says the same). */
 export const PROTOCOL_DEFAULT_HELP = `default: ${DEFAULT_PROTOCOL_VERSION}, unless the input says otherwise (a recorded initialize or server/discover; a resultType member means 2026-07-28)`;

@@ -58,7 +58,7 @@ function protocolOf(context: EslintRule.RuleContext): ProtocolVersion {
   const version = typeof requested === 'string' ? parseProtocolVersion(requested) : undefined;
   if (version) return version;
   throw new RangeError(
-    `mcp-shape: settings.mcpShape.protocolVersion ${JSON.stringify(requested)} is none of ${PROTOCOL_VERSIONS.join(', ')} (or "latest")`,
+    `mcp-shape: settings.mcpShape.protocolVersion ${JSON.stringify(requested)} is none of ${PROTOCOL_VERSIONS.join(', ')}, "latest" or "draft"`,
   );
 }
 

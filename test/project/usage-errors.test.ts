@@ -73,7 +73,8 @@ const ROWS: Record<string, Row> = {
   'check: bad --protocol': {
     args: ['check', result, '--protocol', '1999-01-01'],
     code: 2,
-    message: /argument '1999-01-01' is invalid\. expected one of 2024-11-05, .*"all"/,
+    message:
+      /argument .1999-01-01. is invalid\. expected one of 2024-11-05, .*2026-07-28, "latest", "draft" or "all"/,
     help: 'mcp-shape check',
   },
   'check: bad --format': {
