@@ -404,7 +404,7 @@ async function readSource(file: string, maxFileSize: number): Promise<string | {
     if (!info.isFile()) return { reason: 'not a regular file' };
     if (info.size > maxFileSize) {
       return {
-        reason: `not scanned: ${megabytes(info.size)} is over the ${megabytes(maxFileSize)} limit (--max-file-size)`,
+        reason: `not scanned: ${mebibytes(info.size)} is over the ${mebibytes(maxFileSize)} limit (--max-file-size)`,
       };
     }
     const bytes = await readFile(file);
@@ -415,8 +415,8 @@ async function readSource(file: string, maxFileSize: number): Promise<string | {
   }
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 export interface ScanResult {

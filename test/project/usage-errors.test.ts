@@ -174,7 +174,7 @@ const ROWS: Record<string, Row> = {
   'scan: bad --max-file-size': {
     args: ['scan', empty, '--max-file-size', '-1'],
     code: 2,
-    message: /expected a positive number of megabytes/,
+    message: /expected a positive number of MiB/,
     help: 'mcp-shape scan',
   },
   'scan: missing path': { args: ['scan', missing], code: 2, message: /^no such file or directory: / },

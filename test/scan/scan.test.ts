@@ -581,7 +581,7 @@ describe('mcp-shape scan (CLI)', { timeout: 120_000 }, () => {
     expect(badFormat.code).toBe(2);
     const badSize = await runCli(['scan', '--max-file-size', 'big', 'fixtures/scan/ts']);
     expect(badSize.code).toBe(2);
-    expect(badSize.stderr).toContain('expected a positive number of megabytes');
+    expect(badSize.stderr).toContain('expected a positive number of MiB');
   });
 
   it('scans the rest, naming each file it could not scan, one line each; they count as warnings for --fail-on', {
@@ -621,7 +621,7 @@ server.tool('t', async () => 'plain text');\n`,
     // The one finding is an error, and the files left out count as warnings, so warning fails.
     expect(run.code).toBe(1);
     expect(run.stderr.replaceAll(`${dir}/`, '').trim().split('\n')).toEqual([
-      'mcp-shape: big.js: not scanned: 1.1 MB is over the 1.0 MB limit (--max-file-size)',
+      'mcp-shape: big.js: not scanned: 1.1 MiB is over the 1.0 MiB limit (--max-file-size)',
       'mcp-shape: blob.js: not scanned: binary file',
       'mcp-shape: broken.mjs:2:25: syntax error: Unexpected token',
       'mcp-shape: broken.py:2:7: syntax error: missing )',

@@ -24,13 +24,12 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-const MB = 1024 * 1024;
+const MIB = 1024 * 1024;
 
-function megabytesOption(value: string): number {
-  const mb = Number(value);
-  if (!Number.isFinite(mb) || mb <= 0)
-    throw new InvalidArgumentError('expected a positive number of megabytes');
-  return mb * MB;
+function mebibytesOption(value: string): number {
+  const mib = Number(value);
+  if (!Number.isFinite(mib) || mib <= 0) throw new InvalidArgumentError('expected a positive number of MiB');
+  return mib * MIB;
 }
 
 export function scanCommand(): Command {
@@ -47,9 +46,9 @@ export function scanCommand(): Command {
     .addOption(new Option('--format <format>', formatHelp()).argParser(formatOption).default('text'))
     .option('--out <file>', 'write the report to a file instead of standard output (- is standard output)')
     .addOption(
-      new Option('--max-file-size <MB>', 'skip (and report) source files larger than this')
-        .argParser(megabytesOption)
-        .default(DEFAULT_MAX_FILE_SIZE, String(DEFAULT_MAX_FILE_SIZE / MB)),
+      new Option('--max-file-size <MiB>', 'skip (and report) source files larger than this many MiB')
+        .argParser(mebibytesOption)
+        .default(DEFAULT_MAX_FILE_SIZE, String(DEFAULT_MAX_FILE_SIZE / MIB)),
     )
     .option(
       '--exclude <glob>',
