@@ -103,4 +103,23 @@ describe('mcp-shape audit of the SDK v1 server', { timeout: 90_000 }, () => {
     );
     expect(run.stdout).toMatch(/✖ 3 errors, 0 warnings, 2 infos in 6 calls across 1 version\n$/);
   });
+
+  it('takes a lone argument object in --args, in place of the list, as one call', async () => {
+    const argsFile = join(tmp(), 'args.json');
+    writeFileSync(argsFile, JSON.stringify({ account_summary: { account: 5 } }));
+    const run = await runCli([
+      'audit',
+      '--protocol',
+      '2025-06-18',
+      '--args',
+      argsFile,
+      '--',
+      process.execPath,
+      fixture('sdk-v1-broken.mjs'),
+    ]);
+    expect(run.stdout).toMatch(
+      /info {4}tools\/call account_summary: the server rejected the arguments from --args \(arguments\.account: expected string, got number\)/,
+    );
+    expect(run.stdout).toMatch(/in 6 calls across 1 version\n$/);
+  });
 });

@@ -100,7 +100,9 @@ export function loadArgsFile(path: string): Map<string, JsonObject[]> {
     throw new UserError(`--args ${path} is not JSON: ${(error as Error).message}`);
   }
   if (!isObject(value))
-    throw new UserError(`--args ${path} must be an object of tool name → list of argument objects`);
+    throw new UserError(
+      `--args ${path} must be an object of tool name → list of argument objects (or one object)`,
+    );
   const args = new Map<string, JsonObject[]>();
   for (const [name, list] of Object.entries(value)) {
     const calls = Array.isArray(list) ? list : [list];
@@ -168,7 +170,7 @@ export function auditCommand(): Command {
     )
     .option(
       '--args <file>',
-      'JSON file: tool name → list of argument objects; listed tools are called with them',
+      'JSON file: tool name → list of argument objects (or one object); listed tools are called with each',
     )
     .option('--explore', 'explore enum and boolean parameters: up to --max-calls-per-tool calls per tool')
     .addOption(
