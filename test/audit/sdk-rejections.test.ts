@@ -75,21 +75,25 @@ describe.each([
   },
 );
 
+/** `mcp-shape audit` of the SDK v1 server under 2025-06-18, with `args` as its --args file. */
+function auditWithArgs(args: unknown) {
+  const argsFile = join(tmp(), 'args.json');
+  writeFileSync(argsFile, JSON.stringify(args));
+  return runCli([
+    'audit',
+    '--protocol',
+    '2025-06-18',
+    '--args',
+    argsFile,
+    '--',
+    process.execPath,
+    fixture('sdk-v1-broken.mjs'),
+  ]);
+}
+
 describe('mcp-shape audit of the SDK v1 server', { timeout: 90_000 }, () => {
   it('exits 1 and says what each broken tool returned, in one line each', async () => {
-    const dir = tmp();
-    const argsFile = join(dir, 'args.json');
-    writeFileSync(argsFile, JSON.stringify({ account_summary: [{ account: 5 }] }));
-    const run = await runCli([
-      'audit',
-      '--protocol',
-      '2025-06-18',
-      '--args',
-      argsFile,
-      '--',
-      process.execPath,
-      fixture('sdk-v1-broken.mjs'),
-    ]);
+    const run = await auditWithArgs({ account_summary: [{ account: 5 }] });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "error   the server's TypeScript SDK rejected the tool's result before sending it (JSON-RPC error): content.0.mimeType: missing (expected string)  result-rejected-by-server\n",
@@ -105,18 +109,7 @@ describe('mcp-shape audit of the SDK v1 server', { timeout: 90_000 }, () => {
   });
 
   it('takes a lone argument object in --args, in place of the list, as one call', async () => {
-    const argsFile = join(tmp(), 'args.json');
-    writeFileSync(argsFile, JSON.stringify({ account_summary: { account: 5 } }));
-    const run = await runCli([
-      'audit',
-      '--protocol',
-      '2025-06-18',
-      '--args',
-      argsFile,
-      '--',
-      process.execPath,
-      fixture('sdk-v1-broken.mjs'),
-    ]);
+    const run = await auditWithArgs({ account_summary: { account: 5 } });
     expect(run.stdout).toMatch(
       /info {4}tools\/call account_summary: the server rejected the arguments from --args \(arguments\.account: expected string, got number\)/,
     );
