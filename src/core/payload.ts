@@ -95,6 +95,54 @@ export function pngLongestSide(binary: string): number {
 }
 
 /**
+ * `pngLongestSide(binary) > max`, for a `max` below 65,535, in 32-bit integers: a side of at most 65,535
+ * pixels has its first two bytes zero.
+ */
+export function pngSideOver(binary: string, max: number): boolean {
+  if (!hasHeaderChunk(binary)) return false;
+  if ((binary.charCodeAt(16) | binary.charCodeAt(17) | binary.charCodeAt(20) | binary.charCodeAt(21)) !== 0)
+    return true;
+  return (
+    ((binary.charCodeAt(18) << 8) | binary.charCodeAt(19)) > max ||
+    ((binary.charCodeAt(22) << 8) | binary.charCodeAt(23)) > max
+  );
+}
+
+/**
+ * The first 18 bytes of a PNG whose header is where it must be and states a width below 65,536 pixels:
+ * the signature, the IHDR chunk's length (13) and type, and the width's first two bytes.
+ */
+const PNG_HEAD = '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0';
+
+/**
+ * The least string above every PNG header that pngHeadWithin(…, max) takes: PNG_HEAD, then `max + 1` in
+ * two bytes. For `max` below 65,535.
+ */
+export function pngHeadLimit(max: number): string {
+  return PNG_HEAD + String.fromCharCode((max + 1) >> 8, (max + 1) & 0xff);
+}
+
+/**
+ * Whether the bytes start like a PNG (startsLikePng) whose header states no side over `max`
+ * (!pngSideOver), as far as a quick test can say: `true` only for a header laid out as PNG_HEAD says
+ * with both sides at most `max`; `false` says nothing (the other tests tell). `limit` is
+ * pngHeadLimit(max). The signature, the chunk and the width are one string comparison: strings of bytes
+ * compare as the numbers they spell, so the bytes start with PNG_HEAD and a width of at most `max`
+ * exactly when they are at least PNG_HEAD and below `limit`. Each `charCodeAt` first asks what kind of
+ * string it reads: the 20 of startsLikePng and pngSideOver were two thirds of the instructions the walk
+ * ran on a small image, `atob`'s aside (100 mixed blocks, counted with callgrind).
+ */
+export function pngHeadWithin(binary: string, max: number, limit: string): boolean {
+  return (
+    binary.length >= 24 &&
+    binary >= PNG_HEAD &&
+    binary < limit &&
+    (binary.charCodeAt(20) | binary.charCodeAt(21)) === 0 &&
+    ((binary.charCodeAt(22) << 8) | binary.charCodeAt(23)) <= max
+  );
+}
+
+/**
  * Whether the bytes start with the PNG signature, `\x89PNG\r\n\x1a\n`. Compared code by code: on the
  * strings `atob` returns, `startsWith` took three times as long.
  */

@@ -79,6 +79,20 @@ describe('canonicalBinary', () => {
     expect(canonicalBinary('data:image/png;base64,AAAA')).toBeUndefined();
     expect(canonicalBinary('')).toBe('');
   });
+
+  it('is undefined for a long value atob accepts that is not canonical', () => {
+    // Longer than a chunk, of a length divisible by 4, one character a space or a line break: readBase64
+    // decodes the whole value to say it is non-canonical, and those bytes are no canonical bytes.
+    const value = canonicalOfSize(60_000);
+    for (const at of [0, 1000, CHUNK - 1, CHUNK, value.length - 5]) {
+      for (const blank of [' ', '\n']) {
+        const spaced = value.slice(0, at) + blank + value.slice(at + 1);
+        expect(readBase64(spaced).problem).toBe('non-canonical');
+        expect(canonicalBinary(spaced)).toBeUndefined();
+      }
+    }
+    expect(canonicalBinary(value)?.length).toBe((CHUNK * 3) / 4);
+  });
 });
 
 describe('readBase64 on long values', () => {

@@ -8,7 +8,10 @@ import {
   EMPTY,
   payloadFactsAt,
   payloadFactsOfBytes,
+  pngHeadLimit,
+  pngHeadWithin,
   pngLongestSide,
+  pngSideOver,
   readPayload,
   sniffDecoded,
   startsLikePng,
@@ -160,6 +163,50 @@ describe('the PNG facts read from decoded bytes (startsLikePng, pngLongestSide)'
       }),
       { numRuns: runs(3000) },
     );
+  });
+
+  it('pngSideOver and pngHeadWithin say what pngLongestSide says of a limit', () => {
+    // Sides at the limits the media walk asks about (8000) and at every byte boundary of a side.
+    const side = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(0, 1, 0xff, 0x100, 0x1eff, 0x1f00, 7_999, 8_000, 8_001, 0x1fff, 0xffff),
+      },
+      fc.constantFrom(0x10000, 0x1000000, 0xffffffff, 0x00010000 + 8_000),
+      fc.nat(),
+    );
+    const header = fc
+      .record({
+        width: side,
+        height: side,
+        cut: fc.constantFrom(8, 16, 23, 24, 40, 40, 40),
+        flip: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(null) },
+          fc.record({ at: fc.nat({ max: 23 }), byte: fc.nat({ max: 255 }) }),
+        ),
+      })
+      .map(({ width, height, cut, flip }) => {
+        const b = pngHeader(width, height).subarray(0, cut);
+        if (flip && flip.at < b.length) b[flip.at] = flip.byte;
+        return b.toString('latin1');
+      });
+    let within = 0;
+    fc.assert(
+      fc.property(header, fc.constantFrom(8_000, 0, 255, 256, 65_534), (binary, max) => {
+        if (startsLikePng(binary)) expect(pngSideOver(binary, max)).toBe(pngLongestSide(binary) > max);
+        if (pngHeadWithin(binary, max, pngHeadLimit(max))) {
+          within++;
+          expect(startsLikePng(binary)).toBe(true);
+          expect(pngLongestSide(binary)).toBeGreaterThanOrEqual(0);
+          expect(pngLongestSide(binary)).toBeLessThanOrEqual(max);
+        } else if (binary.length >= 24 && binary.slice(8, 12) === '\0\0\0\r' && startsLikePng(binary)) {
+          // A header laid out as the quick test expects is turned away only for a side over the limit.
+          expect(pngLongestSide(binary) > max || pngLongestSide(binary) < 0).toBe(true);
+        }
+      }),
+      { numRuns: runs(3000) },
+    );
+    expect(within).toBeGreaterThan(runs(3000) / 50);
   });
 
   it('bytes that start with the PNG signature agree with a declared PNG, whatever follows', () => {

@@ -639,7 +639,7 @@ describe('which checks run (the fast paths skip what provably reports nothing)',
       'test-unlisted': 1,
     });
     const long = counting(ids);
-    runToolResult({ content: [{ type: 'text', text: 'x'.repeat(64) }] }, { version: V, rules: long.rules });
+    runToolResult({ content: [{ type: 'text', text: 'x'.repeat(84) }] }, { version: V, rules: long.rules });
     expect(long.calls()).toMatchObject({
       'block-text-base64-image': 1,
       'block-type-unknown': 0,
@@ -692,12 +692,12 @@ describe('which checks run (the fast paths skip what provably reports nothing)',
     });
   });
 
-  it('text blocks of a result off the fast path meet no covered rule, and the base64-image rule from 64 characters on', () => {
+  it('text blocks of a result off the fast path meet no covered rule, and the base64-image rule from 84 characters on', () => {
     const { rules, calls } = counting([
       ['block-text-invalid', 'block'],
       ['block-text-base64-image', 'block'],
     ]);
-    const texts = ['', 'x'.repeat(63), 'x'.repeat(64)].map((text) => ({ type: 'text', text }));
+    const texts = ['', 'x'.repeat(83), 'x'.repeat(84)].map((text) => ({ type: 'text', text }));
     runToolResult({ content: texts, structuredContent: {} }, { version: V, rules, sniff: sniffSync });
     expect(calls()).toEqual({ 'block-text-invalid': 0, 'block-text-base64-image': 1 });
   });

@@ -154,8 +154,9 @@ const texts = fc.oneof(
     'Error: {"error":"city not found"}',
     '[{"error":"city not found"}]',
     `data:image/png;base64,${'A'.repeat(80)}`,
-    // The shortest text block-text-base64-image reports: 84 characters.
+    // The shortest text block-text-base64-image reports: 84 characters (SHORT_TEXT), and one short of it.
     `data:image/x;base64,${'A'.repeat(64)}`,
+    `data:image/x;base64,${'A'.repeat(63)}`,
     `iVBORw0KGgo${'A'.repeat(300)}`,
     'x'.repeat(9_000),
     'y'.repeat(20_000),
@@ -273,11 +274,11 @@ describe('the plain-text fast path', () => {
   });
 
   it('builtTextShape and isQuietBuiltText answer as resultShape and isQuietPlainText do on the result toolResult builds', () => {
-    // Texts near every boundary: short or not (64), error payloads (a JSON object naming "error", also
+    // Texts near every boundary: short or not (84), error payloads (a JSON object naming "error", also
     // after whitespace), base64 that may be an image, and the size bound (10,000 with the allowance).
     const text = fc.oneof(
-      fc.string({ maxLength: 80 }),
-      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.string({ maxLength: 100 }),
+      fc.string({ unit: 'binary', maxLength: 100 }),
       fc.constantFrom(
         '{"error":"x"}',
         ' {"error":1}',
@@ -298,8 +299,8 @@ describe('the plain-text fast path', () => {
       }),
       { numRuns: runs(3000) },
     );
-    expect(builtTextShape('a'.repeat(63))).toBe(Shape.ShortPlainText);
-    expect(builtTextShape('a'.repeat(64))).toBe(Shape.PlainText);
+    expect(builtTextShape('a'.repeat(83))).toBe(Shape.ShortPlainText);
+    expect(builtTextShape('a'.repeat(84))).toBe(Shape.PlainText);
     expect(builtTextShape('a'.repeat(9960))).toBe(Shape.PlainText);
     expect(builtTextShape('a'.repeat(9961))).toBe(Shape.Other);
     expect(builtTextShape('{"error":"x"}')).toBe(Shape.Other);
@@ -1201,9 +1202,9 @@ describe('the small plain media walk (isSmallPlainMediaResult)', () => {
         ? { type, data: pngOf(width, height, filler), mimeType }
         : { type, resource: { uri: 'file:///a.png', blob: pngOf(width, height, filler), mimeType } },
     );
-  /** Texts around the plain-text shape's bounds and the size rule's: 64, 10,000, 100,000 units. */
+  /** Texts around the plain-text shape's bounds and the size rule's: 84, 10,000, 100,000 units. */
   const sizedText = fc
-    .constantFrom(0, 63, 64, 9_999, 49_960, 99_900, 100_000)
+    .constantFrom(0, 63, 64, 83, 84, 9_999, 49_960, 99_900, 100_000)
     .chain((n) => fc.constantFrom('x', 'é', '"', `iVBORw0KGgo${'A'.repeat(300)}`).map((c) => c.repeat(n)))
     .map((text) => ({ type: 'text', text }));
   /** JS values JSON writes differently, or not at all: members it leaves out, shared blocks. */
@@ -1280,7 +1281,7 @@ describe('the small plain media walk (isSmallPlainMediaResult)', () => {
   it('asks about each block of an asked kind, and stops at the first that is not quiet', () => {
     const f = features('2025-11-25');
     const link = { type: 'resource_link', uri: 'file:///a', name: 'a' };
-    const long = { type: 'text', text: 'x'.repeat(64) };
+    const long = { type: 'text', text: 'x'.repeat(84) };
     const short = { type: 'text', text: 'x' };
     const asked: unknown[] = [];
     const quiet = (block: object) => {
@@ -1293,6 +1294,25 @@ describe('the small plain media walk (isSmallPlainMediaResult)', () => {
       false,
     );
     expect(asked).toEqual([long, link]);
+  });
+
+  it('takes no payload longer than a base64 chunk that holds whitespace for canonical', () => {
+    // 80,044 characters: past the 65,536 that readBase64 decodes a chunk at a time, within the size the
+    // walk answers; one of them a space or a line break, which atob skips.
+    const png = pngOf(100, 100, 60_000);
+    const f = features('2025-11-25');
+    for (const blank of [' ', '\n']) {
+      for (const at of [1_000, 70_000]) {
+        const data = png.slice(0, at) + blank + png.slice(at + 1);
+        const result = { content: [{ type: 'image', data, mimeType: 'image/png' }] };
+        expect(isSmallPlainMediaResult(result, f, undefined, 0, () => true)).toBe(false);
+        expect(
+          validateToolResultSync(result, { protocolVersion: '2025-11-25' }).map((finding) => finding.rule),
+        ).toContain('block-base64-non-canonical');
+      }
+    }
+    const clean = { content: [{ type: 'image', data: png, mimeType: 'image/png' }] };
+    expect(isSmallPlainMediaResult(clean, f, undefined, 0, () => true)).toBe(true);
   });
 });
 
