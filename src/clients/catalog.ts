@@ -135,6 +135,19 @@ export interface ClientImpact {
   readonly source: string;
 }
 
+/**
+ * The same impact on every client of the catalog: for a defect that fails before any client sees the
+ * message (the server's own SDK refuses the result and sends an error in its place).
+ */
+export function everyClient(detail: string, source: string): readonly ClientImpact[] {
+  return (Object.keys(CLIENTS) as ClientId[]).map((client) => ({
+    client,
+    effect: 'rejects-call',
+    detail,
+    source,
+  }));
+}
+
 export function clientName(id: ClientId): string {
   return CLIENTS[id].name;
 }

@@ -87,7 +87,7 @@ const CHECKED: Readonly<Record<string, string>> = {
   'result-over-client-limits': '248dbd66a1affe77',
   'result-server-info-invalid': '739dd99704d25c46',
   'result-type-invalid': '67adb410bf5eb2d3',
-  'result-value-refused-by-sdk': 'b050656cc95e5aec',
+  'result-value-refused-by-sdk': 'e3da52f74d2a2c3f',
   'structured-content-in-block': '6d03150e6677b40c',
   'structured-content-missing-for-output-schema': '944e8942b51f061f',
   'structured-content-not-object': 'a05f5df8884dba3a',

@@ -1,4 +1,4 @@
-import { CLIENTS, type ClientId, type ClientImpact } from '../../clients/catalog.js';
+import { everyClient } from '../../clients/catalog.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { PathSegment } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
@@ -9,13 +9,10 @@ import { defineRule } from '../types.js';
  * Every client: the result never leaves the server. What each one then shows is the error (a failed
  * call) instead of the tool's output.
  */
-const EVERY_CLIENT: readonly ClientImpact[] = (Object.keys(CLIENTS) as ClientId[]).map((client) => ({
-  client,
-  effect: 'rejects-call',
-  detail: 'never receives the result: the server sends an error in its place',
-  source:
-    'server side: @modelcontextprotocol/sdk 1.32.2 server/index.js and server/mcp.js, @modelcontextprotocol/server 2.4.0, python-sdk v1.29.0 src/mcp/server/lowlevel/server.py (reproduced by fixtures/servers/sdk-v1-broken.mjs and sdk-v2-broken.mjs)',
-}));
+const EVERY_CLIENT = everyClient(
+  'never receives the result: the server sends an error in its place',
+  'server side: @modelcontextprotocol/sdk 1.32.2 server/index.js and server/mcp.js, @modelcontextprotocol/server 2.4.0, python-sdk v1.29.0 src/mcp/server/lowlevel/server.py (reproduced by fixtures/servers/sdk-v1-broken.mjs and sdk-v2-broken.mjs)',
+);
 
 interface Found {
   readonly rejection: SdkRejection;

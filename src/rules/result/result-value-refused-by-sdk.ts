@@ -1,4 +1,4 @@
-import { CLIENTS, type ClientId, type ClientImpact } from '../../clients/catalog.js';
+import { everyClient } from '../../clients/catalog.js';
 import { isObject } from '../../core/json.js';
 import { type PathSegment, parsePointer } from '../../core/pointer.js';
 import { ALL_VERSIONS } from '../../spec/versions.js';
@@ -9,12 +9,10 @@ const SOURCE =
   '@modelcontextprotocol/sdk 1.32.2 dist/esm/server/index.js (a tools/call result parsed with CallToolResultSchema, dist/esm/types.js, zod v4: `z.string()` refuses a String object, `z.record()` an object that is not plain); reproduced with a real McpServer and Client (test/validate/sdk-sent.test.ts)';
 
 /** Every client: the result never leaves a server built on the TypeScript SDK v1. */
-const EVERY_CLIENT: readonly ClientImpact[] = (Object.keys(CLIENTS) as ClientId[]).map((client) => ({
-  client,
-  effect: 'rejects-call',
-  detail: 'never receives the result from a TypeScript SDK v1 server: it gets error -32602 in its place',
-  source: SOURCE,
-}));
+const EVERY_CLIENT = everyClient(
+  'never receives the result from a TypeScript SDK v1 server: it gets error -32602 in its place',
+  SOURCE,
+);
 
 /**
  * Where the tool's outputSchema refuses structuredContent as McpServer reads it, live objects and all
